@@ -1,0 +1,64 @@
+// One Playwright project per API family x surface (`v2-local`, `v2-cloud`, ...),
+// created only for the surfaces the chosen target has. With no target the embedded
+// reference server is started by `webServer` and every surface it serves is tested.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
+import type { Options } from './fixtures/test.ts';
+import { familiesOn, projectName } from './fixtures/families.ts';
+import { resolveTarget, REPO_ROOT } from './fixtures/targets.ts';
+
+const target = resolveTarget(process.env);
+// REPORTS_DIR lets several runs (the suite's own fault tests) write side by side.
+const reports = path.resolve(process.env.REPORTS_DIR ?? path.join(REPO_ROOT, 'reports'));
+// CONFORMANCE_QUIET=1 keeps only the reports (no console listing, no HTML).
+const quiet = process.env.CONFORMANCE_QUIET === '1';
+
+const projects = target.surfaces.flatMap((s) =>
+  familiesOn(s.surface)
+    .filter((family) => existsSync(path.join(REPO_ROOT, 'specs', family)))
+    .map((family) => ({
+      name: projectName(family, s.surface),
+      testDir: `./specs/${family}`,
+      use: { surface: s.surface, family },
+    })),
+);
+
+const webServer: PlaywrightTestConfig['webServer'] = target.embedded
+  ? {
+      command: [
+        'node --import tsx reference/main.ts',
+        `--port ${target.referencePort}`,
+        ...(process.env.REFERENCE_FAULT ? [`--fault ${process.env.REFERENCE_FAULT}`] : []),
+      ].join(' '),
+      url: `${target.surfaces[0]!.baseUrl}/__reference/health`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    }
+  : undefined;
+
+export default defineConfig<Options>({
+  testDir: './specs',
+  projects,
+  fullyParallel: true,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  workers: process.env.CI ? 2 : undefined,
+  timeout: 60_000,
+  outputDir: path.join(reports, 'test-results'),
+  metadata: {
+    brand: target.surfaces[0]?.brand ?? 'Comfy',
+    target: { name: target.name, surfaces: target.surfaces.map((s) => ({ surface: s.surface, base_url: s.baseUrl })) },
+  },
+  reporter: quiet
+    ? [['./fixtures/reporter/conformance-reporter.ts', { outputDir: reports, quiet: true }]]
+    : [
+        [process.env.CI ? 'dot' : 'list'],
+        ['html', { outputFolder: path.join(reports, 'html'), open: 'never' }],
+        ['junit', { outputFile: path.join(reports, 'junit.xml') }],
+        ['./fixtures/reporter/conformance-reporter.ts', { outputDir: reports }],
+      ],
+  ...(webServer ? { webServer } : {}),
+});

@@ -1,0 +1,92 @@
+import { parseArgs } from 'node:util';
+import { FAULTS } from './faults.ts';
+import { DEFAULT_PORT_BASE, startReference } from './server.ts';
+import type { ReferenceOptions } from './server.ts';
+
+const USAGE = 'usage: tsx reference/main.ts [--port N] [--fault NAME] [--local-token T] [--url-ttl S] [--log] | --list-faults';
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+function positiveInt(raw: string | undefined, flag: string): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) fail(`${flag} must be a positive integer`);
+  return Number(raw);
+}
+
+async function main(): Promise<void> {
+  // A reader that stops early (e.g. `| head`) is not an error worth a stack trace.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        port: { type: 'string' },
+        fault: { type: 'string' },
+        'local-token': { type: 'string' },
+        'url-ttl': { type: 'string' },
+        'list-faults': { type: 'boolean' },
+        log: { type: 'boolean' },
+        help: { type: 'boolean' },
+      },
+      strict: true,
+    }));
+  } catch (err) {
+    fail((err as Error).message);
+  }
+  if (values.help === true) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (values['list-faults'] === true) {
+    process.stdout.write(FAULTS.map((f) => `${f.name}\t${f.rule}\t${f.description}\n`).join(''));
+    return;
+  }
+
+  const opts: ReferenceOptions = { portBase: positiveInt(values.port, '--port') ?? DEFAULT_PORT_BASE, log: values.log === true };
+  if (values.fault !== undefined) opts.fault = values.fault;
+  if (values['local-token'] !== undefined) opts.localToken = values['local-token'];
+  const ttl = positiveInt(values['url-ttl'], '--url-ttl');
+  if (ttl !== undefined) opts.urlTtlSeconds = ttl;
+
+  let ref;
+  try {
+    ref = await startReference(opts);
+  } catch (err) {
+    process.stderr.write(`reference failed to start: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
+
+  const out: string[] = [];
+  for (const [surface, url] of Object.entries(ref.surfaces)) out.push(`${surface} ${url}`);
+  const { cloud, tinyAllowance, localToken } = ref.credentials;
+  out.push(`credential cloud alice ${cloud.alice}`);
+  out.push(`credential cloud bob ${cloud.bob}`);
+  out.push(`credential cloud tiny ${cloud.tiny} (rate limit ${tinyAllowance.requests} requests per ${tinyAllowance.windowSeconds} s)`);
+  out.push(localToken === undefined ? 'credential local none (no token required)' : `credential local bearer ${localToken} (required)`);
+  if (opts.fault !== undefined) out.push(`fault ${opts.fault}`);
+  process.stdout.write(`${out.join('\n')}\n`);
+
+  const running = ref;
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    running.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        process.stderr.write(`error while closing: ${(err as Error).message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+await main();

@@ -1,0 +1,88 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { allowanceFor, credentialsFor } from './accounts.ts';
+import type { ReferenceCredentials } from './accounts.ts';
+import { BlobStore } from './blobs.ts';
+import type { ReferenceContext, SurfaceName } from './context.ts';
+import { faultChecker } from './faults.ts';
+import { RateLimiter } from './ratelimit.ts';
+import { UrlSigner } from './signing.ts';
+import { SURFACES } from './surfaces/index.ts';
+import { AssetStore } from './v2/asset-store.ts';
+
+export type { ReferenceCredentials } from './accounts.ts';
+export type { SurfaceName } from './context.ts';
+export { FAULTS } from './faults.ts';
+
+export const DEFAULT_PORT_BASE = 18189;
+export const DEFAULT_URL_TTL_SECONDS = 21_600;
+const HOST = '127.0.0.1';
+
+export interface ReferenceOptions {
+  portBase?: number;
+  host?: '127.0.0.1';
+  fault?: string;
+  localToken?: string;
+  urlTtlSeconds?: number;
+  dataDir?: string;
+  log?: boolean;
+}
+
+export interface RunningReference {
+  surfaces: Record<SurfaceName, string>;
+  credentials: ReferenceCredentials;
+  close(): Promise<void>;
+}
+
+export async function startReference(opts: ReferenceOptions = {}): Promise<RunningReference> {
+  // Validated before anything is bound or created, so a bad name leaves nothing behind.
+  const isFault = faultChecker(opts.fault);
+  const portBase = opts.portBase ?? DEFAULT_PORT_BASE;
+  const ttl = opts.urlTtlSeconds ?? DEFAULT_URL_TTL_SECONDS;
+  if (!Number.isInteger(portBase) || portBase < 1 || portBase + 4 > 65535) throw new Error(`invalid portBase ${portBase}`);
+  if (!Number.isInteger(ttl) || ttl < 1) throw new Error(`invalid urlTtlSeconds ${ttl}`);
+  if (opts.localToken !== undefined && opts.localToken === '') throw new Error('localToken must not be empty');
+
+  const ownsDataDir = opts.dataDir === undefined;
+  const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'reference-blobs-')));
+  if (!ownsDataDir) await mkdir(dataDir, { recursive: true });
+
+  const baseUrls = Object.fromEntries(SURFACES.map((s) => [s.name, `http://${HOST}:${portBase + s.portOffset}`])) as Record<
+    SurfaceName,
+    string
+  >;
+  const ctx: ReferenceContext = {
+    isFault,
+    blobs: new BlobStore(dataDir),
+    assets: new AssetStore(),
+    signer: new UrlSigner(() => baseUrls.cloud, ttl),
+    limiter: new RateLimiter(allowanceFor),
+    localToken: opts.localToken,
+    log: opts.log ?? false,
+    baseUrl: (surface) => baseUrls[surface],
+  };
+
+  const apps: FastifyInstance[] = [];
+  let closed = false;
+  const close = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    await Promise.allSettled(apps.map((app) => app.close()));
+    if (ownsDataDir) await rm(dataDir, { recursive: true, force: true });
+  };
+
+  try {
+    for (const surface of SURFACES) {
+      const app = await surface.build(ctx);
+      apps.push(app);
+      await app.listen({ host: HOST, port: portBase + surface.portOffset });
+    }
+  } catch (err) {
+    await close();
+    throw err;
+  }
+
+  return { surfaces: { ...baseUrls }, credentials: credentialsFor(opts.localToken), close };
+}

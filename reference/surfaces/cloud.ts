@@ -1,0 +1,38 @@
+import { API_KEY_PREFIX, bearerToken, cloudAccountForKey } from '../accounts.ts';
+import { createSurfaceApp } from '../app.ts';
+import type { ReferenceContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { createGuard } from '../guard.ts';
+import type { AccountResolver } from '../guard.ts';
+import { registerStorageRoute } from '../storage.ts';
+import { registerAssetRoutes } from '../v2/assets.ts';
+import type { SurfaceDefinition } from './surface.ts';
+
+const unauthorized = (message: string): ApiError => new ApiError('unauthorized', message);
+
+function cloudResolver(ctx: ReferenceContext): AccountResolver {
+  return (header) => {
+    if (header === undefined) throw unauthorized('missing Authorization header; send Authorization: Bearer <API key>');
+    const token = bearerToken(header);
+    if (token === undefined) throw unauthorized('malformed Authorization header; expected Bearer <API key>');
+    const account = cloudAccountForKey(token);
+    if (account !== undefined) return account;
+    if (!token.startsWith(API_KEY_PREFIX)) {
+      throw unauthorized(`JWT bearer tokens are not accepted by this deployment; use an API key (${API_KEY_PREFIX}...)`);
+    }
+    if (ctx.isFault('unknown-key-accepted')) return 'alice';
+    throw unauthorized('unknown API key');
+  };
+}
+
+export const cloudSurface: SurfaceDefinition = {
+  name: 'cloud',
+  portOffset: 1,
+  async build(ctx) {
+    const app = await createSurfaceApp(ctx);
+    const guard = createGuard(cloudResolver(ctx), ctx.limiter);
+    registerAssetRoutes(app, ctx, guard, { signedUrls: true, retention: true, baseUrl: () => ctx.baseUrl('cloud') });
+    registerStorageRoute(app, ctx);
+    return app;
+  },
+};

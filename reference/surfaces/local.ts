@@ -1,0 +1,43 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { LOCAL_ACCOUNT, bearerToken } from '../accounts.ts';
+import { createSurfaceApp } from '../app.ts';
+import type { ReferenceContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { createGuard } from '../guard.ts';
+import type { AccountResolver } from '../guard.ts';
+import { registerAssetRoutes } from '../v2/assets.ts';
+import type { SurfaceDefinition } from './surface.ts';
+
+// Digests first so the comparison takes the same time whatever the lengths.
+function sameSecret(a: string, b: string): boolean {
+  const da = createHash('sha256').update(a).digest();
+  const db = createHash('sha256').update(b).digest();
+  return timingSafeEqual(da, db);
+}
+
+function localResolver(ctx: ReferenceContext): AccountResolver {
+  const configured = ctx.localToken;
+  return (header) => {
+    if (configured !== undefined) {
+      const token = bearerToken(header);
+      if (token === undefined || !sameSecret(token, configured)) {
+        throw new ApiError('unauthorized', 'this proxy requires Authorization: Bearer <configured token>');
+      }
+    } else if (ctx.isFault('local-requires-token') && bearerToken(header) === undefined) {
+      throw new ApiError('unauthorized', 'missing Authorization header');
+    }
+    return LOCAL_ACCOUNT;
+  };
+}
+
+// The self-hosted proxy: one implicit account, bytes served directly, no retention.
+export const localSurface: SurfaceDefinition = {
+  name: 'local',
+  portOffset: 0,
+  async build(ctx) {
+    const app = await createSurfaceApp(ctx);
+    const guard = createGuard(localResolver(ctx), ctx.limiter);
+    registerAssetRoutes(app, ctx, guard, { signedUrls: false, retention: false, baseUrl: () => ctx.baseUrl('local') });
+    return app;
+  },
+};

@@ -1,0 +1,248 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { formatHash, parseHash } from '../blobs.ts';
+import type { ReferenceContext } from '../context.ts';
+import { ApiError, invalidRequest, notFound, upstreamError } from '../errors.ts';
+import type { Guard } from '../guard.ts';
+import { serveBlob } from '../serve-blob.ts';
+import type { AssetRecord } from './asset-store.ts';
+import { blobHash, expiresIn, filePath, mediaType, tag } from './fields.ts';
+import { readUpload } from './upload.ts';
+
+/** What differs between surfaces serving the same asset contract. */
+export interface AssetPolicy {
+  /** Hosted surfaces hand out signed storage URLs and redirect content reads to them. */
+  readonly signedUrls: boolean;
+  /** Whether retention deadlines apply; where they do not, expires_in is ignored. */
+  readonly retention: boolean;
+  /** This surface's own base URL, used for content-endpoint URLs. */
+  baseUrl(): string;
+}
+
+const DEFAULT_RETENTION_SECONDS = 86_400;
+const PROXY_URL_LIFETIME_MS = 3_600_000;
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface Minted {
+  record: AssetRecord;
+  createdNew: boolean;
+}
+
+interface BlobFacts {
+  hex: string;
+  size: number;
+  contentType: string;
+  sha256Hex: string;
+}
+
+function single(fields: Map<string, unknown[]>, name: string): unknown {
+  const values = fields.get(name);
+  if (values === undefined) return undefined;
+  if (values.length > 1) throw invalidRequest(name, 'must be sent once');
+  return values[0];
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext, guard: Guard, policy: AssetPolicy): void {
+  const { isFault, assets, blobs, signer } = ctx;
+
+  const presentUrl = (rec: Pick<AssetRecord, 'id' | 'hex' | 'content_type'>, nowMs: number): { url: string; expiresAtMs: number } =>
+    policy.signedUrls
+      ? signer.sign(rec.hex, rec.content_type, nowMs)
+      : { url: `${policy.baseUrl()}/api/v2/assets/${rec.id}/content`, expiresAtMs: nowMs + PROXY_URL_LIFETIME_MS };
+
+  // Re-referencing content may only push the deadline later, never earlier.
+  const retain = (account: string, hex: string, requestedSeconds: number | undefined, createdNew: boolean, nowMs: number): void => {
+    if (!policy.retention) return;
+    const wanted = nowMs + (requestedSeconds ?? DEFAULT_RETENTION_SECONDS) * 1000;
+    const existing = createdNew ? undefined : assets.deadline(account, hex);
+    const shorten = !createdNew && isFault('retention-shortened');
+    const next = existing === undefined || shorten ? wanted : Math.max(existing, wanted);
+    assets.setDeadline(account, hex, next);
+  };
+
+  const mint = (
+    account: string,
+    blob: BlobFacts,
+    meta: { filePath: string | null; tags: string[]; expiresIn: number | undefined; fromUpload: boolean },
+  ): Minted => {
+    const nowMs = Date.now();
+    const createdNew = !assets.holds(account, blob.hex);
+    retain(account, blob.hex, meta.expiresIn, createdNew, nowMs);
+    const id = randomUUID();
+    const base = {
+      id,
+      account,
+      hex: blob.hex,
+      size_bytes: blob.size,
+      content_type: blob.contentType,
+      file_path: meta.filePath,
+      tags: meta.tags,
+      created_at: new Date(nowMs).toISOString(),
+      sha256Hex: blob.sha256Hex,
+    };
+    const urlAtCreate = presentUrl(base, nowMs);
+    const record: AssetRecord =
+      meta.fromUpload && isFault('upload-has-job') ? { ...base, urlAtCreate, job_id: randomUUID() } : { ...base, urlAtCreate };
+    assets.add(record);
+    return { record, createdNew };
+  };
+
+  const present = (rec: AssetRecord, opts: { createdNew?: boolean; staleUrl?: boolean; read?: boolean } = {}): Record<string, unknown> => {
+    const { createdNew } = opts;
+    const nowMs = Date.now();
+    const link = opts.staleUrl === true ? rec.urlAtCreate : presentUrl(rec, nowMs);
+    let urlExpiresAtMs = link.expiresAtMs;
+    if (policy.signedUrls && isFault('url-expiry-past')) urlExpiresAtMs = nowMs - 600_000;
+    let expiresAt: string | null = null;
+    if (policy.retention) {
+      const deadline = assets.deadline(rec.account, rec.hex);
+      expiresAt = deadline === undefined ? null : new Date(deadline).toISOString();
+      // Only on reads, so the fault breaks the distinction and not the retention arithmetic of creates.
+      if (opts.read === true && isFault('expires-equals-url-expiry')) expiresAt = new Date(urlExpiresAtMs).toISOString();
+    }
+    const body: Record<string, unknown> = {
+      id: rec.id,
+      hash: formatHash(isFault('hash-not-blake3') ? rec.sha256Hex : rec.hex),
+      size_bytes: rec.size_bytes,
+      content_type: rec.content_type,
+      file_path: rec.file_path,
+    };
+    if (createdNew !== undefined) body.created_new = createdNew;
+    body.created_at = rec.created_at;
+    body.url = link.url;
+    if (!isFault('drop-url-expires-at')) body.url_expires_at = new Date(urlExpiresAtMs).toISOString();
+    body.expires_at = expiresAt;
+    body.tags = [...rec.tags];
+    if (rec.job_id !== undefined) {
+      body.job_id = rec.job_id;
+      body.job_metadata = {};
+    }
+    return body;
+  };
+
+  /** The caller's live asset, or a 404 that does not reveal whether someone else owns it. */
+  const ownAsset = (account: string | undefined, id: string, opts: { anyOwner?: boolean } = {}): AssetRecord => {
+    const rec = UUID_RE.test(id) ? assets.get(id) : undefined;
+    if (rec === undefined || (!opts.anyOwner && rec.account !== account)) throw notFound('asset');
+    return rec;
+  };
+
+  app.post('/api/v2/assets', { onRequest: guard.admit }, async (request, reply) => {
+    const account = guard.requireAccount(request);
+    const { fields, file } = await readUpload(request, blobs);
+    try {
+      const contentType = mediaType(single(fields, 'content_type'), 'content_type');
+      const path = filePath(single(fields, 'file_path'), 'file_path');
+      const rawExpected = single(fields, 'expected_hash');
+      const expectedHex = rawExpected === undefined ? undefined : blobHash(rawExpected, 'expected_hash');
+      const tags = (fields.get('tags') ?? []).map((t) => tag(t, 'tags'));
+      const rawExpires = single(fields, 'expires_in');
+      const requested = rawExpires === undefined || !policy.retention ? undefined : expiresIn(rawExpires, 'expires_in');
+      if (file === undefined) {
+        if (isFault('invalid-upload-500')) throw upstreamError();
+        throw invalidRequest('file', 'a file part is required');
+      }
+      if (expectedHex !== undefined && expectedHex !== file.hex && !isFault('hash-mismatch-accepted')) {
+        throw new ApiError('hash_mismatch', 'expected_hash does not match the uploaded bytes', {
+          details: { expected_hash: formatHash(expectedHex), computed_hash: formatHash(file.hex) },
+        });
+      }
+      await file.commit();
+      const { record, createdNew } = mint(
+        account,
+        { hex: file.hex, size: file.size, contentType, sha256Hex: file.sha256Hex },
+        { filePath: path, tags, expiresIn: requested, fromUpload: true },
+      );
+      const reportNew = createdNew || isFault('dedup-created-new');
+      return reply.code(reportNew ? 201 : 200).send(present(record, { createdNew: reportNew }));
+    } finally {
+      await file?.discard();
+    }
+  });
+
+  app.post('/api/v2/assets/from-hash', { onRequest: guard.admit }, async (request, reply) => {
+    const account = guard.requireAccount(request);
+    const body: unknown = request.body;
+    if (!isPlainObject(body)) throw invalidRequest('body', 'must be a JSON object');
+    const hex = blobHash(body.hash, 'hash');
+    const path = body.file_path === undefined || body.file_path === null ? null : filePath(body.file_path, 'file_path');
+    if (body.tags !== undefined && !Array.isArray(body.tags)) throw invalidRequest('tags', 'must be an array of strings');
+    const tags = ((body.tags as unknown[] | undefined) ?? []).map((t) => tag(t, 'tags'));
+    const requested = body.expires_in === undefined || !policy.retention ? undefined : expiresIn(body.expires_in, 'expires_in');
+
+    const usable = assets.holds(account, hex) || (isFault('from-hash-any-blob') && assets.heldByAnyone(hex));
+    // Another account's blob is indistinguishable from no blob at all.
+    if (!usable) throw new ApiError('blob_not_found', 'no blob with that hash is available to this account');
+    const existing = assets.findByPath(account, hex, path);
+    if (existing !== undefined) {
+      retain(account, hex, requested, false, Date.now());
+      return reply.code(200).send(present(existing, { createdNew: false }));
+    }
+    const template = assets.template(account, hex);
+    if (template === undefined) throw upstreamError();
+    const { record } = mint(
+      account,
+      { hex, size: template.size_bytes, contentType: template.content_type, sha256Hex: template.sha256Hex },
+      { filePath: path, tags, expiresIn: requested, fromUpload: false },
+    );
+    return reply.code(201).send(present(record, { createdNew: false }));
+  });
+
+  app.head<{ Params: { hash: string } }>('/api/v2/assets/by-hash/:hash', { onRequest: guard.admit }, async (request, reply) => {
+    const account = guard.requireAccount(request);
+    const hex = parseHash(request.params.hash);
+    const found = hex !== undefined && (isFault('by-hash-global') ? assets.heldByAnyone(hex) : assets.holds(account, hex));
+    return reply.code(found ? 200 : 404).send();
+  });
+
+  // With rate-limit-after-lookup the limiter moves behind the lookup, which is the defect.
+  const limitAfterLookup = isFault('rate-limit-after-lookup');
+  app.get<{ Params: { id: string } }>(
+    '/api/v2/assets/:id',
+    { onRequest: limitAfterLookup ? guard.authenticate : guard.admit },
+    async (request, reply) => {
+      const account = guard.requireAccount(request);
+      const { id } = request.params;
+      let rec: AssetRecord;
+      try {
+        rec = ownAsset(account, id, { anyOwner: isFault('foreign-asset-visible') });
+      } catch (err) {
+        if (isFault('non-v4-id-500') && UUID_RE.test(id) && id[14] !== '4') throw upstreamError();
+        throw err;
+      }
+      if (limitAfterLookup) guard.charge(request);
+      return reply.send(present(rec, { staleUrl: isFault('stale-asset-url'), read: true }));
+    },
+  );
+
+  // The fault lets anonymous callers through to the hosted content redirect only.
+  const contentGate = async (request: FastifyRequest): Promise<void> => {
+    if (policy.signedUrls && isFault('content-without-credentials') && request.headers.authorization === undefined) return;
+    await guard.admit(request);
+  };
+
+  app.get<{ Params: { id: string } }>('/api/v2/assets/:id/content', { onRequest: contentGate }, async (request, reply) => {
+    const account = guard.accountOf(request);
+    const rec = ownAsset(account, request.params.id, { anyOwner: account === undefined });
+    if (policy.signedUrls || isFault('proxy-redirects')) {
+      return reply.code(302).header('Location', signer.sign(rec.hex, rec.content_type).url).send();
+    }
+    return serveBlob(request, reply, blobs, {
+      hex: rec.hex,
+      size: rec.size_bytes,
+      contentType: rec.content_type,
+      flipLastByte: isFault('content-bytes-flipped'),
+    });
+  });
+
+  app.delete<{ Params: { id: string } }>('/api/v2/assets/:id', { onRequest: guard.admit }, async (request, reply) => {
+    const account = guard.requireAccount(request);
+    const rec = ownAsset(account, request.params.id);
+    if (!isFault('delete-keeps-record')) assets.remove(rec.id);
+    return reply.code(204).send();
+  });
+}

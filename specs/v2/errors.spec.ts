@@ -1,0 +1,46 @@
+// Seed W § Errors: the envelope, the code table and the account-scoped rate limit.
+// Envelope, code/status and Retry-After are also checked on every answer by the api
+// fixture; these tests provoke the answers on purpose.
+import { randomUUID } from 'node:crypto';
+import { test, rules } from '../../fixtures/test.ts';
+import { check, checkStatus } from '../../fixtures/check.ts';
+import { uniquePng } from '../../fixtures/data/png.ts';
+import { honourRetryAfter } from '../../fixtures/time.ts';
+import type { ApiResponse } from '../../fixtures/api.ts';
+import { blake3Of, createAsset, postAsset } from '../../fixtures/v2/assets.ts';
+
+test.describe('Errors', () => {
+  test('every error answer is the v2 envelope and a known code carries its table status', { annotation: rules('V2.ERR.ENVELOPE', 'V2.ERR.CODE_STATUS', 'V2.ERR.ORG_ID_ONLY_SSO') }, async ({ api }) => {
+    // Four refusals of different kinds; the api fixture judges each answer.
+    await api.call('getAsset', { path: { id: randomUUID() } });
+    await api.call('assetFromHash', { json: { hash: blake3Of(uniquePng()), file_path: 'conformance/none.png' } });
+    await postAsset(api, { omitFile: true });
+    await postAsset(api, { expectedHash: blake3Of(uniquePng()) });
+  });
+
+  test('a caller past the rate limit gets 429 rate_limited with Retry-After, and succeeds after waiting it', { annotation: rules('V2.ERR.RATE_LIMITED', 'V2.ERR.RATE_LIMIT_SCOPE') }, async ({ api, requireScenario, target }) => {
+    const limited = api.as({ bearer: requireScenario('rate_limited_token', 'key with a small request-rate allowance') as string });
+    const allowance = Number(target.scenario.rate_limit_allowance ?? 50);
+    const { asset: foreign } = await createAsset(api);
+
+    // Drive the limited account over its allowance with requests for nothing in particular.
+    let refused: ApiResponse | undefined;
+    for (let i = 0; i < allowance * 4 + 10 && !refused; i++) {
+      const res = await limited.call('checkAssetByHash', { path: { hash: blake3Of(uniquePng()) } });
+      if (res.status === 429) refused = res;
+    }
+    check('V2.ERR.RATE_LIMITED', refused !== undefined, `${allowance * 4 + 10} rapid requests from the limited key`, 'a 429 once past the allowance', 'no 429');
+
+    // While refused, the limit is the account's, not the resource's.
+    const unknown = await limited.call('getAsset', { path: { id: randomUUID() } });
+    check('V2.ERR.RATE_LIMIT_SCOPE', unknown.status === 429, 'a read of an asset that does not exist while over the limit', '429 rate_limited', `${unknown.status} ${unknown.errorCode ?? ''}`);
+    const notOwned = await limited.call('getAsset', { path: { id: foreign.id } });
+    check('V2.ERR.RATE_LIMIT_SCOPE', notOwned.status === 429, "a read of another account's asset while over the limit", '429 rate_limited', `${notOwned.status} ${notOwned.errorCode ?? ''}`);
+    checkStatus('V2.ERR.RATE_LIMITED', notOwned, [429], 'rate_limited');
+    checkStatus('V2.ERR.RATE_LIMIT_SCOPE', await api.call('getAsset', { path: { id: foreign.id } }), [200]);
+
+    await honourRetryAfter(Number(notOwned.header('retry-after')));
+    const after = await limited.call('getAsset', { path: { id: randomUUID() } });
+    check('V2.ERR.RATE_LIMITED', after.status !== 429, 'a request after waiting Retry-After', 'admitted (here 404 not_found)', `${after.status} ${after.errorCode ?? ''}`);
+  });
+});

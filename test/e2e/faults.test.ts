@@ -1,0 +1,19 @@
+// Every check can fail: for each fault in the reference's catalog, the suite run
+// against that fault fails exactly the rule the fault breaks, and no other.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { FAULTS } from '../../reference/faults.ts';
+import { failedRules, runSuite } from '../support/run-suite.ts';
+
+describe('each reference fault is caught by its rule, and only that rule', { concurrency: 2 }, () => {
+  for (const fault of FAULTS) {
+    test(`${fault.name} → ${fault.rule}`, async () => {
+      const run = await runSuite({ fault: fault.name });
+      const failed = failedRules(run.report);
+      assert.deepEqual(failed, [fault.rule], `fault ${fault.name} (${fault.description}) made these rules fail: ${failed.join(', ') || 'none'}\n${run.output.slice(-2000)}`);
+      assert.notEqual(run.exitCode, 0, 'a failing MUST rule fails the run');
+      const cell = Object.values(run.report.rules.find((r) => r.id === fault.rule)!.results).find((c) => c?.status === 'fail');
+      assert.ok(cell?.reason, 'the failure says what was expected and what came back');
+    });
+  }
+});
