@@ -1,0 +1,23 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Redactor, REDACTED } from '../../fixtures/redact.ts';
+
+test('known secret values are removed wherever they appear', () => {
+  const r = new Redactor(['comfyui-secret-key-123']);
+  assert.equal(r.text('key comfyui-secret-key-123 in prose'), `key ${REDACTED} in prose`);
+});
+
+test('auth headers, URL signatures, key query parameters and partner keys are redacted by shape', () => {
+  const r = new Redactor([]);
+  assert.equal(r.header('Authorization', 'Bearer abc'), REDACTED);
+  assert.equal(r.header('x-api-key', 'anything'), REDACTED);
+  assert.equal(r.text('Authorization: Bearer eyJhbGciOi.payload.sig'), `Authorization: Bearer ${REDACTED}`);
+  assert.equal(r.text('https://s.example/b?ct=image%2Fpng&expires=1&signature=deadbeef'), `https://s.example/b?ct=image%2Fpng&expires=1&signature=${REDACTED}`);
+  assert.equal(r.text('wss://h/ws?clientId=1&token=comfyui-xyz'), `wss://h/ws?clientId=1&token=${REDACTED}`);
+  assert.equal(r.text('{"extra_data": {"api_key_comfy_org": "comfyui-partner"}}'), `{"extra_data": {"api_key_comfy_org": "${REDACTED}"}}`);
+  assert.equal(r.text('https://g.example/o?X-Goog-Date=1&X-Goog-Signature=abc123'), `https://g.example/o?X-Goog-Date=1&X-Goog-Signature=${REDACTED}`);
+});
+
+test('prose that merely mentions a bearer is left readable', () => {
+  assert.equal(new Redactor([]).text('a key sent as Authorization Bearer works'), 'a key sent as Authorization Bearer works');
+});

@@ -1,0 +1,73 @@
+// Recorded bad responses: each is judged under the rule it breaks.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadContract } from '../../fixtures/contracts/loader.ts';
+import { validateResponse } from '../../fixtures/contracts/validate.ts';
+import { runChecks, V2_RESPONSE_CHECKS } from '../../fixtures/checks/v2-errors.ts';
+import type { HttpResponse } from '../../fixtures/http.ts';
+
+const contract = loadContract('workflow-v2.openapi.yaml', 'Comfy', 'V2');
+const op = (id: string) => contract.operations.get(id)!;
+
+function res(status: number, body: unknown, headers: Record<string, string> = {}): HttpResponse {
+  const buf = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+  return { status, headers: { 'content-type': 'application/json', ...headers }, body: buf, truncated: false, elapsedMs: 1 };
+}
+
+function judge(id: string, r: HttpResponse, method = 'GET') {
+  const v = validateResponse(op(id), method, r);
+  const c = runChecks(V2_RESPONSE_CHECKS, { contract, method, response: r, json: v.json });
+  return [...new Set([...v.findings, ...c.findings].map((f) => f.rule))].sort();
+}
+
+const asset = { id: '5f0c8a52-8f65-4a0e-9d5b-2a8d7b0e1c11', hash: 'blake3:ab', size_bytes: 3, content_type: 'image/png', created_at: '2026-01-01T00:00:00.000Z', url: 'https://s.example/x?sig=1', url_expires_at: '2026-01-01T06:00:00.000Z' };
+
+test('a correct asset and a correct refusal raise nothing', () => {
+  assert.deepEqual(judge('getAsset', res(200, asset)), []);
+  assert.deepEqual(judge('getAsset', res(404, { error: { code: 'not_found', message: 'no such asset' } })), []);
+  assert.deepEqual(judge('getAsset', res(404, { error: { code: 'asset_not_found', message: 'live deviation', details: null } })), [], 'unknown codes are tolerated');
+});
+
+test('an asset without url_expires_at breaks V2.ASSET.FIELDS', () => {
+  const { url_expires_at: _, ...rest } = asset;
+  assert.deepEqual(judge('getAsset', res(200, rest)), ['V2.ASSET.FIELDS']);
+});
+
+test('unknown fields on an asset are not a failure', () => {
+  assert.deepEqual(judge('getAsset', res(200, { ...asset, thumbnail: 'x', nested: { a: 1 } })), []);
+});
+
+test('a flat error body breaks V2.ERR.ENVELOPE', () => {
+  assert.deepEqual(judge('getAsset', res(404, { code: 'not_found', message: 'flat' })), ['V2.ERR.ENVELOPE']);
+});
+
+test('a known code with the wrong status breaks V2.ERR.CODE_STATUS', () => {
+  assert.ok(judge('getAsset', res(403, { error: { code: 'not_found', message: 'x' } })).includes('V2.ERR.CODE_STATUS'));
+});
+
+test('a 429 without an integer Retry-After breaks V2.ERR.RETRY_AFTER', () => {
+  const body = { error: { code: 'rate_limited', message: 'slow down' } };
+  assert.deepEqual(judge('getAsset', res(429, body)), ['V2.ERR.RETRY_AFTER']);
+  assert.deepEqual(judge('getAsset', res(429, body, { 'retry-after': 'Wed, 21 Oct 2026 07:28:00 GMT' })), ['V2.ERR.RETRY_AFTER']);
+  assert.deepEqual(judge('getAsset', res(429, body, { 'retry-after': '7' })), []);
+});
+
+test('organization_id with a code other than sso_required breaks V2.ERR.ORG_ID_ONLY_SSO', () => {
+  assert.deepEqual(judge('getAsset', res(403, { error: { code: 'forbidden', message: 'x', organization_id: 'org_1' } })), ['V2.ERR.ORG_ID_ONLY_SSO']);
+  assert.deepEqual(judge('getAsset', res(403, { error: { code: 'sso_required', message: 'x', organization_id: 'org_1' } })), []);
+});
+
+test('an undeclared status breaks V2.CONTRACT.STATUS_DECLARED', () => {
+  assert.ok(judge('getAsset', res(418, { error: { code: 'teapot', message: 'x' } })).includes('V2.CONTRACT.STATUS_DECLARED'));
+});
+
+test('garbage, invalid UTF-8 and an oversized body are contract failures, not crashes', () => {
+  assert.deepEqual(judge('getAsset', res(200, '<html>oops</html>')), ['V2.ASSET.FIELDS']);
+  assert.deepEqual(judge('getAsset', res(200, Buffer.from([0x7b, 0xff, 0xfe, 0x7d]))), ['V2.ASSET.FIELDS']);
+  assert.deepEqual(judge('getAsset', { ...res(200, asset), truncated: true }), ['V2.ASSET.FIELDS']);
+  assert.deepEqual(judge('getAsset', res(200, asset, { 'content-type': 'text/plain' })), ['V2.CONTRACT.BODY']);
+});
+
+test('a 302 without Location breaks V2.ASSET.CONTENT_REDIRECT', () => {
+  assert.deepEqual(judge('getAssetContent', { status: 302, headers: {}, body: Buffer.alloc(0), truncated: false, elapsedMs: 1 }), ['V2.ASSET.CONTENT_REDIRECT']);
+});
