@@ -31,13 +31,20 @@ export async function runSuite(opts: { fault?: string; args?: string[]; env?: Re
   for (const k of ['TARGET', 'TARGETS_FILE', 'TARGET_SURFACE', 'TARGET_BASE_URL', 'TARGET_TOKEN', 'NODE_TEST_CONTEXT']) {
     if (!(opts.env && k in opts.env)) delete env[k];
   }
-  const child = spawn(process.execPath, [PLAYWRIGHT_CLI, 'test', '--workers=2', ...(opts.args ?? [])], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group, so a timeout also ends the reference that webServer started.
+  const child = spawn(process.execPath, [PLAYWRIGHT_CLI, 'test', '--workers=2', ...(opts.args ?? [])], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));
   const timeoutMs = opts.timeoutMs ?? 180_000;
   const exitCode = await new Promise<number | null>((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    }, timeoutMs);
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve(code);

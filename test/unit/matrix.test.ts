@@ -9,7 +9,7 @@ const rules: Rule[] = [
   { id: 'V2.C', level: 'MUST', surfaces: ['cloud'], seed: 's', summary: 'c', not_covered: 'needs jobs' },
   { id: 'V2.D', level: 'MUST', surfaces: ['cloud', 'serverless'], seed: 's', summary: 'd' },
 ];
-const base = { title: 't', checked: [], errors: [] } as const;
+const base: Pick<TestOutcome, 'title' | 'checked' | 'errors'> = { title: 't', checked: [], errors: [] };
 const run = (outcomes: TestOutcome[]) =>
   buildMatrix({ rules, outcomes, surfacesRun: new Set(['local', 'cloud'] as const), familyRun: () => true });
 
