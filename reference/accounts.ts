@@ -7,7 +7,15 @@ export const CLOUD_KEYS = {
   alice: 'comfyui-ref-alice-7f3a9c2e5b1d4086',
   bob: 'comfyui-ref-bob-2c8e6a0f9d3b4175',
   tiny: 'comfyui-ref-tiny-5d1b7e3c8a2f4960',
+  // Scenario accounts (reference/v2/account-traits.ts): a queue of one, no credits, a failing backend.
+  carol: 'comfyui-ref-carol-8b2d5f1e7a3c4609',
+  broke: 'comfyui-ref-broke-3e9a1c7d5b2f4088',
+  flaky: 'comfyui-ref-flaky-6c4e2a8f1d9b4377',
 } as const;
+
+/** An account that must sign in through its organization's SSO (refused on serverless even with a valid key). */
+export const SSO_BOUND_KEY = 'comfyui-ref-dave-9d7c3b5a1e8f4266';
+export const SSO_ORGANIZATION_ID = 'org_ref_sso_01';
 
 export type CloudAccount = keyof typeof CLOUD_KEYS;
 
@@ -53,4 +61,36 @@ export function bearerToken(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
   const m = /^Bearer ([^\s]+)$/i.exec(header.trim());
   return m?.[1];
+}
+
+// Model router (issue #5): one development key per caller the router scenarios need.
+// All carry the API-key prefix, so they work in X-API-Key and as bearer tokens.
+export const ROUTER_KEYS = {
+  /** Workspace "studio", estimates on; fal, wavespeed and higgsfield turned on, runware not. */
+  alice: 'comfyui-router-alice-3e8d1f6a9b2c4705',
+  /** A second member of workspace "studio" (shares its idempotency keyspace). */
+  carol: 'comfyui-router-carol-6b1f0d8e2a7c4913',
+  /** A personal key with no workspace (keys scoped to the user). */
+  dave: 'comfyui-router-dave-9c4a2e7f1d0b4368',
+  /** Workspace that stored its own pixelforge key (BYOK). */
+  byok: 'comfyui-router-byok-2f7b9e1c4a6d4850',
+  /** Workspace without credits. */
+  unfunded: 'comfyui-router-unfunded-5a0c8f3e6b1d4297',
+  /** Workspace outside the estimate rollout. */
+  preview: 'comfyui-router-preview-8d3e1b6f0a2c4579',
+  /** Small request allowance (ROUTER_LIMITED_ALLOWANCE). */
+  limited: 'comfyui-router-limited-1e6a9d2f5c8b4036',
+  /** Workspace whose provider gate cannot be evaluated. */
+  gatedown: 'comfyui-router-gatedown-7f2c5a8e1b9d4643',
+} as const;
+
+export type RouterCaller = keyof typeof ROUTER_KEYS;
+
+export const ROUTER_LIMITED_ALLOWANCE: Allowance = { requests: 5, windowSeconds: 2 };
+
+export function routerCallerForKey(key: string): RouterCaller | undefined {
+  for (const [caller, k] of Object.entries(ROUTER_KEYS)) {
+    if (k === key) return caller as RouterCaller;
+  }
+  return undefined;
 }

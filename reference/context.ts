@@ -3,14 +3,20 @@ import type { IsFault } from './faults.ts';
 import type { RateLimiter } from './ratelimit.ts';
 import type { UrlSigner } from './signing.ts';
 import type { AssetStore } from './v2/asset-store.ts';
+import type { V2Engine } from './v2/engine-adapter.ts';
+import type { JobStore } from './v2/job-store.ts';
 
-export type SurfaceName = 'local' | 'cloud';
+export type SurfaceName = 'local' | 'cloud' | 'serverless';
 
 /** Everything one running reference shares between its surfaces. */
 export interface ReferenceContext {
   readonly isFault: IsFault;
   readonly blobs: BlobStore;
   readonly assets: AssetStore;
+  /** The workflow engine as the v2 surfaces use it (validation, execution, events). */
+  readonly engine: V2Engine;
+  /** v2 job records (labels, scope, retention) and idempotency keys. */
+  readonly jobs: JobStore;
   readonly signer: UrlSigner;
   readonly limiter: RateLimiter;
   readonly localToken: string | undefined;

@@ -34,12 +34,15 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 export interface ApiErrorOptions {
   details?: Record<string, unknown>;
   retryAfterSeconds?: number;
+  /** Only with sso_required: the organization whose single sign-on governs the key. */
+  organizationId?: string;
 }
 
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly details: Record<string, unknown> | undefined;
   readonly retryAfterSeconds: number | undefined;
+  readonly organizationId: string | undefined;
 
   constructor(code: ErrorCode, message: string, opts: ApiErrorOptions = {}) {
     super(message);
@@ -47,6 +50,7 @@ export class ApiError extends Error {
     this.code = code;
     this.details = opts.details;
     this.retryAfterSeconds = opts.retryAfterSeconds;
+    this.organizationId = opts.organizationId;
   }
 }
 
@@ -63,6 +67,8 @@ export function sendApiError(reply: FastifyReply, err: ApiError, isFault: IsFaul
     reply.header('Retry-After', String(err.retryAfterSeconds));
   }
   const inner: Record<string, unknown> = { code: err.code, message: err.message };
+  if (err.organizationId !== undefined) inner.organization_id = err.organizationId;
+  else if (err.code === 'unauthorized' && isFault('org-id-on-unauthorized')) inner.organization_id = 'org_ref_leaked';
   if (err.details !== undefined) inner.details = err.details;
   const body = isFault('flat-error-envelope') ? inner : { error: inner };
   return reply.code(status).type('application/json; charset=utf-8').send(body);

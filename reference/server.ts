@@ -11,6 +11,8 @@ import { RateLimiter } from './ratelimit.ts';
 import { UrlSigner } from './signing.ts';
 import { SURFACES } from './surfaces/index.ts';
 import { AssetStore } from './v2/asset-store.ts';
+import { V2Engine } from './v2/engine-adapter.ts';
+import { JobStore } from './v2/job-store.ts';
 
 export type { ReferenceCredentials } from './accounts.ts';
 export type { SurfaceName } from './context.ts';
@@ -53,11 +55,17 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
     SurfaceName,
     string
   >;
+  const blobs = new BlobStore(dataDir);
+  const assets = new AssetStore();
+  const signer = new UrlSigner(() => baseUrls.cloud, ttl);
+  const engine = new V2Engine(assets, blobs, signer);
   const ctx: ReferenceContext = {
     isFault,
-    blobs: new BlobStore(dataDir),
-    assets: new AssetStore(),
-    signer: new UrlSigner(() => baseUrls.cloud, ttl),
+    blobs,
+    assets,
+    engine,
+    jobs: new JobStore(),
+    signer,
     limiter: new RateLimiter(allowanceFor),
     localToken: opts.localToken,
     log: opts.log ?? false,
@@ -69,6 +77,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   const close = async (): Promise<void> => {
     if (closed) return;
     closed = true;
+    await engine.close();
     await Promise.allSettled(apps.map((app) => app.close()));
     if (ownsDataDir) await rm(dataDir, { recursive: true, force: true });
   };

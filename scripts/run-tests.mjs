@@ -8,7 +8,7 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const only = process.argv.slice(2);
-const dirs = only.length ? only : ['test/unit', 'test/reference', 'test/e2e'];
+const dirs = only.length ? only : ['test/unit', 'test/engine', 'test/reference', 'test/e2e'];
 
 function collect(dir) {
   const abs = path.join(root, dir);

@@ -6,6 +6,7 @@ import { createGuard } from '../guard.ts';
 import type { AccountResolver } from '../guard.ts';
 import { registerStorageRoute } from '../storage.ts';
 import { registerAssetRoutes } from '../v2/assets.ts';
+import { registerJobRoutes } from '../v2/jobs.ts';
 import type { SurfaceDefinition } from './surface.ts';
 
 const unauthorized = (message: string): ApiError => new ApiError('unauthorized', message);
@@ -33,6 +34,8 @@ export const cloudSurface: SurfaceDefinition = {
     const guard = createGuard(cloudResolver(ctx), ctx.limiter);
     registerAssetRoutes(app, ctx, guard, { signedUrls: true, retention: true, baseUrl: () => ctx.baseUrl('cloud') });
     registerStorageRoute(app, ctx);
+    // The hosted cloud keeps labels and charges credits, but does not list jobs yet (501).
+    registerJobRoutes(app, ctx, guard, { scope: () => 'cloud', mountPrefix: () => '', baseUrl: () => ctx.baseUrl('cloud'), labels: true, listing: false, credits: true });
     return app;
   },
 };

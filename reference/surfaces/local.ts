@@ -6,6 +6,7 @@ import { ApiError } from '../errors.ts';
 import { createGuard } from '../guard.ts';
 import type { AccountResolver } from '../guard.ts';
 import { registerAssetRoutes } from '../v2/assets.ts';
+import { registerJobRoutes } from '../v2/jobs.ts';
 import type { SurfaceDefinition } from './surface.ts';
 
 // Digests first so the comparison takes the same time whatever the lengths.
@@ -38,6 +39,8 @@ export const localSurface: SurfaceDefinition = {
     const app = await createSurfaceApp(ctx);
     const guard = createGuard(localResolver(ctx), ctx.limiter);
     registerAssetRoutes(app, ctx, guard, { signedUrls: false, retention: false, baseUrl: () => ctx.baseUrl('local') });
+    // The proxy lists jobs but keeps no labels; no credits apply.
+    registerJobRoutes(app, ctx, guard, { scope: () => 'local', mountPrefix: () => '', baseUrl: () => ctx.baseUrl('local'), labels: false, listing: true, credits: false });
     return app;
   },
 };

@@ -71,6 +71,15 @@ export class AssetStore {
     return this.liveIn(this.byAccountBlob.get(pairKey(account, hex)))[0] ?? this.liveIn(this.byBlob.get(hex))[0];
   }
 
+  /** The account's newest live asset at a file path, whatever its bytes (v2 `image: "<name>"` inputs). */
+  findOwnedByPath(account: string, filePath: string): AssetRecord | undefined {
+    let found: AssetRecord | undefined;
+    for (const rec of this.records.values()) {
+      if (rec.account === account && rec.file_path === filePath && this.live(rec) !== undefined) found = rec;
+    }
+    return found;
+  }
+
   findByPath(account: string, hex: string, filePath: string | null): AssetRecord | undefined {
     return this.liveIn(this.byAccountBlob.get(pairKey(account, hex))).find((r) => r.file_path === filePath);
   }

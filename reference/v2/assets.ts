@@ -8,6 +8,7 @@ import { serveBlob } from '../serve-blob.ts';
 import type { AssetRecord } from './asset-store.ts';
 import { blobHash, expiresIn, filePath, mediaType, tag } from './fields.ts';
 import { readUpload } from './upload.ts';
+import { Moderation } from './moderation.ts';
 
 /** What differs between surfaces serving the same asset contract. */
 export interface AssetPolicy {
@@ -48,6 +49,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext, guard: Guard, policy: AssetPolicy): void {
   const { isFault, assets, blobs, signer } = ctx;
+  const moderation = new Moderation(blobs);
 
   const presentUrl = (rec: Pick<AssetRecord, 'id' | 'hex' | 'content_type'>, nowMs: number): { url: string; expiresAtMs: number } =>
     policy.signedUrls
@@ -119,7 +121,11 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext,
     body.tags = [...rec.tags];
     if (rec.job_id !== undefined) {
       body.job_id = rec.job_id;
-      body.job_metadata = {};
+      // Read through the job on every read: absent when the job had no labels or is gone.
+      const job = ctx.jobs.get(rec.job_id);
+      if (job !== undefined && isFault('job-metadata-empty')) body.job_metadata = {};
+      else if (job?.labels !== undefined) body.job_metadata = { ...job.labels };
+      else if (job === undefined && isFault('upload-has-job')) body.job_metadata = {};
     }
     return body;
   };
@@ -128,6 +134,7 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext,
   const ownAsset = (account: string | undefined, id: string, opts: { anyOwner?: boolean } = {}): AssetRecord => {
     const rec = UUID_RE.test(id) ? assets.get(id) : undefined;
     if (rec === undefined || (!opts.anyOwner && rec.account !== account)) throw notFound('asset');
+    if (moderation.flagged(rec.hex)) throw new ApiError('content_blocked', 'content moderation flagged these bytes');
     return rec;
   };
 
@@ -152,6 +159,9 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext,
         });
       }
       await file.commit();
+      // Asset rule 5: the same path and bytes as an existing output answer with that output.
+      const output = assets.findByPath(account, file.hex, path);
+      if (output?.job_id !== undefined && !isFault('output-match-ignored')) return reply.code(200).send(present(output, { createdNew: false }));
       const { record, createdNew } = mint(
         account,
         { hex: file.hex, size: file.size, contentType, sha256Hex: file.sha256Hex },

@@ -160,3 +160,11 @@ test.describe('Asset ownership between accounts', () => {
     checkStatus('V2.ASSET.FROM_HASH', res, [404], 'blob_not_found');
   });
 });
+
+test.describe('Content moderation', () => {
+  test('asset bytes flagged by content moderation are refused 451 content_blocked', { annotation: rules('V2.ERR.CONTENT_BLOCKED') }, async ({ api, requireScenario }) => {
+    const marker = requireScenario('blocked_content_marker', 'marker that makes content moderation flag bytes') as string;
+    const { asset } = await createAsset(api, { bytes: uniquePng(8, 8, marker) });
+    checkStatus('V2.ERR.CONTENT_BLOCKED', await api.call('getAssetContent', { path: { id: asset.id } }), [451], 'content_blocked');
+  });
+});

@@ -15,7 +15,13 @@ function file(text: string): string {
 test('no target means the embedded reference, every surface on ports from REFERENCE_PORT', () => {
   const t = resolveTarget({ REFERENCE_PORT: '30000' });
   assert.equal(t.embedded, true);
-  assert.deepEqual(t.surfaces.map((s) => [s.surface, s.baseUrl]), [['local', 'http://127.0.0.1:30000'], ['cloud', 'http://127.0.0.1:30001']]);
+  assert.deepEqual(t.surfaces.map((s) => [s.surface, s.baseUrl]).slice(0, 3), [
+    ['local', 'http://127.0.0.1:30000'],
+    ['cloud', 'http://127.0.0.1:30001'],
+    ['serverless', 'http://127.0.0.1:30002/deployment/dep-ready'],
+  ]);
+  const serverless = t.surfaces.find((s) => s.surface === 'serverless')!;
+  assert.equal(serverless.scenario.stopped_base_url, 'http://127.0.0.1:30002/deployment/dep-stopped', 'scenario URLs move with the reference');
   const cloud = t.surfaces.find((s) => s.surface === 'cloud')!;
   assert.equal(cloud.token, CLOUD_KEYS.alice);
   assert.equal(cloud.scenario.other_account_token, CLOUD_KEYS.bob);

@@ -71,3 +71,14 @@ test('garbage, invalid UTF-8 and an oversized body are contract failures, not cr
 test('a 302 without Location breaks V2.ASSET.CONTENT_REDIRECT', () => {
   assert.deepEqual(judge('getAssetContent', { status: 302, headers: {}, body: Buffer.alloc(0), truncated: false, elapsedMs: 1 }), ['V2.ASSET.CONTENT_REDIRECT']);
 });
+
+test('a broken output inside a job is judged under the Output rule, not the Job rule', () => {
+  const job = {
+    id: 'j1', status: 'succeeded', created_at: '2026-01-01T00:00:00Z', started_at: null, completed_at: null, expires_at: '2026-02-01T00:00:00Z',
+    queue_position: null, progress: null, error: null, urls: { self: '/api/v2/jobs/j1', events: '/api/v2/jobs/j1/events', cancel: '/api/v2/jobs/j1/cancel' },
+    outputs: [{ node_id: '2', name: 'x.png', type: 'image', content_type: 'image/png', size_bytes: 3, id: '5f0c8a52-8f65-4a0e-9d5b-2a8d7b0e1c11', hash: null, url: 'http://h/api/v2/assets/5f0c8a52-8f65-4a0e-9d5b-2a8d7b0e1c11/content' }],
+  };
+  const v = validateResponse(op('getJob'), 'GET', res(200, job));
+  assert.deepEqual(v.findings.map((f) => f.rule), ['V2.JOB.OUTPUT_FIELDS']);
+  assert.ok(v.checked.includes('V2.JOB.OUTPUT_FIELDS') && v.checked.includes('V2.JOB.FIELDS'));
+});

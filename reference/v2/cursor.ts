@@ -1,0 +1,36 @@
+// Opaque job-list cursors: HMAC-signed, bound to the surface, account and filters
+// they were issued for, so a mutated or foreign cursor is refused, never reinterpreted.
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { ApiError } from '../errors.ts';
+
+export interface CursorPosition {
+  createdAt: number;
+  id: string;
+}
+
+export class CursorCodec {
+  private readonly secret = randomBytes(32);
+
+  private mac(payload: string): Buffer {
+    return createHmac('sha256', this.secret).update(payload).digest().subarray(0, 16);
+  }
+
+  encode(scope: string, pos: CursorPosition): string {
+    const payload = Buffer.from(JSON.stringify({ s: scope, t: pos.createdAt, i: pos.id })).toString('base64url');
+    return `${payload}.${this.mac(payload).toString('base64url')}`;
+  }
+
+  decode(scope: string, cursor: string): CursorPosition {
+    const refuse = (): never => {
+      throw new ApiError('invalid_cursor', 'cursor is not one this server issued for this listing');
+    };
+    const [payload, sig, extra] = cursor.split('.');
+    if (!payload || !sig || extra !== undefined) return refuse();
+    const given = Buffer.from(sig, 'base64url');
+    const want = this.mac(payload);
+    if (given.length !== want.length || !timingSafeEqual(given, want)) return refuse();
+    const parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { s: string; t: number; i: string };
+    if (parsed.s !== scope) return refuse();
+    return { createdAt: parsed.t, id: parsed.i };
+  }
+}

@@ -1,0 +1,112 @@
+// The workflow engine as the v2 surfaces use it. Inputs resolve through the caller's
+// own assets (by id, or by file path for `image: "<name>"`); every produced image is
+// stored as a blob and minted as an asset carrying the job's id.
+import { createHash, randomUUID } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { blake3 } from '@noble/hashes/blake3.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
+import type { BlobStore } from '../blobs.ts';
+import type { UrlSigner } from '../signing.ts';
+import { defaultCatalog, type Catalog } from '../engine/catalog.ts';
+import { Executor } from '../engine/executor.ts';
+import { validateWorkflow } from '../engine/validate.ts';
+import type { EngineEvent, EngineHost, JobSpec, JobState, Refusal, StoredOutput } from '../engine/types.ts';
+import { accountTraits } from './account-traits.ts';
+import type { AssetStore } from './asset-store.ts';
+
+export class V2Engine {
+  readonly catalog: Catalog = defaultCatalog();
+  private readonly executor: Executor;
+
+  constructor(
+    private readonly assets: AssetStore,
+    private readonly blobs: BlobStore,
+    private readonly signer: UrlSigner,
+  ) {
+    this.executor = new Executor({ host: this.host(), catalog: this.catalog, concurrencyFor: (account) => accountTraits(account).concurrency });
+  }
+
+  private ownAsset(account: string, id: string) {
+    const rec = this.assets.get(id);
+    return rec && rec.account === account ? rec : undefined;
+  }
+
+  private byPath(account: string, name: string) {
+    return this.assets.findOwnedByPath(account, name);
+  }
+
+  private host(): EngineHost {
+    return {
+      assetBytes: (account, id) => {
+        const rec = this.ownAsset(account, id);
+        return rec ? readFileSync(this.blobs.pathOf(rec.hex)) : undefined;
+      },
+      inputFileBytes: (account, name) => {
+        const rec = this.byPath(account, name);
+        return rec ? readFileSync(this.blobs.pathOf(rec.hex)) : undefined;
+      },
+      storeOutput: (out): StoredOutput => {
+        const hex = bytesToHex(blake3(out.png));
+        try {
+          writeFileSync(this.blobs.pathOf(hex), out.png, { flag: 'wx' });
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+        }
+        const filename = `${out.filenamePrefix}_${String(out.index + 1).padStart(5, '0')}_.png`;
+        const id = randomUUID();
+        const now = Date.now();
+        this.assets.add({
+          id,
+          account: out.account,
+          hex,
+          size_bytes: out.png.byteLength,
+          content_type: 'image/png',
+          file_path: `${out.kind}/${filename}`,
+          tags: [out.kind],
+          created_at: new Date(now).toISOString(),
+          sha256Hex: createHash('sha256').update(out.png).digest('hex'),
+          urlAtCreate: this.signer.sign(hex, 'image/png', now),
+          job_id: out.jobId,
+        });
+        return { ref: id, filename, subfolder: '', type: out.kind, contentType: 'image/png', sizeBytes: out.png.byteLength };
+      },
+    };
+  }
+
+  validate(workflow: unknown, account: string): Refusal | undefined {
+    return validateWorkflow(workflow, {
+      catalog: this.catalog,
+      assetExists: (id) => this.ownAsset(account, id) !== undefined,
+      inputFileExists: (name) => this.byPath(account, name) !== undefined,
+    });
+  }
+
+  submit(spec: JobSpec): JobState {
+    return this.executor.submit(spec);
+  }
+
+  get(id: string): JobState | undefined {
+    return this.executor.get(id);
+  }
+
+  cancel(id: string): void {
+    this.executor.cancel(id);
+  }
+
+  /** Jobs of the account queued or running now. */
+  activeCount(account: string): number {
+    return this.executor.activeCount(account);
+  }
+
+  on(event: 'event', listener: (e: EngineEvent) => void): void {
+    this.executor.on(event, listener);
+  }
+
+  off(event: 'event', listener: (e: EngineEvent) => void): void {
+    this.executor.off(event, listener);
+  }
+
+  close(): Promise<void> {
+    return this.executor.close();
+  }
+}
