@@ -58,7 +58,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   const blobs = new BlobStore(dataDir);
   const assets = new AssetStore();
   const signer = new UrlSigner(() => baseUrls.cloud, ttl);
-  const engine = new V2Engine(assets, blobs, signer);
+  const engine = new V2Engine(assets, blobs, signer, isFault);
   const ctx: ReferenceContext = {
     isFault,
     blobs,

@@ -32,7 +32,8 @@ export function registerStorageRoute(app: FastifyInstance, ctx: ReferenceContext
       hex,
       size,
       contentType: ct,
-      flipLastByte: ctx.isFault('content-bytes-flipped'),
+      // The fault alters uploaded bytes only, so it breaks immutability and nothing built on outputs.
+      flipLastByte: ctx.isFault('content-bytes-flipped') && !ctx.assets.isOutputBlob(hex),
     });
   });
 }

@@ -105,7 +105,7 @@ export const serverlessSurface: SurfaceDefinition = {
           credits: true,
         });
         deployment.get('/workflow', { onRequest: rateLimited.admit }, async () => {
-          if (ctx.isFault('deployment-workflow-missing')) throw notFound('route');
+          if (ctx.isFault('deployment-workflow-forbidden')) throw new ApiError('forbidden', 'not allowed');
           return DEPLOYMENT_WORKFLOW;
         });
       },

@@ -11,8 +11,10 @@ export interface AssetRecord {
   readonly sha256Hex: string;
   /** The url as first presented; served again only by the stale-asset-url fault. */
   readonly urlAtCreate: { url: string; expiresAtMs: number };
-  /** Set only by the upload-has-job fault: uploads are not produced by jobs. */
+  /** The job that produced the asset (and, under the upload-has-job fault, a made-up one). */
   readonly job_id?: string;
+  /** Minted by create-from-hash rather than by an upload. */
+  readonly viaHash?: boolean;
 }
 
 const pairKey = (account: string, hex: string): string => `${account}\n${hex}`;
@@ -60,6 +62,11 @@ export class AssetStore {
 
   holds(account: string, hex: string): boolean {
     return this.liveIn(this.byAccountBlob.get(pairKey(account, hex))).length > 0;
+  }
+
+  /** Whether a job produced these bytes (some live asset over the blob carries a job). */
+  isOutputBlob(hex: string): boolean {
+    return this.liveIn(this.byBlob.get(hex)).some((r) => r.job_id !== undefined);
   }
 
   heldByAnyone(hex: string): boolean {

@@ -88,7 +88,7 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext,
     };
     const urlAtCreate = presentUrl(base, nowMs);
     const record: AssetRecord =
-      meta.fromUpload && isFault('upload-has-job') ? { ...base, urlAtCreate, job_id: randomUUID() } : { ...base, urlAtCreate };
+      meta.fromUpload && isFault('upload-has-job') ? { ...base, urlAtCreate, job_id: randomUUID() } : { ...base, urlAtCreate, ...(meta.fromUpload ? {} : { viaHash: true }) };
     assets.add(record);
     return { record, createdNew };
   };
@@ -245,7 +245,7 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext,
       hex: rec.hex,
       size: rec.size_bytes,
       contentType: rec.content_type,
-      flipLastByte: isFault('content-bytes-flipped'),
+      flipLastByte: isFault('content-bytes-flipped') && rec.job_id === undefined,
     });
   });
 

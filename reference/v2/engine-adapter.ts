@@ -7,6 +7,7 @@ import { blake3 } from '@noble/hashes/blake3.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import type { BlobStore } from '../blobs.ts';
 import type { UrlSigner } from '../signing.ts';
+import type { IsFault } from '../faults.ts';
 import { defaultCatalog, type Catalog } from '../engine/catalog.ts';
 import { Executor } from '../engine/executor.ts';
 import { validateWorkflow } from '../engine/validate.ts';
@@ -22,6 +23,7 @@ export class V2Engine {
     private readonly assets: AssetStore,
     private readonly blobs: BlobStore,
     private readonly signer: UrlSigner,
+    private readonly isFault: IsFault,
   ) {
     this.executor = new Executor({ host: this.host(), catalog: this.catalog, concurrencyFor: (account) => accountTraits(account).concurrency });
   }
@@ -76,7 +78,10 @@ export class V2Engine {
   validate(workflow: unknown, account: string): Refusal | undefined {
     return validateWorkflow(workflow, {
       catalog: this.catalog,
-      assetExists: (id) => this.ownAsset(account, id) !== undefined,
+      assetExists: (id) => {
+        const rec = this.ownAsset(account, id);
+        return rec !== undefined && !(rec.viaHash === true && this.isFault('from-hash-asset-unusable'));
+      },
       inputFileExists: (name) => this.byPath(account, name) !== undefined,
     });
   }

@@ -43,6 +43,7 @@ export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, g
 
   const ownJob = (request: FastifyRequest, id: string): { job: V2Job; state: JobState } => {
     const account = guard.requireAccount(request);
+    if (!UUID_RE.test(id) && isFault('malformed-job-id-500')) throw new ApiError('upstream_error', 'The server hit an unexpected error; try again later.');
     const job = UUID_RE.test(id) ? jobs.get(id) : undefined;
     const state = job ? engine.get(job.id) : undefined;
     if (!job || !state || job.account !== account || job.scope !== policy.scope(request)) throw notFound('job');
@@ -174,7 +175,7 @@ export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, g
 
   app.get('/api/v2/jobs', { onRequest: guard.admit }, async (request, reply) => {
     if (!policy.listing) {
-      if (isFault('list-unimplemented-as-404')) throw notFound('route');
+      if (isFault('list-unimplemented-as-403')) throw new ApiError('forbidden', 'listing is not allowed');
       throw new ApiError('not_implemented', 'this surface does not list jobs yet');
     }
     const account = guard.requireAccount(request);
@@ -188,17 +189,16 @@ export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, g
     const filters = parseFilters(query, request.url);
     const scope = `${policy.scope(request)}\n${account}\n${JSON.stringify(Object.entries(filters).sort())}`;
     let list = jobs.list(policy.scope(request), account).filter((j) => Object.entries(filters).every(([k, v]) => j.labels?.[k] === v));
-    let offset = 0;
     if (query.cursor !== undefined) {
       if (typeof query.cursor !== 'string') throw new ApiError('invalid_cursor', 'cursor must be given once');
-      if (isFault('cursor-as-offset')) {
-        offset = /^\d+$/.test(query.cursor) ? Number(query.cursor) : 0;
-      } else {
-        const pos = cursors.decode(scope, query.cursor);
-        list = list.filter((j) => j.createdAt < pos.createdAt || (j.createdAt === pos.createdAt && j.id < pos.id));
+      let pos: { createdAt: number; id: string } | undefined;
+      try {
+        pos = cursors.decode(scope, query.cursor);
+      } catch (err) {
+        if (!isFault('cursor-garbage-restarts')) throw err;
       }
+      if (pos) list = list.filter((j) => j.createdAt < pos.createdAt || (j.createdAt === pos.createdAt && j.id < pos.id));
     }
-    list = list.slice(offset);
     const page = list.slice(0, limit);
     const body: Record<string, unknown> = {
       jobs: page.map((j) => {
@@ -207,9 +207,7 @@ export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, g
       }),
     };
     const last = page[page.length - 1];
-    if (list.length > limit && last) {
-      body.next_cursor = isFault('cursor-as-offset') ? String(offset + limit) : cursors.encode(scope, { createdAt: last.createdAt, id: last.id });
-    }
+    if (list.length > limit && last) body.next_cursor = cursors.encode(scope, { createdAt: last.createdAt, id: last.id });
     return reply.send(body);
   });
 

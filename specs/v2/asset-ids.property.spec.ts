@@ -13,3 +13,21 @@ test.describe('Asset', () => {
     });
   });
 });
+
+/** Path segments a client might send by mistake: wrong shapes, odd characters, overlong. */
+const malformedId = fc.oneof(
+  fc.stringMatching(/^[0-9a-f]{1,40}$/),
+  fc.string({ minLength: 1, maxLength: 80 }).filter((s) => s.trim().length > 0 && !s.includes('/') && s !== '.' && s !== '..'),
+  fc.uuid().map((u) => u.toUpperCase()),
+  fc.uuid().map((u) => `${u}x`),
+);
+
+test.describe('Errors: identifiers', () => {
+  test('random and malformed job and asset IDs answer 404 not_found in a valid envelope, never 5xx', { annotation: rules('V2.ERR.IDS_NEVER_5XX') }, async ({ api, profile }, testInfo) => {
+    const ops = ['getJob', 'getJobWorkflow', 'getAsset', 'cancelJob'] as const;
+    await assertProperty(testInfo, profile, fc.tuple(fc.constantFrom(...ops), fc.oneof(fc.uuid(), malformedId)), async ([op, id]) => {
+      const res = await api.call(op, { path: { id } });
+      checkStatus('V2.ERR.IDS_NEVER_5XX', res, [404], 'not_found');
+    });
+  });
+});

@@ -36,7 +36,8 @@ export async function runSuite(opts: { fault?: string; args?: string[]; env?: Re
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-  const timeoutMs = opts.timeoutMs ?? 180_000;
+  // Broad faults fail many tests, and Playwright restarts a worker after each failure.
+  const timeoutMs = opts.timeoutMs ?? 600_000;
   const exitCode = await new Promise<number | null>((resolve) => {
     const timer = setTimeout(() => {
       try {

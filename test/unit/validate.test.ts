@@ -82,3 +82,8 @@ test('a broken output inside a job is judged under the Output rule, not the Job 
   assert.deepEqual(v.findings.map((f) => f.rule), ['V2.JOB.OUTPUT_FIELDS']);
   assert.ok(v.checked.includes('V2.JOB.OUTPUT_FIELDS') && v.checked.includes('V2.JOB.FIELDS'));
 });
+
+test('refusal details that break their bounds are judged under the details rule, not the envelope rule', () => {
+  const body = { error: { code: 'invalid_workflow', message: 'x', details: { unknown_node_classes: Array.from({ length: 12 }, (_, i) => `C${i}`) } } };
+  assert.deepEqual(judge('postJobs', res(422, body), 'POST'), ['V2.ERR.NODE_ERRORS_DETAILS']);
+});
