@@ -1,6 +1,7 @@
 // Each fault deliberately breaks exactly one contract rule so the conformance
 // suite can prove that its check for that rule actually fails when it should.
 import { V2_FAULTS } from './faults/v2.ts';
+import { ROUTER_FAULTS } from './faults/router.ts';
 
 export interface FaultInfo {
   readonly name: string;
@@ -9,7 +10,7 @@ export interface FaultInfo {
 }
 
 // One catalog per API family; a new family adds its file here.
-const CATALOG = [...V2_FAULTS] as const satisfies ReadonlyArray<FaultInfo>;
+const CATALOG = [...V2_FAULTS, ...ROUTER_FAULTS] as const satisfies ReadonlyArray<FaultInfo>;
 
 export const FAULTS: ReadonlyArray<FaultInfo> = CATALOG;
 

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { FAULTS } from './faults.ts';
+import { ROUTER_KEYS, ROUTER_LIMITED_ALLOWANCE } from './accounts.ts';
 import { DEFAULT_PORT_BASE, startReference } from './server.ts';
 import type { ReferenceOptions } from './server.ts';
 
@@ -69,6 +70,9 @@ async function main(): Promise<void> {
   out.push(`credential cloud bob ${cloud.bob}`);
   out.push(`credential cloud tiny ${cloud.tiny} (rate limit ${tinyAllowance.requests} requests per ${tinyAllowance.windowSeconds} s)`);
   out.push(localToken === undefined ? 'credential local none (no token required)' : `credential local bearer ${localToken} (required)`);
+  for (const [caller, key] of Object.entries(ROUTER_KEYS)) {
+    out.push(`credential router ${caller} ${key}${caller === 'limited' ? ` (rate limit ${ROUTER_LIMITED_ALLOWANCE.requests} requests per ${ROUTER_LIMITED_ALLOWANCE.windowSeconds} s)` : ''}`);
+  }
   if (opts.fault !== undefined) out.push(`fault ${opts.fault}`);
   process.stdout.write(`${out.join('\n')}\n`);
 

@@ -1,0 +1,65 @@
+// Who is calling the router: the credential's user and workspace, and what that caller
+// may do (features, provider gates, own keys, credits). Scenario callers are fixed
+// development keys (reference/accounts.ts, ROUTER_KEYS).
+import { API_KEY_PREFIX, ROUTER_LIMITED_ALLOWANCE, type Allowance, type RouterCaller, routerCallerForKey, bearerToken } from '../accounts.ts';
+import type { Alternate } from './catalog.ts';
+import { RouterError } from './errors.ts';
+
+export interface Principal {
+  caller: RouterCaller;
+  user: string;
+  workspace?: string;
+  /** Estimate feature (rolling out): off means the route answers 403 and submits omit the quote. */
+  estimates: boolean;
+  credits: boolean;
+  /** Alternate providers turned on for this caller. */
+  enabled: ReadonlySet<Alternate>;
+  /** The provider gate cannot be evaluated (503). */
+  gateDown: boolean;
+  /** Native providers this workspace stored its own key for. */
+  ownKeys: ReadonlySet<string>;
+}
+
+const STANDARD: ReadonlySet<Alternate> = new Set<Alternate>(['fal', 'wavespeed', 'higgsfield']);
+
+const PRINCIPALS: Record<RouterCaller, Principal> = {
+  alice: { caller: 'alice', user: 'alice', workspace: 'studio', estimates: true, credits: true, enabled: STANDARD, gateDown: false, ownKeys: new Set() },
+  carol: { caller: 'carol', user: 'carol', workspace: 'studio', estimates: true, credits: true, enabled: STANDARD, gateDown: false, ownKeys: new Set() },
+  dave: { caller: 'dave', user: 'dave', estimates: true, credits: true, enabled: STANDARD, gateDown: false, ownKeys: new Set() },
+  byok: { caller: 'byok', user: 'erin', workspace: 'own-keys', estimates: true, credits: true, enabled: STANDARD, gateDown: false, ownKeys: new Set(['pixelforge']) },
+  unfunded: { caller: 'unfunded', user: 'frank', workspace: 'empty', estimates: true, credits: false, enabled: STANDARD, gateDown: false, ownKeys: new Set() },
+  preview: { caller: 'preview', user: 'grace', workspace: 'early', estimates: false, credits: true, enabled: STANDARD, gateDown: false, ownKeys: new Set() },
+  limited: { caller: 'limited', user: 'heidi', workspace: 'small', estimates: true, credits: true, enabled: STANDARD, gateDown: false, ownKeys: new Set() },
+  gatedown: { caller: 'gatedown', user: 'ivan', workspace: 'gated', estimates: true, credits: true, enabled: STANDARD, gateDown: true, ownKeys: new Set() },
+};
+
+export function routerAllowance(caller: string): Allowance {
+  return caller === 'limited' ? ROUTER_LIMITED_ALLOWANCE : { requests: 100_000, windowSeconds: 1 };
+}
+
+const unauthorized = (detail: string): RouterError => new RouterError(401, 'unauthorized', detail);
+
+/**
+ * X-API-Key wins when both headers are sent; a bearer value with the key prefix is an API
+ * key; anything else would be a JWT, which this reference issues none of.
+ */
+export function resolvePrincipal(headers: Record<string, string | string[] | undefined>, bearerWins: boolean): Principal {
+  const apiKey = typeof headers['x-api-key'] === 'string' ? headers['x-api-key'] : undefined;
+  const auth = typeof headers.authorization === 'string' ? headers.authorization : undefined;
+  const bearer = bearerToken(auth);
+  const order = bearerWins ? [bearer, apiKey] : [apiKey, bearer];
+  const presented = order.find((v) => v !== undefined);
+  if (presented === undefined) {
+    throw unauthorized(auth !== undefined ? 'malformed Authorization header; send X-API-Key or Authorization: Bearer <key>' : 'missing credentials; send X-API-Key or Authorization: Bearer <key>');
+  }
+  const caller = routerCallerForKey(presented);
+  if (caller === undefined) {
+    throw unauthorized(presented.startsWith(API_KEY_PREFIX) ? 'unknown API key' : 'invalid bearer token');
+  }
+  return PRINCIPALS[caller];
+}
+
+/** Idempotency keys and queued requests belong to the workspace, or to the user without one. */
+export function scopeOf(p: Principal): string {
+  return p.workspace !== undefined ? `workspace:${p.workspace}` : `user:${p.user}`;
+}

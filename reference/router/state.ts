@@ -1,0 +1,70 @@
+// Everything one running router keeps: catalog, cursors, documents, idempotency
+// records, queued requests, rate limits and committed spend.
+import { randomUUID } from 'node:crypto';
+import type { IsFault } from '../faults.ts';
+import { RateLimiter } from '../ratelimit.ts';
+import { Catalog, type ModelDef } from './catalog.ts';
+import { CursorCodec } from './cursor.ts';
+import { IdempotencyStore } from './idempotency.ts';
+import { routerAllowance } from './principals.ts';
+import { QueueStore } from './queue.ts';
+import { schemaDocument, type SchemaDocument } from './schemas.ts';
+
+/** The reference serves the Comfy brand (targets.yaml, reference entry). */
+export const BRAND = 'Comfy';
+export const H = {
+  requestId: `X-${BRAND}-Request-Id`,
+  errorType: `X-${BRAND}-Error-Type`,
+  fallback: `X-${BRAND}-Router-Fallback-Provider`,
+  dropped: `X-${BRAND}-Router-Dropped-Params`,
+  credits: `X-${BRAND}-Credits-Used`,
+  upstreamStatus: `X-${BRAND}-Upstream-Status`,
+  upstreamDetail: `X-${BRAND}-Upstream-Detail`,
+  refusalSubject: `X-${BRAND}-Refusal-Subject`,
+} as const;
+
+export const SPEND_LIMIT_CENTS = 50_000;
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export class RouterState {
+  readonly catalog = new Catalog(randomUUID());
+  readonly cursors = new CursorCodec(this.catalog.epoch);
+  readonly idempotency = new IdempotencyStore();
+  readonly queue = new QueueStore();
+  readonly limiter = new RateLimiter(routerAllowance);
+  /** When the rate cards were fetched (every card but the stale one's). */
+  readonly pricingAsOf = new Date().toISOString();
+  private readonly docs = new Map<string, SchemaDocument>();
+  private readonly inFlight = new Map<string, number>();
+
+  constructor(
+    readonly isFault: IsFault,
+    readonly baseUrl: () => string,
+  ) {}
+
+  document(model: ModelDef): SchemaDocument {
+    let doc = this.docs.get(model.id);
+    if (!doc) {
+      doc = schemaDocument(model, BRAND, this.isFault('router-schema-no-flag'));
+      this.docs.set(model.id, doc);
+    }
+    return doc;
+  }
+
+  /** Commits `cents` for a call in flight; the returned function releases them. */
+  reserve(scope: string, cents: number): () => void {
+    this.inFlight.set(scope, (this.inFlight.get(scope) ?? 0) + cents);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.inFlight.set(scope, Math.max(0, (this.inFlight.get(scope) ?? 0) - cents));
+    };
+  }
+
+  spendHeaders(scope: string): Record<string, string> {
+    const current = this.inFlight.get(scope) ?? 0;
+    const remaining = this.isFault('router-spend-remaining-limit') ? SPEND_LIMIT_CENTS : Math.max(0, SPEND_LIMIT_CENTS - current);
+    return { 'X-Committed-Spend-Limit': String(SPEND_LIMIT_CENTS), 'X-Committed-Spend-Current': String(current), 'X-Committed-Spend-Remaining': String(remaining) };
+  }
+}

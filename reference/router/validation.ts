@@ -1,0 +1,129 @@
+// Native-schema validation of a run body, answering the 422 body the seed describes:
+// one entry per failing field with loc (outermost first), msg, type, ctx and input.
+// Undeclared fields are never refused here; reject_unknown_fields is checked separately
+// and only at the top level.
+import type { JsonSchema } from './schemas.ts';
+
+export type Loc = Array<string | number>;
+
+export interface ValidationEntry {
+  loc: Loc;
+  msg: string;
+  type: string;
+  ctx?: Record<string, unknown>;
+  input?: unknown;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function typeName(schemaType: unknown): string {
+  switch (schemaType) {
+    case 'string':
+      return 'string_type';
+    case 'integer':
+      return 'int_type';
+    case 'number':
+      return 'float_type';
+    case 'boolean':
+      return 'bool_type';
+    case 'array':
+      return 'list_type';
+    default:
+      return 'dict_type';
+  }
+}
+
+function typeOk(schemaType: unknown, v: unknown): boolean {
+  switch (schemaType) {
+    case 'string':
+      return typeof v === 'string';
+    case 'integer':
+      return typeof v === 'number' && Number.isInteger(v);
+    case 'number':
+      return typeof v === 'number' && Number.isFinite(v);
+    case 'boolean':
+      return typeof v === 'boolean';
+    case 'array':
+      return Array.isArray(v);
+    case 'object':
+      return isObject(v);
+    default:
+      return true;
+  }
+}
+
+function isUri(v: string): boolean {
+  try {
+    const u = new URL(v);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+export function validateAgainst(schema: JsonSchema, value: unknown, loc: Loc, out: ValidationEntry[]): void {
+  const s = schema as Record<string, unknown>;
+  if (s.type !== undefined && !typeOk(s.type, value)) {
+    out.push({ loc, msg: `Input should be a valid ${String(s.type)}`, type: typeName(s.type), input: value });
+    return;
+  }
+  if (Array.isArray(s.enum) && !s.enum.includes(value)) {
+    out.push({ loc, msg: `Input should be ${s.enum.map((e) => `'${String(e)}'`).join(', ')}`, type: 'enum', ctx: { expected: s.enum.join(', ') }, input: value });
+    return;
+  }
+  if (typeof value === 'string') {
+    if (typeof s.minLength === 'number' && value.length < s.minLength) {
+      out.push({ loc, msg: `String should have at least ${s.minLength} characters`, type: 'string_too_short', ctx: { min_length: s.minLength }, input: value });
+    } else if (typeof s.maxLength === 'number' && value.length > s.maxLength) {
+      out.push({ loc, msg: `String should have at most ${s.maxLength} characters`, type: 'string_too_long', ctx: { max_length: s.maxLength }, input: value });
+    } else if (s.format === 'uri' && !isUri(value)) {
+      out.push({ loc, msg: 'Input should be a valid URL', type: 'url_parsing', input: value });
+    }
+  }
+  if (typeof value === 'number') {
+    if (typeof s.minimum === 'number' && value < s.minimum) {
+      out.push({ loc, msg: `Input should be greater than or equal to ${s.minimum}`, type: 'greater_than_equal', ctx: { ge: s.minimum }, input: value });
+    } else if (typeof s.maximum === 'number' && value > s.maximum) {
+      out.push({ loc, msg: `Input should be less than or equal to ${s.maximum}`, type: 'less_than_equal', ctx: { le: s.maximum }, input: value });
+    } else if (typeof s.multipleOf === 'number' && value % s.multipleOf !== 0) {
+      out.push({ loc, msg: `Input should be a multiple of ${s.multipleOf}`, type: 'multiple_of', ctx: { multiple_of: s.multipleOf }, input: value });
+    }
+  }
+  if (Array.isArray(value)) {
+    if (typeof s.minItems === 'number' && value.length < s.minItems) {
+      out.push({ loc, msg: `List should have at least ${s.minItems} items`, type: 'too_short', ctx: { min_length: s.minItems, actual_length: value.length }, input: value });
+    } else if (typeof s.maxItems === 'number' && value.length > s.maxItems) {
+      out.push({ loc, msg: `List should have at most ${s.maxItems} items`, type: 'too_long', ctx: { max_length: s.maxItems, actual_length: value.length }, input: value });
+    }
+    if (isObject(s.items)) value.forEach((item, i) => validateAgainst(s.items as JsonSchema, item, [...loc, i], out));
+  }
+  if (isObject(value)) {
+    const props = isObject(s.properties) ? s.properties : {};
+    for (const req of Array.isArray(s.required) ? (s.required as string[]) : []) {
+      if (!(req in value)) out.push({ loc: [...loc, req], msg: 'Field required', type: 'missing', input: value });
+    }
+    for (const [k, sub] of Object.entries(props)) {
+      if (k in value && isObject(sub)) validateAgainst(sub, value[k], [...loc, k], out);
+    }
+  }
+}
+
+/** Undeclared top-level fields, for reject_unknown_fields (nested fields are never checked). */
+export function undeclaredTopLevel(schema: JsonSchema, body: Record<string, unknown>, nestedToo = false): ValidationEntry[] {
+  const out: ValidationEntry[] = [];
+  const walk = (s: JsonSchema, value: Record<string, unknown>, loc: Loc, top: boolean): void => {
+    const props = isObject(s.properties) ? s.properties : {};
+    for (const [k, v] of Object.entries(value)) {
+      if (!(k in props)) {
+        if (top) out.push({ loc: [...loc, k], msg: 'Extra inputs are not permitted', type: 'extra_forbidden', input: v });
+        else if (nestedToo) out.push({ loc: [...loc, k], msg: 'Extra inputs are not permitted', type: 'extra_forbidden', input: v });
+      } else if (nestedToo && isObject(v) && isObject(props[k])) {
+        walk(props[k] as JsonSchema, v, [...loc, k], false);
+      }
+    }
+  };
+  walk(schema, body, ['body'], true);
+  return out;
+}

@@ -1,0 +1,25 @@
+import Fastify from 'fastify';
+import { HEALTH_PATH } from '../app.ts';
+import { registerRouterRoutes } from '../router/routes.ts';
+import { MAX_BODY_BYTES, RouterState } from '../router/state.ts';
+import type { SurfaceDefinition } from './surface.ts';
+
+// The model router (seed R): its own error body ({detail, error_type}), so it does not use
+// the v2 surface app; it shares only the readiness probe.
+export const routerSurface: SurfaceDefinition = {
+  name: 'router',
+  portOffset: 3,
+  async build(ctx) {
+    const app = Fastify({
+      logger: ctx.log ? { level: 'info', stream: process.stderr } : false,
+      exposeHeadRoutes: false,
+      forceCloseConnections: true,
+      // Model segments reach 128 characters, and invalid ones must still be answered.
+      routerOptions: { maxParamLength: 1024 },
+      bodyLimit: ctx.isFault('router-no-body-cap') ? 8 * MAX_BODY_BYTES : MAX_BODY_BYTES,
+    });
+    app.get(HEALTH_PATH, async () => ({ ok: true }));
+    registerRouterRoutes(app, new RouterState(ctx.isFault, () => ctx.baseUrl('router')));
+    return app;
+  },
+};

@@ -1,0 +1,75 @@
+// Properties of request bodies generated from each model's schema document (seed R §
+// Opaque documents; Validation error body; Cost estimate): a valid body is run (2xx), a
+// body broken at one field is a 422 whose loc points at it, and every quote's arithmetic holds.
+import fc from 'fast-check';
+import { test, rules } from '../../fixtures/test.ts';
+import { check } from '../../fixtures/check.ts';
+import type { ApiClient } from '../../fixtures/api.ts';
+import { assertProperty } from '../../fixtures/property.ts';
+import { brokenBody, validBody, type Loc } from '../../fixtures/arbitraries/router.ts';
+import { checkQuoteArithmetic, type Quote } from '../../fixtures/router/estimate.ts';
+import { asRecord, describe, jsonOf, modelRef, path, type ModelRef } from '../../fixtures/router/models.ts';
+import { modelDocument, type Schema } from '../../fixtures/router/schema-doc.ts';
+import { SuiteError } from '../../fixtures/violations.ts';
+
+type Need = (key: string, why: string) => unknown;
+
+interface Target {
+  m: ModelRef;
+  schema: Schema;
+}
+
+/** The scenario models with authored schemas the bodies are drawn from. */
+async function targets(api: ApiClient, requireScenario: Need): Promise<Target[]> {
+  const out: Target[] = [];
+  for (const key of ['image_model', 'video_model']) {
+    const m = modelRef(requireScenario(key, 'model with an authored input schema') as string);
+    const doc = await modelDocument(api, m);
+    if (!doc.input) throw new SuiteError(`the document of ${m.id} has no input schema`);
+    out.push({ m, schema: doc.input });
+  }
+  return out;
+}
+
+/** A body member naming the model must name this one (seed: a different model is a 422). */
+function pinModel(t: Target, body: Record<string, unknown>): Record<string, unknown> {
+  return asRecord(t.schema.properties)?.model !== undefined && typeof body.model === 'string' ? { ...body, model: t.m.model } : body;
+}
+
+function stripBody(loc: unknown): Loc | undefined {
+  if (!Array.isArray(loc)) return undefined;
+  return (loc[0] === 'body' ? loc.slice(1) : loc) as Loc;
+}
+
+test.describe('Request bodies from schema documents', () => {
+  test("any body valid against a model's input schema is run", { annotation: rules('ROUTER.RUN.SCHEMA_BODIES') }, async ({ api, profile, requireScenario }, testInfo) => {
+    const ts = await targets(api, requireScenario);
+    const arbitrary = fc.oneof(...ts.map((t) => validBody(t.schema).map((body) => ({ t, body: pinModel(t, body) }))));
+    await assertProperty(testInfo, profile, arbitrary, async ({ t, body }) => {
+      const res = await api.call('runModel', { path: path(t.m), json: body });
+      check('ROUTER.RUN.SCHEMA_BODIES', res.status >= 200 && res.status < 300, `a run of ${t.m.id} with a schema-valid body`, '2xx', `${describe(api, res)} ${JSON.stringify(jsonOf(res)?.detail ?? '').slice(0, 200)}`);
+    });
+  });
+
+  test('a body broken at one field is refused 422 whose loc points at that field', { annotation: rules('ROUTER.ERR.VALIDATION_LOC') }, async ({ api, profile, requireScenario }, testInfo) => {
+    const ts = await targets(api, requireScenario);
+    const arbitrary = fc.oneof(...ts.map((t) => brokenBody(t.schema).map((b) => ({ t, ...b, body: b.loc[0] === 'model' ? b.body : pinModel(t, b.body) }))));
+    await assertProperty(testInfo, profile, arbitrary, async ({ t, body, loc, kind }) => {
+      const res = await api.call('runModel', { path: path(t.m), json: body });
+      check('ROUTER.ERR.VALIDATION_LOC', res.status === 422, `a run of ${t.m.id} broken at ${JSON.stringify(loc)} (${kind})`, '422', describe(api, res));
+      const entries = (jsonOf(res)?.detail as Array<{ loc?: unknown }> | undefined) ?? [];
+      const locs = entries.map((e) => stripBody(e.loc));
+      check('ROUTER.ERR.VALIDATION_LOC', locs.some((l) => JSON.stringify(l) === JSON.stringify(loc)), `the 422 for ${t.m.id} broken at ${JSON.stringify(loc)} (${kind})`, `an entry with loc ${JSON.stringify(['body', ...loc])} (a leading "body" optional)`, locs);
+    });
+  });
+
+  test('every quote of a schema-valid body keeps the estimate arithmetic', { annotation: rules('ROUTER.ESTIMATE.FIELDS', 'ROUTER.ESTIMATE.DECIMAL', 'ROUTER.ESTIMATE.CENTS', 'ROUTER.ESTIMATE.CREDITS') }, async ({ api, profile, requireScenario }, testInfo) => {
+    const ts = await targets(api, requireScenario);
+    const arbitrary = fc.oneof(...ts.map((t) => validBody(t.schema).map((body) => ({ t, body: pinModel(t, body) }))));
+    await assertProperty(testInfo, profile, arbitrary, async ({ t, body }) => {
+      const res = await api.call('estimateModel', { path: path(t.m), json: body });
+      if (res.status !== 200) throw new SuiteError(`the estimate of a schema-valid body for ${t.m.id} answered ${describe(api, res)}`);
+      checkQuoteArithmetic(res.json<Quote>(), `the quote for ${t.m.id}`);
+    });
+  });
+});

@@ -1,0 +1,42 @@
+// Properties of the catalog walk (seed R § Resources › Catalog page; Identifiers › page
+// cursor): any limit visits every model exactly once and ends only on has_more false;
+// cursors are opaque and a cursor the server did not produce is refused, never served.
+import fc from 'fast-check';
+import { test, rules } from '../../fixtures/test.ts';
+import { check } from '../../fixtures/check.ts';
+import { assertProperty } from '../../fixtures/property.ts';
+import { forgedCursor, mutatedCursor } from '../../fixtures/arbitraries/router.ts';
+import { walkCatalog, type CatalogPage } from '../../fixtures/router/catalog.ts';
+import { checkRouterError } from '../../fixtures/router/models.ts';
+
+test.describe('Catalog page', () => {
+  test('following next_cursor while has_more visits every model exactly once, whatever the limit', { annotation: rules('ROUTER.CATALOG.WALK') }, async ({ api, profile }, testInfo) => {
+    const reference = await walkCatalog(api, 100);
+    const all = new Set(reference.ids);
+    check('ROUTER.CATALOG.WALK', all.size === reference.ids.length, `a walk at limit 100 (${reference.ids.length} entries)`, 'no entry twice', `${reference.ids.length - all.size} repeated`);
+    // Each walk costs about (catalog size / limit) requests: small limits are drawn less often.
+    const limit = fc.oneof({ weight: 1, arbitrary: fc.integer({ min: 1, max: 9 }) }, { weight: 4, arbitrary: fc.integer({ min: 10, max: 150 }) });
+    await assertProperty(testInfo, { ...profile, numRuns: Math.max(3, Math.ceil(profile.numRuns / 3)) }, limit, async (n) => {
+      const walk = await walkCatalog(api, n);
+      const seen = new Set(walk.ids);
+      check('ROUTER.CATALOG.WALK', seen.size === walk.ids.length, `a walk at limit ${n}`, 'no entry twice', `${walk.ids.length - seen.size} repeated`);
+      const missing = [...all].filter((id) => !seen.has(id));
+      check('ROUTER.CATALOG.WALK', missing.length === 0 && seen.size === all.size, `a walk at limit ${n}`, `the ${all.size} models of the walk at limit 100`, `${seen.size} models; missing ${missing.slice(0, 3).join(', ')}`);
+    });
+  });
+
+  test('next_cursor is opaque, and a mutated or forged cursor is refused 400 invalid_input', { annotation: rules('ROUTER.CATALOG.CURSOR_OPAQUE') }, async ({ api, profile }, testInfo) => {
+    const first = (await api.call('listModels', { query: { limit: 5 } })).json<CatalogPage>();
+    const second = (await api.call('listModels', { query: { limit: 5, cursor: first.next_cursor } })).json<CatalogPage>();
+    for (const c of [first.next_cursor, second.next_cursor]) {
+      check('ROUTER.CATALOG.CURSOR_OPAQUE', typeof c === 'string' && c.length >= 1 && c.length <= 512, 'next_cursor', '1 to 512 characters', c);
+      check('ROUTER.CATALOG.CURSOR_OPAQUE', !/^\d+$/.test(c ?? ''), 'next_cursor', 'not a readable offset', c);
+    }
+    const cursor = first.next_cursor!;
+    const arbitrary = fc.oneof(mutatedCursor(cursor), forgedCursor());
+    await assertProperty(testInfo, profile, arbitrary, async (bad) => {
+      const res = await api.call('listModels', { query: { limit: 5, cursor: bad } });
+      checkRouterError(api, 'ROUTER.CATALOG.CURSOR_OPAQUE', res, [400], 'invalid_input', `a page asked for with a cursor the server did not produce (${JSON.stringify(bad.slice(0, 40))})`);
+    });
+  });
+});

@@ -1,0 +1,158 @@
+// Seed R § Errors; Resources › Error body and Validation error body; Response headers.
+// The body shape, the error-type and request-id headers, Retry-After and the pairing table
+// are also judged on every answer by the api fixture; these tests provoke the answers.
+import { randomUUID } from 'node:crypto';
+import { test, rules } from '../../fixtures/test.ts';
+import { check } from '../../fixtures/check.ts';
+import type { ApiResponse } from '../../fixtures/api.ts';
+import { checkRouterError, describe, hdr, jsonOf, modelRef, path, uniqueKey, withKey } from '../../fixtures/router/models.ts';
+import { imageBody } from '../../fixtures/router/bodies.ts';
+import { retryAfterOf } from '../../fixtures/router/queue.ts';
+import { SuiteError } from '../../fixtures/violations.ts';
+
+const SUBJECTS = ['input', 'output', 'input_text', 'input_image', 'input_video', 'input_audio', 'output_text', 'output_image', 'output_video', 'output_audio'];
+
+test.describe('Contract', () => {
+  test('every answer has a status, media type, body and headers the contract declares for its operation', { annotation: rules('ROUTER.CONTRACT.STATUS_DECLARED', 'ROUTER.CONTRACT.BODY', 'ROUTER.CONTRACT.HEADERS') }, async ({ api, requireScenario }) => {
+    // The api fixture validates each answer; these are one of each operation.
+    const m = modelRef(requireScenario('image_model', 'JSON model') as string);
+    const body = imageBody(requireScenario);
+    await api.call('listModels', { query: { limit: 2 } });
+    await api.call('getModel', { path: path(m) });
+    await api.call('getModelSchema', { path: path(m) });
+    await api.call('runModel', { path: path(m), json: body });
+    await api.call('estimateModel', { path: path(m), json: body });
+    const submit = await api.call('submitModelRequest', { path: path(m), json: body });
+    const handle = jsonOf(submit) ?? {};
+    await api.follow(String(handle.status_url));
+    await api.follow(String(handle.response_url));
+  });
+});
+
+test.describe('Errors', () => {
+  test('every refusal has the error body and request id, mirrors its bucket in X-Svc-Error-Type and pairs it with its status', { annotation: rules('ROUTER.ERR.BODY', 'ROUTER.ERR.CODE_STATUS', 'ROUTER.HEADER.ERROR_TYPE', 'ROUTER.HEADER.REQUEST_ID') }, async ({ api, requireScenario }) => {
+    const m = modelRef(requireScenario('image_model', 'JSON model') as string);
+    const body = imageBody(requireScenario);
+    const key = uniqueKey('errors');
+    await api.call('runModel', withKey(key, { path: path(m), json: body }));
+    const answers: ApiResponse[] = [
+      await api.call('getModel', { path: { provider: 'conformance', model: `missing-${randomUUID()}` } }),
+      await api.call('runModel', { path: path(m), query: { model_provider: 'conformance-unregistered' }, json: body }),
+      await api.call('runModel', withKey(key, { path: path(m), json: { ...body, prompt: 'conformance other' } })),
+      await api.as('none').call('listModels'),
+      await api.call('getModelRequestStatus', { path: { ...path(m), request_id: randomUUID() } }),
+    ];
+    for (const res of answers) {
+      // An answer that is not a refusal is another rule's question.
+      if (res.status < 400) continue;
+      const b = jsonOf(res);
+      check('ROUTER.ERR.BODY', typeof b?.detail === 'string' && typeof b?.error_type === 'string', `the ${res.status} of ${res.operationId}`, '{detail: string, error_type: string}', b);
+      check('ROUTER.HEADER.ERROR_TYPE', res.header(hdr(api, 'error-type')) === b?.error_type, `${hdr(api, 'error-type')} of the ${res.status}`, String(b?.error_type), res.header(hdr(api, 'error-type')) ?? 'absent');
+      check('ROUTER.HEADER.REQUEST_ID', (res.header(hdr(api, 'request-id')) ?? '') !== '', `${hdr(api, 'request-id')} of the ${res.status}`, 'present', 'absent');
+    }
+  });
+
+  test('a 422 is the validation body, with the bucket in X-Svc-Error-Type', { annotation: rules('ROUTER.ERR.VALIDATION_BODY', 'ROUTER.HEADER.ERROR_TYPE') }, async ({ api, requireScenario }) => {
+    const m = modelRef(requireScenario('image_model', 'model with an authored schema') as string);
+    const res = await api.call('runModel', { path: path(m), json: { prompt: '', num_images: 99 } });
+    check('ROUTER.ERR.VALIDATION_BODY', res.status === 422, 'a run with two invalid fields', '422', describe(api, res));
+    const detail = jsonOf(res)?.detail;
+    check('ROUTER.ERR.VALIDATION_BODY', Array.isArray(detail) && detail.length >= 2, 'detail of the 422', 'one entry per failing field (two here)', detail);
+    check('ROUTER.HEADER.ERROR_TYPE', (res.header(hdr(api, 'error-type')) ?? '') !== '', `${hdr(api, 'error-type')} of the 422`, 'the coarse bucket', 'absent');
+  });
+
+  test('a JSON body that is not an object is refused 422 dict_type at loc ["body"]', { annotation: rules('ROUTER.ERR.NON_OBJECT_BODY') }, async ({ api, requireScenario }) => {
+    const m = modelRef(requireScenario('image_model', 'model') as string);
+    for (const value of [[1, 2, 3], 'a string', 42]) {
+      const res = await api.call('runModel', { path: path(m), json: value });
+      const first = ((jsonOf(res)?.detail as Array<{ loc?: unknown; type?: unknown }> | undefined) ?? [])[0];
+      check('ROUTER.ERR.NON_OBJECT_BODY', res.status === 422 && JSON.stringify(first?.loc) === '["body"]' && first?.type === 'dict_type', `a run with the body ${JSON.stringify(value)}`, '422, type dict_type at loc ["body"]', `${describe(api, res)} ${JSON.stringify(first ?? null)}`);
+    }
+  });
+
+  test('every model operation on an unknown model answers 404 model_not_found', { annotation: rules('ROUTER.ERR.MODEL_NOT_FOUND') }, async ({ api }) => {
+    const p = { provider: 'conformance', model: `missing-${randomUUID()}` };
+    const json = { prompt: 'conformance' };
+    for (const [op, opts] of [['getModel', {}], ['getModelSchema', {}], ['runModel', { json }], ['estimateModel', { json }], ['submitModelRequest', { json }]] as const) {
+      checkRouterError(api, 'ROUTER.ERR.MODEL_NOT_FOUND', await api.call(op, { path: p, ...opts }), [404], 'model_not_found');
+    }
+  });
+
+  test('an unfunded caller is refused 402 insufficient_credits on runs and submits', { annotation: rules('ROUTER.ERR.INSUFFICIENT_CREDITS') }, async ({ api, requireScenario }) => {
+    const m = modelRef(requireScenario('image_model', 'model') as string);
+    const broke = api.as({ bearer: requireScenario('unfunded_token', 'credential of a workspace without credits') as string });
+    const body = imageBody(requireScenario);
+    checkRouterError(api, 'ROUTER.ERR.INSUFFICIENT_CREDITS', await broke.call('runModel', { path: path(m), json: body }), [402], 'insufficient_credits');
+    checkRouterError(api, 'ROUTER.ERR.INSUFFICIENT_CREDITS', await broke.call('submitModelRequest', { path: path(m), json: body }), [402], 'insufficient_credits');
+  });
+
+  test('a body above the size cap is refused 413', { annotation: rules('ROUTER.ERR.BODY_TOO_LARGE') }, async ({ api, requireScenario }) => {
+    const m = modelRef(requireScenario('image_model', 'model') as string);
+    const cap = Number(requireScenario('max_body_bytes', 'the request-body size cap'));
+    const res = await api.call('runModel', { path: path(m), json: { prompt: 'x'.repeat(cap + 1024) } });
+    check('ROUTER.ERR.BODY_TOO_LARGE', res.status === 413, `a run with a ${cap + 1024}-byte prompt`, '413', describe(api, res));
+  });
+
+  test('a caller past its allowance is refused 429 with the committed-spend headers', { annotation: rules('ROUTER.ERR.RATE_LIMITED') }, async ({ api, requireScenario }) => {
+    const limited = api.as({ bearer: requireScenario('rate_limited_token', 'credential with a small request allowance') as string });
+    let refused: ApiResponse | undefined;
+    for (let i = 0; i < 60 && !refused; i++) {
+      const res = await limited.call('listModels', { query: { limit: 1 } });
+      if (res.status === 429) refused = res;
+    }
+    if (!refused) throw new SuiteError('60 rapid requests from the limited key were never refused 429');
+    checkRouterError(api, 'ROUTER.ERR.RATE_LIMITED', refused, [429]);
+    const type = jsonOf(refused)?.error_type;
+    check('ROUTER.ERR.RATE_LIMITED', type === 'rate_limited' || type === 'concurrency_limit_exceeded', 'error_type of the 429', 'rate_limited or concurrency_limit_exceeded', type);
+    for (const k of ['limit', 'current', 'remaining']) check('ROUTER.ERR.RATE_LIMITED', refused.header(`x-committed-spend-${k}`) !== undefined, 'the 429', `X-Committed-Spend-${k[0]!.toUpperCase()}${k.slice(1)}`, 'absent');
+  });
+
+  test('a provider answer that cannot become a result is 502 provider_error with X-Svc-Upstream-Status', { annotation: rules('ROUTER.ERR.PROVIDER_ERROR') }, async ({ api, requireScenario }) => {
+    const m = modelRef(requireScenario('broken_output_model', 'model whose partner answer cannot be used') as string);
+    const res = await api.call('runModel', { path: path(m), json: imageBody(requireScenario) });
+    checkRouterError(api, 'ROUTER.ERR.PROVIDER_ERROR', res, [502], 'provider_error');
+    check('ROUTER.ERR.PROVIDER_ERROR', res.header(hdr(api, 'upstream-status')) !== undefined, 'the 502', hdr(api, 'upstream-status'), 'absent');
+  });
+
+  test('a capacity refusal is 503 service_unavailable with Retry-After', { annotation: rules('ROUTER.ERR.CAPACITY') }, async ({ api, requireScenario }) => {
+    const m = modelRef(requireScenario('busy_model', 'model at capacity') as string);
+    const res = await api.call('runModel', { path: path(m), json: imageBody(requireScenario) });
+    checkRouterError(api, 'ROUTER.ERR.CAPACITY', res, [503], 'service_unavailable');
+    check('ROUTER.ERR.CAPACITY', retryAfterOf(res) !== undefined, 'the capacity 503', 'Retry-After', res.header('retry-after') ?? 'absent');
+  });
+
+  test('a call past its deadline is 504 deadline_exceeded with Retry-After and X-Svc-Upstream-Status', { annotation: rules('ROUTER.ERR.DEADLINE') }, async ({ api, requireScenario }) => {
+    const m = modelRef(requireScenario('deadline_model', 'model that passes its deadline') as string);
+    const res = await api.call('runModel', { path: path(m), json: imageBody(requireScenario) });
+    checkRouterError(api, 'ROUTER.ERR.DEADLINE', res, [504], 'deadline_exceeded');
+    check('ROUTER.ERR.DEADLINE', retryAfterOf(res) !== undefined, 'the 504', 'Retry-After', res.header('retry-after') ?? 'absent');
+    check('ROUTER.ERR.DEADLINE', res.header(hdr(api, 'upstream-status')) !== undefined, 'the 504', hdr(api, 'upstream-status'), 'absent');
+  });
+
+  test('a content-policy refusal is 400 content_policy_violation with one of the ten subjects, mirrored in the body', { annotation: rules('ROUTER.ERR.CONTENT_POLICY') }, async ({ api, requireScenario }) => {
+    const m = modelRef(requireScenario('image_model', 'model') as string);
+    const res = await api.call('runModel', { path: path(m), json: requireScenario('policy_body', 'a body refused on content-policy grounds') as Record<string, unknown> });
+    checkRouterError(api, 'ROUTER.ERR.CONTENT_POLICY', res, [400], 'content_policy_violation');
+    const subject = res.header(hdr(api, 'refusal-subject'));
+    check('ROUTER.ERR.CONTENT_POLICY', subject === undefined || SUBJECTS.includes(subject), `${hdr(api, 'refusal-subject')}`, SUBJECTS.join(', '), subject);
+    const member = jsonOf(res)?.refusal_subject;
+    check('ROUTER.ERR.CONTENT_POLICY', member === undefined || member === subject, 'refusal_subject of the body', `the header's value (${subject ?? 'absent'})`, member);
+  });
+
+  test('upstream_detail appears only with invalid_input from the provider and mirrors X-Svc-Upstream-Detail', { annotation: rules('ROUTER.ERR.UPSTREAM_DETAIL') }, async ({ api, requireScenario }) => {
+    const m = modelRef(requireScenario('image_model', 'model') as string);
+    const malformed = await api.call('runModel', { path: path(m), json: requireScenario('malformed_body', 'a body the provider calls malformed') as Record<string, unknown> });
+    checkRouterError(api, 'ROUTER.ERR.UPSTREAM_DETAIL', malformed, [400], 'invalid_input');
+    const upstream = Number(malformed.header(hdr(api, 'upstream-status')));
+    const member = jsonOf(malformed)?.upstream_detail;
+    if (member !== undefined) {
+      check('ROUTER.ERR.UPSTREAM_DETAIL', (upstream >= 400 && upstream < 500) || (upstream >= 200 && upstream < 300), `${hdr(api, 'upstream-status')} of a 400 carrying upstream_detail`, 'a provider 4xx or 2xx', malformed.header(hdr(api, 'upstream-status')) ?? 'absent');
+      check('ROUTER.ERR.UPSTREAM_DETAIL', member === malformed.header(hdr(api, 'upstream-detail')), 'upstream_detail', `the header ${hdr(api, 'upstream-detail')}`, { member, header: malformed.header(hdr(api, 'upstream-detail')) });
+    }
+    const routerRaised = [
+      await api.call('runModel', { path: path(m), query: { model_provider: 'conformance-unregistered' }, json: imageBody(requireScenario) }),
+      await api.call('runModel', { path: path(m), json: requireScenario('policy_body', 'a content-policy body') as Record<string, unknown> }),
+    ];
+    for (const res of routerRaised) check('ROUTER.ERR.UPSTREAM_DETAIL', jsonOf(res)?.upstream_detail === undefined, `the ${describe(api, res)}`, 'no upstream_detail (not a provider-called malformed request)', jsonOf(res)?.upstream_detail);
+  });
+});

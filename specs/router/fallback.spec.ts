@@ -1,0 +1,69 @@
+// Seed R § Endpoints › fallback_provider rules 1-3; Cost estimate rule 5.
+import { test, rules } from '../../fixtures/test.ts';
+import { check } from '../../fixtures/check.ts';
+import { numberAsDecimal, parseDecimal } from '../../fixtures/router/decimal.ts';
+import type { Quote } from '../../fixtures/router/estimate.ts';
+import { ALTERNATES, alternatesOf, describe, detailOf, hdr, modelRef, path } from '../../fixtures/router/models.ts';
+import { imageBody } from '../../fixtures/router/bodies.ts';
+import { SuiteError } from '../../fixtures/violations.ts';
+
+test.describe('fallback_provider', () => {
+  test('a provider failure is retried on an alternate, and the success names it; only the literal false turns fallback off', { annotation: rules('ROUTER.FALLBACK.SERVED') }, async ({ api, requireScenario }) => {
+    const m = modelRef(requireScenario('fallback_model', 'model whose native provider fails') as string);
+    const body = imageBody(requireScenario);
+    const allowed = alternatesOf(await detailOf(api, m)) ?? [...ALTERNATES];
+    for (const value of [undefined, 'False', '0', 'no', 'true']) {
+      const res = await api.call('runModel', { path: path(m), query: { fallback_provider: value }, json: body });
+      const served = res.header(hdr(api, 'router-fallback-provider'));
+      const what = `a run of ${m.id}${value === undefined ? '' : ` with fallback_provider=${value}`}`;
+      check('ROUTER.FALLBACK.SERVED', res.status === 200, what, '200 (served by fallback)', describe(api, res));
+      check('ROUTER.FALLBACK.SERVED', served !== undefined && allowed.includes(served), `${hdr(api, 'router-fallback-provider')} of ${what}`, `one of ${allowed.join(', ')}`, served ?? 'absent');
+    }
+  });
+
+  test('fallback_provider=false lets the first failure reach the caller, without a fallback header', { annotation: rules('ROUTER.FALLBACK.OFF') }, async ({ api, requireScenario }) => {
+    const m = modelRef(requireScenario('fallback_model', 'model whose native provider fails') as string);
+    const res = await api.call('runModel', { path: path(m), query: { fallback_provider: 'false' }, json: imageBody(requireScenario) });
+    check('ROUTER.FALLBACK.OFF', res.status >= 500, `a run of ${m.id} with fallback_provider=false`, 'the first failure (5xx)', describe(api, res));
+    check('ROUTER.FALLBACK.OFF', res.header(hdr(api, 'router-fallback-provider')) === undefined, 'the failure', 'no fallback header', res.header(hdr(api, 'router-fallback-provider')));
+  });
+
+  test('fallback is skipped, never refused, for own-key requests, edit bodies and strict mode', { annotation: rules('ROUTER.FALLBACK.SKIPPED') }, async ({ api, requireScenario }) => {
+    const m = modelRef(requireScenario('fallback_model', 'model whose native provider fails') as string);
+    const body = imageBody(requireScenario);
+    const byok = api.as({ bearer: requireScenario('byok_token', "credential resolving an own key for fallback_model's provider") as string });
+    const image = requireScenario('edit_image_url', 'an input image URL') as string;
+    const strictProvider = requireScenario('edit_servable_provider', 'an alternate of the model') as string;
+    const failing = requireScenario('failing_body', 'a body every provider fails on') as Record<string, unknown>;
+    const cases: Array<[string, () => ReturnType<typeof api.call>]> = [
+      ['an own-key run', () => byok.call('runModel', { path: path(m), json: body })],
+      ['an edit', () => api.call('runModel', { path: path(m), json: { ...body, image } })],
+      [`a strict-mode run on ${strictProvider}`, () => api.call('runModel', { path: path(m), query: { model_provider: strictProvider, strict_mode: true }, json: failing })],
+    ];
+    for (const [what, send] of cases) {
+      const res = await send();
+      check('ROUTER.FALLBACK.SKIPPED', res.status >= 500 && res.header(hdr(api, 'router-fallback-provider')) === undefined, `${what} of ${m.id} whose first attempt fails`, 'the first failure unchanged (5xx, no fallback header; never a 409)', `${describe(api, res)}${res.header(hdr(api, 'router-fallback-provider')) ? ` served by ${res.header(hdr(api, 'router-fallback-provider'))}` : ''}`);
+    }
+  });
+
+  test('a failed fallback attempt does not carry the fallback header', { annotation: rules('ROUTER.FALLBACK.FAILED_NO_HEADER') }, async ({ api, requireScenario }) => {
+    const m = modelRef(requireScenario('fallback_model', 'model with alternates') as string);
+    const failing = requireScenario('failing_body', 'a body every provider fails on') as Record<string, unknown>;
+    const res = await api.call('runModel', { path: path(m), json: failing });
+    if (res.status < 500) throw new SuiteError(`the failing body answered ${res.status}; a failure is needed`);
+    check('ROUTER.FALLBACK.FAILED_NO_HEADER', res.header(hdr(api, 'router-fallback-provider')) === undefined, `a run of ${m.id} where every provider fails`, 'no fallback header', res.header(hdr(api, 'router-fallback-provider')));
+  });
+
+  test("a run served by fallback is charged at the serving provider's rate", { annotation: rules('ROUTER.FALLBACK.RATE') }, async ({ api, requireScenario }) => {
+    const m = modelRef(requireScenario('fallback_model', 'model whose native provider fails') as string);
+    const body = imageBody(requireScenario);
+    const res = await api.call('runModel', { path: path(m), json: body });
+    const served = res.header(hdr(api, 'router-fallback-provider'));
+    if (res.status !== 200 || served === undefined) throw new SuiteError(`the run was not served by fallback (${describe(api, res)})`);
+    const quote = (await api.call('estimateModel', { path: path(m), query: { model_provider: served }, json: body })).json<Quote>();
+    test.skip(quote.source !== 'exact' || res.header(hdr(api, 'credits-used')) === undefined, 'not exercised: no exact quote for the serving leg, or no credits reported');
+    const charged = parseDecimal(res.header(hdr(api, 'credits-used'))!.trim());
+    const expected = typeof quote.credits === 'number' ? parseDecimal(numberAsDecimal(quote.credits) ?? '') : undefined;
+    check('ROUTER.FALLBACK.RATE', charged !== undefined && charged === expected, `${hdr(api, 'credits-used')} of the fallback run served by ${served}`, `${String(quote.credits)} (the ${served} leg's quote)`, res.header(hdr(api, 'credits-used')));
+  });
+});

@@ -1,0 +1,46 @@
+// Properties of Idempotency-Key (seed R § Endpoints › POST, Idempotency rules 1-2, 409 and
+// 429 rule 2; Limits): keys of 1 to 255 characters are accepted, the same key and request
+// replay identically, the same key with another request is a 409; 0 and 256+ are refused.
+import fc from 'fast-check';
+import { test, rules } from '../../fixtures/test.ts';
+import { check } from '../../fixtures/check.ts';
+import { assertProperty } from '../../fixtures/property.ts';
+import { idempotencyKey, outOfRangeKey } from '../../fixtures/arbitraries/router.ts';
+import { checkRouterError, describe, errorTypeOf, modelRef, path, withKey } from '../../fixtures/router/models.ts';
+import { imageBody } from '../../fixtures/router/bodies.ts';
+
+test.describe('Idempotency', () => {
+  test('keys of 1 to 255 characters are accepted; the same key replays identically, another request under it is a 409', { annotation: rules('ROUTER.IDEM.KEY_LENGTH', 'ROUTER.IDEM.REPLAY', 'ROUTER.IDEM.CONFLICT') }, async ({ api, profile, requireScenario }, testInfo) => {
+    const m = modelRef(requireScenario('image_model', 'JSON model') as string);
+    const base = imageBody(requireScenario);
+    const used = new Set<string>();
+    await assertProperty(testInfo, profile, idempotencyKey(), async (key) => {
+      fc.pre(!used.has(key));
+      used.add(key);
+      const body = { ...base, prompt: `conformance key ${key.length} ${Date.now()} ${Math.random()}` };
+      const first = await api.call('runModel', withKey(key, { path: path(m), json: body }));
+      // A 409 invalid_input means the key was accepted but already holds another request
+      // in this workspace (a short key from an earlier run): it says nothing about length.
+      check('ROUTER.IDEM.KEY_LENGTH', first.status === 200 || (first.status === 409 && errorTypeOf(api, first) === 'invalid_input'), `a run keyed with ${key.length} characters`, '200 (the key is accepted)', describe(api, first));
+      fc.pre(first.status === 200);
+      const again = await api.call('runModel', withKey(key, { path: path(m), json: body }));
+      check('ROUTER.IDEM.REPLAY', again.status === 200 && again.header('idempotent-replayed') === 'true' && again.body.equals(first.body), `the retry under a ${key.length}-character key`, 'the recorded answer, byte for byte, Idempotent-Replayed: true', `${describe(api, again)}, Idempotent-Replayed: ${again.header('idempotent-replayed') ?? 'absent'}`);
+      const other = await api.call('runModel', withKey(key, { path: path(m), json: { ...body, prompt: `${String(body.prompt)} changed` } }));
+      checkRouterError(api, 'ROUTER.IDEM.CONFLICT', other, [409], 'invalid_input', `another body under a ${key.length}-character key: ${describe(api, other)}`);
+    });
+  });
+
+  test('an empty key or one of 256 characters and more is refused without running', { annotation: rules('ROUTER.IDEM.KEY_LENGTH') }, async ({ api, profile, requireScenario }, testInfo) => {
+    const m = modelRef(requireScenario('image_model', 'JSON model') as string);
+    const base = imageBody(requireScenario);
+    const refused = async (key: string): Promise<void> => {
+      const res = await api.call('runModel', withKey(key, { path: path(m), json: base }));
+      const ok = (res.status === 400 && errorTypeOf(api, res) === 'invalid_input') || res.status === 422;
+      check('ROUTER.IDEM.KEY_LENGTH', ok, `a run keyed with ${key.length} characters`, '400 invalid_input (or 422): the key is refused', describe(api, res));
+    };
+    // The two bounds first, then the property.
+    await refused('');
+    await refused('k'.repeat(256));
+    await assertProperty(testInfo, { ...profile, numRuns: Math.max(5, Math.ceil(profile.numRuns / 3)) }, outOfRangeKey(), refused);
+  });
+});

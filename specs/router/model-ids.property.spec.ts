@@ -1,0 +1,36 @@
+// Properties of model addresses (seed R § Resources › Identifiers): a valid address
+// (pattern, lowercase, 64 / 128 / 193 characters) reaches the model or answers 404
+// model_not_found; an invalid one is refused with a 4xx router error, never 2xx or 5xx.
+import fc from 'fast-check';
+import { test, rules } from '../../fixtures/test.ts';
+import { check } from '../../fixtures/check.ts';
+import { assertProperty } from '../../fixtures/property.ts';
+import { invalidModelAddress, validModelAddress } from '../../fixtures/arbitraries/router.ts';
+import { describe, errorTypeOf, modelRef } from '../../fixtures/router/models.ts';
+
+test.describe('Identifiers', () => {
+  test('a valid model address reaches the model or answers 404 model_not_found', { annotation: rules('ROUTER.ID.SEGMENTS') }, async ({ api, profile }, testInfo) => {
+    await assertProperty(testInfo, profile, validModelAddress(), async (a) => {
+      const res = await api.call('getModel', { path: { provider: a.provider, model: a.model } });
+      const ok = res.status === 200 || (res.status === 404 && errorTypeOf(api, res) === 'model_not_found');
+      check('ROUTER.ID.SEGMENTS', ok, `the detail of ${a.provider}/${a.model} (${a.provider.length} + ${a.model.length} characters)`, '200, or 404 model_not_found', describe(api, res));
+    });
+  });
+
+  test('the address of a listed model written with an uppercase letter is refused, not served', { annotation: rules('ROUTER.ID.SEGMENTS') }, async ({ api, requireScenario }) => {
+    const m = modelRef(requireScenario('image_model', 'a listed model') as string);
+    const upper = (s: string): string => s.replace(/[a-z]/, (c) => c.toUpperCase());
+    for (const a of [{ provider: upper(m.provider), model: m.model }, { provider: m.provider, model: upper(m.model) }]) {
+      const res = await api.call('getModel', { path: a });
+      check('ROUTER.ID.SEGMENTS', res.status >= 400 && res.status < 500, `the detail of ${a.provider}/${a.model} (segments are lowercase)`, 'a 4xx router error', describe(api, res));
+    }
+  });
+
+  test('an invalid model address is refused with a 4xx router error, never 2xx or 5xx', { annotation: rules('ROUTER.ID.SEGMENTS') }, async ({ api, profile }, testInfo) => {
+    const operation = fc.constantFrom('getModel', 'runModel', 'estimateModel');
+    await assertProperty(testInfo, profile, fc.tuple(invalidModelAddress(), operation), async ([a, op]) => {
+      const res = await api.call(op, { path: { provider: a.provider, model: a.model }, ...(op === 'getModel' ? {} : { json: { prompt: 'conformance' } }) });
+      check('ROUTER.ID.SEGMENTS', res.status >= 400 && res.status < 500 && errorTypeOf(api, res) !== undefined, `${op} of an invalid address (${a.why}): ${JSON.stringify(`${a.provider}/${a.model}`.slice(0, 80))}`, 'a 4xx router error', describe(api, res));
+    });
+  });
+});

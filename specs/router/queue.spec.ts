@@ -1,0 +1,123 @@
+// Seed R § Resources › Queued request; States and transitions; Endpoints › the queued
+// submit, collect, cancel and status operations. URLs are followed as the handle gives them.
+import { randomUUID } from 'node:crypto';
+import { test, rules } from '../../fixtures/test.ts';
+import { check } from '../../fixtures/check.ts';
+import type { ApiResponse } from '../../fixtures/api.ts';
+import { checkRouterError, describe, modelRef, path, uniqueKey, withKey } from '../../fixtures/router/models.ts';
+import { imageBody } from '../../fixtures/router/bodies.ts';
+import { retryAfterOf, untilCompleted, type Handle } from '../../fixtures/router/queue.ts';
+import { SuiteError } from '../../fixtures/violations.ts';
+
+const STATUSES = ['IN_QUEUE', 'IN_PROGRESS', 'COMPLETED'];
+const STATUS_MEMBERS = new Set(['request_id', 'status', 'queue_position', 'error_type', 'status_url', 'response_url', 'cancel_url', 'estimate', 'logs', 'metrics']);
+
+function handleOf(res: ApiResponse): Handle {
+  if (res.status !== 201) throw new SuiteError(`the submit answered ${res.status}, not 201`);
+  return res.json<Handle>();
+}
+
+test.describe('Queued request', () => {
+  test('a submit answers 201 with request_id, status, queue_position and three absolute URLs that lead to status, collect and cancel', { annotation: rules('ROUTER.QUEUE.HANDLE') }, async ({ api, requireScenario }) => {
+    const m = modelRef(requireScenario('image_model', 'JSON model') as string);
+    const res = await api.call('submitModelRequest', { path: path(m), json: imageBody(requireScenario) });
+    check('ROUTER.QUEUE.HANDLE', res.status === 201, `a submit to ${m.id}`, '201', describe(api, res));
+    const h = res.json<Handle>();
+    check('ROUTER.QUEUE.HANDLE', h.queue_position === undefined || (Number.isInteger(h.queue_position) && h.queue_position >= 0), 'queue_position', 'an integer of at least 0', h.queue_position);
+    for (const [member, op] of [['status_url', 'getModelRequestStatus'], ['response_url', 'getModelRequest'], ['cancel_url', 'cancelModelRequest']] as const) {
+      const url = new URL(h[member]);
+      const base = new URL(api.target.baseUrl);
+      const rel = url.pathname.slice(base.pathname.replace(/\/+$/, '').length);
+      check('ROUTER.QUEUE.HANDLE', url.origin === base.origin && api.operation(op).pathPattern.test(rel), member, `an absolute URL of the ${op} operation`, h[member]);
+    }
+    const status = await api.follow(h.status_url);
+    check('ROUTER.QUEUE.HANDLE', status.status === 200 && status.json<Handle>().request_id === h.request_id, 'the status_url, followed', `200 for ${h.request_id}`, describe(api, status));
+  });
+
+  test('an unfinished request: status and collect carry Retry-After, collect answers 202 with the status, and status is one of exactly three values', { annotation: rules('ROUTER.QUEUE.POLL_RETRY_AFTER', 'ROUTER.QUEUE.COLLECT_PENDING', 'ROUTER.QUEUE.STATUS_CLOSED') }, async ({ api, requireScenario }) => {
+    const m = modelRef(requireScenario('slow_model', 'a model slow enough to be seen unfinished') as string);
+    const h = handleOf(await api.call('submitModelRequest', { path: path(m), json: imageBody(requireScenario) }));
+    check('ROUTER.QUEUE.STATUS_CLOSED', STATUSES.includes(h.status), 'status of the submit answer', STATUSES.join(', '), h.status);
+    const status = await api.follow(h.status_url);
+    const collect = await api.follow(h.response_url);
+    const s = status.json<Handle>();
+    if (s.status === 'COMPLETED') throw new SuiteError(`${m.id} completed before it could be seen unfinished`);
+    check('ROUTER.QUEUE.POLL_RETRY_AFTER', retryAfterOf(status) !== undefined, `the status read of an unfinished request (${s.status})`, 'Retry-After', status.header('retry-after') ?? 'absent');
+    check('ROUTER.QUEUE.COLLECT_PENDING', collect.status === 202, 'collect of an unfinished request', '202 with the status response', describe(api, collect));
+    check('ROUTER.QUEUE.COLLECT_PENDING', collect.json<Handle>().request_id === h.request_id && STATUSES.slice(0, 2).includes(collect.json<Handle>().status), 'the 202 body', 'the status response of this unfinished request', collect.json());
+    check('ROUTER.QUEUE.POLL_RETRY_AFTER', retryAfterOf(collect) !== undefined, 'collect of an unfinished request', 'Retry-After', collect.header('retry-after') ?? 'absent');
+    for (const v of [h.status, s.status, collect.json<Handle>().status]) check('ROUTER.QUEUE.STATUS_CLOSED', STATUSES.includes(v), 'a status of the unfinished request', STATUSES.join(', '), v);
+  });
+
+  test('collect of a finished request is byte for byte the synchronous answer; success has no error_type, failure has one; status never carries the result', { annotation: rules('ROUTER.QUEUE.COLLECT_IDENTICAL', 'ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE', 'ROUTER.QUEUE.STATUS_NO_RESULT') }, async ({ api, requireScenario }) => {
+    const m = modelRef(requireScenario('image_model', 'JSON model with deterministic output') as string);
+    const body = { ...imageBody(requireScenario), prompt: `conformance queue ${randomUUID()}` };
+    const failing = requireScenario('failing_body', 'a body every provider fails on') as Record<string, unknown>;
+    const [ok, bad] = await Promise.all([
+      api.call('submitModelRequest', { path: path(m), json: body }).then(handleOf),
+      api.call('submitModelRequest', { path: path(m), json: failing }).then(handleOf),
+    ]);
+    const sync = await api.call('runModel', { path: path(m), json: body });
+    if (sync.status !== 200) throw new SuiteError(`the synchronous run answered ${sync.status}`);
+    const [okDone, badDone] = await Promise.all([untilCompleted(api, ok), untilCompleted(api, bad)]);
+    check('ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE', !('error_type' in okDone), 'status of a request that succeeded', 'no error_type member (absent, not null)', okDone.error_type);
+    check('ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE', typeof badDone.error_type === 'string' && badDone.error_type.length > 0, 'status of a request that failed', 'COMPLETED with an error_type', badDone);
+    const collected = await api.follow(ok.response_url);
+    check('ROUTER.QUEUE.COLLECT_IDENTICAL', collected.status === 200, 'collect of the finished request', '200', describe(api, collected));
+    check('ROUTER.QUEUE.COLLECT_IDENTICAL', collected.header('content-type') === sync.header('content-type'), 'media type of the collected result', sync.header('content-type') ?? '(none)', collected.header('content-type'));
+    check('ROUTER.QUEUE.COLLECT_IDENTICAL', collected.body.equals(sync.body), 'the collected bytes', `the ${sync.body.length} bytes of the synchronous answer`, `${collected.body.length} bytes that differ`);
+    const result = collected.json<Record<string, unknown>>();
+    const leaked = Object.keys(okDone).filter((k) => !STATUS_MEMBERS.has(k) && k in result);
+    check('ROUTER.QUEUE.STATUS_NO_RESULT', leaked.length === 0, 'status of the finished request', 'no member of the result', leaked);
+  });
+
+  test('cancel of an unfinished request answers 202 CANCELLATION_REQUESTED and it ends COMPLETED with an error_type; cancel of a finished one answers ALREADY_COMPLETED (409 or 400)', { annotation: rules('ROUTER.QUEUE.CANCEL') }, async ({ api, requireScenario }) => {
+    const m = modelRef(requireScenario('slow_model', 'a model slow enough to cancel') as string);
+    const h = handleOf(await api.call('submitModelRequest', { path: path(m), json: imageBody(requireScenario) }));
+    const cancel = await api.follow(h.cancel_url, { method: 'PUT' });
+    check('ROUTER.QUEUE.CANCEL', cancel.status === 202 && cancel.json<Handle>().status === 'CANCELLATION_REQUESTED', 'cancel of an unfinished request', '202 CANCELLATION_REQUESTED', `${cancel.status} ${JSON.stringify(cancel.body.toString('utf8').slice(0, 120))}`);
+    const done = await untilCompleted(api, h);
+    // An ask, not a guarantee: a run already at the partner may still finish and succeed.
+    if (done.error_type !== undefined) check('ROUTER.QUEUE.CANCEL', typeof done.error_type === 'string', 'status after the cancel took effect', 'COMPLETED with an error_type', done);
+    const again = await api.follow(h.cancel_url, { method: 'PUT' });
+    const body = again.body.length > 0 ? (JSON.parse(again.body.toString('utf8')) as Record<string, unknown>) : {};
+    check('ROUTER.QUEUE.CANCEL', (again.status === 409 || again.status === 400) && body.status === 'ALREADY_COMPLETED', 'cancel of a finished request', 'ALREADY_COMPLETED under 409 or 400 (both documented)', `${again.status} ${JSON.stringify(body)}`);
+  });
+
+  test('a model whose partner answers with bytes cannot be queued: 403 not_enabled', { annotation: rules('ROUTER.QUEUE.BYTES_REFUSED') }, async ({ api, requireScenario }) => {
+    const m = modelRef(requireScenario('bytes_model', 'model whose partner answers with bytes') as string);
+    const res = await api.call('submitModelRequest', { path: path(m), json: requireScenario('bytes_body', 'body for the bytes model') as Record<string, unknown> });
+    checkRouterError(api, 'ROUTER.QUEUE.BYTES_REFUSED', res, [403], 'not_enabled');
+  });
+
+  test('a body the model would reject is refused 422 at submit, not admitted', { annotation: rules('ROUTER.QUEUE.VALIDATED_AT_SUBMIT') }, async ({ api, requireScenario }) => {
+    const m = modelRef(requireScenario('image_model', 'model with an authored schema') as string);
+    const res = await api.call('submitModelRequest', { path: path(m), json: { conformance: 'no required member' } });
+    check('ROUTER.QUEUE.VALIDATED_AT_SUBMIT', res.status === 422, `a submit to ${m.id} without its required members`, '422', describe(api, res));
+  });
+
+  test('a fresh admission carries an estimate; a replay and a caller without the feature get none; an own-key run is quoted byok', { annotation: rules('ROUTER.QUEUE.ESTIMATE') }, async ({ api, requireScenario }) => {
+    const m = modelRef(requireScenario('image_model', 'JSON model') as string);
+    const body = { ...imageBody(requireScenario), prompt: `conformance estimate ${randomUUID()}` };
+    const key = uniqueKey('submit-estimate');
+    const fresh = handleOf(await api.call('submitModelRequest', withKey(key, { path: path(m), json: body })));
+    check('ROUTER.QUEUE.ESTIMATE', typeof fresh.estimate === 'object' && fresh.estimate !== null && typeof fresh.estimate.source === 'string', 'a fresh admission', 'an estimate with a source', fresh.estimate);
+    const replay = await api.call('submitModelRequest', withKey(key, { path: path(m), json: body }));
+    check('ROUTER.QUEUE.ESTIMATE', !('estimate' in replay.json<Handle>()), 'an idempotent replay of the submit', 'no estimate (the original quote is not stored)', replay.json<Handle>().estimate);
+    const preview = api.as({ bearer: requireScenario('estimate_disabled_token', 'credential outside the estimate rollout') as string });
+    const rolling = handleOf(await preview.call('submitModelRequest', { path: path(m), json: body }));
+    check('ROUTER.QUEUE.ESTIMATE', !('estimate' in rolling), 'a submit by a caller without the estimate feature', 'no estimate', rolling.estimate);
+    const byok = api.as({ bearer: requireScenario('byok_token', "credential resolving an own key for image_model's provider") as string });
+    const own = handleOf(await byok.call('submitModelRequest', { path: path(m), json: body }));
+    check('ROUTER.QUEUE.ESTIMATE', own.estimate?.source === 'unknown' && own.estimate?.reason === 'byok', 'a submit that uses the caller\'s own key', 'estimate source unknown, reason byok', own.estimate);
+  });
+
+  test('status, collect and cancel of an unknown request ID answer 404', { annotation: rules('ROUTER.QUEUE.UNKNOWN_404') }, async ({ api, requireScenario }) => {
+    const m = modelRef(requireScenario('image_model', 'model') as string);
+    const id = randomUUID();
+    const p = { ...path(m), request_id: id };
+    checkRouterError(api, 'ROUTER.QUEUE.UNKNOWN_404', await api.call('getModelRequestStatus', { path: p }), [404]);
+    checkRouterError(api, 'ROUTER.QUEUE.UNKNOWN_404', await api.call('getModelRequest', { path: p }), [404]);
+    checkRouterError(api, 'ROUTER.QUEUE.UNKNOWN_404', await api.call('cancelModelRequest', { path: p }), [404]);
+  });
+});

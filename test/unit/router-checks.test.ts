@@ -1,0 +1,128 @@
+// Recorded router answers, each judged under the rule it breaks; unknown fields and
+// unknown error buckets are never failures (seed R § Errors: the set is open).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadContract } from '../../fixtures/contracts/loader.ts';
+import { validateResponse } from '../../fixtures/contracts/validate.ts';
+import { runChecks } from '../../fixtures/checks/v2-errors.ts';
+import { ROUTER_RESPONSE_CHECKS, decodeDroppedParams, errorTypeTable } from '../../fixtures/checks/router.ts';
+import type { HttpResponse } from '../../fixtures/http.ts';
+import { checkQuoteArithmetic, type Quote } from '../../fixtures/router/estimate.ts';
+import { doubleMatches, numberAsDecimal, parseDecimal } from '../../fixtures/router/decimal.ts';
+import { RuleViolation } from '../../fixtures/violations.ts';
+
+const contract = loadContract('router-v2.openapi.yaml', 'Comfy', 'ROUTER');
+const op = (id: string) => contract.operations.get(id)!;
+const RID = { 'x-comfy-request-id': '6f0c8a52-8f65-4a0e-9d5b-2a8d7b0e1c11' };
+
+function res(status: number, body: unknown, headers: Record<string, string> = {}): HttpResponse {
+  const buf = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+  return { status, headers: { 'content-type': 'application/json', ...RID, ...headers }, body: buf, truncated: false, elapsedMs: 1 };
+}
+
+function judge(id: string, r: HttpResponse, method = 'GET'): string[] {
+  const v = validateResponse(op(id), method, r);
+  const c = runChecks(ROUTER_RESPONSE_CHECKS, { contract, method, response: r, json: v.json });
+  return [...new Set([...v.findings, ...c.findings].map((f) => f.rule))].sort();
+}
+
+const err = (type: string, detail = 'why') => ({ detail, error_type: type });
+const handle = {
+  request_id: '5f0c8a52-8f65-4a0e-9d5b-2a8d7b0e1c11',
+  status: 'IN_QUEUE',
+  status_url: 'https://r.example/v2/models/a/b/requests/5f0c8a52-8f65-4a0e-9d5b-2a8d7b0e1c11/status',
+  response_url: 'https://r.example/v2/models/a/b/requests/5f0c8a52-8f65-4a0e-9d5b-2a8d7b0e1c11',
+  cancel_url: 'https://r.example/v2/models/a/b/requests/5f0c8a52-8f65-4a0e-9d5b-2a8d7b0e1c11/cancel',
+};
+
+test('correct answers raise nothing; unknown members and unknown buckets are tolerated', () => {
+  assert.deepEqual(judge('getModel', res(404, err('model_not_found'), { 'x-comfy-error-type': 'model_not_found' })), []);
+  assert.deepEqual(judge('getModel', res(404, { ...err('a_bucket_added_next_year'), hint: 'new member' }, { 'x-comfy-error-type': 'a_bucket_added_next_year' })), []);
+  assert.deepEqual(judge('getModelRequestStatus', res(200, { ...handle, status: 'COMPLETED', logs: [], brand_new: { x: 1 } })), []);
+  const page = { data: [{ id: 'a/b', provider: 'a', model: 'b', billing: { charges_on_policy_rejection: 'sometimes' }, tags: ['x'] }], has_more: false, limit: 20 };
+  assert.deepEqual(judge('listModels', res(200, page)), []);
+  assert.deepEqual(judge('estimateModel', res(200, { source: 'a_new_source', pricing_as_of: '2026-01-01T00:00:00Z', reason: 'a_new_reason' })), []);
+});
+
+test('a missing request id, or an error type header that differs from the body, break their header rules', () => {
+  const r = res(404, err('model_not_found'), { 'x-comfy-error-type': 'model_not_found' });
+  delete r.headers['x-comfy-request-id'];
+  assert.deepEqual(judge('getModel', r), ['ROUTER.HEADER.REQUEST_ID']);
+  assert.deepEqual(judge('getModel', res(404, err('model_not_found'), { 'x-comfy-error-type': 'not_found' })), ['ROUTER.HEADER.ERROR_TYPE']);
+  assert.deepEqual(judge('getModel', res(404, err('model_not_found'))), ['ROUTER.HEADER.ERROR_TYPE']);
+});
+
+test('a known bucket with a status its pairing does not allow breaks ROUTER.ERR.CODE_STATUS; unpaired statuses take any bucket', () => {
+  assert.ok(judge('runModel', res(400, err('model_not_found'), { 'x-comfy-error-type': 'model_not_found' }), 'POST').includes('ROUTER.ERR.CODE_STATUS'));
+  assert.deepEqual(judge('runModel', res(413, err('invalid_input'), { 'x-comfy-error-type': 'invalid_input' }), 'POST'), []);
+  assert.deepEqual(judge('runModel', res(402, err('provider_error'), { 'x-comfy-error-type': 'provider_error' }), 'POST'), [], '402 may carry any request-level bucket');
+  assert.deepEqual(errorTypeTable(contract).pairs.concurrency_limit_exceeded, [409, 429]);
+});
+
+test('a Retry-After that is not integer seconds breaks ROUTER.HEADER.RETRY_AFTER', () => {
+  const body = { ...handle, status: 'IN_PROGRESS' };
+  assert.deepEqual(judge('getModelRequestStatus', res(200, body, { 'retry-after': 'Wed, 21 Oct 2026 07:28:00 GMT' })), ['ROUTER.HEADER.RETRY_AFTER']);
+  assert.deepEqual(judge('getModelRequestStatus', res(200, body, { 'retry-after': '2' })), []);
+});
+
+test('a 422 whose detail is not the entry list breaks ROUTER.ERR.VALIDATION_BODY', () => {
+  const ok = { detail: [{ loc: ['body', 'prompt'], msg: 'Field required', type: 'missing' }] };
+  assert.deepEqual(judge('runModel', res(422, ok, { 'x-comfy-error-type': 'invalid_input' }), 'POST'), []);
+  assert.deepEqual(judge('runModel', res(422, { detail: 'prompt: Field required' }, { 'x-comfy-error-type': 'invalid_input' }), 'POST'), ['ROUTER.ERR.VALIDATION_BODY']);
+});
+
+test('a dropped-params header that is not a JSON array of strings breaks ROUTER.HEADER.DROPPED_PARAMS_JSON', () => {
+  const ok = res(200, { images: [] }, { 'x-content-type-options': 'nosniff' });
+  assert.deepEqual(judge('runModel', { ...ok, headers: { ...ok.headers, 'x-comfy-router-dropped-params': JSON.stringify(['style: dropped, sorry', 'seed: dropped']) } }, 'POST'), []);
+  assert.deepEqual(judge('runModel', { ...ok, headers: { ...ok.headers, 'x-comfy-router-dropped-params': 'style: dropped, seed: dropped' } }, 'POST'), ['ROUTER.HEADER.DROPPED_PARAMS_JSON']);
+  assert.deepEqual(decodeDroppedParams('["a, b","c"]'), ['a, b', 'c']);
+  assert.equal(decodeDroppedParams('[1]'), undefined);
+});
+
+test('nested violations are reported under the nested rule: status set, error_type, request id, decimal amounts', () => {
+  assert.deepEqual(judge('getModelRequestStatus', res(200, { ...handle, status: 'RUNNING' })), ['ROUTER.QUEUE.STATUS_CLOSED']);
+  assert.deepEqual(judge('getModelRequestStatus', res(200, { ...handle, status: 'COMPLETED', error_type: null })), ['ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE']);
+  assert.deepEqual(judge('getModelRequestStatus', res(200, { ...handle, request_id: handle.request_id.toUpperCase() })), ['ROUTER.ID.REQUEST_ID']);
+  const estimate = { source: 'exact', amount: '1.25e-2', amount_cents: 1.25, credits: 2.64, pricing_as_of: '2026-01-01T00:00:00Z' };
+  assert.deepEqual(judge('submitModelRequest', res(201, { ...handle, estimate }), 'POST'), ['ROUTER.ESTIMATE.DECIMAL']);
+  assert.deepEqual(judge('submitModelRequest', res(201, { ...handle, status_url: '/v2/models/a/b/requests/x/status' }), 'POST'), ['ROUTER.QUEUE.HANDLE']);
+});
+
+test('ALREADY_COMPLETED is accepted under both documented statuses, 409 and 400', () => {
+  const body = { request_id: handle.request_id, status: 'ALREADY_COMPLETED' };
+  assert.deepEqual(judge('cancelModelRequest', res(409, body, { 'x-comfy-error-type': 'invalid_input' }), 'PUT'), []);
+  assert.deepEqual(judge('cancelModelRequest', res(400, body, { 'x-comfy-error-type': 'invalid_input' }), 'PUT'), []);
+});
+
+function violated(q: Quote): string | undefined {
+  try {
+    checkQuoteArithmetic(q, 'a recorded quote');
+    return undefined;
+  } catch (e) {
+    if (e instanceof RuleViolation) return e.rule;
+    throw e;
+  }
+}
+
+test('quote arithmetic: cents unrounded, credits x 211 rounded to 2 decimals (either tie rule), decimals without exponent', () => {
+  const base = { source: 'exact', pricing_as_of: '2026-01-01T00:00:00Z' };
+  assert.equal(violated({ ...base, amount: '0.0125', amount_cents: 1.25, credits: 2.64 }), undefined);
+  assert.equal(violated({ ...base, amount: '0.0125', amount_cents: 1.25, credits: 2.63 }), 'ROUTER.ESTIMATE.CREDITS');
+  assert.equal(violated({ ...base, amount: '0.015', amount_cents: 1.5, credits: 3.16 }), undefined, '3.165 rounds half-even to 3.16');
+  assert.equal(violated({ ...base, amount: '0.015', amount_cents: 1.5, credits: 3.17 }), undefined, '3.165 rounds half-up to 3.17');
+  assert.equal(violated({ ...base, amount: '0.00004', amount_cents: 0.004, credits: 0.01 }), undefined);
+  assert.equal(violated({ ...base, amount: '0.00004', amount_cents: 0, credits: 0.01 }), 'ROUTER.ESTIMATE.CENTS');
+  assert.equal(violated({ ...base, amount: '4e-5', amount_cents: 0.004, credits: 0.01 }), 'ROUTER.ESTIMATE.DECIMAL');
+  assert.equal(violated({ ...base, amount: '0.123456789', amount_cents: 12.3456789, credits: 26.05 }), 'ROUTER.ESTIMATE.DECIMAL');
+  assert.equal(violated({ ...base, amount: '1', amount_cents: 100, credits: 211, min_amount: '1' }), 'ROUTER.ESTIMATE.FIELDS');
+  assert.equal(violated({ source: 'estimated', pricing_as_of: '2026-01-01T00:00:00Z', min_amount: '0.1', max_amount: '0.2', min_amount_cents: 10, max_amount_cents: 20 }), undefined);
+  assert.equal(violated({ source: 'unknown', pricing_as_of: '2026-01-01T00:00:00Z', reason: 'not_quotable' }), undefined);
+});
+
+test('decimal helpers: numbers in exponent form are expanded, doubles match their decimal', () => {
+  assert.equal(numberAsDecimal(1e-7), '0.0000001');
+  assert.equal(numberAsDecimal(1.5e-7), '0.00000015');
+  assert.equal(numberAsDecimal(1e21), '1000000000000000000000');
+  assert.ok(doubleMatches(0.1 + 0.2, parseDecimal('0.3')!));
+  assert.ok(!doubleMatches(0.31, parseDecimal('0.3')!));
+});
