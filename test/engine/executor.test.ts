@@ -232,7 +232,8 @@ test('close() cancels queued and running jobs, clears timers and refuses new job
   const h2 = harness();
   h2.executor.submit({ id: 'never', account: 'alice', workflow: sleepJob(0) });
   await h2.executor.close();
-  await new Promise((r) => setTimeout(r, 20));
+  // Starts are scheduled with setImmediate: after two such turns any start queued before close would have run.
+  for (let turn = 0; turn < 2; turn++) await new Promise<void>((r) => setImmediate(r));
   assert.deepEqual(h2.events.map(label), ['status:queued', 'execution_interrupted:null', 'status:canceled']);
 });
 
