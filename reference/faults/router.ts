@@ -71,7 +71,7 @@ export const ROUTER_FAULTS = [
   { name: 'router-policy-released', rule: 'ROUTER.IDEM.POLICY_REPLAYED', description: 'content-policy refusals release the key' },
   // Queue
   { name: 'router-status-url-relative', rule: 'ROUTER.QUEUE.HANDLE', description: 'queue URLs are host-relative' },
-  { name: 'router-fourth-status', rule: 'ROUTER.QUEUE.STATUS_CLOSED', description: 'a running request reports status RUNNING' },
+  { name: 'router-fourth-status', rule: 'ROUTER.QUEUE.STATUS_CLOSED', description: 'an unfinished request, queued or running, reports status RUNNING on status reads' },
   { name: 'router-poll-no-retry-after', rule: 'ROUTER.QUEUE.POLL_RETRY_AFTER', description: 'polls of unfinished requests carry no Retry-After' },
   { name: 'router-collect-pending-200', rule: 'ROUTER.QUEUE.COLLECT_PENDING', description: 'collect of an unfinished request answers 200 with the status body' },
   { name: 'router-collect-reserialized', rule: 'ROUTER.QUEUE.COLLECT_IDENTICAL', description: 'collected JSON results are pretty-printed' },

@@ -347,7 +347,7 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
   // ---- POST /v2/models/{provider}/{model}/requests (queued submit) ----
   const presentStatus = (def: ModelDef, r: QueuedRequest): Record<string, unknown> => {
     const status = state.queue.status(r);
-    const body: Record<string, unknown> = { request_id: f('router-request-id-uppercase') ? r.id.toUpperCase() : r.id, status: status === 'IN_PROGRESS' && f('router-fourth-status') ? 'RUNNING' : status };
+    const body: Record<string, unknown> = { request_id: f('router-request-id-uppercase') ? r.id.toUpperCase() : r.id, status: status !== 'COMPLETED' && f('router-fourth-status') ? 'RUNNING' : status };
     if (status === 'IN_QUEUE') body.queue_position = state.queue.position(r);
     if (status === 'COMPLETED') {
       if (r.errorType !== undefined) body.error_type = r.errorType;
