@@ -7,12 +7,17 @@ export interface FaultInfo {
   readonly name: string;
   readonly rule: string;
   readonly description: string;
+  /** What proves the fault is caught: the conformance suite (default) or a load profile. */
+  readonly caughtBy?: 'suite' | 'load';
 }
 
 // One catalog per API family; a new family adds its file here.
 const CATALOG = [...V2_FAULTS, ...ROUTER_FAULTS] as const satisfies ReadonlyArray<FaultInfo>;
 
 export const FAULTS: ReadonlyArray<FaultInfo> = CATALOG;
+
+/** Faults the conformance suite must catch (the rest are caught by load profiles). */
+export const SUITE_FAULTS: ReadonlyArray<FaultInfo> = FAULTS.filter((f) => (f.caughtBy ?? 'suite') === 'suite');
 
 // A literal union so a misspelt fault name in server code fails type checking.
 export type FaultName = (typeof CATALOG)[number]['name'];

@@ -2,7 +2,7 @@
 // against that fault fails exactly the rule the fault breaks, and no other.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FAULTS } from '../../reference/faults.ts';
+import { SUITE_FAULTS } from '../../reference/faults.ts';
 import { failedRules, runSuite } from '../support/run-suite.ts';
 import { ruleOrThrow } from '../../fixtures/rules.ts';
 import { familyOfRule, projectName, FAMILIES, type Surface } from '../../fixtures/families.ts';
@@ -18,7 +18,7 @@ function projectsFor(rule: string): string[] {
 }
 
 describe('each reference fault is caught by its rule, and only that rule', { concurrency: 2 }, () => {
-  for (const fault of FAULTS) {
+  for (const fault of SUITE_FAULTS) {
     test(`${fault.name} → ${fault.rule}`, async () => {
       const run = await runSuite({ fault: fault.name, args: projectsFor(fault.rule) });
       const failed = failedRules(run.report);
