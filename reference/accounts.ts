@@ -82,11 +82,16 @@ export const ROUTER_KEYS = {
   limited: 'comfyui-router-limited-1e6a9d2f5c8b4036',
   /** Workspace whose provider gate cannot be evaluated. */
   gatedown: 'comfyui-router-gatedown-7f2c5a8e1b9d4643',
+  /** Workspace with a small in-flight call limit (ROUTER_CONCURRENCY_LIMIT), for the load profiles. */
+  crowded: 'comfyui-router-crowded-4b9e2d7a1c6f4852',
 } as const;
 
 export type RouterCaller = keyof typeof ROUTER_KEYS;
 
 export const ROUTER_LIMITED_ALLOWANCE: Allowance = { requests: 5, windowSeconds: 2 };
+
+/** Synchronous calls the crowded workspace may have in flight at once (429 concurrency_limit_exceeded beyond). */
+export const ROUTER_CONCURRENCY_LIMIT = 2;
 
 export function routerCallerForKey(key: string): RouterCaller | undefined {
   for (const [caller, k] of Object.entries(ROUTER_KEYS)) {
@@ -94,3 +99,13 @@ export function routerCallerForKey(key: string): RouterCaller | undefined {
   }
   return undefined;
 }
+
+// Node registry (issue #4). Bearer JWTs are HS256-signed with this development secret and
+// carry an expiry (reference/registry/jwt.ts); API keys sent as bearer are the cloud keys
+// above. The administrative scheme is one shared secret in a header (an assumption: the
+// seed names the scheme only).
+export const REGISTRY_JWT_SECRET = 'reference-registry-dev-jwt-secret-5b0e9d17c2a4';
+export const REGISTRY_ADMIN_HEADER = 'X-Admin-Secret';
+export const REGISTRY_ADMIN_SECRET = 'ref-registry-admin-4c1f8e2a9d6b7035';
+/** Issued once, then revoked: every API-key check refuses it, like any key it does not know. */
+export const REVOKED_CLOUD_KEY = 'comfyui-ref-revoked-0a5c7e9b3d1f4822';

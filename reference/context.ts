@@ -6,7 +6,7 @@ import type { AssetStore } from './v2/asset-store.ts';
 import type { V2Engine } from './v2/engine-adapter.ts';
 import type { JobStore } from './v2/job-store.ts';
 
-export type SurfaceName = 'local' | 'cloud' | 'serverless' | 'router';
+export type SurfaceName = 'local' | 'cloud' | 'serverless' | 'router' | 'registry';
 
 /** Everything one running reference shares between its surfaces. */
 export interface ReferenceContext {

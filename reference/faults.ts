@@ -2,6 +2,9 @@
 // suite can prove that its check for that rule actually fails when it should.
 import { V2_FAULTS } from './faults/v2.ts';
 import { ROUTER_FAULTS } from './faults/router.ts';
+import { V1_FAULTS } from './faults/v1.ts';
+import { REGISTRY_FAULTS } from './faults/registry.ts';
+import { LOAD_FAULTS } from './faults/load.ts';
 
 export interface FaultInfo {
   readonly name: string;
@@ -12,7 +15,7 @@ export interface FaultInfo {
 }
 
 // One catalog per API family; a new family adds its file here.
-const CATALOG = [...V2_FAULTS, ...ROUTER_FAULTS] as const satisfies ReadonlyArray<FaultInfo>;
+const CATALOG = [...V2_FAULTS, ...V1_FAULTS, ...ROUTER_FAULTS, ...LOAD_FAULTS, ...REGISTRY_FAULTS] as const satisfies ReadonlyArray<FaultInfo>;
 
 export const FAULTS: ReadonlyArray<FaultInfo> = CATALOG;
 

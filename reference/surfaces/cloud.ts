@@ -7,6 +7,7 @@ import type { AccountResolver } from '../guard.ts';
 import { registerStorageRoute } from '../storage.ts';
 import { registerAssetRoutes } from '../v2/assets.ts';
 import { registerJobRoutes } from '../v2/jobs.ts';
+import { registerV1 } from '../v1/index.ts';
 import type { SurfaceDefinition } from './surface.ts';
 
 const unauthorized = (message: string): ApiError => new ApiError('unauthorized', message);
@@ -36,6 +37,8 @@ export const cloudSurface: SurfaceDefinition = {
     registerStorageRoute(app, ctx);
     // The hosted cloud keeps labels and charges credits, but does not list jobs yet (501).
     registerJobRoutes(app, ctx, guard, { scope: () => 'cloud', mountPrefix: () => '', baseUrl: () => ctx.baseUrl('cloud'), labels: true, listing: false, credits: true });
+    // The deprecated v1 operations (X-API-Key) and their WebSocket stream.
+    registerV1(app, ctx);
     return app;
   },
 };

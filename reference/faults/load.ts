@@ -1,0 +1,62 @@
+// Faults only a load profile can see: each shows up when many clients call at once
+// (or over a run long enough to measure a rate), so the conformance suite, which
+// sends one request at a time, skips them (caughtBy: 'load'); `npm run load` and
+// test/load/faults.test.ts prove each makes its profile fail.
+import type { FaultInfo } from '../faults.ts';
+
+export const LOAD_FAULTS = [
+  {
+    name: 'load-poll-no-retry-after',
+    rule: 'LOAD.POLL.RETRY_AFTER',
+    description: 'queue status polls of unfinished requests lose Retry-After while more than 20 polls arrived in the last second',
+    caughtBy: 'load',
+  },
+  {
+    name: 'load-poll-invalid-body',
+    rule: 'LOAD.CONTRACT.UNDER_LOAD',
+    description: 'queue status answers drop their status field while more than 20 polls arrived in the last second',
+    caughtBy: 'load',
+  },
+  {
+    name: 'load-limiter-double',
+    rule: 'LOAD.RATE_LIMIT.ALLOWANCE',
+    description: "the router's request limiter lets twice each caller's allowance through per window",
+    caughtBy: 'load',
+  },
+  {
+    name: 'load-concurrency-no-spend',
+    rule: 'LOAD.CONCURRENCY.SPEND_HEADERS',
+    description: '429 concurrency_limit_exceeded answers lack the committed-spend headers',
+    caughtBy: 'load',
+  },
+] as const satisfies ReadonlyArray<FaultInfo>;
+
+/** Polls per second above which the "under load" faults switch on. */
+export const UNDER_LOAD_PER_SECOND = 20;
+
+/**
+ * Counts arrivals in a sliding one-second window. A reference instance serves one
+ * request at a time, so "many clients at once" is seen as many arrivals per second.
+ */
+export class ArrivalMeter {
+  private readonly stamps: number[] = [];
+  private head = 0;
+
+  constructor(
+    private readonly windowMs = 1000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Records one arrival and tells whether more than `threshold` arrived within the window. */
+  hit(threshold = UNDER_LOAD_PER_SECOND): boolean {
+    const t = this.now();
+    this.stamps.push(t);
+    while (this.head < this.stamps.length && t - this.stamps[this.head]! > this.windowMs) this.head += 1;
+    // Compact now and then so the array does not grow for the life of the server.
+    if (this.head > 1024 && this.head * 2 > this.stamps.length) {
+      this.stamps.splice(0, this.head);
+      this.head = 0;
+    }
+    return this.stamps.length - this.head > threshold;
+  }
+}

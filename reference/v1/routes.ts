@@ -1,0 +1,188 @@
+// The deprecated v1 cloud operations on the cloud surface (seed W § v1 cloud
+// operations): object_info from the engine's catalog, flat-namespace uploads, prompt
+// submission into the same engine the v2 jobs use, the v1 status vocabulary, and
+// /api/view redirecting to a signed storage URL that needs no key.
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ReferenceContext } from '../context.ts';
+import { DEFAULT_PARTNER_KEY_FIELD } from '../engine/catalog.ts';
+import type { ApiWorkflow, Refusal } from '../engine/types.ts';
+import { serveBlob } from '../serve-blob.ts';
+import { accountTraits } from '../v2/account-traits.ts';
+import { accountForKey, v1Account, v1Authenticate } from './auth.ts';
+import { promptError, sendV1Error, type PromptError } from './errors.ts';
+import { readV1Form, UploadError, V1Files, type V1Form } from './files.ts';
+import { v1Status, type V1Jobs } from './jobs.ts';
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function iso(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}
+
+/** ComfyUI's native refusal: a top-level error plus node_errors keyed by node id. */
+function refusalBody(refusal: Refusal): { error: PromptError; node_errors: Record<string, unknown> } {
+  const nodeErrors: Record<string, unknown> = {};
+  for (const [id, entry] of Object.entries(refusal.details?.node_errors ?? {})) {
+    nodeErrors[id] = {
+      errors: entry.errors.map((e) => ({ type: e.type, message: e.message, details: e.details ?? '', extra_info: {} })),
+      dependent_outputs: [],
+      class_type: entry.class_type,
+    };
+  }
+  const type = refusal.details?.node_errors ? 'prompt_outputs_failed_validation' : refusal.code === 'workflow_format_ui' ? 'invalid_prompt' : refusal.code;
+  return { error: promptError(type, refusal.message), node_errors: nodeErrors };
+}
+
+export function registerV1Routes(app: FastifyInstance, ctx: ReferenceContext, jobs: V1Jobs): void {
+  const { engine, isFault, assets, signer } = ctx;
+  const files = new V1Files(ctx);
+  const auth = v1Authenticate();
+  let number = 0;
+
+  app.get('/api/object_info', { onRequest: auth }, async (request, reply) => {
+    const info: Record<string, unknown> = engine.catalog.objectInfo({ inputFiles: files.list(v1Account(request)) });
+    if (isFault('v1-object-info-no-required')) {
+      for (const value of Object.values(info)) delete (value as { input: { required?: unknown } }).input.required;
+    }
+    if (isFault('v1-object-info-text')) return reply.type('text/plain; charset=utf-8').send(JSON.stringify(info));
+    return reply.send(info);
+  });
+
+  const readForm = async (request: FastifyRequest, reply: FastifyReply): Promise<V1Form | undefined> => {
+    try {
+      const form = await readV1Form(request, ctx);
+      if (!form.file) {
+        sendV1Error(reply, 400, 'invalid_request', 'the form has no "image" file part');
+        return undefined;
+      }
+      return form;
+    } catch (err) {
+      if (err instanceof UploadError) {
+        sendV1Error(reply, 400, 'invalid_request', err.message);
+        return undefined;
+      }
+      throw err;
+    }
+  };
+
+  app.post('/api/upload/image', { onRequest: auth }, async (request, reply) => {
+    const form = await readForm(request, reply);
+    if (!form?.file) return reply;
+    const subfolder = form.fields.get('subfolder') ?? '';
+    const stored = await files.store(v1Account(request), form.file, form.fileType, subfolder);
+    const type = form.fields.get('type') ?? 'input';
+    // subfolder is echoed (public docs) but plays no part in where the bytes live.
+    return reply.send(isFault('v1-upload-no-subfolder') ? { name: stored.name, type } : { name: stored.name, subfolder, type });
+  });
+
+  app.post('/api/upload/mask', { onRequest: auth }, async (request, reply) => {
+    const form = await readForm(request, reply);
+    if (!form?.file) return reply;
+    const account = v1Account(request);
+    const rawRef = form.fields.get('original_ref');
+    let ref: unknown;
+    try {
+      ref = rawRef === undefined || isFault('v1-mask-original-ref-object') ? undefined : JSON.parse(rawRef);
+    } catch {
+      ref = undefined;
+    }
+    const refName = isPlainObject(ref) && typeof ref.filename === 'string' ? ref.filename : undefined;
+    if (refName === undefined) {
+      await form.file.discard();
+      return sendV1Error(reply, 400, 'invalid_request', 'original_ref must be a JSON-encoded object with filename, subfolder and type');
+    }
+    const original = files.input(account, refName);
+    if (!original) {
+      await form.file.discard();
+      return sendV1Error(reply, 400, 'invalid_request', `original_ref names an unknown image "${refName}"`);
+    }
+    const subfolder = form.fields.get('subfolder') ?? '';
+    const stored = await files.store(account, form.file, form.fileType, subfolder);
+    return reply.send({
+      name: stored.name,
+      subfolder,
+      type: form.fields.get('type') ?? 'input',
+      metadata: { is_mask: true, original_hash: original.hex, mask_type: 'painted_masked', related_files: { mask: stored.name } },
+    });
+  });
+
+  app.post('/api/prompt', { onRequest: auth }, async (request, reply) => {
+    const account = v1Account(request);
+    const body = request.body;
+    // A refused prompt may be answered 200 with `error` (seed W § v1, rule 5); the fault drops it.
+    const refuse = (status: number, payload: { error: PromptError; node_errors: Record<string, unknown> }): FastifyReply => {
+      if (isFault('v1-refusal-without-error')) return reply.code(200).send({ prompt_id: randomUUID(), number: number++, node_errors: {} });
+      return reply.code(status).send(payload);
+    };
+    if (!isPlainObject(body) || !isPlainObject(body.prompt)) {
+      return refuse(400, { error: promptError('invalid_prompt', 'the body must be a JSON object whose "prompt" is an object keyed by node id'), node_errors: {} });
+    }
+    const extraData = body.extra_data;
+    if (extraData !== undefined && !isPlainObject(extraData)) {
+      return refuse(400, { error: promptError('invalid_prompt', 'extra_data must be an object'), node_errors: {} });
+    }
+    if (accountTraits(account).noCredits && !isFault('v1-subscription-ignored')) {
+      return refuse(402, { error: promptError('insufficient_credits', 'the account has no credits left'), node_errors: {} });
+    }
+    const refusal = engine.validate(body.prompt, account);
+    if (refusal) return refuse(400, refusalBody(refusal));
+
+    const prompt = body.prompt as ApiWorkflow;
+    const partnerNodes = Object.entries(prompt).filter(([, node]) => engine.catalog.get(node.class_type)?.apiNode === true);
+    if (partnerNodes.length > 0) {
+      const field = isFault('v1-partner-key-field-ignored') ? 'api_key' : DEFAULT_PARTNER_KEY_FIELD;
+      const key = extraData?.[field];
+      if (typeof key !== 'string' || accountForKey(key) !== account) {
+        const why = typeof key === 'string' ? `extra_data.${field} is not an API key of this account` : `extra_data.${field} is missing`;
+        return refuse(200, { error: promptError('missing_partner_key', `partner node(s) ${partnerNodes.map(([id]) => id).join(', ')} need the caller's API key: ${why}`), node_errors: {} });
+      }
+    }
+    if (isFault('v1-parallel-refused') && engine.activeCount(account) >= accountTraits(account).concurrency) {
+      return refuse(429, { error: promptError('too_many_jobs', 'the concurrency limit of the subscription tier is reached'), node_errors: {} });
+    }
+
+    const id = randomUUID();
+    const clientId = typeof extraData?.client_id === 'string' ? extraData.client_id : undefined;
+    jobs.add({ id, account, workflow: prompt, clientId, createdAt: Date.now() });
+    engine.submit({ id, account, workflow: prompt, ...(extraData ? { extraData } : {}) });
+    return reply.send({ prompt_id: isFault('v1-prompt-id-number') ? number : id, number: number++, node_errors: {} });
+  });
+
+  app.get<{ Params: { id: string } }>('/api/job/:id/status', { onRequest: auth }, async (request, reply) => {
+    const account = v1Account(request);
+    const job = jobs.get(request.params.id);
+    const state = job ? engine.get(job.id) : undefined;
+    if (!job || !state) return sendV1Error(reply, 404, 'not_found', 'job not found');
+    if (job.account !== account) return sendV1Error(reply, 403, 'forbidden', "the job belongs to another user");
+    const updated = state.completedAt ?? state.startedAt ?? state.createdAt;
+    return reply.code(isFault('v1-status-created-201') ? 201 : 200).send({
+      id: job.id,
+      status: v1Status(state, account, isFault),
+      created_at: iso(state.createdAt),
+      updated_at: iso(updated),
+      last_state_update: iso(updated),
+      assigned_inference: null,
+      error_message: state.failure ? state.failure.exception_message : null,
+    });
+  });
+
+  const viewAuth = v1Authenticate({ open: () => isFault('v1-view-open-without-key') });
+  app.get<{ Querystring: Record<string, string | undefined> }>('/api/view', { onRequest: viewAuth }, async (request, reply) => {
+    const account = v1Account(request);
+    const { filename } = request.query;
+    const type = request.query.type ?? 'output';
+    if (typeof filename !== 'string' || filename === '') return sendV1Error(reply, 400, 'invalid_request', 'filename is required');
+    if (!['output', 'temp', 'input'].includes(type)) return sendV1Error(reply, 400, 'invalid_request', 'type must be output, temp or input');
+    // The namespace is flat: subfolder is ignored, only the name and its kind count.
+    const rec = type === 'temp' && isFault('v1-view-temp-unserved') ? undefined : assets.findOwnedByPath(account, type === 'input' ? filename : `${type}/${filename}`);
+    if (!rec) return sendV1Error(reply, 404, 'not_found', `no ${type} file named "${filename}"`);
+    if (isFault('v1-view-serves-bytes')) return serveBlob(request, reply, ctx.blobs, { hex: rec.hex, size: rec.size_bytes, contentType: rec.content_type, flipLastByte: false });
+    const location = isFault('v1-view-location-needs-key') ? `${ctx.baseUrl('cloud')}/api/v2/assets/${rec.id}/content` : signer.sign(rec.hex, rec.content_type).url;
+    reply.code(302);
+    if (!isFault('v1-view-no-location')) reply.header('location', location);
+    return reply.send();
+  });
+}

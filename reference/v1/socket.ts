@@ -1,0 +1,188 @@
+// WS /ws?clientId=&token= on the cloud surface (seed W § Events; § v1 rule 4;
+// § Authentication rule 6). Every v1 prompt's engine events become the v1 message
+// sequence, sent to every connection of the prompt's user: clientId is ignored.
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { WebSocketServer, WebSocket } from 'ws';
+import type { ReferenceContext } from '../context.ts';
+import type { EngineEvent } from '../engine/types.ts';
+import { accountForKey } from './auth.ts';
+import { previewImageFrame, previewWithMetadataFrame, textFrame } from './frames.ts';
+import type { V1Job, V1Jobs } from './jobs.ts';
+
+interface Client {
+  socket: WebSocket;
+  account: string;
+  clientId: string | undefined;
+}
+
+/** Per prompt, what the stream needs to remember between events. */
+interface Run {
+  executed: string[];
+  /** Only under ws-start-after-executing: execution_start held back. */
+  heldStart?: Record<string, unknown>;
+}
+
+function refuse(socket: Duplex, status: number, reason: string, message: string): void {
+  const body = JSON.stringify({ code: status === 401 ? 'unauthorized' : 'not_found', message });
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
+export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs: V1Jobs): void {
+  const { isFault, engine } = ctx;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  const clients = new Set<Client>();
+  const runs = new Map<string, Run>();
+
+  const queueRemaining = (account: string): number => engine.activeCount(account);
+  const now = (): number => Date.now();
+
+  const recipients = (job: V1Job): Client[] =>
+    [...clients].filter((c) => c.account === job.account && (!(isFault('ws-client-id-routing') && job.clientId !== undefined) || c.clientId === job.clientId));
+
+  const sendTo = (targets: Client[], payload: string | Buffer): void => {
+    for (const c of targets) if (c.socket.readyState === WebSocket.OPEN) c.socket.send(payload, { binary: typeof payload !== 'string' });
+  };
+  const message = (type: string, data: Record<string, unknown>): string => JSON.stringify({ type, data });
+
+  const classOf = (job: V1Job, node: string | null): string | null => (node === null ? null : job.workflow[node]?.class_type ?? null);
+
+  function onEvent(e: EngineEvent): void {
+    const job = jobs.get(e.jobId);
+    if (!job) return;
+    const to = recipients(job);
+    const prompt_id = job.id;
+    let run = runs.get(prompt_id);
+    if (!run) {
+      run = { executed: [] };
+      runs.set(prompt_id, run);
+    }
+    switch (e.kind) {
+      case 'status': {
+        sendTo(to, message('status', { status: { exec_info: { queue_remaining: queueRemaining(job.account) } } }));
+        if (e.status === 'queued' && e.queuePosition !== null && e.queuePosition > 1) {
+          sendTo(to, message('notification', { value: `Prompt ${prompt_id} is waiting in the queue (position ${e.queuePosition}); it starts when a slot of your subscription tier frees up.`, id: 'queue' }));
+        }
+        if (e.status === 'succeeded' || e.status === 'failed' || e.status === 'canceled') runs.delete(prompt_id);
+        return;
+      }
+      case 'execution_start': {
+        const data = { prompt_id, timestamp: now() };
+        if (isFault('ws-start-after-executing')) run.heldStart = data;
+        else sendTo(to, message('execution_start', data));
+        return;
+      }
+      case 'execution_cached':
+        sendTo(to, message('execution_cached', { nodes: e.nodes, prompt_id, timestamp: now() }));
+        return;
+      case 'executing': {
+        sendTo(to, message('executing', { node: e.node, display_node: e.node, prompt_id }));
+        if (e.node !== null) run.executed.push(e.node);
+        if (run.heldStart) {
+          sendTo(to, message('execution_start', run.heldStart));
+          delete run.heldStart;
+        }
+        return;
+      }
+      case 'progress': {
+        const progress: Record<string, unknown> = { value: e.value, max: e.max, prompt_id, node: e.node };
+        if (isFault('ws-progress-no-max')) delete progress.max;
+        sendTo(to, message('progress', progress));
+        sendTo(
+          to,
+          message('progress_state', {
+            prompt_id,
+            nodes: {
+              [e.node]: { value: e.value, max: e.max, state: e.value >= e.max ? 'finished' : 'running', node_id: e.node, prompt_id, display_node_id: e.node, parent_node_id: null, real_node_id: e.node, class_type: classOf(job, e.node) },
+            },
+          }),
+        );
+        return;
+      }
+      case 'preview': {
+        // PreviewImage results go out as plain previews; in-node (step) previews carry their metadata.
+        const frame =
+          classOf(job, e.node) === 'PreviewImage'
+            ? previewImageFrame(e.png, isFault)
+            : previewWithMetadataFrame({ node_id: e.node, display_node_id: e.node, real_node_id: e.node, prompt_id, parent_node_id: null }, e.png, isFault);
+        sendTo(to, frame);
+        return;
+      }
+      case 'text':
+        sendTo(to, textFrame(e.node, e.text, isFault));
+        return;
+      case 'executed': {
+        const images = e.outputs.map((o) => (isFault('ws-output-entry-no-type') ? { filename: o.filename, subfolder: o.subfolder } : { filename: o.filename, subfolder: o.subfolder, type: o.type }));
+        const data: Record<string, unknown> = { node: e.node, display_node: e.node, output: { images }, prompt_id };
+        if (isFault('ws-executed-no-prompt-id')) delete data.prompt_id;
+        sendTo(to, message('executed', data));
+        return;
+      }
+      case 'execution_success':
+        if (isFault('ws-terminal-mismatch')) {
+          sendTo(to, message('execution_error', { prompt_id, node_id: null, node_type: null, executed: run.executed, exception_type: 'RuntimeError', exception_message: 'execution failed', traceback: [], current_inputs: {}, current_outputs: {} }));
+        } else {
+          sendTo(to, message('execution_success', { prompt_id, timestamp: now() }));
+        }
+        return;
+      case 'execution_error': {
+        const f = e.failure;
+        sendTo(
+          to,
+          message('execution_error', {
+            prompt_id,
+            node_id: f.node_id,
+            node_type: f.class_type,
+            executed: run.executed.filter((n) => n !== f.node_id),
+            exception_type: f.exception_type,
+            exception_message: f.exception_message,
+            traceback: f.traceback,
+            current_inputs: {},
+            current_outputs: {},
+          }),
+        );
+        return;
+      }
+      case 'execution_interrupted':
+        sendTo(to, message('execution_interrupted', { prompt_id, node_id: e.node, node_type: classOf(job, e.node), executed: run.executed.filter((n) => n !== e.node) }));
+        return;
+    }
+  }
+
+  engine.on('event', onEvent);
+
+  app.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(request.url ?? '/', 'http://reference.invalid');
+    if (url.pathname !== '/ws') {
+      refuse(socket, 404, 'Not Found', `no WebSocket endpoint at ${url.pathname}`);
+      return;
+    }
+    const token = url.searchParams.get('token');
+    let account = accountForKey(token);
+    if (account === undefined && isFault('ws-bad-token-accepted')) account = 'alice';
+    if (account === undefined) {
+      refuse(socket, 401, 'Unauthorized', token === null ? 'missing token query parameter' : 'unknown API key in token');
+      return;
+    }
+    const owner = account;
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      const clientId = url.searchParams.get('clientId') ?? undefined;
+      const client: Client = { socket: ws, account: owner, clientId };
+      clients.add(client);
+      ws.on('close', () => clients.delete(client));
+      ws.on('error', () => clients.delete(client));
+      const status = { status: { exec_info: { queue_remaining: queueRemaining(owner) } }, sid: clientId ?? randomUUID() };
+      ws.send(isFault('ws-status-not-enveloped') ? JSON.stringify(status) : message('status', status));
+    });
+  });
+
+  // Upgraded sockets are no longer the HTTP server's to close: end them first, or close() waits on them.
+  app.addHook('preClose', async () => {
+    engine.off('event', onEvent);
+    for (const c of clients) c.socket.terminate();
+    clients.clear();
+    wss.close();
+  });
+}

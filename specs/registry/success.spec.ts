@@ -1,0 +1,13 @@
+// Seed W § Node registry operation, success response ("detailed information about a
+// node"); the status is not shown there, the public documents give 201.
+import { test, rules } from '../../fixtures/test.ts';
+import { check } from '../../fixtures/check.ts';
+import { attach, describe } from '../../fixtures/registry/requests.ts';
+
+test.describe('Node registry operation › Success', () => {
+  test('translations attached to an existing node are answered 201', { annotation: rules('REGISTRY.CREATE.STATUS') }, async ({ api, requireScenario }) => {
+    const nodeId = requireScenario('node_id', 'node to attach translations to') as string;
+    const res = await attach(api, nodeId);
+    check('REGISTRY.CREATE.STATUS', res.status === 201, 'translations attached with the default credential', '201', describe(res));
+  });
+});

@@ -1,0 +1,30 @@
+// Seed W § Authentication, rule 6: v1 operations take the key in X-API-Key; the
+// WebSocket takes it as the query parameter token.
+import { randomUUID } from 'node:crypto';
+import { test, rules } from '../../fixtures/v1/test.ts';
+import { check } from '../../fixtures/check.ts';
+import { outputsOf, runPrompt } from '../../fixtures/v1/run.ts';
+import { saveWorkflow } from '../../fixtures/v1/workflows.ts';
+import { WsSession } from '../../fixtures/ws/session.ts';
+
+test.describe('Authentication', () => {
+  test('v1 operations take the key in X-API-Key: /api/view without it does not open', { annotation: rules('V1.AUTH.API_KEY_HEADER') }, async ({ v1 }) => {
+    const run = await runPrompt(v1, saveWorkflow(`conformance-v1-auth-${randomUUID().slice(0, 8)}`), { expect: 'success', rule: 'V1.AUTH.API_KEY_HEADER' });
+    const [out] = outputsOf(run.stream);
+    const withKey = await v1.view({ filename: out!.filename, type: out!.type });
+    check('V1.AUTH.API_KEY_HEADER', withKey.status < 400, '/api/view with X-API-Key', 'the file (a redirect to it)', withKey.status);
+    const without = await v1.view({ filename: out!.filename, type: out!.type }, 'none');
+    check('V1.AUTH.API_KEY_HEADER', without.status === 401 || without.status === 403 || without.status === 404, '/api/view of the same output without X-API-Key', 'refused (401; the public docs also allow 404)', `${without.status} ${without.header('location') ?? ''}`);
+    const info = await v1.api.call('getObjectInfo', { auth: 'none' });
+    check('V1.AUTH.API_KEY_HEADER', info.status === 401 || info.status === 403, 'GET /api/object_info without X-API-Key', 'refused 401', info.status);
+  });
+
+  test('the WebSocket takes the key as query parameter token: a valid one connects, an unknown one is refused', { annotation: rules('V1.AUTH.API_KEY_HEADER') }, async ({ v1 }) => {
+    const good = await WsSession.connect(v1.streamUrl());
+    check('V1.AUTH.API_KEY_HEADER', good.ok, 'WS /ws with the account key as token', 'the upgrade accepted', good.ok ? 'accepted' : good.reason);
+    if (good.ok) good.session.close();
+    const bad = await WsSession.connect(v1.streamUrl(undefined, `not-a-key-${randomUUID()}`));
+    if (bad.ok) bad.session.close();
+    check('V1.AUTH.API_KEY_HEADER', !bad.ok, 'WS /ws with an unknown token', 'the upgrade refused', bad.ok ? 'accepted' : bad.reason);
+  });
+});

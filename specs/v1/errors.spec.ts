@@ -1,0 +1,15 @@
+// Seed W § Errors (v1 errors): a job status of error, non_retryable_error, lost or
+// cancelled is a failed job; the WebSocket reports execution_error.
+import { test, rules } from '../../fixtures/v1/test.ts';
+import { check } from '../../fixtures/check.ts';
+import { runPrompt } from '../../fixtures/v1/run.ts';
+
+test.describe('Errors', () => {
+  test('a job that fails ends with a failed status and the WebSocket reports execution_error', { annotation: rules('V1.ERR.FAILED_JOB') }, async ({ v1, requireScenario }) => {
+    const failing = requireScenario('failing_node_class', 'a node class that fails at run time') as string;
+    const run = await runPrompt(v1, { '1': { class_type: failing, inputs: { message: 'conformance: failing on purpose' } } }, { expect: 'failure', rule: 'V1.ERR.FAILED_JOB' });
+    check('V1.ERR.FAILED_JOB', run.stream.terminal.type === 'execution_error', `the stream of failed prompt ${run.promptId}`, 'execution_error', run.stream.terminal.type);
+    const data = run.stream.terminal.data;
+    check('V1.ERR.FAILED_JOB', typeof data.exception_message === 'string' && typeof data.exception_type === 'string', 'the execution_error message', 'exception_type and exception_message', data);
+  });
+});

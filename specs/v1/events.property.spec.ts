@@ -1,0 +1,31 @@
+// Seed W § Events, over arbitrary node ids: an execution's messages name the prompt's
+// own node ids, and a TEXT frame carries its node id (counted in UTF-8 bytes) intact.
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { test, rules } from '../../fixtures/v1/test.ts';
+import { check } from '../../fixtures/check.ts';
+import { assertProperty } from '../../fixtures/property.ts';
+import { nodeId } from '../../fixtures/ws/arbitraries.ts';
+import { runPrompt } from '../../fixtures/v1/run.ts';
+import type { DecodedFrame } from '../../fixtures/ws/frames.ts';
+
+test.describe('Events', () => {
+  test('any node id comes back intact: in executing messages, and in the TEXT frame of its node', { annotation: rules('WS.MESSAGE.FIELDS', 'WS.BINARY.TEXT') }, async ({ v1, requireScenario, profile }, testInfo) => {
+    const textClass = requireScenario('text_node_class', 'a node class that sends TEXT frames') as string;
+    const ids = fc.uniqueArray(nodeId, { minLength: 3, maxLength: 3, selector: (s) => s });
+    // Each run is a whole job; the quick profile keeps it to a handful.
+    await assertProperty(testInfo, { ...profile, numRuns: Math.min(profile.numRuns, profile.name === 'full' ? 40 : 6) }, ids, async ([img, save, txt]) => {
+      const text = `conformance ${randomUUID()}`;
+      const prompt = {
+        [img!]: { class_type: 'EmptyImage', inputs: { width: 2, height: 2, batch_size: 1, color: 0 } },
+        [save!]: { class_type: 'SaveImage', inputs: { images: [img!, 0], filename_prefix: `conformance-v1-ids-${randomUUID().slice(0, 8)}` } },
+        [txt!]: { class_type: textClass, inputs: { text } },
+      };
+      const run = await runPrompt(v1, prompt, { expect: 'success', rule: 'WS.MESSAGE.FIELDS' });
+      const executing = new Set(run.stream.messages.filter((m) => m.type === 'executing' && m.data.node != null).map((m) => String(m.data.node)));
+      check('WS.MESSAGE.FIELDS', executing.size === 3 && [img, save, txt].every((id) => executing.has(id!)), 'the nodes named by executing', JSON.stringify([img, save, txt]), JSON.stringify([...executing]));
+      const frames = run.session.frames().filter((f): f is Extract<DecodedFrame, { frame_type: 3 }> => f.frame_type === 3 && f.text.endsWith(text.slice(-36)));
+      check('WS.BINARY.TEXT', frames.some((f) => f.node_id === txt && f.text === text), 'the TEXT frame of the text node', `node id ${JSON.stringify(txt)} and text ${JSON.stringify(text)}`, frames.map((f) => ({ node_id: f.node_id, text: f.text })));
+    });
+  });
+});
