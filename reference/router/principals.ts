@@ -1,7 +1,7 @@
 // Who is calling the router: the credential's user and workspace, and what that caller
 // may do (features, provider gates, own keys, credits). Scenario callers are fixed
 // development keys (reference/accounts.ts, ROUTER_KEYS).
-import { API_KEY_PREFIX, ROUTER_LIMITED_ALLOWANCE, type Allowance, type RouterCaller, routerCallerForKey, bearerToken } from '../accounts.ts';
+import { API_KEY_PREFIX, ROUTER_CONCURRENCY_LIMIT, ROUTER_LIMITED_ALLOWANCE, type Allowance, type RouterCaller, routerCallerForKey, bearerToken } from '../accounts.ts';
 import type { Alternate } from './catalog.ts';
 import { RouterError } from './errors.ts';
 
@@ -18,6 +18,8 @@ export interface Principal {
   gateDown: boolean;
   /** Native providers this workspace stored its own key for. */
   ownKeys: ReadonlySet<string>;
+  /** Synchronous calls this caller's scope may have in flight at once (absent = no limit). */
+  inFlightLimit?: number;
 }
 
 const STANDARD: ReadonlySet<Alternate> = new Set<Alternate>(['fal', 'wavespeed', 'higgsfield']);
@@ -31,6 +33,7 @@ const PRINCIPALS: Record<RouterCaller, Principal> = {
   preview: { caller: 'preview', user: 'grace', workspace: 'early', estimates: false, credits: true, enabled: STANDARD, gateDown: false, ownKeys: new Set() },
   limited: { caller: 'limited', user: 'heidi', workspace: 'small', estimates: true, credits: true, enabled: STANDARD, gateDown: false, ownKeys: new Set() },
   gatedown: { caller: 'gatedown', user: 'ivan', workspace: 'gated', estimates: true, credits: true, enabled: STANDARD, gateDown: true, ownKeys: new Set() },
+  crowded: { caller: 'crowded', user: 'judy', workspace: 'crowded', estimates: true, credits: true, enabled: STANDARD, gateDown: false, ownKeys: new Set(), inFlightLimit: ROUTER_CONCURRENCY_LIMIT },
 };
 
 export function routerAllowance(caller: string): Allowance {

@@ -307,6 +307,12 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
       const strict = q.strict && leg.kind === 'alternate';
       const body = validateBody(state, def, req.body, { skipNative: strict, rejectUnknown: q.rejectUnknown, route: 'run' });
       const s = scopeOf(p);
+      // The in-flight limit of a scope that has one (seed R § 409 and 429 rules, 3).
+      const endCall = state.startCall(s, p.inFlightLimit);
+      if (!endCall) {
+        const spend = f('load-concurrency-no-spend') ? {} : state.spendHeaders(s);
+        throw new RouterError(429, 'concurrency_limit_exceeded', `this workspace already has ${p.inFlightLimit ?? 0} calls in flight; reduce in-flight calls`, { headers: spend });
+      }
       const release = state.reserve(s, commitmentCents(p.ownKeys.has(def.provider) ? undefined : charge(def, leg, body, 0)));
       try {
         const answer = await runSync(state, def, p, { ...q, strict }, leg, body);
@@ -314,6 +320,7 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
         return { answer, dispatched: true };
       } finally {
         release();
+        endCall();
       }
     });
   });
@@ -430,7 +437,11 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
       throw unknownRequest(id);
     }
     const unfinished = state.queue.status(r) !== 'COMPLETED';
-    return sendJson(reply, 200, presentStatus(def, r), unfinished ? pollHeaders() : {});
+    // Faults that show only when many clients poll at once (reference/faults/load.ts).
+    const busy = (f('load-poll-no-retry-after') || f('load-poll-invalid-body')) && state.pollMeter.hit();
+    const body = presentStatus(def, r);
+    if (busy && f('load-poll-invalid-body')) delete body.status;
+    return sendJson(reply, 200, body, unfinished && !(busy && f('load-poll-no-retry-after')) ? pollHeaders() : {});
   });
 
   app.get('/v2/models/:provider/:model/requests/:request_id', async (req, reply) => {

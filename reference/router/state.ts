@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IsFault } from '../faults.ts';
 import { RateLimiter } from '../ratelimit.ts';
+import { ArrivalMeter } from '../faults/load.ts';
 import { Catalog, type ModelDef } from './catalog.ts';
 import { CursorCodec } from './cursor.ts';
 import { IdempotencyStore } from './idempotency.ts';
@@ -31,16 +32,38 @@ export class RouterState {
   readonly cursors = new CursorCodec(this.catalog.epoch);
   readonly idempotency = new IdempotencyStore();
   readonly queue = new QueueStore();
-  readonly limiter = new RateLimiter(routerAllowance);
+  readonly limiter: RateLimiter;
+  /** Queue polls per second, for the faults that show only under load (reference/faults/load.ts). */
+  readonly pollMeter = new ArrivalMeter();
   /** When the rate cards were fetched (every card but the stale one's). */
   readonly pricingAsOf = new Date().toISOString();
   private readonly docs = new Map<string, SchemaDocument>();
   private readonly inFlight = new Map<string, number>();
+  private readonly runningCalls = new Map<string, number>();
 
   constructor(
     readonly isFault: IsFault,
     readonly baseUrl: () => string,
-  ) {}
+  ) {
+    this.limiter = new RateLimiter(routerAllowance, Date.now, isFault('load-limiter-double') ? 2 : 1);
+  }
+
+  /**
+   * Admits one synchronous call for a scope with an in-flight limit: undefined when the
+   * limit is reached, else the function that ends the call.
+   */
+  startCall(scope: string, limit: number | undefined): (() => void) | undefined {
+    if (limit === undefined) return () => {};
+    const running = this.runningCalls.get(scope) ?? 0;
+    if (running >= limit) return undefined;
+    this.runningCalls.set(scope, running + 1);
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.runningCalls.set(scope, Math.max(0, (this.runningCalls.get(scope) ?? 0) - 1));
+    };
+  }
 
   document(model: ModelDef): SchemaDocument {
     let doc = this.docs.get(model.id);

@@ -1,0 +1,173 @@
+// npm run bench: throughput figures, not a timed test. In one run, side by side:
+//  - the load runner (autocannon, closed loop, as fast as it goes) against wrk on the
+//    same reference endpoint, when wrk is installed (Debian: apt-get install wrk);
+//  - the reference's polling endpoint (router queued status) against a bare node:http
+//    server answering the same bytes.
+// Servers run in child processes so client and server do not share an event loop.
+// The last line is exactly: runner/wrk=<ratio> reference/node-http=<ratio>
+// (n/a where a figure could not be measured). BENCH_DURATION (seconds, default 5) and
+// BENCH_CONNECTIONS (default 32) tune the runs.
+import autocannon from 'autocannon';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { ROUTER_KEYS } from '../reference/accounts.ts';
+import { REPO_ROOT } from '../fixtures/targets.ts';
+import { environment } from '../load/engine.ts';
+
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const KEY = ROUTER_KEYS.alice;
+
+interface Figure {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+}
+
+function freePort(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+  });
+}
+
+async function freeBase(count: number): Promise<number> {
+  for (let i = 0; i < 100; i++) {
+    const base = 20000 + Math.floor(Math.random() * 40000);
+    const ok = await Promise.all(Array.from({ length: count }, (_, k) => freePort(base + k)));
+    if (ok.every(Boolean)) return base;
+  }
+  throw new Error('no free port range');
+}
+
+/** Spawns a server and waits for the line that says it listens. */
+function startChild(args: string[], ready: RegExp): Promise<{ child: ChildProcess; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`${args[0]} did not start within 30 s: ${output}`)), 30_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      output += d.toString();
+      if (ready.test(output)) {
+        clearTimeout(timer);
+        resolve({ child, output });
+      }
+    });
+    child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${args[0]} exited ${code}: ${output}`));
+    });
+  });
+}
+
+async function runner(url: string, headers: Record<string, string>, durationS: number): Promise<Figure> {
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: durationS, headers });
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx };
+}
+
+function wrkPath(): string | undefined {
+  const found = spawnSync('sh', ['-c', 'command -v wrk'], { encoding: 'utf8' });
+  return found.status === 0 ? found.stdout.trim() : undefined;
+}
+
+function wrk(bin: string, url: string, headers: Record<string, string>, durationS: number): Figure | undefined {
+  const args = ['-t', '2', '-c', String(CONNECTIONS), '-d', `${durationS}s`, '--latency'];
+  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}: ${v}`);
+  const r = spawnSync(bin, [...args, url], { encoding: 'utf8', timeout: (durationS + 30) * 1000 });
+  const rps = /Requests\/sec:\s+([\d.]+)/.exec(r.stdout ?? '');
+  if (!rps) return undefined;
+  const ms = (label: string): number => {
+    const m = new RegExp(`\\s${label}%\\s+([\\d.]+)(us|ms|s)`).exec(r.stdout);
+    if (!m) return NaN;
+    const v = Number(m[1]);
+    return m[2] === 'us' ? v / 1000 : m[2] === 's' ? v * 1000 : v;
+  };
+  const non2xx = /Non-2xx or 3xx responses:\s+(\d+)/.exec(r.stdout);
+  return { rps: Number(rps[1]), p50: ms('50'), p99: ms('99'), non2xx: non2xx ? Number(non2xx[1]) : 0 };
+}
+
+const fmt = (f: Figure | undefined): string => (f ? `${f.rps.toFixed(0).padStart(7)} req/s   p50 ${f.p50.toFixed(2)} ms   p99 ${f.p99.toFixed(2)} ms${f.non2xx ? `   non-2xx ${f.non2xx}` : ''}` : '      n/a');
+const ratio = (a: Figure | undefined, b: Figure | undefined): string => (a && b && b.rps > 0 ? (a.rps / b.rps).toFixed(2) : 'n/a');
+
+async function main(): Promise<void> {
+  const children: ChildProcess[] = [];
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-'));
+  const stop = () => {
+    children.forEach((c) => c.kill('SIGTERM'));
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('SIGINT', () => {
+    stop();
+    process.exit(130);
+  });
+  try {
+    const env = environment();
+    console.log(`bench: ${env.cpu_model} ×${env.cpus}, ${env.memory_gb} GB, ${env.platform}, Node ${env.node}, autocannon ${env.autocannon}, load average ${env.loadavg_1m}`);
+    console.log(`bench: ${CONNECTIONS} connections, ${DURATION_S} s per measurement (1 s warm-up first), servers in child processes`);
+
+    const base = await freeBase(5);
+    const ref = await startChild(['reference/main.ts', '--port', String(base)], /^router (http:\S+)/m);
+    children.push(ref.child);
+    const routerUrl = /^router (http:\S+)/m.exec(ref.output)![1]!;
+    const headers = { 'x-api-key': KEY, accept: 'application/json' };
+
+    // The polling endpoint: the status of one queued request (finished, so every read is alike).
+    const submitted = await fetch(`${routerUrl}/v2/models/pixelforge/pf-flux-lite/requests`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'a lighthouse at dusk' }) });
+    if (submitted.status !== 201) throw new Error(`queued submit answered ${submitted.status}: ${await submitted.text()}`);
+    const statusUrl = ((await submitted.json()) as { status_url: string }).status_url;
+    let sample: Response | undefined;
+    for (let i = 0; i < 50; i++) {
+      sample = await fetch(statusUrl, { headers });
+      const body = (await sample.clone().json()) as { status?: string };
+      if (body.status === 'COMPLETED') break;
+      await delay(50);
+    }
+    const bytes = Buffer.from(await sample!.arrayBuffer());
+    const bodyFile = path.join(dir, 'body.json');
+    writeFileSync(bodyFile, bytes);
+    const bare = await startChild(['bench/bare-server.ts', String(base + 10), bodyFile, sample!.headers.get('content-type') ?? 'application/json'], /listening/);
+    children.push(bare.child);
+    const bareUrl = `http://127.0.0.1:${base + 10}/status`;
+    console.log(`bench: reference endpoint GET ${new URL(statusUrl).pathname} (${bytes.length} bytes); bare node:http answers the same bytes`);
+
+    const wrkBin = wrkPath();
+    const measure = async (label: string, f: () => Promise<Figure | undefined> | Figure | undefined): Promise<Figure | undefined> => {
+      const r = await f();
+      console.log(`  ${label.padEnd(38)} ${fmt(r)}`);
+      return r;
+    };
+    await runner(statusUrl, headers, 1);
+    const runnerRef = await measure('runner (autocannon) → reference', () => runner(statusUrl, headers, DURATION_S));
+    let wrkRef: Figure | undefined;
+    let wrkBare: Figure | undefined;
+    if (wrkBin) {
+      wrkRef = await measure('wrk → reference', () => wrk(wrkBin, statusUrl, headers, DURATION_S));
+    } else {
+      console.log('  wrk is not installed: the runner/wrk ratio is n/a (Debian: apt-get install wrk)');
+    }
+    await runner(bareUrl, headers, 1);
+    const runnerBare = await measure('runner (autocannon) → bare node:http', () => runner(bareUrl, headers, DURATION_S));
+    if (wrkBin) wrkBare = await measure('wrk → bare node:http', () => wrk(wrkBin, bareUrl, headers, DURATION_S));
+
+    // The server ratio is read with the stronger client when there is one, so the
+    // client's own ceiling flattens it as little as possible.
+    const [refFig, bareFig, client] = wrkRef && wrkBare ? [wrkRef, wrkBare, 'wrk'] : [runnerRef, runnerBare, 'the runner'];
+    console.log(`  runner/wrk: the runner reaches ${ratio(runnerRef, wrkRef)} of wrk's throughput on the reference endpoint`);
+    console.log(`  reference/node-http: the reference serves ${ratio(refFig, bareFig)} of a bare node:http server's throughput (measured with ${client})`);
+    console.log(`runner/wrk=${ratio(runnerRef, wrkRef)} reference/node-http=${ratio(refFig, bareFig)}`);
+  } finally {
+    stop();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});

@@ -1,0 +1,285 @@
+// Rate limit under load (seed W § Errors and § Limits 5: 429 `rate_limited` with
+// integer Retry-After, account-scoped; seed R § 409 and 429 rules 3 and § Response
+// headers). One account is driven well above its allowance: every 429 must be a valid
+// refusal with integer Retry-After, the admitted rate must match the configured
+// allowance within a stated tolerance, a client that waits Retry-After must then get
+// in, and another account calling at the same time must not be limited.
+import { setTimeout as delay } from 'node:timers/promises';
+import { checkStatus } from '../../fixtures/check.ts';
+import { postAsset } from '../../fixtures/v2/assets.ts';
+import type { ApiClient } from '../../fixtures/api.ts';
+import { RuleViolation, SuiteError } from '../../fixtures/violations.ts';
+import { send } from '../../fixtures/http.ts';
+import type { SurfaceTarget } from '../../fixtures/targets.ts';
+import type { CheckResult, Observation, Profile, PrepareContext, Skip, Workload } from '../types.ts';
+import { basePath, bearer, missing, scenarioNumber, scenarioString } from './common.ts';
+import { retryAfterSeconds } from './poll-pool.ts';
+
+/** How far the admitted rate may stray from the configured allowance. */
+export const ALLOWANCE_TOLERANCE_PCT = 10;
+
+export interface Admission {
+  sentAt: number;
+  admitted: boolean;
+}
+
+export interface AllowanceEstimate {
+  method: 'windows' | 'rate';
+  /** Admitted requests per window (windows method) or per second (rate method). */
+  admitted: number;
+  expected: number;
+  accuracyPct: number;
+  windows: number;
+}
+
+/**
+ * The admitted rate against the allowance. A fixed-window limiter admits a burst at the
+ * start of each window and refuses the rest, so admissions cluster: the median size of
+ * the complete clusters (first and last may be cut by the run's edges) is compared with
+ * the allowance. A limiter that spreads admissions (token bucket, sliding window) shows
+ * no clusters; then the mean admitted rate over the run is compared with allowance/window.
+ */
+export function estimateAllowance(admissions: readonly Admission[], allowance: number, windowS: number, spanS: number): AllowanceEstimate {
+  const admitted = admissions.filter((a) => a.admitted).map((a) => a.sentAt).sort((a, b) => a - b);
+  const gap = (windowS * 1000) / 2;
+  const clusters: number[] = [];
+  let last = -Infinity;
+  for (const t of admitted) {
+    if (t - last > gap || clusters.length === 0) clusters.push(0);
+    clusters[clusters.length - 1]! += 1;
+    last = t;
+  }
+  const full = clusters.slice(1, -1);
+  if (full.length >= 1 && clusters.length >= 3) {
+    const sorted = [...full].sort((a, b) => a - b);
+    const median = sorted[Math.floor((sorted.length - 1) / 2)]!;
+    return { method: 'windows', admitted: median, expected: allowance, accuracyPct: round2((100 * Math.abs(median - allowance)) / allowance), windows: full.length };
+  }
+  const rate = admitted.length / Math.max(spanS, 0.001);
+  const expected = allowance / windowS;
+  return { method: 'rate', admitted: round2(rate), expected: round2(expected), accuracyPct: round2((100 * Math.abs(rate - expected)) / expected), windows: 0 };
+}
+
+function round2(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+interface Family429 {
+  /** Problem with a 429 answer, or undefined when it is a valid refusal. */
+  judge429(status: number, headers: Record<string, string>, body: string, brand: string): string | undefined;
+}
+
+export const V2_429: Family429 = {
+  judge429(_status, headers, body) {
+    const ra = retryAfterSeconds(headers);
+    if (ra === undefined) return 'no Retry-After';
+    if (Number.isNaN(ra)) return `Retry-After "${headers['retry-after']}" is not integer seconds`;
+    try {
+      const e = (JSON.parse(body) as { error?: { code?: unknown; message?: unknown } }).error;
+      if (!e || typeof e.code !== 'string' || typeof e.message !== 'string') return 'body is not the v2 error envelope {error: {code, message}}';
+      // Every 429 means back off; the code tells them apart, rate_limited is the one a rate drives.
+      if (e.code !== 'rate_limited') return `error.code "${e.code}" where rate_limited was expected`;
+    } catch {
+      return 'body is not JSON';
+    }
+    return undefined;
+  },
+};
+
+export const ROUTER_429: Family429 = {
+  judge429(_status, headers, body, brand) {
+    const ra = retryAfterSeconds(headers);
+    if (ra === undefined) return 'no Retry-After';
+    if (Number.isNaN(ra)) return `Retry-After "${headers['retry-after']}" is not integer seconds`;
+    try {
+      const b = JSON.parse(body) as { detail?: unknown; error_type?: unknown };
+      if (typeof b.detail !== 'string' || typeof b.error_type !== 'string') return 'body is not the router error body {detail, error_type}';
+      if (b.error_type !== 'rate_limited') return `error_type "${b.error_type}" where rate_limited was expected`;
+      const mirrored = headers[`x-${brand.toLowerCase()}-error-type`];
+      if (mirrored !== b.error_type) return `X-${brand}-Error-Type is ${mirrored ?? 'absent'}, body says ${b.error_type}`;
+    } catch {
+      return 'body is not JSON';
+    }
+    for (const h of ['x-committed-spend-limit', 'x-committed-spend-current', 'x-committed-spend-remaining']) {
+      if (!/^\d+$/.test(headers[h] ?? '')) return `${h} is ${headers[h] ?? 'absent'} (429 answers carry the committed-spend headers)`;
+    }
+    return undefined;
+  },
+};
+
+interface RateLimitSpec {
+  name: string;
+  title: string;
+  surface: 'cloud' | 'router';
+  family: 'v2' | 'router';
+  otherTokenKey: string;
+  judge: Family429;
+  /** Prepares what one account reads: a path on the target that answers 200 to it. */
+  pathFor(api: ApiClient, target: SurfaceTarget): Promise<string>;
+}
+
+export function rateLimitProfile(spec: RateLimitSpec): Profile {
+  return {
+    name: spec.name,
+    title: spec.title,
+    description: `Drives the rate-limited account at several times its allowance: 429s, admitted rate, waiting Retry-After, and another account alongside.`,
+    surface: spec.surface,
+    family: spec.family,
+    rate: 20,
+    connections: 4,
+    durationS: 20,
+    warmupS: 2,
+    // Two complete windows between the cut ones at the reference's 2 s window.
+    minDurationS: 8,
+    thresholds: ['errors<0.1%', `rate_limit_accuracy<${ALLOWANCE_TOLERANCE_PCT}%`, 'contract_violations==0'],
+    async prepare(ctx: PrepareContext): Promise<Workload | Skip> {
+      const { target, api, settings } = ctx;
+      const absent = missing(target, {
+        rate_limited_token: 'a key with a small request-rate allowance',
+        rate_limit_allowance: 'that allowance in requests per window',
+        rate_limit_window_seconds: 'the window of that allowance',
+        [spec.otherTokenKey]: 'a second account',
+      });
+      if (absent) return absent;
+      const limitedToken = scenarioString(target, 'rate_limited_token')!;
+      const otherToken = scenarioString(target, spec.otherTokenKey)!;
+      const allowance = scenarioNumber(target, 'rate_limit_allowance')!;
+      const windowS = scenarioNumber(target, 'rate_limit_window_seconds')!;
+      if (settings.rate < (2 * allowance) / windowS) return { skip: `rate ${settings.rate}/s does not exceed twice the allowance (${allowance} per ${windowS} s)` };
+      const limited = api.as({ bearer: limitedToken });
+      const other = api.as({ bearer: otherToken });
+      const limitedPath = await spec.pathFor(limited, target);
+      const otherPath = await spec.pathFor(other, target);
+
+      const admissions: Admission[] = [];
+      const bad429: string[] = [];
+      let refused = 0;
+      let invalid429 = 0;
+      const retryValues = new Map<number, number>();
+      const otherStatuses = new Map<string, number>();
+      const otherProblems: string[] = [];
+      const brand = target.brand;
+
+      return {
+        method: 'GET',
+        headers: { accept: 'application/json', ...bearer(limitedToken) },
+        next: () => ({ path: limitedPath }),
+        expected: (status) => status === 200 || status === 429,
+        observe(o: Observation) {
+          if (o.status === 429) {
+            refused += 1;
+            const ra = retryAfterSeconds(o.headers);
+            if (ra !== undefined && Number.isFinite(ra)) retryValues.set(ra, (retryValues.get(ra) ?? 0) + 1);
+            const problem = spec.judge.judge429(o.status, o.headers, o.body, brand);
+            if (problem) {
+              invalid429 += 1;
+              if (bad429.length < 3) bad429.push(`${problem} (at ${(o.at / 1000).toFixed(1)} s)`);
+            }
+          }
+          if (o.measured) admissions.push({ sentAt: o.sentAt, admitted: o.status !== 429 });
+        },
+        async during(signal) {
+          // Another account at a modest pace the whole time: it must never be limited.
+          while (!signal.aborted) {
+            try {
+              const res = await other.follow(new URL(otherPath, target.baseUrl).toString());
+              otherStatuses.set(String(res.status), (otherStatuses.get(String(res.status)) ?? 0) + 1);
+              if (res.status === 429 && otherProblems.length < 3) otherProblems.push(`429 ${res.errorCode ?? ''} for the other account`);
+            } catch (err) {
+              if (!(err instanceof RuleViolation || err instanceof SuiteError)) throw err;
+              otherStatuses.set('invalid', (otherStatuses.get('invalid') ?? 0) + 1);
+              if (otherProblems.length < 3) otherProblems.push(err.message.split('\n')[0]!);
+            }
+            await delay(400, undefined, { signal }).catch(() => {});
+          }
+        },
+        async finish() {
+          const estimate = estimateAllowance(admissions, allowance, windowS, settings.durationS);
+          const retry = await waitAndRetry(target, limitedPath, limitedToken, allowance);
+          const otherTotal = [...otherStatuses.values()].reduce((s, n) => s + n, 0);
+          const otherLimited = otherStatuses.get('429') ?? 0;
+          const unit = estimate.method === 'windows' ? `per window (median of ${estimate.windows} complete windows)` : 'per second (mean over the run)';
+          const checks: CheckResult[] = [
+            {
+              rule: 'LOAD.RATE_LIMIT.ENVELOPE',
+              name: 'every 429 under load is a valid refusal with integer Retry-After',
+              ok: refused > 0 && invalid429 === 0,
+              detail: refused === 0 ? 'no 429 was answered: the allowance was never exceeded' : invalid429 === 0 ? `${refused} refusals, all valid` : `${invalid429} of ${refused} refusals were not valid: ${bad429.join('; ')}`,
+            },
+            {
+              rule: 'LOAD.RATE_LIMIT.ALLOWANCE',
+              name: `admitted rate within ${ALLOWANCE_TOLERANCE_PCT}% of the configured allowance`,
+              ok: estimate.accuracyPct < ALLOWANCE_TOLERANCE_PCT,
+              detail: `admitted ${estimate.admitted} ${unit}, configured ${estimate.expected} (${allowance} per ${windowS} s): off by ${estimate.accuracyPct}%`,
+            },
+            { rule: 'LOAD.RATE_LIMIT.RETRY_SUCCEEDS', name: 'a client that waits Retry-After then gets in', ok: retry.ok, detail: retry.detail },
+            {
+              rule: 'LOAD.RATE_LIMIT.ACCOUNT_SCOPED',
+              name: 'another account calling at the same time is not limited',
+              ok: otherTotal > 0 && otherLimited === 0 && !otherStatuses.has('invalid'),
+              detail: otherTotal === 0 ? 'the other account made no call' : `other account: ${[...otherStatuses.entries()].map(([k, v]) => `${k} ×${v}`).join(', ')}${otherProblems.length ? `; ${otherProblems.join('; ')}` : ''}`,
+            },
+          ];
+          return {
+            metrics: { rate_limit_accuracy: estimate.accuracyPct, refused: refused, admitted: admissions.filter((a) => a.admitted).length },
+            checks,
+            figures: {
+              allowance: { requests: allowance, window_s: windowS },
+              estimate,
+              retry_after_values: Object.fromEntries([...retryValues.entries()].sort((a, b) => a[0] - b[0]).map(([k, v]) => [`${k}s`, v])),
+              other_account: Object.fromEntries(otherStatuses),
+            },
+            notes: [`${refused} requests refused 429 during the run; admitted ${estimate.admitted} ${unit} against ${estimate.expected}`],
+          };
+        },
+      };
+    },
+  };
+}
+
+/** Calls until refused, waits the Retry-After it was given, and calls once more. */
+async function waitAndRetry(target: SurfaceTarget, path: string, token: string, allowance: number): Promise<{ ok: boolean; detail: string }> {
+  const url = new URL(path, target.baseUrl).toString();
+  const call = () => send({ method: 'GET', url, headers: { accept: 'application/json', ...bearer(token) }, timeoutMs: 10_000, maxBodyBytes: 1 << 20 });
+  for (let i = 0; i < allowance * 2 + 5; i++) {
+    const res = await call();
+    if (res.status !== 429) continue;
+    const ra = retryAfterSeconds(res.headers);
+    if (ra === undefined || Number.isNaN(ra)) return { ok: false, detail: `the 429 carried no integer Retry-After (${res.headers['retry-after'] ?? 'absent'})` };
+    if (ra > 60) return { ok: false, detail: `Retry-After ${ra} s is beyond what this probe waits (60 s)` };
+    await delay(ra * 1000);
+    const again = await call();
+    return again.status === 429
+      ? { ok: false, detail: `waited the ${ra} s Retry-After and was refused 429 again` }
+      : { ok: again.status >= 200 && again.status < 300, detail: `waited the ${ra} s Retry-After, then answered ${again.status}` };
+  }
+  return { ok: false, detail: `${allowance * 2 + 5} calls in a row were never refused, so there was no Retry-After to wait` };
+}
+
+export const rateLimit = rateLimitProfile({
+  name: 'rate-limit',
+  title: 'v2 rate limit under load (account-scoped 429 rate_limited)',
+  surface: 'cloud',
+  family: 'v2',
+  otherTokenKey: 'other_account_token',
+  judge: V2_429,
+  async pathFor(api, target) {
+    const { res } = await postAsset(api);
+    checkStatus('V2.ASSET.CREATE', res, [200, 201, 202]);
+    return `${basePath(target)}/api/v2/assets/${res.json<{ id: string }>().id}`;
+  },
+});
+
+export const routerRateLimit = rateLimitProfile({
+  name: 'router-rate-limit',
+  title: 'Router rate limit under load (429 rate_limited with spend headers)',
+  surface: 'router',
+  family: 'router',
+  otherTokenKey: 'other_workspace_token',
+  judge: ROUTER_429,
+  async pathFor(_api, target) {
+    const model = scenarioString(target, 'image_model');
+    if (!model) throw new SuiteError('target gave no image_model (scenario input "image_model") for the router rate-limit profile');
+    return `${basePath(target)}/v2/models/${model}`;
+  },
+});

@@ -1,0 +1,140 @@
+// Router in-flight limit under parallel load (seed R § 409 and 429 rules, 3: "429
+// concurrency_limit_exceeded: reduce in-flight calls ... carry the committed-spend
+// headers"; § Limits: in-flight concurrency limits apply per caller). Synchronous calls
+// of a slow model are sent faster than the limit lets them finish: admitted calls must
+// never overlap beyond the limit, and each refusal must carry consistent spend headers.
+import type { CheckResult, Observation, Profile } from '../types.ts';
+import { basePath, bearer, missing, scenarioNumber, scenarioObject, scenarioString } from './common.ts';
+
+const SPEND = ['x-committed-spend-limit', 'x-committed-spend-current', 'x-committed-spend-remaining'] as const;
+/** Client-side intervals are wider than the server's run by network and event-loop time. */
+const EDGE_MS = 50;
+
+/** The largest number of intervals open at once, each shrunk by `edge` ms at both ends. */
+export function maxOverlap(intervals: ReadonlyArray<[number, number]>, edge = EDGE_MS): number {
+  const events: Array<[number, number]> = [];
+  for (const [start, end] of intervals) {
+    if (end - start <= 2 * edge) continue;
+    events.push([start + edge, 1], [end - edge, -1]);
+  }
+  events.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let open = 0;
+  let max = 0;
+  for (const [, d] of events) {
+    open += d;
+    max = Math.max(max, open);
+  }
+  return max;
+}
+
+/** Problem with the committed-spend headers of an answer, or undefined. */
+export function spendProblem(headers: Record<string, string>): string | undefined {
+  const values: number[] = [];
+  for (const h of SPEND) {
+    const v = headers[h];
+    if (v === undefined || !/^\d+$/.test(v.trim())) return `${h} is ${v === undefined ? 'absent' : `"${v}"`}`;
+    values.push(Number(v));
+  }
+  const [limit, current, remaining] = values as [number, number, number];
+  if (remaining !== Math.max(0, limit - current)) return `remaining ${remaining} is not max(0, limit ${limit} - current ${current})`;
+  return undefined;
+}
+
+export const routerConcurrency: Profile = {
+  name: 'router-concurrency',
+  title: 'Router in-flight limit and committed-spend headers under parallel load',
+  description: 'Synchronous runs of a slow model from a workspace with a small in-flight limit, sent faster than the limit lets them finish.',
+  surface: 'router',
+  family: 'router',
+  rate: 6,
+  connections: 6,
+  durationS: 15,
+  warmupS: 2,
+  minDurationS: 3,
+  // A call takes about a second: let the last measured ones finish.
+  drainS: 2,
+  sampleEvery: 3,
+  thresholds: ['errors<0.1%', 'contract_violations==0', 'concurrency_refusals>0'],
+  async prepare({ target, settings }) {
+    const absent = missing(target, {
+      concurrency_limited_token: 'a key whose workspace has a small in-flight limit',
+      concurrency_limit: 'that limit',
+      slow_model: 'a model slow enough to keep calls in flight',
+      image_body: 'a valid body for it',
+    });
+    if (absent) return absent;
+    const limit = scenarioNumber(target, 'concurrency_limit')!;
+    if (settings.connections <= limit) return { skip: `${settings.connections} connections cannot exceed the in-flight limit of ${limit}` };
+    const token = scenarioString(target, 'concurrency_limited_token')!;
+    const body = JSON.stringify(scenarioObject(target, 'image_body')!);
+    const path = `${basePath(target)}/v2/models/${scenarioString(target, 'slow_model')!}`;
+    const admitted: Array<[number, number]> = [];
+    const otherStatuses = new Map<number, number>();
+    const badRefusals: string[] = [];
+    const badAdmitted: string[] = [];
+    let refusals = 0;
+    let invalidRefusals = 0;
+    let wrongBucket = 0;
+    const errorTypeHeader = `x-${target.brand.toLowerCase()}-error-type`;
+    return {
+      method: 'POST',
+      headers: { accept: 'application/json', 'content-type': 'application/json', ...bearer(token) },
+      next: () => ({ path, body }),
+      expected: (status) => status === 200 || status === 429,
+      observe(o: Observation) {
+        if (o.status === 200) {
+          admitted.push([o.sentAt, o.at]);
+          const problem = spendProblem(o.headers);
+          if (problem && badAdmitted.length < 3) badAdmitted.push(problem);
+          return;
+        }
+        if (o.status !== 429) {
+          otherStatuses.set(o.status, (otherStatuses.get(o.status) ?? 0) + 1);
+          return;
+        }
+        let bucket: unknown;
+        try {
+          bucket = (JSON.parse(o.body) as { error_type?: unknown }).error_type;
+        } catch {
+          bucket = undefined;
+        }
+        if (bucket !== 'concurrency_limit_exceeded') {
+          wrongBucket += 1;
+          return;
+        }
+        refusals += 1;
+        const problem = spendProblem(o.headers) ?? (o.headers[errorTypeHeader] !== bucket ? `${errorTypeHeader} is ${o.headers[errorTypeHeader] ?? 'absent'}` : undefined);
+        if (problem) {
+          invalidRefusals += 1;
+          if (badRefusals.length < 3) badRefusals.push(`${problem} (at ${(o.at / 1000).toFixed(1)} s)`);
+        }
+      },
+      async finish() {
+        const peak = maxOverlap(admitted);
+        const checks: CheckResult[] = [
+          {
+            rule: 'LOAD.CONCURRENCY.LIMIT',
+            name: `admitted calls never exceed the in-flight limit (${limit}); the rest are refused 429 concurrency_limit_exceeded`,
+            ok: refusals > 0 && peak <= limit && admitted.length > 0,
+            detail:
+              refusals === 0
+                ? `no call was refused concurrency_limit_exceeded (${admitted.length} admitted, peak ${peak} in flight): the limit was never reached or not enforced`
+                : `${admitted.length} admitted with at most ${peak} in flight at once (limit ${limit}), ${refusals} refused${wrongBucket ? `, ${wrongBucket} 429s of another bucket` : ''}`,
+          },
+          {
+            rule: 'LOAD.CONCURRENCY.SPEND_HEADERS',
+            name: '429 concurrency_limit_exceeded carries consistent committed-spend headers',
+            ok: refusals > 0 && invalidRefusals === 0,
+            detail: refusals === 0 ? 'no refusal to judge' : invalidRefusals === 0 ? `${refusals} refusals, each with Limit, Current and Remaining = max(0, Limit - Current)` : `${invalidRefusals} of ${refusals} refusals: ${badRefusals.join('; ')}`,
+          },
+        ];
+        return {
+          metrics: { concurrency_refusals: refusals, max_in_flight: peak, admitted_calls: admitted.length },
+          checks,
+          figures: { limit, other_statuses: Object.fromEntries(otherStatuses), admitted_spend_problems: badAdmitted },
+          notes: [`in-flight peak measured from client-side intervals shrunk by ${EDGE_MS} ms at each end`],
+        };
+      },
+    };
+  },
+};

@@ -1,0 +1,109 @@
+// A load run as one self-contained HTML page: inline CSS and SVG, no script, no
+// network. Charts: latency percentiles over time, latency histogram, achieved vs
+// requested rate, status-code mix.
+import type { LoadReport } from '../engine.ts';
+import { barChart, esc, legend, lineChart } from './svg.ts';
+
+// Colours by status class, a shade per code within the class.
+const PALETTES: Record<string, string[]> = {
+  '2': ['#2e7d32', '#66bb6a', '#a5d6a7'],
+  '3': ['#1565c0', '#64b5f6'],
+  '4': ['#ef6c00', '#ffa726', '#ffcc80', '#8d6e63'],
+  '5': ['#c62828', '#ef5350', '#e57373'],
+};
+
+function colorsFor(codes: string[]): string[] {
+  const used = new Map<string, number>();
+  return codes.map((c) => {
+    const cls = /^[2-5]/.test(c) ? c[0]! : 'x';
+    const palette = PALETTES[cls] ?? ['#6a1b9a', '#9575cd'];
+    const i = used.get(cls) ?? 0;
+    used.set(cls, i + 1);
+    return palette[i % palette.length]!;
+  });
+}
+
+const num = (n: number | undefined, d = 2): string => (n === undefined || !Number.isFinite(n) ? '–' : String(Math.round(n * 10 ** d) / 10 ** d));
+
+export function renderHtml(r: LoadReport): string {
+  const t = r.timeline;
+  const xMax = Math.max(1, t.length);
+  const warm = r.profile.effective.warmupS;
+  const charts: string[] = [];
+  if (r.verdict !== 'skipped' && t.length > 0) {
+    const pct = [
+      { name: 'p50', color: '#1565c0', points: t.map((s): [number, number] => [s.t + 0.5, s.p50]) },
+      { name: 'p90', color: '#ef6c00', points: t.map((s): [number, number] => [s.t + 0.5, s.p90]) },
+      { name: 'p99', color: '#c62828', points: t.map((s): [number, number] => [s.t + 0.5, s.p99]) },
+    ];
+    charts.push(
+      `<figure id="chart-latency-time"><figcaption>Latency percentiles over time (per second)</figcaption>${lineChart({ title: 'Latency percentiles over time', xLabel: 'seconds since start', yLabel: 'ms', series: pct, xMax, shadeTo: warm })}${legend(pct)}</figure>`,
+    );
+    const h = r.histogram;
+    const cats = h.bounds.map((b) => `≤${b < 1 ? Number(b.toPrecision(2)) : b < 100 ? Math.round(b * 10) / 10 : Math.round(b)}`);
+    charts.push(
+      `<figure id="chart-histogram"><figcaption>Latency histogram (measured responses)</figcaption>${barChart({ title: 'Latency histogram', xLabel: 'latency bucket (ms, log-spaced)', yLabel: 'responses', categories: cats, stacks: [{ name: 'responses', color: '#1565c0', values: h.counts }] })}</figure>`,
+    );
+    const rate = [
+      { name: 'achieved', color: '#2e7d32', points: t.map((s): [number, number] => [s.t + 0.5, s.achieved]) },
+      { name: 'requested', color: '#555555', dashed: true, points: t.map((s): [number, number] => [s.t + 0.5, s.requested]) },
+    ];
+    charts.push(
+      `<figure id="chart-rate"><figcaption>Achieved vs requested rate</figcaption>${lineChart({ title: 'Achieved vs requested rate', xLabel: 'seconds since start', yLabel: 'responses per second', series: rate, xMax, shadeTo: warm })}${legend(rate)}</figure>`,
+    );
+    const codes = [...new Set(t.flatMap((s) => Object.keys(s.statuses)))].sort();
+    const colors = colorsFor(codes);
+    const stacks = codes.map((c, i) => ({ name: c, color: colors[i]!, values: t.map((s) => s.statuses[c] ?? 0) }));
+    charts.push(
+      `<figure id="chart-status"><figcaption>Status-code mix per second</figcaption>${barChart({ title: 'Status-code mix', xLabel: 'seconds since start', yLabel: 'responses', categories: t.map((s) => String(s.t)), stacks })}${legend(stacks)}</figure>`,
+    );
+  }
+  const m = r.metrics;
+  const rows = (pairs: Array<[string, string]>): string => pairs.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('');
+  const thresholds = r.thresholds.map((x) => `<tr class="${x.ok ? 'ok' : 'bad'}"><td><code>${esc(x.expr)}</code></td><td>${esc(num(x.actual, 3))}</td><td>${x.ok ? 'pass' : 'FAIL'}</td></tr>`).join('');
+  const checks = r.checks.map((c) => `<tr class="${c.ok ? 'ok' : 'bad'}"><td><code>${esc(c.rule)}</code></td><td>${esc(c.name)}<br><small>${esc(c.detail)}</small></td><td>${c.ok ? 'pass' : 'FAIL'}</td></tr>`).join('');
+  const violations = r.contract.examples
+    .map((v) => `<li><code>${esc(v.rule)}</code> ${esc(v.method)} ${esc(v.path)} → ${v.status}: ${esc(v.summary)}<br><small>expected ${esc(v.expected)}; received ${esc(v.received)}</small></li>`)
+    .join('');
+  const figures = Object.keys(r.figures).length ? `<h2>Figures</h2><pre>${esc(JSON.stringify(r.figures, null, 2))}</pre>` : '';
+  const env = Object.entries(r.environment).map(([k, v]): [string, string] => [k, String(v)]);
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<title>Load ${esc(r.profile.name)} — ${esc(r.verdict.toUpperCase())}</title>
+<style>
+body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#222;max-width:1360px}
+h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:24px 0 8px}
+.verdict{display:inline-block;padding:2px 10px;border-radius:4px;color:#fff;font-weight:600}
+.pass{background:#2e7d32}.fail{background:#c62828}.skipped{background:#757575}
+.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(660px,1fr));gap:16px}
+figure{margin:0;border:1px solid #ddd;border-radius:6px;padding:8px;background:#fff}figcaption{font-weight:600;margin-bottom:4px}
+svg.chart{max-width:100%;height:auto}.grid{stroke:#eee}.axis{stroke:#999}.tick{font-size:10px;fill:#666}.axis-label{font-size:11px;fill:#444}
+.warmup{fill:#000;opacity:.05}.legend span{margin-right:14px;font-size:12px}.legend i{display:inline-block;width:12px;height:12px;margin-right:4px;vertical-align:-2px;border-radius:2px}
+table{border-collapse:collapse;margin:4px 0}td,th{border:1px solid #ddd;padding:4px 8px;text-align:left;vertical-align:top}
+tr.bad td{background:#fdecea}tr.ok td:last-child{color:#2e7d32}tr.bad td:last-child{color:#c62828;font-weight:600}
+pre{background:#f6f6f6;padding:8px;overflow:auto}small{color:#555}
+</style></head><body>
+<h1>Load profile <code>${esc(r.profile.name)}</code> <span class="verdict ${r.verdict}">${esc(r.verdict.toUpperCase())}</span></h1>
+<p>${esc(r.profile.title)}. ${esc(r.profile.description)}</p>
+${r.skipReason ? `<p><strong>Skipped:</strong> ${esc(r.skipReason)}</p>` : ''}
+<table>${rows([
+    ['target', `${r.target.name} (${r.target.surface}${r.target.embedded ? ', embedded reference' : ''}) ${r.target.baseUrl}${r.target.fault ? ` — fault ${r.target.fault}` : ''}`],
+    ['load', `${r.profile.effective.rate} req/s requested, ${r.profile.effective.connections} connections, ${r.profile.effective.warmupS} s warm-up + ${r.profile.effective.durationS} s measured (${r.profile.ceiling})`],
+    ['requests (measured)', `${num(m.requests, 0)} at ${num(m.rate)} req/s (${num(m.rate_achieved, 1)}% of requested)`],
+    ['latency', `p50 ${num(m.p50)} ms · p90 ${num(m.p90)} ms · p95 ${num(m.p95)} ms · p99 ${num(m.p99)} ms · max ${num(m.max)} ms`],
+    ['errors', `${num(m.errors, 3)}% (transport errors ${num(m.transport_errors, 0)})`],
+    ['contract', `${r.contract.sampled} responses validated against the ${r.contract.family} contract, ${r.contract.violations} violations`],
+    ['started', `${r.startedAt} → ${r.finishedAt}`],
+  ])}</table>
+<div class="charts">${charts.join('\n')}</div>
+${thresholds ? `<h2>Thresholds</h2><table><tr><th>threshold</th><th>measured</th><th>result</th></tr>${thresholds}</table>` : ''}
+${checks ? `<h2>Checks</h2><table><tr><th>rule</th><th>check</th><th>result</th></tr>${checks}</table>` : ''}
+${violations ? `<h2>Contract violations (first ${r.contract.examples.length})</h2><ul>${violations}</ul>` : ''}
+<h2>Status codes (measured)</h2><p>${esc(Object.entries(r.statusCodes).map(([k, v]) => `${k} ×${v}`).join(', ') || 'none')}</p>
+${figures}
+${r.notes.length ? `<h2>Notes</h2><ul>${r.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>` : ''}
+<h2>Environment</h2><table>${rows(env)}</table>
+</body></html>
+`;
+}

@@ -1,0 +1,41 @@
+// A load run as Markdown, short enough for a pull-request comment.
+import type { LoadReport } from '../engine.ts';
+
+const fmt = (n: number | undefined, digits = 2): string => (n === undefined || !Number.isFinite(n) ? '–' : String(Math.round(n * 10 ** digits) / 10 ** digits));
+
+export function renderMarkdown(r: LoadReport): string {
+  const mark = r.verdict === 'pass' ? 'PASS' : r.verdict === 'fail' ? '**FAIL**' : 'SKIPPED';
+  const e = r.profile.effective;
+  const lines = [
+    `### Load: ${r.profile.name} — ${mark}`,
+    '',
+    `${r.profile.title}. Target \`${r.target.name}\` (${r.target.surface}${r.target.embedded ? ', embedded reference' : ''}${r.target.fault ? `, fault \`${r.target.fault}\`` : ''}), ${e.rate} req/s requested over ${e.connections} connections, ${e.warmupS} s warm-up + ${e.durationS} s measured.`,
+    '',
+  ];
+  if (r.verdict === 'skipped') {
+    lines.push(`Skipped: ${r.skipReason ?? ''}`, '');
+    return lines.join('\n');
+  }
+  const m = r.metrics;
+  lines.push(
+    '| requests | achieved rate | p50 | p90 | p99 | max | errors | contract violations |',
+    '| -: | -: | -: | -: | -: | -: | -: | -: |',
+    `| ${fmt(m.requests, 0)} | ${fmt(m.rate)}/s (${fmt(m.rate_achieved, 1)}%) | ${fmt(m.p50)} ms | ${fmt(m.p90)} ms | ${fmt(m.p99)} ms | ${fmt(m.max)} ms | ${fmt(m.errors, 3)}% | ${fmt(m.contract_violations, 0)} of ${fmt(m.sampled, 0)} sampled |`,
+    '',
+  );
+  if (r.thresholds.length) {
+    lines.push('| threshold | measured | result |', '| - | -: | - |');
+    for (const t of r.thresholds) lines.push(`| \`${t.expr}\` | ${fmt(t.actual, 3)}${t.unit === 'count' || t.unit === 'rps' ? '' : ` ${t.unit}`} | ${t.ok ? 'pass' : '**FAIL**'} |`);
+    lines.push('');
+  }
+  if (r.checks.length) {
+    lines.push('| rule | check | result |', '| - | - | - |');
+    for (const c of r.checks) lines.push(`| \`${c.rule}\` | ${c.name}: ${c.detail.replace(/\|/g, '\\|')} | ${c.ok ? 'pass' : '**FAIL**'} |`);
+    lines.push('');
+  }
+  const codes = Object.entries(r.statusCodes).map(([k, v]) => `${k} ×${v}`).join(', ');
+  lines.push(`Status codes (measured): ${codes || 'none'}.`);
+  if (r.notes.length) lines.push('', ...r.notes.map((n) => `- ${n}`));
+  lines.push('', `<sub>${r.environment.cpu_model} ×${r.environment.cpus}, Node ${r.environment.node}, autocannon ${r.environment.autocannon}, ${r.startedAt}</sub>`, '');
+  return lines.join('\n');
+}

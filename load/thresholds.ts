@@ -1,0 +1,97 @@
+// k6-style thresholds: `p99<50` (ms), `p(99.9)<=0.2s`, `errors<0.1%`,
+// `rate_limit_accuracy<10%`, `contract_violations==0`, `rate>=95`. Each names a metric
+// of the run; its unit decides how the number is read, so `errors<0.1` (no %) is
+// refused rather than guessed.
+
+export type Unit = 'ms' | '%' | 'count' | 'rps';
+export type Op = '<' | '<=' | '>' | '>=' | '==';
+
+/** Metrics a threshold may name, with the unit each is measured in. */
+export const METRIC_UNITS: Record<string, Unit> = {
+  p50: 'ms',
+  p90: 'ms',
+  p95: 'ms',
+  p99: 'ms',
+  'p99.9': 'ms',
+  max: 'ms',
+  mean: 'ms',
+  errors: '%',
+  non_2xx: '%',
+  rate: 'rps',
+  rate_achieved: '%',
+  requests: 'count',
+  contract_violations: 'count',
+  rate_limit_accuracy: '%',
+  told_to_wait: '%',
+  early_polls: '%',
+  retry_after_missing: 'count',
+  jobs_completed: 'count',
+  concurrency_refusals: 'count',
+};
+
+export interface Threshold {
+  expr: string;
+  metric: string;
+  op: Op;
+  /** The limit in the metric's unit (ms for latencies, percent for % metrics). */
+  limit: number;
+  unit: Unit;
+}
+
+export interface ThresholdResult extends Threshold {
+  actual: number | undefined;
+  ok: boolean;
+}
+
+export class ThresholdError extends Error {
+  override name = 'ThresholdError';
+}
+
+const SHAPE = /^\s*([a-z_][a-z0-9_]*(?:\(\s*[0-9.]+\s*\))?|p[0-9]+(?:\.[0-9]+)?)\s*(<=|>=|==|<|>)\s*(-?[0-9]+(?:\.[0-9]+)?)\s*(ms|s|%)?\s*$/i;
+
+export function parseThreshold(expr: string): Threshold {
+  const m = SHAPE.exec(expr);
+  if (!m) throw new ThresholdError(`threshold "${expr}" is not <metric><op><number>[unit], e.g. p99<50 or errors<0.1%`);
+  let metric = m[1]!.toLowerCase().replace(/\s+/g, '');
+  // k6 writes percentiles as p(99); keep one spelling.
+  const pm = /^p\(([0-9.]+)\)$/.exec(metric);
+  if (pm) metric = `p${pm[1]}`;
+  const unit = METRIC_UNITS[metric];
+  if (unit === undefined) throw new ThresholdError(`threshold "${expr}": unknown metric "${metric}"; known: ${Object.keys(METRIC_UNITS).join(', ')}`);
+  const op = m[2] as Op;
+  let limit = Number(m[3]);
+  const written = m[4]?.toLowerCase();
+  if (unit === 'ms') {
+    if (written === '%') throw new ThresholdError(`threshold "${expr}": ${metric} is a latency; give ms or s, not %`);
+    if (written === 's') limit *= 1000;
+  } else if (unit === '%') {
+    if (written !== '%') throw new ThresholdError(`threshold "${expr}": ${metric} is a percentage; write the limit with % (e.g. ${metric}<1%)`);
+  } else if (written !== undefined) {
+    throw new ThresholdError(`threshold "${expr}": ${metric} is a ${unit === 'rps' ? 'rate in requests per second' : 'count'} and takes no unit`);
+  }
+  return { expr: expr.trim(), metric, op, limit, unit };
+}
+
+export function compare(actual: number, op: Op, limit: number): boolean {
+  switch (op) {
+    case '<':
+      return actual < limit;
+    case '<=':
+      return actual <= limit;
+    case '>':
+      return actual > limit;
+    case '>=':
+      return actual >= limit;
+    case '==':
+      return actual === limit;
+  }
+}
+
+/** A metric the run did not measure fails its threshold: a limit nobody checked is not a pass. */
+export function evaluate(thresholds: readonly Threshold[], metrics: Readonly<Record<string, number>>): ThresholdResult[] {
+  return thresholds.map((t) => {
+    const actual = metrics[t.metric];
+    const ok = actual !== undefined && Number.isFinite(actual) && compare(actual, t.op, t.limit);
+    return { ...t, actual, ok };
+  });
+}

@@ -1,0 +1,97 @@
+// What a load profile is: one operation driven at a fixed arrival rate, the work it
+// prepares first, how it judges each response, and the limits that decide the run.
+import type { ApiClient } from '../fixtures/api.ts';
+import type { Family, Surface } from '../fixtures/families.ts';
+import type { SurfaceTarget } from '../fixtures/targets.ts';
+
+export interface LoadSettings {
+  /** Requested arrival rate, requests per second across all connections. */
+  rate: number;
+  connections: number;
+  /** Measured seconds (after the warm-up). */
+  durationS: number;
+  /** Seconds at the start whose responses are left out of every figure. */
+  warmupS: number;
+}
+
+export interface Profile extends LoadSettings {
+  name: string;
+  title: string;
+  description: string;
+  surface: Surface;
+  /** The contract family responses are validated against (undefined: no contract registered yet). */
+  family: Family;
+  /** k6-style limits (load/thresholds.ts) deciding the exit code. */
+  thresholds: string[];
+  /** Validate every n-th response against the contract (besides the first ones and each new status). */
+  sampleEvery?: number;
+  /** Seconds the load goes on after the measured part so its slow calls can finish (left out of the figures). */
+  drainS?: number;
+  /** Shortest duration that still judges the profile (smoke runs go no lower). */
+  minDurationS?: number;
+  prepare(ctx: PrepareContext): Promise<Workload | Skip>;
+}
+
+export interface PrepareContext {
+  target: SurfaceTarget;
+  /** Contract-validating client on the target's default credential (as the suite's `api`). */
+  api: ApiClient;
+  settings: LoadSettings;
+  log(line: string): void;
+}
+
+export interface Skip {
+  skip: string;
+}
+
+export interface NextRequest {
+  path: string;
+  body?: string;
+}
+
+export interface Observation {
+  path: string;
+  status: number;
+  /** Header names lower-cased. */
+  headers: Record<string, string>;
+  body: string;
+  latencyMs: number;
+  /** ms since the load started, when the request was sent and when its answer arrived. */
+  sentAt: number;
+  at: number;
+  /** False during warm-up. */
+  measured: boolean;
+}
+
+/** One judged property of the run, under the rule it belongs to. */
+export interface CheckResult {
+  rule: string;
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+export interface Outcome {
+  metrics?: Record<string, number>;
+  checks?: CheckResult[];
+  notes?: string[];
+  /** Extra figures for the report (distributions, counts) that thresholds do not read. */
+  figures?: Record<string, unknown>;
+}
+
+export interface Workload {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  headers: Record<string, string>;
+  next(nowMs: number): NextRequest;
+  /** Statuses that are a normal answer for this profile; anything else counts as an error. */
+  expected(status: number): boolean;
+  observe(o: Observation): void;
+  /** Work beside the load (replenishing jobs, another account's probe); stops when the signal aborts. */
+  during?(signal: AbortSignal): Promise<void>;
+  /** After the load: closing probes, figures and checks. */
+  finish(): Promise<Outcome>;
+}
+
+export function isSkip(w: Workload | Skip): w is Skip {
+  return 'skip' in w;
+}

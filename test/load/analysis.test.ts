@@ -1,0 +1,82 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { estimateAllowance, type Admission } from '../../load/profiles/rate-limit.ts';
+import { maxOverlap, spendProblem } from '../../load/profiles/router-concurrency.ts';
+import { PollPool, retryAfterSeconds } from '../../load/profiles/poll-pool.ts';
+import { histogram, percentile } from '../../load/stats.ts';
+
+/** A fixed-window limiter seen from outside: bursts of `perWindow` admissions, the rest refused. */
+function windows(perWindow: number, windowMs: number, count: number, ratePerS: number): Admission[] {
+  const out: Admission[] = [];
+  const gap = 1000 / ratePerS;
+  for (let w = 0; w < count; w++) {
+    for (let i = 0; i * gap < windowMs; i++) out.push({ sentAt: w * windowMs + i * gap + 3, admitted: i < perWindow });
+  }
+  return out;
+}
+
+test('the admitted rate is read per limiter window: exact allowance passes, twice the allowance is 100% off', () => {
+  const ok = estimateAllowance(windows(5, 2000, 6, 20), 5, 2, 12);
+  assert.equal(ok.method, 'windows');
+  assert.equal(ok.accuracyPct, 0);
+  assert.equal(ok.windows, 4, 'the first and last window may be cut by the run, so they are left out');
+  const doubled = estimateAllowance(windows(10, 2000, 6, 20), 5, 2, 12);
+  assert.equal(doubled.admitted, 10);
+  assert.equal(doubled.accuracyPct, 100);
+});
+
+test('a limiter that spreads admissions evenly is judged by its mean rate instead', () => {
+  // 2.5 admitted per second, evenly, over 10 s: no window clusters to read.
+  const even: Admission[] = Array.from({ length: 200 }, (_, i) => ({ sentAt: i * 50, admitted: i % 8 === 0 }));
+  const e = estimateAllowance(even, 5, 2, 10);
+  assert.equal(e.method, 'rate');
+  assert.equal(e.accuracyPct, 0);
+});
+
+test('in-flight peak counts overlapping calls, ignoring the edges where client and server clocks differ', () => {
+  assert.equal(maxOverlap([[0, 1000], [10, 1010], [980, 2000]]), 2);
+  assert.equal(maxOverlap([[0, 1000], [100, 1100], [200, 1200]]), 3);
+  assert.equal(maxOverlap([]), 0);
+});
+
+test('committed-spend headers must be integers with Remaining = max(0, Limit - Current)', () => {
+  const h = (l: string, c: string, r: string) => ({ 'x-committed-spend-limit': l, 'x-committed-spend-current': c, 'x-committed-spend-remaining': r });
+  assert.equal(spendProblem(h('50000', '120', '49880')), undefined);
+  assert.equal(spendProblem(h('100', '150', '0')), undefined);
+  assert.match(spendProblem(h('50000', '120', '50000')) ?? '', /remaining/);
+  assert.match(spendProblem(h('50000', '1.5', '0')) ?? '', /current/);
+  assert.match(spendProblem({}) ?? '', /absent/);
+});
+
+test('Retry-After is integer seconds or nothing', () => {
+  assert.equal(retryAfterSeconds({ 'retry-after': '2' }), 2);
+  assert.ok(Number.isNaN(retryAfterSeconds({ 'retry-after': 'Wed, 21 Oct 2015 07:28:00 GMT' })!));
+  assert.equal(retryAfterSeconds({}), undefined);
+});
+
+test('the poll pool honours each item\'s Retry-After and counts a poll it had to send early', async () => {
+  let n = 0;
+  const pool = new PollPool(async () => `/r/${n++}`, 2);
+  await pool.fill();
+  assert.equal(pool.next(0), '/r/0');
+  pool.wait('/r/0', 1, 0);
+  assert.equal(pool.next(10), '/r/1');
+  pool.wait('/r/1', 1, 10);
+  assert.equal(pool.early, 0);
+  assert.equal(pool.next(20), '/r/0', 'nothing is due: the soonest is polled');
+  assert.equal(pool.early, 1);
+  assert.equal(pool.next(1500), '/r/0');
+  pool.finish('/r/0');
+  pool.wait('/r/1', 1, 1500);
+  assert.equal(pool.next(1600), '/r/1', 'finished items are not polled');
+});
+
+test('percentiles are exact ranks; the histogram keeps every latency', () => {
+  const v = Array.from({ length: 100 }, (_, i) => i + 1);
+  assert.equal(percentile(v, 50), 50);
+  assert.equal(percentile(v, 99), 99);
+  assert.equal(percentile(v, 100), 100);
+  const h = histogram([0.05, 1, 1, 7, 300]);
+  assert.equal(h.counts.reduce((s, c) => s + c, 0), 5);
+  assert.ok(h.bounds[h.bounds.length - 1]! >= 300);
+});

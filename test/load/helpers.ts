@@ -1,0 +1,55 @@
+// Shared by the load tests: a synthetic report for the units, and a short profile run
+// against a fresh in-process reference (no TARGET from the outer environment).
+import type { LoadReport } from '../../load/engine.ts';
+import { runProfile } from '../../load/engine.ts';
+import { profileNamed } from '../../load/profiles/index.ts';
+import type { LoadSettings } from '../../load/types.ts';
+
+export function fakeReport(metrics: Record<string, number>, over: Partial<LoadReport> = {}): LoadReport {
+  const settings: LoadSettings = { rate: 50, connections: 5, durationS: 10, warmupS: 2 };
+  return {
+    schema: 'load-report/1',
+    verdict: 'pass',
+    profile: { name: 'router-queue-poll', title: 't', description: 'd', surface: 'router', family: 'router', thresholds: [], requested: settings, effective: settings, ceiling: 'test' },
+    target: { name: 'reference', surface: 'router', baseUrl: 'http://127.0.0.1:1', embedded: true },
+    environment: { node: process.version, cpus: 2, cpu_model: 'test', autocannon: '9' },
+    startedAt: '2026-01-01T00:00:00.000Z',
+    finishedAt: '2026-01-01T00:00:12.000Z',
+    metrics,
+    thresholds: [],
+    checks: [],
+    contract: { family: 'router', sampled: 10, violations: 0, unmatched: 0, byRule: {}, examples: [] },
+    statusCodes: { 200: 500 },
+    timeline: [],
+    histogram: { bounds: [], counts: [] },
+    figures: {},
+    notes: [],
+    ...over,
+  };
+}
+
+/** Smoke settings: a few seconds at a low rate (CI has two cores shared with the reference). */
+export const SMOKE: Record<string, Partial<LoadSettings>> = {
+  'v2-job-poll': { rate: 30, durationS: 3, warmupS: 1 },
+  'v1-job-status': { rate: 30, durationS: 3, warmupS: 1 },
+  // Above the 20 polls/s at which the reference's under-load faults switch on.
+  'router-queue-poll': { rate: 30, durationS: 3, warmupS: 1 },
+  // Two complete 2 s windows of the reference's small allowance between cut ones.
+  'rate-limit': { rate: 12, durationS: 8, warmupS: 1 },
+  'router-rate-limit': { rate: 12, durationS: 8, warmupS: 1 },
+  'router-concurrency': { rate: 5, durationS: 3, warmupS: 1 },
+};
+
+export async function smoke(name: string, fault?: string): Promise<LoadReport> {
+  const profile = profileNamed(name);
+  if (!profile) throw new Error(`no profile ${name}`);
+  const s = SMOKE[name] ?? {};
+  // Smoke runs share two cores with the rest of the test run: latency limits are for real
+  // runs; here only a generous ceiling stays, the functional limits all apply.
+  const thresholds = [...profile.thresholds.filter((t) => !/^\s*(p\(?[0-9.]+\)?|max|mean)\s*[<>=]/.test(t)), 'p99<3000'];
+  return runProfile(profile, { env: {}, thresholds, ...(s.rate ? { rate: s.rate } : {}), ...(s.durationS ? { durationS: s.durationS } : {}), ...(s.warmupS !== undefined ? { warmupS: s.warmupS } : {}), ...(fault ? { fault } : {}) });
+}
+
+export function failedRules(r: LoadReport): string[] {
+  return [...new Set(r.checks.filter((c) => !c.ok).map((c) => c.rule))].sort();
+}

@@ -1,0 +1,43 @@
+// Every load profile, short and slow, against a fresh in-process reference: it runs,
+// writes its three report files, and its thresholds and checks pass. Each clean run is
+// a control of the self-validation score (a failure here is a false alarm).
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { PROFILES } from '../../load/profiles/index.ts';
+import { writeReports } from '../../load/report/write.ts';
+import { recordScore } from '../support/score.ts';
+import { smoke } from './helpers.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+test('npm run load -- --list prints the profile names, one per line', () => {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'load/run.ts', '--list'], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(r.stdout.trim().split('\n'), PROFILES.map((p) => p.name));
+  for (const name of ['v2-job-poll', 'v1-job-status', 'router-queue-poll', 'rate-limit', 'router-rate-limit', 'router-concurrency']) assert.ok(r.stdout.includes(name), name);
+});
+
+describe('each profile passes against the reference', { concurrency: false }, () => {
+  for (const p of PROFILES) {
+    test(`${p.name}: ${p.title}`, async () => {
+      const report = await smoke(p.name);
+      const dir = mkdtempSync(path.join(tmpdir(), 'load-smoke-'));
+      const files = await writeReports(report, dir);
+      const clean = report.verdict === 'pass';
+      recordScore({ kind: 'control', name: `load:${p.name}`, ok: clean });
+      for (const f of Object.values(files)) assert.ok(existsSync(f), f);
+      const json = JSON.parse(readFileSync(files.json, 'utf8')) as { schema: string; environment: Record<string, unknown>; profile: { name: string } };
+      assert.equal(json.schema, 'load-report/1');
+      assert.equal(json.profile.name, p.name);
+      assert.ok(json.environment.node);
+      const failed = [...report.thresholds.filter((t) => !t.ok).map((t) => `${t.expr} (measured ${t.actual})`), ...report.checks.filter((c) => !c.ok).map((c) => `${c.rule}: ${c.detail}`)];
+      assert.equal(report.verdict, 'pass', `${report.skipReason ?? ''} ${failed.join('; ')}`);
+      assert.ok(report.metrics.requests! > 0);
+      assert.ok(report.metrics.sampled! > 0, 'a sample of responses was validated against the contract');
+    });
+  }
+});

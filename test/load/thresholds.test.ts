@@ -1,0 +1,37 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { evaluate, parseThreshold, ThresholdError } from '../../load/thresholds.ts';
+
+test('thresholds read like k6: latency in ms (or s), percentages with %, counts bare', () => {
+  assert.deepEqual(parseThreshold('p99<50'), { expr: 'p99<50', metric: 'p99', op: '<', limit: 50, unit: 'ms' });
+  assert.equal(parseThreshold('p(99) < 0.2s').limit, 200);
+  assert.equal(parseThreshold('p(99.9)<=80ms').metric, 'p99.9');
+  assert.deepEqual(parseThreshold('errors<0.1%'), { expr: 'errors<0.1%', metric: 'errors', op: '<', limit: 0.1, unit: '%' });
+  assert.equal(parseThreshold('rate_limit_accuracy<10%').unit, '%');
+  assert.equal(parseThreshold('contract_violations==0').op, '==');
+  assert.equal(parseThreshold('rate>=95').unit, 'rps');
+});
+
+test('a threshold that cannot be read unambiguously is refused, not guessed', () => {
+  assert.throws(() => parseThreshold('errors<0.1'), ThresholdError, 'a percentage without %');
+  assert.throws(() => parseThreshold('p99<5%'), ThresholdError, 'a latency in %');
+  assert.throws(() => parseThreshold('contract_violations<1ms'), ThresholdError, 'a count with a unit');
+  assert.throws(() => parseThreshold('latency<50'), /unknown metric/);
+  assert.throws(() => parseThreshold('p99 50'), /not <metric><op><number>/);
+});
+
+test('evaluation compares the measured metric, and a metric nobody measured fails', () => {
+  const ts = ['p99<50', 'errors<0.1%', 'rate_limit_accuracy<10%', 'jobs_completed>0'].map(parseThreshold);
+  const results = evaluate(ts, { p99: 49.9, errors: 0.1, jobs_completed: 3 });
+  assert.deepEqual(
+    results.map((r) => [r.expr, r.ok]),
+    [
+      ['p99<50', true],
+      ['errors<0.1%', false],
+      ['rate_limit_accuracy<10%', false],
+      ['jobs_completed>0', true],
+    ],
+  );
+  assert.equal(results[2]!.actual, undefined);
+  assert.equal(evaluate([parseThreshold('p99<50')], { p99: NaN })[0]!.ok, false);
+});
