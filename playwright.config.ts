@@ -13,6 +13,11 @@ const target = resolveTarget(process.env);
 const reports = path.resolve(process.env.REPORTS_DIR ?? path.join(REPO_ROOT, 'reports'));
 // CONFORMANCE_QUIET=1 keeps only the reports (no console listing, no HTML).
 const quiet = process.env.CONFORMANCE_QUIET === '1';
+// Sharded runs (--shard=i/n, or CONFORMANCE_SHARD=1) also write a blob report to
+// reports/blob-report; `npx playwright merge-reports --config merge.config.ts <dir>`
+// joins the shards' blobs into one HTML, JUnit and conformance report.
+const sharded = process.env.CONFORMANCE_SHARD === '1' || process.argv.some((a) => a.startsWith('--shard'));
+const blob: Array<[string, Record<string, unknown>]> = sharded ? [['blob', { outputDir: path.join(reports, 'blob-report') }]] : [];
 
 const projects = target.surfaces.flatMap((s) =>
   familiesOn(s.surface)
@@ -30,6 +35,7 @@ const webServer: PlaywrightTestConfig['webServer'] = target.embedded
         'node --import tsx reference/main.ts',
         `--port ${target.referencePort}`,
         ...(process.env.REFERENCE_FAULT ? [`--fault ${process.env.REFERENCE_FAULT}`] : []),
+        ...(process.env.REFERENCE_CONTROL ? [`--control ${process.env.REFERENCE_CONTROL}`] : []),
       ].join(' '),
       url: `${target.surfaces[0]!.baseUrl}/__reference/health`,
       reuseExistingServer: false,
@@ -48,17 +54,20 @@ export default defineConfig<Options>({
   workers: process.env.CI ? 2 : undefined,
   timeout: 60_000,
   outputDir: path.join(reports, 'test-results'),
+  // Probes every surface first: an unreachable target is one message, not a failure per test.
+  globalSetup: './fixtures/global-setup.ts',
   metadata: {
     brand: target.surfaces[0]?.brand ?? 'Comfy',
     target: { name: target.name, surfaces: target.surfaces.map((s) => ({ surface: s.surface, base_url: s.baseUrl })) },
   },
   reporter: quiet
-    ? [['./fixtures/reporter/conformance-reporter.ts', { outputDir: reports, quiet: true }]]
+    ? [['./fixtures/reporter/conformance-reporter.ts', { outputDir: reports, quiet: true }], ...blob]
     : [
         [process.env.CI ? 'dot' : 'list'],
         ['html', { outputFolder: path.join(reports, 'html'), open: 'never' }],
         ['junit', { outputFile: path.join(reports, 'junit.xml') }],
         ['./fixtures/reporter/conformance-reporter.ts', { outputDir: reports }],
+        ...blob,
       ],
   ...(webServer ? { webServer } : {}),
 });

@@ -1,10 +1,13 @@
 import { parseArgs } from 'node:util';
 import { FAULTS } from './faults.ts';
+import { CONTROLS } from './controls.ts';
 import { ROUTER_KEYS, ROUTER_LIMITED_ALLOWANCE } from './accounts.ts';
+import { REGISTRY_ADMIN_HEADER, REGISTRY_ADMIN_SECRET, REGISTRY_JWT_SECRET } from './accounts.ts';
+import { mintDevJwt } from './registry/jwt.ts';
 import { DEFAULT_PORT_BASE, startReference } from './server.ts';
 import type { ReferenceOptions } from './server.ts';
 
-const USAGE = 'usage: tsx reference/main.ts [--port N] [--fault NAME] [--local-token T] [--url-ttl S] [--log] | --list-faults';
+const USAGE = 'usage: tsx reference/main.ts [--port N] [--fault NAME | --control NAME] [--local-token T] [--url-ttl S] [--log] | --list-faults | --list-controls';
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${USAGE}\n`);
@@ -29,6 +32,8 @@ async function main(): Promise<void> {
       options: {
         port: { type: 'string' },
         fault: { type: 'string' },
+        control: { type: 'string' },
+        'list-controls': { type: 'boolean' },
         'local-token': { type: 'string' },
         'url-ttl': { type: 'string' },
         'list-faults': { type: 'boolean' },
@@ -49,8 +54,16 @@ async function main(): Promise<void> {
     return;
   }
 
+  if (values['list-controls'] === true) {
+    process.stdout.write(CONTROLS.map((c) => `${c.name}\t${c.description}\n`).join(''));
+    return;
+  }
+  // A control is a correct server; mixing it with a fault would prove nothing about either.
+  if (values.fault !== undefined && values.control !== undefined) fail('--fault and --control are exclusive');
+
   const opts: ReferenceOptions = { portBase: positiveInt(values.port, '--port') ?? DEFAULT_PORT_BASE, log: values.log === true };
   if (values.fault !== undefined) opts.fault = values.fault;
+  if (values.control !== undefined) opts.control = values.control;
   if (values['local-token'] !== undefined) opts.localToken = values['local-token'];
   const ttl = positiveInt(values['url-ttl'], '--url-ttl');
   if (ttl !== undefined) opts.urlTtlSeconds = ttl;
@@ -73,7 +86,10 @@ async function main(): Promise<void> {
   for (const [caller, key] of Object.entries(ROUTER_KEYS)) {
     out.push(`credential router ${caller} ${key}${caller === 'limited' ? ` (rate limit ${ROUTER_LIMITED_ALLOWANCE.requests} requests per ${ROUTER_LIMITED_ALLOWANCE.windowSeconds} s)` : ''}`);
   }
+  out.push(`credential registry jwt ${mintDevJwt(REGISTRY_JWT_SECRET, 'alice')} (bearer, valid 24 h; API keys work as bearer too)`);
+  out.push(`credential registry admin ${REGISTRY_ADMIN_HEADER}: ${REGISTRY_ADMIN_SECRET}`);
   if (opts.fault !== undefined) out.push(`fault ${opts.fault}`);
+  if (opts.control !== undefined) out.push(`control ${opts.control}`);
   process.stdout.write(`${out.join('\n')}\n`);
 
   const running = ref;

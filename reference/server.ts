@@ -7,6 +7,7 @@ import type { ReferenceCredentials } from './accounts.ts';
 import { BlobStore } from './blobs.ts';
 import type { ReferenceContext, SurfaceName } from './context.ts';
 import { faultChecker } from './faults.ts';
+import { controlByName, installControl } from './controls.ts';
 import { RateLimiter } from './ratelimit.ts';
 import { UrlSigner } from './signing.ts';
 import { SURFACES } from './surfaces/index.ts';
@@ -26,6 +27,8 @@ export interface ReferenceOptions {
   portBase?: number;
   host?: '127.0.0.1';
   fault?: string;
+  /** A harmless variation (reference/controls.ts); the reference stays conformant. */
+  control?: string;
   localToken?: string;
   urlTtlSeconds?: number;
   dataDir?: string;
@@ -41,6 +44,7 @@ export interface RunningReference {
 export async function startReference(opts: ReferenceOptions = {}): Promise<RunningReference> {
   // Validated before anything is bound or created, so a bad name leaves nothing behind.
   const isFault = faultChecker(opts.fault);
+  const control = controlByName(opts.control);
   const portBase = opts.portBase ?? DEFAULT_PORT_BASE;
   const ttl = opts.urlTtlSeconds ?? DEFAULT_URL_TTL_SECONDS;
   if (!Number.isInteger(portBase) || portBase < 1 || portBase + 4 > 65535) throw new Error(`invalid portBase ${portBase}`);
@@ -86,6 +90,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
     for (const surface of SURFACES) {
       const app = await surface.build(ctx);
       apps.push(app);
+      installControl(app, control);
       await app.listen({ host: HOST, port: portBase + surface.portOffset });
     }
   } catch (err) {

@@ -2,13 +2,19 @@
 // Runs the project's own tests (unit, reference, end-to-end) with Node's test runner.
 // Node 20's --test does not expand globs or load TypeScript, so the files are listed
 // here and tsx is loaded as the module hook.
+//
+// Output ends with two lines CI can read: the self-validation score
+// (`faults caught N/N, controls clean M/M`, from the lines the fault, control and load
+// tests append to $SCORE_FILE) and `<P> passed, <F> failed` (from a TAP copy of the run).
+// Any missed fault or control alarm fails the run even if its test somehow passed.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const only = process.argv.slice(2);
-const dirs = only.length ? only : ['test/unit', 'test/engine', 'test/reference', 'test/e2e'];
+const dirs = only.length ? only : ['test/unit', 'test/engine', 'test/reference', 'test/hostile', 'test/load', 'test/e2e'];
 
 function collect(dir) {
   const abs = path.join(root, dir);
@@ -31,9 +37,61 @@ if (files.length === 0) {
   process.exit(1);
 }
 const reporter = process.env.TEST_REPORTER ?? 'spec';
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-reporter=${reporter}`, '--test-concurrency=2', ...files], {
-  cwd: root,
-  stdio: 'inherit',
-  env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0' },
-});
-process.exit(result.status ?? 1);
+const work = mkdtempSync(path.join(os.tmpdir(), 'run-tests-'));
+const tapFile = path.join(work, 'results.tap');
+const scoreFile = path.join(work, 'score.jsonl');
+const result = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', `--test-reporter=${reporter}`, '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tapFile}`, '--test-concurrency=2', ...files],
+  {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0', SCORE_FILE: scoreFile },
+  },
+);
+
+const read = (file) => {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+};
+
+// Last entry per kind and name wins; the format is described in test/support/score.ts.
+const last = new Map();
+for (const line of read(scoreFile).split('\n')) {
+  try {
+    const e = JSON.parse(line);
+    if ((e.kind === 'fault' || e.kind === 'control') && typeof e.name === 'string' && typeof e.ok === 'boolean') last.set(`${e.kind}\0${e.name}`, e);
+  } catch {
+    // not a score line
+  }
+}
+const entries = [...last.values()];
+const of = (kind) => entries.filter((e) => e.kind === kind);
+const faults = of('fault');
+const controls = of('control');
+const missed = faults.filter((e) => !e.ok).map((e) => e.name);
+const alarms = controls.filter((e) => !e.ok).map((e) => e.name);
+
+// Node's TAP summary counts every test (suites excluded).
+const tap = read(tapFile);
+const count = (name) => {
+  const all = [...tap.matchAll(new RegExp(`^# ${name} (\\d+)$`, 'gm'))];
+  return all.length ? Number(all[all.length - 1][1]) : 0;
+};
+const passed = count('pass');
+const failed = count('fail') + count('cancelled');
+rmSync(work, { recursive: true, force: true });
+
+let status = result.status ?? 1;
+console.log('');
+if (entries.length > 0 || only.length === 0) {
+  if (missed.length) console.log(`faults missed: ${missed.join(', ')}`);
+  if (alarms.length) console.log(`controls with a false alarm: ${alarms.join(', ')}`);
+  console.log(`faults caught ${faults.length - missed.length}/${faults.length}, controls clean ${controls.length - alarms.length}/${controls.length}`);
+  if (missed.length || alarms.length) status = status || 1;
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(status);

@@ -1,5 +1,6 @@
 // Seed R § Resources › Catalog entry, Catalog page; Endpoints › GET /v2/models and
 // GET /v2/models/{provider}/{model}; Error body (retired models).
+import { isDeepStrictEqual } from 'node:util';
 import { test, rules } from '../../fixtures/test.ts';
 import { check } from '../../fixtures/check.ts';
 import { priceMembers, walkCatalog, type CatalogEntry, type CatalogPage } from '../../fixtures/router/catalog.ts';
@@ -54,7 +55,7 @@ test.describe('Model detail', () => {
     for (const entry of sample) {
       const detail = await detailOf(api, modelRef(entry.id));
       for (const k of ['id', 'provider', 'model'] as const) check('ROUTER.CATALOG.DETAIL', detail[k] === entry[k], `${k} of the detail of ${entry.id}`, String(entry[k]), detail[k]);
-      check('ROUTER.CATALOG.DETAIL', JSON.stringify(detail.billing) === JSON.stringify(entry.billing), `billing of the detail of ${entry.id}`, JSON.stringify(entry.billing), detail.billing);
+      check('ROUTER.CATALOG.DETAIL', isDeepStrictEqual(detail.billing, entry.billing), `billing of the detail of ${entry.id}`, JSON.stringify(entry.billing), detail.billing);
       const url = detail.input_schema_url;
       if (url === undefined) continue; // absent when no schema is authored (public docs)
       check('ROUTER.CATALOG.DETAIL', typeof url === 'string' && url.startsWith('https://') && url.length <= 2048 && url.includes(`${entry.provider}/${entry.model}`), `input_schema_url of ${entry.id}`, `an https URL of at most 2048 characters naming ${entry.id}`, url);

@@ -1,5 +1,6 @@
 // One stateful round trip per surface, as a client lives it (seed W § What the service
 // does): every step follows the URLs the previous answer embedded.
+import { isDeepStrictEqual } from 'node:util';
 import { test, rules } from '../../fixtures/test.ts';
 import { check, checkStatus } from '../../fixtures/check.ts';
 import { uniquePng } from '../../fixtures/data/png.ts';
@@ -33,7 +34,7 @@ test.describe('Round trip', () => {
 
     const outAsset = (await api.call('getAsset', { path: { id: out.id } })).json<Asset>();
     check('V2.ASSET.JOB_METADATA_READ', outAsset.job_id === done.id, 'the output asset', `job_id ${done.id}`, outAsset.job_id);
-    if (labels && outAsset.job_metadata !== undefined) check('V2.ASSET.JOB_METADATA_READ', JSON.stringify(outAsset.job_metadata) === JSON.stringify(labels), 'job_metadata of the output asset', JSON.stringify(labels), outAsset.job_metadata);
+    if (labels && outAsset.job_metadata !== undefined) check('V2.ASSET.JOB_METADATA_READ', isDeepStrictEqual(outAsset.job_metadata, labels), 'job_metadata of the output asset', JSON.stringify(labels), outAsset.job_metadata);
     const produced = await downloadVia(api, outAsset.url);
     check(rule, !produced.equals(bytes), 'the output bytes', 'a new (inverted) image, not the input', `${produced.length} bytes equal to the input`);
     const viaEndpoint = await downloadVia(api, out.url);

@@ -1,6 +1,8 @@
 // Seed W § What the service does (design rules 1, 2, 4), Job record, Job metadata,
 // Output URL forms (job outputs) and Asset rule 4, exercised through real jobs.
 import { randomUUID } from 'node:crypto';
+// Key order of a JSON object carries no meaning: compare values, not serialisations.
+import { isDeepStrictEqual } from 'node:util';
 import { test, rules } from '../../fixtures/test.ts';
 import { check, checkStatus } from '../../fixtures/check.ts';
 import { assetRef, emptyImageWorkflow, invertWorkflow, slowWorkflow } from '../../fixtures/data/workflows.ts';
@@ -54,7 +56,7 @@ test.describe('Jobs: submit, poll, retrieve', () => {
     // Absent is always allowed (no labels, surface keeps none, labels unreadable); present must be the job's.
     // Compared with the labels this test sent, so a job read that drops them is V2.JOB.LABELS_EXACT's failure.
     if (asset.job_metadata !== undefined) {
-      check('V2.ASSET.JOB_METADATA_READ', labels !== undefined && JSON.stringify(asset.job_metadata) === JSON.stringify(labels), 'job_metadata of the output asset', JSON.stringify(labels ?? null), asset.job_metadata);
+      check('V2.ASSET.JOB_METADATA_READ', labels !== undefined && isDeepStrictEqual(asset.job_metadata, labels), 'job_metadata of the output asset', JSON.stringify(labels ?? null), asset.job_metadata);
     }
   });
 
@@ -73,7 +75,7 @@ test.describe('Jobs: submit, poll, retrieve', () => {
     const res = await api.call('getJobWorkflow', { path: { id: job.id } });
     checkStatus('V2.JOB.WORKFLOW_READ', res, [200]);
     const body = res.json<{ workflow: unknown; format: string }>();
-    check('V2.JOB.WORKFLOW_READ', body.format === 'api' && JSON.stringify(body.workflow) === JSON.stringify(workflow), 'the workflow read', 'format "api" and the graph as submitted', body);
+    check('V2.JOB.WORKFLOW_READ', body.format === 'api' && isDeepStrictEqual(body.workflow, workflow), 'the workflow read', 'format "api" and the graph as submitted', body);
   });
 
   test('the live event stream is an enhancement: its last status agrees with polling', { annotation: rules('V2.JOB.EVENTS_AGREE') }, async ({ api, target }) => {
@@ -93,7 +95,7 @@ test.describe('Job metadata (labels)', () => {
     const labels = { team: 'conformance', 'run.id': randomUUID().slice(0, 8), note: 'ünïcode ok' };
     const labelled = await submitJob(api, { workflow: emptyImageWorkflow(), metadata: labels });
     const read = (await api.call('getJob', { path: { id: labelled.id } })).json<Job>();
-    check('V2.JOB.LABELS_EXACT', JSON.stringify(read.metadata) === JSON.stringify(labels), 'metadata of a labelled job', JSON.stringify(labels), read.metadata);
+    check('V2.JOB.LABELS_EXACT', isDeepStrictEqual(read.metadata, labels), 'metadata of a labelled job', JSON.stringify(labels), read.metadata);
     const plain = (await api.call('getJob', { path: { id: (await submitJob(api, { workflow: emptyImageWorkflow() })).id } })).json<Job>();
     check('V2.JOB.LABELS_EXACT', plain.metadata === undefined, 'metadata of a job sent without labels', 'absent', plain.metadata);
   });

@@ -1,0 +1,27 @@
+// Config for joining sharded runs:
+//
+//   npx playwright test --shard=1/3     (on each machine; writes reports/blob-report/)
+//   npx playwright merge-reports --config merge.config.ts ./all-blob-reports
+//
+// writes one reports/html, reports/junit.xml and reports/conformance.{json,md}, the same
+// as an unsharded run. Only the reporters matter here; the tests are not run again.
+// REPORTS_DIR and CONFORMANCE_QUIET mean what they mean for playwright.config.ts.
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+const root = import.meta.dirname;
+const reports = path.resolve(process.env.REPORTS_DIR ?? path.join(root, 'reports'));
+const conformance: [string, Record<string, unknown>] = ['./fixtures/reporter/conformance-reporter.ts', { outputDir: reports, quiet: process.env.CONFORMANCE_QUIET === '1' }];
+
+export default defineConfig({
+  testDir: './specs',
+  reporter:
+    process.env.CONFORMANCE_QUIET === '1'
+      ? [conformance]
+      : [
+          [process.env.CI ? 'dot' : 'list'],
+          ['html', { outputFolder: path.join(reports, 'html'), open: 'never' }],
+          ['junit', { outputFile: path.join(reports, 'junit.xml') }],
+          conformance,
+        ],
+});

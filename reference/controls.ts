@@ -1,0 +1,345 @@
+// Controls: harmless variations of a correct server. Where a fault breaks exactly one
+// rule, a control breaks none: the seeds allow unknown fields, any key order, extra
+// headers, unknown in-flight status names, unknown error buckets where no pairing is
+// stated and any valid Retry-After. The suite run against a control must stay green,
+// so a check that cries wolf on a legitimate server shows up here.
+//
+// Controls are applied generically, to every surface, by hooks on the response path
+// (installControl) guided by the contracts in contracts/*.openapi.yaml: the response
+// schema of the matched operation says which objects are records (declared
+// properties: an unknown member may be added) and which are maps of user data
+// (labels, graphs: left alone), and which strings are open status vocabularies
+// (`x-terminal-values`). A new family or operation is covered by its contract alone.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { parse } from 'yaml';
+
+export interface ControlInfo {
+  readonly name: string;
+  readonly description: string;
+}
+
+export const CONTROLS = [
+  { name: 'extra-fields', description: 'every record in a JSON body or event (nested ones too) carries an extra unknown member' },
+  { name: 'reordered-keys', description: 'every JSON object in a body or event has its keys in reverse order' },
+  { name: 'extra-headers', description: 'every response carries extra headers the contracts do not name' },
+  { name: 'unknown-in-flight-status', description: 'open status vocabularies (x-terminal-values) report in-flight states under names the suite does not know' },
+  { name: 'unknown-error-bucket', description: 'error answers whose status has no stated bucket pairing (x-error-types-unpaired-statuses) name a bucket the suite does not know' },
+  { name: 'retry-after-varied', description: 'every Retry-After is one second longer than the reference would say' },
+] as const satisfies ReadonlyArray<ControlInfo>;
+
+export type ControlName = (typeof CONTROLS)[number]['name'];
+
+export function controlByName(name: string | undefined): ControlName | undefined {
+  if (name === undefined || name === '') return undefined;
+  const found = CONTROLS.find((c) => c.name === name);
+  if (!found) throw new Error(`unknown control "${name}"; valid controls: ${CONTROLS.map((c) => c.name).join(', ')}`);
+  return found.name;
+}
+
+/** The member every record gets under `extra-fields`: an object, so nested unknowns are exercised too. */
+export const EXTRA_MEMBER = 'x_reference_control';
+const EXTRA_VALUE = { note: 'an unknown member a client must ignore', nested: { level: 2, list: [1, 'two'] } };
+export const UNKNOWN_BUCKET = 'reference_control_bucket';
+const EXTRA_HEADERS: Record<string, string> = {
+  'X-Reference-Control': 'extra-headers',
+  'X-Comfy-Experimental-Flag': 'on',
+  Via: '1.1 reference-control-proxy',
+  'Server-Timing': 'app;dur=1',
+};
+/** ETags of rewritten bodies get this suffix, so a tag still names exactly the bytes sent. */
+const ETAG_SUFFIX = '.ctl';
+
+// ---------------------------------------------------------------------------
+// Contract-guided JSON rewriting
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+interface Operation {
+  method: string;
+  template: string;
+  pattern: RegExp;
+  suffix: RegExp;
+  responses: Obj;
+  sseEvents: Obj | undefined;
+  doc: Obj;
+}
+
+interface ContractInfo {
+  operations: Operation[];
+  unpairedStatuses: Set<number>;
+}
+
+function deref(doc: Obj, value: unknown): Obj | undefined {
+  let cur = value;
+  for (let hops = 0; isObj(cur) && typeof cur.$ref === 'string' && hops < 10; hops++) {
+    const ref = cur.$ref as string;
+    if (!ref.startsWith('#/')) return undefined;
+    cur = ref
+      .slice(2)
+      .split('/')
+      .reduce<unknown>((node, key) => (isObj(node) ? node[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), doc);
+  }
+  return isObj(cur) ? cur : undefined;
+}
+
+function loadContracts(dir: string): ContractInfo {
+  const operations: Operation[] = [];
+  const unpairedStatuses = new Set<number>();
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.openapi.yaml')).sort()) {
+    let doc: Obj;
+    try {
+      doc = parse(readFileSync(path.join(dir, file), 'utf8')) as Obj;
+    } catch (err) {
+      // A contract the suite cannot read fails the suite's own loader; a control then leaves its operations alone.
+      process.stderr.write(`controls: skipping ${file}: ${(err as Error).message.split('\n')[0]}\n`);
+      continue;
+    }
+    const unpaired = doc['x-error-types-unpaired-statuses'];
+    if (Array.isArray(unpaired)) for (const s of unpaired) if (typeof s === 'number') unpairedStatuses.add(s);
+    for (const [template, item] of Object.entries(isObj(doc.paths) ? doc.paths : {})) {
+      if (!isObj(item)) continue;
+      const body = template
+        .split(/(\{[^}]+\})/)
+        .map((part) => (part.startsWith('{') ? '[^/]+' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
+        .join('');
+      for (const method of ['get', 'put', 'post', 'delete', 'patch', 'head']) {
+        const op = item[method];
+        if (!isObj(op)) continue;
+        operations.push({
+          method: method.toUpperCase(),
+          template,
+          pattern: new RegExp(`^${body}$`),
+          // A mount prefix (serverless /deployment/<id>) sits in front of the contract's paths.
+          suffix: new RegExp(`^/.+${body}$`),
+          responses: isObj(op.responses) ? op.responses : {},
+          sseEvents: isObj(op['x-sse-events']) ? op['x-sse-events'] : undefined,
+          doc,
+        });
+      }
+    }
+  }
+  return { operations, unpairedStatuses };
+}
+
+let contracts: ContractInfo | undefined;
+function contractInfo(): ContractInfo {
+  contracts ??= loadContracts(path.resolve(import.meta.dirname, '../contracts'));
+  return contracts;
+}
+
+function operationFor(method: string, url: string): Operation | undefined {
+  const pathname = url.split('?')[0] ?? url;
+  const ops = contractInfo().operations.filter((o) => o.method === method);
+  const specific = (a: Operation, b: Operation) => b.template.replace(/\{[^}]+\}/g, '').length - a.template.replace(/\{[^}]+\}/g, '').length;
+  return ops.filter((o) => o.pattern.test(pathname)).sort(specific)[0] ?? ops.filter((o) => o.suffix.test(pathname)).sort(specific)[0];
+}
+
+function jsonSchemaOf(op: Operation, status: number): Obj | undefined {
+  const response = deref(op.doc, op.responses[String(status)] ?? op.responses[`${String(status)[0]}XX`] ?? op.responses.default);
+  const content = response && isObj(response.content) ? response.content : undefined;
+  if (!content) return undefined;
+  const media = Object.keys(content).find((m) => m === 'application/json' || m.endsWith('+json'));
+  const entry = media ? content[media] : undefined;
+  return isObj(entry) && isObj(entry.schema) ? entry.schema : undefined;
+}
+
+const typesOf = (schema: Obj): string[] => (Array.isArray(schema.type) ? (schema.type as string[]) : typeof schema.type === 'string' ? [schema.type] : []);
+
+/** The one branch of an anyOf/oneOf that fits the value (its JSON type, its required members). */
+function branchFor(doc: Obj, branches: unknown[], value: unknown): Obj | undefined {
+  const kind = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'number' ? 'number' : typeof value;
+  for (const raw of branches) {
+    const b = resolve(doc, raw);
+    if (!b) continue;
+    const types = typesOf(b);
+    const typeOk = types.length === 0 || types.includes(kind) || (kind === 'number' && types.includes('integer'));
+    const required = Array.isArray(b.required) ? (b.required as string[]) : [];
+    if (typeOk && (!isObj(value) || required.every((k) => k in value))) return b;
+  }
+  return undefined;
+}
+
+/** A schema with its $ref followed and its allOf members merged (properties, required). */
+function resolve(doc: Obj, raw: unknown): Obj | undefined {
+  const schema = deref(doc, raw);
+  if (!schema) return undefined;
+  if (!Array.isArray(schema.allOf)) return schema;
+  const merged: Obj = { ...schema, properties: { ...(isObj(schema.properties) ? schema.properties : {}) } };
+  delete merged.allOf;
+  for (const part of schema.allOf as unknown[]) {
+    const p = resolve(doc, part);
+    if (!p) continue;
+    Object.assign(merged.properties as Obj, isObj(p.properties) ? p.properties : {});
+    if (p.additionalProperties !== undefined && merged.additionalProperties === undefined) merged.additionalProperties = p.additionalProperties;
+    if (typeof p.type === 'string' && merged.type === undefined) merged.type = p.type;
+  }
+  return merged;
+}
+
+interface Rewrite {
+  extraFields: boolean;
+  reorder: boolean;
+  statusNames: boolean;
+}
+
+/** Deterministic: the same value and schema always give the same bytes (replays, collect = run). */
+function rewriteValue(doc: Obj, rawSchema: unknown, value: unknown, how: Rewrite): unknown {
+  let schema = rawSchema === undefined ? undefined : resolve(doc, rawSchema);
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    if (schema && Array.isArray(schema[key])) schema = branchFor(doc, schema[key] as unknown[], value) ?? undefined;
+  }
+  if (typeof value === 'string') {
+    const terminal = schema?.['x-terminal-values'];
+    if (how.statusNames && Array.isArray(terminal) && !terminal.includes(value)) return `${value}_reference_control`;
+    return value;
+  }
+  if (Array.isArray(value)) return value.map((v) => rewriteValue(doc, schema?.items, v, how));
+  if (!isObj(value)) return value;
+  const props = schema && isObj(schema.properties) ? schema.properties : undefined;
+  const additional = schema?.additionalProperties;
+  const entries = Object.entries(value).map(([k, v]): [string, unknown] => {
+    const sub = props && k in props ? props[k] : isObj(additional) ? additional : undefined;
+    return [k, rewriteValue(doc, sub, v, how)];
+  });
+  // A record (declared members, no typed or closed remainder) may carry members a client does not know.
+  const record = props !== undefined && Object.keys(props).length > 0 && (additional === undefined || additional === true);
+  if (how.extraFields && record && !(EXTRA_MEMBER in value)) entries.push([EXTRA_MEMBER, EXTRA_VALUE]);
+  if (how.reorder) entries.reverse();
+  return Object.fromEntries(entries);
+}
+
+// ---------------------------------------------------------------------------
+// Hooks
+
+function rewriteOf(control: ControlName): Rewrite | undefined {
+  if (control === 'extra-fields') return { extraFields: true, reorder: false, statusNames: false };
+  if (control === 'reordered-keys') return { extraFields: false, reorder: true, statusNames: false };
+  if (control === 'unknown-in-flight-status') return { extraFields: false, reorder: false, statusNames: true };
+  return undefined;
+}
+
+function isJsonType(contentType: unknown): boolean {
+  const base = String(contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  return base === 'application/json' || base.endsWith('+json');
+}
+
+function payloadText(payload: unknown): string | undefined {
+  if (typeof payload === 'string') return payload;
+  if (Buffer.isBuffer(payload)) return payload.toString('utf8');
+  return undefined;
+}
+
+/** Rewrites each `data:` line of whole SSE frames by the schema of the frame's event. */
+function rewriteSse(op: Operation, chunk: string, how: Rewrite): string {
+  return chunk.replace(/event: ([^\n]+)\ndata: ([^\n]*)\n/g, (frame, event: string, data: string) => {
+    const schema = op.sseEvents?.[event.trim()];
+    if (schema === undefined) return frame;
+    try {
+      return `event: ${event}\ndata: ${JSON.stringify(rewriteValue(op.doc, schema, JSON.parse(data), how))}\n`;
+    } catch {
+      return frame;
+    }
+  });
+}
+
+function withEtagSuffix(tag: string): string {
+  return tag.endsWith('"') ? `${tag.slice(0, -1)}${ETAG_SUFFIX}"` : `${tag}${ETAG_SUFFIX}`;
+}
+
+function withoutEtagSuffix(header: string): string {
+  return header
+    .split(',')
+    .map((t) => t.trim().replace(new RegExp(`${ETAG_SUFFIX.replace('.', '\\.')}"$`), '"'))
+    .join(', ');
+}
+
+/**
+ * Switches one control on for a surface app. Hooks added after the routes still apply
+ * to them (fastify resolves hooks when the app boots), so surfaces need no change.
+ */
+export function installControl(app: FastifyInstance, control: ControlName | undefined): void {
+  if (control === undefined) return;
+  const how = rewriteOf(control);
+
+  if (control === 'extra-headers') {
+    // On the raw response, so hijacked replies (event streams) carry them too.
+    app.addHook('onRequest', async (_req: FastifyRequest, reply: FastifyReply) => {
+      for (const [k, v] of Object.entries(EXTRA_HEADERS)) reply.raw.setHeader(k, v);
+    });
+    return;
+  }
+
+  if (control === 'retry-after-varied') {
+    app.addHook('onSend', async (_req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+      const value = reply.getHeader('retry-after');
+      if (value !== undefined && /^\d+$/.test(String(value).trim())) reply.header('retry-after', String(Number(value) + 1));
+      return payload;
+    });
+    return;
+  }
+
+  if (control === 'unknown-error-bucket') {
+    const unpaired = contractInfo().unpairedStatuses;
+    app.addHook('onSend', async (_req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+      if (!unpaired.has(reply.statusCode) || !isJsonType(reply.getHeader('content-type'))) return payload;
+      const text = payloadText(payload);
+      if (text === undefined) return payload;
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return payload;
+      }
+      if (!isObj(body) || typeof body.error_type !== 'string') return payload;
+      const known = body.error_type;
+      // The header mirrors the body: every header that carried the old bucket carries the new one.
+      for (const [name, value] of Object.entries(reply.getHeaders())) {
+        if (/error-type$/i.test(name) && String(value) === known) reply.header(name, UNKNOWN_BUCKET);
+      }
+      return JSON.stringify({ ...body, error_type: UNKNOWN_BUCKET });
+    });
+    return;
+  }
+
+  if (!how) return;
+  // A rewritten body gets its own ETag, and a tag sent back is mapped to the original.
+  app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
+    for (const h of ['if-none-match', 'if-match'] as const) {
+      const v = req.headers[h];
+      if (typeof v === 'string') req.headers[h] = withoutEtagSuffix(v);
+    }
+    const op = operationFor(req.method, req.url);
+    if (!op?.sseEvents) return;
+    // Event streams are written on the raw response (hijacked), past onSend.
+    // writeHead(status, {headers}) need not store its headers where getHeader sees them.
+    const raw = reply.raw;
+    const isStream = () => String(raw.getHeader('content-type') ?? '').startsWith('text/event-stream');
+    const write = raw.write.bind(raw) as (chunk: unknown, ...rest: unknown[]) => boolean;
+    raw.write = ((chunk: unknown, ...rest: unknown[]) => {
+      const sse = typeof chunk === 'string' && (isStream() || /^event: /.test(chunk));
+      return write(sse ? rewriteSse(op, chunk as string, how) : chunk, ...rest);
+    }) as typeof raw.write;
+  });
+  app.addHook('onSend', async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    const etag = reply.getHeader('etag');
+    if (typeof etag === 'string') reply.header('etag', withEtagSuffix(etag));
+    if (!isJsonType(reply.getHeader('content-type'))) return payload;
+    const op = operationFor(req.method, req.url);
+    const schema = op ? jsonSchemaOf(op, reply.statusCode) : undefined;
+    const text = payloadText(payload);
+    if (!op || !schema || text === undefined || text.length === 0) return payload;
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return payload;
+    }
+    const out = JSON.stringify(rewriteValue(op.doc, schema, body, how));
+    // Untouched bodies keep their exact bytes.
+    if (out === JSON.stringify(body)) return payload;
+    return Buffer.isBuffer(payload) ? Buffer.from(out) : out;
+  });
+}

@@ -1,0 +1,110 @@
+// Never cry wolf: the reference under each harmless variation (reference/controls.ts)
+// is still a correct server, so the whole suite (every project) passes it: no rule
+// fails, nothing errors, and the run exits 0. A probe first shows each control is in
+// effect, so a clean run is not a control that did nothing.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { CONTROLS, EXTRA_MEMBER, UNKNOWN_BUCKET, type ControlName } from '../../reference/controls.ts';
+import { ROUTER_KEYS } from '../../reference/accounts.ts';
+import { startReference, type RunningReference } from '../../reference/server.ts';
+import { failedRules, rulesWith, runSuite } from '../support/run-suite.ts';
+import { freePortBase } from '../support/ports.ts';
+import { recordScore } from '../support/score.ts';
+import { SUITE_WORKERS } from '../support/concurrency.ts';
+
+const only = new Set((process.env.CONTROLS ?? '').split(',').filter(Boolean));
+const selected = CONTROLS.filter((c) => only.size === 0 || only.has(c.name));
+
+type Refs = { plain: RunningReference; ctl: RunningReference };
+const router = (ref: RunningReference, path: string, init: RequestInit = {}) =>
+  fetch(`${ref.surfaces.router}${path}`, { ...init, headers: { 'X-API-Key': ROUTER_KEYS.alice, 'content-type': 'application/json', ...(init.headers ?? {}) } });
+const catalogPage = async (ref: RunningReference) => (await (await router(ref, '/v2/models?limit=1')).json()) as Record<string, unknown>;
+const SLOW_JOB = {
+  workflow: {
+    '1': { class_type: 'EmptyImage', inputs: { width: 4, height: 4, batch_size: 1, color: 0 } },
+    '2': { class_type: 'Sleep', inputs: { seconds: 2, image: ['1', 0] } },
+    '3': { class_type: 'SaveImage', inputs: { images: ['2', 0], filename_prefix: 'control' } },
+  },
+};
+
+// What each control visibly changes on a response of the reference.
+const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
+  'extra-fields': async ({ ctl }) => {
+    const page = await catalogPage(ctl);
+    assert.ok(EXTRA_MEMBER in page, 'an unknown member on the page');
+    assert.ok(EXTRA_MEMBER in (page.data as Array<Record<string, unknown>>)[0]!, 'and on the nested entry');
+  },
+  'reordered-keys': async ({ plain, ctl }) => {
+    assert.deepEqual(Object.keys(await catalogPage(ctl)), Object.keys(await catalogPage(plain)).reverse());
+  },
+  'extra-headers': async ({ ctl }) => {
+    assert.equal((await router(ctl, '/v2/models?limit=1')).headers.get('x-reference-control'), 'extra-headers');
+  },
+  'unknown-in-flight-status': async ({ ctl }) => {
+    const res = await fetch(`${ctl.surfaces.local}/api/v2/jobs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(SLOW_JOB) });
+    const job = (await res.json()) as { status: string };
+    assert.match(job.status, /_reference_control$/, 'an in-flight status the suite does not know');
+  },
+  'unknown-error-bucket': async ({ ctl }) => {
+    const big = JSON.stringify({ prompt: 'x'.repeat(2 * 1024 * 1024) });
+    const model = ((await catalogPage(ctl)).data as Array<{ id: string }>)[0]!.id;
+    const res = await router(ctl, `/v2/models/${model}`, { method: 'POST', body: big });
+    assert.equal(res.status, 413);
+    assert.equal(res.headers.get('x-comfy-error-type'), UNKNOWN_BUCKET);
+    assert.equal(((await res.json()) as { error_type: string }).error_type, UNKNOWN_BUCKET);
+  },
+  'retry-after-varied': async ({ plain, ctl }) => {
+    // The limited caller's allowance runs out within a burst; both servers answer 429 with Retry-After.
+    const burst = async (ref: RunningReference) => {
+      for (let i = 0; i < 20; i++) {
+        const res = await fetch(`${ref.surfaces.router}/v2/models?limit=1`, { headers: { 'X-API-Key': ROUTER_KEYS.limited } });
+        if (res.status === 429) return Number(res.headers.get('retry-after'));
+      }
+      return undefined;
+    };
+    const [p, c] = [await burst(plain), await burst(ctl)];
+    assert.ok(p !== undefined && c !== undefined, 'both answered 429');
+    assert.ok(c > p, `Retry-After ${c} under the control, ${p} without`);
+  },
+};
+
+describe('each control is in effect', { concurrency: 1 }, () => {
+  const refs = new Map<string, Refs>();
+  let plain: RunningReference | undefined;
+  before(async () => {
+    plain = await startReference({ portBase: await freePortBase() });
+  });
+  after(async () => {
+    await plain?.close();
+    for (const r of refs.values()) await r.ctl.close();
+  });
+  for (const control of selected) {
+    test(control.name, async () => {
+      const ctl = await startReference({ portBase: await freePortBase(), control: control.name });
+      refs.set(control.name, { plain: plain!, ctl });
+      await PROBES[control.name]({ plain: plain!, ctl });
+    });
+  }
+});
+
+// One whole-suite run at a time: each already uses every core.
+describe('the suite raises no alarm on a correct server with harmless variations', { concurrency: 1 }, () => {
+  for (const control of selected) {
+    test(`${control.name}: ${control.description}`, async () => {
+      let clean = false;
+      try {
+        const run = await runSuite({ control: control.name, workers: SUITE_WORKERS });
+        const { report } = run;
+        assert.deepEqual(failedRules(report), [], `rules failed under control ${control.name}:\n${run.output.slice(-3000)}`);
+        assert.deepEqual(rulesWith(report, 'error'), [], `rules the suite could not judge under control ${control.name}:\n${run.output.slice(-3000)}`);
+        assert.deepEqual(report.unplaced, []);
+        assert.equal(report.summary.verdict, 'pass');
+        assert.equal(run.exitCode, 0, run.output.slice(-3000));
+        assert.ok(report.tests.passed > 30, `tests passed: ${report.tests.passed}`);
+        clean = true;
+      } finally {
+        recordScore({ kind: 'control', name: control.name, ok: clean });
+      }
+    });
+  }
+});

@@ -1,0 +1,65 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { buildSpecMap, OVERRIDES, selectionFor } from '../../test/support/spec-map.ts';
+import { SUITE_FAULTS } from '../../reference/faults.ts';
+import { loadRules } from '../../fixtures/rules.ts';
+import type { Surface } from '../../fixtures/families.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const map = buildSpecMap(ROOT);
+const all = new Set<Surface>(['local', 'cloud', 'serverless', 'router', 'registry']);
+
+test('a rule named in a spec maps to that spec, on the surfaces the rule applies to', () => {
+  const sel = selectionFor('V2.JOB.LABELS_EXACT', all, { root: ROOT, map });
+  assert.ok(sel.files.includes('specs/v2/jobs.spec.ts'), sel.why);
+  assert.ok(!sel.files.includes('specs/v2/assets.spec.ts'));
+  const surfaces = loadRules().get('V2.JOB.LABELS_EXACT')!.surfaces;
+  assert.deepEqual(sel.projects, surfaces.filter((s) => ['local', 'cloud', 'serverless'].includes(s)).map((s) => `--project=v2-${s}`));
+});
+
+test('a spec naming the rule itself wins over specs that only reach it through a helper', () => {
+  // V2.JOB.POLL_FIRST is named by jobs.spec.ts and checked inside fixtures/v2/jobs.ts, which flow.spec.ts imports.
+  const map2 = buildSpecMap(ROOT);
+  assert.ok(map2.viaHelpers.get('V2.JOB.POLL_FIRST')?.includes('specs/v2/flow.spec.ts'));
+  const sel = selectionFor('V2.JOB.POLL_FIRST', all, { root: ROOT, map });
+  assert.deepEqual(sel.files, ['specs/v2/jobs.spec.ts'], sel.why);
+});
+
+test('a rule no spec names itself maps to the specs importing the helper that checks it', () => {
+  // V2.ASSET.CREATE is checked only inside fixtures/v2/assets.ts (postAsset).
+  assert.ok(!map.named.has('V2.ASSET.CREATE'));
+  const sel = selectionFor('V2.ASSET.CREATE', all, { root: ROOT, map });
+  assert.ok(sel.files.includes('specs/v2/assets.spec.ts') && !sel.files.some((f) => f.startsWith('specs/router/')), sel.why);
+});
+
+test('a rule judged only by the always-on checks falls back to the whole family', () => {
+  assert.ok(map.alwaysOn.has('ROUTER.HEADER.RETRY_AFTER'));
+  const sel = selectionFor('ROUTER.HEADER.RETRY_AFTER', all, { root: ROOT, map });
+  assert.deepEqual(sel.files, []);
+  assert.deepEqual(sel.projects, ['--project=router']);
+});
+
+test('surfaces the target lacks get no project; a rule with none left is refused', () => {
+  const sel = selectionFor('V2.JOB.LABELS_EXACT', new Set<Surface>(['cloud']), { root: ROOT, map });
+  assert.deepEqual(sel.projects, ['--project=v2-cloud']);
+  assert.throws(() => selectionFor('ROUTER.HEADER.RETRY_AFTER', new Set<Surface>(['cloud']), { root: ROOT, map }), /applies to no surface/);
+});
+
+test('every suite fault has a selection, and every mapped file exists', () => {
+  for (const fault of SUITE_FAULTS) {
+    const sel = selectionFor(fault.rule, all, { root: ROOT, fault: fault.name, map });
+    assert.ok(sel.projects.length > 0, fault.name);
+    for (const f of sel.files) assert.ok(existsSync(path.join(ROOT, f)), `${fault.name}: ${f}`);
+  }
+});
+
+test('overrides name real faults and real spec files', () => {
+  const names = new Set(SUITE_FAULTS.map((f) => f.name));
+  for (const [fault, o] of Object.entries(OVERRIDES)) {
+    assert.ok(names.has(fault), `override for unknown fault ${fault}`);
+    assert.ok(o.why.length > 10, `override for ${fault} says why`);
+    if (o.files !== 'family') for (const f of o.files) assert.ok(existsSync(path.join(ROOT, f)), `${fault}: ${f}`);
+  }
+});
