@@ -17,6 +17,8 @@ export class RateLimiter {
     private readonly now: () => number = Date.now,
     /** Fault hook (load-limiter-double): how many times the allowance is let through. */
     private readonly overAdmit = 1,
+    /** Fault hook (load-retry-after-short): seconds Retry-After understates the wait by. */
+    private readonly retryAfterShortBy = 0,
   ) {}
 
   take(account: string): LimitDecision {
@@ -33,6 +35,8 @@ export class RateLimiter {
       return { allowed: true };
     }
     const remainingMs = w.startedAt + windowMs - t;
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(remainingMs / 1000)) };
+    const seconds = Math.ceil(remainingMs / 1000);
+    // The fault understates the wait (down to 0), so a client that obeys it comes back too early.
+    return { allowed: false, retryAfterSeconds: this.retryAfterShortBy > 0 ? Math.max(0, seconds - this.retryAfterShortBy) : Math.max(1, seconds) };
   }
 }

@@ -24,6 +24,30 @@ export const LOAD_FAULTS = [
     caughtBy: 'load',
   },
   {
+    name: 'load-429-no-detail',
+    rule: 'LOAD.RATE_LIMIT.ENVELOPE',
+    description: "the router's 429 rate_limited bodies lack detail (only error_type)",
+    caughtBy: 'load',
+  },
+  {
+    name: 'load-limit-spills-over',
+    rule: 'LOAD.RATE_LIMIT.ACCOUNT_SCOPED',
+    description: "for a second after the router refuses one caller 429, every other caller is refused too",
+    caughtBy: 'load',
+  },
+  {
+    name: 'load-retry-after-short',
+    rule: 'LOAD.RATE_LIMIT.RETRY_SUCCEEDS',
+    description: "the router's 429 Retry-After is one second shorter than the time left in the window (down to 0)",
+    caughtBy: 'load',
+  },
+  {
+    name: 'load-concurrency-off-by-one',
+    rule: 'LOAD.CONCURRENCY.LIMIT',
+    description: 'the router admits one synchronous call more than the in-flight limit',
+    caughtBy: 'load',
+  },
+  {
     name: 'load-concurrency-no-spend',
     rule: 'LOAD.CONCURRENCY.SPEND_HEADERS',
     description: '429 concurrency_limit_exceeded answers lack the committed-spend headers',

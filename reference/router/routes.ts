@@ -112,10 +112,13 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
     }
     const p = resolvePrincipal(req.headers, f('router-bearer-wins'));
     principals.set(req, p);
-    const decision = state.limiter.take(p.caller);
+    let decision = state.limiter.take(p.caller);
+    if (!decision.allowed) state.lastRefusal = { caller: p.caller, at: Date.now() };
+    else if (f('load-limit-spills-over') && p.caller !== state.lastRefusal.caller && Date.now() - state.lastRefusal.at < 1000) decision = { allowed: false, retryAfterSeconds: 1 };
     if (!decision.allowed) {
       const spend = f('router-429-no-spend') ? {} : state.spendHeaders(scopeOf(p));
-      throw new RouterError(429, 'rate_limited', `request allowance used up; retry in ${decision.retryAfterSeconds} s`, { retryAfter: decision.retryAfterSeconds, headers: spend });
+      // load-429-no-detail: an undefined detail drops out of the serialised body.
+      throw new RouterError(429, 'rate_limited', `request allowance used up; retry in ${decision.retryAfterSeconds} s`, { retryAfter: decision.retryAfterSeconds, headers: spend, ...(f('load-429-no-detail') ? { extra: { detail: undefined } } : {}) });
     }
   });
 

@@ -40,12 +40,14 @@ export class RouterState {
   private readonly docs = new Map<string, SchemaDocument>();
   private readonly inFlight = new Map<string, number>();
   private readonly runningCalls = new Map<string, number>();
+  /** The caller the limiter last refused, and when (fault hook load-limit-spills-over). */
+  lastRefusal = { caller: '', at: -Infinity };
 
   constructor(
     readonly isFault: IsFault,
     readonly baseUrl: () => string,
   ) {
-    this.limiter = new RateLimiter(routerAllowance, Date.now, isFault('load-limiter-double') ? 2 : 1);
+    this.limiter = new RateLimiter(routerAllowance, Date.now, isFault('load-limiter-double') ? 2 : 1, isFault('load-retry-after-short') ? 1 : 0);
   }
 
   /**
@@ -55,7 +57,7 @@ export class RouterState {
   startCall(scope: string, limit: number | undefined): (() => void) | undefined {
     if (limit === undefined) return () => {};
     const running = this.runningCalls.get(scope) ?? 0;
-    if (running >= limit) return undefined;
+    if (running >= (this.isFault('load-concurrency-off-by-one') ? limit + 1 : limit)) return undefined;
     this.runningCalls.set(scope, running + 1);
     let ended = false;
     return () => {
