@@ -9,6 +9,8 @@ export interface ServeOptions {
   contentType: string;
   /** Only for the content-bytes-flipped fault: corrupts the blob's final byte. */
   flipLastByte: boolean;
+  /** Only for the range-ignored fault: answers every request with the whole blob. */
+  ignoreRange?: boolean;
 }
 
 // Flips the byte at absolute position `target` of a stream that begins at `offset`.
@@ -29,7 +31,7 @@ function flipAt(offset: number, target: number): Transform {
 
 export function serveBlob(request: FastifyRequest, reply: FastifyReply, blobs: BlobStore, opts: ServeOptions): FastifyReply {
   const { hex, size, contentType, flipLastByte } = opts;
-  const range = parseRange(request.headers.range, size);
+  const range = parseRange(opts.ignoreRange ? undefined : request.headers.range, size);
   reply.header('Accept-Ranges', 'bytes');
   if (range.kind === 'unsatisfiable') {
     return reply.code(416).header('Content-Range', `bytes */${size}`).send();

@@ -134,7 +134,7 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext,
   const ownAsset = (account: string | undefined, id: string, opts: { anyOwner?: boolean } = {}): AssetRecord => {
     const rec = UUID_RE.test(id) ? assets.get(id) : undefined;
     if (rec === undefined || (!opts.anyOwner && rec.account !== account)) throw notFound('asset');
-    if (moderation.flagged(rec.hex)) throw new ApiError('content_blocked', 'content moderation flagged these bytes');
+    if (moderation.flagged(rec.hex) && !isFault('moderation-ignored')) throw new ApiError('content_blocked', 'content moderation flagged these bytes');
     return rec;
   };
 
@@ -205,7 +205,7 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext,
   app.head<{ Params: { hash: string } }>('/api/v2/assets/by-hash/:hash', { onRequest: guard.admit }, async (request, reply) => {
     const account = guard.requireAccount(request);
     const hex = parseHash(request.params.hash);
-    const found = hex !== undefined && (isFault('by-hash-global') ? assets.heldByAnyone(hex) : assets.holds(account, hex));
+    const found = hex !== undefined && (isFault('by-hash-global') ? assets.heldByAnyone(hex) : assets.holds(account, hex)) && !isFault('by-hash-never');
     return reply.code(found ? 200 : 404).send();
   });
 
@@ -246,6 +246,7 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext,
       size: rec.size_bytes,
       contentType: rec.content_type,
       flipLastByte: isFault('content-bytes-flipped') && rec.job_id === undefined,
+      ignoreRange: isFault('range-ignored'),
     });
   });
 

@@ -188,7 +188,7 @@ export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, g
     }
     const filters = parseFilters(query, request.url);
     const scope = `${policy.scope(request)}\n${account}\n${JSON.stringify(Object.entries(filters).sort())}`;
-    let list = jobs.list(policy.scope(request), account).filter((j) => Object.entries(filters).every(([k, v]) => j.labels?.[k] === v));
+    let list = jobs.list(policy.scope(request), account).filter((j) => isFault('list-filter-ignored') || Object.entries(filters).every(([k, v]) => j.labels?.[k] === v));
     if (query.cursor !== undefined) {
       if (typeof query.cursor !== 'string') throw new ApiError('invalid_cursor', 'cursor must be given once');
       let pos: { createdAt: number; id: string } | undefined;
