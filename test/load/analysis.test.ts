@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { estimateAllowance, type Admission } from '../../load/profiles/rate-limit.ts';
+import { estimateAllowance, ROUTER_429, V2_429, type Admission } from '../../load/profiles/rate-limit.ts';
 import { maxOverlap, spendProblem } from '../../load/profiles/router-concurrency.ts';
 import { PollPool, retryAfterSeconds } from '../../load/profiles/poll-pool.ts';
 import { histogram, percentile } from '../../load/stats.ts';
@@ -79,4 +79,18 @@ test('percentiles are exact ranks; the histogram keeps every latency', () => {
   const h = histogram([0.05, 1, 1, 7, 300]);
   assert.equal(h.counts.reduce((s, c) => s + c, 0), 5);
   assert.ok(h.bounds[h.bounds.length - 1]! >= 300);
+});
+
+test('a 429 under load is judged on its shape and Retry-After; unknown codes and buckets are allowed', () => {
+  const spend = { 'x-committed-spend-limit': '100', 'x-committed-spend-current': '10', 'x-committed-spend-remaining': '90' };
+  const routerBody = (type: string) => JSON.stringify({ detail: 'slow down', error_type: type });
+  assert.equal(ROUTER_429.judge429(429, { 'retry-after': '1', 'x-comfy-error-type': 'rate_limited', ...spend }, routerBody('rate_limited'), 'Comfy'), undefined);
+  assert.equal(ROUTER_429.judge429(429, { 'retry-after': '2', 'x-comfy-error-type': 'brand_new_bucket', ...spend }, routerBody('brand_new_bucket'), 'Comfy'), undefined);
+  assert.match(ROUTER_429.judge429(429, { 'retry-after': '1', 'x-comfy-error-type': 'rate_limited', ...spend }, JSON.stringify({ error_type: 'rate_limited' }), 'Comfy') ?? '', /detail/);
+  assert.match(ROUTER_429.judge429(429, { 'x-comfy-error-type': 'rate_limited', ...spend }, routerBody('rate_limited'), 'Comfy') ?? '', /Retry-After/);
+  const v2Body = (code: string) => JSON.stringify({ error: { code, message: 'slow down' } });
+  assert.equal(V2_429.judge429(429, { 'retry-after': '3' }, v2Body('rate_limited'), 'Comfy'), undefined);
+  assert.equal(V2_429.judge429(429, { 'retry-after': '3' }, v2Body('some_future_code'), 'Comfy'), undefined);
+  assert.match(V2_429.judge429(429, { 'retry-after': '1.5' }, v2Body('rate_limited'), 'Comfy') ?? '', /integer/);
+  assert.match(V2_429.judge429(429, { 'retry-after': '1' }, JSON.stringify({ code: 'rate_limited', message: 'x' }), 'Comfy') ?? '', /envelope/);
 });
