@@ -11,6 +11,15 @@ interface Item {
   done: boolean;
 }
 
+/** The `status` member of a polled JSON body, or undefined when the body is not such JSON. */
+export function statusOf(body: string): unknown {
+  try {
+    return (JSON.parse(body) as { status?: unknown } | null)?.status;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Header value as integer seconds, or undefined when absent; NaN when present but not an integer. */
 export function retryAfterSeconds(headers: Record<string, string>): number | undefined {
   const raw = headers['retry-after'];

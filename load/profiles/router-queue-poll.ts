@@ -6,7 +6,7 @@
 import { checkStatus } from '../../fixtures/check.ts';
 import type { Profile } from '../types.ts';
 import { bearer, missing, poolFor, scenarioObject, scenarioString, splitModel } from './common.ts';
-import { PollPool, RetryAfterLedger, pathOnOrigin, retryAfterSeconds } from './poll-pool.ts';
+import { PollPool, RetryAfterLedger, pathOnOrigin, retryAfterSeconds, statusOf } from './poll-pool.ts';
 
 export const routerQueuePoll: Profile = {
   name: 'router-queue-poll',
@@ -44,12 +44,7 @@ export const routerQueuePoll: Profile = {
       expected: (status) => status === 200,
       observe(o) {
         if (o.measured && measuredPolls++ === 0) earlyAtStart = pool.early;
-        let status: unknown;
-        try {
-          status = (JSON.parse(o.body) as { status?: unknown }).status;
-        } catch {
-          status = undefined;
-        }
+        const status = statusOf(o.body);
         // A body without a status is the contract's failure, not a poll of unfinished work.
         const unfinished = o.status === 200 && typeof status === 'string' && status !== 'COMPLETED';
         ledger.record(o, unfinished);

@@ -8,7 +8,7 @@ import { slowWorkflow } from '../../fixtures/data/workflows.ts';
 import { SuiteError } from '../../fixtures/violations.ts';
 import type { CheckResult, Profile } from '../types.ts';
 import { basePath, missing, scenarioString } from './common.ts';
-import { PollPool, RetryAfterLedger, retryAfterSeconds } from './poll-pool.ts';
+import { PollPool, RetryAfterLedger, retryAfterSeconds, statusOf } from './poll-pool.ts';
 
 /** Terminal v1 statuses in either vocabulary; any other value is in flight. */
 const TERMINAL = new Set(['success', 'error', 'non_retryable_error', 'lost', 'cancelled', 'completed', 'failed']);
@@ -76,12 +76,7 @@ export const v1JobStatus: Profile = {
       expected: (status) => status === 200,
       observe(o) {
         if (o.status !== 200) return;
-        let status: unknown;
-        try {
-          status = (JSON.parse(o.body) as { status?: unknown }).status;
-        } catch {
-          status = undefined;
-        }
+        const status = statusOf(o.body);
         if (typeof status !== 'string') {
           badBodies += 1;
           if (badExamples.length < 3) badExamples.push(o.body.slice(0, 160));

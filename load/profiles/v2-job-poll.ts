@@ -6,7 +6,7 @@ import { slowWorkflow } from '../../fixtures/data/workflows.ts';
 import { TERMINAL } from '../../fixtures/v2/jobs.ts';
 import type { Profile } from '../types.ts';
 import { bearer, missing, scenarioString } from './common.ts';
-import { PollPool, pathOnOrigin, retryAfterSeconds } from './poll-pool.ts';
+import { PollPool, pathOnOrigin, retryAfterSeconds, statusOf } from './poll-pool.ts';
 
 const POOL = 12;
 const SLEEP_S = 2;
@@ -43,12 +43,7 @@ export const v2JobPoll: Profile = {
       expected: (status) => status === 200,
       observe(o) {
         if (o.status !== 200) return;
-        let status: unknown;
-        try {
-          status = (JSON.parse(o.body) as { status?: unknown }).status;
-        } catch {
-          return;
-        }
+        const status = statusOf(o.body);
         if (typeof status === 'string') seen.set(status, (seen.get(status) ?? 0) + 1);
         if (typeof status === 'string' && TERMINAL.has(status)) {
           pool.finish(o.path);
