@@ -66,7 +66,9 @@ export function sendApiError(reply: FastifyReply, err: ApiError, isFault: IsFaul
   if (err.retryAfterSeconds !== undefined && !isFault('missing-retry-after')) {
     reply.header('Retry-After', String(err.retryAfterSeconds));
   }
-  const inner: Record<string, unknown> = { code: err.code, message: err.message };
+  // rate-limit-as-queue-full: still a code 429 pairs with, but not the one a request rate earns.
+  const code = err.code === 'rate_limited' && isFault('rate-limit-as-queue-full') ? 'queue_full' : err.code;
+  const inner: Record<string, unknown> = { code, message: err.message };
   if (err.organizationId !== undefined) inner.organization_id = err.organizationId;
   else if (err.code === 'unauthorized' && isFault('org-id-on-unauthorized')) inner.organization_id = 'org_ref_leaked';
   if (err.details !== undefined) inner.details = err.details;

@@ -12,6 +12,7 @@ export const V2_FAULTS = [
   { name: 'by-hash-never', rule: 'V2.ASSET.BY_HASH', description: 'HEAD by-hash answers 404 even for a blob the account holds' },
   { name: 'moderation-ignored', rule: 'V2.ERR.CONTENT_BLOCKED', description: 'asset reads serve bytes that content moderation flagged' },
   { name: 'range-ignored', rule: 'V2.ASSET.CONTENT_RANGE', description: 'the local content endpoint ignores Range and answers 200 with every byte' },
+  { name: 'rate-limit-as-queue-full', rule: 'V2.ERR.RATE_LIMITED', description: 'a key past its request-rate allowance is refused 429 queue_full instead of rate_limited' },
   { name: 'list-page-one-extra', rule: 'V2.JOB.LIST_WALK', description: 'job listing pages carry one job more than limit' },
   { name: 'list-filter-ignored', rule: 'V2.JOB.LIST_FILTER', description: 'job listing accepts metadata filters but does not apply them' },
   { name: 'by-hash-global', rule: 'V2.ASSET.BY_HASH_SCOPE', description: 'HEAD by-hash answers 200 when any account holds the blob' },
