@@ -7,6 +7,7 @@ import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
 import type { Options } from './fixtures/test.ts';
 import { familiesOn, projectName } from './fixtures/families.ts';
 import { resolveTarget, REPO_ROOT } from './fixtures/targets.ts';
+import { JOB_DEADLINE_MS } from './fixtures/time.ts';
 
 const target = resolveTarget(process.env);
 // REPORTS_DIR lets several runs (the suite's own fault tests) write side by side.
@@ -52,7 +53,8 @@ export default defineConfig<Options>({
   forbidOnly: !!process.env.CI,
   retries: 0,
   workers: process.env.CI ? 2 : undefined,
-  timeout: 60_000,
+  // Room for a test that polls two jobs to their deadline (CONFORMANCE_JOB_DEADLINE_MS).
+  timeout: Math.max(60_000, 2 * JOB_DEADLINE_MS + 15_000),
   outputDir: path.join(reports, 'test-results'),
   // Probes every surface first: an unreachable target is one message, not a failure per test.
   globalSetup: './fixtures/global-setup.ts',

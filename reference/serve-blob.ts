@@ -11,6 +11,8 @@ export interface ServeOptions {
   flipLastByte: boolean;
   /** Only for the range-ignored fault: answers every request with the whole blob. */
   ignoreRange?: boolean;
+  /** Only for the content-range-unitless fault: a 206 Content-Range without its unit. */
+  unitlessRange?: boolean;
 }
 
 // Flips the byte at absolute position `target` of a stream that begins at `offset`.
@@ -38,7 +40,7 @@ export function serveBlob(request: FastifyRequest, reply: FastifyReply, blobs: B
   }
   const start = range.kind === 'partial' ? range.start : 0;
   const end = range.kind === 'partial' ? range.end : size - 1;
-  if (range.kind === 'partial') reply.code(206).header('Content-Range', `bytes ${start}-${end}/${size}`);
+  if (range.kind === 'partial') reply.code(206).header('Content-Range', `${opts.unitlessRange ? '' : 'bytes '}${start}-${end}/${size}`);
   reply.type(contentType).header('Content-Length', String(end - start + 1));
   if (size === 0) return reply.send(Buffer.alloc(0));
   const stream = blobs.read(hex, start, end);

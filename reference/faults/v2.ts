@@ -63,5 +63,13 @@ export const V2_FAULTS = [
   { name: 'self-url-wrong', rule: 'V2.JOB.FOLLOW_URLS', description: 'urls.self points at a path that is not the job read' },
   { name: 'outputs-missing', rule: 'V2.JOB.OUTPUTS_REAL', description: 'a succeeded job lists no outputs' },
   { name: 'malformed-job-id-500', rule: 'V2.ERR.IDS_NEVER_5XX', description: 'a job id that is not a UUID answers 500 upstream_error' },
+  // Rules every flow rests on: each fault breaks one narrowly, so the rest of the suite
+  // reports the checks behind it as blocked (error), not as failures of their own.
+  { name: 'upload-needs-name', rule: 'V2.ASSET.CREATE', description: 'a well-formed upload is refused 400 invalid_request for want of a "name" field the contract does not have' },
+  { name: 'bearer-key-refused', rule: 'V2.AUTH.BEARER_KEY', description: 'the cloud refuses an account API key sent as Authorization: Bearer (it reads keys only from X-API-Key)' },
+  { name: 'asset-input-refused', rule: 'V2.JOB.SUBMIT', description: 'a valid workflow whose LoadImage takes an existing asset reference is refused 400 invalid_workflow' },
+  { name: 'job-read-cached', rule: 'V2.JOB.POLL_FIRST', description: 'GET of a job serves the record cached when it was submitted, so polling never sees the job finish' },
+  { name: 'outputs-read-once', rule: 'V2.JOB.RETRIEVABLE', description: "a finished job's outputs are listed on the first read that sees it finished and dropped from every later read" },
+  { name: 'content-range-unitless', rule: 'V2.CONTRACT.HEADERS', description: 'a 206 answer from the content endpoint sends Content-Range without its unit ("0-9/100")' },
   { name: 'from-hash-asset-unusable', rule: 'V2.FLOW.ROUND_TRIP', description: 'an asset minted from a hash cannot be used as a workflow input (refused missing_asset)' },
 ] as const satisfies ReadonlyArray<FaultInfo>;

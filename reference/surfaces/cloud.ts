@@ -18,6 +18,7 @@ function cloudResolver(ctx: ReferenceContext): AccountResolver {
     const token = bearerToken(header);
     if (token === undefined) throw unauthorized('malformed Authorization header; expected Bearer <API key>');
     const account = cloudAccountForKey(token);
+    if (account !== undefined && ctx.isFault('bearer-key-refused')) throw unauthorized('send the API key in X-API-Key');
     if (account !== undefined) return account;
     if (!token.startsWith(API_KEY_PREFIX)) {
       throw unauthorized(`JWT bearer tokens are not accepted by this deployment; use an API key (${API_KEY_PREFIX}...)`);

@@ -158,6 +158,7 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext,
           details: { expected_hash: formatHash(expectedHex), computed_hash: formatHash(file.hex) },
         });
       }
+      if (isFault('upload-needs-name') && !fields.has('name')) throw invalidRequest('name', 'a name field is required');
       await file.commit();
       // Asset rule 5: the same path and bytes as an existing output answer with that output.
       const output = assets.findByPath(account, file.hex, path);
@@ -247,6 +248,7 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext,
       contentType: rec.content_type,
       flipLastByte: isFault('content-bytes-flipped') && rec.job_id === undefined,
       ignoreRange: isFault('range-ignored'),
+      unitlessRange: isFault('content-range-unitless'),
     });
   });
 

@@ -97,6 +97,11 @@ export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, g
     return body;
   };
 
+  // job-read-cached: the record as submitted is served for good. outputs-read-once: a
+  // finished job's outputs are handed out once.
+  const readCache = new Map<string, Record<string, unknown>>();
+  const outputsDelivered = new Set<string>();
+
   app.post('/api/v2/jobs', { onRequest: guard.admit }, async (request, reply) => {
     const account = guard.requireAccount(request);
     const scope = policy.scope(request);
@@ -128,6 +133,7 @@ export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, g
 
     const refusal = engine.validate(body.workflow, account);
     if (refusal) throw refusalError(refusal, body.workflow, new Set(engine.catalog.list().map((c) => c.name)), isFault);
+    if (isFault('asset-input-refused')) refuseAssetInputs(body.workflow);
 
     const active = engine.activeCount(account);
     if (active >= traits.queueCapacity && !isFault('queue-unbounded')) throw new ApiError('queue_full', 'the queue for this account is full', { retryAfterSeconds: 1 });
@@ -153,12 +159,21 @@ export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, g
     jobs.add(job);
     if (typeof key === 'string' && key.length > 0) jobs.bindKey(scope, account, key, job.id);
     const state = engine.submit({ id: job.id, account, workflow: job.workflow, ...(extraData ? { extraData: extraData as Record<string, unknown> } : {}) });
-    return reply.code(201).send(present(request, job, state));
+    const submitted = present(request, job, state);
+    if (isFault('job-read-cached')) readCache.set(job.id, submitted);
+    return reply.code(201).send(submitted);
   });
 
   app.get<{ Params: { id: string } }>('/api/v2/jobs/:id', { onRequest: guard.admit }, async (request, reply) => {
     const { job, state } = ownJob(request, request.params.id);
-    return reply.send(present(request, job, state));
+    const cached = isFault('job-read-cached') ? readCache.get(job.id) : undefined;
+    if (cached) return reply.send(cached);
+    const body = present(request, job, state);
+    if (isFault('outputs-read-once') && TERMINAL.has(state.status)) {
+      if (outputsDelivered.has(job.id)) body.outputs = [];
+      outputsDelivered.add(job.id);
+    }
+    return reply.send(body);
   });
 
   app.post<{ Params: { id: string } }>('/api/v2/jobs/:id/cancel', { onRequest: guard.admit }, async (request, reply) => {
@@ -269,4 +284,17 @@ function streamEvents(request: FastifyRequest, reply: FastifyReply, ctx: Referen
   }
   ctx.engine.on('event', onEvent);
   request.raw.on('close', () => ctx.engine.off('event', onEvent));
+}
+
+/** Fault asset-input-refused: refuses a LoadImage that takes an asset reference, as a server that does not know that input form would. */
+function refuseAssetInputs(workflow: unknown): void {
+  const nodes = Object.entries(workflow as Record<string, { class_type?: unknown; inputs?: Record<string, unknown> }>);
+  const named: Record<string, unknown> = {};
+  for (const [id, node] of nodes) {
+    const image = node.inputs?.image as { __type?: unknown } | undefined;
+    if (node.class_type === 'LoadImage' && typeof image === 'object' && image !== null && image.__type === 'core/ASSET') {
+      named[id] = { class_type: 'LoadImage', errors: [{ type: 'value_not_valid', message: 'image must be a file name' }] };
+    }
+  }
+  if (Object.keys(named).length > 0) throw new ApiError('invalid_workflow', 'the workflow has invalid nodes', { details: { node_errors: named } });
 }

@@ -72,6 +72,14 @@ test('a 302 without Location breaks V2.ASSET.CONTENT_REDIRECT', () => {
   assert.deepEqual(judge('getAssetContent', { status: 302, headers: {}, body: Buffer.alloc(0), truncated: false, elapsedMs: 1 }), ['V2.ASSET.CONTENT_REDIRECT']);
 });
 
+test('a Content-Range that breaks its HTTP syntax breaks V2.CONTRACT.HEADERS; a well-formed one passes', () => {
+  const partial = (range: string): HttpResponse => ({ status: 206, headers: { 'content-type': 'application/octet-stream', 'content-range': range }, body: Buffer.alloc(10), truncated: false, elapsedMs: 1 });
+  assert.deepEqual(judge('getAssetContent', partial('bytes 0-9/100')), []);
+  assert.deepEqual(judge('getAssetContent', partial('bytes 0-9/*')), []);
+  assert.deepEqual(judge('getAssetContent', partial('0-9/100')), ['V2.CONTRACT.HEADERS']);
+  assert.deepEqual(judge('getAssetContent', partial('bytes 0-9')), ['V2.CONTRACT.HEADERS']);
+});
+
 test('a broken output inside a job is judged under the Output rule, not the Job rule', () => {
   const job = {
     id: 'j1', status: 'succeeded', created_at: '2026-01-01T00:00:00Z', started_at: null, completed_at: null, expires_at: '2026-02-01T00:00:00Z',
