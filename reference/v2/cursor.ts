@@ -20,6 +20,16 @@ export class CursorCodec {
     return `${payload}.${this.mac(payload).toString('base64url')}`;
   }
 
+  /** The scope a genuine cursor was issued for, unchecked against the caller (only the cursor-follows-owner fault asks). */
+  issuedScope(cursor: string): string | undefined {
+    const [payload, sig] = cursor.split('.');
+    if (!payload || !sig) return undefined;
+    const given = Buffer.from(sig, 'base64url');
+    const want = this.mac(payload);
+    if (given.length !== want.length || !timingSafeEqual(given, want)) return undefined;
+    return (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { s: string }).s;
+  }
+
   decode(scope: string, cursor: string): CursorPosition {
     const refuse = (): never => {
       throw new ApiError('invalid_cursor', 'cursor is not one this server issued for this listing');

@@ -44,6 +44,12 @@ export class JobStore {
    * any later request with the key is refused, never replayed). Synchronous, so
    * concurrent requests with one key cannot both claim it.
    */
+  /** True when no live record holds the key (only the idempotency-race fault asks before claiming). */
+  keyFree(scope: string, account: string, key: string): boolean {
+    const held = this.keys.get(`${scope}\n${account}\n${key}`);
+    return held === undefined || held.at + IDEMPOTENCY_TTL_MS <= this.now();
+  }
+
   claimKey(scope: string, account: string, key: string): boolean {
     const k = `${scope}\n${account}\n${key}`;
     const held = this.keys.get(k);

@@ -2,6 +2,7 @@
 // the live event stream. Validation and execution belong to the engine; this file
 // adds what v2 promises around them (labels, idempotency, cursors, embedded URLs).
 import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ReferenceContext } from '../context.ts';
 import { ApiError, invalidRequest, notFound } from '../errors.ts';
@@ -140,7 +141,11 @@ export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, g
 
     // Claimed only once the request reaches submission, so refusals above leave the key free.
     const key = request.headers['idempotency-key'];
-    if (typeof key === 'string' && key.length > 0 && !jobs.claimKey(scope, account, key)) {
+    // idempotency-race: the key is looked up, then claimed after an await, so submits
+    // that arrive together all find it free (a later reuse is still refused).
+    const raced = typeof key === 'string' && key.length > 0 && isFault('idempotency-race') && jobs.keyFree(scope, account, key);
+    if (raced) await delay(25);
+    if (typeof key === 'string' && key.length > 0 && !jobs.claimKey(scope, account, key) && !raced) {
       const original = isFault('idempotency-replay') ? jobs.jobOfKey(scope, account, key) : undefined;
       const replay = original ? jobs.get(original) : undefined;
       if (replay) return reply.code(201).send(present(request, replay, engine.get(replay.id)!));
@@ -202,11 +207,18 @@ export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, g
       limit = Math.min(Number(raw), MAX_LIMIT);
     }
     const filters = parseFilters(query, request.url);
-    const scope = `${policy.scope(request)}\n${account}\n${JSON.stringify(Object.entries(filters).sort())}`;
+    let scope = `${policy.scope(request)}\n${account}\n${JSON.stringify(Object.entries(filters).sort())}`;
     let list = jobs.list(policy.scope(request), account).filter((j) => isFault('list-filter-ignored') || Object.entries(filters).every(([k, v]) => j.labels?.[k] === v));
     if (query.cursor !== undefined) {
       if (typeof query.cursor !== 'string') throw new ApiError('invalid_cursor', 'cursor must be given once');
       let pos: { createdAt: number; id: string } | undefined;
+      // cursor-follows-owner: a genuine cursor of another account continues that account's listing.
+      const issued = isFault('cursor-follows-owner') ? cursors.issuedScope(query.cursor) : undefined;
+      const owner = issued?.split('\n')[1];
+      if (issued !== undefined && owner !== undefined && owner !== account) {
+        list = jobs.list(policy.scope(request), owner).filter((j) => Object.entries(filters).every(([k, v]) => j.labels?.[k] === v));
+        scope = issued;
+      }
       try {
         pos = cursors.decode(scope, query.cursor);
       } catch (err) {

@@ -64,6 +64,20 @@ test.describe('Job list', () => {
     checkStatus('V2.ERR.LIST_REFUSALS', await api.call('listJobs', { query: fourFilters }), [400], 'invalid_metadata_filter');
   });
 
+  test("a cursor issued to another account is refused 400 invalid_cursor, and never shows that account's jobs", { annotation: rules('V2.ERR.LIST_REFUSALS') }, async ({ api, requireScenario }) => {
+    const other = api.as({ bearer: requireScenario('other_account_token', "second account's key") as string });
+    const theirs = [(await submitJob(other, { workflow: emptyImageWorkflow() })).id, (await submitJob(other, { workflow: emptyImageWorkflow() })).id];
+    const first = await other.call('listJobs', { query: { limit: 1 } });
+    const cursor = first.json<Page>().next_cursor;
+    check('V2.ERR.LIST_REFUSALS', typeof cursor === 'string' && cursor.length > 0, "the other account's first page of 1 (it has more jobs)", 'a next_cursor', cursor);
+    const res = await api.call('listJobs', { query: { limit: 5, cursor } });
+    if (res.status === 400) return checkStatus('V2.ERR.LIST_REFUSALS', res, [400], 'invalid_cursor');
+    // A server whose cursors are positions only may accept it, but only as a place in the
+    // caller's own list: the other account's jobs must not appear.
+    const leaked = res.status === 200 ? res.json<Page>().jobs.map((j) => j.id).filter((id) => theirs.includes(id)) : [];
+    check('V2.ERR.LIST_REFUSALS', res.status === 200 && leaked.length === 0, "a list request with the other account's cursor", "400 invalid_cursor (or a page of the caller's own jobs)", `${res.status} ${res.errorCode ?? ''}${leaked.length ? ` with the other account's jobs ${leaked.join(', ')}` : ''}`);
+  });
+
   test('label filters select exactly the jobs whose labels match every filter', { annotation: rules('V2.JOB.LIST_FILTER') }, async ({ api }) => {
     const run = randomUUID().slice(0, 8);
     const a = await submitJob(api, { workflow: emptyImageWorkflow(), metadata: { run, side: 'a' } });
