@@ -22,25 +22,22 @@ export class CursorCodec {
 
   /** The scope a genuine cursor was issued for, unchecked against the caller (only the cursor-follows-owner fault asks). */
   issuedScope(cursor: string): string | undefined {
-    const [payload, sig] = cursor.split('.');
-    if (!payload || !sig) return undefined;
-    const given = Buffer.from(sig, 'base64url');
-    const want = this.mac(payload);
-    if (given.length !== want.length || !timingSafeEqual(given, want)) return undefined;
-    return (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { s: string }).s;
+    return this.open(cursor)?.s;
   }
 
   decode(scope: string, cursor: string): CursorPosition {
-    const refuse = (): never => {
-      throw new ApiError('invalid_cursor', 'cursor is not one this server issued for this listing');
-    };
+    const parsed = this.open(cursor);
+    if (parsed === undefined || parsed.s !== scope) throw new ApiError('invalid_cursor', 'cursor is not one this server issued for this listing');
+    return { createdAt: parsed.t, id: parsed.i };
+  }
+
+  /** The payload of a cursor this server signed, or undefined for anything else. */
+  private open(cursor: string): { s: string; t: number; i: string } | undefined {
     const [payload, sig, extra] = cursor.split('.');
-    if (!payload || !sig || extra !== undefined) return refuse();
+    if (!payload || !sig || extra !== undefined) return undefined;
     const given = Buffer.from(sig, 'base64url');
     const want = this.mac(payload);
-    if (given.length !== want.length || !timingSafeEqual(given, want)) return refuse();
-    const parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { s: string; t: number; i: string };
-    if (parsed.s !== scope) return refuse();
-    return { createdAt: parsed.t, id: parsed.i };
+    if (given.length !== want.length || !timingSafeEqual(given, want)) return undefined;
+    return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { s: string; t: number; i: string };
   }
 }
