@@ -39,22 +39,20 @@ export class JobStore {
       .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1));
   }
 
-  /**
-   * Claims an idempotency key; false when it was claimed before (reject semantics:
-   * any later request with the key is refused, never replayed). Synchronous, so
-   * concurrent requests with one key cannot both claim it.
-   */
-  /** True when no live record holds the key (only the idempotency-race fault asks before claiming). */
+  /** True when no live record holds the key. */
   keyFree(scope: string, account: string, key: string): boolean {
     const held = this.keys.get(`${scope}\n${account}\n${key}`);
     return held === undefined || held.at + IDEMPOTENCY_TTL_MS <= this.now();
   }
 
+  /**
+   * Claims an idempotency key; false when it was claimed before (reject semantics:
+   * any later request with the key is refused, never replayed). Synchronous, so
+   * concurrent requests with one key cannot both claim it.
+   */
   claimKey(scope: string, account: string, key: string): boolean {
-    const k = `${scope}\n${account}\n${key}`;
-    const held = this.keys.get(k);
-    if (held !== undefined && held.at + IDEMPOTENCY_TTL_MS > this.now()) return false;
-    this.keys.set(k, { at: this.now() });
+    if (!this.keyFree(scope, account, key)) return false;
+    this.keys.set(`${scope}\n${account}\n${key}`, { at: this.now() });
     return true;
   }
 
