@@ -11,7 +11,7 @@ import { defineConfig } from '@playwright/test';
 
 const root = import.meta.dirname;
 const reports = path.resolve(process.env.REPORTS_DIR ?? path.join(root, 'reports'));
-const conformance: [string, Record<string, unknown>] = ['./fixtures/reporter/conformance-reporter.ts', { outputDir: reports, quiet: process.env.CONFORMANCE_QUIET === '1' }];
+const conformance: [string, Record<string, unknown>] = ['./report/conformance-reporter.ts', { outputDir: reports, quiet: process.env.CONFORMANCE_QUIET === '1' }];
 
 export default defineConfig({
   testDir: './specs',

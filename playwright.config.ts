@@ -5,9 +5,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
 import type { Options } from './fixtures/test.ts';
-import { familiesOn, projectName } from './fixtures/families.ts';
-import { resolveTarget, REPO_ROOT } from './fixtures/targets.ts';
-import { JOB_DEADLINE_MS } from './fixtures/time.ts';
+import { familiesOn, projectName } from './lib/families.ts';
+import { resolveTarget, REPO_ROOT } from './lib/targets.ts';
+import { JOB_DEADLINE_MS } from './lib/time.ts';
 
 const target = resolveTarget(process.env);
 // REPORTS_DIR lets several runs (the suite's own fault tests) write side by side.
@@ -63,12 +63,12 @@ export default defineConfig<Options>({
     target: { name: target.name, surfaces: target.surfaces.map((s) => ({ surface: s.surface, base_url: s.baseUrl })) },
   },
   reporter: quiet
-    ? [['./fixtures/reporter/conformance-reporter.ts', { outputDir: reports, quiet: true }], ...blob]
+    ? [['./report/conformance-reporter.ts', { outputDir: reports, quiet: true }], ...blob]
     : [
         [process.env.CI ? 'dot' : 'list'],
         ['html', { outputFolder: path.join(reports, 'html'), open: 'never' }],
         ['junit', { outputFile: path.join(reports, 'junit.xml') }],
-        ['./fixtures/reporter/conformance-reporter.ts', { outputDir: reports }],
+        ['./report/conformance-reporter.ts', { outputDir: reports }],
         ...blob,
       ],
   ...(webServer ? { webServer } : {}),

@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ROUTER_KEYS } from '../reference/accounts.ts';
-import { REPO_ROOT } from '../fixtures/targets.ts';
+import { REPO_ROOT } from '../lib/targets.ts';
 import { environment } from '../load/engine.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);

@@ -5,12 +5,12 @@
 import autocannon from 'autocannon';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import { ApiClient } from '../fixtures/api.ts';
-import { loadContract } from '../fixtures/contracts/loader.ts';
-import { FAMILY_CONTRACTS } from '../fixtures/contracts/registry.ts';
-import { Recorder } from '../fixtures/recorder.ts';
-import { Redactor } from '../fixtures/redact.ts';
-import { RuleViolation, SuiteError } from '../fixtures/violations.ts';
+import { ApiClient } from '../lib/api.ts';
+import { loadContract } from '../lib/contracts/loader.ts';
+import { FAMILY_CONTRACTS } from '../lib/contracts/registry.ts';
+import { Recorder } from '../lib/recorder.ts';
+import { Redactor } from '../lib/redact.ts';
+import { RuleViolation, SuiteError } from '../lib/violations.ts';
 import { ContractSampler, type Violation } from './sampler.ts';
 import { histogram, summarize, Timeline, round, type Histogram, type Second } from './stats.ts';
 import { evaluate, parseThreshold, type ThresholdResult } from './thresholds.ts';

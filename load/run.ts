@@ -3,7 +3,7 @@
 // Exit status: 0 the profile passed (or was skipped with a reason), 1 a threshold or
 // check failed, 2 the run could not start (usage, target, safety refusal).
 import { parseArgs } from 'node:util';
-import { TargetConfigError } from '../fixtures/targets.ts';
+import { TargetConfigError } from '../lib/targets.ts';
 import { runProfile } from './engine.ts';
 import { PROFILES, profileNamed } from './profiles/index.ts';
 import { createProgress } from './progress.ts';

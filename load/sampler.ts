@@ -1,10 +1,10 @@
 // Validates a sample of the responses seen under load with the suite's own contract
 // validator and per-family checks (fixtures/contracts/*, as fixtures/api.ts uses them):
 // a contract violation under load fails the run like it fails a spec.
-import { matchOperation, type Contract } from '../fixtures/contracts/loader.ts';
-import { validateResponse, type Finding } from '../fixtures/contracts/validate.ts';
-import { runChecks } from '../fixtures/checks/v2-errors.ts';
-import type { ResponseCheck } from '../fixtures/contracts/registry.ts';
+import { matchOperation, type Contract } from '../lib/contracts/loader.ts';
+import { validateResponse, type Finding } from '../lib/contracts/validate.ts';
+import { runChecks } from '../lib/checks/v2-errors.ts';
+import type { ResponseCheck } from '../lib/contracts/registry.ts';
 
 export interface Violation extends Finding {
   method: string;

@@ -5,8 +5,8 @@
 import net from 'node:net';
 import path from 'node:path';
 import { startReference, type RunningReference } from '../reference/server.ts';
-import { loadTargetsFile, REPO_ROOT, resolveTarget, TargetConfigError, type ResolvedTarget, type SurfaceTarget } from '../fixtures/targets.ts';
-import type { Surface } from '../fixtures/families.ts';
+import { loadTargetsFile, REPO_ROOT, resolveTarget, TargetConfigError, type ResolvedTarget, type SurfaceTarget } from '../lib/targets.ts';
+import type { Surface } from '../lib/families.ts';
 
 /** Ceilings no profile, override or opt-in can exceed. */
 export const HARD_MAX_RATE = 2000;

@@ -1,8 +1,8 @@
 // What a load profile is: one operation driven at a fixed arrival rate, the work it
 // prepares first, how it judges each response, and the limits that decide the run.
-import type { ApiClient } from '../fixtures/api.ts';
-import type { Family, Surface } from '../fixtures/families.ts';
-import type { SurfaceTarget } from '../fixtures/targets.ts';
+import type { ApiClient } from '../lib/api.ts';
+import type { Family, Surface } from '../lib/families.ts';
+import type { SurfaceTarget } from '../lib/targets.ts';
 
 export interface LoadSettings {
   /** Requested arrival rate, requests per second across all connections. */

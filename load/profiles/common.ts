@@ -1,5 +1,5 @@
 // Small helpers the profiles share: scenario inputs and the target's auth header.
-import type { SurfaceTarget } from '../../fixtures/targets.ts';
+import type { SurfaceTarget } from '../../lib/targets.ts';
 
 export function scenarioString(target: SurfaceTarget, key: string): string | undefined {
   const v = target.scenario[key];

@@ -5,12 +5,12 @@
 // allowance within a stated tolerance, a client that waits Retry-After must then get
 // in, and another account calling at the same time must not be limited.
 import { setTimeout as delay } from 'node:timers/promises';
-import { checkStatus } from '../../fixtures/check.ts';
-import { postAsset } from '../../fixtures/v2/assets.ts';
-import type { ApiClient } from '../../fixtures/api.ts';
-import { RuleViolation, SuiteError } from '../../fixtures/violations.ts';
-import { send } from '../../fixtures/http.ts';
-import type { SurfaceTarget } from '../../fixtures/targets.ts';
+import { checkStatus } from '../../lib/check.ts';
+import { postAsset } from '../../lib/v2/assets.ts';
+import type { ApiClient } from '../../lib/api.ts';
+import { RuleViolation, SuiteError } from '../../lib/violations.ts';
+import { send } from '../../lib/http.ts';
+import type { SurfaceTarget } from '../../lib/targets.ts';
 import type { CheckResult, Observation, Profile, PrepareContext, Skip, Workload } from '../types.ts';
 import { basePath, bearer, missing, scenarioNumber, scenarioString } from './common.ts';
 import { retryAfterSeconds } from './poll-pool.ts';

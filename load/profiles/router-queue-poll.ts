@@ -3,7 +3,7 @@
 // § GET .../status). Many clients poll requests that really run, each honouring the
 // Retry-After it was given; the run reports how often clients were told to wait and
 // whether the hint was consistent.
-import { checkStatus } from '../../fixtures/check.ts';
+import { checkStatus } from '../../lib/check.ts';
 import type { Profile } from '../types.ts';
 import { bearer, missing, poolFor, scenarioObject, scenarioString, splitModel } from './common.ts';
 import { PollPool, RetryAfterLedger, pathOnOrigin, retryAfterSeconds, statusOf } from './poll-pool.ts';

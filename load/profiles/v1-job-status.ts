@@ -3,9 +3,9 @@
 // honouring Retry-After whenever one is sent, until a terminal status appears. The v1
 // rules do not promise a Retry-After, so the run reports how often clients were told
 // to wait without failing on its absence. A target without the v1 routes is skipped.
-import { send, type HttpResponse } from '../../fixtures/http.ts';
-import { slowWorkflow } from '../../fixtures/data/workflows.ts';
-import { SuiteError } from '../../fixtures/violations.ts';
+import { send, type HttpResponse } from '../../lib/http.ts';
+import { slowWorkflow } from '../../lib/data/workflows.ts';
+import { SuiteError } from '../../lib/violations.ts';
 import type { CheckResult, Profile } from '../types.ts';
 import { basePath, missing, scenarioString } from './common.ts';
 import { PollPool, RetryAfterLedger, retryAfterSeconds, statusOf } from './poll-pool.ts';

@@ -1,9 +1,9 @@
 // v2 job polling by the job's embedded `self` URL (seed W § What the service does:
 // clients follow the URLs a response embeds), at a fixed arrival rate while the jobs
 // really run in the engine: finished jobs are replaced by new submits during the load.
-import { checkStatus } from '../../fixtures/check.ts';
-import { slowWorkflow } from '../../fixtures/data/workflows.ts';
-import { TERMINAL } from '../../fixtures/v2/jobs.ts';
+import { checkStatus } from '../../lib/check.ts';
+import { slowWorkflow } from '../../lib/data/workflows.ts';
+import { TERMINAL } from '../../lib/v2/jobs.ts';
 import type { Profile } from '../types.ts';
 import { bearer, missing, scenarioString } from './common.ts';
 import { PollPool, pathOnOrigin, retryAfterSeconds, statusOf } from './poll-pool.ts';

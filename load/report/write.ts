@@ -1,7 +1,7 @@
 // Writes one run's three files: reports/load/<profile>-<time>.{json,md,html}.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { REPO_ROOT } from '../../fixtures/targets.ts';
+import { REPO_ROOT } from '../../lib/targets.ts';
 import type { LoadReport } from '../engine.ts';
 import { renderHtml } from './html.ts';
 import { renderMarkdown } from './markdown.ts';

@@ -1,9 +1,9 @@
 // Seed W § Node registry operation, Security: a bearer JWT, a bearer API key recognised by
 // its prefix and validated as if sent in X-API-Key, or an administrative-secret scheme.
 import { test, rules } from '../../fixtures/test.ts';
-import type { Auth } from '../../fixtures/api.ts';
-import { check } from '../../fixtures/check.ts';
-import { apiKeyPrefix, attach, checkAccepted, checkCredentialRefused, looksLikeJwt, tamperedJwt, unknownApiKey } from '../../fixtures/registry/requests.ts';
+import type { Auth } from '../../lib/api.ts';
+import { check } from '../../lib/check.ts';
+import { apiKeyPrefix, attach, checkAccepted, checkCredentialRefused, looksLikeJwt, tamperedJwt, unknownApiKey } from '../../lib/registry/requests.ts';
 
 test.describe('Node registry operation › Security', () => {
   test('a bearer token that is a JWT is accepted', { annotation: rules('REGISTRY.AUTH.JWT') }, async ({ api, requireScenario }) => {

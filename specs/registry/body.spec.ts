@@ -1,7 +1,7 @@
 // Seed W § Node registry operation, Body: a JSON object with `data` (object).
 import { test, rules } from '../../fixtures/test.ts';
-import { check } from '../../fixtures/check.ts';
-import { attach, checkAccepted, describe } from '../../fixtures/registry/requests.ts';
+import { check } from '../../lib/check.ts';
+import { attach, checkAccepted, describe } from '../../lib/registry/requests.ts';
 
 // Bodies the seed's shape rules out: no `data`, `data` of another type, no object at all.
 const REFUSED_BODIES: Array<[string, unknown]> = [

@@ -2,7 +2,7 @@
 // The api fixture judges status and media type on every response; this test provokes a
 // success and each kind of refusal so both are seen in one place.
 import { test, rules } from '../../fixtures/test.ts';
-import { attach, unknownNodeId } from '../../fixtures/registry/requests.ts';
+import { attach, unknownNodeId } from '../../lib/registry/requests.ts';
 
 test.describe('Node registry operation › Contract', () => {
   test('every answer carries a declared status, and every error a JSON body', { annotation: rules('REGISTRY.CONTRACT.STATUS_DECLARED', 'REGISTRY.CONTRACT.BODY') }, async ({ api, requireScenario }) => {

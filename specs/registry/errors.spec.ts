@@ -2,8 +2,8 @@
 // {details: [string], message} or {error, message}. The api fixture judges the shape of
 // every error answer of every registry test; this test provokes each kind of refusal.
 import { test, rules } from '../../fixtures/test.ts';
-import { attach, describe, unknownNodeId } from '../../fixtures/registry/requests.ts';
-import type { Auth } from '../../fixtures/api.ts';
+import { attach, describe, unknownNodeId } from '../../lib/registry/requests.ts';
+import type { Auth } from '../../lib/api.ts';
 
 test.describe('Node registry operation › Error bodies', () => {
   test('every error body is {details: [string], message} or {error, message}', { annotation: rules('REGISTRY.ERR.SHAPE') }, async ({ api, target, requireScenario }) => {

@@ -2,10 +2,10 @@
 // answer is a declared status with a well-shaped body (the api fixture judges both on
 // every response), never a server failure, and the server keeps serving known nodes.
 import { test, rules } from '../../fixtures/test.ts';
-import { check } from '../../fixtures/check.ts';
+import { check } from '../../lib/check.ts';
 import { assertProperty } from '../../fixtures/property.ts';
-import { attach, checkAccepted, describe } from '../../fixtures/registry/requests.ts';
-import { nodeIdArbitrary } from '../../fixtures/registry/node-ids.ts';
+import { attach, checkAccepted, describe } from '../../lib/registry/requests.ts';
+import { nodeIdArbitrary } from '../../lib/registry/node-ids.ts';
 
 test.describe('Node registry operation › Path (property)', () => {
   test('no string node id, percent-encoded, makes the server fail', { annotation: rules('REGISTRY.NODE.PATH_ID') }, async ({ api, profile, requireScenario }, testInfo) => {

@@ -1,7 +1,7 @@
 // Seed W § Node registry operation, Path: `nodeId` is a string, the node's unique identifier.
 import { test, rules } from '../../fixtures/test.ts';
-import { check } from '../../fixtures/check.ts';
-import { attach, checkAccepted, describe, unknownNodeId } from '../../fixtures/registry/requests.ts';
+import { check } from '../../lib/check.ts';
+import { attach, checkAccepted, describe, unknownNodeId } from '../../lib/registry/requests.ts';
 
 test.describe('Node registry operation › Path', () => {
   test('a node id that needs percent-encoding reaches the node it names', { annotation: rules('REGISTRY.NODE.PATH_ID') }, async ({ api, requireScenario }) => {

@@ -1,8 +1,8 @@
 // Seed W § Node registry operation, success response ("detailed information about a
 // node"); the status is not shown there, the public documents give 201.
 import { test, rules } from '../../fixtures/test.ts';
-import { check } from '../../fixtures/check.ts';
-import { attach, describe } from '../../fixtures/registry/requests.ts';
+import { check } from '../../lib/check.ts';
+import { attach, describe } from '../../lib/registry/requests.ts';
 
 test.describe('Node registry operation › Success', () => {
   test('translations attached to an existing node are answered 201', { annotation: rules('REGISTRY.CREATE.STATUS') }, async ({ api, requireScenario }) => {

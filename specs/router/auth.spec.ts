@@ -1,9 +1,9 @@
 // Seed R § Authentication, rules 1-4.
 import { randomUUID } from 'node:crypto';
 import { test, rules } from '../../fixtures/test.ts';
-import { check } from '../../fixtures/check.ts';
-import type { CallOptions } from '../../fixtures/api.ts';
-import { checkRouterError, describe, modelRef, path } from '../../fixtures/router/models.ts';
+import { check } from '../../lib/check.ts';
+import type { CallOptions } from '../../lib/api.ts';
+import { checkRouterError, describe, modelRef, path } from '../../lib/router/models.ts';
 
 test.describe('Authentication', () => {
   test('every operation without credentials, or with an unknown key, answers 401 unauthorized', { annotation: rules('ROUTER.AUTH.REQUIRED') }, async ({ api, requireScenario }) => {

@@ -3,14 +3,14 @@
 // body broken at one field is a 422 whose loc points at it, and every quote's arithmetic holds.
 import fc from 'fast-check';
 import { test, rules } from '../../fixtures/test.ts';
-import { check } from '../../fixtures/check.ts';
-import type { ApiClient } from '../../fixtures/api.ts';
+import { check } from '../../lib/check.ts';
+import type { ApiClient } from '../../lib/api.ts';
 import { assertProperty } from '../../fixtures/property.ts';
-import { brokenBody, validBody, type Loc } from '../../fixtures/arbitraries/router.ts';
-import { checkQuoteArithmetic, type Quote } from '../../fixtures/router/estimate.ts';
-import { asRecord, describe, jsonOf, modelRef, path, type ModelRef } from '../../fixtures/router/models.ts';
-import { modelDocument, type Schema } from '../../fixtures/router/schema-doc.ts';
-import { SuiteError } from '../../fixtures/violations.ts';
+import { brokenBody, validBody, type Loc } from '../../lib/arbitraries/router.ts';
+import { checkQuoteArithmetic, type Quote } from '../../lib/router/estimate.ts';
+import { asRecord, describe, jsonOf, modelRef, path, type ModelRef } from '../../lib/router/models.ts';
+import { modelDocument, type Schema } from '../../lib/router/schema-doc.ts';
+import { SuiteError } from '../../lib/violations.ts';
 
 type Need = (key: string, why: string) => unknown;
 

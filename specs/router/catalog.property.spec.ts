@@ -3,11 +3,11 @@
 // cursors are opaque and a cursor the server did not produce is refused, never served.
 import fc from 'fast-check';
 import { test, rules } from '../../fixtures/test.ts';
-import { check } from '../../fixtures/check.ts';
+import { check } from '../../lib/check.ts';
 import { assertProperty } from '../../fixtures/property.ts';
-import { forgedCursor, mutatedCursor } from '../../fixtures/arbitraries/router.ts';
-import { walkCatalog, type CatalogPage } from '../../fixtures/router/catalog.ts';
-import { checkRouterError } from '../../fixtures/router/models.ts';
+import { forgedCursor, mutatedCursor } from '../../lib/arbitraries/router.ts';
+import { walkCatalog, type CatalogPage } from '../../lib/router/catalog.ts';
+import { checkRouterError } from '../../lib/router/models.ts';
 
 test.describe('Catalog page', () => {
   test('following next_cursor while has_more visits every model exactly once, whatever the limit', { annotation: rules('ROUTER.CATALOG.WALK') }, async ({ api, profile }, testInfo) => {

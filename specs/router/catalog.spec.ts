@@ -2,11 +2,11 @@
 // GET /v2/models/{provider}/{model}; Error body (retired models).
 import { isDeepStrictEqual } from 'node:util';
 import { test, rules } from '../../fixtures/test.ts';
-import { check } from '../../fixtures/check.ts';
-import { priceMembers, walkCatalog, type CatalogEntry, type CatalogPage } from '../../fixtures/router/catalog.ts';
-import { ALTERNATES, alternatesOf, checkRouterError, detailOf, jsonOf, modelRef, path } from '../../fixtures/router/models.ts';
-import { imageBody } from '../../fixtures/router/bodies.ts';
-import { SuiteError } from '../../fixtures/violations.ts';
+import { check } from '../../lib/check.ts';
+import { priceMembers, walkCatalog, type CatalogEntry, type CatalogPage } from '../../lib/router/catalog.ts';
+import { ALTERNATES, alternatesOf, checkRouterError, detailOf, jsonOf, modelRef, path } from '../../lib/router/models.ts';
+import { imageBody } from '../../lib/router/bodies.ts';
+import { SuiteError } from '../../lib/violations.ts';
 
 test.describe('Catalog entry and page', () => {
   test('a catalog entry carries id equal to {provider}/{model}, provider, model and billing facts', { annotation: rules('ROUTER.CATALOG.ENTRY') }, async ({ api }) => {

@@ -3,12 +3,12 @@
 // are also judged on every answer by the api fixture; these tests provoke the answers.
 import { randomUUID } from 'node:crypto';
 import { test, rules } from '../../fixtures/test.ts';
-import { check } from '../../fixtures/check.ts';
-import type { ApiResponse } from '../../fixtures/api.ts';
-import { checkRouterError, describe, hdr, jsonOf, modelRef, path, uniqueKey, withKey } from '../../fixtures/router/models.ts';
-import { imageBody } from '../../fixtures/router/bodies.ts';
-import { retryAfterOf } from '../../fixtures/router/queue.ts';
-import { SuiteError } from '../../fixtures/violations.ts';
+import { check } from '../../lib/check.ts';
+import type { ApiResponse } from '../../lib/api.ts';
+import { checkRouterError, describe, hdr, jsonOf, modelRef, path, uniqueKey, withKey } from '../../lib/router/models.ts';
+import { imageBody } from '../../lib/router/bodies.ts';
+import { retryAfterOf } from '../../lib/router/queue.ts';
+import { SuiteError } from '../../lib/violations.ts';
 
 const SUBJECTS = ['input', 'output', 'input_text', 'input_image', 'input_video', 'input_audio', 'output_text', 'output_image', 'output_video', 'output_audio'];
 

@@ -1,12 +1,12 @@
 // Seed R § Resources › Cost estimate (fields, rules 3-5, reasons); Endpoints › POST
 // /v2/models/{provider}/{model}/estimate (validation, rollout, stale rate card).
 import { test, rules } from '../../fixtures/test.ts';
-import { check } from '../../fixtures/check.ts';
-import type { ApiClient } from '../../fixtures/api.ts';
-import { amountOf, checkQuoteCents, checkQuoteCredits, checkQuoteDecimals, checkQuoteFields, type Quote } from '../../fixtures/router/estimate.ts';
-import { checkRouterError, describe, jsonOf, modelRef, path, type ModelRef } from '../../fixtures/router/models.ts';
-import { imageBody, textBody } from '../../fixtures/router/bodies.ts';
-import { SuiteError } from '../../fixtures/violations.ts';
+import { check } from '../../lib/check.ts';
+import type { ApiClient } from '../../lib/api.ts';
+import { amountOf, checkQuoteCents, checkQuoteCredits, checkQuoteDecimals, checkQuoteFields, type Quote } from '../../lib/router/estimate.ts';
+import { checkRouterError, describe, jsonOf, modelRef, path, type ModelRef } from '../../lib/router/models.ts';
+import { imageBody, textBody } from '../../lib/router/bodies.ts';
+import { SuiteError } from '../../lib/violations.ts';
 
 type Need = (key: string, why: string) => unknown;
 

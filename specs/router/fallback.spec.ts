@@ -1,11 +1,11 @@
 // Seed R § Endpoints › fallback_provider rules 1-3; Cost estimate rule 5.
 import { test, rules } from '../../fixtures/test.ts';
-import { check } from '../../fixtures/check.ts';
-import { numberAsDecimal, parseDecimal } from '../../fixtures/router/decimal.ts';
-import type { Quote } from '../../fixtures/router/estimate.ts';
-import { ALTERNATES, alternatesOf, describe, detailOf, hdr, modelRef, path } from '../../fixtures/router/models.ts';
-import { imageBody } from '../../fixtures/router/bodies.ts';
-import { SuiteError } from '../../fixtures/violations.ts';
+import { check } from '../../lib/check.ts';
+import { numberAsDecimal, parseDecimal } from '../../lib/router/decimal.ts';
+import type { Quote } from '../../lib/router/estimate.ts';
+import { ALTERNATES, alternatesOf, describe, detailOf, hdr, modelRef, path } from '../../lib/router/models.ts';
+import { imageBody } from '../../lib/router/bodies.ts';
+import { SuiteError } from '../../lib/violations.ts';
 
 test.describe('fallback_provider', () => {
   test('a provider failure is retried on an alternate, and the success names it; only the literal false turns fallback off', { annotation: rules('ROUTER.FALLBACK.SERVED') }, async ({ api, requireScenario }) => {

@@ -3,11 +3,11 @@
 // replay identically, the same key with another request is a 409; 0 and 256+ are refused.
 import fc from 'fast-check';
 import { test, rules } from '../../fixtures/test.ts';
-import { check } from '../../fixtures/check.ts';
+import { check } from '../../lib/check.ts';
 import { assertProperty } from '../../fixtures/property.ts';
-import { idempotencyKey, outOfRangeKey } from '../../fixtures/arbitraries/router.ts';
-import { checkRouterError, describe, errorTypeOf, modelRef, path, withKey } from '../../fixtures/router/models.ts';
-import { imageBody } from '../../fixtures/router/bodies.ts';
+import { idempotencyKey, outOfRangeKey } from '../../lib/arbitraries/router.ts';
+import { checkRouterError, describe, errorTypeOf, modelRef, path, withKey } from '../../lib/router/models.ts';
+import { imageBody } from '../../lib/router/bodies.ts';
 
 test.describe('Idempotency', () => {
   test('keys of 1 to 255 characters are accepted; the same key replays identically, another request under it is a 409', { annotation: rules('ROUTER.IDEM.KEY_LENGTH', 'ROUTER.IDEM.REPLAY', 'ROUTER.IDEM.CONFLICT') }, async ({ api, profile, requireScenario }, testInfo) => {

@@ -1,12 +1,12 @@
 // Seed R § Endpoints › Idempotency rules 1-5; 409 and 429 rules 1-2.
 import { test, rules } from '../../fixtures/test.ts';
-import { check } from '../../fixtures/check.ts';
-import type { ApiClient, ApiResponse } from '../../fixtures/api.ts';
-import { honourRetryAfter } from '../../fixtures/time.ts';
-import { checkRouterError, describe, jsonOf, modelRef, path, uniqueKey, withKey, type ModelRef } from '../../fixtures/router/models.ts';
-import { imageBody, type Need } from '../../fixtures/router/bodies.ts';
-import { retryAfterOf } from '../../fixtures/router/queue.ts';
-import { SuiteError } from '../../fixtures/violations.ts';
+import { check } from '../../lib/check.ts';
+import type { ApiClient, ApiResponse } from '../../lib/api.ts';
+import { honourRetryAfter } from '../../lib/time.ts';
+import { checkRouterError, describe, jsonOf, modelRef, path, uniqueKey, withKey, type ModelRef } from '../../lib/router/models.ts';
+import { imageBody, type Need } from '../../lib/router/bodies.ts';
+import { retryAfterOf } from '../../lib/router/queue.ts';
+import { SuiteError } from '../../lib/violations.ts';
 
 const REPLAYED = 'idempotent-replayed';
 const PREFIXES = ["this request's `image` selects the edit operation", 'this request resolved a BYOK credential'];

@@ -3,10 +3,10 @@
 // model_not_found; an invalid one is refused with a 4xx router error, never 2xx or 5xx.
 import fc from 'fast-check';
 import { test, rules } from '../../fixtures/test.ts';
-import { check } from '../../fixtures/check.ts';
+import { check } from '../../lib/check.ts';
 import { assertProperty } from '../../fixtures/property.ts';
-import { invalidModelAddress, validModelAddress } from '../../fixtures/arbitraries/router.ts';
-import { describe, errorTypeOf, modelRef } from '../../fixtures/router/models.ts';
+import { invalidModelAddress, validModelAddress } from '../../lib/arbitraries/router.ts';
+import { describe, errorTypeOf, modelRef } from '../../lib/router/models.ts';
 
 test.describe('Identifiers', () => {
   test('a valid model address reaches the model or answers 404 model_not_found', { annotation: rules('ROUTER.ID.SEGMENTS') }, async ({ api, profile }, testInfo) => {

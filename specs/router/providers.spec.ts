@@ -1,13 +1,13 @@
 // Seed R § Endpoints › model_provider rules 1-7: aliases, refusals and their fixed order,
 // translation with dropped-params disclosure, and strict mode.
 import { test, rules } from '../../fixtures/test.ts';
-import { check } from '../../fixtures/check.ts';
-import type { ApiClient, ApiResponse } from '../../fixtures/api.ts';
-import { decodeDroppedParams } from '../../fixtures/checks/router.ts';
-import { parseDecimal } from '../../fixtures/router/decimal.ts';
-import type { Quote } from '../../fixtures/router/estimate.ts';
-import { NATIVE_ALIASES, checkRouterError, describe, errorTypeOf, hdr, jsonOf, modelRef, path, uniqueKey, withKey, type ModelRef } from '../../fixtures/router/models.ts';
-import { imageBody } from '../../fixtures/router/bodies.ts';
+import { check } from '../../lib/check.ts';
+import type { ApiClient, ApiResponse } from '../../lib/api.ts';
+import { decodeDroppedParams } from '../../lib/checks/router.ts';
+import { parseDecimal } from '../../lib/router/decimal.ts';
+import type { Quote } from '../../lib/router/estimate.ts';
+import { NATIVE_ALIASES, checkRouterError, describe, errorTypeOf, hdr, jsonOf, modelRef, path, uniqueKey, withKey, type ModelRef } from '../../lib/router/models.ts';
+import { imageBody } from '../../lib/router/bodies.ts';
 
 const EDIT_PREFIX = "this request's `image` selects the edit operation";
 const BYOK_PREFIX = 'this request resolved a BYOK credential';

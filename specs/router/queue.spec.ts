@@ -2,12 +2,12 @@
 // submit, collect, cancel and status operations. URLs are followed as the handle gives them.
 import { randomUUID } from 'node:crypto';
 import { test, rules } from '../../fixtures/test.ts';
-import { check } from '../../fixtures/check.ts';
-import type { ApiResponse } from '../../fixtures/api.ts';
-import { checkRouterError, describe, modelRef, path, uniqueKey, withKey } from '../../fixtures/router/models.ts';
-import { imageBody } from '../../fixtures/router/bodies.ts';
-import { retryAfterOf, untilCompleted, type Handle } from '../../fixtures/router/queue.ts';
-import { SuiteError } from '../../fixtures/violations.ts';
+import { check } from '../../lib/check.ts';
+import type { ApiResponse } from '../../lib/api.ts';
+import { checkRouterError, describe, modelRef, path, uniqueKey, withKey } from '../../lib/router/models.ts';
+import { imageBody } from '../../lib/router/bodies.ts';
+import { retryAfterOf, untilCompleted, type Handle } from '../../lib/router/queue.ts';
+import { SuiteError } from '../../lib/violations.ts';
 
 const STATUSES = ['IN_QUEUE', 'IN_PROGRESS', 'COMPLETED'];
 const STATUS_MEMBERS = new Set(['request_id', 'status', 'queue_position', 'error_type', 'status_url', 'response_url', 'cancel_url', 'estimate', 'logs', 'metrics']);

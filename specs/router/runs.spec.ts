@@ -2,14 +2,14 @@
 // (synchronous run): native output, nosniff, bytes models, credits and spend headers,
 // reject_unknown_fields, the model named by the body, and how the video family bills.
 import { test, rules } from '../../fixtures/test.ts';
-import { check } from '../../fixtures/check.ts';
-import { numberAsDecimal, parseDecimal } from '../../fixtures/router/decimal.ts';
-import type { Quote } from '../../fixtures/router/estimate.ts';
-import { asRecord, describe, hdr, jsonOf, modelRef, path } from '../../fixtures/router/models.ts';
-import { imageBody, videoBody } from '../../fixtures/router/bodies.ts';
-import { minimalBody, modelDocument, validatorFor } from '../../fixtures/router/schema-doc.ts';
-import { formatAjvErrors, isJsonMedia } from '../../fixtures/contracts/validate.ts';
-import { SuiteError } from '../../fixtures/violations.ts';
+import { check } from '../../lib/check.ts';
+import { numberAsDecimal, parseDecimal } from '../../lib/router/decimal.ts';
+import type { Quote } from '../../lib/router/estimate.ts';
+import { asRecord, describe, hdr, jsonOf, modelRef, path } from '../../lib/router/models.ts';
+import { imageBody, videoBody } from '../../lib/router/bodies.ts';
+import { minimalBody, modelDocument, validatorFor } from '../../lib/router/schema-doc.ts';
+import { formatAjvErrors, isJsonMedia } from '../../lib/contracts/validate.ts';
+import { SuiteError } from '../../lib/violations.ts';
 
 test.describe('Synchronous run', () => {
   test('a valid native body to a JSON model answers 200 with a native JSON object', { annotation: rules('ROUTER.RUN.NATIVE') }, async ({ api, requireScenario }) => {

@@ -1,9 +1,9 @@
 // Seed R § Endpoints › GET /v2/models/{provider}/{model}/openapi.json: the per-model
 // document, its strong ETag, freshness and 304, unauthored models, and the keyless snapshot.
 import { test, rules } from '../../fixtures/test.ts';
-import { check } from '../../fixtures/check.ts';
-import { checkRouterError, describe, modelRef, path } from '../../fixtures/router/models.ts';
-import { readDocument } from '../../fixtures/router/schema-doc.ts';
+import { check } from '../../lib/check.ts';
+import { checkRouterError, describe, modelRef, path } from '../../lib/router/models.ts';
+import { readDocument } from '../../lib/router/schema-doc.ts';
 
 test.describe('Schema documents', () => {
   test('the schema route answers an OpenAPI document with the authored flag and, when authored, an input schema', { annotation: rules('ROUTER.SCHEMA.DOCUMENT') }, async ({ api, requireScenario }) => {

@@ -2,10 +2,10 @@
 // WebSocket takes it as the query parameter token.
 import { randomUUID } from 'node:crypto';
 import { test, rules } from '../../fixtures/v1/test.ts';
-import { check } from '../../fixtures/check.ts';
-import { outputsOf, runPrompt } from '../../fixtures/v1/run.ts';
-import { saveWorkflow } from '../../fixtures/v1/workflows.ts';
-import { WsSession } from '../../fixtures/ws/session.ts';
+import { check } from '../../lib/check.ts';
+import { outputsOf, runPrompt } from '../../lib/v1/run.ts';
+import { saveWorkflow } from '../../lib/v1/workflows.ts';
+import { WsSession } from '../../lib/ws/session.ts';
 
 test.describe('Authentication', () => {
   test('v1 operations take the key in X-API-Key: /api/view without it does not open', { annotation: rules('V1.AUTH.API_KEY_HEADER') }, async ({ v1 }) => {

@@ -1,8 +1,8 @@
 // Seed W § Errors (v1 errors): a job status of error, non_retryable_error, lost or
 // cancelled is a failed job; the WebSocket reports execution_error.
 import { test, rules } from '../../fixtures/v1/test.ts';
-import { check } from '../../fixtures/check.ts';
-import { runPrompt } from '../../fixtures/v1/run.ts';
+import { check } from '../../lib/check.ts';
+import { runPrompt } from '../../lib/v1/run.ts';
 
 test.describe('Errors', () => {
   test('a job that fails ends with a failed status and the WebSocket reports execution_error', { annotation: rules('V1.ERR.FAILED_JOB') }, async ({ v1, requireScenario }) => {

@@ -3,11 +3,11 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { test, rules } from '../../fixtures/v1/test.ts';
-import { check } from '../../fixtures/check.ts';
+import { check } from '../../lib/check.ts';
 import { assertProperty } from '../../fixtures/property.ts';
-import { nodeId } from '../../fixtures/ws/arbitraries.ts';
-import { runPrompt } from '../../fixtures/v1/run.ts';
-import type { DecodedFrame } from '../../fixtures/ws/frames.ts';
+import { nodeId } from '../../lib/ws/arbitraries.ts';
+import { runPrompt } from '../../lib/v1/run.ts';
+import type { DecodedFrame } from '../../lib/ws/frames.ts';
 
 test.describe('Events', () => {
   test('any node id comes back intact: in executing messages, and in the TEXT frame of its node', { annotation: rules('WS.MESSAGE.FIELDS', 'WS.BINARY.TEXT') }, async ({ v1, requireScenario, profile }, testInfo) => {

@@ -4,11 +4,11 @@
 // and check what only a whole run shows.
 import { randomUUID } from 'node:crypto';
 import { test, rules } from '../../fixtures/v1/test.ts';
-import { check } from '../../fixtures/check.ts';
-import { outputsOf, runPrompt } from '../../fixtures/v1/run.ts';
-import { savePreviewWorkflow, saveWorkflow, slowWorkflow } from '../../fixtures/v1/workflows.ts';
-import type { DecodedFrame } from '../../fixtures/ws/frames.ts';
-import { show } from '../../fixtures/violations.ts';
+import { check } from '../../lib/check.ts';
+import { outputsOf, runPrompt } from '../../lib/v1/run.ts';
+import { savePreviewWorkflow, saveWorkflow, slowWorkflow } from '../../lib/v1/workflows.ts';
+import type { DecodedFrame } from '../../lib/ws/frames.ts';
+import { show } from '../../lib/violations.ts';
 
 const prefix = (what: string): string => `conformance-v1-${what}-${randomUUID().slice(0, 8)}`;
 const typesOf = (messages: Array<{ type: string }>): string[] => messages.map((m) => m.type);

@@ -2,12 +2,12 @@
 // the flat namespace, parallel submissions, and /api/view's signed redirect.
 import { randomUUID } from 'node:crypto';
 import { test, rules } from '../../fixtures/v1/test.ts';
-import { check } from '../../fixtures/check.ts';
-import { uniquePng } from '../../fixtures/data/png.ts';
-import { imageKind } from '../../fixtures/ws/frames.ts';
-import { outputsOf, runPrompt } from '../../fixtures/v1/run.ts';
-import { loadInvertWorkflow, savePreviewWorkflow, saveWorkflow, slowWorkflow } from '../../fixtures/v1/workflows.ts';
-import { show } from '../../fixtures/violations.ts';
+import { check } from '../../lib/check.ts';
+import { uniquePng } from '../../lib/data/png.ts';
+import { imageKind } from '../../lib/ws/frames.ts';
+import { outputsOf, runPrompt } from '../../lib/v1/run.ts';
+import { loadInvertWorkflow, savePreviewWorkflow, saveWorkflow, slowWorkflow } from '../../lib/v1/workflows.ts';
+import { show } from '../../lib/violations.ts';
 
 const prefix = (what: string): string => `conformance-v1-${what}-${randomUUID().slice(0, 8)}`;
 

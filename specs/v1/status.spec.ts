@@ -2,11 +2,11 @@
 // appears and never match on in-flight names; a second vocabulary exists.
 import { randomUUID } from 'node:crypto';
 import { test, rules } from '../../fixtures/v1/test.ts';
-import { check } from '../../fixtures/check.ts';
-import { runPrompt } from '../../fixtures/v1/run.ts';
-import { classifyStatus } from '../../fixtures/v1/status.ts';
-import { saveWorkflow, slowWorkflow } from '../../fixtures/v1/workflows.ts';
-import type { V1Client } from '../../fixtures/v1/client.ts';
+import { check } from '../../lib/check.ts';
+import { runPrompt } from '../../lib/v1/run.ts';
+import { classifyStatus } from '../../lib/v1/status.ts';
+import { saveWorkflow, slowWorkflow } from '../../lib/v1/workflows.ts';
+import type { V1Client } from '../../lib/v1/client.ts';
 
 const prefix = (what: string): string => `conformance-v1-${what}-${randomUUID().slice(0, 8)}`;
 

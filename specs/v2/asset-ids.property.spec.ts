@@ -2,7 +2,7 @@
 // envelope, never 5xx (seed W § Endpoints › GET /api/v2/assets/{id}).
 import fc from 'fast-check';
 import { test, rules } from '../../fixtures/test.ts';
-import { checkStatus } from '../../fixtures/check.ts';
+import { checkStatus } from '../../lib/check.ts';
 import { assertProperty } from '../../fixtures/property.ts';
 
 test.describe('Asset', () => {

@@ -1,9 +1,9 @@
 // Seed W § Resources and their fields › Asset, and the v2 asset operations.
 import { test, rules } from '../../fixtures/test.ts';
-import { check, checkStatus } from '../../fixtures/check.ts';
-import { uniquePng } from '../../fixtures/data/png.ts';
-import { instant, pollUntil } from '../../fixtures/time.ts';
-import { blake3Of, createAsset, downloadVia, postAsset, sameBytes, type Asset } from '../../fixtures/v2/assets.ts';
+import { check, checkStatus } from '../../lib/check.ts';
+import { uniquePng } from '../../lib/data/png.ts';
+import { instant, pollUntil } from '../../lib/time.ts';
+import { blake3Of, createAsset, downloadVia, postAsset, sameBytes, type Asset } from '../../lib/v2/assets.ts';
 
 test.describe('Asset', () => {
   test('the hash is the server-computed blake3 of the bytes, written blake3:<hex>', { annotation: rules('V2.ASSET.HASH_BLAKE3', 'V2.ASSET.FIELDS') }, async ({ api }) => {

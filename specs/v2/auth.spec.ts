@@ -1,8 +1,8 @@
 // Seed W § Authentication (v2).
 import { test, rules } from '../../fixtures/test.ts';
-import { check, checkStatus } from '../../fixtures/check.ts';
+import { check, checkStatus } from '../../lib/check.ts';
 import { randomUUID } from 'node:crypto';
-import { postAsset } from '../../fixtures/v2/assets.ts';
+import { postAsset } from '../../lib/v2/assets.ts';
 
 test.describe('Authentication', () => {
   test('an account API key sent as Authorization Bearer works', { annotation: rules('V2.AUTH.BEARER_KEY') }, async ({ api, target }) => {

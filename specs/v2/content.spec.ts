@@ -1,7 +1,7 @@
 // Seed W § Output URL forms and lifetimes, and the content endpoint.
 import { test, rules } from '../../fixtures/test.ts';
-import { check, checkStatus } from '../../fixtures/check.ts';
-import { createAsset, openSigned, sameBytes, type Asset } from '../../fixtures/v2/assets.ts';
+import { check, checkStatus } from '../../lib/check.ts';
+import { createAsset, openSigned, sameBytes, type Asset } from '../../lib/v2/assets.ts';
 
 test.describe('Output URL forms and lifetimes', () => {
   test('the content endpoint is authenticated: without credentials it answers 401', { annotation: rules('V2.ASSET.CONTENT_AUTH') }, async ({ api }) => {

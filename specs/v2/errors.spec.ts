@@ -3,11 +3,11 @@
 // fixture; these tests provoke the answers on purpose.
 import { randomUUID } from 'node:crypto';
 import { test, rules } from '../../fixtures/test.ts';
-import { check, checkStatus } from '../../fixtures/check.ts';
-import { uniquePng } from '../../fixtures/data/png.ts';
-import { honourRetryAfter } from '../../fixtures/time.ts';
-import type { ApiResponse } from '../../fixtures/api.ts';
-import { blake3Of, createAsset, postAsset } from '../../fixtures/v2/assets.ts';
+import { check, checkStatus } from '../../lib/check.ts';
+import { uniquePng } from '../../lib/data/png.ts';
+import { honourRetryAfter } from '../../lib/time.ts';
+import type { ApiResponse } from '../../lib/api.ts';
+import { blake3Of, createAsset, postAsset } from '../../lib/v2/assets.ts';
 
 test.describe('Errors', () => {
   test('every error answer is the v2 envelope and a known code carries its table status', { annotation: rules('V2.ERR.ENVELOPE', 'V2.ERR.CODE_STATUS', 'V2.ERR.ORG_ID_ONLY_SSO') }, async ({ api }) => {

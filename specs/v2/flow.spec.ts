@@ -2,11 +2,11 @@
 // does): every step follows the URLs the previous answer embedded.
 import { isDeepStrictEqual } from 'node:util';
 import { test, rules } from '../../fixtures/test.ts';
-import { check, checkStatus } from '../../fixtures/check.ts';
-import { uniquePng } from '../../fixtures/data/png.ts';
-import { assetRef, invertWorkflow } from '../../fixtures/data/workflows.ts';
-import { blake3Of, createAsset, downloadVia, type Asset } from '../../fixtures/v2/assets.ts';
-import { firstOutput, pollToEnd, postJob, type Job } from '../../fixtures/v2/jobs.ts';
+import { check, checkStatus } from '../../lib/check.ts';
+import { uniquePng } from '../../lib/data/png.ts';
+import { assetRef, invertWorkflow } from '../../lib/data/workflows.ts';
+import { blake3Of, createAsset, downloadVia, type Asset } from '../../lib/v2/assets.ts';
+import { firstOutput, pollToEnd, postJob, type Job } from '../../lib/v2/jobs.ts';
 
 test.describe('Round trip', () => {
   test('upload, dedup, submit with labels, poll, outputs, asset read, content', { annotation: rules('V2.FLOW.ROUND_TRIP') }, async ({ api, target }) => {

@@ -5,10 +5,10 @@
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { test, rules } from '../../fixtures/test.ts';
-import { check, checkStatus } from '../../fixtures/check.ts';
-import { emptyImageWorkflow } from '../../fixtures/data/workflows.ts';
+import { check, checkStatus } from '../../lib/check.ts';
+import { emptyImageWorkflow } from '../../lib/data/workflows.ts';
 import { assertProperty } from '../../fixtures/property.ts';
-import { pollToEnd, postJob, type Job } from '../../fixtures/v2/jobs.ts';
+import { pollToEnd, postJob, type Job } from '../../lib/v2/jobs.ts';
 
 // Header-safe key bodies; each run prefixes its own nonce so that two runs that draw the
 // same key still send distinct keys (a repeat would rightly be refused as a reuse).

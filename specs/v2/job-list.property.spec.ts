@@ -3,11 +3,11 @@
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { test, rules } from '../../fixtures/test.ts';
-import { check, checkStatus } from '../../fixtures/check.ts';
-import { emptyImageWorkflow } from '../../fixtures/data/workflows.ts';
+import { check, checkStatus } from '../../lib/check.ts';
+import { emptyImageWorkflow } from '../../lib/data/workflows.ts';
 import { assertProperty } from '../../fixtures/property.ts';
-import type { ApiClient } from '../../fixtures/api.ts';
-import { submitJob } from '../../fixtures/v2/jobs.ts';
+import type { ApiClient } from '../../lib/api.ts';
+import { submitJob } from '../../lib/v2/jobs.ts';
 
 interface Page {
   jobs: Array<{ id: string; metadata?: Record<string, string> }>;

@@ -2,9 +2,9 @@
 // table that belong to jobs.
 import { randomUUID } from 'node:crypto';
 import { test, rules } from '../../fixtures/test.ts';
-import { check, checkStatus } from '../../fixtures/check.ts';
-import { assetRef, emptyImageWorkflow, invertWorkflow, malformedNodes, slowWorkflow, uiFormatWorkflow, unknownClassNodes, type Workflow } from '../../fixtures/data/workflows.ts';
-import { checkRefusalDetails, pollToEnd, postJob, requireClass, submitJob } from '../../fixtures/v2/jobs.ts';
+import { check, checkStatus } from '../../lib/check.ts';
+import { assetRef, emptyImageWorkflow, invertWorkflow, malformedNodes, slowWorkflow, uiFormatWorkflow, unknownClassNodes, type Workflow } from '../../lib/data/workflows.ts';
+import { checkRefusalDetails, pollToEnd, postJob, requireClass, submitJob } from '../../lib/v2/jobs.ts';
 
 test.describe('Errors: submit refusals', () => {
   test('a required input not connected is refused 422 invalid_workflow naming the node', { annotation: rules('V2.ERR.INVALID_WORKFLOW', 'V2.ERR.NODE_ERRORS_DETAILS') }, async ({ api }) => {

@@ -4,11 +4,11 @@ import { randomUUID } from 'node:crypto';
 // Key order of a JSON object carries no meaning: compare values, not serialisations.
 import { isDeepStrictEqual } from 'node:util';
 import { test, rules } from '../../fixtures/test.ts';
-import { check, checkStatus } from '../../fixtures/check.ts';
-import { assetRef, emptyImageWorkflow, invertWorkflow, slowWorkflow } from '../../fixtures/data/workflows.ts';
-import { instant } from '../../fixtures/time.ts';
-import { createAsset, downloadVia, type Asset } from '../../fixtures/v2/assets.ts';
-import { firstOutput, pollToEnd, postJob, submitJob, type Job } from '../../fixtures/v2/jobs.ts';
+import { check, checkStatus } from '../../lib/check.ts';
+import { assetRef, emptyImageWorkflow, invertWorkflow, slowWorkflow } from '../../lib/data/workflows.ts';
+import { instant } from '../../lib/time.ts';
+import { createAsset, downloadVia, type Asset } from '../../lib/v2/assets.ts';
+import { firstOutput, pollToEnd, postJob, submitJob, type Job } from '../../lib/v2/jobs.ts';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 

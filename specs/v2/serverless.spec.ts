@@ -2,9 +2,9 @@
 // deployment-only workflow read (seed W § Authentication 2, 5; Errors; design rule 7).
 import { randomUUID } from 'node:crypto';
 import { test, rules } from '../../fixtures/test.ts';
-import { check, checkStatus } from '../../fixtures/check.ts';
-import { emptyImageWorkflow } from '../../fixtures/data/workflows.ts';
-import { pollToEnd, submitJob } from '../../fixtures/v2/jobs.ts';
+import { check, checkStatus } from '../../lib/check.ts';
+import { emptyImageWorkflow } from '../../lib/data/workflows.ts';
+import { pollToEnd, submitJob } from '../../lib/v2/jobs.ts';
 
 test.describe('Serverless deployment', () => {
   test('an SSO-bound key is refused 403 sso_required on any operation, with organization_id when known', { annotation: rules('V2.AUTH.SSO_REQUIRED') }, async ({ api, requireScenario }) => {

@@ -10,10 +10,10 @@ import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import * as accounts from '../../reference/accounts.ts';
-import { REFERENCE_DEV_CREDENTIALS } from '../../fixtures/reference-dev.ts';
-import { Recorder } from '../../fixtures/recorder.ts';
-import { Redactor } from '../../fixtures/redact.ts';
-import { RuleViolation, SuiteError, show } from '../../fixtures/violations.ts';
+import { REFERENCE_DEV_CREDENTIALS } from '../../lib/reference-dev.ts';
+import { Recorder } from '../../lib/recorder.ts';
+import { Redactor } from '../../lib/redact.ts';
+import { RuleViolation, SuiteError, show } from '../../lib/violations.ts';
 import { runSuite } from '../support/run-suite.ts';
 
 const KEY = 'comfyui-secret-scan-5e2b8d1f0a7c4693';

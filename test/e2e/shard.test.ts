@@ -15,7 +15,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT, runSuite } from '../support/run-suite.ts';
-import type { ConformanceReport } from '../../fixtures/reporter/report.ts';
+import type { ConformanceReport } from '../../report/report.ts';
 
 const SELECTION = ['--project=v2-local', '--project=v2-cloud', 'specs/v2/assets.spec.ts', 'specs/v2/errors.spec.ts', 'specs/v2/auth.spec.ts'];
 

@@ -2,8 +2,8 @@
 // its bound, in an answer to judge or one clear suite error. Never a hang, never a crash.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { send } from '../../fixtures/http.ts';
-import { SuiteError } from '../../fixtures/violations.ts';
+import { send } from '../../lib/http.ts';
+import { SuiteError } from '../../lib/violations.ts';
 import { startHostileServer, type Behaviour, type HostileServer } from '../support/hostile-server.ts';
 
 let hostile: HostileServer;

@@ -10,7 +10,7 @@ import { REGISTRY_FAULTS } from '../../reference/faults/registry.ts';
 import { UNUSUAL_NODE_ID } from '../../reference/registry/nodes.ts';
 import { mintDevJwt, verifyDevJwt } from '../../reference/registry/jwt.ts';
 import type { RunningReference } from '../../reference/server.ts';
-import { loadRules } from '../../fixtures/rules.ts';
+import { loadRules } from '../../lib/rules.ts';
 import { startOnFreePorts } from './helpers.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

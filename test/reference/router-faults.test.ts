@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { ROUTER_FAULTS } from '../../reference/faults/router.ts';
 import type { RunningReference } from '../../reference/server.ts';
-import { loadRules } from '../../fixtures/rules.ts';
+import { loadRules } from '../../lib/rules.ts';
 import { startOnFreePorts } from './helpers.ts';
 import { IMAGE, KEYS, call, prompt, uniqueKey } from './router-helpers.ts';
 

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePortBase } from './ports.ts';
-import type { ConformanceReport } from '../../fixtures/reporter/report.ts';
+import type { ConformanceReport } from '../../report/report.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 const PLAYWRIGHT_CLI = path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');

@@ -11,8 +11,8 @@
 // there has no area, so its faults fall back to the whole family project.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { FAMILIES, familyOfRule, projectName, type Family, type Surface } from '../../fixtures/families.ts';
-import { loadRules } from '../../fixtures/rules.ts';
+import { FAMILIES, familyOfRule, projectName, type Family, type Surface } from '../../lib/families.ts';
+import { loadRules } from '../../lib/rules.ts';
 
 const RULE_TOKEN = /\b(?:V2|V1|WS|REGISTRY|ROUTER|LOAD)(?:\.[A-Z0-9_]+)+/g;
 const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?\sfrom\s+['"](\.{1,2}\/[^'"]+)['"]/g;
@@ -70,7 +70,7 @@ export interface SpecMap {
 }
 
 export function buildSpecMap(root: string): SpecMap {
-  const files = [...walk('fixtures', root), ...walk('specs', root)];
+  const files = [...walk('fixtures', root), ...walk('lib', root), ...walk('specs', root)];
   const source = new Map(files.map((f) => [f, readFileSync(path.join(root, f), 'utf8')]));
   const imports = new Map(files.map((f) => [f, localImports(f, source.get(f)!).filter((i) => source.has(i))]));
   const closure = (start: string): Set<string> => {

@@ -25,7 +25,7 @@ import {
   validModelAddress,
   validSegment,
   type Schema,
-} from '../../fixtures/arbitraries/router.ts';
+} from '../../lib/arbitraries/router.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const RUNS = { numRuns: 300, seed: 42 };

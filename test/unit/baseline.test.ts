@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyBaseline, parseBaseline, verdictWithBaseline } from '../../fixtures/reporter/baseline.ts';
-import { verdictOf, type Matrix, type RuleRow } from '../../fixtures/reporter/matrix.ts';
-import { toMarkdown } from '../../fixtures/reporter/markdown.ts';
-import type { ConformanceReport } from '../../fixtures/reporter/report.ts';
+import { applyBaseline, parseBaseline, verdictWithBaseline } from '../../report/baseline.ts';
+import { verdictOf, type Matrix, type RuleRow } from '../../report/matrix.ts';
+import { toMarkdown } from '../../report/markdown.ts';
+import type { ConformanceReport } from '../../report/report.ts';
 
 const row = (id: string, level: RuleRow['level'], results: RuleRow['results']): RuleRow => ({ id, level, summary: id, seed: 's', results });
 const rows: RuleRow[] = [
@@ -102,8 +102,8 @@ test('the markdown report shows a listed failure as an expected failure, and sta
 });
 
 test('the example baseline parses and names only real rules on their surfaces', async () => {
-  const { loadBaseline } = await import('../../fixtures/reporter/baseline.ts');
-  const { loadRules } = await import('../../fixtures/rules.ts');
+  const { loadBaseline } = await import('../../report/baseline.ts');
+  const { loadRules } = await import('../../lib/rules.ts');
   const example = loadBaseline(new URL('../../examples/baseline.example.yaml', import.meta.url).pathname);
   assert.ok(example.entries.length >= 2);
   for (const e of example.entries) {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { loadRules, parseRules } from '../../fixtures/rules.ts';
+import { loadRules, parseRules } from '../../lib/rules.ts';
 import { FAULTS } from '../../reference/faults.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -29,7 +29,7 @@ test('every rule a spec names exists, and every rule without a stated reason has
   for (const f of readdirSync(path.join(ROOT, 'contracts')).filter((f) => f.endsWith('.yaml') && f !== 'rules.yaml')) {
     for (const m of readFileSync(path.join(ROOT, 'contracts', f), 'utf8').matchAll(/x-rule:\s*([A-Z0-9_.]+)/g)) named.add(m[1]!);
   }
-  for (const dir of ['specs', 'fixtures']) {
+  for (const dir of ['specs', 'fixtures', 'lib']) {
     const files = readdirSync(path.join(ROOT, dir), { recursive: true }).map(String).filter((f) => f.endsWith('.ts'));
     for (const f of files) {
       const text = readFileSync(path.join(ROOT, dir, f), 'utf8');

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadContract, matchOperation, responseFor, substituteBrand } from '../../fixtures/contracts/loader.ts';
-import { loadRules } from '../../fixtures/rules.ts';
+import { loadContract, matchOperation, responseFor, substituteBrand } from '../../lib/contracts/loader.ts';
+import { loadRules } from '../../lib/rules.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { CONTRACTS_DIR } from '../../fixtures/contracts/loader.ts';
+import { CONTRACTS_DIR } from '../../lib/contracts/loader.ts';
 
 const v2 = () => loadContract('workflow-v2.openapi.yaml', 'Comfy', 'V2');
 

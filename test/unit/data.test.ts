@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { uniquePng } from '../../fixtures/data/png.ts';
-import { blake3Of } from '../../fixtures/v2/assets.ts';
+import { uniquePng } from '../../lib/data/png.ts';
+import { blake3Of } from '../../lib/v2/assets.ts';
 
 test('uniquePng makes a real PNG, different on every call', () => {
   const a = uniquePng();

@@ -3,8 +3,8 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { send } from '../../fixtures/http.ts';
-import { SuiteError } from '../../fixtures/violations.ts';
+import { send } from '../../lib/http.ts';
+import { SuiteError } from '../../lib/violations.ts';
 
 const server = http.createServer((req, res) => {
   if (req.url === '/hang') return; // never answers

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildMatrix, verdictOf, type TestOutcome } from '../../fixtures/reporter/matrix.ts';
-import type { Rule } from '../../fixtures/rules.ts';
+import { buildMatrix, verdictOf, type TestOutcome } from '../../report/matrix.ts';
+import type { Rule } from '../../lib/rules.ts';
 
 const rules: Rule[] = [
   { id: 'V2.A', level: 'MUST', surfaces: ['local', 'cloud'], seed: 's', summary: 'a' },

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Redactor, REDACTED } from '../../fixtures/redact.ts';
+import { Redactor, REDACTED } from '../../lib/redact.ts';
 
 test('known secret values are removed wherever they appear', () => {
   const r = new Redactor(['comfyui-secret-key-123']);

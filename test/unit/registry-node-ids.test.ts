@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { AWKWARD, encodeNodeId, nodeIdArbitrary, sendable } from '../../fixtures/registry/node-ids.ts';
-import { looksLikeJwt, tamperedJwt } from '../../fixtures/registry/requests.ts';
+import { AWKWARD, encodeNodeId, nodeIdArbitrary, sendable } from '../../lib/registry/node-ids.ts';
+import { looksLikeJwt, tamperedJwt } from '../../lib/registry/requests.ts';
 import { mintDevJwt, verifyDevJwt } from '../../reference/registry/jwt.ts';
 
 test('every generated id is sendable and travels as one path segment that decodes back to it', () => {

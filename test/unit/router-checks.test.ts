@@ -2,14 +2,14 @@
 // unknown error buckets are never failures (seed R § Errors: the set is open).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadContract } from '../../fixtures/contracts/loader.ts';
-import { validateResponse } from '../../fixtures/contracts/validate.ts';
-import { runChecks } from '../../fixtures/checks/v2-errors.ts';
-import { ROUTER_RESPONSE_CHECKS, decodeDroppedParams, errorTypeTable } from '../../fixtures/checks/router.ts';
-import type { HttpResponse } from '../../fixtures/http.ts';
-import { checkQuoteArithmetic, type Quote } from '../../fixtures/router/estimate.ts';
-import { doubleMatches, numberAsDecimal, parseDecimal } from '../../fixtures/router/decimal.ts';
-import { RuleViolation } from '../../fixtures/violations.ts';
+import { loadContract } from '../../lib/contracts/loader.ts';
+import { validateResponse } from '../../lib/contracts/validate.ts';
+import { runChecks } from '../../lib/checks/v2-errors.ts';
+import { ROUTER_RESPONSE_CHECKS, decodeDroppedParams, errorTypeTable } from '../../lib/checks/router.ts';
+import type { HttpResponse } from '../../lib/http.ts';
+import { checkQuoteArithmetic, type Quote } from '../../lib/router/estimate.ts';
+import { doubleMatches, numberAsDecimal, parseDecimal } from '../../lib/router/decimal.ts';
+import { RuleViolation } from '../../lib/violations.ts';
 
 const contract = loadContract('router-v2.openapi.yaml', 'Comfy', 'ROUTER');
 const op = (id: string) => contract.operations.get(id)!;

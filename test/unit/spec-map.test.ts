@@ -2,10 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { buildSpecMap, OVERRIDES, selectionFor } from '../../test/support/spec-map.ts';
+import { buildSpecMap, OVERRIDES, selectionFor } from '../support/spec-map.ts';
 import { SUITE_FAULTS } from '../../reference/faults.ts';
-import { loadRules } from '../../fixtures/rules.ts';
-import type { Surface } from '../../fixtures/families.ts';
+import { loadRules } from '../../lib/rules.ts';
+import type { Surface } from '../../lib/families.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const map = buildSpecMap(ROOT);

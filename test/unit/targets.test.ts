@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { resolveTarget, TargetConfigError } from '../../fixtures/targets.ts';
+import { resolveTarget, TargetConfigError } from '../../lib/targets.ts';
 import { CLOUD_KEYS } from '../../reference/accounts.ts';
 
 function file(text: string): string {

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { classifyPromptAnswer, classifyStatus } from '../../fixtures/v1/status.ts';
+import { classifyPromptAnswer, classifyStatus } from '../../lib/v1/status.ts';
 
 test('the five terminal values and the second vocabulary are terminal; every other name is in flight', () => {
   for (const s of ['success', 'completed']) assert.equal(classifyStatus(s), 'success');

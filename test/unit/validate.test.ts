@@ -1,10 +1,10 @@
 // Recorded bad responses: each is judged under the rule it breaks.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadContract } from '../../fixtures/contracts/loader.ts';
-import { validateResponse } from '../../fixtures/contracts/validate.ts';
-import { runChecks, V2_RESPONSE_CHECKS } from '../../fixtures/checks/v2-errors.ts';
-import type { HttpResponse } from '../../fixtures/http.ts';
+import { loadContract } from '../../lib/contracts/loader.ts';
+import { validateResponse } from '../../lib/contracts/validate.ts';
+import { runChecks, V2_RESPONSE_CHECKS } from '../../lib/checks/v2-errors.ts';
+import type { HttpResponse } from '../../lib/http.ts';
 
 const contract = loadContract('workflow-v2.openapi.yaml', 'Comfy', 'V2');
 const op = (id: string) => contract.operations.get(id)!;

@@ -5,10 +5,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { decodeFrame, encodeFrame, FrameError, FRAME_RULES, type FrameSpec } from '../../fixtures/ws/frames.ts';
-import { frameSpec, imageBytes, nodeId, previewMetadata, unknownFrameType } from '../../fixtures/ws/arbitraries.ts';
-import { judgeFrame, judgeText } from '../../fixtures/ws/schemas.ts';
-import { RuleViolation } from '../../fixtures/violations.ts';
+import { decodeFrame, encodeFrame, FrameError, FRAME_RULES, type FrameSpec } from '../../lib/ws/frames.ts';
+import { frameSpec, imageBytes, nodeId, previewMetadata, unknownFrameType } from '../../lib/ws/arbitraries.ts';
+import { judgeFrame, judgeText } from '../../lib/ws/schemas.ts';
+import { RuleViolation } from '../../lib/violations.ts';
 
 const RUNS = { numRuns: 300, seed: 4 };
 
