@@ -1,7 +1,7 @@
 // Seed R § Authentication, rules 1-4.
 import { randomUUID } from 'node:crypto';
 import { test, rules } from '../../fixtures/test.ts';
-import { check } from '../../lib/check.ts';
+import { check, ensure } from '../../lib/check.ts';
 import type { CallOptions } from '../../lib/api.ts';
 import { checkRouterError, describe, modelRef, path } from '../../lib/router/models.ts';
 
@@ -32,7 +32,7 @@ test.describe('Authentication', () => {
 
   test('an API key works in X-API-Key and as a bearer token, and X-API-Key wins when both are sent', { annotation: rules('ROUTER.AUTH.KEY_FORMS') }, async ({ api, target }) => {
     const key = target.token;
-    check('ROUTER.AUTH.KEY_FORMS', key !== undefined, 'the target configuration', 'an API key for the router', 'none configured');
+    ensure('ROUTER.AUTH.KEY_FORMS', key !== undefined, 'the target configuration', 'an API key for the router', 'none configured');
     const bogus = `comfyui-conformance-unknown-${randomUUID()}`;
     const forms: Array<[string, CallOptions['auth'], number]> = [
       ['X-API-Key', { apiKey: key! }, 200],

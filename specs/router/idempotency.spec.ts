@@ -1,6 +1,6 @@
 // Seed R § Endpoints › Idempotency rules 1-5; 409 and 429 rules 1-2.
 import { test, rules } from '../../fixtures/test.ts';
-import { check } from '../../lib/check.ts';
+import { check, ensure } from '../../lib/check.ts';
 import type { ApiClient, ApiResponse } from '../../lib/api.ts';
 import { honourRetryAfter } from '../../lib/time.ts';
 import { checkRouterError, describe, jsonOf, modelRef, path, uniqueKey, withKey, type ModelRef } from '../../lib/router/models.ts';
@@ -59,10 +59,10 @@ test.describe('Idempotency', () => {
     const done = [a, b].find((r) => r.status === 200);
     const refused = [a, b].find((r) => r.status !== 200);
     if (!done) throw new SuiteError(`neither concurrent call succeeded (${describe(api, a)}, ${describe(api, b)})`);
-    check('ROUTER.IDEM.IN_FLIGHT', refused !== undefined, 'two concurrent calls with one key', 'one answered, the other refused 409 while it ran', `${describe(api, a)} and ${describe(api, b)}`);
+    ensure('ROUTER.IDEM.IN_FLIGHT', refused !== undefined, 'two concurrent calls with one key', 'one answered, the other refused 409 while it ran', `${describe(api, a)} and ${describe(api, b)}`);
     checkRouterError(api, 'ROUTER.IDEM.IN_FLIGHT', refused!, [409], 'concurrency_limit_exceeded');
     const wait = retryAfterOf(refused!);
-    check('ROUTER.IDEM.IN_FLIGHT', wait !== undefined, 'the 409 concurrency_limit_exceeded', 'a Retry-After', refused!.header('retry-after') ?? 'absent');
+    ensure('ROUTER.IDEM.IN_FLIGHT', wait !== undefined, 'the 409 concurrency_limit_exceeded', 'a Retry-After', refused!.header('retry-after') ?? 'absent');
     await honourRetryAfter(wait!);
     let later = await send();
     for (let i = 0; i < 5 && later.status === 409 && errorTypeIs(api, later, 'concurrency_limit_exceeded'); i++) {

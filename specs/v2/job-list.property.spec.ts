@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { test, rules } from '../../fixtures/test.ts';
-import { check, checkStatus } from '../../lib/check.ts';
+import { check, checkStatus, ensure } from '../../lib/check.ts';
 import { emptyImageWorkflow } from '../../lib/data/workflows.ts';
 import { assertProperty } from '../../fixtures/property.ts';
 import type { ApiClient } from '../../lib/api.ts';
@@ -48,7 +48,7 @@ test.describe('Job list', () => {
     for (let i = 0; i < 3; i++) await submitJob(api, { workflow: emptyImageWorkflow() });
     const first = await api.call('listJobs', { query: { limit: 1 } });
     const cursor = first.json<Page>().next_cursor;
-    check('V2.ERR.LIST_REFUSALS', typeof cursor === 'string' && cursor.length > 0, 'next_cursor of a first page of 1 with more jobs', 'a cursor', cursor);
+    ensure('V2.ERR.LIST_REFUSALS', typeof cursor === 'string' && cursor.length > 0, 'next_cursor of a first page of 1 with more jobs', 'a cursor', cursor);
     const pageIds = (res: { json<T>(): T }) => res.json<Page>().jobs.map((j) => j.id).join(',');
     const baseline = pageIds(await api.call('listJobs', { query: { limit: 1, cursor } }));
     await assertProperty(testInfo, { ...profile, numRuns: Math.min(profile.numRuns, 15) }, fc.tuple(fc.nat(cursor.length - 1), fc.constantFrom('A', 'z', '0', '_', '-')), async ([at, ch]) => {
