@@ -42,7 +42,7 @@ function stripBody(loc: unknown): Loc | undefined {
 }
 
 test.describe('Request bodies from schema documents', () => {
-  test("any body valid against a model's input schema is run", { annotation: rules('ROUTER.RUN.SCHEMA_BODIES') }, async ({ api, profile, requireScenario }, testInfo) => {
+  test("any body valid against a model's input schema is run", rules('ROUTER.RUN.SCHEMA_BODIES'), async ({ api, profile, requireScenario }, testInfo) => {
     const ts = await targets(api, requireScenario);
     const arbitrary = fc.oneof(...ts.map((t) => validBody(t.schema).map((body) => ({ t, body: pinModel(t, body) }))));
     await assertProperty(testInfo, profile, arbitrary, async ({ t, body }) => {
@@ -51,7 +51,7 @@ test.describe('Request bodies from schema documents', () => {
     });
   });
 
-  test('a body broken at one field is refused 422 whose loc points at that field', { annotation: rules('ROUTER.ERR.VALIDATION_LOC') }, async ({ api, profile, requireScenario }, testInfo) => {
+  test('a body broken at one field is refused 422 whose loc points at that field', rules('ROUTER.ERR.VALIDATION_LOC'), async ({ api, profile, requireScenario }, testInfo) => {
     const ts = await targets(api, requireScenario);
     const arbitrary = fc.oneof(...ts.map((t) => brokenBody(t.schema).map((b) => ({ t, ...b, body: b.loc[0] === 'model' ? b.body : pinModel(t, b.body) }))));
     await assertProperty(testInfo, profile, arbitrary, async ({ t, body, loc, kind }) => {
@@ -63,7 +63,7 @@ test.describe('Request bodies from schema documents', () => {
     });
   });
 
-  test('every quote of a schema-valid body keeps the estimate arithmetic', { annotation: rules('ROUTER.ESTIMATE.FIELDS', 'ROUTER.ESTIMATE.DECIMAL', 'ROUTER.ESTIMATE.CENTS', 'ROUTER.ESTIMATE.CREDITS') }, async ({ api, profile, requireScenario }, testInfo) => {
+  test('every quote of a schema-valid body keeps the estimate arithmetic', rules('ROUTER.ESTIMATE.FIELDS', 'ROUTER.ESTIMATE.DECIMAL', 'ROUTER.ESTIMATE.CENTS', 'ROUTER.ESTIMATE.CREDITS'), async ({ api, profile, requireScenario }, testInfo) => {
     const ts = await targets(api, requireScenario);
     const arbitrary = fc.oneof(...ts.map((t) => validBody(t.schema).map((body) => ({ t, body: pinModel(t, body) }))));
     await assertProperty(testInfo, profile, arbitrary, async ({ t, body }) => {

@@ -9,7 +9,7 @@ import { imageBody } from '../../lib/router/bodies.ts';
 import { SuiteError } from '../../lib/violations.ts';
 
 test.describe('Catalog entry and page', () => {
-  test('a catalog entry carries id equal to {provider}/{model}, provider, model and billing facts', { annotation: rules('ROUTER.CATALOG.ENTRY') }, async ({ api }) => {
+  test('a catalog entry carries id equal to {provider}/{model}, provider, model and billing facts', rules('ROUTER.CATALOG.ENTRY'), async ({ api }) => {
     const page = (await api.call('listModels', { query: { limit: 50 } })).json<CatalogPage>();
     check('ROUTER.CATALOG.ENTRY', page.data.length > 0, 'the first catalog page', 'at least one entry', page.data.length);
     for (const e of page.data) {
@@ -18,7 +18,7 @@ test.describe('Catalog entry and page', () => {
     }
   });
 
-  test('the catalog carries no prices, in entries or details', { annotation: rules('ROUTER.CATALOG.NO_PRICES') }, async ({ api }) => {
+  test('the catalog carries no prices, in entries or details', rules('ROUTER.CATALOG.NO_PRICES'), async ({ api }) => {
     const page = (await api.call('listModels', { query: { limit: 100 } })).json<CatalogPage>();
     for (const e of page.data) check('ROUTER.CATALOG.NO_PRICES', priceMembers(e).length === 0, `entry ${e.id}`, 'no price members', priceMembers(e));
     for (const e of page.data.slice(0, 5)) {
@@ -27,13 +27,13 @@ test.describe('Catalog entry and page', () => {
     }
   });
 
-  test('a page carries data, has_more and the size served, with next_cursor while there is more', { annotation: rules('ROUTER.CATALOG.PAGE') }, async ({ api }) => {
+  test('a page carries data, has_more and the size served, with next_cursor while there is more', rules('ROUTER.CATALOG.PAGE'), async ({ api }) => {
     const page = (await api.call('listModels', { query: { limit: 3 } })).json<CatalogPage>();
     if (page.has_more) check('ROUTER.CATALOG.PAGE', typeof page.next_cursor === 'string', 'a page with has_more true', 'a next_cursor', page.next_cursor);
     check('ROUTER.CATALOG.PAGE', Array.isArray(page.data) && typeof page.has_more === 'boolean' && Number.isInteger(page.limit), 'the page', 'data, has_more and limit', page);
   });
 
-  test('limit defaults to 20, is clamped to 100 and reported as served, and bounds data', { annotation: rules('ROUTER.CATALOG.LIMIT') }, async ({ api }) => {
+  test('limit defaults to 20, is clamped to 100 and reported as served, and bounds data', rules('ROUTER.CATALOG.LIMIT'), async ({ api }) => {
     const cases: Array<[string, number | undefined, (served: number) => boolean, string]> = [
       ['no limit', undefined, (s) => s === 20, '20 (the default)'],
       ['limit 7', 7, (s) => s === 7, '7'],
@@ -49,7 +49,7 @@ test.describe('Catalog entry and page', () => {
 });
 
 test.describe('Model detail', () => {
-  test('the detail repeats the entry and adds an HTTPS schema URL naming the model', { annotation: rules('ROUTER.CATALOG.DETAIL') }, async ({ api }) => {
+  test('the detail repeats the entry and adds an HTTPS schema URL naming the model', rules('ROUTER.CATALOG.DETAIL'), async ({ api }) => {
     const page = (await api.call('listModels', { query: { limit: 100 } })).json<CatalogPage>();
     const sample = [page.data[0], page.data[Math.floor(page.data.length / 2)], page.data[page.data.length - 1]].filter((e): e is CatalogEntry => e !== undefined);
     for (const entry of sample) {
@@ -62,7 +62,7 @@ test.describe('Model detail', () => {
     }
   });
 
-  test('every alternate the detail reports is registered and has a leg for the model', { annotation: rules('ROUTER.CATALOG.DETAIL_LEGS') }, async ({ api, requireScenario }) => {
+  test('every alternate the detail reports is registered and has a leg for the model', rules('ROUTER.CATALOG.DETAIL_LEGS'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'model with alternate providers') as string);
     const legs = alternatesOf(await detailOf(api, m));
     test.skip(legs === undefined, 'not exercised: the detail has no model_providers member (the member name is assumed; the seed does not show it)');
@@ -76,7 +76,7 @@ test.describe('Model detail', () => {
 });
 
 test.describe('Retired and sunset models', () => {
-  test('a retired model answers 404 model_not_found, and a successor it names is a live catalog ID', { annotation: rules('ROUTER.CATALOG.RETIRED') }, async ({ api, requireScenario }) => {
+  test('a retired model answers 404 model_not_found, and a successor it names is a live catalog ID', rules('ROUTER.CATALOG.RETIRED'), async ({ api, requireScenario }) => {
     for (const key of ['retired_model', 'retired_with_successor_model']) {
       const m = modelRef(requireScenario(key, 'retired model') as string);
       const res = await api.call('getModel', { path: path(m) });
@@ -91,7 +91,7 @@ test.describe('Retired and sunset models', () => {
     }
   });
 
-  test('the retired-model detail reads "<id> was retired on <YYYY-MM-DD>" with "; use <successor>" when one is recorded', { annotation: rules('ROUTER.CATALOG.RETIRED_DETAIL') }, async ({ api, requireScenario }) => {
+  test('the retired-model detail reads "<id> was retired on <YYYY-MM-DD>" with "; use <successor>" when one is recorded', rules('ROUTER.CATALOG.RETIRED_DETAIL'), async ({ api, requireScenario }) => {
     for (const [key, withSuccessor] of [['retired_model', false], ['retired_with_successor_model', true]] as const) {
       const m = modelRef(requireScenario(key, 'retired model') as string);
       const res = await api.call('getModel', { path: path(m) });
@@ -103,7 +103,7 @@ test.describe('Retired and sunset models', () => {
     }
   });
 
-  test('a model whose sunset date is in the future stays listed, readable and runnable', { annotation: rules('ROUTER.CATALOG.SUNSET_LISTED') }, async ({ api, requireScenario }) => {
+  test('a model whose sunset date is in the future stays listed, readable and runnable', rules('ROUTER.CATALOG.SUNSET_LISTED'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('sunset_model', 'model with a future sunset date') as string);
     const detail = await api.call('getModel', { path: path(m) });
     check('ROUTER.CATALOG.SUNSET_LISTED', detail.status === 200, `the detail of ${m.id}`, '200', detail.status);

@@ -13,7 +13,7 @@ import { SuiteError } from '../../lib/violations.ts';
 const SUBJECTS = ['input', 'output', 'input_text', 'input_image', 'input_video', 'input_audio', 'output_text', 'output_image', 'output_video', 'output_audio'];
 
 test.describe('Contract', () => {
-  test('every answer has a status, media type, body and headers the contract declares for its operation', { annotation: rules('ROUTER.CONTRACT.STATUS_DECLARED', 'ROUTER.CONTRACT.BODY', 'ROUTER.CONTRACT.HEADERS') }, async ({ api, requireScenario }) => {
+  test('every answer has a status, media type, body and headers the contract declares for its operation', rules('ROUTER.CONTRACT.STATUS_DECLARED', 'ROUTER.CONTRACT.BODY', 'ROUTER.CONTRACT.HEADERS'), async ({ api, requireScenario }) => {
     // The api fixture validates each answer; these are one of each operation.
     const m = modelRef(requireScenario('image_model', 'JSON model') as string);
     const body = imageBody(requireScenario);
@@ -30,7 +30,7 @@ test.describe('Contract', () => {
 });
 
 test.describe('Errors', () => {
-  test('every refusal has the error body and request id, mirrors its bucket in X-Svc-Error-Type and pairs it with its status', { annotation: rules('ROUTER.ERR.BODY', 'ROUTER.ERR.CODE_STATUS', 'ROUTER.HEADER.ERROR_TYPE', 'ROUTER.HEADER.REQUEST_ID') }, async ({ api, requireScenario }) => {
+  test('every refusal has the error body and request id, mirrors its bucket in X-Svc-Error-Type and pairs it with its status', rules('ROUTER.ERR.BODY', 'ROUTER.ERR.CODE_STATUS', 'ROUTER.HEADER.ERROR_TYPE', 'ROUTER.HEADER.REQUEST_ID'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'JSON model') as string);
     const body = imageBody(requireScenario);
     const key = uniqueKey('errors');
@@ -52,7 +52,7 @@ test.describe('Errors', () => {
     }
   });
 
-  test('a 422 is the validation body, with the bucket in X-Svc-Error-Type', { annotation: rules('ROUTER.ERR.VALIDATION_BODY', 'ROUTER.HEADER.ERROR_TYPE') }, async ({ api, requireScenario }) => {
+  test('a 422 is the validation body, with the bucket in X-Svc-Error-Type', rules('ROUTER.ERR.VALIDATION_BODY', 'ROUTER.HEADER.ERROR_TYPE'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'model with an authored schema') as string);
     const res = await api.call('runModel', { path: path(m), json: { prompt: '', num_images: 99 } });
     check('ROUTER.ERR.VALIDATION_BODY', res.status === 422, 'a run with two invalid fields', '422', describe(api, res));
@@ -61,7 +61,7 @@ test.describe('Errors', () => {
     check('ROUTER.HEADER.ERROR_TYPE', (res.header(hdr(api, 'error-type')) ?? '') !== '', `${hdr(api, 'error-type')} of the 422`, 'the coarse bucket', 'absent');
   });
 
-  test('a JSON body that is not an object is refused 422 dict_type at loc ["body"]', { annotation: rules('ROUTER.ERR.NON_OBJECT_BODY') }, async ({ api, requireScenario }) => {
+  test('a JSON body that is not an object is refused 422 dict_type at loc ["body"]', rules('ROUTER.ERR.NON_OBJECT_BODY'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'model') as string);
     for (const value of [[1, 2, 3], 'a string', 42]) {
       const res = await api.call('runModel', { path: path(m), json: value });
@@ -70,7 +70,7 @@ test.describe('Errors', () => {
     }
   });
 
-  test('every model operation on an unknown model answers 404 model_not_found', { annotation: rules('ROUTER.ERR.MODEL_NOT_FOUND') }, async ({ api }) => {
+  test('every model operation on an unknown model answers 404 model_not_found', rules('ROUTER.ERR.MODEL_NOT_FOUND'), async ({ api }) => {
     const p = { provider: 'conformance', model: `missing-${randomUUID()}` };
     const json = { prompt: 'conformance' };
     for (const [op, opts] of [['getModel', {}], ['getModelSchema', {}], ['runModel', { json }], ['estimateModel', { json }], ['submitModelRequest', { json }]] as const) {
@@ -78,7 +78,7 @@ test.describe('Errors', () => {
     }
   });
 
-  test('an unfunded caller is refused 402 insufficient_credits on runs and submits', { annotation: rules('ROUTER.ERR.INSUFFICIENT_CREDITS') }, async ({ api, requireScenario }) => {
+  test('an unfunded caller is refused 402 insufficient_credits on runs and submits', rules('ROUTER.ERR.INSUFFICIENT_CREDITS'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'model') as string);
     const broke = api.as({ bearer: requireScenario('unfunded_token', 'credential of a workspace without credits') as string });
     const body = imageBody(requireScenario);
@@ -86,14 +86,14 @@ test.describe('Errors', () => {
     checkRouterError(api, 'ROUTER.ERR.INSUFFICIENT_CREDITS', await broke.call('submitModelRequest', { path: path(m), json: body }), [402], 'insufficient_credits');
   });
 
-  test('a body above the size cap is refused 413', { annotation: rules('ROUTER.ERR.BODY_TOO_LARGE') }, async ({ api, requireScenario }) => {
+  test('a body above the size cap is refused 413', rules('ROUTER.ERR.BODY_TOO_LARGE'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'model') as string);
     const cap = Number(requireScenario('max_body_bytes', 'the request-body size cap'));
     const res = await api.call('runModel', { path: path(m), json: { prompt: 'x'.repeat(cap + 1024) } });
     check('ROUTER.ERR.BODY_TOO_LARGE', res.status === 413, `a run with a ${cap + 1024}-byte prompt`, '413', describe(api, res));
   });
 
-  test('a caller past its allowance is refused 429 with the committed-spend headers', { annotation: rules('ROUTER.ERR.RATE_LIMITED') }, async ({ api, requireScenario }) => {
+  test('a caller past its allowance is refused 429 with the committed-spend headers', rules('ROUTER.ERR.RATE_LIMITED'), async ({ api, requireScenario }) => {
     const limited = api.as({ bearer: requireScenario('rate_limited_token', 'credential with a small request allowance') as string });
     let refused: ApiResponse | undefined;
     for (let i = 0; i < 60 && !refused; i++) {
@@ -107,21 +107,21 @@ test.describe('Errors', () => {
     for (const k of ['limit', 'current', 'remaining']) check('ROUTER.ERR.RATE_LIMITED', refused.header(`x-committed-spend-${k}`) !== undefined, 'the 429', `X-Committed-Spend-${k[0]!.toUpperCase()}${k.slice(1)}`, 'absent');
   });
 
-  test('a provider answer that cannot become a result is 502 provider_error with X-Svc-Upstream-Status', { annotation: rules('ROUTER.ERR.PROVIDER_ERROR') }, async ({ api, requireScenario }) => {
+  test('a provider answer that cannot become a result is 502 provider_error with X-Svc-Upstream-Status', rules('ROUTER.ERR.PROVIDER_ERROR'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('broken_output_model', 'model whose partner answer cannot be used') as string);
     const res = await api.call('runModel', { path: path(m), json: imageBody(requireScenario) });
     checkRouterError(api, 'ROUTER.ERR.PROVIDER_ERROR', res, [502], 'provider_error');
     check('ROUTER.ERR.PROVIDER_ERROR', res.header(hdr(api, 'upstream-status')) !== undefined, 'the 502', hdr(api, 'upstream-status'), 'absent');
   });
 
-  test('a capacity refusal is 503 service_unavailable with Retry-After', { annotation: rules('ROUTER.ERR.CAPACITY') }, async ({ api, requireScenario }) => {
+  test('a capacity refusal is 503 service_unavailable with Retry-After', rules('ROUTER.ERR.CAPACITY'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('busy_model', 'model at capacity') as string);
     const res = await api.call('runModel', { path: path(m), json: imageBody(requireScenario) });
     checkRouterError(api, 'ROUTER.ERR.CAPACITY', res, [503], 'service_unavailable');
     check('ROUTER.ERR.CAPACITY', retryAfterOf(res) !== undefined, 'the capacity 503', 'Retry-After', res.header('retry-after') ?? 'absent');
   });
 
-  test('a call past its deadline is 504 deadline_exceeded with Retry-After and X-Svc-Upstream-Status', { annotation: rules('ROUTER.ERR.DEADLINE') }, async ({ api, requireScenario }) => {
+  test('a call past its deadline is 504 deadline_exceeded with Retry-After and X-Svc-Upstream-Status', rules('ROUTER.ERR.DEADLINE'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('deadline_model', 'model that passes its deadline') as string);
     const res = await api.call('runModel', { path: path(m), json: imageBody(requireScenario) });
     checkRouterError(api, 'ROUTER.ERR.DEADLINE', res, [504], 'deadline_exceeded');
@@ -129,7 +129,7 @@ test.describe('Errors', () => {
     check('ROUTER.ERR.DEADLINE', res.header(hdr(api, 'upstream-status')) !== undefined, 'the 504', hdr(api, 'upstream-status'), 'absent');
   });
 
-  test('a content-policy refusal is 400 content_policy_violation with one of the ten subjects, mirrored in the body', { annotation: rules('ROUTER.ERR.CONTENT_POLICY') }, async ({ api, requireScenario }) => {
+  test('a content-policy refusal is 400 content_policy_violation with one of the ten subjects, mirrored in the body', rules('ROUTER.ERR.CONTENT_POLICY'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'model') as string);
     const res = await api.call('runModel', { path: path(m), json: requireScenario('policy_body', 'a body refused on content-policy grounds') as Record<string, unknown> });
     checkRouterError(api, 'ROUTER.ERR.CONTENT_POLICY', res, [400], 'content_policy_violation');
@@ -139,7 +139,7 @@ test.describe('Errors', () => {
     check('ROUTER.ERR.CONTENT_POLICY', member === undefined || member === subject, 'refusal_subject of the body', `the header's value (${subject ?? 'absent'})`, member);
   });
 
-  test('upstream_detail appears only with invalid_input from the provider and mirrors X-Svc-Upstream-Detail', { annotation: rules('ROUTER.ERR.UPSTREAM_DETAIL') }, async ({ api, requireScenario }) => {
+  test('upstream_detail appears only with invalid_input from the provider and mirrors X-Svc-Upstream-Detail', rules('ROUTER.ERR.UPSTREAM_DETAIL'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'model') as string);
     const malformed = await api.call('runModel', { path: path(m), json: requireScenario('malformed_body', 'a body the provider calls malformed') as Record<string, unknown> });
     checkRouterError(api, 'ROUTER.ERR.UPSTREAM_DETAIL', malformed, [400], 'invalid_input');

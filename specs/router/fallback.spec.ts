@@ -8,7 +8,7 @@ import { imageBody } from '../../lib/router/bodies.ts';
 import { SuiteError } from '../../lib/violations.ts';
 
 test.describe('fallback_provider', () => {
-  test('a provider failure is retried on an alternate, and the success names it; only the literal false turns fallback off', { annotation: rules('ROUTER.FALLBACK.SERVED') }, async ({ api, requireScenario }) => {
+  test('a provider failure is retried on an alternate, and the success names it; only the literal false turns fallback off', rules('ROUTER.FALLBACK.SERVED'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('fallback_model', 'model whose native provider fails') as string);
     const body = imageBody(requireScenario);
     const allowed = alternatesOf(await detailOf(api, m)) ?? [...ALTERNATES];
@@ -21,14 +21,14 @@ test.describe('fallback_provider', () => {
     }
   });
 
-  test('fallback_provider=false lets the first failure reach the caller, without a fallback header', { annotation: rules('ROUTER.FALLBACK.OFF') }, async ({ api, requireScenario }) => {
+  test('fallback_provider=false lets the first failure reach the caller, without a fallback header', rules('ROUTER.FALLBACK.OFF'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('fallback_model', 'model whose native provider fails') as string);
     const res = await api.call('runModel', { path: path(m), query: { fallback_provider: 'false' }, json: imageBody(requireScenario) });
     check('ROUTER.FALLBACK.OFF', res.status >= 500, `a run of ${m.id} with fallback_provider=false`, 'the first failure (5xx)', describe(api, res));
     check('ROUTER.FALLBACK.OFF', res.header(hdr(api, 'router-fallback-provider')) === undefined, 'the failure', 'no fallback header', res.header(hdr(api, 'router-fallback-provider')));
   });
 
-  test('fallback is skipped, never refused, for own-key requests, edit bodies and strict mode', { annotation: rules('ROUTER.FALLBACK.SKIPPED') }, async ({ api, requireScenario }) => {
+  test('fallback is skipped, never refused, for own-key requests, edit bodies and strict mode', rules('ROUTER.FALLBACK.SKIPPED'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('fallback_model', 'model whose native provider fails') as string);
     const body = imageBody(requireScenario);
     const byok = api.as({ bearer: requireScenario('byok_token', "credential resolving an own key for fallback_model's provider") as string });
@@ -46,7 +46,7 @@ test.describe('fallback_provider', () => {
     }
   });
 
-  test('a failed fallback attempt does not carry the fallback header', { annotation: rules('ROUTER.FALLBACK.FAILED_NO_HEADER') }, async ({ api, requireScenario }) => {
+  test('a failed fallback attempt does not carry the fallback header', rules('ROUTER.FALLBACK.FAILED_NO_HEADER'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('fallback_model', 'model with alternates') as string);
     const failing = requireScenario('failing_body', 'a body every provider fails on') as Record<string, unknown>;
     const res = await api.call('runModel', { path: path(m), json: failing });
@@ -54,7 +54,7 @@ test.describe('fallback_provider', () => {
     check('ROUTER.FALLBACK.FAILED_NO_HEADER', res.header(hdr(api, 'router-fallback-provider')) === undefined, `a run of ${m.id} where every provider fails`, 'no fallback header', res.header(hdr(api, 'router-fallback-provider')));
   });
 
-  test("a run served by fallback is charged at the serving provider's rate", { annotation: rules('ROUTER.FALLBACK.RATE') }, async ({ api, requireScenario }) => {
+  test("a run served by fallback is charged at the serving provider's rate", rules('ROUTER.FALLBACK.RATE'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('fallback_model', 'model whose native provider fails') as string);
     const body = imageBody(requireScenario);
     const res = await api.call('runModel', { path: path(m), json: body });

@@ -21,7 +21,7 @@ function replayed(res: ApiResponse): boolean {
 }
 
 test.describe('Idempotency', () => {
-  test('a retry with the same key and request is answered from the record, byte for byte, marked Idempotent-Replayed', { annotation: rules('ROUTER.IDEM.REPLAY') }, async ({ api, requireScenario }) => {
+  test('a retry with the same key and request is answered from the record, byte for byte, marked Idempotent-Replayed', rules('ROUTER.IDEM.REPLAY'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'JSON model') as string);
     const body = freshBody(requireScenario, 'replay');
     const key = uniqueKey('replay');
@@ -38,7 +38,7 @@ test.describe('Idempotency', () => {
     check('ROUTER.IDEM.REPLAY', readmitted.status === admitted.status && replayed(readmitted) && jsonOf(readmitted)?.request_id === jsonOf(admitted)?.request_id, 'a submit retried with the same key', `${admitted.status}, the same request_id, Idempotent-Replayed: true`, `${readmitted.status}, ${String(jsonOf(readmitted)?.request_id)}, ${readmitted.header(REPLAYED) ?? 'absent'}`);
   });
 
-  test('the same key with a different request is refused 409 invalid_input', { annotation: rules('ROUTER.IDEM.CONFLICT') }, async ({ api, requireScenario }) => {
+  test('the same key with a different request is refused 409 invalid_input', rules('ROUTER.IDEM.CONFLICT'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'JSON model') as string);
     const key = uniqueKey('conflict');
     const first = await api.call('runModel', withKey(key, { path: path(m), json: freshBody(requireScenario, 'conflict-a') }));
@@ -49,7 +49,7 @@ test.describe('Idempotency', () => {
     check('ROUTER.IDEM.CONFLICT', !PREFIXES.some((p) => detail.startsWith(p)), 'detail of the key conflict', 'not one of the two model_provider prefixes', detail);
   });
 
-  test('the same key while the original runs is refused 409 concurrency_limit_exceeded with Retry-After, then answered from the record', { annotation: rules('ROUTER.IDEM.IN_FLIGHT') }, async ({ api, requireScenario }) => {
+  test('the same key while the original runs is refused 409 concurrency_limit_exceeded with Retry-After, then answered from the record', rules('ROUTER.IDEM.IN_FLIGHT'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('slow_model', 'a model slow enough to be in flight') as string);
     const body = freshBody(requireScenario, 'in-flight');
     const key = uniqueKey('in-flight');
@@ -73,7 +73,7 @@ test.describe('Idempotency', () => {
     check('ROUTER.IDEM.IN_FLIGHT', later.status === 200, 'the same key after waiting Retry-After', 'the original answer (200)', describe(api, later));
   });
 
-  test('keys are scoped to the workspace: a teammate gets the record, another workspace runs afresh', { annotation: rules('ROUTER.IDEM.SCOPE') }, async ({ api, requireScenario }) => {
+  test('keys are scoped to the workspace: a teammate gets the record, another workspace runs afresh', rules('ROUTER.IDEM.SCOPE'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'JSON model') as string);
     const teammate = api.as({ bearer: requireScenario('teammate_token', 'key of another member of the same workspace') as string });
     const outsider = api.as({ bearer: requireScenario('other_workspace_token', 'key of another workspace') as string });
@@ -90,7 +90,7 @@ test.describe('Idempotency', () => {
     check('ROUTER.IDEM.SCOPE', other.status === 201 && jsonOf(other)?.request_id !== id, "another workspace's submit with the same key", 'a fresh admission (another request)', `${describe(api, other)} ${String(jsonOf(other)?.request_id ?? '')}`);
   });
 
-  test('a keyed request without an authenticated caller is refused 401, even when the key holds a record', { annotation: rules('ROUTER.IDEM.AUTH_401') }, async ({ api, requireScenario }) => {
+  test('a keyed request without an authenticated caller is refused 401, even when the key holds a record', rules('ROUTER.IDEM.AUTH_401'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'JSON model') as string);
     const body = freshBody(requireScenario, 'anonymous');
     const key = uniqueKey('anonymous');
@@ -99,7 +99,7 @@ test.describe('Idempotency', () => {
     checkRouterError(api, 'ROUTER.IDEM.AUTH_401', await api.as('none').call('runModel', withKey(uniqueKey('anonymous-new'), { path: path(m), json: body })), [401], 'unauthorized');
   });
 
-  test('an answer recorded but not replayable keeps its key consumed: every retry is 409 invalid_input', { annotation: rules('ROUTER.IDEM.NOT_REPLAYABLE') }, async ({ api, requireScenario }) => {
+  test('an answer recorded but not replayable keeps its key consumed: every retry is 409 invalid_input', rules('ROUTER.IDEM.NOT_REPLAYABLE'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('oversize_model', 'model answering above the replay size cap') as string);
     const body = freshBody(requireScenario, 'oversize');
     const key = uniqueKey('oversize');
@@ -111,7 +111,7 @@ test.describe('Idempotency', () => {
     }
   });
 
-  test('a refusal raised before dispatch releases the key: the corrected request with the same key runs afresh', { annotation: rules('ROUTER.IDEM.RELEASED_ON_REFUSAL') }, async ({ api, requireScenario }) => {
+  test('a refusal raised before dispatch releases the key: the corrected request with the same key runs afresh', rules('ROUTER.IDEM.RELEASED_ON_REFUSAL'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'JSON model') as string);
     const disabled = requireScenario('disabled_provider', 'a provider not turned on for the default key') as string;
     const gated = modelRef(requireScenario('disabled_provider_model', 'a model that provider has a leg for') as string);
@@ -138,7 +138,7 @@ test.describe('Idempotency', () => {
     }
   });
 
-  test('a content-policy refusal is recorded and replayed to the same key', { annotation: rules('ROUTER.IDEM.POLICY_REPLAYED') }, async ({ api, requireScenario }) => {
+  test('a content-policy refusal is recorded and replayed to the same key', rules('ROUTER.IDEM.POLICY_REPLAYED'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'JSON model') as string);
     const body = requireScenario('policy_body', 'a body the provider refuses on content-policy grounds') as Record<string, unknown>;
     const key = uniqueKey('policy');

@@ -31,7 +31,7 @@ function detailOf(res: ApiResponse): string {
 }
 
 test.describe('model_provider', () => {
-  test('default and the brand aliases name no override: the native leg, as without model_provider', { annotation: rules('ROUTER.PROVIDER.ALIASES') }, async ({ api, requireScenario }) => {
+  test('default and the brand aliases name no override: the native leg, as without model_provider', rules('ROUTER.PROVIDER.ALIASES'), async ({ api, requireScenario }) => {
     const { m, body } = await setup(api, requireScenario);
     const native = (await api.call('estimateModel', { path: path(m), json: body })).json<Quote>();
     for (const alias of NATIVE_ALIASES) {
@@ -44,7 +44,7 @@ test.describe('model_provider', () => {
     }
   });
 
-  test('a value that is not a registered provider is refused 400 invalid_input', { annotation: rules('ROUTER.PROVIDER.UNREGISTERED') }, async ({ api, requireScenario }) => {
+  test('a value that is not a registered provider is refused 400 invalid_input', rules('ROUTER.PROVIDER.UNREGISTERED'), async ({ api, requireScenario }) => {
     const { m, body } = await setup(api, requireScenario);
     for (const value of [UNREGISTERED, 'conformance-provider-2']) {
       checkRouterError(api, 'ROUTER.PROVIDER.UNREGISTERED', await api.call('runModel', { path: path(m), query: { model_provider: value }, json: body }), [400], 'invalid_input', `a run with model_provider=${JSON.stringify(value)}`);
@@ -52,13 +52,13 @@ test.describe('model_provider', () => {
     checkRouterError(api, 'ROUTER.PROVIDER.UNREGISTERED', await api.call('estimateModel', { path: path(m), query: { model_provider: UNREGISTERED }, json: body }), [400], 'invalid_input');
   });
 
-  test('a registered provider with no leg for the model is refused 400 invalid_input', { annotation: rules('ROUTER.PROVIDER.NO_LEG') }, async ({ api, requireScenario }) => {
+  test('a registered provider with no leg for the model is refused 400 invalid_input', rules('ROUTER.PROVIDER.NO_LEG'), async ({ api, requireScenario }) => {
     const { m, body } = await setup(api, requireScenario);
     const provider = requireScenario('no_leg_provider', 'a turned-on provider with no leg for image_model') as string;
     checkRouterError(api, 'ROUTER.PROVIDER.NO_LEG', await api.call('runModel', { path: path(m), query: { model_provider: provider }, json: body }), [400], 'invalid_input');
   });
 
-  test('an edit the named translator cannot serve is refused 409 invalid_input with the stable edit prefix; a leg that carries the media runs', { annotation: rules('ROUTER.PROVIDER.EDIT_UNSERVABLE') }, async ({ api, requireScenario }) => {
+  test('an edit the named translator cannot serve is refused 409 invalid_input with the stable edit prefix; a leg that carries the media runs', rules('ROUTER.PROVIDER.EDIT_UNSERVABLE'), async ({ api, requireScenario }) => {
     const { m, edit } = await setup(api, requireScenario);
     const unservable = requireScenario('edit_unservable_provider', 'a provider whose translator cannot carry the edit media') as string;
     for (const attempt of [1, 2]) {
@@ -71,7 +71,7 @@ test.describe('model_provider', () => {
     check('ROUTER.PROVIDER.EDIT_UNSERVABLE', ok.status === 200, `edit with model_provider=${servable}`, '200 (the leg carries the media)', describe(api, ok));
   });
 
-  test('an own-key request naming model_provider is refused 409 invalid_input with the stable BYOK prefix, whether or not the provider serves the model', { annotation: rules('ROUTER.PROVIDER.BYOK_CONFLICT') }, async ({ api, requireScenario }) => {
+  test('an own-key request naming model_provider is refused 409 invalid_input with the stable BYOK prefix, whether or not the provider serves the model', rules('ROUTER.PROVIDER.BYOK_CONFLICT'), async ({ api, requireScenario }) => {
     const { m, body } = await setup(api, requireScenario);
     const byok = api.as({ bearer: requireScenario('byok_token', 'credential resolving an own key for image_model\'s provider') as string });
     const serving = requireScenario('edit_servable_provider', 'a provider with a leg for image_model') as string;
@@ -83,7 +83,7 @@ test.describe('model_provider', () => {
     }
   });
 
-  test('a provider not turned on for the caller is refused 403 not_enabled, and 503 when the gate cannot be evaluated', { annotation: rules('ROUTER.PROVIDER.GATE') }, async ({ api, requireScenario }) => {
+  test('a provider not turned on for the caller is refused 403 not_enabled, and 503 when the gate cannot be evaluated', rules('ROUTER.PROVIDER.GATE'), async ({ api, requireScenario }) => {
     const disabled = requireScenario('disabled_provider', 'a provider not turned on for the default key') as string;
     const m = modelRef(requireScenario('disabled_provider_model', 'a model that provider has a leg for') as string);
     const body = imageBody(requireScenario);
@@ -94,7 +94,7 @@ test.describe('model_provider', () => {
     checkRouterError(api, 'ROUTER.PROVIDER.GATE', await gateDown.call('runModel', { path: path(image), query: { model_provider: serving }, json: imageBody(requireScenario) }), [503], 'service_unavailable');
   });
 
-  test('the refusals apply in the fixed order: unregistered, edit, own key, gate, no leg', { annotation: rules('ROUTER.PROVIDER.REFUSAL_ORDER') }, async ({ api, requireScenario }, testInfo) => {
+  test('the refusals apply in the fixed order: unregistered, edit, own key, gate, no leg', rules('ROUTER.PROVIDER.REFUSAL_ORDER'), async ({ api, requireScenario }, testInfo) => {
     const { m, body, edit } = await setup(api, requireScenario);
     const byok = api.as({ bearer: requireScenario('byok_token', 'own-key credential') as string });
     const unservable = requireScenario('edit_unservable_provider', 'provider that cannot serve the edit') as string;
@@ -123,7 +123,7 @@ test.describe('model_provider', () => {
     test.skip(judged === 0, 'not exercised: none of the single refusals answered as the seed says, so no order could be judged');
   });
 
-  test('with an alternate and strict_mode false, a field the provider cannot express is named in X-Svc-Router-Dropped-Params', { annotation: rules('ROUTER.PROVIDER.TRANSLATION') }, async ({ api, requireScenario }) => {
+  test('with an alternate and strict_mode false, a field the provider cannot express is named in X-Svc-Router-Dropped-Params', rules('ROUTER.PROVIDER.TRANSLATION'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'model with alternates') as string);
     const t = requireScenario('translation', 'an alternate, a body and the native field it cannot express') as { provider: string; dropped_field: string; body: Record<string, unknown> };
     const res = await api.call('runModel', { path: path(m), query: { model_provider: t.provider }, json: t.body });
@@ -133,7 +133,7 @@ test.describe('model_provider', () => {
     check('ROUTER.PROVIDER.TRANSLATION', list !== undefined && list.some((s) => s.includes(t.dropped_field)), `${hdr(api, 'router-dropped-params')} of the run`, `a sentence naming ${t.dropped_field}`, raw ?? 'absent');
   });
 
-  test('with strict_mode=true a body in the alternate\'s own schema is forwarded without native validation and without a dropped-params header', { annotation: rules('ROUTER.PROVIDER.STRICT_MODE') }, async ({ api, requireScenario }) => {
+  test('with strict_mode=true a body in the alternate\'s own schema is forwarded without native validation and without a dropped-params header', rules('ROUTER.PROVIDER.STRICT_MODE'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'model with alternates') as string);
     const s = requireScenario('strict_body', "a body in an alternate provider's own schema") as { provider: string; body: Record<string, unknown> };
     const res = await api.call('runModel', { path: path(m), query: { model_provider: s.provider, strict_mode: true }, json: s.body });

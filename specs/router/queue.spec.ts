@@ -18,7 +18,7 @@ function handleOf(res: ApiResponse): Handle {
 }
 
 test.describe('Queued request', () => {
-  test('a submit answers 201 with request_id, status, queue_position and three absolute URLs that lead to status, collect and cancel', { annotation: rules('ROUTER.QUEUE.HANDLE') }, async ({ api, requireScenario }) => {
+  test('a submit answers 201 with request_id, status, queue_position and three absolute URLs that lead to status, collect and cancel', rules('ROUTER.QUEUE.HANDLE'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'JSON model') as string);
     const res = await api.call('submitModelRequest', { path: path(m), json: imageBody(requireScenario) });
     check('ROUTER.QUEUE.HANDLE', res.status === 201, `a submit to ${m.id}`, '201', describe(api, res));
@@ -34,7 +34,7 @@ test.describe('Queued request', () => {
     check('ROUTER.QUEUE.HANDLE', status.status === 200 && status.json<Handle>().request_id === h.request_id, 'the status_url, followed', `200 for ${h.request_id}`, describe(api, status));
   });
 
-  test('an unfinished request: status and collect carry Retry-After, collect answers 202 with the status, and status is one of exactly three values', { annotation: rules('ROUTER.QUEUE.POLL_RETRY_AFTER', 'ROUTER.QUEUE.COLLECT_PENDING', 'ROUTER.QUEUE.STATUS_CLOSED') }, async ({ api, requireScenario }) => {
+  test('an unfinished request: status and collect carry Retry-After, collect answers 202 with the status, and status is one of exactly three values', rules('ROUTER.QUEUE.POLL_RETRY_AFTER', 'ROUTER.QUEUE.COLLECT_PENDING', 'ROUTER.QUEUE.STATUS_CLOSED'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('slow_model', 'a model slow enough to be seen unfinished') as string);
     const h = handleOf(await api.call('submitModelRequest', { path: path(m), json: imageBody(requireScenario) }));
     check('ROUTER.QUEUE.STATUS_CLOSED', STATUSES.includes(h.status), 'status of the submit answer', STATUSES.join(', '), h.status);
@@ -49,7 +49,7 @@ test.describe('Queued request', () => {
     for (const v of [h.status, s.status, collect.json<Handle>().status]) check('ROUTER.QUEUE.STATUS_CLOSED', STATUSES.includes(v), 'a status of the unfinished request', STATUSES.join(', '), v);
   });
 
-  test('collect of a finished request is byte for byte the synchronous answer; success has no error_type, failure has one; status never carries the result', { annotation: rules('ROUTER.QUEUE.COLLECT_IDENTICAL', 'ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE', 'ROUTER.QUEUE.STATUS_NO_RESULT') }, async ({ api, requireScenario }) => {
+  test('collect of a finished request is byte for byte the synchronous answer; success has no error_type, failure has one; status never carries the result', rules('ROUTER.QUEUE.COLLECT_IDENTICAL', 'ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE', 'ROUTER.QUEUE.STATUS_NO_RESULT'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'JSON model with deterministic output') as string);
     const body = { ...imageBody(requireScenario), prompt: `conformance queue ${randomUUID()}` };
     const failing = requireScenario('failing_body', 'a body every provider fails on') as Record<string, unknown>;
@@ -71,7 +71,7 @@ test.describe('Queued request', () => {
     check('ROUTER.QUEUE.STATUS_NO_RESULT', leaked.length === 0, 'status of the finished request', 'no member of the result', leaked);
   });
 
-  test('cancel of an unfinished request answers 202 CANCELLATION_REQUESTED and it ends COMPLETED with an error_type; cancel of a finished one answers ALREADY_COMPLETED (409 or 400)', { annotation: rules('ROUTER.QUEUE.CANCEL') }, async ({ api, requireScenario }) => {
+  test('cancel of an unfinished request answers 202 CANCELLATION_REQUESTED and it ends COMPLETED with an error_type; cancel of a finished one answers ALREADY_COMPLETED (409 or 400)', rules('ROUTER.QUEUE.CANCEL'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('slow_model', 'a model slow enough to cancel') as string);
     const h = handleOf(await api.call('submitModelRequest', { path: path(m), json: imageBody(requireScenario) }));
     const cancel = await api.follow(h.cancel_url, { method: 'PUT' });
@@ -84,19 +84,19 @@ test.describe('Queued request', () => {
     check('ROUTER.QUEUE.CANCEL', (again.status === 409 || again.status === 400) && body.status === 'ALREADY_COMPLETED', 'cancel of a finished request', 'ALREADY_COMPLETED under 409 or 400 (both documented)', `${again.status} ${JSON.stringify(body)}`);
   });
 
-  test('a model whose partner answers with bytes cannot be queued: 403 not_enabled', { annotation: rules('ROUTER.QUEUE.BYTES_REFUSED') }, async ({ api, requireScenario }) => {
+  test('a model whose partner answers with bytes cannot be queued: 403 not_enabled', rules('ROUTER.QUEUE.BYTES_REFUSED'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('bytes_model', 'model whose partner answers with bytes') as string);
     const res = await api.call('submitModelRequest', { path: path(m), json: requireScenario('bytes_body', 'body for the bytes model') as Record<string, unknown> });
     checkRouterError(api, 'ROUTER.QUEUE.BYTES_REFUSED', res, [403], 'not_enabled');
   });
 
-  test('a body the model would reject is refused 422 at submit, not admitted', { annotation: rules('ROUTER.QUEUE.VALIDATED_AT_SUBMIT') }, async ({ api, requireScenario }) => {
+  test('a body the model would reject is refused 422 at submit, not admitted', rules('ROUTER.QUEUE.VALIDATED_AT_SUBMIT'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'model with an authored schema') as string);
     const res = await api.call('submitModelRequest', { path: path(m), json: { conformance: 'no required member' } });
     check('ROUTER.QUEUE.VALIDATED_AT_SUBMIT', res.status === 422, `a submit to ${m.id} without its required members`, '422', describe(api, res));
   });
 
-  test('a fresh admission carries an estimate; a replay and a caller without the feature get none; an own-key run is quoted byok', { annotation: rules('ROUTER.QUEUE.ESTIMATE') }, async ({ api, requireScenario }) => {
+  test('a fresh admission carries an estimate; a replay and a caller without the feature get none; an own-key run is quoted byok', rules('ROUTER.QUEUE.ESTIMATE'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'JSON model') as string);
     const body = { ...imageBody(requireScenario), prompt: `conformance estimate ${randomUUID()}` };
     const key = uniqueKey('submit-estimate');
@@ -112,7 +112,7 @@ test.describe('Queued request', () => {
     check('ROUTER.QUEUE.ESTIMATE', own.estimate?.source === 'unknown' && own.estimate?.reason === 'byok', 'a submit that uses the caller\'s own key', 'estimate source unknown, reason byok', own.estimate);
   });
 
-  test('status, collect and cancel of an unknown request ID answer 404', { annotation: rules('ROUTER.QUEUE.UNKNOWN_404') }, async ({ api, requireScenario }) => {
+  test('status, collect and cancel of an unknown request ID answer 404', rules('ROUTER.QUEUE.UNKNOWN_404'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'model') as string);
     const id = randomUUID();
     const p = { ...path(m), request_id: id };

@@ -12,14 +12,14 @@ import { formatAjvErrors, isJsonMedia } from '../../lib/contracts/validate.ts';
 import { SuiteError } from '../../lib/violations.ts';
 
 test.describe('Synchronous run', () => {
-  test('a valid native body to a JSON model answers 200 with a native JSON object', { annotation: rules('ROUTER.RUN.NATIVE') }, async ({ api, requireScenario }) => {
+  test('a valid native body to a JSON model answers 200 with a native JSON object', rules('ROUTER.RUN.NATIVE'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'JSON model') as string);
     const res = await api.call('runModel', { path: path(m), json: imageBody(requireScenario) });
     check('ROUTER.RUN.NATIVE', res.status === 200, `a run of ${m.id}`, '200', describe(api, res));
     check('ROUTER.RUN.NATIVE', isJsonMedia(res.header('content-type')) && jsonOf(res) !== undefined, `the output of ${m.id}`, 'a JSON object under a JSON media type', res.header('content-type'));
   });
 
-  test("a run's JSON output matches the output schema its document authors", { annotation: rules('ROUTER.RUN.OUTPUT_SCHEMA') }, async ({ api, requireScenario }) => {
+  test("a run's JSON output matches the output schema its document authors", rules('ROUTER.RUN.OUTPUT_SCHEMA'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'JSON model') as string);
     const doc = await modelDocument(api, m);
     const authored = doc.output.find((o) => isJsonMedia(o.mediaType) && o.schema !== undefined);
@@ -30,7 +30,7 @@ test.describe('Synchronous run', () => {
     check('ROUTER.RUN.OUTPUT_SCHEMA', validate(res.json<unknown>()), `the output of ${m.id} against its authored output schema`, 'valid', formatAjvErrors(validate.errors));
   });
 
-  test('every successful run carries X-Content-Type-Options nosniff', { annotation: rules('ROUTER.RUN.NOSNIFF') }, async ({ api, requireScenario }) => {
+  test('every successful run carries X-Content-Type-Options nosniff', rules('ROUTER.RUN.NOSNIFF'), async ({ api, requireScenario }) => {
     const image = modelRef(requireScenario('image_model', 'JSON model') as string);
     const bytes = modelRef(requireScenario('bytes_model', 'model whose partner answers with bytes') as string);
     const runs = [
@@ -43,7 +43,7 @@ test.describe('Synchronous run', () => {
     }
   });
 
-  test("a bytes-returning model answers 200 with the bytes under the partner's own non-JSON media type", { annotation: rules('ROUTER.RUN.BYTES') }, async ({ api, requireScenario }) => {
+  test("a bytes-returning model answers 200 with the bytes under the partner's own non-JSON media type", rules('ROUTER.RUN.BYTES'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('bytes_model', 'model whose partner answers with bytes') as string);
     const res = await api.call('runModel', { path: path(m), json: requireScenario('bytes_body', 'body for the bytes model') as Record<string, unknown> });
     check('ROUTER.RUN.BYTES', res.status === 200, `a run of ${m.id}`, '200', describe(api, res));
@@ -51,7 +51,7 @@ test.describe('Synchronous run', () => {
     check('ROUTER.RUN.BYTES', type !== '' && !isJsonMedia(type) && res.body.length > 0, `the answer of ${m.id}`, "bytes under the partner's own media type (not JSON)", `${res.body.length} bytes of ${type || 'no type'}`);
   });
 
-  test("a run whose quote is exact carries X-Svc-Credits-Used equal to the quote's credits", { annotation: rules('ROUTER.RUN.CREDITS_USED') }, async ({ api, requireScenario }) => {
+  test("a run whose quote is exact carries X-Svc-Credits-Used equal to the quote's credits", rules('ROUTER.RUN.CREDITS_USED'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'JSON model') as string);
     const body = { ...imageBody(requireScenario), num_images: 3 };
     const quote = (await api.call('estimateModel', { path: path(m), json: body })).json<Quote>();
@@ -64,7 +64,7 @@ test.describe('Synchronous run', () => {
     check('ROUTER.RUN.CREDITS_USED', got !== undefined && want !== undefined && got === want, `${hdr(api, 'credits-used')} of the run`, `${String(quote.credits)} (the exact quote's credits)`, header ?? 'absent');
   });
 
-  test('the committed-spend headers are integer cents and remaining is the limit minus the current commitment', { annotation: rules('ROUTER.RUN.SPEND_HEADERS') }, async ({ api, requireScenario }) => {
+  test('the committed-spend headers are integer cents and remaining is the limit minus the current commitment', rules('ROUTER.RUN.SPEND_HEADERS'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'JSON model') as string);
     const res = await api.call('runModel', { path: path(m), json: { ...imageBody(requireScenario), num_images: 2 } });
     if (res.status !== 200) throw new SuiteError(`the run answered ${res.status}`);
@@ -74,7 +74,7 @@ test.describe('Synchronous run', () => {
     check('ROUTER.RUN.SPEND_HEADERS', Number(remaining) === expected, 'X-Committed-Spend-Remaining', `${expected} (limit ${limit} − current ${current}, at least 0)`, remaining);
   });
 
-  test('reject_unknown_fields refuses undeclared top-level fields only; by default and for unauthored models they pass', { annotation: rules('ROUTER.RUN.REJECT_UNKNOWN') }, async ({ api, requireScenario }) => {
+  test('reject_unknown_fields refuses undeclared top-level fields only; by default and for unauthored models they pass', rules('ROUTER.RUN.REJECT_UNKNOWN'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'model with an authored schema') as string);
     const doc = await modelDocument(api, m);
     const body = minimalBody(doc.input);
@@ -99,14 +99,14 @@ test.describe('Synchronous run', () => {
     check('ROUTER.RUN.REJECT_UNKNOWN', submit.status !== 422, 'a strict-mode queued submit with an undeclared field and reject_unknown_fields=true', 'no 422', describe(api, submit));
   });
 
-  test('a body naming a model different from the path is refused 422', { annotation: rules('ROUTER.RUN.MODEL_MISMATCH') }, async ({ api, requireScenario }) => {
+  test('a body naming a model different from the path is refused 422', rules('ROUTER.RUN.MODEL_MISMATCH'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('video_model', 'model whose body names a model') as string);
     const body = { ...videoBody(requireScenario), model: 'conformance-some-other-model' };
     const res = await api.call('runModel', { path: path(m), json: body });
     check('ROUTER.RUN.MODEL_MISMATCH', res.status === 422, `a run of ${m.id} whose body names conformance-some-other-model`, '422', describe(api, res));
   });
 
-  test('the video family bills by the media kinds present, not by their roles', { annotation: rules('ROUTER.RUN.VIDEO_BILLING') }, async ({ api, requireScenario }) => {
+  test('the video family bills by the media kinds present, not by their roles', rules('ROUTER.RUN.VIDEO_BILLING'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('video_model', 'the content[].role video family') as string);
     const text = { type: 'text', text: 'a paper boat on a river' };
     const image = (role: string) => ({ type: 'image_url', image_url: { url: 'https://example.com/frame.png' }, role });

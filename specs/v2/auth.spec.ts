@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { postAsset } from '../../lib/v2/assets.ts';
 
 test.describe('Authentication', () => {
-  test('an account API key sent as Authorization Bearer works', { annotation: rules('V2.AUTH.BEARER_KEY') }, async ({ api, target }) => {
+  test('an account API key sent as Authorization Bearer works', rules('V2.AUTH.BEARER_KEY'), async ({ api, target }) => {
     check('V2.AUTH.BEARER_KEY', !!target.token, 'the target configuration', 'an API key for this surface', 'none configured');
     // The key is passed explicitly, so a refusal is judged here as this rule's failure
     // instead of stopping the test as a configuration error.
@@ -16,7 +16,7 @@ test.describe('Authentication', () => {
     checkStatus('V2.AUTH.BEARER_KEY', await keyed.call('getAsset', { path: { id: res.json<{ id: string }>().id } }), [200]);
   });
 
-  test('a request without valid credentials answers 401 unauthorized', { annotation: rules('V2.AUTH.UNAUTHENTICATED_401') }, async ({ api, target }) => {
+  test('a request without valid credentials answers 401 unauthorized', rules('V2.AUTH.UNAUTHENTICATED_401'), async ({ api, target }) => {
     test.skip(target.surface === 'local' && !target.token, 'not applicable: this proxy takes no token, so every request is authenticated (see V2.AUTH.LOCAL_OPEN)');
     const id = randomUUID();
     const keyPrefix = target.surface === 'local' ? '' : 'comfyui-';
@@ -31,7 +31,7 @@ test.describe('Authentication', () => {
     }
   });
 
-  test('the self-hosted proxy accepts unauthenticated requests by default', { annotation: rules('V2.AUTH.LOCAL_OPEN') }, async ({ api, target }) => {
+  test('the self-hosted proxy accepts unauthenticated requests by default', rules('V2.AUTH.LOCAL_OPEN'), async ({ api, target }) => {
     test.skip(!!target.token, 'not exercised: this proxy is configured with a static token (the default, open, setup is not the one under test)');
     const { res } = await postAsset(api.as('none'));
     check('V2.AUTH.LOCAL_OPEN', res.status !== 401 && res.status !== 403, 'an upload with no Authorization header', 'accepted (not 401 or 403)', `${res.status} ${res.errorCode ?? ''}`);

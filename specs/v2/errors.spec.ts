@@ -10,7 +10,7 @@ import type { ApiResponse } from '../../lib/api.ts';
 import { blake3Of, createAsset, postAsset } from '../../lib/v2/assets.ts';
 
 test.describe('Errors', () => {
-  test('every error answer is the v2 envelope and a known code carries its table status', { annotation: rules('V2.ERR.ENVELOPE', 'V2.ERR.CODE_STATUS', 'V2.ERR.ORG_ID_ONLY_SSO') }, async ({ api }) => {
+  test('every error answer is the v2 envelope and a known code carries its table status', rules('V2.ERR.ENVELOPE', 'V2.ERR.CODE_STATUS', 'V2.ERR.ORG_ID_ONLY_SSO'), async ({ api }) => {
     // Four refusals of different kinds; the api fixture judges each answer.
     await api.call('getAsset', { path: { id: randomUUID() } });
     await api.call('assetFromHash', { json: { hash: blake3Of(uniquePng()), file_path: 'conformance/none.png' } });
@@ -18,7 +18,7 @@ test.describe('Errors', () => {
     await postAsset(api, { expectedHash: blake3Of(uniquePng()) });
   });
 
-  test('a caller past the rate limit gets 429 rate_limited with Retry-After, and succeeds after waiting it', { annotation: rules('V2.ERR.RATE_LIMITED', 'V2.ERR.RATE_LIMIT_SCOPE') }, async ({ api, requireScenario, target }) => {
+  test('a caller past the rate limit gets 429 rate_limited with Retry-After, and succeeds after waiting it', rules('V2.ERR.RATE_LIMITED', 'V2.ERR.RATE_LIMIT_SCOPE'), async ({ api, requireScenario, target }) => {
     const limited = api.as({ bearer: requireScenario('rate_limited_token', 'key with a small request-rate allowance') as string });
     const allowance = Number(target.scenario.rate_limit_allowance ?? 50);
     const { asset: foreign } = await createAsset(api);
