@@ -89,10 +89,10 @@ async function runOnce(opts: RunOptions): Promise<SuiteRun> {
   return { exitCode, report, output, reportsDir };
 }
 
-export function failedRules(report: ConformanceReport): string[] {
+export function failedRules(report: Pick<ConformanceReport, 'rules'>): string[] {
   return report.rules.filter((r) => Object.values(r.results).some((c) => c?.status === 'fail')).map((r) => r.id).sort();
 }
 
-export function rulesWith(report: ConformanceReport, status: string): string[] {
+export function rulesWith(report: Pick<ConformanceReport, 'rules'>, status: string): string[] {
   return report.rules.filter((r) => Object.values(r.results).some((c) => c?.status === status)).map((r) => r.id).sort();
 }
