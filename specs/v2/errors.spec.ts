@@ -3,7 +3,7 @@
 // fixture; these tests provoke the answers on purpose.
 import { randomUUID } from 'node:crypto';
 import { test, rules } from '../../fixtures/test.ts';
-import { check, checkStatus } from '../../lib/check.ts';
+import { check, checkStatus, ensure } from '../../lib/check.ts';
 import { uniquePng } from '../../lib/data/png.ts';
 import { honourRetryAfter } from '../../lib/time.ts';
 import type { ApiResponse } from '../../lib/api.ts';
@@ -18,7 +18,7 @@ test.describe('Errors', () => {
     await postAsset(api, { expectedHash: blake3Of(uniquePng()) });
   });
 
-  test('a caller past the rate limit gets 429 rate_limited with Retry-After, and succeeds after waiting it', rules('V2.ERR.RATE_LIMITED', 'V2.ERR.RATE_LIMIT_SCOPE'), async ({ api, requireScenario, target }) => {
+  test('a caller past the rate limit gets 429 rate_limited with Retry-After, and succeeds after waiting it', rules('V2.ERR.RATE_LIMITED', 'V2.ERR.RATE_LIMIT_SCOPE', 'V2.ERR.RETRY_AFTER'), async ({ api, requireScenario, target }) => {
     const limited = api.as({ bearer: requireScenario('rate_limited_token', 'key with a small request-rate allowance') as string });
     const allowance = Number(target.scenario.rate_limit_allowance ?? 50);
     const { asset: foreign } = await createAsset(api);
@@ -29,7 +29,7 @@ test.describe('Errors', () => {
       const res = await limited.call('checkAssetByHash', { path: { hash: blake3Of(uniquePng()) } });
       if (res.status === 429) refused = res;
     }
-    check('V2.ERR.RATE_LIMITED', refused !== undefined, `${allowance * 4 + 10} rapid requests from the limited key`, 'a 429 once past the allowance', 'no 429');
+    ensure('V2.ERR.RATE_LIMITED', refused !== undefined, `${allowance * 4 + 10} rapid requests from the limited key`, 'a 429 once past the allowance', 'no 429');
 
     // While refused, the limit is the account's, not the resource's.
     const unknown = await limited.call('getAsset', { path: { id: randomUUID() } });
