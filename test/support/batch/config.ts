@@ -18,6 +18,8 @@ export default defineConfig<Options>({
   fullyParallel: true,
   retries: 0,
   timeout: Math.max(60_000, 2 * JOB_DEADLINE_MS + 15_000),
+  // Ends the batch in time for the reporter to write what did run (the caller's hard kill is later).
+  ...(process.env.BATCH_GLOBAL_TIMEOUT_MS ? { globalTimeout: Number(process.env.BATCH_GLOBAL_TIMEOUT_MS) } : {}),
   outputDir: path.join(plan.reportsDir, 'test-results'),
   projects: plan.cases.flatMap((c) =>
     c.projects.map(({ family, surface }) => ({

@@ -73,7 +73,9 @@ export async function runBatch(cases: BatchCase[], opts: BatchOptions = {}): Pro
   for (const c of cases) plan.cases.push({ ...c, portBase: await freePortBase() });
   const planFile = path.join(work, 'plan.json');
   writeFileSync(planFile, JSON.stringify(plan));
-  const env = cleanEnv({ ...(opts.env ?? {}), [PLAN_ENV]: planFile });
+  // Generous on a busy machine: a minute per case, at least a quarter of an hour.
+  const timeoutMs = opts.timeoutMs ?? Math.max(900_000, cases.length * 60_000);
+  const env = cleanEnv({ ...(opts.env ?? {}), [PLAN_ENV]: planFile, BATCH_GLOBAL_TIMEOUT_MS: String(timeoutMs - 60_000) });
   const farm = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'farm.ts'), planFile], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
   let output = '';
   try {
@@ -82,7 +84,7 @@ export async function runBatch(cases: BatchCase[], opts: BatchOptions = {}): Pro
     pw.stdout.on('data', (d: Buffer) => (output += d.toString()));
     pw.stderr.on('data', (d: Buffer) => (output += d.toString()));
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => killGroup(pw), opts.timeoutMs ?? 900_000);
+      const timer = setTimeout(() => killGroup(pw), timeoutMs);
       pw.on('close', () => {
         clearTimeout(timer);
         resolve();
@@ -95,7 +97,7 @@ export async function runBatch(cases: BatchCase[], opts: BatchOptions = {}): Pro
         c.id,
         existsSync(file)
           ? (JSON.parse(readFileSync(file, 'utf8')) as CaseReport)
-          : { id: c.id, summary: { verdict: 'error', must_failed: [], should_failed: [], errors: ['no test ran'] }, unplaced: [], rules: [], tests: 0, output: output.slice(-3000) },
+          : { id: c.id, summary: { verdict: 'error', must_failed: [], should_failed: [], errors: ['no test ran'] }, unplaced: [], rules: [], tests: 0, output: `no test of this case ran (the batch ended first, or its selection is empty):\n${output.slice(-3000)}` },
       );
     }
     return reports;
