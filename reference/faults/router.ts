@@ -53,6 +53,7 @@ export const ROUTER_FAULTS = [
   { name: 'router-byok-cleared-by-key', rule: 'ROUTER.PROVIDER.BYOK_CONFLICT', description: 'a request with an Idempotency-Key skips the own-key 409' },
   { name: 'router-gate-ignored', rule: 'ROUTER.PROVIDER.GATE', description: 'providers not turned on for the caller are served' },
   { name: 'router-refusal-order', rule: 'ROUTER.PROVIDER.REFUSAL_ORDER', description: 'the own-key refusal is checked before the edit refusal' },
+  { name: 'router-strict-without-provider', rule: 'ROUTER.PROVIDER.STRICT_MODE', description: 'strict_mode=true without model_provider skips native validation' },
   { name: 'router-translation-silent', rule: 'ROUTER.PROVIDER.TRANSLATION', description: 'fields dropped in translation are not disclosed' },
   { name: 'router-strict-validates', rule: 'ROUTER.PROVIDER.STRICT_MODE', description: 'strict_mode=true still validates the body against the native schema' },
   // Fallback
@@ -60,6 +61,7 @@ export const ROUTER_FAULTS = [
   { name: 'router-fallback-ignores-false', rule: 'ROUTER.FALLBACK.OFF', description: 'fallback_provider=false is ignored' },
   { name: 'router-fallback-on-edit', rule: 'ROUTER.FALLBACK.SKIPPED', description: 'edit bodies fall back too' },
   { name: 'router-fallback-failed-header', rule: 'ROUTER.FALLBACK.FAILED_NO_HEADER', description: 'a failed fallback attempt carries the fallback header' },
+  { name: 'router-fallback-no-credits', rule: 'ROUTER.FALLBACK.RATE', description: 'a run served by fallback carries no X-Comfy-Credits-Used although its leg is quoted exactly' },
   { name: 'router-fallback-native-rate', rule: 'ROUTER.FALLBACK.RATE', description: 'a fallback run is charged at the native rate' },
   // Idempotency
   { name: 'router-replay-unmarked', rule: 'ROUTER.IDEM.REPLAY', description: 'replays of successful answers lack Idempotent-Replayed' },
@@ -95,6 +97,7 @@ export const ROUTER_FAULTS = [
   { name: 'router-subcent-zero', rule: 'ROUTER.ESTIMATE.SUBCENT', description: 'sub-cent exact prices are quoted as 0' },
   { name: 'router-estimate-leg-native', rule: 'ROUTER.ESTIMATE.CURRENCY_LEG', description: 'quotes name the native provider whatever model_provider says' },
   { name: 'router-not-quotable-wrong-reason', rule: 'ROUTER.ESTIMATE.REASON', description: 'unbounded bodies are quoted with reason pricing_unavailable' },
+  { name: 'router-unpriced-not-quotable', rule: 'ROUTER.ESTIMATE.REASON', description: 'a model the rate card does not price is quoted with reason not_quotable instead of unpriced_model' },
   { name: 'router-estimate-byok-reason', rule: 'ROUTER.ESTIMATE.NO_BYOK_DETECTION', description: 'the estimate answers reason byok for an own-key caller' },
   { name: 'router-estimate-rejects-unknown', rule: 'ROUTER.ESTIMATE.VALIDATION', description: 'the estimate refuses undeclared top-level fields' },
   { name: 'router-estimate-rollout-open', rule: 'ROUTER.ESTIMATE.ROLLOUT', description: 'callers outside the rollout are quoted' },

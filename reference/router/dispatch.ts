@@ -211,7 +211,9 @@ export async function runSync(state: RouterState, model: ModelDef, p: Principal,
     if (!f('router-no-nosniff')) headers['X-Content-Type-Options'] = 'nosniff';
     const rated = f('router-fallback-native-rate') ? { kind: 'native' as const, provider: model.provider } : served;
     const cost = ownKey ? undefined : charge(model, rated, sent, answer.outputTokens);
-    if (cost !== undefined) {
+    // The fault leaves a fallback run's cost unreported.
+    const unreported = f('router-fallback-no-credits') && served.provider !== leg.provider;
+    if (cost !== undefined && !unreported) {
       const credits = creditsOf(cost, f);
       const doubled = f('router-credits-doubled') && served.provider === leg.provider;
       headers[H.credits] = (doubled ? credits.timesInt(2) : credits).toString(2);

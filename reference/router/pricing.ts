@@ -73,7 +73,7 @@ export function quote(model: ModelDef, leg: Leg, body: Record<string, unknown>, 
   };
   if (model.behaviour === 'unpriced') {
     needCard();
-    return { source: 'unknown', reason: 'unpriced_model' };
+    return { source: 'unknown', reason: opts.isFault('router-unpriced-not-quotable') ? 'not_quotable' : 'unpriced_model' };
   }
   switch (model.kind) {
     case 'image': {

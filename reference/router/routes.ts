@@ -306,7 +306,8 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
     return withKey(req, reply, p, async () => {
       if (def.behaviour === 'busy') throw new RouterError(503, 'service_unavailable', `${def.id} is at capacity; retry after the indicated time`, f('router-capacity-no-retry-after') ? {} : { retryAfter: 1 });
       const leg = selectLeg(state, def, p, q, req.body, 'run', hasKey);
-      const strict = q.strict && leg.kind === 'alternate';
+      // strict_mode means something only with an alternate; the fault lets it skip native validation alone.
+      const strict = q.strict && (leg.kind === 'alternate' || f('router-strict-without-provider'));
       const body = validateBody(state, def, req.body, { skipNative: strict, rejectUnknown: q.rejectUnknown, route: 'run' });
       const s = scopeOf(p);
       // The in-flight limit of a scope that has one (seed R § 409 and 429 rules, 3).

@@ -79,6 +79,9 @@ test.describe('Cost estimate', () => {
     const text = modelRef(requireScenario('text_model', 'model priced by output length') as string);
     const q = (await api.call('estimateModel', { path: path(text), json: textBody(requireScenario) })).json<Quote>();
     check('ROUTER.ESTIMATE.REASON', q.source === 'unknown' && q.reason === 'not_quotable', `the quote of ${text.id} without max_tokens`, 'unknown, reason not_quotable', { source: q.source, reason: q.reason });
+    const unpriced = modelRef(requireScenario('unpriced_model', 'a model the rate card does not price') as string);
+    const u = (await api.call('estimateModel', { path: path(unpriced), json: imageBody(requireScenario) })).json<Quote>();
+    check('ROUTER.ESTIMATE.REASON', u.source === 'unknown' && u.reason === 'unpriced_model', `the quote of ${unpriced.id}, which the rate card does not price`, 'unknown, reason unpriced_model', { source: u.source, reason: u.reason });
     for (const [what, quote] of await sampleQuotes(api, requireScenario)) {
       check('ROUTER.ESTIMATE.REASON', quote.reason !== 'byok' && quote.reason !== 'pricing_unavailable', `reason of ${what}`, 'not byok or pricing_unavailable (queued submit only)', quote.reason);
     }

@@ -136,11 +136,14 @@ test.describe('model_provider', () => {
     check('ROUTER.PROVIDER.TRANSLATION', list !== undefined && list.some((s) => s.includes(t.dropped_field)), `${hdr(api, 'router-dropped-params')} of the run`, `a sentence naming ${t.dropped_field}`, raw ?? 'absent');
   });
 
-  test('with strict_mode=true a body in the alternate\'s own schema is forwarded without native validation and without a dropped-params header', rules('ROUTER.PROVIDER.STRICT_MODE'), async ({ api, requireScenario }) => {
+  test('with strict_mode=true a body in the alternate\'s own schema is forwarded without native validation and without a dropped-params header; without model_provider strict_mode changes nothing', rules('ROUTER.PROVIDER.STRICT_MODE'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'model with alternates') as string);
     const s = requireScenario('strict_body', "a body in an alternate provider's own schema") as { provider: string; body: Record<string, unknown> };
     const res = await api.call('runModel', { path: path(m), query: { model_provider: s.provider, strict_mode: true }, json: s.body });
     check('ROUTER.PROVIDER.STRICT_MODE', res.status === 200, `a strict-mode run on ${s.provider} with its own schema`, '200 (native validation skipped)', describe(api, res));
     check('ROUTER.PROVIDER.STRICT_MODE', res.header(hdr(api, 'router-dropped-params')) === undefined, 'the strict-mode run', 'no dropped-params header', res.header(hdr(api, 'router-dropped-params')));
+    // strict_mode is only meaningful with model_provider: alone it leaves native validation on.
+    const alone = await api.call('runModel', { path: path(m), query: { strict_mode: true }, json: s.body });
+    check('ROUTER.PROVIDER.STRICT_MODE', alone.status === 422, `strict_mode=true without model_provider, with a body invalid for ${m.id}'s native schema`, '422 (native validation, as without strict_mode)', describe(api, alone), alone);
   });
 });
