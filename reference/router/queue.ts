@@ -33,9 +33,9 @@ export class QueueStore {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  add(init: Omit<QueuedRequest, 'id' | 'enqueuedAt' | 'startsAt' | 'endsAt'>, runMs: number): QueuedRequest {
+  add(init: Omit<QueuedRequest, 'id' | 'enqueuedAt' | 'startsAt' | 'endsAt'>, runMs: number, waitMs = QUEUE_WAIT_MS): QueuedRequest {
     const t = this.now();
-    const req: QueuedRequest = { ...init, id: randomUUID(), enqueuedAt: t, startsAt: t + QUEUE_WAIT_MS, endsAt: t + QUEUE_WAIT_MS + runMs };
+    const req: QueuedRequest = { ...init, id: randomUUID(), enqueuedAt: t, startsAt: t + waitMs, endsAt: t + waitMs + runMs };
     this.requests.set(req.id, req);
     return req;
   }
