@@ -23,6 +23,7 @@ import { HARD_MAX_CONNECTIONS, openTarget } from './target.ts';
 import { Timeline, type Second } from './timeline.ts';
 import { isSkip, type CheckResult, type LoadSettings, type Observation, type Profile } from './types.ts';
 import type { Progress } from './progress.ts';
+import type { RunningReference } from '../reference/server.ts';
 
 export const REPORT_SCHEMA = 'load-report/2';
 
@@ -47,6 +48,8 @@ export interface RunOptions {
   shard?: Shard;
   /** Aborting (Ctrl-C) stops the load; the report's verdict is then `interrupted`. */
   signal?: AbortSignal;
+  /** An embedded reference already running in this process, loaded instead of a fresh one. */
+  reference?: RunningReference;
   /** Said before the run starts: caps applied to what was asked. */
   notice?(line: string): void;
 }
@@ -174,7 +177,7 @@ export async function runProfile(profile: Profile, opts: RunOptions = {}): Promi
   const model: Model = opts.model ?? 'open';
   const startedAt = new Date();
   const notes: string[] = [];
-  const open = await openTarget(profile.surface, env, opts.fault);
+  const open = await openTarget(profile.surface, env, opts.fault, opts.reference);
   try {
     const { settings, notes: capNotes } = clampSettings(profile, opts, model, open.ceiling);
     for (const n of capNotes) opts.notice?.(n);
