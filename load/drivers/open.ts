@@ -189,9 +189,13 @@ export async function driveOpen(o: DriveOptions & OpenSettings): Promise<DriveRe
     else setImmediate(tick);
   };
 
+  let interruptedAt = Infinity;
   const onAbort = (): void => {
     interrupted = true;
-    // Arrivals still waiting were never due to anyone: they are not counted as dropped.
+    interruptedAt = now();
+    // Arrivals still waiting when the run is stopped are not the server's doing: they leave
+    // the count rather than being called dropped.
+    for (let i = head; i < waiting.length; i++) if (waiting[i]!.measured) counts.scheduled -= 1;
     waiting.length = 0;
     head = 0;
     stop();
@@ -206,7 +210,7 @@ export async function driveOpen(o: DriveOptions & OpenSettings): Promise<DriveRe
   let guard: NodeJS.Timeout | undefined;
   const bound = new Promise<void>((resolve) => {
     const check = (): void => {
-      const left = (interrupted ? Math.min(loadBound, now() + 1000) : loadBound) - now();
+      const left = Math.min(loadBound, interruptedAt + 1000) - now();
       if (left <= 0) resolve();
       else guard = setTimeout(check, Math.min(left, 250));
     };
