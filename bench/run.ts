@@ -150,7 +150,7 @@ const fmtStep = (s: OpenStep): string =>
 
 /**
  * The highest rate held: up from 40 % of the closed-loop ceiling in steps of 10 %, then one
- * half step past the last held one. A step that misses is run once more before it counts
+ * half step past the last held one (down from 40 % when even that is not held). A step that misses is run once more before it counts
  * as not held, so one scheduling hiccup of a shared machine does not end the search.
  */
 async function highestHeld(url: string, headers: Record<string, string>, ceiling: number): Promise<number | undefined> {
@@ -164,7 +164,13 @@ async function highestHeld(url: string, headers: Record<string, string>, ceiling
   };
   const round = (r: number): number => Math.max(100, Math.round(r / 100) * 100);
   let best: number | undefined;
-  for (let share = 0.4; share <= 1.0001; share += 0.1) {
+  // A busy machine may not hold even the first step: then step down, so the figure says how low it is.
+  if (!(await tryRate(round(ceiling * 0.4)))) {
+    for (const share of [0.3, 0.2, 0.1, 0.05]) if (await tryRate(round(ceiling * share))) return round(ceiling * share);
+    return undefined;
+  }
+  best = round(ceiling * 0.4);
+  for (let share = 0.5; share <= 1.0001; share += 0.1) {
     const rate = round(ceiling * share);
     if (!(await tryRate(rate))) {
       const half = round(ceiling * (share - 0.05));
