@@ -95,6 +95,8 @@ test('arrival spacing at 1000 req/s against bare node:http is measured, and its 
   const loop = monitorEventLoopDelay({ resolution: 1 });
   try {
     loop.enable();
+    const cpu0 = process.cpuUsage();
+    const wall0 = performance.now();
     const r = await driveOpen({
       origin,
       rate: 1000,
@@ -109,17 +111,22 @@ test('arrival spacing at 1000 req/s against bare node:http is measured, and its 
       keepBodies: false,
     });
     loop.disable();
+    const cpu = process.cpuUsage(cpu0);
+    // At 1000 req/s the driver's loop spins between arrivals and would take a whole core
+    // if it could; the share it got says whether the machine let it keep the schedule.
+    const coreShare = (cpu.user + cpu.system) / 1000 / (performance.now() - wall0);
     const spacing = summarizeHdr(r.spacing);
     const loopP99 = loop.percentile(99) / 1e6;
-    console.log(`# arrival spacing at 1000 req/s: p50 ${spacing.p50} ms, p99 ${spacing.p99} ms, max ${spacing.max} ms; late ${r.counts.late}; event-loop delay p99 ${loopP99.toFixed(2)} ms`);
+    console.log(`# arrival spacing at 1000 req/s: p50 ${spacing.p50} ms, p99 ${spacing.p99} ms, max ${spacing.max} ms; late ${r.counts.late}; event-loop delay p99 ${loopP99.toFixed(2)} ms; ${(100 * coreShare).toFixed(0)} % of a core`);
     assert.equal(r.counts.scheduled, 2000);
     assert.equal(spacing.count, r.counts.sent, 'every sent request has its deviation from the schedule');
     assert.ok(Number.isFinite(spacing.p99) && spacing.p99 >= 0);
-    // Loose on purpose: the bench prints the quiet-machine figure (2 ms or less). Half a
-    // second behind at p99 means the schedule was lost, which on a machine shared with
-    // other test runs happens only when this process hardly got a core (seen at a load
-    // average near 30 on two cores); a stalled event loop widens the bound accordingly.
-    assert.ok(spacing.p99 < 500 + 3 * loopP99, `spacing p99 ${spacing.p99} ms with the event loop delayed ${loopP99.toFixed(2)} ms at p99`);
+    // Loose on purpose: the bench prints the quiet-machine figure. Half a second behind at
+    // p99 means the schedule was lost, which on a machine shared with other test runs
+    // happens when this process hardly gets a core (seen at load averages of 20-30 on two
+    // cores, where it got a tenth of one): the bound is judged only when it got half a core.
+    if (coreShare >= 0.5) assert.ok(spacing.p99 < 500 + 3 * loopP99, `spacing p99 ${spacing.p99} ms with the event loop delayed ${loopP99.toFixed(2)} ms at p99`);
+    else console.log(`# spacing bound not judged: the machine gave this process ${(100 * coreShare).toFixed(0)} % of a core`);
   } finally {
     loop.disable();
     await close(server);
