@@ -132,6 +132,8 @@ export function rateLimitProfile(spec: RateLimitSpec): Profile {
     warmupS: 2,
     // Two complete windows between the cut ones at the reference's 2 s window.
     minDurationS: 8,
+    // Each shard must drive its own limited account, or each would see a fraction of the admissions.
+    perShardScenario: ['rate_limited_token'],
     thresholds: ['errors<0.1%', `rate_limit_accuracy<${ALLOWANCE_TOLERANCE_PCT}%`, 'contract_violations==0'],
     async prepare(ctx: PrepareContext): Promise<Workload | Skip> {
       const { target, api, settings } = ctx;

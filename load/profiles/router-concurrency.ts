@@ -53,6 +53,8 @@ export const routerConcurrency: Profile = {
   minDurationS: 3,
   // A call takes about a second: let the last measured ones finish.
   drainS: 2,
+  // The in-flight limit is per workspace: shards sharing one would each see part of it.
+  perShardScenario: ['concurrency_limited_token'],
   sampleEvery: 3,
   thresholds: ['errors<0.1%', 'contract_violations==0', 'concurrency_refusals>0'],
   async prepare({ target, settings }) {

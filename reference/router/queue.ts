@@ -24,6 +24,11 @@ export interface QueuedRequest {
   /** The error answer a collect of a failed run gives. */
   failure?: { status: number; errorType: string; detail: string };
   cancelled?: boolean;
+  /**
+   * The status answer's body once COMPLETED, serialised on its first poll: a finished
+   * request never changes again, and polls of it are the hot path under load.
+   */
+  completedStatus?: Buffer;
 }
 
 export const QUEUE_WAIT_MS = 10;

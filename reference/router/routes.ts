@@ -53,8 +53,10 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
   const scope = (p: Principal): string => (f('router-keys-global') ? 'global' : scopeOf(p));
 
   // ---- every response: request id; errors: error type ----
-  app.addHook('onRequest', async (_req, reply) => {
+  // Callback style: it runs on every call, and an async hook costs a promise per request.
+  app.addHook('onRequest', (_req, reply, done) => {
     reply.header(H.requestId, randomUUID());
+    done();
   });
   if (f('router-no-request-id-on-errors')) {
     app.addHook('onSend', async (_req, reply, payload) => {
@@ -446,6 +448,10 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
     const unfinished = state.queue.status(r) !== 'COMPLETED';
     // Faults that show only when many clients poll at once (reference/faults/load.ts).
     const busy = (f('load-poll-no-retry-after') || f('load-poll-invalid-body')) && state.pollMeter.hit();
+    if (!unfinished && !busy) {
+      r.completedStatus ??= Buffer.from(JSON.stringify(presentStatus(def, r)));
+      return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(r.completedStatus);
+    }
     const body = presentStatus(def, r);
     if (busy && f('load-poll-invalid-body')) delete body.status;
     return sendJson(reply, 200, body, unfinished && !(busy && f('load-poll-no-retry-after')) ? pollHeaders() : {});
