@@ -297,7 +297,7 @@ export async function runProfile(profile: Profile, opts: RunOptions = {}): Promi
           if (a.status >= 200 && a.status < 300) measured2xx += 1;
         }
         if (a.incomplete) return;
-        sampler?.offer(work.method, a.path, a.status, a.headers, a.body, a.at);
+        if (!work.judgesItself?.(a.status)) sampler?.offer(work.method, a.path, a.status, a.headers, a.body, a.at);
         const o: Observation = { path: a.path, status: a.status, headers: a.headers, body: a.body, latencyMs: a.at - a.sentAt, intendedAt: a.intendedAt, sentAt: a.sentAt, at: a.at, measured: a.measured };
         work.observe(o);
       },

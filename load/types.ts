@@ -94,6 +94,12 @@ export interface Workload {
   next(nowMs: number): NextRequest;
   /** Statuses that are a normal answer for this profile; anything else counts as an error. */
   expected(status: number): boolean;
+  /**
+   * Statuses whose answers a check of the profile's own rule judges (every 429 of a rate
+   * limit): they are not also sampled for LOAD.CONTRACT.UNDER_LOAD, so one broken answer
+   * is one rule's failure.
+   */
+  judgesItself?(status: number): boolean;
   observe(o: Observation): void;
   /** Work beside the load (replenishing jobs, another account's probe); stops when the signal aborts. */
   during?(signal: AbortSignal): Promise<void>;

@@ -143,6 +143,7 @@ export function rateLimitProfile(spec: RateLimitSpec): Profile {
         headers: { accept: 'application/json', ...bearer(limitedToken) },
         next: () => ({ path: limitedPath }),
         expected: (status) => status === 200 || status === 429,
+        judgesItself: (status) => status === 429,
         observe(o: Observation) {
           if (o.status === 429) {
             refused += 1;

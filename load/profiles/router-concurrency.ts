@@ -83,6 +83,7 @@ export const routerConcurrency: Profile = {
       headers: { accept: 'application/json', 'content-type': 'application/json', ...bearer(token) },
       next: () => ({ path, body }),
       expected: (status) => status === 200 || status === 429,
+      judgesItself: (status) => status === 429,
       observe(o: Observation) {
         if (o.status === 200) {
           admitted.push([o.sentAt, o.at]);
