@@ -17,9 +17,10 @@
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { HttpRequest, HttpResponse } from './http.ts';
-import { redactHeader, redactMessage } from './redact.ts';
+import { REDACTED, redactHeader, redactMessage } from './redact.ts';
 import { SuiteError } from './violations.ts';
 import { fromHar, type Har } from './har.ts';
+import { seedRandomness } from './seeded-random.ts';
 
 /** One exchange as a worker records it (before it becomes a HAR entry). */
 export interface TapeEntry {
@@ -47,26 +48,30 @@ export function templateOf(method: string, url: string): string {
   return `${method.toUpperCase()} ${u.pathname.split('/').map((seg) => (seg && isIdentity(seg) ? '{}' : seg)).join('/')}`;
 }
 
+// A redacted signed URL must stay a URL: the checks replayed against it validate
+// `format: uri`, which `[REDACTED]` would break.
+const scrub = (text: string): string => redactMessage(text).split(REDACTED).join('REDACTED');
+
 const TEXTUAL = /json|text|xml|html|javascript|x-www-form-urlencoded|event-stream/i;
 
 function bodyOf(buf: Buffer, contentType: string | undefined): { body: string; bodyEncoding?: 'base64' } {
-  return TEXTUAL.test(contentType ?? '') ? { body: redactMessage(buf.toString('utf8')) } : { body: buf.toString('base64'), bodyEncoding: 'base64' };
+  return TEXTUAL.test(contentType ?? '') ? { body: scrub(buf.toString('utf8')) } : { body: buf.toString('base64'), bodyEncoding: 'base64' };
 }
 
 function requestBody(req: HttpRequest): Pick<TapeEntry['request'], 'body' | 'bodyEncoding' | 'mimeType'> {
-  if (req.json !== undefined) return { body: redactMessage(JSON.stringify(req.json)), mimeType: 'application/json' };
+  if (req.json !== undefined) return { body: scrub(JSON.stringify(req.json)), mimeType: 'application/json' };
   if (req.form) {
     const text = req.form.map(([n, v]) => (typeof v === 'string' ? `${n}=${v}` : `${n}=<file ${v.filename}, ${v.contentType}, ${v.data.byteLength} bytes>`)).join('\n');
-    return { body: redactMessage(text), mimeType: 'multipart/form-data' };
+    return { body: scrub(text), mimeType: 'multipart/form-data' };
   }
   if (req.rawBody !== undefined) {
-    return typeof req.rawBody === 'string' ? { body: redactMessage(req.rawBody) } : { body: Buffer.from(req.rawBody).toString('base64'), bodyEncoding: 'base64' };
+    return typeof req.rawBody === 'string' ? { body: scrub(req.rawBody) } : { body: Buffer.from(req.rawBody).toString('base64'), bodyEncoding: 'base64' };
   }
   return {};
 }
 
 function redactedHeaders(h: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(h).map(([k, v]) => [k, redactHeader(k, v)]));
+  return Object.fromEntries(Object.entries(h).map(([k, v]) => [k, redactHeader(k, v).split(REDACTED).join('REDACTED')]));
 }
 
 // --- the test an exchange belongs to -------------------------------------------------
@@ -76,8 +81,10 @@ let scope = '';
 /** Set by the test fixture at the start of each test: `<project> › <title path>`. */
 export function setCassetteScope(next: string): void {
   scope = next;
-  const t = active;
-  if (t?.mode === 'replay') t.enterScope(next);
+  const t = cassette();
+  if (!t) return;
+  seedRandomness(`${process.env.FC_SEED ?? ''}\0${next}`);
+  if (t.mode === 'replay') t.enterScope(next);
 }
 
 // --- recording -----------------------------------------------------------------------
@@ -94,11 +101,11 @@ class Recording {
       scope,
       key: templateOf(req.method, req.url),
       started: new Date(Date.now() - (res?.elapsedMs ?? 0)).toISOString(),
-      request: { method: req.method, url: redactMessage(req.url), headers: redactedHeaders(req.headers), ...requestBody(req) },
+      request: { method: req.method, url: scrub(req.url), headers: redactedHeaders(req.headers), ...requestBody(req) },
       ...(res
         ? { response: { status: res.status, headers: redactedHeaders(res.headers), ...bodyOf(res.body, res.headers['content-type']), truncated: res.truncated, elapsedMs: Math.round(res.elapsedMs) } }
         : {}),
-      ...(error ? { error: redactMessage(error) } : {}),
+      ...(error ? { error: scrub(error) } : {}),
     };
     appendFileSync(this.file, `${JSON.stringify(entry)}\n`);
   }
@@ -162,7 +169,6 @@ export function cassette(): Recording | Replay | undefined {
   decided = true;
   if (process.env.CONFORMANCE_REPLAY) {
     active = new Replay(readTape(process.env.CONFORMANCE_REPLAY));
-    if (scope) active.enterScope(scope);
   } else if (process.env.CONFORMANCE_RECORD_DIR) {
     active = new Recording(process.env.CONFORMANCE_RECORD_DIR);
   }
