@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 // Key order of a JSON object carries no meaning: compare values, not serialisations.
 import { isDeepStrictEqual } from 'node:util';
 import { test, rules } from '../../fixtures/test.ts';
-import { check, checkStatus } from '../../lib/check.ts';
+import { check, checkStatus, ensure } from '../../lib/check.ts';
 import { assetRef, emptyImageWorkflow, invertWorkflow, slowWorkflow } from '../../lib/data/workflows.ts';
 import { instant } from '../../lib/time.ts';
 import { createAsset, downloadVia, type Asset } from '../../lib/v2/assets.ts';
@@ -32,7 +32,7 @@ test.describe('Jobs: submit, poll, retrieve', () => {
     const done = await pollToEnd(api, await submitJob(api, { workflow: emptyImageWorkflow() }));
     const out = firstOutput(done);
     const res = await api.follow(out.url, { auth: 'none' });
-    check('V2.URL.OUTPUT_CONTENT_ENDPOINT', res.operationId === 'getAssetContent', "the output's url", `the content endpoint ${target.baseUrl}/api/v2/assets/{id}/content`, out.url);
+    ensure('V2.URL.OUTPUT_CONTENT_ENDPOINT', res.operationId === 'getAssetContent', "the output's url", `the content endpoint ${target.baseUrl}/api/v2/assets/{id}/content`, out.url);
     // That the endpoint refuses a keyless read is the content endpoint's own rule.
     if (target.token && target.surface !== 'local') check('V2.ASSET.CONTENT_AUTH', res.status === 401, 'the output url opened without a key', '401', res.status);
   });
