@@ -14,6 +14,7 @@ export const V1_FAULTS = [
   { name: 'v1-prompt-id-number', rule: 'V1.PROMPT.SUBMIT', description: 'POST /api/prompt answers prompt_id as a number' },
   { name: 'v1-refusal-without-error', rule: 'V1.PROMPT.REFUSAL_ERROR', description: 'a refused prompt is answered 200 with a prompt_id and no error, and nothing runs' },
   { name: 'v1-partner-key-field-ignored', rule: 'V1.PROMPT.PARTNER_KEY', description: 'partner nodes read their key from extra_data.api_key, so the documented field is refused' },
+  { name: 'v1-prompts-one-at-a-time', rule: 'V1.PROMPT.PARALLEL_QUEUE', description: "prompts are accepted and queued, but run strictly one at a time although the account's tier allows three at once" },
   { name: 'v1-parallel-refused', rule: 'V1.PROMPT.PARALLEL_QUEUE', description: 'a prompt submitted while the tier limit is busy is refused 429 instead of queued' },
   { name: 'v1-subscription-ignored', rule: 'V1.PROMPT.SUBSCRIPTION', description: 'an account without an active subscription (or credits) can run prompts' },
   { name: 'v1-subfolder-honoured', rule: 'V1.NAMESPACE.FLAT', description: 'uploads are stored under their subfolder, so the answered name alone does not find them' },
