@@ -6,6 +6,7 @@ export const V1_FAULTS = [
   // Contract
   { name: 'v1-status-created-201', rule: 'V1.CONTRACT.STATUS_DECLARED', description: 'the job status read answers 201 instead of 200' },
   { name: 'v1-object-info-text', rule: 'V1.CONTRACT.BODY', description: 'object_info is sent as text/plain' },
+  { name: 'v1-view-404-html', rule: 'V1.CONTRACT.ERROR_BODY', description: '/api/view answers a missing file 404 with an HTML error page instead of a JSON body (or none)' },
   { name: 'v1-view-no-location', rule: 'V1.CONTRACT.HEADERS', description: 'the /api/view 302 carries no Location header' },
   // Operations
   { name: 'v1-object-info-no-required', rule: 'V1.OBJECT_INFO', description: 'object_info entries carry input without input.required' },

@@ -194,7 +194,11 @@ export function registerV1Routes(app: FastifyInstance, ctx: ReferenceContext, jo
     if (!['output', 'temp', 'input'].includes(type)) return sendV1Error(reply, 400, 'invalid_request', 'type must be output, temp or input');
     // The namespace is flat: subfolder is ignored, only the name and its kind count.
     const rec = type === 'temp' && isFault('v1-view-temp-unserved') ? undefined : assets.findOwnedByPath(account, type === 'input' ? filename : `${type}/${filename}`);
-    if (!rec) return sendV1Error(reply, 404, 'not_found', `no ${type} file named "${filename}"`);
+    if (!rec) {
+      // The fault answers a missing file with the web framework's HTML error page.
+      if (isFault('v1-view-404-html')) return reply.code(404).type('text/html; charset=utf-8').send('<html><body><h1>404 Not Found</h1></body></html>');
+      return sendV1Error(reply, 404, 'not_found', `no ${type} file named "${filename}"`);
+    }
     if (isFault('v1-view-serves-bytes')) return serveBlob(request, reply, ctx.blobs, { hex: rec.hex, size: rec.size_bytes, contentType: rec.content_type, flipLastByte: false });
     const location = isFault('v1-view-location-needs-key') ? `${ctx.baseUrl('cloud')}/api/v2/assets/${rec.id}/content` : signer.sign(rec.hex, rec.content_type).url;
     reply.code(302);

@@ -48,8 +48,13 @@ test.describe('Events', () => {
 
   test('for one prompt_id: no node executes before execution_start or after execution finished, and exactly one terminal message ends the run', rules('WS.ORDER'), async ({ v1 }) => {
     // runPrompt judges the order (lib/ws/order.ts); a two-output run gives it something to order.
-    const run = await runPrompt(v1, savePreviewWorkflow(prefix('order')), { expect: 'success', rule: 'WS.ORDER' });
-    check('WS.ORDER', run.stream.messages.some((m) => m.type === 'executing' || m.type === 'executed'), `messages of prompt ${run.promptId}`, 'node messages (executing, executed) to order', typesOf(run.stream.messages));
+    // The same prompt twice: an engine that caches nodes runs the second from its cache
+    // (execution_cached, then executed without executing), which is judged the same way.
+    const prompt = savePreviewWorkflow(prefix('order'));
+    for (const pass of ['first', 'second']) {
+      const run = await runPrompt(v1, prompt, { expect: 'success', rule: 'WS.ORDER' });
+      check('WS.ORDER', run.stream.messages.some((m) => m.type === 'executing' || m.type === 'executed'), `messages of the ${pass} run of the prompt (${run.promptId})`, 'node messages (executing, executed) to order', typesOf(run.stream.messages));
+    }
   });
 
   test('the stream agrees with polling, the source of truth', rules('WS.POLL_AGREEMENT'), async ({ v1 }) => {
