@@ -8,6 +8,7 @@ import { check, ensure, notJudged } from '../../lib/check.ts';
 import { outputsOf, runPrompt } from '../../lib/v1/run.ts';
 import { savePreviewWorkflow, saveWorkflow, slowWorkflow } from '../../lib/v1/workflows.ts';
 import type { DecodedFrame } from '../../lib/ws/frames.ts';
+import { TERMINAL_TYPES } from '../../lib/ws/schemas.ts';
 import { show } from '../../lib/violations.ts';
 
 const prefix = (what: string): string => `conformance-v1-${what}-${randomUUID().slice(0, 8)}`;
@@ -22,9 +23,11 @@ test.describe('Events', () => {
   test('every execution message carries data.prompt_id, and clients filter on it', rules('WS.MESSAGE.PROMPT_ID'), async ({ v1 }) => {
     const run = await runPrompt(v1, saveWorkflow(prefix('promptid')), { expect: 'success', rule: 'WS.MESSAGE.PROMPT_ID' });
     const types = new Set(typesOf(run.stream.messages));
-    for (const t of ['execution_start', 'executing', 'executed', 'execution_success']) {
+    for (const t of ['execution_start', 'executing', 'executed']) {
       check('WS.MESSAGE.PROMPT_ID', types.has(t), `messages of prompt ${run.promptId}`, `a "${t}" message carrying this prompt_id`, [...types]);
     }
+    // Which terminal message it is, is WS.POLL_AGREEMENT's question; here only that it names the prompt.
+    check('WS.MESSAGE.PROMPT_ID', [...types].some((t) => TERMINAL_TYPES.has(t)), `messages of prompt ${run.promptId}`, 'a terminal message carrying this prompt_id', [...types]);
   });
 
   test('each message type carries its data fields (status, executing, progress, progress_state, executed, execution_cached, ...)', rules('WS.MESSAGE.FIELDS'), async ({ v1, requireScenario }) => {

@@ -149,7 +149,7 @@ test.describe('v1 cloud operations (deprecated)', () => {
   test('the Location of /api/view is fetched without the API key and serves the file', rules('V1.VIEW.SIGNED_OPENABLE'), async ({ v1 }) => {
     const run = await runPrompt(v1, saveWorkflow(prefix('signed')), { expect: 'success', rule: 'V1.VIEW.SIGNED_OPENABLE' });
     const [out] = outputsOf(run.stream);
-    if (!out) return notJudged('V1.VIEW.SIGNED_OPENABLE', 'the run named no output to view');
+    precondition('V1.VIEW.SIGNED_OPENABLE', out !== undefined, `the executed messages of prompt ${run.promptId}`, 'an output entry to view', run.stream.messages.map((m) => m.type));
     const res = await v1.view({ filename: out.filename, type: out.type });
     const location = res.header('location');
     // Whether /api/view redirects is V1.VIEW.REDIRECT's question; without a redirect there is no signed URL to open.

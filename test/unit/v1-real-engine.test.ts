@@ -112,3 +112,47 @@ test('V1.PROMPT.PARALLEL_QUEUE: prompts timed on the stream; strictly one at a t
   // A prompt with no start on the stream (only a cached node's executed) is timed from that.
   assert.deepEqual(runningIntervals([at(5, 'e', 'executed'), at(9, 'e', 'execution_success')], ['e']), [{ promptId: 'e', start: 5, end: 9 }]);
 });
+
+test('the stream fixture announces supports_preview_metadata right after connecting (unless told not to), and judges type 1 and type 4 alike', async () => {
+  const { WebSocketServer } = await import('ws');
+  const { WsSession } = await import('../../lib/ws/session.ts');
+  // A recorded engine: type 4 to a connection that announced the flag, type 1 to one that did not.
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  const announced: boolean[] = [];
+  wss.on('connection', (ws) => {
+    let flag = false;
+    let sent = false;
+    ws.on('message', (data) => {
+      const m = JSON.parse(data.toString()) as { type: string; data: { supports_preview_metadata?: boolean } };
+      if (m.type === 'feature_flags') flag = m.data.supports_preview_metadata === true;
+    });
+    // The first preview goes out once the client had its chance to announce (after its ping).
+    ws.on('ping', () => setTimeout(() => send(), 10));
+    const send = (): void => {
+      if (sent) return;
+      sent = true;
+      announced.push(flag);
+      const metadata = { node_id: '3', display_node_id: '3', real_node_id: '3', prompt_id: P, parent_node_id: null, image_type: 'image/png' };
+      ws.send(flag ? encodeFrame({ kind: 'preview_with_metadata', metadata, image: PNG }) : encodeFrame({ kind: 'preview', imageType: 2, image: PNG }));
+    };
+    setTimeout(send, 300);
+  });
+  await new Promise((r) => wss.once('listening', r));
+  const url = `ws://127.0.0.1:${(wss.address() as { port: number }).port}/ws`;
+  try {
+    for (const announce of [true, false]) {
+      const session = await WsSession.open(url, 2_000, { announcePreviewMetadata: announce });
+      try {
+        await session.waitFor(() => session.frames().length > 0, 2_000, () => new Error('no preview frame'));
+        assert.deepEqual(session.frames().map((f) => f.frame_type), [announce ? 4 : 1]);
+        assert.equal(session.failure, undefined);
+      } finally {
+        session.close();
+      }
+    }
+    assert.deepEqual(announced, [true, false]);
+  } finally {
+    for (const c of wss.clients) c.terminate();
+    wss.close();
+  }
+});
