@@ -1,4 +1,5 @@
 import type { BlobStore } from './blobs.ts';
+import type { ControlName } from './controls.ts';
 import type { IsFault } from './faults.ts';
 import type { RateLimiter } from './ratelimit.ts';
 import type { UrlSigner } from './signing.ts';
@@ -21,5 +22,7 @@ export interface ReferenceContext {
   readonly limiter: RateLimiter;
   readonly localToken: string | undefined;
   readonly log: boolean;
+  /** The harmless variation the reference runs with (reference/controls.ts), for the few a response hook cannot make. */
+  readonly isControl: (name: ControlName) => boolean;
   baseUrl(surface: SurfaceName): string;
 }

@@ -73,6 +73,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
     limiter: new RateLimiter(allowanceFor),
     localToken: opts.localToken,
     log: opts.log ?? false,
+    isControl: (name) => name === control,
     baseUrl: (surface) => baseUrls[surface],
   };
 

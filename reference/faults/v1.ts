@@ -6,6 +6,7 @@ export const V1_FAULTS = [
   // Contract
   { name: 'v1-status-created-201', rule: 'V1.CONTRACT.STATUS_DECLARED', description: 'the job status read answers 201 instead of 200' },
   { name: 'v1-object-info-text', rule: 'V1.CONTRACT.BODY', description: 'object_info is sent as text/plain' },
+  { name: 'v1-view-404-html', rule: 'V1.CONTRACT.ERROR_BODY', description: '/api/view answers a missing file 404 with an HTML error page instead of a JSON body (or none)' },
   { name: 'v1-view-no-location', rule: 'V1.CONTRACT.HEADERS', description: 'the /api/view 302 carries no Location header' },
   // Operations
   { name: 'v1-object-info-no-required', rule: 'V1.OBJECT_INFO', description: 'object_info entries carry input without input.required' },
@@ -14,6 +15,7 @@ export const V1_FAULTS = [
   { name: 'v1-prompt-id-number', rule: 'V1.PROMPT.SUBMIT', description: 'POST /api/prompt answers prompt_id as a number' },
   { name: 'v1-refusal-without-error', rule: 'V1.PROMPT.REFUSAL_ERROR', description: 'a refused prompt is answered 200 with a prompt_id and no error, and nothing runs' },
   { name: 'v1-partner-key-field-ignored', rule: 'V1.PROMPT.PARTNER_KEY', description: 'partner nodes read their key from extra_data.api_key, so the documented field is refused' },
+  { name: 'v1-prompts-one-at-a-time', rule: 'V1.PROMPT.PARALLEL_QUEUE', description: "prompts are accepted and queued, but run strictly one at a time although the account's tier allows three at once" },
   { name: 'v1-parallel-refused', rule: 'V1.PROMPT.PARALLEL_QUEUE', description: 'a prompt submitted while the tier limit is busy is refused 429 instead of queued' },
   { name: 'v1-subscription-ignored', rule: 'V1.PROMPT.SUBSCRIPTION', description: 'an account without an active subscription (or credits) can run prompts' },
   { name: 'v1-subfolder-honoured', rule: 'V1.NAMESPACE.FLAT', description: 'uploads are stored under their subfolder, so the answered name alone does not find them' },

@@ -42,8 +42,24 @@ export function registerV1Routes(app: FastifyInstance, ctx: ReferenceContext, jo
   const auth = v1Authenticate();
   let number = 0;
 
+  // The real engine answers some refusals of its file routes with no body at all (seed W: v1 error bodies not shown).
+  const emptyRefusals = async (_request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
+    if (reply.statusCode < 400 || !ctx.isControl('v1-empty-error-bodies')) return payload;
+    reply.removeHeader('content-type');
+    reply.header('content-length', '0');
+    return '';
+  };
+
   app.get('/api/object_info', { onRequest: auth }, async (request, reply) => {
     const info: Record<string, unknown> = engine.catalog.objectInfo({ inputFiles: files.list(v1Account(request)) });
+    // The real engine gives display_name null for many core classes.
+    if (ctx.isControl('v1-null-display-names')) {
+      Object.keys(info)
+        .sort()
+        .forEach((name, i) => {
+          if (i % 2 === 0) (info[name] as { display_name: string | null }).display_name = null;
+        });
+    }
     if (isFault('v1-object-info-no-required')) {
       for (const value of Object.values(info)) delete (value as { input: { required?: unknown } }).input.required;
     }
@@ -68,7 +84,7 @@ export function registerV1Routes(app: FastifyInstance, ctx: ReferenceContext, jo
     }
   };
 
-  app.post('/api/upload/image', { onRequest: auth }, async (request, reply) => {
+  app.post('/api/upload/image', { onRequest: auth, onSend: emptyRefusals }, async (request, reply) => {
     const form = await readForm(request, reply);
     if (!form?.file) return reply;
     const subfolder = form.fields.get('subfolder') ?? '';
@@ -78,7 +94,7 @@ export function registerV1Routes(app: FastifyInstance, ctx: ReferenceContext, jo
     return reply.send(isFault('v1-upload-no-subfolder') ? { name: stored.name, type } : { name: stored.name, subfolder, type });
   });
 
-  app.post('/api/upload/mask', { onRequest: auth }, async (request, reply) => {
+  app.post('/api/upload/mask', { onRequest: auth, onSend: emptyRefusals }, async (request, reply) => {
     const form = await readForm(request, reply);
     if (!form?.file) return reply;
     const account = v1Account(request);
@@ -170,7 +186,7 @@ export function registerV1Routes(app: FastifyInstance, ctx: ReferenceContext, jo
   });
 
   const viewAuth = v1Authenticate({ open: () => isFault('v1-view-open-without-key') });
-  app.get<{ Querystring: Record<string, string | undefined> }>('/api/view', { onRequest: viewAuth }, async (request, reply) => {
+  app.get<{ Querystring: Record<string, string | undefined> }>('/api/view', { onRequest: viewAuth, onSend: emptyRefusals }, async (request, reply) => {
     const account = v1Account(request);
     const { filename } = request.query;
     const type = request.query.type ?? 'output';
@@ -178,7 +194,11 @@ export function registerV1Routes(app: FastifyInstance, ctx: ReferenceContext, jo
     if (!['output', 'temp', 'input'].includes(type)) return sendV1Error(reply, 400, 'invalid_request', 'type must be output, temp or input');
     // The namespace is flat: subfolder is ignored, only the name and its kind count.
     const rec = type === 'temp' && isFault('v1-view-temp-unserved') ? undefined : assets.findOwnedByPath(account, type === 'input' ? filename : `${type}/${filename}`);
-    if (!rec) return sendV1Error(reply, 404, 'not_found', `no ${type} file named "${filename}"`);
+    if (!rec) {
+      // The fault answers a missing file with the web framework's HTML error page.
+      if (isFault('v1-view-404-html')) return reply.code(404).type('text/html; charset=utf-8').send('<html><body><h1>404 Not Found</h1></body></html>');
+      return sendV1Error(reply, 404, 'not_found', `no ${type} file named "${filename}"`);
+    }
     if (isFault('v1-view-serves-bytes')) return serveBlob(request, reply, ctx.blobs, { hex: rec.hex, size: rec.size_bytes, contentType: rec.content_type, flipLastByte: false });
     const location = isFault('v1-view-location-needs-key') ? `${ctx.baseUrl('cloud')}/api/v2/assets/${rec.id}/content` : signer.sign(rec.hex, rec.content_type).url;
     reply.code(302);

@@ -25,7 +25,9 @@ export class V2Engine {
     private readonly signer: UrlSigner,
     private readonly isFault: IsFault,
   ) {
-    this.executor = new Executor({ host: this.host(), catalog: this.catalog, concurrencyFor: (account) => accountTraits(account).concurrency });
+    // The fault runs every account's prompts one at a time, whatever its tier allows.
+    const concurrencyFor = (account: string): number => (this.isFault('v1-prompts-one-at-a-time') ? 1 : accountTraits(account).concurrency);
+    this.executor = new Executor({ host: this.host(), catalog: this.catalog, concurrencyFor });
   }
 
   private ownAsset(account: string, id: string) {
