@@ -21,6 +21,15 @@ export type CloudAccount = keyof typeof CLOUD_KEYS;
 
 export const LOCAL_ACCOUNT = 'local';
 
+/** Hosted-cloud session JWTs are signed with this development secret (HS256, `sub` = a cloud account). */
+export const CLOUD_SESSION_SECRET = 'reference-cloud-dev-session-secret-8e2f6a1c';
+/** OAuth 2.0 access tokens issued for the hosted-cloud resource (opaque to clients). */
+export const CLOUD_OAUTH_TOKENS: Record<string, CloudAccount> = { 'oauth-ref-alice-1d6f3b9e7c2a4851': 'alice' };
+
+/** The local surface is also served, configured with this static bearer token, under this path. */
+export const LOCAL_TOKEN_MOUNT = '/with-token';
+export const LOCAL_STATIC_TOKEN = 'reference-local-static-token-4c1e9a7b';
+
 export interface Allowance {
   requests: number;
   windowSeconds: number;

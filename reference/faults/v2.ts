@@ -74,4 +74,8 @@ export const V2_FAULTS = [
   { name: 'outputs-read-once', rule: 'V2.JOB.RETRIEVABLE', description: "a finished job's outputs are listed on the first read that sees it finished and dropped from every later read" },
   { name: 'content-range-unitless', rule: 'V2.CONTRACT.HEADERS', description: 'a 206 answer from the content endpoint sends Content-Range without its unit ("0-9/100")' },
   { name: 'from-hash-asset-unusable', rule: 'V2.FLOW.ROUND_TRIP', description: 'an asset minted from a hash cannot be used as a workflow input (refused missing_asset)' },
+  // Issue #13: checks with teeth (each fault passed the check before it was sharpened).
+  { name: 'deployment-workflow-fixed', rule: 'V2.SERVERLESS.WORKFLOW_READ', description: 'GET /workflow returns the graph the deployment was built around, not the graph that was executed' },
+  { name: 'jwt-message-unknown-key', rule: 'V2.AUTH.JWT_REFUSAL', description: 'a JWT bearer gets 401 "unknown API key", a message any key refusal gives' },
+  { name: 'cloud-refuses-jwt', rule: 'V2.AUTH.JWT_ACCEPTED', description: 'the hosted cloud refuses a session JWT and an OAuth access token (it takes API keys only)' },
 ] as const satisfies ReadonlyArray<FaultInfo>;

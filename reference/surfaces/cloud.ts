@@ -1,4 +1,5 @@
-import { API_KEY_PREFIX, bearerToken, cloudAccountForKey } from '../accounts.ts';
+import { API_KEY_PREFIX, CLOUD_KEYS, CLOUD_OAUTH_TOKENS, CLOUD_SESSION_SECRET, bearerToken, cloudAccountForKey, type CloudAccount } from '../accounts.ts';
+import { verifyDevJwt } from '../registry/jwt.ts';
 import { createSurfaceApp } from '../app.ts';
 import type { ReferenceContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
@@ -21,7 +22,14 @@ function cloudResolver(ctx: ReferenceContext): AccountResolver {
     if (account !== undefined && ctx.isFault('bearer-key-refused')) throw unauthorized('send the API key in X-API-Key');
     if (account !== undefined) return account;
     if (!token.startsWith(API_KEY_PREFIX)) {
-      throw unauthorized(`JWT bearer tokens are not accepted by this deployment; use an API key (${API_KEY_PREFIX}...)`);
+      // Seed W § Authentication 1: the hosted cloud also takes a session JWT and an OAuth
+      // access token issued for it (cloud-refuses-jwt: it takes API keys only).
+      if (ctx.isFault('cloud-refuses-jwt')) throw unauthorized(`JWT bearer tokens are not accepted; use an API key (${API_KEY_PREFIX}...)`);
+      const oauth = CLOUD_OAUTH_TOKENS[token];
+      if (oauth !== undefined) return oauth;
+      const verdict = verifyDevJwt(CLOUD_SESSION_SECRET, token);
+      if (verdict.ok && verdict.claims.sub in CLOUD_KEYS) return verdict.claims.sub as CloudAccount;
+      throw unauthorized(`invalid or expired session JWT or access token; or use an API key (${API_KEY_PREFIX}...)`);
     }
     if (ctx.isFault('unknown-key-accepted')) return 'alice';
     throw unauthorized('unknown API key');

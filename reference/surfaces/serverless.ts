@@ -21,7 +21,7 @@ export const DEPLOYMENTS: Record<string, DeploymentState> = {
   'dep-stopped': 'stopped',
 };
 
-/** The graph a deployment is built around, returned by GET /workflow. */
+/** The graph a deployment is built around, returned by GET /workflow until a job has run there. */
 const DEPLOYMENT_WORKFLOW = {
   '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, color: 0 } },
   '2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'deployment' } },
@@ -43,6 +43,7 @@ function serverlessResolver(ctx: ReferenceContext): AccountResolver {
     if (account !== undefined) return account;
     // JWT acceptance is deployment configuration; this one takes API keys only.
     if (!token.startsWith(API_KEY_PREFIX)) {
+      if (ctx.isFault('jwt-message-unknown-key')) throw new ApiError('unauthorized', 'unknown API key');
       throw new ApiError('unauthorized', ctx.isFault('jwt-message-generic') ? 'unauthorized' : 'this deployment does not accept JWT bearer tokens; use an API key');
     }
     throw new ApiError('unauthorized', 'unknown API key');
@@ -104,9 +105,17 @@ export const serverlessSurface: SurfaceDefinition = {
           listing: true,
           credits: true,
         });
-        deployment.get('/workflow', { onRequest: rateLimited.admit }, async () => {
+        // The graph that was executed: the workflow of the caller's job that started last on
+        // this deployment (seed W design rule 7).
+        deployment.get('/workflow', { onRequest: rateLimited.admit }, async (request) => {
           if (ctx.isFault('deployment-workflow-forbidden')) throw new ApiError('forbidden', 'not allowed');
-          return DEPLOYMENT_WORKFLOW;
+          if (ctx.isFault('deployment-workflow-fixed')) return DEPLOYMENT_WORKFLOW;
+          const ran = ctx.jobs
+            .list(`serverless:${deploymentOf(request)}`, rateLimited.requireAccount(request))
+            .map((job) => ({ job, startedAt: ctx.engine.get(job.id)?.startedAt ?? null }))
+            .filter((j) => j.startedAt !== null)
+            .sort((a, b) => b.startedAt! - a.startedAt!)[0];
+          return ran ? ran.job.workflow : DEPLOYMENT_WORKFLOW;
         });
       },
       { prefix: '/deployment/:deployment' },

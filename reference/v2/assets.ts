@@ -9,6 +9,7 @@ import type { AssetRecord } from './asset-store.ts';
 import { blobHash, expiresIn, filePath, mediaType, tag } from './fields.ts';
 import { readUpload } from './upload.ts';
 import { Moderation } from './moderation.ts';
+import { accountTraits } from './account-traits.ts';
 
 /** What differs between surfaces serving the same asset contract. */
 export interface AssetPolicy {
@@ -149,6 +150,9 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext,
       const tags = (fields.get('tags') ?? []).map((t) => tag(t, 'tags'));
       const rawExpires = single(fields, 'expires_in');
       const requested = rawExpires === undefined || !policy.retention ? undefined : expiresIn(rawExpires, 'expires_in');
+      // "Every operation can fail this way" (seed W § Errors, upstream_error): the scenario
+      // account whose backing services are down fails its uploads too.
+      if (accountTraits(account).upstreamFailure) throw upstreamError();
       if (file === undefined) {
         if (isFault('invalid-upload-500')) throw upstreamError();
         throw invalidRequest('file', 'a file part is required');

@@ -2,11 +2,14 @@
 import { test, rules } from '../../fixtures/test.ts';
 import { check, checkStatus } from '../../lib/check.ts';
 import { createAsset, openSigned, sameBytes, type Asset } from '../../lib/v2/assets.ts';
+import { credentialedSurface } from '../../lib/v2/token-proxy.ts';
 
 test.describe('Output URL forms and lifetimes', () => {
   test('the content endpoint is authenticated: without credentials it answers 401', rules('V2.ASSET.CONTENT_AUTH'), async ({ api }) => {
-    const { asset } = await createAsset(api);
-    checkStatus('V2.ASSET.CONTENT_AUTH', await api.call('getAssetContent', { path: { id: asset.id }, auth: 'none' }), [401], 'unauthorized');
+    const surface = credentialedSurface(api);
+    test.skip(surface === undefined, 'not exercised: this proxy runs open (no static token), and the target gave no token-protected instance (scenario inputs token_base_url, static_token_env)');
+    const { asset } = await createAsset(surface!.keyed);
+    checkStatus('V2.ASSET.CONTENT_AUTH', await surface!.open.call('getAssetContent', { path: { id: asset.id } }), [401], 'unauthorized');
   });
 
   test('on hosted surfaces the content endpoint answers 302 to a signed storage URL', rules('V2.ASSET.CONTENT_REDIRECT'), async ({ api }) => {
