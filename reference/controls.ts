@@ -27,6 +27,8 @@ export const CONTROLS = [
   { name: 'unknown-in-flight-status', description: 'open status vocabularies (x-terminal-values) report in-flight states under names the suite does not know' },
   { name: 'unknown-error-bucket', description: 'error answers whose status has no stated bucket pairing (x-error-types-unpaired-statuses) name a bucket the suite does not know' },
   { name: 'retry-after-varied', description: 'every Retry-After is one second longer than the reference would say' },
+  { name: 'placement-roots-only', description: 'v2 uploads and asset-from-hash refuse a file_path below a folder (422 invalid_request naming the placement root), as a real proxy allowlists its roots' },
+  { name: 'lazy-hash', description: 'a v2 asset reads hash null for its first second, then the blake3 (the hash filled lazily)' },
 ] as const satisfies ReadonlyArray<ControlInfo>;
 
 export type ControlName = (typeof CONTROLS)[number]['name'];

@@ -45,6 +45,8 @@ export const cloudSurface: SurfaceDefinition = {
     registerAssetRoutes(app, ctx, guard, { signedUrls: true, retention: true, baseUrl: () => ctx.baseUrl('cloud') });
     registerStorageRoute(app, ctx);
     // The hosted cloud keeps labels and charges credits, but does not list jobs yet (501).
+    // workflow-read-on-cloud: the deployment-only read of the executed graph served here too.
+    if (ctx.isFault('workflow-read-on-cloud')) app.get('/workflow', { onRequest: guard.admit }, async () => ({ '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8 } } }));
     registerJobRoutes(app, ctx, guard, { scope: () => 'cloud', mountPrefix: () => '', baseUrl: () => ctx.baseUrl('cloud'), labels: true, listing: false, credits: true });
     // The deprecated v1 operations (X-API-Key) and their WebSocket stream.
     registerV1(app, ctx);

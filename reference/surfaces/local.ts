@@ -46,7 +46,7 @@ export const localSurface: SurfaceDefinition = {
     const tokenBase = () => `${ctx.baseUrl('local')}${LOCAL_TOKEN_MOUNT}`;
     await app.register(
       async (sub) => {
-        registerAssetRoutes(sub, ctx, tokenGuard, { signedUrls: false, retention: false, baseUrl: tokenBase });
+        registerAssetRoutes(sub, ctx, tokenGuard, { signedUrls: false, retention: false, tokenProtected: true, baseUrl: tokenBase });
         registerJobRoutes(sub, ctx, tokenGuard, { scope: () => 'local', mountPrefix: () => LOCAL_TOKEN_MOUNT, baseUrl: tokenBase, labels: false, listing: true, credits: false });
       },
       { prefix: LOCAL_TOKEN_MOUNT },

@@ -5,7 +5,7 @@ import { uniquePng } from '../../lib/data/png.ts';
 import { headOnTheWire } from '../../lib/http.ts';
 import { instant, pollUntil } from '../../lib/time.ts';
 import type { ApiClient } from '../../lib/api.ts';
-import { blake3Of, createAsset, defaultFilePath, downloadVia, postAsset, sameBytes, settledHash, type Asset } from '../../lib/v2/assets.ts';
+import { blake3Of, createAsset, defaultFilePath, downloadVia, postAsset, postOwnAsset, sameBytes, settledHash, type Asset } from '../../lib/v2/assets.ts';
 import { checkNotFound } from '../../lib/v2/not-found.ts';
 
 const readAsset = async (api: ApiClient, id: string) => {
@@ -108,7 +108,7 @@ test.describe('Asset', () => {
 
   test('an upload whose expected hash does not match is refused 409 hash_mismatch and mints nothing', rules('V2.ASSET.HASH_MISMATCH'), async ({ api }) => {
     const bytes = uniquePng();
-    const { res } = await postAsset(api, { bytes, expectedHash: blake3Of(uniquePng()) });
+    const { res } = await postOwnAsset(api, { bytes, expectedHash: blake3Of(uniquePng()) });
     checkStatus('V2.ASSET.HASH_MISMATCH', res, [409], 'hash_mismatch');
     const held = await api.call('checkAssetByHash', { path: { hash: blake3Of(bytes) } });
     check('V2.ASSET.HASH_MISMATCH', held.status === 404, 'by-hash for the refused bytes', '404 (nothing minted)', held.status, held);

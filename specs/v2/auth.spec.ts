@@ -2,7 +2,7 @@
 import { test, rules } from '../../fixtures/test.ts';
 import { check, checkStatus } from '../../lib/check.ts';
 import { randomUUID } from 'node:crypto';
-import { postAsset } from '../../lib/v2/assets.ts';
+import { postOwnAsset } from '../../lib/v2/assets.ts';
 import { credentialedSurface } from '../../lib/v2/token-proxy.ts';
 
 test.describe('Authentication', () => {
@@ -11,7 +11,7 @@ test.describe('Authentication', () => {
     // The key is passed explicitly, so a refusal is judged here as this rule's failure
     // instead of stopping the test as a configuration error.
     const keyed = api.as({ bearer: target.token! });
-    const { res } = await postAsset(keyed);
+    const { res } = await postOwnAsset(keyed);
     check('V2.AUTH.BEARER_KEY', res.status !== 401 && res.status !== 403, 'an upload with Authorization: Bearer <API key>', 'the key accepted (not 401 or 403)', `${res.status} ${res.errorCode ?? ''}`, res);
     checkStatus('V2.ASSET.CREATE', res, [200, 201, 202]);
     checkStatus('V2.AUTH.BEARER_KEY', await keyed.call('getAsset', { path: { id: res.json<{ id: string }>().id } }), [200]);
@@ -20,7 +20,7 @@ test.describe('Authentication', () => {
   test('on the hosted cloud a session JWT and an OAuth access token are accepted as bearer', rules('V2.AUTH.JWT_ACCEPTED'), async ({ api, target }) => {
     const given = (['jwt_token', 'oauth_token'] as const).filter((k) => typeof target.scenario[k] === 'string');
     test.skip(given.length === 0, 'not exercised: target gave no session JWT or OAuth access token (scenario inputs jwt_token_env, oauth_token_env)');
-    const { res: created } = await postAsset(api);
+    const { res: created } = await postOwnAsset(api);
     checkStatus('V2.ASSET.CREATE', created, [200, 201, 202]);
     const id = created.json<{ id: string }>().id;
     for (const k of given) {
@@ -50,7 +50,7 @@ test.describe('Authentication', () => {
 
   test('the self-hosted proxy accepts unauthenticated requests by default', rules('V2.AUTH.LOCAL_OPEN'), async ({ api, target }) => {
     test.skip(!!target.token, 'not exercised: this proxy is configured with a static token (the default, open, setup is not the one under test)');
-    const { res } = await postAsset(api.as('none'));
+    const { res } = await postOwnAsset(api.as('none'));
     check('V2.AUTH.LOCAL_OPEN', res.status !== 401 && res.status !== 403, 'an upload with no Authorization header', 'accepted (not 401 or 403)', `${res.status} ${res.errorCode ?? ''}`, res);
     checkStatus('V2.ASSET.CREATE', res, [200, 201, 202]);
     const read = await api.as('none').call('getAsset', { path: { id: res.json<{ id: string }>().id } });

@@ -8,7 +8,7 @@ import { show } from '../../lib/violations.ts';
 import { uniquePng } from '../../lib/data/png.ts';
 import { honourRetryAfter } from '../../lib/time.ts';
 import type { ApiResponse } from '../../lib/api.ts';
-import { blake3Of, createAsset, defaultFilePath, postAsset } from '../../lib/v2/assets.ts';
+import { blake3Of, createAsset, defaultFilePath, postAsset, postOwnAsset } from '../../lib/v2/assets.ts';
 
 test.describe('Errors', () => {
   test('every error answer is the v2 envelope and a known code carries its table status', rules('V2.ERR.ENVELOPE', 'V2.ERR.CODE_STATUS', 'V2.ERR.ORG_ID_ONLY_SSO'), async ({ api }) => {
@@ -16,7 +16,7 @@ test.describe('Errors', () => {
     await api.call('getAsset', { path: { id: randomUUID() } });
     await api.call('assetFromHash', { json: { hash: blake3Of(uniquePng()), file_path: defaultFilePath(api) } });
     await postAsset(api, { omitFile: true });
-    await postAsset(api, { expectedHash: blake3Of(uniquePng()) });
+    await postOwnAsset(api, { expectedHash: blake3Of(uniquePng()) });
   });
 
   test('a v2 route the server does not have answers 404 in the v2 error envelope', rules('V2.ERR.ENVELOPE'), async ({ api }) => {

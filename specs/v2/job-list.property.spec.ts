@@ -100,8 +100,12 @@ test.describe('Job list', () => {
   test('a surface that does not list jobs yet answers 501 not_implemented', rules('V2.ERR.NOT_IMPLEMENTED'), async ({ api }) => {
     // Listing may arrive on this surface at any time (v2 is additive): a 200 is fine,
     // but a surface that does not list must say so with 501 not_implemented.
+    const job = await submitJob(api, { workflow: anyWorkflow(api) });
     const res = await api.call('listJobs');
-    if (res.status === 200) return notJudged('V2.ERR.NOT_IMPLEMENTED', 'this surface lists jobs (200), so the answer of a surface that does not is not seen here');
-    checkStatus('V2.ERR.NOT_IMPLEMENTED', res, [501], 'not_implemented');
+    if (res.status !== 200) return checkStatus('V2.ERR.NOT_IMPLEMENTED', res, [501], 'not_implemented');
+    // A 200 claims the surface lists jobs: the job just submitted is then on the first page
+    // (newest first). An answer that lists nothing is a surface that does not list, saying 200.
+    const listed = res.json<Page>().jobs.some((j) => j.id === job.id);
+    check('V2.ERR.NOT_IMPLEMENTED', listed, `the job list (200) right after submitting job ${job.id}`, 'that job listed (newest first), or 501 not_implemented from a surface that does not list yet', `${res.json<Page>().jobs.length} jobs, not that one`, res);
   });
 });

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { test, rules } from '../../fixtures/test.ts';
 import { check, checkStatus } from '../../lib/check.ts';
 import { assetRef, invertWorkflow, malformedNodes, slowWorkflow, uiFormatWorkflow, unknownClassNodes, type Workflow } from '../../lib/data/workflows.ts';
-import { postAsset } from '../../lib/v2/assets.ts';
+import { postOwnAsset } from '../../lib/v2/assets.ts';
 import { anyWorkflow, checkRefusalDetails, classes, pollToEnd, postJob, requireClass, submitJob } from '../../lib/v2/jobs.ts';
 
 test.describe('Errors: submit refusals', () => {
@@ -65,7 +65,7 @@ test.describe('Errors: submit refusals', () => {
   test('a backing-service failure answers 500 upstream_error with a generic, safe message, on any operation', rules('V2.ERR.UPSTREAM_GENERIC'), async ({ api, requireScenario }) => {
     const flaky = api.as({ bearer: requireScenario('upstream_failure_token', 'key whose requests hit a backing-service failure') as string });
     // "Every operation can fail this way": a submit and an upload, each judged on its own.
-    const answers = [await postJob(flaky, { workflow: anyWorkflow(api) }), (await postAsset(flaky)).res];
+    const answers = [await postJob(flaky, { workflow: anyWorkflow(api) }), (await postOwnAsset(flaky)).res];
     for (const res of answers) {
       check('V2.ERR.UPSTREAM_GENERIC', res.status === 500 && res.errorCode === 'upstream_error', `${res.operationId} with the failing backend`, '500 upstream_error', `${res.status} ${res.errorCode ?? ''}`, res);
       if (res.status !== 500) continue;
