@@ -92,4 +92,5 @@ export const V2_FAULTS = [
   { name: 'entity-not-found-codes', rule: 'V2.ERR.NOT_FOUND_CODE', description: '404s carry asset_not_found / job_not_found (as the live services do) instead of not_found' },
   { name: 'job-created-at-missing', rule: 'V2.JOB.FIELDS_DOCUMENTED', description: 'job records omit created_at' },
   { name: 'output-size-zero', rule: 'V2.JOB.OUTPUT_FIELDS_DOCUMENTED', description: 'job outputs report size_bytes 0' },
+  { name: 'forbidden-as-unauthorized', rule: 'V2.ERR.FORBIDDEN', description: 'a valid key whose scopes exclude the workflow API is refused 401 unauthorized instead of 403 forbidden' },
 ] as const satisfies ReadonlyArray<FaultInfo>;

@@ -1,4 +1,4 @@
-import { API_KEY_PREFIX, CLOUD_KEYS, CLOUD_OAUTH_TOKENS, CLOUD_SESSION_SECRET, bearerToken, cloudAccountForKey, type CloudAccount } from '../accounts.ts';
+import { API_KEY_PREFIX, CLOUD_KEYS, FORBIDDEN_KEY, CLOUD_OAUTH_TOKENS, CLOUD_SESSION_SECRET, bearerToken, cloudAccountForKey, type CloudAccount } from '../accounts.ts';
 import { verifyDevJwt } from '../registry/jwt.ts';
 import { createSurfaceApp } from '../app.ts';
 import type { ReferenceContext } from '../context.ts';
@@ -13,11 +13,16 @@ import type { SurfaceDefinition } from './surface.ts';
 
 const unauthorized = (message: string): ApiError => new ApiError('unauthorized', message);
 
+/** Seed W § Errors: forbidden 403 = authenticated but not allowed (forbidden-as-unauthorized: told 401). */
+export const keyNotAllowed = (ctx: ReferenceContext): ApiError =>
+  ctx.isFault('forbidden-as-unauthorized') ? unauthorized('this key may not use the workflow API') : new ApiError('forbidden', 'this key is valid but its scopes do not include the workflow API');
+
 function cloudResolver(ctx: ReferenceContext): AccountResolver {
   return (header) => {
     if (header === undefined) throw unauthorized('missing Authorization header; send Authorization: Bearer <API key>');
     const token = bearerToken(header);
     if (token === undefined) throw unauthorized('malformed Authorization header; expected Bearer <API key>');
+    if (token === FORBIDDEN_KEY) throw keyNotAllowed(ctx);
     const account = cloudAccountForKey(token);
     if (account !== undefined && ctx.isFault('bearer-key-refused')) throw unauthorized('send the API key in X-API-Key');
     if (account !== undefined) return account;

@@ -2,7 +2,7 @@
 // mounted under /deployment/<id> on one port (the public gateway's mount prefix), so one
 // reference can show every deployment state: ready, warming up, without GPU capacity, stopped.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { API_KEY_PREFIX, SSO_BOUND_KEY, SSO_ORGANIZATION_ID, bearerToken, cloudAccountForKey } from '../accounts.ts';
+import { API_KEY_PREFIX, FORBIDDEN_KEY, SSO_BOUND_KEY, SSO_ORGANIZATION_ID, bearerToken, cloudAccountForKey } from '../accounts.ts';
 import { createSurfaceApp } from '../app.ts';
 import type { ReferenceContext } from '../context.ts';
 import { ApiError, notFound } from '../errors.ts';
@@ -11,6 +11,7 @@ import type { AccountResolver } from '../guard.ts';
 import { registerAssetRoutes } from '../v2/assets.ts';
 import { registerJobRoutes } from '../v2/jobs.ts';
 import type { SurfaceDefinition } from './surface.ts';
+import { keyNotAllowed } from './cloud.ts';
 
 export type DeploymentState = 'ready' | 'not_ready' | 'unavailable' | 'stopped';
 
@@ -39,6 +40,7 @@ function serverlessResolver(ctx: ReferenceContext): AccountResolver {
     const token = bearerToken(header);
     if (token === undefined) throw new ApiError('unauthorized', 'malformed Authorization header; expected Bearer <API key>');
     if (token === SSO_BOUND_KEY) throw new SsoRequired();
+    if (token === FORBIDDEN_KEY) throw keyNotAllowed(ctx);
     const account = cloudAccountForKey(token);
     if (account !== undefined) return account;
     // JWT acceptance is deployment configuration; this one takes API keys only.

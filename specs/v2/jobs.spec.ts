@@ -154,9 +154,16 @@ test.describe('Job metadata (labels)', () => {
     const read = await api.call('getJob', { path: { id: sent.json<Job>().id } });
     checkStatus('V2.JOB.LABELS_EXACT', read, [200]);
     const kept = read.json<Job>().metadata;
-    // Accepted and dropped is the one answer no surface may give: keep them, or refuse them.
-    check('V2.ERR.METADATA_NOT_SUPPORTED', kept !== undefined, 'metadata of a job accepted with labels', 'the labels (a surface that keeps none refuses them 422 metadata_not_supported)', 'absent', read);
-    if (kept === undefined) return notJudged('V2.JOB.LABELS_EXACT', 'the labels were accepted and dropped (see V2.ERR.METADATA_NOT_SUPPORTED)');
+    if (kept === undefined) {
+      // Accepted, yet the job read shows none. Whether the surface keeps them at all shows on
+      // the job's output asset, which reads them through the job (seed W § Asset rule 4).
+      const out = firstOutput(await pollToEnd(api, sent.json<Job>()));
+      const { asset, res } = await readAsset(api, outputAssetId(out));
+      if (isDeepStrictEqual(asset.job_metadata, labels)) return void check('V2.JOB.LABELS_EXACT', kept !== undefined, 'metadata on the read of a job whose output asset shows its labels', JSON.stringify(labels), 'absent', read);
+      // Accepted and kept nowhere: a surface that keeps no labels must refuse them instead.
+      return void check('V2.ERR.METADATA_NOT_SUPPORTED', kept !== undefined, 'a submit with labels on a surface that keeps none (the job and its output show none)', '422 metadata_not_supported', `${sent.status}, labels dropped`, res);
+    }
+    notJudged('V2.ERR.METADATA_NOT_SUPPORTED', 'this surface keeps job labels');
     check('V2.JOB.LABELS_EXACT', isDeepStrictEqual(kept, labels), 'metadata of a labelled job', JSON.stringify(labels), kept, read);
     const plain = await api.call('getJob', { path: { id: (await submitJob(api, { workflow: anyWorkflow(api) })).id } });
     check('V2.JOB.LABELS_EXACT', plain.json<Job>().metadata === undefined, 'metadata of a job sent without labels', 'absent', plain.json<Job>().metadata, plain);
