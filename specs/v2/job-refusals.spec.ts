@@ -97,9 +97,9 @@ test.describe('Errors: browser-wait nodes', () => {
     checkStatus('V2.ERR.NODE_ERRORS_DETAILS', res, [422]);
     const details = checkRefusalDetails(res, workflow);
     const listed = details.browser_wait_node_classes as string[] | undefined;
-    check('V2.ERR.NODE_ERRORS_DETAILS', Array.isArray(listed) && listed.includes(cls), 'browser_wait_node_classes', `a list naming ${cls}`, listed);
-    check('V2.ERR.NODE_ERRORS_DETAILS', details.node_errors_truncated === true && details.browser_wait_node_count === 55, 'truncation with 55 browser-wait nodes', 'node_errors_truncated true, browser_wait_node_count 55', { truncated: details.node_errors_truncated, count: details.browser_wait_node_count });
+    check('V2.ERR.NODE_ERRORS_DETAILS', Array.isArray(listed) && listed.includes(cls), 'browser_wait_node_classes', `a list naming ${cls}`, listed, res);
+    check('V2.ERR.NODE_ERRORS_DETAILS', details.node_errors_truncated === true && details.browser_wait_node_count === 55, 'truncation with 55 browser-wait nodes', 'node_errors_truncated true, browser_wait_node_count 55', { truncated: details.node_errors_truncated, count: details.browser_wait_node_count }, res);
     const types = Object.values(details.node_errors ?? {}).flatMap((e) => (e.errors as Array<{ type: string }>).map((x) => x.type));
-    check('V2.ERR.NODE_ERRORS_DETAILS', types.length > 0 && types.every((t) => t === 'waits_for_browser'), 'error types of the named nodes', 'waits_for_browser', [...new Set(types)]);
+    check('V2.ERR.NODE_ERRORS_DETAILS', types.length > 0 && types.every((t) => t === 'waits_for_browser'), 'error types of the named nodes', 'waits_for_browser', [...new Set(types)], res);
   });
 });

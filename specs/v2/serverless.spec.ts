@@ -19,7 +19,7 @@ test.describe('Serverless deployment', () => {
     for (const res of await Promise.all(calls)) {
       checkStatus('V2.AUTH.SSO_REQUIRED', res, [403], 'sso_required');
       const org = res.json<{ error: { organization_id?: unknown } }>().error.organization_id;
-      check('V2.AUTH.SSO_REQUIRED', org === undefined || (typeof org === 'string' && org.length > 0), `organization_id on ${res.operationId}`, 'an opaque string, or absent when unknown', org);
+      check('V2.AUTH.SSO_REQUIRED', org === undefined || (typeof org === 'string' && org.length > 0), `organization_id on ${res.operationId}`, 'an opaque string, or absent when unknown', org, res);
     }
   });
 
