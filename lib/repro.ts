@@ -22,7 +22,8 @@ export function curlOf(ex: Exchange): string {
   return redactMessage(parts.filter(Boolean).join(' '));
 }
 
-function errorOf(body: Buffer | undefined, contentType: string | undefined): { code?: string; message?: string } {
+/** The error code and message an answer carries (v2 envelope, router bucket, registry error), if any. */
+export function errorOf(body: Buffer | undefined, contentType: string | undefined): { code?: string; message?: string } {
   if (!body || body.length === 0 || !/json/i.test(contentType ?? '')) return {};
   try {
     const json = JSON.parse(body.subarray(0, 65536).toString('utf8')) as Record<string, unknown>;

@@ -152,10 +152,16 @@ export function failureAnswer(state: RouterState, answer: Exclude<PartnerAnswer,
       return errorAnswer(502, 'provider_error', `${model.id}: ${why}`, { [H.upstreamStatus]: upstream });
     }
     case 'rejected':
+      // The fault loses the provider's reason on the way back (neither header nor member).
+      if (f('router-upstream-detail-dropped')) return errorAnswer(400, 'invalid_input', `${model.id}: the provider rejected the request as malformed`, { [H.upstreamStatus]: String(answer.upstreamStatus) });
       return errorAnswer(400, 'invalid_input', `${model.id}: the provider rejected the request as malformed`, { [H.upstreamStatus]: String(answer.upstreamStatus), [H.upstreamDetail]: answer.reason }, { upstream_detail: answer.reason });
     case 'policy': {
       const bodySubject = f('router-refusal-subject-mismatch') ? (answer.subject === 'output' ? 'input' : 'output') : answer.subject;
-      return errorAnswer(400, 'content_policy_violation', `${model.id}: the provider refused the request on content-policy grounds`, { [H.refusalSubject]: answer.subject }, { refusal_subject: bodySubject });
+      const detail = `${model.id}: the provider refused the request on content-policy grounds`;
+      // Faults: the subject the provider named is lost, entirely or in the body only.
+      if (f('router-refusal-subject-dropped')) return errorAnswer(400, 'content_policy_violation', detail);
+      if (f('router-refusal-subject-header-only')) return errorAnswer(400, 'content_policy_violation', detail, { [H.refusalSubject]: answer.subject });
+      return errorAnswer(400, 'content_policy_violation', detail, { [H.refusalSubject]: answer.subject }, { refusal_subject: bodySubject });
     }
     case 'timeout':
       return errorAnswer(504, 'deadline_exceeded', `${model.id}: the call passed its deadline; check the bucket before retrying with the same key`, {
@@ -205,7 +211,9 @@ export async function runSync(state: RouterState, model: ModelDef, p: Principal,
     if (!f('router-no-nosniff')) headers['X-Content-Type-Options'] = 'nosniff';
     const rated = f('router-fallback-native-rate') ? { kind: 'native' as const, provider: model.provider } : served;
     const cost = ownKey ? undefined : charge(model, rated, sent, answer.outputTokens);
-    if (cost !== undefined) {
+    // The fault leaves a fallback run's cost unreported.
+    const unreported = f('router-fallback-no-credits') && served.provider !== leg.provider;
+    if (cost !== undefined && !unreported) {
       const credits = creditsOf(cost, f);
       const doubled = f('router-credits-doubled') && served.provider === leg.provider;
       headers[H.credits] = (doubled ? credits.timesInt(2) : credits).toString(2);

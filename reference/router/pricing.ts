@@ -73,7 +73,7 @@ export function quote(model: ModelDef, leg: Leg, body: Record<string, unknown>, 
   };
   if (model.behaviour === 'unpriced') {
     needCard();
-    return { source: 'unknown', reason: 'unpriced_model' };
+    return { source: 'unknown', reason: opts.isFault('router-unpriced-not-quotable') ? 'not_quotable' : 'unpriced_model' };
   }
   switch (model.kind) {
     case 'image': {
@@ -134,6 +134,8 @@ export function dollars(amount: Dec, isFault: IsFault): string {
 
 export function estimateBody(q: Quote, model: ModelDef, leg: Leg, pricingAsOf: string, isFault: IsFault): Record<string, unknown> {
   const out: Record<string, unknown> = { source: q.source, currency: 'USD' };
+  // The fault reads a sub-cent price as no price at all (a rate card kept in whole cents).
+  if (q.source === 'exact' && isFault('router-subcent-unpriced') && !q.amount.isZero() && q.amount.round(2).isZero()) q = { source: 'unknown', reason: 'unpriced_model' };
   if (q.source === 'exact') {
     let amount = q.amount;
     // The fault renders a sub-cent price as zero, consistently in every figure.

@@ -53,8 +53,10 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
   const scope = (p: Principal): string => (f('router-keys-global') ? 'global' : scopeOf(p));
 
   // ---- every response: request id; errors: error type ----
-  app.addHook('onRequest', async (_req, reply) => {
+  // Callback style: it runs on every call, and an async hook costs a promise per request.
+  app.addHook('onRequest', (_req, reply, done) => {
     reply.header(H.requestId, randomUUID());
+    done();
   });
   if (f('router-no-request-id-on-errors')) {
     app.addHook('onSend', async (_req, reply, payload) => {
@@ -110,7 +112,7 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
       const answer = state.idempotency.anyRecorded(req.headers['idempotency-key']);
       if (answer) throw new ReplayAnswer(answer);
     }
-    const p = resolvePrincipal(req.headers, f('router-bearer-wins'));
+    const p = resolvePrincipal(req.headers, f('router-bearer-wins'), f('router-jwt-refused'));
     principals.set(req, p);
     let decision = state.limiter.take(p.caller);
     if (!decision.allowed) state.lastRefusal = { caller: p.caller, at: Date.now() };
@@ -145,12 +147,10 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
     return def;
   };
 
-  const entryOf = (def: ModelDef): Record<string, unknown> => ({
-    id: def.id,
-    provider: def.provider,
-    model: def.model,
-    billing: { charges_on_policy_rejection: def.chargesOnPolicyRejection },
-  });
+  const entryOf = (def: ModelDef): Record<string, unknown> =>
+    f('router-billing-renamed')
+      ? { id: def.id, provider: def.provider, model: def.model, billing_facts: { charged_on_policy_rejection: def.chargesOnPolicyRejection } }
+      : { id: def.id, provider: def.provider, model: def.model, billing: { charges_on_policy_rejection: def.chargesOnPolicyRejection } };
 
   const publicOrigin = (): string => state.baseUrl().replace(/^http:/, 'https:');
   const queueUrls = (def: ModelDef, id: string): Record<string, string> => {
@@ -198,7 +198,7 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
   app.get('/v2/models/:provider/:model', async (req, reply) => {
     const def = resolveModel(req.params as ModelParams);
     const body = entryOf(def);
-    if (def.authored) body.input_schema_url = `${f('router-detail-http-url') ? state.baseUrl() : publicOrigin()}/v2/models/${def.id}/openapi.json`;
+    if (def.authored && !f('router-detail-no-schema-url')) body.input_schema_url = `${f('router-detail-http-url') ? state.baseUrl() : publicOrigin()}/v2/models/${def.id}/openapi.json`;
     const legs = [...def.alternates];
     if (f('router-detail-extra-leg') && !legs.includes('higgsfield')) legs.push('higgsfield');
     body.model_providers = legs;
@@ -294,6 +294,7 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
   };
 
   const requireCredits = (p: Principal): void => {
+    if (!p.credits && f('router-unfunded-403')) throw new RouterError(403, 'forbidden', 'this workspace may not run partner models without credits');
     if (!p.credits && !f('router-unfunded-runs')) throw new RouterError(402, 'insufficient_credits', 'this workspace has no credits; add credits to run partner models');
   };
 
@@ -307,7 +308,8 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
     return withKey(req, reply, p, async () => {
       if (def.behaviour === 'busy') throw new RouterError(503, 'service_unavailable', `${def.id} is at capacity; retry after the indicated time`, f('router-capacity-no-retry-after') ? {} : { retryAfter: 1 });
       const leg = selectLeg(state, def, p, q, req.body, 'run', hasKey);
-      const strict = q.strict && leg.kind === 'alternate';
+      // strict_mode means something only with an alternate; the fault lets it skip native validation alone.
+      const strict = q.strict && (leg.kind === 'alternate' || f('router-strict-without-provider'));
       const body = validateBody(state, def, req.body, { skipNative: strict, rejectUnknown: q.rejectUnknown, route: 'run' });
       const s = scopeOf(p);
       // The in-flight limit of a scope that has one (seed R § 409 and 429 rules, 3).
@@ -360,6 +362,8 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
     const body: Record<string, unknown> = { request_id: f('router-request-id-uppercase') ? r.id.toUpperCase() : r.id, status: status !== 'COMPLETED' && f('router-fourth-status') ? 'RUNNING' : status };
     if (status === 'IN_QUEUE') body.queue_position = state.queue.position(r);
     if (status === 'COMPLETED') {
+      // The fault gives a failed request a terminal status of its own.
+      if (r.errorType !== undefined && f('router-failed-status')) body.status = r.cancelled ? 'CANCELLED' : 'FAILED';
       if (r.errorType !== undefined) body.error_type = r.errorType;
       else if (f('router-error-type-null')) body.error_type = null;
       if (r.result && f('router-status-with-result') && r.result.contentType === 'application/json') Object.assign(body, JSON.parse(r.result.bytes.toString('utf8')) as object);
@@ -409,14 +413,16 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
     const sent = leg.kind === 'alternate' && !strict ? { ...body } : body;
     const answer = callPartner({ model: def, leg, body: leg.kind === 'alternate' && !strict ? translate(def, leg.provider, sent).body : sent, strict });
     const runMs = def.behaviour === 'slow' ? 3 * SLOW_MS : 20;
+    // A slow model's requests also wait in the queue long enough to be seen (and cancelled) there.
+    const waitMs = def.behaviour === 'slow' ? 2 * SLOW_MS : undefined;
     if (answer.kind === 'ok') {
       const out = presentOutput(state, def, strict, answer);
-      return state.queue.add({ scope: scope(p), modelId: def.id, result: { status: 200, contentType: out.contentType, bytes: out.bytes } }, runMs);
+      return state.queue.add({ scope: scope(p), modelId: def.id, result: { status: 200, contentType: out.contentType, bytes: out.bytes } }, runMs, waitMs);
     }
     const failed = failureAnswer(state, answer, def);
     const errorType = failed.headers[H.errorType] ?? 'provider_error';
     const parsed = JSON.parse(failed.body.toString('utf8')) as { detail?: string };
-    return state.queue.add({ scope: scope(p), modelId: def.id, errorType, failure: { status: failed.status, errorType, detail: parsed.detail ?? 'the run failed' } }, runMs);
+    return state.queue.add({ scope: scope(p), modelId: def.id, errorType, failure: { status: failed.status, errorType, detail: parsed.detail ?? 'the run failed' } }, runMs, waitMs);
   };
 
   // ---- queue reads ----
@@ -442,6 +448,10 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
     const unfinished = state.queue.status(r) !== 'COMPLETED';
     // Faults that show only when many clients poll at once (reference/faults/load.ts).
     const busy = (f('load-poll-no-retry-after') || f('load-poll-invalid-body')) && state.pollMeter.hit();
+    if (!unfinished && !busy) {
+      r.completedStatus ??= Buffer.from(JSON.stringify(presentStatus(def, r)));
+      return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(r.completedStatus);
+    }
     const body = presentStatus(def, r);
     if (busy && f('load-poll-invalid-body')) delete body.status;
     return sendJson(reply, 200, body, unfinished && !(busy && f('load-poll-no-retry-after')) ? pollHeaders() : {});
@@ -473,7 +483,8 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
       if (f('router-cancel-done-202')) return sendJson(reply, 202, { request_id: rid, status: 'CANCELLATION_REQUESTED' });
       return sendJson(reply, 409, { request_id: rid, status: 'ALREADY_COMPLETED' }, { [H.errorType]: 'invalid_input' });
     }
-    state.queue.cancel(r);
+    // The fault acknowledges the cancel and lets the request run on.
+    if (!f('router-cancel-ignored')) state.queue.cancel(r);
     return sendJson(reply, 202, { request_id: rid, status: 'CANCELLATION_REQUESTED' });
   });
 }

@@ -46,6 +46,15 @@ test.describe('Authentication', () => {
     }
   });
 
+  test('a JWT sent as Authorization: Bearer is accepted', rules('ROUTER.AUTH.JWT'), async ({ api, requireScenario }) => {
+    const jwt = requireScenario('jwt_token', 'a session JWT the router accepts') as string;
+    const m = modelRef(requireScenario('image_model', 'model') as string);
+    for (const [op, opts] of [['listModels', { query: { limit: 1 } }], ['getModel', { path: path(m) }]] as const) {
+      const res = await api.call(op, { ...opts, auth: { bearer: jwt } });
+      check('ROUTER.AUTH.JWT', res.status === 200, `${op} with Authorization: Bearer <JWT>`, '200', describe(api, res), res);
+    }
+  });
+
   test('a model the caller may not use answers 403 forbidden', rules('ROUTER.AUTH.FORBIDDEN'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('forbidden_model', 'model the default key may not use') as string);
     checkRouterError(api, 'ROUTER.AUTH.FORBIDDEN', await api.call('getModel', { path: path(m) }), [403], 'forbidden');

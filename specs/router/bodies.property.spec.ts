@@ -3,7 +3,7 @@
 // body broken at one field is a 422 whose loc points at it, and every quote's arithmetic holds.
 import fc from 'fast-check';
 import { test, rules } from '../../fixtures/test.ts';
-import { check } from '../../lib/check.ts';
+import { check, ensure } from '../../lib/check.ts';
 import type { ApiClient } from '../../lib/api.ts';
 import { assertProperty } from '../../fixtures/property.ts';
 import { brokenBody, validBody, type Loc } from '../../lib/arbitraries/router.ts';
@@ -25,7 +25,11 @@ async function targets(api: ApiClient, requireScenario: Need): Promise<Target[]>
   for (const key of ['image_model', 'video_model']) {
     const m = modelRef(requireScenario(key, 'model with an authored input schema') as string);
     const doc = await modelDocument(api, m);
-    if (!doc.input) throw new SuiteError(`the document of ${m.id} has no input schema`);
+    if (!doc.input) {
+      // An authored document without an input schema breaks its rule; an unauthored one means the scenario named the wrong model.
+      ensure('ROUTER.SCHEMA.DOCUMENT', doc.authored !== true, `the authored document of ${m.id}`, 'a request-body schema', 'none');
+      throw new SuiteError(`scenario input ${key} names ${m.id}, whose input schema is not authored`);
+    }
     out.push({ m, schema: doc.input });
   }
   return out;

@@ -52,9 +52,14 @@ test.describe('Cost estimate', () => {
   test('a chargeable price below one cent is never rendered as zero', rules('ROUTER.ESTIMATE.SUBCENT'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('subcent_model', 'model priced below one cent') as string);
     const q = (await api.call('estimateModel', { path: path(m), json: imageBody(requireScenario) })).json<Quote>();
-    test.skip(q.source !== 'exact', `not exercised: the quote of ${m.id} is ${String(q.source)}, not exact`);
-    const amount = amountOf(q);
-    check('ROUTER.ESTIMATE.SUBCENT', amount !== undefined && amount > 0n, `the amount of ${m.id}`, 'above zero', q.amount);
+    // The target declares this model priced (below one cent): a quote without a figure, such as
+    // unknown unpriced_model, renders that chargeable price as no price at all.
+    check('ROUTER.ESTIMATE.SUBCENT', q.source === 'exact' || q.source === 'estimated', `the quote of ${m.id}, priced below one cent (scenario subcent_model)`, 'a figure (exact or estimated), not a missing price', { source: q.source, reason: q.reason });
+    const figures = q.source === 'exact' ? [q.amount] : q.source === 'estimated' ? [q.max_amount] : [];
+    for (const f of figures) {
+      const amount = typeof f === 'string' ? amountOf({ ...q, amount: f }) : undefined;
+      check('ROUTER.ESTIMATE.SUBCENT', amount !== undefined && amount > 0n, `the ${q.source} figure of ${m.id}`, 'above zero', f);
+    }
   });
 
   test('a quote states currency USD, the model ID and the provider leg it prices (assumed member names)', rules('ROUTER.ESTIMATE.CURRENCY_LEG'), async ({ api, requireScenario }) => {
@@ -74,6 +79,9 @@ test.describe('Cost estimate', () => {
     const text = modelRef(requireScenario('text_model', 'model priced by output length') as string);
     const q = (await api.call('estimateModel', { path: path(text), json: textBody(requireScenario) })).json<Quote>();
     check('ROUTER.ESTIMATE.REASON', q.source === 'unknown' && q.reason === 'not_quotable', `the quote of ${text.id} without max_tokens`, 'unknown, reason not_quotable', { source: q.source, reason: q.reason });
+    const unpriced = modelRef(requireScenario('unpriced_model', 'a model the rate card does not price') as string);
+    const u = (await api.call('estimateModel', { path: path(unpriced), json: imageBody(requireScenario) })).json<Quote>();
+    check('ROUTER.ESTIMATE.REASON', u.source === 'unknown' && u.reason === 'unpriced_model', `the quote of ${unpriced.id}, which the rate card does not price`, 'unknown, reason unpriced_model', { source: u.source, reason: u.reason });
     for (const [what, quote] of await sampleQuotes(api, requireScenario)) {
       check('ROUTER.ESTIMATE.REASON', quote.reason !== 'byok' && quote.reason !== 'pricing_unavailable', `reason of ${what}`, 'not byok or pricing_unavailable (queued submit only)', quote.reason);
     }

@@ -1,12 +1,12 @@
 // Seed R § Endpoints › Idempotency rules 1-5; 409 and 429 rules 1-2.
 import { test, rules } from '../../fixtures/test.ts';
 import { check, ensure } from '../../lib/check.ts';
+import type { RuleId } from '../../lib/rule-ids.ts';
 import type { ApiClient, ApiResponse } from '../../lib/api.ts';
 import { honourRetryAfter } from '../../lib/time.ts';
 import { checkRouterError, describe, jsonOf, modelRef, path, uniqueKey, withKey, type ModelRef } from '../../lib/router/models.ts';
 import { imageBody, type Need } from '../../lib/router/bodies.ts';
 import { retryAfterOf } from '../../lib/router/queue.ts';
-import { SuiteError } from '../../lib/violations.ts';
 
 const REPLAYED = 'idempotent-replayed';
 const PREFIXES = ["this request's `image` selects the edit operation", 'this request resolved a BYOK credential'];
@@ -26,7 +26,7 @@ test.describe('Idempotency', () => {
     const body = freshBody(requireScenario, 'replay');
     const key = uniqueKey('replay');
     const first = await api.call('runModel', withKey(key, { path: path(m), json: body }));
-    if (first.status !== 200) throw new SuiteError(`the first keyed run answered ${first.status}`);
+    ensureRan(api, first);
     check('ROUTER.IDEM.REPLAY', !replayed(first), 'the first keyed run', 'not marked replayed', first.header(REPLAYED));
     const again = await api.call('runModel', withKey(key, { path: path(m), json: body }));
     check('ROUTER.IDEM.REPLAY', again.status === 200 && replayed(again), 'the retry with the same key', '200 with Idempotent-Replayed: true', `${again.status}, Idempotent-Replayed: ${again.header(REPLAYED) ?? 'absent'}`);
@@ -42,7 +42,7 @@ test.describe('Idempotency', () => {
     const m = modelRef(requireScenario('image_model', 'JSON model') as string);
     const key = uniqueKey('conflict');
     const first = await api.call('runModel', withKey(key, { path: path(m), json: freshBody(requireScenario, 'conflict-a') }));
-    if (first.status !== 200) throw new SuiteError(`the first keyed run answered ${first.status}`);
+    ensureRan(api, first);
     const other = await api.call('runModel', withKey(key, { path: path(m), json: freshBody(requireScenario, 'conflict-b') }));
     checkRouterError(api, 'ROUTER.IDEM.CONFLICT', other, [409], 'invalid_input', `the same key with another body answered ${describe(api, other)}`);
     const detail = String(jsonOf(other)?.detail ?? '');
@@ -58,7 +58,7 @@ test.describe('Idempotency', () => {
     const [a, b] = await Promise.all([send(), send()]);
     const done = [a, b].find((r) => r.status === 200);
     const refused = [a, b].find((r) => r.status !== 200);
-    if (!done) throw new SuiteError(`neither concurrent call succeeded (${describe(api, a)}, ${describe(api, b)})`);
+    ensure('ROUTER.IDEM.IN_FLIGHT', done !== undefined, 'two concurrent calls with one key', 'one of them answered 200 (the original call)', `${describe(api, a)} and ${describe(api, b)}`);
     ensure('ROUTER.IDEM.IN_FLIGHT', refused !== undefined, 'two concurrent calls with one key', 'one answered, the other refused 409 while it ran', `${describe(api, a)} and ${describe(api, b)}`);
     checkRouterError(api, 'ROUTER.IDEM.IN_FLIGHT', refused!, [409], 'concurrency_limit_exceeded');
     const wait = retryAfterOf(refused!);
@@ -82,7 +82,7 @@ test.describe('Idempotency', () => {
     const key = uniqueKey('scope');
     const submit = (client: ApiClient) => client.call('submitModelRequest', withKey(key, { path: path(m), json: body }));
     const first = await submit(api);
-    if (first.status !== 201) throw new SuiteError(`the first keyed submit answered ${first.status}`);
+    ensure('ROUTER.QUEUE.HANDLE', first.status === 201, 'a keyed submit of a valid body', '201', describe(api, first), first);
     const id = jsonOf(first)?.request_id;
     const mate = await submit(teammate);
     check('ROUTER.IDEM.SCOPE', mate.status === 201 && jsonOf(mate)?.request_id === id, "a teammate's submit with the same key and request", `the recorded answer (request ${String(id)})`, `${describe(api, mate)} ${String(jsonOf(mate)?.request_id ?? '')}`);
@@ -104,7 +104,7 @@ test.describe('Idempotency', () => {
     const body = freshBody(requireScenario, 'oversize');
     const key = uniqueKey('oversize');
     const first = await api.call('runModel', withKey(key, { path: path(m), json: body }));
-    if (first.status !== 200) throw new SuiteError(`the first keyed run answered ${first.status}`);
+    ensureRan(api, first);
     for (const attempt of [1, 2]) {
       const retry = await api.call('runModel', withKey(key, { path: path(m), json: body }));
       checkRouterError(api, 'ROUTER.IDEM.NOT_REPLAYABLE', retry, [409], 'invalid_input', `retry ${attempt} of a key holding an oversize answer: ${describe(api, retry)}`);
@@ -115,13 +115,14 @@ test.describe('Idempotency', () => {
     const m = modelRef(requireScenario('image_model', 'JSON model') as string);
     const disabled = requireScenario('disabled_provider', 'a provider not turned on for the default key') as string;
     const gated = modelRef(requireScenario('disabled_provider_model', 'a model that provider has a leg for') as string);
-    const refusals: Array<[string, number, ModelRef]> = [
-      ['schema rejection', 422, m],
-      ['unknown model', 404, m],
-      ['malformed request (unregistered provider)', 400, m],
-      ['provider not enabled', 403, gated],
+    // Each refusal is another rule's answer; a server answering otherwise breaks that rule.
+    const refusals: Array<[string, number, ModelRef, RuleId]> = [
+      ['schema rejection', 422, m, 'ROUTER.ERR.VALIDATION_LOC'],
+      ['unknown model', 404, m, 'ROUTER.ERR.MODEL_NOT_FOUND'],
+      ['malformed request (unregistered provider)', 400, m, 'ROUTER.PROVIDER.UNREGISTERED'],
+      ['provider not enabled', 403, gated, 'ROUTER.PROVIDER.GATE'],
     ];
-    for (const [what, status, target] of refusals) {
+    for (const [what, status, target, owner] of refusals) {
       const key = uniqueKey('released');
       const body = freshBody(requireScenario, 'released');
       const bad =
@@ -132,7 +133,7 @@ test.describe('Idempotency', () => {
             : status === 400
               ? await api.call('runModel', withKey(key, { path: path(target), query: { model_provider: 'conformance-unregistered-provider' }, json: body }))
               : await api.call('runModel', withKey(key, { path: path(target), query: { model_provider: disabled }, json: body }));
-      if (bad.status !== status) throw new SuiteError(`the ${what} answered ${bad.status}, not ${status}; the release cannot be judged`);
+      checkRouterError(api, owner, bad, [status], undefined, `the ${what} answered ${describe(api, bad)}`);
       const fixed = await api.call('runModel', withKey(key, { path: path(target), json: body }));
       check('ROUTER.IDEM.RELEASED_ON_REFUSAL', fixed.status === 200 && !replayed(fixed), `the corrected request with the key of a ${what} (${status})`, 'a fresh 200', `${describe(api, fixed)}, Idempotent-Replayed: ${fixed.header(REPLAYED) ?? 'absent'}`);
     }
@@ -143,7 +144,7 @@ test.describe('Idempotency', () => {
     const body = requireScenario('policy_body', 'a body the provider refuses on content-policy grounds') as Record<string, unknown>;
     const key = uniqueKey('policy');
     const first = await api.call('runModel', withKey(key, { path: path(m), json: body }));
-    if (first.status !== 400) throw new SuiteError(`the policy body answered ${describe(api, first)}, not 400 content_policy_violation`);
+    checkRouterError(api, 'ROUTER.ERR.CONTENT_POLICY', first, [400], 'content_policy_violation');
     const again = await api.call('runModel', withKey(key, { path: path(m), json: body }));
     check('ROUTER.IDEM.POLICY_REPLAYED', again.status === 400 && replayed(again), 'the retry of a content-policy refusal with the same key', '400 with Idempotent-Replayed: true', `${describe(api, again)}, Idempotent-Replayed: ${again.header(REPLAYED) ?? 'absent'}`);
   });
@@ -151,4 +152,9 @@ test.describe('Idempotency', () => {
 
 function errorTypeIs(api: ApiClient, res: ApiResponse, type: string): boolean {
   return jsonOf(res)?.error_type === type || res.header(`x-${api.target.brand.toLowerCase()}-error-type`) === type;
+}
+
+/** A keyed run of a valid body to a JSON model answers 200; anything else breaks ROUTER.RUN.NATIVE. */
+function ensureRan(api: ApiClient, res: ApiResponse): void {
+  ensure('ROUTER.RUN.NATIVE', res.status === 200, 'a keyed run of a valid body', '200', describe(api, res), res);
 }

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { test, rules } from '../../fixtures/test.ts';
-import { check, checkStatus, notJudged } from '../../lib/check.ts';
+import { check, checkStatus, ensure, notJudged } from '../../lib/check.ts';
 import { assertProperty } from '../../fixtures/property.ts';
 import type { ApiClient, ApiResponse } from '../../lib/api.ts';
 import { anyWorkflow, submitJob } from '../../lib/v2/jobs.ts';

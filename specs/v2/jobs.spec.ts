@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 // Key order of a JSON object carries no meaning: compare values, not serialisations.
 import { isDeepStrictEqual } from 'node:util';
 import { test, rules } from '../../fixtures/test.ts';
-import { check, checkStatus, notJudged } from '../../lib/check.ts';
+import { check, checkStatus, ensure, notJudged } from '../../lib/check.ts';
 import { slowWorkflow } from '../../lib/data/workflows.ts';
 import { instant, pollUntil } from '../../lib/time.ts';
 import type { ApiClient } from '../../lib/api.ts';
@@ -57,7 +57,7 @@ test.describe('Jobs: submit, poll, retrieve', () => {
   test('a job output url is the authenticated content endpoint', rules('V2.URL.OUTPUT_CONTENT_ENDPOINT'), async ({ api, target }) => {
     const out = firstOutput(await finishedImageJob(api));
     const res = await api.follow(out.url, { auth: 'none' });
-    check('V2.URL.OUTPUT_CONTENT_ENDPOINT', res.operationId === 'getAssetContent', "the output's url", `the content endpoint ${target.baseUrl}/api/v2/assets/{id}/content`, out.url, res);
+    ensure('V2.URL.OUTPUT_CONTENT_ENDPOINT', res.operationId === 'getAssetContent', "the output's url", `the content endpoint ${target.baseUrl}/api/v2/assets/{id}/content`, out.url, res);
     // That the endpoint refuses a keyless read is the content endpoint's own rule.
     if (target.token && target.surface !== 'local') check('V2.ASSET.CONTENT_AUTH', res.status === 401, 'the output url opened without a key', '401', res.status, res);
   });

@@ -92,7 +92,7 @@ test('the markdown report shows a listed failure as an expected failure, and sta
     baseline: outcome,
     tests: { passed: 1, failed: 1, skipped: 0 },
     rules: rows,
-    coverage: { operations: { declared: 0, exercised: 0 }, statuses: { declared: 0, exercised: 0 }, operations_missing: [], statuses_missing: [], statuses_undeclared: [] },
+    coverage: { operations: { declared: 0, exercised: 0 }, statuses: { declared: 0, exercised: 0 }, operations_missing: [], statuses_missing: [], statuses_undeclared: [], codes: { declared: 0, exercised: 0 }, codes_missing: [] },
     seeds: [],
   } satisfies ConformanceReport;
   const md = toMarkdown(report);
