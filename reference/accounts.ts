@@ -13,6 +13,9 @@ export const CLOUD_KEYS = {
   flaky: 'comfyui-ref-flaky-6c4e2a8f1d9b4377',
 } as const;
 
+/** A valid key whose scopes do not include the workflow API: authenticated but not allowed (403 forbidden). */
+export const FORBIDDEN_KEY = 'comfyui-ref-erin-4a8c2e6f0b1d4397';
+
 /** An account that must sign in through its organization's SSO (refused on serverless even with a valid key). */
 export const SSO_BOUND_KEY = 'comfyui-ref-dave-9d7c3b5a1e8f4266';
 export const SSO_ORGANIZATION_ID = 'org_ref_sso_01';
@@ -20,6 +23,15 @@ export const SSO_ORGANIZATION_ID = 'org_ref_sso_01';
 export type CloudAccount = keyof typeof CLOUD_KEYS;
 
 export const LOCAL_ACCOUNT = 'local';
+
+/** Hosted-cloud session JWTs are signed with this development secret (HS256, `sub` = a cloud account). */
+export const CLOUD_SESSION_SECRET = 'reference-cloud-dev-session-secret-8e2f6a1c';
+/** OAuth 2.0 access tokens issued for the hosted-cloud resource (opaque to clients). */
+export const CLOUD_OAUTH_TOKENS: Record<string, CloudAccount> = { 'oauth-ref-alice-1d6f3b9e7c2a4851': 'alice' };
+
+/** The local surface is also served, configured with this static bearer token, under this path. */
+export const LOCAL_TOKEN_MOUNT = '/with-token';
+export const LOCAL_STATIC_TOKEN = 'reference-local-static-token-4c1e9a7b';
 
 export interface Allowance {
   requests: number;

@@ -12,6 +12,8 @@ export type SurfaceName = 'local' | 'cloud' | 'serverless' | 'router' | 'registr
 /** Everything one running reference shares between its surfaces. */
 export interface ReferenceContext {
   readonly isFault: IsFault;
+  /** The harmless variation this instance runs with (reference/controls.ts), if any. */
+  readonly control?: ControlName;
   readonly blobs: BlobStore;
   readonly assets: AssetStore;
   /** The workflow engine as the v2 surfaces use it (validation, execution, events). */

@@ -34,6 +34,8 @@ export const CONTROLS = [
   { name: 'ws-previews-without-metadata', description: 'the stream ignores feature_flags and sends every preview as PREVIEW_IMAGE (type 1), as engines without the flag do' },
   { name: 'v1-null-display-names', description: 'object_info gives display_name null for every other node class' },
   { name: 'v1-empty-error-bodies', description: 'refusals of /api/view and of the uploads carry an empty body (no JSON)' },
+  { name: 'placement-roots-only', description: 'v2 uploads and asset-from-hash refuse a file_path below a folder (422 invalid_request naming the placement root), as a real proxy allowlists its roots' },
+  { name: 'lazy-hash', description: 'a v2 asset reads hash null for its first second, then the blake3 (the hash filled lazily)' },
 ] as const satisfies ReadonlyArray<ControlInfo>;
 
 export type ControlName = (typeof CONTROLS)[number]['name'];

@@ -61,13 +61,16 @@ export const invalidRequest = (field: string, problem: string): ApiError =>
 const GENERIC_500 = 'The server hit an unexpected error; try again later.';
 
 export function sendApiError(reply: FastifyReply, err: ApiError, isFault: IsFault): FastifyReply {
-  let status: number = ERROR_STATUS[err.code];
+  let status: number = ERROR_STATUS[err.code] ?? 500;
   if (err.code === 'not_found' && isFault('not-found-as-400')) status = 400;
   if (err.retryAfterSeconds !== undefined && !isFault('missing-retry-after')) {
     reply.header('Retry-After', String(err.retryAfterSeconds));
   }
   // rate-limit-as-queue-full: still a code 429 pairs with, but not the one a request rate earns.
-  const code = err.code === 'rate_limited' && isFault('rate-limit-as-queue-full') ? 'queue_full' : err.code;
+  let code: string = err.code === 'rate_limited' && isFault('rate-limit-as-queue-full') ? 'queue_full' : err.code;
+  // entity-not-found-codes: the live services' entity-specific 404 codes (asset_not_found, job_not_found).
+  const entity = /^(asset|job) not found$/.exec(err.message);
+  if (err.code === 'not_found' && entity && isFault('entity-not-found-codes')) code = `${entity[1]}_not_found`;
   const inner: Record<string, unknown> = { code, message: err.message };
   if (err.organizationId !== undefined) inner.organization_id = err.organizationId;
   else if (err.code === 'unauthorized' && isFault('org-id-on-unauthorized')) inner.organization_id = 'org_ref_leaked';

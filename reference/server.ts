@@ -65,6 +65,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   const engine = new V2Engine(assets, blobs, signer, isFault);
   const ctx: ReferenceContext = {
     isFault,
+    ...(control ? { control } : {}),
     blobs,
     assets,
     engine,

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { LOCAL_ACCOUNT, bearerToken } from '../accounts.ts';
+import { LOCAL_ACCOUNT, LOCAL_STATIC_TOKEN, LOCAL_TOKEN_MOUNT, bearerToken } from '../accounts.ts';
 import { createSurfaceApp } from '../app.ts';
 import type { ReferenceContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
@@ -16,8 +16,7 @@ function sameSecret(a: string, b: string): boolean {
   return timingSafeEqual(da, db);
 }
 
-function localResolver(ctx: ReferenceContext): AccountResolver {
-  const configured = ctx.localToken;
+function localResolver(ctx: ReferenceContext, configured = ctx.localToken): AccountResolver {
   return (header) => {
     if (configured !== undefined) {
       const token = bearerToken(header);
@@ -41,6 +40,17 @@ export const localSurface: SurfaceDefinition = {
     registerAssetRoutes(app, ctx, guard, { signedUrls: false, retention: false, baseUrl: () => ctx.baseUrl('local') });
     // The proxy lists jobs but keeps no labels; no credits apply.
     registerJobRoutes(app, ctx, guard, { scope: () => 'local', mountPrefix: () => '', baseUrl: () => ctx.baseUrl('local'), labels: false, listing: true, credits: false });
+    // The same proxy as configured with its optional static bearer token (seed W §
+    // Authentication 3), mounted beside the open one so one reference shows both setups.
+    const tokenGuard = createGuard(localResolver(ctx, LOCAL_STATIC_TOKEN), ctx.limiter);
+    const tokenBase = () => `${ctx.baseUrl('local')}${LOCAL_TOKEN_MOUNT}`;
+    await app.register(
+      async (sub) => {
+        registerAssetRoutes(sub, ctx, tokenGuard, { signedUrls: false, retention: false, tokenProtected: true, baseUrl: tokenBase });
+        registerJobRoutes(sub, ctx, tokenGuard, { scope: () => 'local', mountPrefix: () => LOCAL_TOKEN_MOUNT, baseUrl: tokenBase, labels: false, listing: true, credits: false });
+      },
+      { prefix: LOCAL_TOKEN_MOUNT },
+    );
     return app;
   },
 };

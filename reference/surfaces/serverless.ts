@@ -2,7 +2,7 @@
 // mounted under /deployment/<id> on one port (the public gateway's mount prefix), so one
 // reference can show every deployment state: ready, warming up, without GPU capacity, stopped.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { API_KEY_PREFIX, SSO_BOUND_KEY, SSO_ORGANIZATION_ID, bearerToken, cloudAccountForKey } from '../accounts.ts';
+import { API_KEY_PREFIX, FORBIDDEN_KEY, SSO_BOUND_KEY, SSO_ORGANIZATION_ID, bearerToken, cloudAccountForKey } from '../accounts.ts';
 import { createSurfaceApp } from '../app.ts';
 import type { ReferenceContext } from '../context.ts';
 import { ApiError, notFound } from '../errors.ts';
@@ -11,6 +11,7 @@ import type { AccountResolver } from '../guard.ts';
 import { registerAssetRoutes } from '../v2/assets.ts';
 import { registerJobRoutes } from '../v2/jobs.ts';
 import type { SurfaceDefinition } from './surface.ts';
+import { keyNotAllowed } from './cloud.ts';
 
 export type DeploymentState = 'ready' | 'not_ready' | 'unavailable' | 'stopped';
 
@@ -21,7 +22,7 @@ export const DEPLOYMENTS: Record<string, DeploymentState> = {
   'dep-stopped': 'stopped',
 };
 
-/** The graph a deployment is built around, returned by GET /workflow. */
+/** The graph a deployment is built around, returned by GET /workflow until a job has run there. */
 const DEPLOYMENT_WORKFLOW = {
   '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, color: 0 } },
   '2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'deployment' } },
@@ -39,10 +40,12 @@ function serverlessResolver(ctx: ReferenceContext): AccountResolver {
     const token = bearerToken(header);
     if (token === undefined) throw new ApiError('unauthorized', 'malformed Authorization header; expected Bearer <API key>');
     if (token === SSO_BOUND_KEY) throw new SsoRequired();
+    if (token === FORBIDDEN_KEY) throw keyNotAllowed(ctx);
     const account = cloudAccountForKey(token);
     if (account !== undefined) return account;
     // JWT acceptance is deployment configuration; this one takes API keys only.
     if (!token.startsWith(API_KEY_PREFIX)) {
+      if (ctx.isFault('jwt-message-unknown-key')) throw new ApiError('unauthorized', 'unknown API key');
       throw new ApiError('unauthorized', ctx.isFault('jwt-message-generic') ? 'unauthorized' : 'this deployment does not accept JWT bearer tokens; use an API key');
     }
     throw new ApiError('unauthorized', 'unknown API key');
@@ -104,9 +107,17 @@ export const serverlessSurface: SurfaceDefinition = {
           listing: true,
           credits: true,
         });
-        deployment.get('/workflow', { onRequest: rateLimited.admit }, async () => {
+        // The graph that was executed: the workflow of the caller's job that started last on
+        // this deployment (seed W design rule 7).
+        deployment.get('/workflow', { onRequest: rateLimited.admit }, async (request) => {
           if (ctx.isFault('deployment-workflow-forbidden')) throw new ApiError('forbidden', 'not allowed');
-          return DEPLOYMENT_WORKFLOW;
+          if (ctx.isFault('deployment-workflow-fixed')) return DEPLOYMENT_WORKFLOW;
+          const ran = ctx.jobs
+            .list(`serverless:${deploymentOf(request)}`, rateLimited.requireAccount(request))
+            .map((job) => ({ job, startedAt: ctx.engine.get(job.id)?.startedAt ?? null }))
+            .filter((j) => j.startedAt !== null)
+            .sort((a, b) => b.startedAt! - a.startedAt!)[0];
+          return ran ? ran.job.workflow : DEPLOYMENT_WORKFLOW;
         });
       },
       { prefix: '/deployment/:deployment' },

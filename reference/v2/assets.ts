@@ -9,11 +9,14 @@ import type { AssetRecord } from './asset-store.ts';
 import { blobHash, expiresIn, filePath, mediaType, tag } from './fields.ts';
 import { readUpload } from './upload.ts';
 import { Moderation } from './moderation.ts';
+import { accountTraits } from './account-traits.ts';
 
 /** What differs between surfaces serving the same asset contract. */
 export interface AssetPolicy {
   /** Hosted surfaces hand out signed storage URLs and redirect content reads to them. */
   readonly signedUrls: boolean;
+  /** The self-hosted proxy as configured with its static bearer token. */
+  readonly tokenProtected?: boolean;
   /** Whether retention deadlines apply; where they do not, expires_in is ignored. */
   readonly retention: boolean;
   /** This surface's own base URL, used for content-endpoint URLs. */
@@ -47,8 +50,21 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The folders the placement-roots-only control allows (the reference's own outputs live under output/). */
+const PLACEMENT_ROOTS = ['input', 'output', 'models'];
+/** How long a fresh asset reads hash null under the lazy-hash control. */
+const LAZY_HASH_MS = 1_000;
+
 export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext, guard: Guard, policy: AssetPolicy): void {
   const { isFault, assets, blobs, signer } = ctx;
+  // placement-roots-only: placement paths in root form only, as a proxy that allowlists its roots.
+  const placed = (path: string | null): string | null => {
+    const root = path?.includes('/') ? path.split('/')[0]! : undefined;
+    if (ctx.control === 'placement-roots-only' && root !== undefined && !PLACEMENT_ROOTS.includes(root)) {
+      throw invalidRequest('file_path', `'${root}' is not an allowlisted placement root (allowed: ${PLACEMENT_ROOTS.join(', ')})`);
+    }
+    return path;
+  };
   const moderation = new Moderation(blobs);
 
   const presentUrl = (rec: Pick<AssetRecord, 'id' | 'hex' | 'content_type'>, nowMs: number): { url: string; expiresAtMs: number } =>
@@ -96,7 +112,9 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext,
   const present = (rec: AssetRecord, opts: { createdNew?: boolean; staleUrl?: boolean; read?: boolean } = {}): Record<string, unknown> => {
     const { createdNew } = opts;
     const nowMs = Date.now();
-    const link = opts.staleUrl === true ? rec.urlAtCreate : presentUrl(rec, nowMs);
+    let link = opts.staleUrl === true ? rec.urlAtCreate : presentUrl(rec, nowMs);
+    // asset-url-reused: the signed URL minted at create comes back with a fresh expiry beside it.
+    if (policy.signedUrls && opts.read === true && isFault('asset-url-reused')) link = { url: rec.urlAtCreate.url, expiresAtMs: link.expiresAtMs };
     let urlExpiresAtMs = link.expiresAtMs;
     if (policy.signedUrls && isFault('url-expiry-past')) urlExpiresAtMs = nowMs - 600_000;
     let expiresAt: string | null = null;
@@ -108,7 +126,8 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext,
     }
     const body: Record<string, unknown> = {
       id: rec.id,
-      hash: formatHash(isFault('hash-not-blake3') ? rec.sha256Hex : rec.hex),
+      // hash-never-filled: "null while lazily computed", except that it never is computed.
+      hash: isFault('hash-never-filled') || (ctx.control === 'lazy-hash' && nowMs - Date.parse(rec.created_at) < LAZY_HASH_MS) ? null : formatHash(isFault('hash-not-blake3') ? rec.sha256Hex : rec.hex),
       size_bytes: rec.size_bytes,
       content_type: rec.content_type,
       file_path: rec.file_path,
@@ -125,6 +144,7 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext,
       const job = ctx.jobs.get(rec.job_id);
       if (job !== undefined && isFault('job-metadata-empty')) body.job_metadata = {};
       else if (job?.labels !== undefined) body.job_metadata = { ...job.labels };
+      else if (job !== undefined && policy.signedUrls && isFault('job-metadata-unlabelled-empty')) body.job_metadata = {};
       else if (job === undefined && isFault('upload-has-job')) body.job_metadata = {};
     }
     return body;
@@ -143,12 +163,15 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext,
     const { fields, file } = await readUpload(request, blobs);
     try {
       const contentType = mediaType(single(fields, 'content_type'), 'content_type');
-      const path = filePath(single(fields, 'file_path'), 'file_path');
+      const path = placed(filePath(single(fields, 'file_path'), 'file_path'));
       const rawExpected = single(fields, 'expected_hash');
       const expectedHex = rawExpected === undefined ? undefined : blobHash(rawExpected, 'expected_hash');
       const tags = (fields.get('tags') ?? []).map((t) => tag(t, 'tags'));
       const rawExpires = single(fields, 'expires_in');
       const requested = rawExpires === undefined || !policy.retention ? undefined : expiresIn(rawExpires, 'expires_in');
+      // "Every operation can fail this way" (seed W § Errors, upstream_error): the scenario
+      // account whose backing services are down fails its uploads too.
+      if (accountTraits(account).upstreamFailure) throw isFault('upload-failure-untyped') ? new ApiError('internal_error' as never, 'The server hit an unexpected error; try again later.') : upstreamError();
       if (file === undefined) {
         if (isFault('invalid-upload-500')) throw upstreamError();
         throw invalidRequest('file', 'a file part is required');
@@ -180,7 +203,7 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext,
     const body: unknown = request.body;
     if (!isPlainObject(body)) throw invalidRequest('body', 'must be a JSON object');
     const hex = blobHash(body.hash, 'hash');
-    const path = body.file_path === undefined || body.file_path === null ? null : filePath(body.file_path, 'file_path');
+    const path = body.file_path === undefined || body.file_path === null ? null : placed(filePath(body.file_path, 'file_path'));
     if (body.tags !== undefined && !Array.isArray(body.tags)) throw invalidRequest('tags', 'must be an array of strings');
     const tags = ((body.tags as unknown[] | undefined) ?? []).map((t) => tag(t, 'tags'));
     const requested = body.expires_in === undefined || !policy.retention ? undefined : expiresIn(body.expires_in, 'expires_in');
@@ -207,6 +230,14 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext,
     const account = guard.requireAccount(request);
     const hex = parseHash(request.params.hash);
     const found = hex !== undefined && (isFault('by-hash-global') ? assets.heldByAnyone(hex) : assets.holds(account, hex)) && !isFault('by-hash-never');
+    if (isFault('by-hash-head-body')) {
+      // The answer written by hand with a body, as a server that builds HEAD from its GET
+      // handler does. fetch drops those bytes; they are on the wire all the same.
+      const body = JSON.stringify(found ? { found: true } : { error: { code: 'not_found', message: 'blob not found' } });
+      reply.hijack();
+      request.raw.socket.end(`HTTP/1.1 ${found ? '200 OK' : '404 Not Found'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      return reply;
+    }
     return reply.code(found ? 200 : 404).send();
   });
 
@@ -233,6 +264,7 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext,
   // The fault lets anonymous callers through to the hosted content redirect only.
   const contentGate = async (request: FastifyRequest): Promise<void> => {
     if (policy.signedUrls && isFault('content-without-credentials') && request.headers.authorization === undefined) return;
+    if (policy.tokenProtected && isFault('token-proxy-content-open') && request.headers.authorization === undefined) return;
     await guard.admit(request);
   };
 

@@ -25,8 +25,8 @@ export class V2Engine {
     private readonly signer: UrlSigner,
     private readonly isFault: IsFault,
   ) {
-    // The fault runs every account's prompts one at a time, whatever its tier allows.
-    const concurrencyFor = (account: string): number => (this.isFault('v1-prompts-one-at-a-time') ? 1 : accountTraits(account).concurrency);
+    // v1-prompts-one-at-a-time runs every account's prompts one at a time; tier-limit-ignored runs them all at once.
+    const concurrencyFor = (account: string): number => (this.isFault('v1-prompts-one-at-a-time') ? 1 : this.isFault('tier-limit-ignored') ? 1_000 : accountTraits(account).concurrency);
     this.executor = new Executor({ host: this.host(), catalog: this.catalog, concurrencyFor });
   }
 

@@ -64,12 +64,12 @@ export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, g
           name: o.filename,
           type: 'image',
           content_type: o.contentType,
-          size_bytes: o.sizeBytes,
+          size_bytes: isFault('output-size-zero') ? 0 : o.sizeBytes,
           id: o.ref,
           hash: rec ? `blake3:${rec.hex}` : null,
           // The authenticated content endpoint, stable while the asset exists; its
           // url_expires_at repeats the job's expires_at (seed W § Output URL forms, rule 3).
-          url: signed && isFault('output-url-signed') ? signed.url : `${base}/api/v2/assets/${o.ref}/content`,
+          url: signed && isFault('output-url-signed') ? signed.url : `${base}/api/v2/assets/${o.ref}/content${isFault('output-url-rotates') ? `?v=${Date.now()}` : ''}`,
           url_expires_at: signed && isFault('output-expiry-signed') ? iso(signed.expiresAtMs) : iso(job.expiresAt),
           job_id: job.id,
         };
@@ -95,6 +95,7 @@ export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, g
       urls: { self: isFault('self-url-wrong') ? `${mount}/status` : mount, events: `${mount}/events`, cancel: `${mount}/cancel` },
     };
     if (job.labels !== undefined && !isFault('job-labels-dropped')) body.metadata = { ...job.labels };
+    if (isFault('job-created-at-missing')) delete body.created_at;
     return body;
   };
 
@@ -196,6 +197,8 @@ export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, g
   app.get('/api/v2/jobs', { onRequest: guard.admit }, async (request, reply) => {
     if (!policy.listing) {
       if (isFault('list-unimplemented-as-403')) throw new ApiError('forbidden', 'listing is not allowed');
+      // list-empty-not-501: a surface that does not list answers an empty page instead of saying so.
+      if (isFault('list-empty-not-501')) return reply.send({ jobs: [] });
       throw new ApiError('not_implemented', 'this surface does not list jobs yet');
     }
     const account = guard.requireAccount(request);
@@ -283,11 +286,11 @@ function streamEvents(request: FastifyRequest, reply: FastifyReply, ctx: Referen
       const current = ctx.engine.get(jobId);
       if (current) for (const o of outputsOf(current)) if ((o as { node_id: string }).node_id === e.node) send('output', o);
     } else if (e.kind === 'status') {
-      send('status', { status: e.status, queue_position: e.status === 'queued' ? e.queuePosition : null });
+      send('status', ctx.isFault('events-status-renamed') ? { state: e.status } : { status: e.status, queue_position: e.status === 'queued' ? e.queuePosition : null });
       if (TERMINAL.has(e.status)) end();
     }
   }
-  send('status', { status: state.status, queue_position: state.status === 'queued' ? state.queuePosition : null });
+  send('status', ctx.isFault('events-status-renamed') ? { state: state.status } : { status: state.status, queue_position: state.status === 'queued' ? state.queuePosition : null });
   if (state.progress) send('progress', state.progress);
   if (state.lastPreview) send('preview', { node_id: state.lastPreview.node, content_type: 'image/png', data_base64: Buffer.from(state.lastPreview.png).toString('base64') });
   if (TERMINAL.has(state.status) || endEarly) {

@@ -2,7 +2,8 @@
 import { test, rules } from '../../fixtures/test.ts';
 import { check, checkStatus, ensure, notJudged } from '../../lib/check.ts';
 import { randomUUID } from 'node:crypto';
-import { postAsset } from '../../lib/v2/assets.ts';
+import { postOwnAsset } from '../../lib/v2/assets.ts';
+import { credentialedSurface } from '../../lib/v2/token-proxy.ts';
 
 test.describe('Authentication', () => {
   test('an account API key sent as Authorization Bearer works', rules('V2.AUTH.BEARER_KEY'), async ({ api, target }) => {
@@ -10,14 +11,27 @@ test.describe('Authentication', () => {
     // The key is passed explicitly, so a refusal is judged here as this rule's failure
     // instead of stopping the test as a configuration error.
     const keyed = api.as({ bearer: target.token });
-    const { res } = await postAsset(keyed);
-    ensure('V2.AUTH.BEARER_KEY', res.status !== 401 && res.status !== 403, 'an upload with Authorization: Bearer <API key>', 'the key accepted (not 401 or 403)', `${res.status} ${res.errorCode ?? ''}`);
+    const { res } = await postOwnAsset(keyed);
+    ensure('V2.AUTH.BEARER_KEY', res.status !== 401 && res.status !== 403, 'an upload with Authorization: Bearer <API key>', 'the key accepted (not 401 or 403)', `${res.status} ${res.errorCode ?? ''}`, res);
     checkStatus('V2.ASSET.CREATE', res, [200, 201, 202]);
     checkStatus('V2.AUTH.BEARER_KEY', await keyed.call('getAsset', { path: { id: res.json<{ id: string }>().id } }), [200]);
   });
 
+  test('on the hosted cloud a session JWT and an OAuth access token are accepted as bearer', rules('V2.AUTH.JWT_ACCEPTED'), async ({ api, target }) => {
+    const given = (['jwt_token', 'oauth_token'] as const).filter((k) => typeof target.scenario[k] === 'string');
+    test.skip(given.length === 0, 'not exercised: target gave no session JWT or OAuth access token (scenario inputs jwt_token_env, oauth_token_env)');
+    const { res: created } = await postOwnAsset(api);
+    checkStatus('V2.ASSET.CREATE', created, [200, 201, 202]);
+    const id = created.json<{ id: string }>().id;
+    for (const k of given) {
+      const res = await api.as({ bearer: target.scenario[k] as string }).call('getAsset', { path: { id } });
+      check('V2.AUTH.JWT_ACCEPTED', res.status === 200, `GET of the account's asset with the ${k === 'jwt_token' ? 'session JWT' : 'OAuth access token'} as bearer`, '200 (the credential accepted)', `${res.status} ${res.errorCode ?? ''}`, res);
+    }
+  });
+
   test('a request without valid credentials answers 401 unauthorized', rules('V2.AUTH.UNAUTHENTICATED_401'), async ({ api, target }) => {
-    test.skip(target.surface === 'local' && !target.token, 'not applicable: this proxy takes no token, so every request is authenticated (see V2.AUTH.LOCAL_OPEN)');
+    const surface = credentialedSurface(api);
+    test.skip(surface === undefined, 'not exercised: this proxy runs open (no static token), and the target gave no token-protected instance (scenario inputs token_base_url, static_token_env)');
     const id = randomUUID();
     const keyPrefix = target.surface === 'local' ? '' : 'comfyui-';
     const attempts: Array<[string, Parameters<typeof api.call>[1]]> = [
@@ -26,17 +40,22 @@ test.describe('Authentication', () => {
       ['a malformed Authorization header', { auth: { raw: 'Basic Y29uZm9ybWFuY2U6eA==' } }],
     ];
     for (const [what, opts] of attempts) {
-      const res = await api.call('getAsset', { path: { id }, ...opts });
-      check('V2.AUTH.UNAUTHENTICATED_401', res.status === 401 && res.errorCode === 'unauthorized', `GET asset with ${what}`, '401 unauthorized', `${res.status} ${res.errorCode ?? ''}`);
+      const res = await surface!.open.call('getAsset', { path: { id }, ...opts });
+      check('V2.AUTH.UNAUTHENTICATED_401', res.status === 401 && res.errorCode === 'unauthorized', `GET asset with ${what} at ${surface!.how}`, '401 unauthorized', `${res.status} ${res.errorCode ?? ''}`, res);
     }
+    // The refusal is about the credential: the same request with it is admitted.
+    const keyed = await surface!.keyed.call('getAsset', { path: { id } });
+    check('V2.AUTH.UNAUTHENTICATED_401', keyed.status !== 401, `GET asset with the configured credential at ${surface!.how}`, 'admitted (here 404)', `${keyed.status} ${keyed.errorCode ?? ''}`, keyed);
   });
 
   test('the self-hosted proxy accepts unauthenticated requests by default', rules('V2.AUTH.LOCAL_OPEN'), async ({ api, target }) => {
     test.skip(!!target.token, 'not exercised: this proxy is configured with a static token (the default, open, setup is not the one under test)');
-    const { res } = await postAsset(api.as('none'));
-    ensure('V2.AUTH.LOCAL_OPEN', res.status !== 401 && res.status !== 403, 'an upload with no Authorization header', 'accepted (not 401 or 403)', `${res.status} ${res.errorCode ?? ''}`);
+    const { res } = await postOwnAsset(api.as('none'));
+    // A refusal for want of credentials is this rule's failure; any other refusal of the
+    // upload is V2.ASSET.CREATE's question, asked elsewhere.
+    ensure('V2.AUTH.LOCAL_OPEN', res.status !== 401 && res.status !== 403, 'an upload with no Authorization header', 'accepted (not 401 or 403)', `${res.status} ${res.errorCode ?? ''}`, res);
     checkStatus('V2.ASSET.CREATE', res, [200, 201, 202]);
     const read = await api.as('none').call('getAsset', { path: { id: res.json<{ id: string }>().id } });
-    check('V2.AUTH.LOCAL_OPEN', read.status === 200, 'a read with no Authorization header', '200', `${read.status} ${read.errorCode ?? ''}`);
+    check('V2.AUTH.LOCAL_OPEN', read.status === 200, 'a read with no Authorization header', '200', `${read.status} ${read.errorCode ?? ''}`, read);
   });
 });

@@ -2,11 +2,14 @@
 import { test, rules } from '../../fixtures/test.ts';
 import { check, checkStatus } from '../../lib/check.ts';
 import { createAsset, openSigned, sameBytes, type Asset } from '../../lib/v2/assets.ts';
+import { credentialedSurface } from '../../lib/v2/token-proxy.ts';
 
 test.describe('Output URL forms and lifetimes', () => {
   test('the content endpoint is authenticated: without credentials it answers 401', rules('V2.ASSET.CONTENT_AUTH'), async ({ api }) => {
-    const { asset } = await createAsset(api);
-    checkStatus('V2.ASSET.CONTENT_AUTH', await api.call('getAssetContent', { path: { id: asset.id }, auth: 'none' }), [401], 'unauthorized');
+    const surface = credentialedSurface(api);
+    test.skip(surface === undefined, 'not exercised: this proxy runs open (no static token), and the target gave no token-protected instance (scenario inputs token_base_url, static_token_env)');
+    const { asset } = await createAsset(surface!.keyed);
+    checkStatus('V2.ASSET.CONTENT_AUTH', await surface!.open.call('getAssetContent', { path: { id: asset.id } }), [401], 'unauthorized');
   });
 
   test('on hosted surfaces the content endpoint answers 302 to a signed storage URL', rules('V2.ASSET.CONTENT_REDIRECT'), async ({ api }) => {
@@ -14,7 +17,7 @@ test.describe('Output URL forms and lifetimes', () => {
     const res = await api.call('getAssetContent', { path: { id: asset.id } });
     checkStatus('V2.ASSET.CONTENT_REDIRECT', res, [302]);
     const location = res.header('location') ?? '';
-    check('V2.ASSET.CONTENT_REDIRECT', /^https?:\/\//.test(location), 'Location of the 302', 'an absolute signed storage URL', location || 'none');
+    check('V2.ASSET.CONTENT_REDIRECT', /^https?:\/\//.test(location), 'Location of the 302', 'an absolute signed storage URL', location || 'none', res);
   });
 
   test('a signed storage URL carries its own authorization and opens without a key', rules('V2.URL.SIGNED_OPENABLE'), async ({ api }) => {
@@ -24,16 +27,16 @@ test.describe('Output URL forms and lifetimes', () => {
     const redirect = await api.call('getAssetContent', { path: { id: asset.id } });
     checkStatus('V2.ASSET.CONTENT_REDIRECT', redirect, [302]);
     const fromLocation = await openSigned(api, redirect.header('location') ?? '');
-    check('V2.ASSET.IMMUTABLE', sameBytes(fromLocation, bytes), "bytes behind the content endpoint's Location", 'the uploaded bytes', `${fromLocation.length} other bytes`);
+    check('V2.ASSET.IMMUTABLE', sameBytes(fromLocation, bytes), "bytes behind the content endpoint's Location", 'the uploaded bytes', `${fromLocation.length} other bytes`, redirect);
   });
 
   test('the self-hosted proxy has no signed URLs: the content endpoint serves the bytes', rules('V2.URL.PROXY_DIRECT'), async ({ api }) => {
     const { asset, bytes } = await createAsset(api);
     const res = await api.call('getAssetContent', { path: { id: asset.id } });
     checkStatus('V2.URL.PROXY_DIRECT', res, [200]);
-    check('V2.ASSET.IMMUTABLE', sameBytes(res.body, bytes), 'the content endpoint body', 'the uploaded bytes', `${res.body.length} other bytes`);
+    check('V2.ASSET.IMMUTABLE', sameBytes(res.body, bytes), 'the content endpoint body', 'the uploaded bytes', `${res.body.length} other bytes`, res);
     const viaUrl = await api.follow(asset.url);
-    check('V2.URL.PROXY_DIRECT', viaUrl.operationId === 'getAssetContent' && viaUrl.status === 200, "the Asset's url", 'the content endpoint of this proxy, answering 200', `${viaUrl.operationId ?? asset.url} ${viaUrl.status}`);
+    check('V2.URL.PROXY_DIRECT', viaUrl.operationId === 'getAssetContent' && viaUrl.status === 200, "the Asset's url", 'the content endpoint of this proxy, answering 200', `${viaUrl.operationId ?? asset.url} ${viaUrl.status}`, viaUrl);
   });
 });
 
@@ -45,8 +48,8 @@ test.describe('Content endpoint ranges', () => {
     test.skip(part.status === 302, 'not applicable: this content endpoint redirects instead of streaming the bytes');
     checkStatus('V2.ASSET.CONTENT_RANGE', part, [206]);
     // Compare the slice's length here; its bytes are V2.ASSET.IMMUTABLE's question (judged on whole reads).
-    check('V2.ASSET.CONTENT_RANGE', part.body.length === 8, 'the body of a 206 for bytes=4-11', '8 bytes', `${part.body.length} bytes`);
-    check('V2.ASSET.IMMUTABLE', sameBytes(part.body, bytes.subarray(4, 12)), 'the body of a 206 for bytes=4-11', 'bytes 4..11 of the upload', 'other bytes');
+    check('V2.ASSET.CONTENT_RANGE', part.body.length === 8, 'the body of a 206 for bytes=4-11', '8 bytes', `${part.body.length} bytes`, part);
+    check('V2.ASSET.IMMUTABLE', sameBytes(part.body, bytes.subarray(4, 12)), 'the body of a 206 for bytes=4-11', 'bytes 4..11 of the upload', 'other bytes', part);
     const beyond = await api.call('getAssetContent', { path: { id: asset.id }, headers: { range: `bytes=${bytes.length + 10}-` } });
     checkStatus('V2.ASSET.CONTENT_RANGE', beyond, [416]);
   });

@@ -4,18 +4,40 @@
 import { randomUUID } from 'node:crypto';
 import { test, rules } from '../../fixtures/test.ts';
 import { check, checkStatus, ensure, notJudged } from '../../lib/check.ts';
+import { show } from '../../lib/violations.ts';
 import { uniquePng } from '../../lib/data/png.ts';
 import { honourRetryAfter } from '../../lib/time.ts';
 import type { ApiResponse } from '../../lib/api.ts';
-import { blake3Of, createAsset, postAsset } from '../../lib/v2/assets.ts';
+import { blake3Of, createAsset, defaultFilePath, postAsset, postOwnAsset } from '../../lib/v2/assets.ts';
 
 test.describe('Errors', () => {
   test('every error answer is the v2 envelope and a known code carries its table status', rules('V2.ERR.ENVELOPE', 'V2.ERR.CODE_STATUS', 'V2.ERR.ORG_ID_ONLY_SSO'), async ({ api }) => {
     // Four refusals of different kinds; the api fixture judges each answer.
     await api.call('getAsset', { path: { id: randomUUID() } });
-    await api.call('assetFromHash', { json: { hash: blake3Of(uniquePng()), file_path: 'conformance/none.png' } });
+    await api.call('assetFromHash', { json: { hash: blake3Of(uniquePng()), file_path: defaultFilePath(api) } });
     await postAsset(api, { omitFile: true });
-    await postAsset(api, { expectedHash: blake3Of(uniquePng()) });
+    await postOwnAsset(api, { expectedHash: blake3Of(uniquePng()) });
+  });
+
+  test('a v2 route the server does not have answers 404 in the v2 error envelope', rules('V2.ERR.ENVELOPE'), async ({ api }) => {
+    // Asked on purpose, so a framework's own 404 page is reported once, here, and not met
+    // by accident on an operation only the public documents give.
+    const res = await api.follow(`${api.target.baseUrl}/api/v2/conformance-no-such-route-${randomUUID()}`, { auth: 'default' });
+    if (res.status < 400) return notJudged('V2.ERR.ENVELOPE', `GET of a v2 path no operation has answered ${res.status}, not an error`);
+    let error: { code?: unknown; message?: unknown } | undefined;
+    try {
+      error = (JSON.parse(res.body.toString('utf8')) as { error?: { code?: unknown; message?: unknown } }).error;
+    } catch {
+      error = undefined;
+    }
+    check('V2.ERR.ENVELOPE', typeof error?.code === 'string' && typeof error?.message === 'string', `the ${res.status} body for a v2 path no operation has`, '{"error": {"code": string, "message": string}}', `${res.header('content-type') ?? 'no content-type'}: ${show(res.body.subarray(0, 200).toString('utf8'))}`, res);
+  });
+
+  test('an authenticated caller that is not allowed is refused 403 forbidden', rules('V2.ERR.FORBIDDEN'), async ({ api, requireScenario }) => {
+    const notAllowed = api.as({ bearer: requireScenario('forbidden_token', 'valid key the surface does not let in') as string });
+    for (const res of [await notAllowed.call('getAsset', { path: { id: randomUUID() } }), await notAllowed.call('listJobs')]) {
+      check('V2.ERR.FORBIDDEN', res.status === 403 && res.errorCode === 'forbidden', `${res.operationId} with a valid key that is not allowed`, '403 forbidden', `${res.status} ${res.errorCode ?? ''}`, res);
+    }
   });
 
   test('a caller past the rate limit gets 429 rate_limited with Retry-After, and succeeds after waiting it', rules('V2.ERR.RATE_LIMITED', 'V2.ERR.RATE_LIMIT_SCOPE', 'V2.ERR.RETRY_AFTER'), async ({ api, requireScenario, target }) => {

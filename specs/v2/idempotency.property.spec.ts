@@ -6,9 +6,8 @@ import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { test, rules } from '../../fixtures/test.ts';
 import { check, checkStatus } from '../../lib/check.ts';
-import { emptyImageWorkflow } from '../../lib/data/workflows.ts';
 import { assertProperty } from '../../fixtures/property.ts';
-import { pollToEnd, postJob, type Job } from '../../lib/v2/jobs.ts';
+import { anyWorkflow, pollToEnd, postJob, refusedClasses, type Job } from '../../lib/v2/jobs.ts';
 
 // Header-safe key bodies; each run prefixes its own nonce so that two runs that draw the
 // same key still send distinct keys (a repeat would rightly be refused as a reuse).
@@ -22,7 +21,9 @@ test.describe('Idempotent submission (property)', () => {
     // Each run creates a job and waits for it, so the account's queue never fills.
     await assertProperty(testInfo, { ...profile, numRuns: Math.min(profile.numRuns, 10) }, fc.tuple(keyBody, fc.integer({ min: 1, max: 4 })), async ([body, parallel]) => {
       const key = `${nonce}-${run++}-${body}`;
-      const answers = await Promise.all(Array.from({ length: parallel }, () => postJob(api, { workflow: emptyImageWorkflow() }, key)));
+      const workflow = anyWorkflow(api);
+      const answers = await Promise.all(Array.from({ length: parallel }, () => postJob(api, { workflow }, key)));
+      for (const a of answers) refusedClasses(api, a, workflow);
       const created = answers.filter((r) => r.status === 201);
       const refused = answers.filter((r) => r.status === 422 && r.errorCode === 'idempotency_key_reuse');
       check('V2.JOB.IDEMPOTENT', created.length === 1 && refused.length === parallel - 1, `${parallel} concurrent submit(s) with key ${key}`, `1 created, ${parallel - 1} refused idempotency_key_reuse`, answers.map((r) => `${r.status} ${r.errorCode ?? ''}`.trim()).join(', '));
@@ -30,7 +31,7 @@ test.describe('Idempotent submission (property)', () => {
       check('V2.JOB.IDEMPOTENT', !jobs.has(job.id), `the job created with the fresh key ${key}`, 'a job no other key created', job.id);
       jobs.add(job.id);
       // A later reuse, even with another workflow, is refused too.
-      checkStatus('V2.JOB.IDEMPOTENT', await postJob(api, { workflow: emptyImageWorkflow(3, 3) }, key), [422], 'idempotency_key_reuse');
+      checkStatus('V2.JOB.IDEMPOTENT', await postJob(api, { workflow: anyWorkflow(api, 3, 3) }, key), [422], 'idempotency_key_reuse');
       await pollToEnd(api, job);
     });
   });

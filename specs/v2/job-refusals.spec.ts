@@ -3,25 +3,26 @@
 import { randomUUID } from 'node:crypto';
 import { test, rules } from '../../fixtures/test.ts';
 import { check, checkStatus } from '../../lib/check.ts';
-import { assetRef, emptyImageWorkflow, invertWorkflow, malformedNodes, slowWorkflow, uiFormatWorkflow, unknownClassNodes, type Workflow } from '../../lib/data/workflows.ts';
-import { checkRefusalDetails, pollToEnd, postJob, requireClass, submitJob } from '../../lib/v2/jobs.ts';
+import { assetRef, invertWorkflow, malformedNodes, slowWorkflow, uiFormatWorkflow, unknownClassNodes, type Workflow } from '../../lib/data/workflows.ts';
+import { postOwnAsset } from '../../lib/v2/assets.ts';
+import { anyWorkflow, checkRefusalDetails, classes, pollToEnd, postJob, requireClass, submitJob } from '../../lib/v2/jobs.ts';
 
 test.describe('Errors: submit refusals', () => {
   test('a required input not connected is refused 422 invalid_workflow naming the node', rules('V2.ERR.INVALID_WORKFLOW', 'V2.ERR.NODE_ERRORS_DETAILS'), async ({ api }) => {
-    const workflow: Workflow = { ...emptyImageWorkflow(), '2': { class_type: 'SaveImage', inputs: { filename_prefix: 'x' } } };
+    const workflow: Workflow = { ...anyWorkflow(api), '2': { class_type: classes(api).saveImage, inputs: { filename_prefix: 'x' } } };
     const res = await postJob(api, { workflow });
     checkStatus('V2.ERR.INVALID_WORKFLOW', res, [422], 'invalid_workflow');
     const details = checkRefusalDetails(res, workflow);
-    check('V2.ERR.NODE_ERRORS_DETAILS', details.node_errors !== undefined && '2' in details.node_errors, 'details.node_errors', 'an entry for node "2" (its images input is not connected)', details.node_errors);
+    check('V2.ERR.NODE_ERRORS_DETAILS', details.node_errors !== undefined && '2' in details.node_errors, 'details.node_errors', 'an entry for node "2" (its images input is not connected)', details.node_errors, res);
   });
 
   test('a refusal names at most fifty malformed nodes and then gives the full count', rules('V2.ERR.NODE_ERRORS_DETAILS'), async ({ api }) => {
-    const workflow = malformedNodes(60);
+    const workflow = malformedNodes(60, classes(api));
     const res = await postJob(api, { workflow });
     checkStatus('V2.ERR.NODE_ERRORS_DETAILS', res, [422]);
     const details = checkRefusalDetails(res, workflow);
-    check('V2.ERR.NODE_ERRORS_DETAILS', details.node_errors_truncated === true, 'node_errors_truncated with 60 malformed nodes', 'true', details.node_errors_truncated);
-    check('V2.ERR.NODE_ERRORS_DETAILS', details.malformed_node_count === 60, 'malformed_node_count with 60 malformed nodes', '60', details.malformed_node_count);
+    check('V2.ERR.NODE_ERRORS_DETAILS', details.node_errors_truncated === true, 'node_errors_truncated with 60 malformed nodes', 'true', details.node_errors_truncated, res);
+    check('V2.ERR.NODE_ERRORS_DETAILS', details.malformed_node_count === 60, 'malformed_node_count with 60 malformed nodes', '60', details.malformed_node_count, res);
   });
 
   test('unknown classes: at most ten listed, only their nodes named and counted', rules('V2.ERR.NODE_ERRORS_DETAILS'), async ({ api }) => {
@@ -32,8 +33,8 @@ test.describe('Errors: submit refusals', () => {
     checkStatus('V2.ERR.NODE_ERRORS_DETAILS', res, [422]);
     const details = checkRefusalDetails(res, workflow);
     const listed = (details.unknown_node_classes ?? []) as string[];
-    check('V2.ERR.NODE_ERRORS_DETAILS', listed.length === 10, 'unknown_node_classes with 12 missing classes', 'exactly ten listed', listed.length);
-    check('V2.ERR.NODE_ERRORS_DETAILS', details.node_errors_truncated === true && details.unknown_node_count === 60, 'truncation with 60 nodes of listed classes', 'node_errors_truncated true, unknown_node_count 60 (nodes of unlisted classes are not counted)', { truncated: details.node_errors_truncated, count: details.unknown_node_count });
+    check('V2.ERR.NODE_ERRORS_DETAILS', listed.length === 10, 'unknown_node_classes with 12 missing classes', 'exactly ten listed', listed.length, res);
+    check('V2.ERR.NODE_ERRORS_DETAILS', details.node_errors_truncated === true && details.unknown_node_count === 60, 'truncation with 60 nodes of listed classes', 'node_errors_truncated true, unknown_node_count 60 (nodes of unlisted classes are not counted)', { truncated: details.node_errors_truncated, count: details.unknown_node_count }, res);
   });
 
   test('a workflow in the interface format is refused 422 workflow_format_ui', rules('V2.ERR.WORKFLOW_FORMAT_UI'), async ({ api }) => {
@@ -41,41 +42,48 @@ test.describe('Errors: submit refusals', () => {
   });
 
   test('a workflow referencing an asset the caller cannot use is refused 422 missing_asset', rules('V2.ERR.MISSING_ASSET'), async ({ api }) => {
-    checkStatus('V2.ERR.MISSING_ASSET', await postJob(api, { workflow: invertWorkflow(assetRef(randomUUID())) }), [422], 'missing_asset');
+    checkStatus('V2.ERR.MISSING_ASSET', await postJob(api, { workflow: invertWorkflow(assetRef(randomUUID()), classes(api)) }), [422], 'missing_asset');
+    // A reference the service cannot resolve (an id naming an asset URL it does not host) is missing too.
+    const foreign = { __type: 'core/ASSET', info: { id: 'https://assets.elsewhere.invalid/image.png' } };
+    checkStatus('V2.ERR.MISSING_ASSET', await postJob(api, { workflow: invertWorkflow(foreign, classes(api)) }), [422], 'missing_asset');
   });
 
   test('a submit past the queue capacity is refused 429 queue_full with Retry-After', rules('V2.ERR.QUEUE_FULL'), async ({ api, requireScenario }) => {
     const limited = api.as({ bearer: requireScenario('queue_limited_token', 'key whose queue holds one job') as string });
     const slow = requireClass(requireScenario('slow_node_class', 'node class that takes `seconds`'), 'slow_node_class');
-    const first = await submitJob(limited, { workflow: slowWorkflow(slow, 2) });
-    const second = await postJob(limited, { workflow: emptyImageWorkflow() });
+    const first = await submitJob(limited, { workflow: slowWorkflow(slow, 2, classes(api)) });
+    const second = await postJob(limited, { workflow: anyWorkflow(api) });
     checkStatus('V2.ERR.QUEUE_FULL', second, [429], 'queue_full');
     await limited.call('cancelJob', { path: { id: first.id } });
   });
 
   test('a submit from an account without credits is refused 402 insufficient_credits', rules('V2.ERR.INSUFFICIENT_CREDITS'), async ({ api, requireScenario }) => {
     const broke = api.as({ bearer: requireScenario('no_credits_token', 'key of an account without credits') as string });
-    checkStatus('V2.ERR.INSUFFICIENT_CREDITS', await postJob(broke, { workflow: emptyImageWorkflow() }), [402], 'insufficient_credits');
+    checkStatus('V2.ERR.INSUFFICIENT_CREDITS', await postJob(broke, { workflow: anyWorkflow(api) }), [402], 'insufficient_credits');
   });
 
-  test('a backing-service failure answers 500 upstream_error with a generic, safe message', rules('V2.ERR.UPSTREAM_GENERIC'), async ({ api, requireScenario }) => {
-    const flaky = api.as({ bearer: requireScenario('upstream_failure_token', 'key whose submits hit a backing-service failure') as string });
-    const res = await postJob(flaky, { workflow: emptyImageWorkflow() });
-    checkStatus('V2.ERR.UPSTREAM_GENERIC', res, [500], 'upstream_error');
-    const message = res.json<{ error: { message: string } }>().error.message;
-    const leaks = /\bat [\w.<>]+ \(|Error:|Traceback|\/[\w-]+\/[\w-]+\.(ts|js|py)|node_modules|SELECT |stack/i.test(message);
-    check('V2.ERR.UPSTREAM_GENERIC', !leaks, 'the upstream_error message', 'a generic message (no stack, paths or internals)', message);
+  test('a backing-service failure answers 500 upstream_error with a generic, safe message, on any operation', rules('V2.ERR.UPSTREAM_GENERIC'), async ({ api, requireScenario }) => {
+    const flaky = api.as({ bearer: requireScenario('upstream_failure_token', 'key whose requests hit a backing-service failure') as string });
+    // "Every operation can fail this way": a submit and an upload, each judged on its own.
+    const answers = [await postJob(flaky, { workflow: anyWorkflow(api) }), (await postOwnAsset(flaky)).res];
+    for (const res of answers) {
+      check('V2.ERR.UPSTREAM_GENERIC', res.status === 500 && res.errorCode === 'upstream_error', `${res.operationId} with the failing backend`, '500 upstream_error', `${res.status} ${res.errorCode ?? ''}`, res);
+      if (res.status !== 500) continue;
+      const message = res.json<{ error: { message: string } }>().error.message;
+      const leaks = /\bat [\w.<>]+ \(|Error:|Traceback|\/[\w-]+\/[\w-]+\.(ts|js|py)|node_modules|SELECT |stack/i.test(message);
+      check('V2.ERR.UPSTREAM_GENERIC', !leaks, `the upstream_error message of ${res.operationId}`, 'a generic message (no stack, paths or internals)', message, res);
+    }
   });
 });
 
 test.describe('Job cancel', () => {
   test('cancel answers the job, which ends canceled; repeating it is harmless', rules('V2.JOB.CANCEL'), async ({ api, requireScenario }) => {
     const slow = requireClass(requireScenario('slow_node_class', 'node class that takes `seconds`'), 'slow_node_class');
-    const job = await submitJob(api, { workflow: slowWorkflow(slow, 5) });
+    const job = await submitJob(api, { workflow: slowWorkflow(slow, 5, classes(api)) });
     const first = await api.follow(job.urls.cancel, { method: 'POST' });
     checkStatus('V2.JOB.CANCEL', first, [200]);
     const done = await pollToEnd(api, job, 15_000);
-    check('V2.JOB.CANCEL', done.status === 'canceled', 'the status after cancel of a running job', 'canceled', done.status);
+    check('V2.JOB.CANCEL', done.status === 'canceled', 'the status after cancel of a running job', 'canceled (the interrupted run ends canceled, not failed)', done.status, first);
     checkStatus('V2.JOB.CANCEL', await api.follow(job.urls.cancel, { method: 'POST' }), [200]);
   });
 });
@@ -89,9 +97,9 @@ test.describe('Errors: browser-wait nodes', () => {
     checkStatus('V2.ERR.NODE_ERRORS_DETAILS', res, [422]);
     const details = checkRefusalDetails(res, workflow);
     const listed = details.browser_wait_node_classes as string[] | undefined;
-    check('V2.ERR.NODE_ERRORS_DETAILS', Array.isArray(listed) && listed.includes(cls), 'browser_wait_node_classes', `a list naming ${cls}`, listed);
-    check('V2.ERR.NODE_ERRORS_DETAILS', details.node_errors_truncated === true && details.browser_wait_node_count === 55, 'truncation with 55 browser-wait nodes', 'node_errors_truncated true, browser_wait_node_count 55', { truncated: details.node_errors_truncated, count: details.browser_wait_node_count });
+    check('V2.ERR.NODE_ERRORS_DETAILS', Array.isArray(listed) && listed.includes(cls), 'browser_wait_node_classes', `a list naming ${cls}`, listed, res);
+    check('V2.ERR.NODE_ERRORS_DETAILS', details.node_errors_truncated === true && details.browser_wait_node_count === 55, 'truncation with 55 browser-wait nodes', 'node_errors_truncated true, browser_wait_node_count 55', { truncated: details.node_errors_truncated, count: details.browser_wait_node_count }, res);
     const types = Object.values(details.node_errors ?? {}).flatMap((e) => (e.errors as Array<{ type: string }>).map((x) => x.type));
-    check('V2.ERR.NODE_ERRORS_DETAILS', types.length > 0 && types.every((t) => t === 'waits_for_browser'), 'error types of the named nodes', 'waits_for_browser', [...new Set(types)]);
+    check('V2.ERR.NODE_ERRORS_DETAILS', types.length > 0 && types.every((t) => t === 'waits_for_browser'), 'error types of the named nodes', 'waits_for_browser', [...new Set(types)], res);
   });
 });

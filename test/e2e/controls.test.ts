@@ -117,6 +117,31 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
     assert.equal(c.status, 404);
     assert.equal(await c.text(), '');
   },
+  'placement-roots-only': async ({ plain, ctl }) => {
+    const upload = (ref: RunningReference, filePath: string) => {
+      const form = new FormData();
+      form.append('content_type', 'image/png');
+      form.append('file_path', filePath);
+      form.append('file', new Blob([Buffer.from(`control ${Math.random()}`)], { type: 'image/png' }), 'x.png');
+      return fetch(`${ref.surfaces.local}/api/v2/assets`, { method: 'POST', body: form });
+    };
+    assert.equal((await upload(plain, 'conformance/x.png')).status, 201, 'the plain reference places it');
+    const refused = await upload(ctl, 'conformance/x.png');
+    assert.equal(refused.status, 422);
+    assert.match(JSON.stringify(await refused.json()), /not an allowlisted placement root/);
+    assert.equal((await upload(ctl, `x-${Math.random()}.png`)).status, 201, 'a root-form path is placed');
+  },
+  'lazy-hash': async ({ ctl }) => {
+    const form = new FormData();
+    form.append('content_type', 'image/png');
+    form.append('file_path', 'lazy.png');
+    form.append('file', new Blob([Buffer.from(`control ${Math.random()}`)], { type: 'image/png' }), 'lazy.png');
+    const created = (await (await fetch(`${ctl.surfaces.local}/api/v2/assets`, { method: 'POST', body: form })).json()) as { id: string; hash: unknown };
+    assert.equal(created.hash, null, 'null at first');
+    await new Promise((r) => setTimeout(r, 1_200));
+    const read = (await (await fetch(`${ctl.surfaces.local}/api/v2/assets/${created.id}`)).json()) as { hash: unknown };
+    assert.match(String(read.hash), /^blake3:[0-9a-f]{64}$/, 'filled a moment later');
+  },
 };
 
 describe('each control is in effect', { concurrency: 1 }, () => {

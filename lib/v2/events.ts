@@ -1,0 +1,47 @@
+// The v2 live event stream as the public documents describe it (text/event-stream,
+// `event:` / `data:` frames with JSON data). Its shape is public-docs, so a stream that
+// does not parse is V2.JOB.EVENTS_FORMAT's (SHOULD) finding, never a MUST failure.
+
+export interface SseFrame {
+  event: string;
+  data: string;
+}
+
+/** Frames of an event-stream body: fields per line, a blank line ends a frame; `message` when no event name. */
+export function parseSse(text: string): SseFrame[] {
+  const frames: SseFrame[] = [];
+  let event = '';
+  let data: string[] = [];
+  for (const raw of text.split(/\r\n|\r|\n/)) {
+    if (raw === '') {
+      if (data.length > 0 || event) frames.push({ event: event || 'message', data: data.join('\n') });
+      event = '';
+      data = [];
+      continue;
+    }
+    if (raw.startsWith(':')) continue;
+    const i = raw.indexOf(':');
+    const field = i < 0 ? raw : raw.slice(0, i);
+    const value = i < 0 ? '' : raw.slice(i + 1).replace(/^ /, '');
+    if (field === 'event') event = value;
+    else if (field === 'data') data.push(value);
+  }
+  if (data.length > 0 || event) frames.push({ event: event || 'message', data: data.join('\n') });
+  return frames;
+}
+
+/** The `status` values of a stream's status events, and the frames that were not JSON {status}. */
+export function statusesOf(frames: SseFrame[]): { statuses: string[]; malformed: SseFrame[] } {
+  const statuses: string[] = [];
+  const malformed: SseFrame[] = [];
+  for (const f of frames.filter((x) => x.event === 'status')) {
+    try {
+      const v = JSON.parse(f.data) as { status?: unknown };
+      if (typeof v.status === 'string') statuses.push(v.status);
+      else malformed.push(f);
+    } catch {
+      malformed.push(f);
+    }
+  }
+  return { statuses, malformed };
+}

@@ -1,0 +1,18 @@
+// A 404 of a v2 read, judged in two parts (seed W § Endpoints: "404 not_found"; public
+// facts: live servers send entity-specific codes such as asset_not_found and
+// job_not_found): the 404 in a valid envelope is the caller's rule (MUST; the api client
+// validates the envelope on every answer), the exact code `not_found` is
+// V2.ERR.NOT_FOUND_CODE (SHOULD), so a known, harmless deviation never fails a gate.
+import type { ApiResponse } from '../api.ts';
+import { check, checkStatus } from '../check.ts';
+import type { RuleId } from '../rule-ids.ts';
+
+export function checkNotFound(rule: RuleId, res: ApiResponse): void {
+  checkStatus(rule, res, [404]);
+  checkNotFoundCode(res);
+}
+
+/** The code of a 404 the caller already judged. */
+export function checkNotFoundCode(res: ApiResponse): void {
+  check('V2.ERR.NOT_FOUND_CODE', res.errorCode === 'not_found', `error.code of the 404 from ${res.operationId ?? res.url}`, 'not_found (the seed\'s code)', res.errorCode ?? 'no code', res);
+}
