@@ -198,6 +198,8 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
   app.get('/v2/models/:provider/:model', async (req, reply) => {
     const def = resolveModel(req.params as ModelParams);
     const body = entryOf(def);
+    // The detail repeats the entry, so a priced catalog prices it too (router-catalog-prices breaks NO_PRICES alone).
+    if (f('router-catalog-prices')) body.price_usd = def.rates.text_to_image ?? def.rates.text_to_video ?? '0';
     if (def.authored && !f('router-detail-no-schema-url')) body.input_schema_url = `${f('router-detail-http-url') ? state.baseUrl() : publicOrigin()}/v2/models/${def.id}/openapi.json`;
     const legs = [...def.alternates];
     if (f('router-detail-extra-leg') && !legs.includes('higgsfield')) legs.push('higgsfield');

@@ -81,8 +81,14 @@ test.describe('Errors', () => {
 
     const last = await driveOver();
     ensure('V2.ERR.RATE_LIMITED', last !== undefined, 'the limited key, driven over its allowance once more', 'a 429 to wait on', 'no 429');
-    await honourRetryAfter(Number(last.header('retry-after')));
-    const after = await limited.call('getAsset', { path: { id: randomUUID() } });
+    // Waiting what the server said admits the next request. Another client of the same key
+    // (a target's key is not always this test's alone) may take the new window's first
+    // slots, so a second 429 is waited out once more before it counts.
+    let after = last;
+    for (let wait = 0; wait < 2 && after.status === 429; wait++) {
+      await honourRetryAfter(Number(after.header('retry-after')));
+      after = await limited.call('getAsset', { path: { id: randomUUID() } });
+    }
     check('V2.ERR.RATE_LIMITED', after.status !== 429, 'a request after waiting Retry-After', 'admitted (here 404 not_found)', `${after.status} ${after.errorCode ?? ''}`, after);
   });
 });
