@@ -17,7 +17,7 @@ export async function createSurfaceApp(ctx: ReferenceContext): Promise<FastifyIn
     // Keeps close() prompt even when a client left a response unread.
     forceCloseConnections: true,
   });
-  installErrorHandling(app, ctx.isFault);
+  installErrorHandling(app);
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES } });
   // Outside /api/v2, so it needs no credentials and never counts against a limit.
   app.get(HEALTH_PATH, async () => ({ ok: true }));

@@ -1,5 +1,6 @@
 import type { BlobStore } from './blobs.ts';
 import type { IsFault } from './faults.ts';
+import type { Policy } from './policy.ts';
 import type { RateLimiter } from './ratelimit.ts';
 import type { UrlSigner } from './signing.ts';
 import type { AssetStore } from './v2/asset-store.ts';
@@ -11,6 +12,8 @@ export type SurfaceName = 'local' | 'cloud' | 'serverless' | 'router' | 'registr
 /** Everything one running reference shares between its surfaces. */
 export interface ReferenceContext {
   readonly isFault: IsFault;
+  /** The override points (reference/policy.ts): correct unless a fault replaced one. */
+  readonly policy: Policy;
   readonly blobs: BlobStore;
   readonly assets: AssetStore;
   /** The workflow engine as the v2 surfaces use it (validation, execution, events). */

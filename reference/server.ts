@@ -6,7 +6,7 @@ import { allowanceFor, credentialsFor } from './accounts.ts';
 import type { ReferenceCredentials } from './accounts.ts';
 import { BlobStore } from './blobs.ts';
 import type { ReferenceContext, SurfaceName } from './context.ts';
-import { faultChecker } from './faults.ts';
+import { faultChecker, faultSeams } from './faults.ts';
 import { controlByName, installControl } from './controls.ts';
 import { RateLimiter } from './ratelimit.ts';
 import { UrlSigner } from './signing.ts';
@@ -43,6 +43,7 @@ export interface RunningReference {
 
 export async function startReference(opts: ReferenceOptions = {}): Promise<RunningReference> {
   // Validated before anything is bound or created, so a bad name leaves nothing behind.
+  const seams = faultSeams(opts.fault);
   const isFault = faultChecker(opts.fault);
   const control = controlByName(opts.control);
   const portBase = opts.portBase ?? DEFAULT_PORT_BASE;
@@ -62,9 +63,10 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   const blobs = new BlobStore(dataDir);
   const assets = new AssetStore();
   const signer = new UrlSigner(() => baseUrls.cloud, ttl);
-  const engine = new V2Engine(assets, blobs, signer, isFault);
+  const engine = new V2Engine(assets, blobs, signer, seams.policy.v2);
   const ctx: ReferenceContext = {
     isFault,
+    policy: seams.policy,
     blobs,
     assets,
     engine,
@@ -90,6 +92,8 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
     for (const surface of SURFACES) {
       const app = await surface.build(ctx);
       apps.push(app);
+      // The fault's hooks see the correct answer; a control (never with a fault) rewrites last.
+      seams.installOn(app, surface.name, ctx);
       installControl(app, control);
       await app.listen({ host: HOST, port: portBase + surface.portOffset });
     }

@@ -1,77 +1,19 @@
-// Faults of the v2 workflow API (assets so far): each breaks exactly one rule.
-import type { FaultInfo } from '../faults.ts';
+// Faults of the v2 workflow API: each breaks exactly one rule. One file per area under
+// reference/faults/v2/, each unit carrying its own install code.
+import { ERROR_FAULTS } from './v2/errors.ts';
+import { AUTH_FAULTS } from './v2/auth.ts';
+import { ASSET_FAULTS } from './v2/assets.ts';
+import { JOB_FAULTS } from './v2/jobs.ts';
+import { LISTING_FAULTS } from './v2/listing.ts';
+import { REFUSAL_FAULTS } from './v2/refusals.ts';
+import { SERVERLESS_FAULTS } from './v2/serverless.ts';
 
 export const V2_FAULTS = [
-  { name: 'stale-asset-url', rule: 'V2.ASSET.FRESH_URL', description: 'GET asset returns the url and url_expires_at computed at create time instead of fresh ones' },
-  { name: 'missing-retry-after', rule: 'V2.ERR.RETRY_AFTER', description: '429 answers omit the Retry-After header' },
-  { name: 'flat-error-envelope', rule: 'V2.ERR.ENVELOPE', description: 'error bodies carry code and message at top level instead of under "error"' },
-  { name: 'content-without-credentials', rule: 'V2.ASSET.CONTENT_AUTH', description: 'cloud content endpoint answers its 302 to a request without an Authorization header' },
-  { name: 'drop-url-expires-at', rule: 'V2.ASSET.FIELDS', description: 'asset responses omit url_expires_at' },
-  { name: 'dedup-created-new', rule: 'V2.ASSET.DEDUP', description: 'a dedup-hit create still answers 201 with created_new true' },
-  { name: 'retention-shortened', rule: 'V2.ASSET.RETENTION_EXTENDS', description: 'a dedup-hit create sets the retention deadline to now + requested even when that is earlier' },
-  { name: 'by-hash-never', rule: 'V2.ASSET.BY_HASH', description: 'HEAD by-hash answers 404 even for a blob the account holds' },
-  { name: 'moderation-ignored', rule: 'V2.ERR.CONTENT_BLOCKED', description: 'asset reads serve bytes that content moderation flagged' },
-  { name: 'range-ignored', rule: 'V2.ASSET.CONTENT_RANGE', description: 'the local content endpoint ignores Range and answers 200 with every byte' },
-  { name: 'rate-limit-as-queue-full', rule: 'V2.ERR.RATE_LIMITED', description: 'a key past its request-rate allowance is refused 429 queue_full instead of rate_limited' },
-  { name: 'cursor-follows-owner', rule: 'V2.ERR.LIST_REFUSALS', description: "a job-list cursor issued to another account is accepted and continues that account's listing" },
-  { name: 'list-page-one-extra', rule: 'V2.JOB.LIST_WALK', description: 'job listing pages carry one job more than limit' },
-  { name: 'list-filter-ignored', rule: 'V2.JOB.LIST_FILTER', description: 'job listing accepts metadata filters but does not apply them' },
-  { name: 'by-hash-global', rule: 'V2.ASSET.BY_HASH_SCOPE', description: 'HEAD by-hash answers 200 when any account holds the blob' },
-  { name: 'rate-limit-after-lookup', rule: 'V2.ERR.RATE_LIMIT_SCOPE', description: 'GET asset looks the asset up before rate limiting, so unknown or foreign ids answer 404 past the limit' },
-  { name: 'hash-not-blake3', rule: 'V2.ASSET.HASH_BLAKE3', description: 'the hash field carries blake3: followed by the SHA-256 hex of the bytes' },
-  { name: 'non-v4-id-500', rule: 'V2.ASSET.UNKNOWN_ID_404', description: 'GET asset for an unknown well-formed non-v4 UUID answers 500 upstream_error' },
-  { name: 'not-found-as-400', rule: 'V2.ERR.CODE_STATUS', description: 'not_found errors are sent with HTTP 400' },
-  { name: 'foreign-asset-visible', rule: 'V2.ASSET.OWNER_SCOPE', description: "GET asset returns another account's asset" },
-  { name: 'proxy-redirects', rule: 'V2.URL.PROXY_DIRECT', description: 'local content endpoint answers 302 to a signed URL instead of streaming the bytes' },
-  { name: 'signed-url-needs-key', rule: 'V2.URL.SIGNED_OPENABLE', description: 'the signed storage route answers 401 unless an Authorization header is present' },
-  { name: 'expires-equals-url-expiry', rule: 'V2.ASSET.EXPIRES_DISTINCT', description: 'cloud asset reads report expires_at equal to url_expires_at' },
-  { name: 'upload-has-job', rule: 'V2.ASSET.NO_JOB_FOR_UPLOAD', description: 'fresh uploads carry a random job_id and empty job_metadata' },
-  { name: 'from-hash-any-blob', rule: 'V2.ASSET.FROM_HASH', description: 'from-hash mints from a blob only another account holds' },
-  { name: 'delete-keeps-record', rule: 'V2.ASSET.DELETE', description: 'DELETE answers 204 but the record stays readable' },
-  { name: 'hash-mismatch-accepted', rule: 'V2.ASSET.HASH_MISMATCH', description: 'a mismatching expected_hash is ignored and the asset minted' },
-  { name: 'unknown-key-accepted', rule: 'V2.AUTH.UNAUTHENTICATED_401', description: 'an unknown bearer key with the comfyui- prefix is accepted as alice' },
-  { name: 'content-bytes-flipped', rule: 'V2.ASSET.IMMUTABLE', description: 'served content of uploaded assets has its last byte XOR 0xff' },
-  { name: 'invalid-upload-500', rule: 'V2.ASSET.INVALID_UPLOAD', description: 'an upload without a file part answers 500 upstream_error' },
-  { name: 'local-requires-token', rule: 'V2.AUTH.LOCAL_OPEN', description: 'local surface without a configured token refuses unauthenticated requests with 401' },
-  { name: 'url-expiry-past', rule: 'V2.URL.EXPIRY_IN_RESPONSE', description: 'cloud url_expires_at is reported 10 minutes in the past (the URL still works)' },
-  // Jobs, labels, refusals, listing, serverless.
-  { name: 'job-labels-dropped', rule: 'V2.JOB.LABELS_EXACT', description: 'job reads omit the labels the job was sent with' },
-  { name: 'truncation-count-missing', rule: 'V2.ERR.NODE_ERRORS_DETAILS', description: 'a truncated refusal of malformed nodes omits malformed_node_count' },
-  { name: 'unknown-classes-unbounded', rule: 'V2.ERR.NODE_ERRORS_DETAILS', description: 'unknown_node_classes lists every missing class, not at most ten' },
-  { name: 'idempotency-race', rule: 'V2.JOB.IDEMPOTENT', description: 'the Idempotency-Key is looked up and claimed with an await between, so concurrent submits with one key all create jobs' },
-  { name: 'idempotency-replay', rule: 'V2.JOB.IDEMPOTENT', description: 'a reused Idempotency-Key replays the original job (201) instead of refusing 422' },
-  { name: 'cursor-garbage-restarts', rule: 'V2.ERR.LIST_REFUSALS', description: 'a job-list cursor the server cannot read restarts the list instead of being refused' },
-  { name: 'sso-only-on-jobs', rule: 'V2.AUTH.SSO_REQUIRED', description: 'an SSO-bound key is refused only on job routes; asset routes and /workflow let it through' },
-  { name: 'org-id-on-unauthorized', rule: 'V2.ERR.ORG_ID_ONLY_SSO', description: 'unauthorized errors carry organization_id too' },
-  { name: 'output-url-signed', rule: 'V2.URL.OUTPUT_CONTENT_ENDPOINT', description: 'job output url is a signed storage URL instead of the content endpoint' },
-  { name: 'output-expiry-signed', rule: 'V2.URL.OUTPUT_EXPIRY', description: "job output url_expires_at is the signed URL's expiry" },
-  { name: 'job-metadata-empty', rule: 'V2.ASSET.JOB_METADATA_READ', description: 'output assets report job_metadata {} instead of reading the job labels' },
-  { name: 'output-match-ignored', rule: 'V2.ASSET.OUTPUT_MATCH', description: 'an upload matching an output path and bytes mints a new asset' },
-  { name: 'ui-format-as-invalid', rule: 'V2.ERR.WORKFLOW_FORMAT_UI', description: 'a workflow in the interface format is refused invalid_workflow' },
-  { name: 'missing-asset-as-invalid', rule: 'V2.ERR.MISSING_ASSET', description: 'a workflow referencing an unknown asset is refused invalid_workflow' },
-  { name: 'metadata-invalid-no-key', rule: 'V2.ERR.METADATA_INVALID', description: 'metadata_invalid refusals omit details.key' },
-  { name: 'proxy-keeps-labels', rule: 'V2.ERR.METADATA_NOT_SUPPORTED', description: 'the local proxy accepts labels silently instead of refusing them' },
-  { name: 'list-unimplemented-as-403', rule: 'V2.ERR.NOT_IMPLEMENTED', description: 'the cloud job list answers 403 forbidden instead of 501 not_implemented' },
-  { name: 'queue-unbounded', rule: 'V2.ERR.QUEUE_FULL', description: 'no queue capacity: submits past it are accepted' },
-  { name: 'credits-ignored', rule: 'V2.ERR.INSUFFICIENT_CREDITS', description: 'accounts without credits can submit' },
-  { name: 'upstream-leaks-stack', rule: 'V2.ERR.UPSTREAM_GENERIC', description: 'upstream_error messages carry a stack trace' },
-  { name: 'invalid-workflow-code', rule: 'V2.ERR.INVALID_WORKFLOW', description: 'node errors are refused with code invalid_request instead of invalid_workflow' },
-  { name: 'stopped-deployment-runs', rule: 'V2.SERVERLESS.DEPLOYMENT_STATE', description: 'a stopped deployment accepts jobs' },
-  { name: 'jwt-message-generic', rule: 'V2.AUTH.JWT_REFUSAL', description: 'a JWT bearer gets a 401 whose message does not say JWTs are refused' },
-  { name: 'deployment-workflow-forbidden', rule: 'V2.SERVERLESS.WORKFLOW_READ', description: 'GET /workflow answers 403 forbidden' },
-  { name: 'cancel-ignored', rule: 'V2.JOB.CANCEL', description: 'cancel answers the job but the run goes on to succeed' },
-  { name: 'workflow-read-save-format', rule: 'V2.JOB.WORKFLOW_READ', description: 'the workflow read of a v2 job says format "save"' },
-  { name: 'events-end-early', rule: 'V2.JOB.EVENTS_AGREE', description: 'the event stream ends after its first status event, before the job finishes' },
-  { name: 'self-url-wrong', rule: 'V2.JOB.FOLLOW_URLS', description: 'urls.self points at a path that is not the job read' },
-  { name: 'outputs-missing', rule: 'V2.JOB.OUTPUTS_REAL', description: 'a succeeded job lists no outputs' },
-  { name: 'malformed-job-id-500', rule: 'V2.ERR.IDS_NEVER_5XX', description: 'a job id that is not a UUID answers 500 upstream_error' },
-  // Rules every flow rests on: each fault breaks one narrowly, so the rest of the suite
-  // reports the checks behind it as blocked (error), not as failures of their own.
-  { name: 'upload-needs-name', rule: 'V2.ASSET.CREATE', description: 'a well-formed upload is refused 400 invalid_request for want of a "name" field the contract does not have' },
-  { name: 'bearer-key-refused', rule: 'V2.AUTH.BEARER_KEY', description: 'the cloud refuses an account API key sent as Authorization: Bearer (it reads keys only from X-API-Key)' },
-  { name: 'asset-input-refused', rule: 'V2.JOB.SUBMIT', description: 'a valid workflow whose LoadImage takes an existing asset reference is refused 400 invalid_workflow' },
-  { name: 'job-read-cached', rule: 'V2.JOB.POLL_FIRST', description: 'GET of a job serves the record cached when it was submitted, so polling never sees the job finish' },
-  { name: 'outputs-read-once', rule: 'V2.JOB.RETRIEVABLE', description: "a finished job's outputs are listed on the first read that sees it finished and dropped from every later read" },
-  { name: 'content-range-unitless', rule: 'V2.CONTRACT.HEADERS', description: 'a 206 answer from the content endpoint sends Content-Range without its unit ("0-9/100")' },
-  { name: 'from-hash-asset-unusable', rule: 'V2.FLOW.ROUND_TRIP', description: 'an asset minted from a hash cannot be used as a workflow input (refused missing_asset)' },
-] as const satisfies ReadonlyArray<FaultInfo>;
+  ...ERROR_FAULTS,
+  ...AUTH_FAULTS,
+  ...ASSET_FAULTS,
+  ...JOB_FAULTS,
+  ...LISTING_FAULTS,
+  ...REFUSAL_FAULTS,
+  ...SERVERLESS_FAULTS,
+] as const;

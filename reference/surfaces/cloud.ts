@@ -1,4 +1,4 @@
-import { API_KEY_PREFIX, bearerToken, cloudAccountForKey } from '../accounts.ts';
+import { API_KEY_PREFIX, bearerToken } from '../accounts.ts';
 import { createSurfaceApp } from '../app.ts';
 import type { ReferenceContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
@@ -17,13 +17,11 @@ function cloudResolver(ctx: ReferenceContext): AccountResolver {
     if (header === undefined) throw unauthorized('missing Authorization header; send Authorization: Bearer <API key>');
     const token = bearerToken(header);
     if (token === undefined) throw unauthorized('malformed Authorization header; expected Bearer <API key>');
-    const account = cloudAccountForKey(token);
-    if (account !== undefined && ctx.isFault('bearer-key-refused')) throw unauthorized('send the API key in X-API-Key');
+    const account = ctx.policy.v2.cloudBearerAccount(token);
     if (account !== undefined) return account;
     if (!token.startsWith(API_KEY_PREFIX)) {
       throw unauthorized(`JWT bearer tokens are not accepted by this deployment; use an API key (${API_KEY_PREFIX}...)`);
     }
-    if (ctx.isFault('unknown-key-accepted')) return 'alice';
     throw unauthorized('unknown API key');
   };
 }

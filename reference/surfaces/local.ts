@@ -24,8 +24,6 @@ function localResolver(ctx: ReferenceContext): AccountResolver {
       if (token === undefined || !sameSecret(token, configured)) {
         throw new ApiError('unauthorized', 'this proxy requires Authorization: Bearer <configured token>');
       }
-    } else if (ctx.isFault('local-requires-token') && bearerToken(header) === undefined) {
-      throw new ApiError('unauthorized', 'missing Authorization header');
     }
     return LOCAL_ACCOUNT;
   };

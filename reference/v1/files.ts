@@ -111,7 +111,6 @@ export class V1Files {
       tags: ['input'],
       created_at: new Date(now).toISOString(),
       sha256Hex: staged.sha256Hex || createHash('sha256').digest('hex'),
-      urlAtCreate: this.ctx.signer.sign(staged.hex, contentType, now),
     });
     let set = this.names.get(account);
     if (!set) {

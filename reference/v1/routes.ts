@@ -179,7 +179,7 @@ export function registerV1Routes(app: FastifyInstance, ctx: ReferenceContext, jo
     // The namespace is flat: subfolder is ignored, only the name and its kind count.
     const rec = type === 'temp' && isFault('v1-view-temp-unserved') ? undefined : assets.findOwnedByPath(account, type === 'input' ? filename : `${type}/${filename}`);
     if (!rec) return sendV1Error(reply, 404, 'not_found', `no ${type} file named "${filename}"`);
-    if (isFault('v1-view-serves-bytes')) return serveBlob(request, reply, ctx.blobs, { hex: rec.hex, size: rec.size_bytes, contentType: rec.content_type, flipLastByte: false });
+    if (isFault('v1-view-serves-bytes')) return serveBlob(request, reply, ctx.blobs, { hex: rec.hex, size: rec.size_bytes, contentType: rec.content_type });
     const location = isFault('v1-view-location-needs-key') ? `${ctx.baseUrl('cloud')}/api/v2/assets/${rec.id}/content` : signer.sign(rec.hex, rec.content_type).url;
     reply.code(302);
     if (!isFault('v1-view-no-location')) reply.header('location', location);

@@ -7,7 +7,7 @@ import { blake3 } from '@noble/hashes/blake3.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import type { BlobStore } from '../blobs.ts';
 import type { UrlSigner } from '../signing.ts';
-import type { IsFault } from '../faults.ts';
+import type { V2Policy } from './policy.ts';
 import { defaultCatalog, type Catalog } from '../engine/catalog.ts';
 import { Executor } from '../engine/executor.ts';
 import { validateWorkflow } from '../engine/validate.ts';
@@ -23,7 +23,7 @@ export class V2Engine {
     private readonly assets: AssetStore,
     private readonly blobs: BlobStore,
     private readonly signer: UrlSigner,
-    private readonly isFault: IsFault,
+    private readonly rules: V2Policy,
   ) {
     this.executor = new Executor({ host: this.host(), catalog: this.catalog, concurrencyFor: (account) => accountTraits(account).concurrency });
   }
@@ -67,7 +67,6 @@ export class V2Engine {
           tags: [out.kind],
           created_at: new Date(now).toISOString(),
           sha256Hex: createHash('sha256').update(out.png).digest('hex'),
-          urlAtCreate: this.signer.sign(hex, 'image/png', now),
           job_id: out.jobId,
         });
         return { ref: id, filename, subfolder: '', type: out.kind, contentType: 'image/png', sizeBytes: out.png.byteLength };
@@ -80,7 +79,7 @@ export class V2Engine {
       catalog: this.catalog,
       assetExists: (id) => {
         const rec = this.ownAsset(account, id);
-        return rec !== undefined && !(rec.viaHash === true && this.isFault('from-hash-asset-unusable'));
+        return rec !== undefined && this.rules.inputAssetUsable(rec);
       },
       inputFileExists: (name) => this.byPath(account, name) !== undefined,
     });
