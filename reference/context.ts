@@ -14,6 +14,8 @@ export interface ReferenceContext {
   readonly isFault: IsFault;
   /** The override points (reference/policy.ts): correct unless a fault replaced one. */
   readonly policy: Policy;
+  /** WebSocket hooks (reference/faults/seams.ts): the messages to send for one message. */
+  socketOut(payload: string | Buffer): ReadonlyArray<string | Buffer>;
   readonly blobs: BlobStore;
   readonly assets: AssetStore;
   /** The workflow engine as the v2 surfaces use it (validation, execution, events). */

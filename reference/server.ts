@@ -67,6 +67,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   const ctx: ReferenceContext = {
     isFault,
     policy: seams.policy,
+    socketOut: seams.socketOut,
     blobs,
     assets,
     engine,

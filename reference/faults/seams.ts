@@ -14,7 +14,10 @@
 // 3. Request hooks, `seams.request(on, hook, stage)`: run before the route's own work,
 //    at `onRequest` (before authentication) or `preHandler` (after it, body parsed). A
 //    hook may throw an error for the surface to answer, or adjust the request.
-// 4. Override points, `seams.policy`: a typed object of the few decisions a fault must
+// 4. WebSocket hooks, `seams.socket(hook)`: each message the v1 stream is about to send
+//    (text or binary frame) goes through them as `ctx.socketOut(payload)`; a hook answers
+//    the messages to send in its place (none, the same, rewritten, or more).
+// 5. Override points, `seams.policy`: a typed object of the few decisions a fault must
 //    change rather than reshape (reference/policy.ts lists them per family, each default
 //    being the correct behaviour). The correct code calls them where the decision is
 //    made; a fault replaces one. Prefer 1-3 where a fault only changes an answer's shape.
@@ -67,6 +70,8 @@ export type ResponseHook = (out: Outgoing) => void | Promise<void>;
 export type EventHook = (e: StreamEvent) => void;
 export type RequestHook = (inc: Incoming) => void | Promise<void>;
 export type RequestStage = 'onRequest' | 'preHandler';
+export type SocketPayload = string | Buffer;
+export type SocketHook = (payload: SocketPayload) => SocketPayload[];
 
 interface Hooked<H> {
   on: Match;
@@ -78,6 +83,7 @@ export class Seams {
   private readonly responses: Hooked<ResponseHook>[] = [];
   private readonly events: Hooked<EventHook>[] = [];
   private readonly requests: Record<RequestStage, Hooked<RequestHook>[]> = { onRequest: [], preHandler: [] };
+  private readonly sockets: SocketHook[] = [];
 
   respond(on: Match, hook: ResponseHook): void {
     this.responses.push({ on, hook });
@@ -90,6 +96,13 @@ export class Seams {
   request(on: Match, hook: RequestHook, stage: RequestStage = 'onRequest'): void {
     this.requests[stage].push({ on, hook });
   }
+
+  socket(hook: SocketHook): void {
+    this.sockets.push(hook);
+  }
+
+  /** What the v1 stream sends for one message: the message itself unless a hook rewrites it. */
+  readonly socketOut = (payload: SocketPayload): SocketPayload[] => this.sockets.reduce<SocketPayload[]>((list, hook) => list.flatMap(hook), [payload]);
 
   /** Attaches the hooks that apply to one surface app (nothing when no fault uses it). */
   installOn(app: FastifyInstance, surface: SurfaceName, ctx: ReferenceContext): void {

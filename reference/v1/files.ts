@@ -98,8 +98,8 @@ export class V1Files {
     });
     const { contentType, ext } = sniff(head, declaredType);
     const name = `${staged.hex}${ext}`;
-    // The fault keeps the subfolder in the storage key, so the name alone no longer finds the file.
-    const key = this.ctx.isFault('v1-subfolder-honoured') && subfolder !== '' ? `${subfolder}/${name}` : name;
+    // The namespace is flat: subfolder plays no part in where the bytes live.
+    const key = this.ctx.policy.v1.storageKey(name, subfolder);
     const now = Date.now();
     this.ctx.assets.add({
       id: randomUUID(),

@@ -8,7 +8,6 @@ import type { FastifyInstance } from 'fastify';
 import { WebSocketServer, WebSocket } from 'ws';
 import type { ReferenceContext } from '../context.ts';
 import type { EngineEvent } from '../engine/types.ts';
-import { accountForKey } from './auth.ts';
 import { previewImageFrame, previewWithMetadataFrame, textFrame } from './frames.ts';
 import type { V1Job, V1Jobs } from './jobs.ts';
 
@@ -21,8 +20,6 @@ interface Client {
 /** Per prompt, what the stream needs to remember between events. */
 interface Run {
   executed: string[];
-  /** Only under ws-start-after-executing: execution_start held back. */
-  heldStart?: Record<string, unknown>;
 }
 
 function refuse(socket: Duplex, status: number, reason: string, message: string): void {
@@ -31,7 +28,8 @@ function refuse(socket: Duplex, status: number, reason: string, message: string)
 }
 
 export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs: V1Jobs): void {
-  const { isFault, engine } = ctx;
+  const { engine } = ctx;
+  const rules = ctx.policy.v1;
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   const clients = new Set<Client>();
   const runs = new Map<string, Run>();
@@ -39,11 +37,12 @@ export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs
   const queueRemaining = (account: string): number => engine.activeCount(account);
   const now = (): number => Date.now();
 
-  const recipients = (job: V1Job): Client[] =>
-    [...clients].filter((c) => c.account === job.account && (!(isFault('ws-client-id-routing') && job.clientId !== undefined) || c.clientId === job.clientId));
+  const recipients = (job: V1Job): Client[] => [...clients].filter((c) => rules.streamsTo(c, job));
 
   const sendTo = (targets: Client[], payload: string | Buffer): void => {
-    for (const c of targets) if (c.socket.readyState === WebSocket.OPEN) c.socket.send(payload, { binary: typeof payload !== 'string' });
+    for (const out of ctx.socketOut(payload)) {
+      for (const c of targets) if (c.socket.readyState === WebSocket.OPEN) c.socket.send(out, { binary: typeof out !== 'string' });
+    }
   };
   const message = (type: string, data: Record<string, unknown>): string => JSON.stringify({ type, data });
 
@@ -69,9 +68,7 @@ export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs
         return;
       }
       case 'execution_start': {
-        const data = { prompt_id, timestamp: now() };
-        if (isFault('ws-start-after-executing')) run.heldStart = data;
-        else sendTo(to, message('execution_start', data));
+        sendTo(to, message('execution_start', { prompt_id, timestamp: now() }));
         return;
       }
       case 'execution_cached':
@@ -80,16 +77,10 @@ export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs
       case 'executing': {
         sendTo(to, message('executing', { node: e.node, display_node: e.node, prompt_id }));
         if (e.node !== null) run.executed.push(e.node);
-        if (run.heldStart) {
-          sendTo(to, message('execution_start', run.heldStart));
-          delete run.heldStart;
-        }
         return;
       }
       case 'progress': {
-        const progress: Record<string, unknown> = { value: e.value, max: e.max, prompt_id, node: e.node };
-        if (isFault('ws-progress-no-max')) delete progress.max;
-        sendTo(to, message('progress', progress));
+        sendTo(to, message('progress', { value: e.value, max: e.max, prompt_id, node: e.node }));
         sendTo(
           to,
           message('progress_state', {
@@ -105,27 +96,21 @@ export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs
         // PreviewImage results go out as plain previews; in-node (step) previews carry their metadata.
         const frame =
           classOf(job, e.node) === 'PreviewImage'
-            ? previewImageFrame(e.png, isFault)
-            : previewWithMetadataFrame({ node_id: e.node, display_node_id: e.node, real_node_id: e.node, prompt_id, parent_node_id: null }, e.png, isFault);
+            ? previewImageFrame(e.png)
+            : previewWithMetadataFrame({ node_id: e.node, display_node_id: e.node, real_node_id: e.node, prompt_id, parent_node_id: null }, e.png);
         sendTo(to, frame);
         return;
       }
       case 'text':
-        sendTo(to, textFrame(e.node, e.text, isFault));
+        sendTo(to, textFrame(e.node, e.text));
         return;
       case 'executed': {
-        const images = e.outputs.map((o) => (isFault('ws-output-entry-no-type') ? { filename: o.filename, subfolder: o.subfolder } : { filename: o.filename, subfolder: o.subfolder, type: o.type }));
-        const data: Record<string, unknown> = { node: e.node, display_node: e.node, output: { images }, prompt_id };
-        if (isFault('ws-executed-no-prompt-id')) delete data.prompt_id;
-        sendTo(to, message('executed', data));
+        const images = e.outputs.map((o) => ({ filename: o.filename, subfolder: o.subfolder, type: o.type }));
+        sendTo(to, message('executed', { node: e.node, display_node: e.node, output: { images }, prompt_id }));
         return;
       }
       case 'execution_success':
-        if (isFault('ws-terminal-mismatch')) {
-          sendTo(to, message('execution_error', { prompt_id, node_id: null, node_type: null, executed: run.executed, exception_type: 'RuntimeError', exception_message: 'execution failed', traceback: [], current_inputs: {}, current_outputs: {} }));
-        } else {
-          sendTo(to, message('execution_success', { prompt_id, timestamp: now() }));
-        }
+        sendTo(to, message('execution_success', { prompt_id, timestamp: now() }));
         return;
       case 'execution_error': {
         const f = e.failure;
@@ -160,8 +145,7 @@ export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs
       return;
     }
     const token = url.searchParams.get('token');
-    let account = accountForKey(token);
-    if (account === undefined && isFault('ws-bad-token-accepted')) account = 'alice';
+    const account = rules.socketAccount(token);
     if (account === undefined) {
       refuse(socket, 401, 'Unauthorized', token === null ? 'missing token query parameter' : 'unknown API key in token');
       return;
@@ -174,7 +158,7 @@ export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs
       ws.on('close', () => clients.delete(client));
       ws.on('error', () => clients.delete(client));
       const status = { status: { exec_info: { queue_remaining: queueRemaining(owner) } }, sid: clientId ?? randomUUID() };
-      ws.send(isFault('ws-status-not-enveloped') ? JSON.stringify(status) : message('status', status));
+      for (const out of ctx.socketOut(message('status', status))) ws.send(out);
     });
   });
 
