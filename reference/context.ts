@@ -1,7 +1,9 @@
+import type { FastifyInstance } from 'fastify';
 import type { BlobStore } from './blobs.ts';
 import type { IsFault } from './faults.ts';
 import type { Policy } from './policy.ts';
 import type { RateLimiter } from './ratelimit.ts';
+import type { RouterState } from './router/state.ts';
 import type { UrlSigner } from './signing.ts';
 import type { AssetStore } from './v2/asset-store.ts';
 import type { V2Engine } from './v2/engine-adapter.ts';
@@ -16,6 +18,8 @@ export interface ReferenceContext {
   readonly policy: Policy;
   /** WebSocket hooks (reference/faults/seams.ts): the messages to send for one message. */
   socketOut(payload: string | Buffer): ReadonlyArray<string | Buffer>;
+  /** Attaches the fault's hooks to a surface app, first of all its hooks (reference/faults/seams.ts). */
+  installSeams(app: FastifyInstance, surface: SurfaceName): void;
   readonly blobs: BlobStore;
   readonly assets: AssetStore;
   /** The workflow engine as the v2 surfaces use it (validation, execution, events). */
@@ -24,6 +28,8 @@ export interface ReferenceContext {
   readonly jobs: JobStore;
   readonly signer: UrlSigner;
   readonly limiter: RateLimiter;
+  /** Everything the model router keeps (catalog, idempotency records, queue, limits). */
+  readonly router: RouterState;
   readonly localToken: string | undefined;
   readonly log: boolean;
   baseUrl(surface: SurfaceName): string;

@@ -2,13 +2,15 @@
 // Each default is the correct behaviour; only a fault unit replaces one.
 import { correctV1Policy, type V1Policy } from './v1/policy.ts';
 import { correctV2Policy, type V2Policy } from './v2/policy.ts';
+import { correctRouterPolicy, type RouterPolicy } from './router/policy.ts';
 
 export interface Policy {
   readonly v2: V2Policy;
   readonly v1: V1Policy;
+  readonly router: RouterPolicy;
 }
 
 /** A fresh object per running reference, so a fault in one instance never reaches another. */
 export function correctPolicy(): Policy {
-  return { v2: correctV2Policy(), v1: correctV1Policy() };
+  return { v2: correctV2Policy(), v1: correctV1Policy(), router: correctRouterPolicy() };
 }

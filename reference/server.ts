@@ -9,6 +9,7 @@ import type { ReferenceContext, SurfaceName } from './context.ts';
 import { faultChecker, faultSeams } from './faults.ts';
 import { controlByName, installControl } from './controls.ts';
 import { RateLimiter } from './ratelimit.ts';
+import { RouterState } from './router/state.ts';
 import { UrlSigner } from './signing.ts';
 import { SURFACES } from './surfaces/index.ts';
 import { AssetStore } from './v2/asset-store.ts';
@@ -68,12 +69,14 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
     isFault,
     policy: seams.policy,
     socketOut: seams.socketOut,
+    installSeams: (app, surface) => seams.installOn(app, surface, ctx),
     blobs,
     assets,
     engine,
     jobs: new JobStore(),
     signer,
     limiter: new RateLimiter(allowanceFor),
+    router: new RouterState(seams.policy.router, () => baseUrls.router),
     localToken: opts.localToken,
     log: opts.log ?? false,
     baseUrl: (surface) => baseUrls[surface],
@@ -93,8 +96,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
     for (const surface of SURFACES) {
       const app = await surface.build(ctx);
       apps.push(app);
-      // The fault's hooks see the correct answer; a control (never with a fault) rewrites last.
-      seams.installOn(app, surface.name, ctx);
+      // A control (never with a fault) rewrites answers last.
       installControl(app, control);
       await app.listen({ host: HOST, port: portBase + surface.portOffset });
     }

@@ -1,119 +1,19 @@
-// Faults of the model router (seed R): each breaks exactly one rule.
-import type { FaultUnit } from '../faults.ts';
-
-// Not yet on the seams: the correct code still asks isFault() by name; install does nothing.
-const legacy = (): void => undefined;
+// Faults of the model router (seed R): each breaks exactly one rule. One file per area
+// under reference/faults/router/, each unit carrying its own install code.
+import { CONTRACT_FAULTS } from './router/contract.ts';
+import { CATALOG_FAULTS } from './router/catalog.ts';
+import { RUN_FAULTS } from './router/runs.ts';
+import { IDEMPOTENCY_FAULTS } from './router/idempotency.ts';
+import { QUEUE_FAULTS } from './router/queue.ts';
+import { ESTIMATE_FAULTS } from './router/estimates.ts';
+import { ACCESS_FAULTS } from './router/access.ts';
 
 export const ROUTER_FAULTS = [
-  // Contract and headers
-  { name: 'router-schema-203', rule: 'ROUTER.CONTRACT.STATUS_DECLARED', description: 'the schema route answers its document with 203 instead of 200', install: legacy },
-  { name: 'router-estimate-text-plain', rule: 'ROUTER.CONTRACT.BODY', description: 'estimates are sent as text/plain', install: legacy },
-  { name: 'router-upstream-status-text', rule: 'ROUTER.CONTRACT.HEADERS', description: 'X-Comfy-Upstream-Status on a 502 reads "n/a" instead of an integer', install: legacy },
-  { name: 'router-no-request-id-on-errors', rule: 'ROUTER.HEADER.REQUEST_ID', description: 'error responses lack X-Comfy-Request-Id', install: legacy },
-  { name: 'router-error-type-header-mismatch', rule: 'ROUTER.HEADER.ERROR_TYPE', description: '404 answers carry X-Comfy-Error-Type not_found while the body says model_not_found or request_not_found', install: legacy },
-  { name: 'router-retry-after-date', rule: 'ROUTER.HEADER.RETRY_AFTER', description: 'queue polls give Retry-After as an HTTP date', install: legacy },
-  { name: 'router-dropped-params-comma', rule: 'ROUTER.HEADER.DROPPED_PARAMS_JSON', description: 'X-Comfy-Router-Dropped-Params is a comma-joined list instead of a JSON array', install: legacy },
-  // Identifiers
-  { name: 'router-ids-case-insensitive', rule: 'ROUTER.ID.SEGMENTS', description: 'model addresses with uppercase letters are folded to lowercase and served', install: legacy },
-  { name: 'router-request-id-uppercase', rule: 'ROUTER.ID.REQUEST_ID', description: 'queued request IDs are reported in uppercase', install: legacy },
-  // Catalog
-  { name: 'router-entry-no-billing', rule: 'ROUTER.CATALOG.ENTRY', description: 'catalog entries omit the billing object', install: legacy },
-  { name: 'router-catalog-prices', rule: 'ROUTER.CATALOG.NO_PRICES', description: 'catalog entries carry price_usd', install: legacy },
-  { name: 'router-page-no-has-more', rule: 'ROUTER.CATALOG.PAGE', description: 'catalog pages omit has_more', install: legacy },
-  { name: 'router-limit-unclamped', rule: 'ROUTER.CATALOG.LIMIT', description: 'a limit above 100 is served up to 150 instead of being clamped', install: legacy },
-  { name: 'router-page-overlap', rule: 'ROUTER.CATALOG.WALK', description: 'every page after the first repeats the last entry of the page before', install: legacy },
-  { name: 'router-cursor-offset', rule: 'ROUTER.CATALOG.CURSOR_OPAQUE', description: 'next_cursor is the plain offset and any number is accepted as a cursor', install: legacy },
-  { name: 'router-detail-http-url', rule: 'ROUTER.CATALOG.DETAIL', description: 'input_schema_url uses http:// instead of https://', install: legacy },
-  { name: 'router-detail-extra-leg', rule: 'ROUTER.CATALOG.DETAIL_LEGS', description: 'the detail lists higgsfield for models it has no leg for', install: legacy },
-  { name: 'router-retired-200', rule: 'ROUTER.CATALOG.RETIRED', description: 'retired models are still served', install: legacy },
-  { name: 'router-retired-wording', rule: 'ROUTER.CATALOG.RETIRED_DETAIL', description: 'the retired-model detail says "this model is no longer available"', install: legacy },
-  { name: 'router-sunset-retired', rule: 'ROUTER.CATALOG.SUNSET_LISTED', description: 'a model whose sunset date is in the future is treated as retired', install: legacy },
-  // Schema documents
-  { name: 'router-schema-no-flag', rule: 'ROUTER.SCHEMA.DOCUMENT', description: 'schema documents lack x-comfy-input-schema-authored', install: legacy },
-  { name: 'router-etag-weak', rule: 'ROUTER.SCHEMA.ETAG', description: 'the schema document ETag is weak (W/)', install: legacy },
-  { name: 'router-no-cache-control', rule: 'ROUTER.SCHEMA.CACHE_CONTROL', description: 'schema documents carry no Cache-Control', install: legacy },
-  { name: 'router-ignore-if-none-match', rule: 'ROUTER.SCHEMA.NOT_MODIFIED', description: 'If-None-Match is ignored: always 200 with the body', install: legacy },
-  { name: 'router-unauthored-validated', rule: 'ROUTER.SCHEMA.UNAUTHORED', description: 'unauthored models refuse bodies without a prompt (422)', install: legacy },
-  { name: 'router-snapshot-needs-key', rule: 'ROUTER.SCHEMA.SNAPSHOT', description: 'the published snapshot is found only with a key (404 without one)', install: legacy },
-  // Synchronous runs
-  { name: 'router-output-array', rule: 'ROUTER.RUN.NATIVE', description: 'image model output is wrapped in a JSON array', install: legacy },
-  { name: 'router-output-enveloped', rule: 'ROUTER.RUN.OUTPUT_SCHEMA', description: 'image model output is wrapped in {"data": ...}', install: legacy },
-  { name: 'router-seed-max-1e6', rule: 'ROUTER.RUN.SCHEMA_BODIES', description: 'a seed above 1000000 is refused although the schema allows up to 2147483647', install: legacy },
-  { name: 'router-no-nosniff', rule: 'ROUTER.RUN.NOSNIFF', description: 'successful runs and collected results lack X-Content-Type-Options', install: legacy },
-  { name: 'router-bytes-as-base64', rule: 'ROUTER.RUN.BYTES', description: 'the bytes-returning model is answered as JSON with base64 audio', install: legacy },
-  { name: 'router-credits-doubled', rule: 'ROUTER.RUN.CREDITS_USED', description: 'X-Comfy-Credits-Used reports twice the credits', install: legacy },
-  { name: 'router-spend-remaining-limit', rule: 'ROUTER.RUN.SPEND_HEADERS', description: 'X-Committed-Spend-Remaining always equals the limit', install: legacy },
-  { name: 'router-reject-unknown-nested', rule: 'ROUTER.RUN.REJECT_UNKNOWN', description: 'reject_unknown_fields also refuses undeclared nested fields', install: legacy },
-  { name: 'router-model-mismatch-ignored', rule: 'ROUTER.RUN.MODEL_MISMATCH', description: 'a body naming another model is run anyway', install: legacy },
-  { name: 'router-video-bills-by-role', rule: 'ROUTER.RUN.VIDEO_BILLING', description: 'the video family bills reference roles as reference-to-video', install: legacy },
-  // model_provider
-  { name: 'router-alias-comfyui-refused', rule: 'ROUTER.PROVIDER.ALIASES', description: 'model_provider=comfyui is refused as unregistered', install: legacy },
-  { name: 'router-unregistered-runs', rule: 'ROUTER.PROVIDER.UNREGISTERED', description: 'an unregistered model_provider is ignored (native dispatch)', install: legacy },
-  { name: 'router-no-leg-404', rule: 'ROUTER.PROVIDER.NO_LEG', description: 'a provider without a leg for the model answers 404 model_not_found', install: legacy },
-  { name: 'router-edit-forwarded', rule: 'ROUTER.PROVIDER.EDIT_UNSERVABLE', description: "an edit is forwarded to a translator that cannot carry the media", install: legacy },
-  { name: 'router-byok-cleared-by-key', rule: 'ROUTER.PROVIDER.BYOK_CONFLICT', description: 'a request with an Idempotency-Key skips the own-key 409', install: legacy },
-  { name: 'router-gate-ignored', rule: 'ROUTER.PROVIDER.GATE', description: 'providers not turned on for the caller are served', install: legacy },
-  { name: 'router-refusal-order', rule: 'ROUTER.PROVIDER.REFUSAL_ORDER', description: 'the own-key refusal is checked before the edit refusal', install: legacy },
-  { name: 'router-translation-silent', rule: 'ROUTER.PROVIDER.TRANSLATION', description: 'fields dropped in translation are not disclosed', install: legacy },
-  { name: 'router-strict-validates', rule: 'ROUTER.PROVIDER.STRICT_MODE', description: 'strict_mode=true still validates the body against the native schema', install: legacy },
-  // Fallback
-  { name: 'router-fallback-no-header', rule: 'ROUTER.FALLBACK.SERVED', description: 'a successful fallback does not name the serving provider', install: legacy },
-  { name: 'router-fallback-ignores-false', rule: 'ROUTER.FALLBACK.OFF', description: 'fallback_provider=false is ignored', install: legacy },
-  { name: 'router-fallback-on-edit', rule: 'ROUTER.FALLBACK.SKIPPED', description: 'edit bodies fall back too', install: legacy },
-  { name: 'router-fallback-failed-header', rule: 'ROUTER.FALLBACK.FAILED_NO_HEADER', description: 'a failed fallback attempt carries the fallback header', install: legacy },
-  { name: 'router-fallback-native-rate', rule: 'ROUTER.FALLBACK.RATE', description: 'a fallback run is charged at the native rate', install: legacy },
-  // Idempotency
-  { name: 'router-replay-unmarked', rule: 'ROUTER.IDEM.REPLAY', description: 'replays of successful answers lack Idempotent-Replayed', install: legacy },
-  { name: 'router-key-256-accepted', rule: 'ROUTER.IDEM.KEY_LENGTH', description: 'a 256-character Idempotency-Key is accepted', install: legacy },
-  { name: 'router-conflict-replays', rule: 'ROUTER.IDEM.CONFLICT', description: 'a key reused with a different body replays the first answer', install: legacy },
-  { name: 'router-inflight-dispatches', rule: 'ROUTER.IDEM.IN_FLIGHT', description: 'a same-key retry while the original runs is dispatched again', install: legacy },
-  { name: 'router-keys-global', rule: 'ROUTER.IDEM.SCOPE', description: 'idempotency keys are shared by every workspace', install: legacy },
-  { name: 'router-keyed-anonymous-replay', rule: 'ROUTER.IDEM.AUTH_401', description: 'an unauthenticated request with a recorded key is answered from the record', install: legacy },
-  { name: 'router-gallery-rerun', rule: 'ROUTER.IDEM.NOT_REPLAYABLE', description: 'a key whose answer was too large to replay is run again', install: legacy },
-  { name: 'router-refusal-records-key', rule: 'ROUTER.IDEM.RELEASED_ON_REFUSAL', description: 'a 422 schema refusal records the key', install: legacy },
-  { name: 'router-policy-released', rule: 'ROUTER.IDEM.POLICY_REPLAYED', description: 'content-policy refusals release the key', install: legacy },
-  // Queue
-  { name: 'router-status-url-relative', rule: 'ROUTER.QUEUE.HANDLE', description: 'queue URLs are host-relative', install: legacy },
-  { name: 'router-fourth-status', rule: 'ROUTER.QUEUE.STATUS_CLOSED', description: 'an unfinished request, queued or running, reports status RUNNING on status reads', install: legacy },
-  { name: 'router-poll-no-retry-after', rule: 'ROUTER.QUEUE.POLL_RETRY_AFTER', description: 'polls of unfinished requests carry no Retry-After', install: legacy },
-  { name: 'router-collect-pending-200', rule: 'ROUTER.QUEUE.COLLECT_PENDING', description: 'collect of an unfinished request answers 200 with the status body', install: legacy },
-  { name: 'router-collect-reserialized', rule: 'ROUTER.QUEUE.COLLECT_IDENTICAL', description: 'collected JSON results are pretty-printed', install: legacy },
-  { name: 'router-error-type-null', rule: 'ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE', description: 'a successful request reports error_type null', install: legacy },
-  { name: 'router-status-with-result', rule: 'ROUTER.QUEUE.STATUS_NO_RESULT', description: 'the status of a finished request carries the result members', install: legacy },
-  { name: 'router-cancel-done-202', rule: 'ROUTER.QUEUE.CANCEL', description: 'cancel of a finished request answers 202 CANCELLATION_REQUESTED', install: legacy },
-  { name: 'router-bytes-queued', rule: 'ROUTER.QUEUE.BYTES_REFUSED', description: 'the bytes-returning model is admitted to the queue', install: legacy },
-  { name: 'router-submit-unvalidated', rule: 'ROUTER.QUEUE.VALIDATED_AT_SUBMIT', description: 'submits are admitted without schema validation', install: legacy },
-  { name: 'router-estimate-on-replay', rule: 'ROUTER.QUEUE.ESTIMATE', description: 'an idempotent replay of a submit repeats the estimate', install: legacy },
-  { name: 'router-unknown-request-200', rule: 'ROUTER.QUEUE.UNKNOWN_404', description: 'status of an unknown request ID answers 200 IN_QUEUE', install: legacy },
-  // Estimates
-  { name: 'router-exact-with-range', rule: 'ROUTER.ESTIMATE.FIELDS', description: 'exact quotes also carry min_amount and max_amount', install: legacy },
-  { name: 'router-amount-exponent', rule: 'ROUTER.ESTIMATE.DECIMAL', description: 'amounts are written in exponent form', install: legacy },
-  { name: 'router-cents-rounded', rule: 'ROUTER.ESTIMATE.CENTS', description: 'amount_cents is rounded to whole cents', install: legacy },
-  { name: 'router-credits-truncated', rule: 'ROUTER.ESTIMATE.CREDITS', description: 'credits are truncated to 2 decimals instead of rounded', install: legacy },
-  { name: 'router-subcent-zero', rule: 'ROUTER.ESTIMATE.SUBCENT', description: 'sub-cent exact prices are quoted as 0', install: legacy },
-  { name: 'router-estimate-leg-native', rule: 'ROUTER.ESTIMATE.CURRENCY_LEG', description: 'quotes name the native provider whatever model_provider says', install: legacy },
-  { name: 'router-not-quotable-wrong-reason', rule: 'ROUTER.ESTIMATE.REASON', description: 'unbounded bodies are quoted with reason pricing_unavailable', install: legacy },
-  { name: 'router-estimate-byok-reason', rule: 'ROUTER.ESTIMATE.NO_BYOK_DETECTION', description: 'the estimate answers reason byok for an own-key caller', install: legacy },
-  { name: 'router-estimate-rejects-unknown', rule: 'ROUTER.ESTIMATE.VALIDATION', description: 'the estimate refuses undeclared top-level fields', install: legacy },
-  { name: 'router-estimate-rollout-open', rule: 'ROUTER.ESTIMATE.ROLLOUT', description: 'callers outside the rollout are quoted', install: legacy },
-  { name: 'router-estimate-stale-card-guessed', rule: 'ROUTER.ESTIMATE.STALE_CARD', description: 'a stale rate card is used for a figure', install: legacy },
-  // Errors
-  { name: 'router-v2-envelope', rule: 'ROUTER.ERR.BODY', description: 'error bodies use the v2 envelope {error: {code, message}}', install: legacy },
-  { name: 'router-model-not-found-400', rule: 'ROUTER.ERR.CODE_STATUS', description: 'model_not_found is sent with HTTP 400', install: legacy },
-  { name: 'router-422-string-detail', rule: 'ROUTER.ERR.VALIDATION_BODY', description: '422 bodies carry detail as one string', install: legacy },
-  { name: 'router-loc-body-only', rule: 'ROUTER.ERR.VALIDATION_LOC', description: 'every 422 entry has loc ["body"]', install: legacy },
-  { name: 'router-array-body-400', rule: 'ROUTER.ERR.NON_OBJECT_BODY', description: 'a JSON body that is not an object answers 400 invalid_input', install: legacy },
-  { name: 'router-unknown-model-estimate-400', rule: 'ROUTER.ERR.MODEL_NOT_FOUND', description: 'the estimate of an unknown model answers 400 invalid_input', install: legacy },
-  { name: 'router-unfunded-runs', rule: 'ROUTER.ERR.INSUFFICIENT_CREDITS', description: 'an unfunded workspace is run', install: legacy },
-  { name: 'router-no-body-cap', rule: 'ROUTER.ERR.BODY_TOO_LARGE', description: 'the body size cap is 8 MiB instead of 1 MiB', install: legacy },
-  { name: 'router-429-no-spend', rule: 'ROUTER.ERR.RATE_LIMITED', description: '429 answers lack the committed-spend headers', install: legacy },
-  { name: 'router-provider-error-503', rule: 'ROUTER.ERR.PROVIDER_ERROR', description: 'an unusable provider answer is 503 service_unavailable', install: legacy },
-  { name: 'router-capacity-no-retry-after', rule: 'ROUTER.ERR.CAPACITY', description: 'capacity refusals lack Retry-After', install: legacy },
-  { name: 'router-deadline-no-retry-after', rule: 'ROUTER.ERR.DEADLINE', description: '504 deadline_exceeded lacks Retry-After', install: legacy },
-  { name: 'router-refusal-subject-mismatch', rule: 'ROUTER.ERR.CONTENT_POLICY', description: 'the body refusal_subject differs from X-Comfy-Refusal-Subject', install: legacy },
-  { name: 'router-upstream-detail-on-router-400', rule: 'ROUTER.ERR.UPSTREAM_DETAIL', description: 'the router-raised unregistered-provider 400 carries upstream_detail', install: legacy },
-  // Authentication
-  { name: 'router-catalog-open', rule: 'ROUTER.AUTH.REQUIRED', description: 'the catalog list answers without credentials', install: legacy },
-  { name: 'router-bearer-wins', rule: 'ROUTER.AUTH.KEY_FORMS', description: 'Authorization takes precedence over X-API-Key', install: legacy },
-  { name: 'router-restricted-visible', rule: 'ROUTER.AUTH.FORBIDDEN', description: 'a restricted model is served to every caller', install: legacy },
-] as const satisfies ReadonlyArray<FaultUnit>;
+  ...CONTRACT_FAULTS,
+  ...CATALOG_FAULTS,
+  ...RUN_FAULTS,
+  ...IDEMPOTENCY_FAULTS,
+  ...QUEUE_FAULTS,
+  ...ESTIMATE_FAULTS,
+  ...ACCESS_FAULTS,
+] as const;

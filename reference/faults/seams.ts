@@ -4,11 +4,10 @@
 //
 // 1. Response hooks, `seams.respond(on, hook)`: run on the way out of every route that
 //    `on` matches (surfaces, and `METHOD /path/:param` templates as registered; the
-//    serverless mount prefix /deployment/:deployment is left out). A hook may rewrite the status, the headers,
-//    the parsed JSON body (or replace the raw payload, for bytes and streams). An answer
-//    built from an error carries it (`out.error`), and `out.fail(err)` answers another
-//    error as the surface's own error path would. Installed as fastify onSend hooks by
-//    installSeams() in reference/server.ts, before controls.
+//    serverless mount prefix /deployment/:deployment is left out). A hook may rewrite the
+//    status, the headers, the parsed JSON body (or replace the raw payload, for bytes and
+//    streams). An answer built from a v2 error carries it (`out.error`), and `out.fail(err)`
+//    answers another error as the v2 error path would.
 // 2. Event hooks, `seams.event(on, hook)`: the same for each server-sent event written on
 //    a matching route (`{event, data}`; drop one with `e.drop = true`).
 // 3. Request hooks, `seams.request(on, hook, stage)`: run before the route's own work,
@@ -20,7 +19,11 @@
 // 5. Override points, `seams.policy`: a typed object of the few decisions a fault must
 //    change rather than reshape (reference/policy.ts lists them per family, each default
 //    being the correct behaviour). The correct code calls them where the decision is
-//    made; a fault replaces one. Prefer 1-3 where a fault only changes an answer's shape.
+//    made; a fault replaces one. Prefer 1-4 where a fault only changes an answer's shape.
+//
+// Hooks 1-3 are fastify hooks that each surface attaches first of all, as soon as its app
+// is created (ctx.installSeams), so they run before the surface's own hooks on the way in
+// and see its answers before a control rewrites them. A surface no fault hooks gets none.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ReferenceContext, SurfaceName } from '../context.ts';
 import { ApiError, answeredError, errorAnswer } from '../errors.ts';
@@ -80,6 +83,8 @@ interface Hooked<H> {
 
 export class Seams {
   readonly policy: Policy = correctPolicy();
+  /** The defaults as built, so describe() can tell which override points a fault replaced. */
+  private readonly defaults = Object.fromEntries(Object.entries(this.policy).map(([family, points]) => [family, { ...points }])) as Record<string, Record<string, unknown>>;
   private readonly responses: Hooked<ResponseHook>[] = [];
   private readonly events: Hooked<EventHook>[] = [];
   private readonly requests: Record<RequestStage, Hooked<RequestHook>[]> = { onRequest: [], preHandler: [] };
@@ -103,6 +108,15 @@ export class Seams {
 
   /** What the v1 stream sends for one message: the message itself unless a hook rewrites it. */
   readonly socketOut = (payload: SocketPayload): SocketPayload[] => this.sockets.reduce<SocketPayload[]>((list, hook) => list.flatMap(hook), [payload]);
+
+  /** What a fault installed: how many hooks, and which override points it replaced (`family.point`). */
+  describe(): { hooks: number; overrides: string[] } {
+    const hooks = this.responses.length + this.events.length + this.requests.onRequest.length + this.requests.preHandler.length + this.sockets.length;
+    const overrides = Object.entries(this.policy).flatMap(([family, points]) =>
+      Object.entries(points as Record<string, unknown>).filter(([k, v]) => this.defaults[family]?.[k] !== v).map(([k]) => `${family}.${k}`),
+    );
+    return { hooks, overrides };
+  }
 
   /** Attaches the hooks that apply to one surface app (nothing when no fault uses it). */
   installOn(app: FastifyInstance, surface: SurfaceName, ctx: ReferenceContext): void {

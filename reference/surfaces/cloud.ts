@@ -30,7 +30,7 @@ export const cloudSurface: SurfaceDefinition = {
   name: 'cloud',
   portOffset: 1,
   async build(ctx) {
-    const app = await createSurfaceApp(ctx);
+    const app = await createSurfaceApp(ctx, 'cloud');
     const guard = createGuard(cloudResolver(ctx), ctx.limiter);
     registerAssetRoutes(app, ctx, guard, { signedUrls: true, retention: true, baseUrl: () => ctx.baseUrl('cloud') });
     registerStorageRoute(app, ctx);

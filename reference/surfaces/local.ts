@@ -34,7 +34,7 @@ export const localSurface: SurfaceDefinition = {
   name: 'local',
   portOffset: 0,
   async build(ctx) {
-    const app = await createSurfaceApp(ctx);
+    const app = await createSurfaceApp(ctx, 'local');
     const guard = createGuard(localResolver(ctx), ctx.limiter);
     registerAssetRoutes(app, ctx, guard, { signedUrls: false, retention: false, baseUrl: () => ctx.baseUrl('local') });
     // The proxy lists jobs but keeps no labels; no credits apply.

@@ -53,7 +53,7 @@ export const serverlessSurface: SurfaceDefinition = {
   name: 'serverless',
   portOffset: 2,
   async build(ctx: ReferenceContext): Promise<FastifyInstance> {
-    const app = await createSurfaceApp(ctx);
+    const app = await createSurfaceApp(ctx, 'serverless');
     const guard = createGuard(serverlessResolver(ctx), ctx.limiter);
     const base = (request: FastifyRequest) => `${ctx.baseUrl('serverless')}/deployment/${deploymentOf(request)}`;
 
