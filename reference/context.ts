@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { BlobStore } from './blobs.ts';
-import type { IsFault } from './faults.ts';
 import type { Policy } from './policy.ts';
 import type { RateLimiter } from './ratelimit.ts';
 import type { RouterState } from './router/state.ts';
@@ -13,7 +12,6 @@ export type SurfaceName = 'local' | 'cloud' | 'serverless' | 'router' | 'registr
 
 /** Everything one running reference shares between its surfaces. */
 export interface ReferenceContext {
-  readonly isFault: IsFault;
   /** The override points (reference/policy.ts): correct unless a fault replaced one. */
   readonly policy: Policy;
   /** WebSocket hooks (reference/faults/seams.ts): the messages to send for one message. */

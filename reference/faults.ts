@@ -35,8 +35,6 @@ export const SUITE_FAULTS: ReadonlyArray<FaultUnit> = FAULTS.filter((f) => (f.ca
 // A literal union so a misspelt fault name fails type checking.
 export type FaultName = (typeof CATALOG)[number]['name'];
 
-export type IsFault = (name: FaultName) => boolean;
-
 /**
  * The seams of one running reference with at most one fault installed. Resolved once per
  * instance, so two references in one process never see each other's fault.
@@ -51,10 +49,4 @@ export function faultSeams(fault: string | undefined): Seams {
   }
   unit.install(seams);
   return seams;
-}
-
-// Families not yet moved onto the seams still ask by name.
-export function faultChecker(fault: string | undefined): IsFault {
-  if (fault === undefined || fault === '') return () => false;
-  return (name: FaultName) => name === fault;
 }

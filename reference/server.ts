@@ -6,7 +6,7 @@ import { allowanceFor, credentialsFor } from './accounts.ts';
 import type { ReferenceCredentials } from './accounts.ts';
 import { BlobStore } from './blobs.ts';
 import type { ReferenceContext, SurfaceName } from './context.ts';
-import { faultChecker, faultSeams } from './faults.ts';
+import { faultSeams } from './faults.ts';
 import { controlByName, installControl } from './controls.ts';
 import { RateLimiter } from './ratelimit.ts';
 import { RouterState } from './router/state.ts';
@@ -45,7 +45,6 @@ export interface RunningReference {
 export async function startReference(opts: ReferenceOptions = {}): Promise<RunningReference> {
   // Validated before anything is bound or created, so a bad name leaves nothing behind.
   const seams = faultSeams(opts.fault);
-  const isFault = faultChecker(opts.fault);
   const control = controlByName(opts.control);
   const portBase = opts.portBase ?? DEFAULT_PORT_BASE;
   const ttl = opts.urlTtlSeconds ?? DEFAULT_URL_TTL_SECONDS;
@@ -64,9 +63,8 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   const blobs = new BlobStore(dataDir);
   const assets = new AssetStore();
   const signer = new UrlSigner(() => baseUrls.cloud, ttl);
-  const engine = new V2Engine(assets, blobs, signer, seams.policy.v2);
+  const engine = new V2Engine(assets, blobs, seams.policy.v2);
   const ctx: ReferenceContext = {
-    isFault,
     policy: seams.policy,
     socketOut: seams.socketOut,
     installSeams: (app, surface) => seams.installOn(app, surface, ctx),

@@ -228,7 +228,7 @@ function rewriteEvents(request: FastifyRequest, reply: FastifyReply, ctx: Refere
   const write = raw.write.bind(raw) as (chunk: unknown, ...rest: unknown[]) => boolean;
   raw.write = ((chunk: unknown, ...rest: unknown[]) => {
     if (typeof chunk !== 'string' || !chunk.startsWith('event: ')) return write(chunk, ...rest);
-    const out = chunk.replace(/event: ([^\n]+)\ndata: ([^\n]*)\n\n/g, (frame, event: string, data: string) => {
+    const out = chunk.replace(/event: ([^\n]+)\ndata: ([^\n]*)\n\n/g, (_frame, event: string, data: string) => {
       const e: StreamEvent = { request, ctx, event, data: JSON.parse(data) as unknown };
       for (const hook of hooks) hook(e);
       return e.drop === true ? '' : `event: ${event}\ndata: ${JSON.stringify(e.data)}\n\n`;

@@ -2,15 +2,15 @@
 // refusals, in the seed's fixed order), whether the body passes the model's schema, and
 // the call itself with translation and fallback.
 import { setTimeout as delay } from 'node:timers/promises';
-import { ALTERNATES, NATIVE_ALIASES, type Alternate, type ModelDef } from './catalog.ts';
+import { ALTERNATES, type Alternate, type ModelDef } from './catalog.ts';
 import { Dec } from './decimal.ts';
 import { BYOK_PREFIX, EDIT_PREFIX, RouterError, RouterValidationError, invalidInput } from './errors.ts';
-import { CARRIES_EDIT_MEDIA, callPartner, translate, type PartnerAnswer } from './partners.ts';
+import { callPartner, translate, type PartnerAnswer } from './partners.ts';
 import { charge, creditsOf, type Leg } from './pricing.ts';
 import type { Principal } from './principals.ts';
 import { inputSchema } from './schemas.ts';
 import { H, type RouterState } from './state.ts';
-import { undeclaredTopLevel, validateAgainst, type ValidationEntry } from './validation.ts';
+import type { ValidationEntry } from './validation.ts';
 
 export type Route = 'run' | 'submit' | 'estimate';
 
@@ -123,7 +123,7 @@ export function errorAnswer(status: number, errorType: string, detail: string, h
 }
 
 /** Turns a partner's failure into the router's answer. */
-export function failureAnswer(state: RouterState, answer: Exclude<PartnerAnswer, { kind: 'ok' }>, model: ModelDef): Answer {
+export function failureAnswer(answer: Exclude<PartnerAnswer, { kind: 'ok' }>, model: ModelDef): Answer {
   switch (answer.kind) {
     case 'unavailable':
     case 'unparseable': {
@@ -183,7 +183,7 @@ export async function runSync(state: RouterState, model: ModelDef, p: Principal,
   // Fallback: only for a failure of the provider (never of the request, never a generation
   // that may have been submitted), and skipped for own keys, edits and strict mode.
   const skipped = ownKey || (edit && rules.fallbackSkipsEdits) || q.strict;
-  const failure = rules.providerFailure(state, answer, model);
+  const failure = rules.providerFailure(answer, model);
   if (answer.kind !== 'unavailable' || !q.fallback || skipped) return failure;
   const order: Leg[] =
     leg.kind === 'native'

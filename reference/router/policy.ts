@@ -12,7 +12,7 @@ import type { IdempotencyStore, Lookup } from './idempotency.ts';
 import { CORRECT_FIGURES, operationOf, type Figures, type Leg, type Quote } from './pricing.ts';
 import { routerAllowance, type Principal } from './principals.ts';
 import { schemaDocument, type SchemaDocument } from './schemas.ts';
-import { BRAND, MAX_BODY_BYTES, type RouterState } from './state.ts';
+import { BRAND, MAX_BODY_BYTES } from './state.ts';
 import { undeclaredTopLevel, validateAgainst, type ValidationEntry } from './validation.ts';
 import type { JsonSchema } from './schemas.ts';
 
@@ -61,7 +61,8 @@ export interface RouterPolicy {
   failedFallback(failure: Answer, next: Leg): Answer;
   /** The leg a run is charged at: the one that served it. */
   ratedLeg(served: Leg, model: ModelDef): Leg;
-  providerFailure(state: RouterState, answer: Exclude<PartnerAnswer, { kind: 'ok' }>, model: ModelDef): Answer;
+  /** The router's answer to a partner's failure. */
+  providerFailure(answer: Exclude<PartnerAnswer, { kind: 'ok' }>, model: ModelDef): Answer;
   /** The output as the provider gave it (native shape, bytes as bytes). */
   shapeOutput(model: ModelDef, out: { contentType: string; bytes: Buffer }, strict: boolean): { contentType: string; bytes: Buffer };
   // Validation
@@ -120,7 +121,7 @@ export function correctRouterPolicy(): RouterPolicy {
     fallbackSkipsEdits: true,
     failedFallback: (failure) => failure,
     ratedLeg: (served) => served,
-    providerFailure: (state, answer, model) => failureAnswer(state, answer, model),
+    providerFailure: (answer, model) => failureAnswer(answer, model),
     shapeOutput: (_model, out) => out,
     bodyNamesModel: (named, model) => named === model.model || named === model.id,
     unauthoredEntries: () => [],

@@ -21,10 +21,6 @@ interface RequestParams extends ModelParams {
   request_id: string;
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function send(reply: FastifyReply, answer: Answer): FastifyReply {
   for (const [k, v] of Object.entries(answer.headers)) reply.header(k, v);
   return reply.code(answer.status).send(answer.body);
@@ -323,7 +319,7 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
       const out = presentOutput(state, def, strict, answer);
       return state.queue.add({ scope: scope(p), modelId: def.id, result: { status: 200, contentType: out.contentType, bytes: out.bytes } }, runMs);
     }
-    const failed = rules.providerFailure(state, answer, def);
+    const failed = rules.providerFailure(answer, def);
     const errorType = failed.headers[H.errorType] ?? 'provider_error';
     const parsed = JSON.parse(failed.body.toString('utf8')) as { detail?: string };
     return state.queue.add({ scope: scope(p), modelId: def.id, errorType, failure: { status: failed.status, errorType, detail: parsed.detail ?? 'the run failed' } }, runMs);

@@ -6,7 +6,6 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { blake3 } from '@noble/hashes/blake3.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import type { BlobStore } from '../blobs.ts';
-import type { UrlSigner } from '../signing.ts';
 import type { V2Policy } from './policy.ts';
 import { defaultCatalog, type Catalog } from '../engine/catalog.ts';
 import { Executor } from '../engine/executor.ts';
@@ -22,7 +21,6 @@ export class V2Engine {
   constructor(
     private readonly assets: AssetStore,
     private readonly blobs: BlobStore,
-    private readonly signer: UrlSigner,
     private readonly rules: V2Policy,
   ) {
     this.executor = new Executor({ host: this.host(), catalog: this.catalog, concurrencyFor: (account) => accountTraits(account).concurrency });

@@ -1,7 +1,7 @@
 // Router faults of model addresses, the catalog, details and schema documents (seed R § Models).
 import type { FaultUnit } from '../../faults.ts';
 import { createHash } from 'node:crypto';
-import { BRAND, H } from '../../router/state.ts';
+import { BRAND } from '../../router/state.ts';
 import { schemaDocument } from '../../router/schemas.ts';
 import { RouterError } from '../../router/errors.ts';
 import { validSegments } from '../../router/catalog.ts';

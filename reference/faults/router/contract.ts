@@ -165,8 +165,8 @@ export const CONTRACT_FAULTS = [
     rule: 'ROUTER.ERR.PROVIDER_ERROR',
     description: 'an unusable provider answer is 503 service_unavailable',
     install(s) {
-      s.policy.router.providerFailure = (state, answer, model) =>
-        answer.kind === 'unparseable' ? errorAnswer(503, 'service_unavailable', 'the provider is unavailable') : failureAnswer(state, answer, model);
+      s.policy.router.providerFailure = (answer, model) =>
+        answer.kind === 'unparseable' ? errorAnswer(503, 'service_unavailable', 'the provider is unavailable') : failureAnswer(answer, model);
     },
   },
   {
