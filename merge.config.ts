@@ -9,8 +9,8 @@
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 
-const root = import.meta.dirname;
-const reports = path.resolve(process.env.REPORTS_DIR ?? path.join(root, 'reports'));
+// Reports go to the working directory, as for playwright.config.ts.
+const reports = path.resolve(process.env.REPORTS_DIR ?? 'reports');
 const conformance: [string, Record<string, unknown>] = ['./report/conformance-reporter.ts', { outputDir: reports, quiet: process.env.CONFORMANCE_QUIET === '1' }];
 
 export default defineConfig({

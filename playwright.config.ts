@@ -6,12 +6,17 @@ import path from 'node:path';
 import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
 import type { Options } from './fixtures/test.ts';
 import { familiesOn, projectName } from './lib/families.ts';
-import { resolveTarget, REPO_ROOT } from './lib/targets.ts';
+import { REPO_ROOT } from './lib/targets.ts';
 import { JOB_DEADLINE_MS } from './lib/time.ts';
+import { startRun } from './cli/run-start.ts';
 
-const target = resolveTarget(process.env);
-// REPORTS_DIR lets several runs (the suite's own fault tests) write side by side.
-const reports = path.resolve(process.env.REPORTS_DIR ?? path.join(REPO_ROOT, 'reports'));
+// Reports go to the working directory (a project that installed the suite gets them in
+// its own folder); REPORTS_DIR lets several runs (the suite's own fault tests) write side by side.
+const reports = path.resolve(process.env.REPORTS_DIR ?? 'reports');
+// Resolves the target and, in the main process, replaces the last run's report with
+// "error: did not finish" until this run writes its own; a configuration mistake ends
+// here as one message and a report saying so (lib/run-start.ts).
+const target = await startRun(reports);
 // CONFORMANCE_QUIET=1 keeps only the reports (no console listing, no HTML).
 const quiet = process.env.CONFORMANCE_QUIET === '1';
 // Sharded runs (--shard=i/n, or CONFORMANCE_SHARD=1) also write a blob report to
@@ -38,7 +43,7 @@ const webServer: PlaywrightTestConfig['webServer'] = target.embedded
         ...(process.env.REFERENCE_FAULT ? [`--fault ${process.env.REFERENCE_FAULT}`] : []),
         ...(process.env.REFERENCE_CONTROL ? [`--control ${process.env.REFERENCE_CONTROL}`] : []),
       ].join(' '),
-      url: `${target.surfaces[0]!.baseUrl}/__reference/health`,
+      url: `${new URL(target.surfaces[0]!.baseUrl).origin}/__reference/health`,
       reuseExistingServer: false,
       timeout: 30_000,
       stdout: 'ignore',

@@ -16,6 +16,9 @@ const DIRECTIONS: Record<string, { better: 'lower' | 'higher'; floor: number; un
   p90: { better: 'lower', floor: 1, unit: 'ms' },
   p95: { better: 'lower', floor: 1, unit: 'ms' },
   p99: { better: 'lower', floor: 2, unit: 'ms' },
+  uncorrected_p99: { better: 'lower', floor: 2, unit: 'ms' },
+  late: { better: 'lower', floor: 0.5, unit: '%' },
+  dropped: { better: 'lower', floor: 0.5, unit: '' },
   'p99.9': { better: 'lower', floor: 5, unit: 'ms' },
   max: { better: 'lower', floor: 10, unit: 'ms' },
   mean: { better: 'lower', floor: 1, unit: 'ms' },
@@ -103,14 +106,25 @@ export function readReport(file: string): LoadReport {
     throw new CompareError(`cannot read ${file}: ${(err as Error).message}`);
   }
   const r = parsed as Partial<LoadReport>;
-  if (r.schema !== 'load-report/1' || !r.profile || !r.metrics) throw new CompareError(`${file} is not a load report (schema load-report/1)`);
+  // load-report/1 (before the open model) has the same metrics, thresholds and checks.
+  const schema: unknown = r.schema;
+  if ((schema !== 'load-report/1' && schema !== 'load-report/2') || !r.profile || !r.metrics) throw new CompareError(`${file} is not a load report (schema load-report/1 or /2)`);
   return r as LoadReport;
 }
 
+const USAGE = 'usage: npm run load:compare -- <baseline.json> <current.json> [--tolerance <percent>]';
+
 function main(): number {
-  const { values, positionals } = parseArgs({ options: { tolerance: { type: 'string' } }, allowPositionals: true });
+  let parsed;
+  try {
+    parsed = parseArgs({ options: { tolerance: { type: 'string' } }, allowPositionals: true });
+  } catch (err) {
+    console.error(`load:compare: ${(err as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
   if (positionals.length !== 2) {
-    console.error('usage: npm run load:compare -- <baseline.json> <current.json> [--tolerance <percent>]');
+    console.error(USAGE);
     return 2;
   }
   const tolerance = values.tolerance === undefined ? DEFAULT_TOLERANCE_PCT : Number(values.tolerance);

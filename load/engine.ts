@@ -1,8 +1,7 @@
-// Runs one profile: prepare its work, drive the operation with autocannon at a fixed
-// arrival rate (`overallRate`), judge every response, validate a sample against the
-// contract, then evaluate the thresholds. Warm-up responses are validated but left out
-// of every figure.
-import autocannon from 'autocannon';
+// Runs one profile: prepare its work, drive the operation (the open model by default:
+// requests start at their intended times whatever the server does; autocannon's closed
+// loop on request), judge every answer, validate a sample against the contract, then
+// evaluate the thresholds. Warm-up answers are validated but left out of every figure.
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { ApiClient } from '../lib/api.ts';
@@ -11,19 +10,27 @@ import { FAMILY_CONTRACTS } from '../lib/contracts/registry.ts';
 import { Recorder } from '../lib/recorder.ts';
 import { Redactor } from '../lib/redact.ts';
 import { RuleViolation, SuiteError } from '../lib/violations.ts';
+import { driveClosed } from './drivers/closed.ts';
+import { defaultLateAfterMs, driveOpen } from './drivers/open.ts';
+import type { Arrival } from './drivers/schedule.ts';
+import type { DriveOptions, DriveResult, Model } from './drivers/types.ts';
+import { chartOf, encodeFigures, metricsOf, type RawFigures } from './figures.ts';
 import { ContractSampler, type Violation } from './sampler.ts';
-import { histogram, summarize, Timeline, round, type Histogram, type Second } from './stats.ts';
+import { shardTarget, type Shard } from './shard.ts';
+import { round, type Histogram } from './stats.ts';
 import { evaluate, parseThreshold, type ThresholdResult } from './thresholds.ts';
 import { HARD_MAX_CONNECTIONS, openTarget } from './target.ts';
+import { Timeline, type Second } from './timeline.ts';
 import { isSkip, type CheckResult, type LoadSettings, type Observation, type Profile } from './types.ts';
 import type { Progress } from './progress.ts';
+import type { RunningReference } from '../reference/server.ts';
 
-export const REPORT_SCHEMA = 'load-report/1';
+export const REPORT_SCHEMA = 'load-report/2';
 
 export interface RunOptions {
   /** Measured seconds instead of the profile's. */
   durationS?: number;
-  /** Arrival rate instead of the profile's. */
+  /** Arrival rate instead of the profile's (the whole run's; a shard takes its part). */
   rate?: number;
   warmupS?: number;
   env?: Record<string, string | undefined>;
@@ -32,9 +39,32 @@ export interface RunOptions {
   progress?: Progress;
   /** Thresholds instead of the profile's (smoke runs on a busy CI machine relax the latency ones). */
   thresholds?: string[];
+  /** Default open. */
+  model?: Model;
+  /** Open model: default constant. */
+  arrival?: Arrival;
+  /** Seed of Poisson arrivals. */
+  seed?: number;
+  shard?: Shard;
+  /** Aborting (Ctrl-C) stops the load; the report's verdict is then `interrupted`. */
+  signal?: AbortSignal;
+  /** An embedded reference already running in this process, loaded instead of a fresh one. */
+  reference?: RunningReference;
+  /** Said before the run starts: caps applied to what was asked. */
+  notice?(line: string): void;
 }
 
-export type Verdict = 'pass' | 'fail' | 'skipped';
+export type Verdict = 'pass' | 'fail' | 'skipped' | 'interrupted';
+
+export interface ModelInfo {
+  name: Model;
+  /** Open model: how arrivals were spaced. */
+  arrival?: Arrival;
+  seed?: number;
+  /** Open model: a send later than this after its intended start counted late. */
+  late_after_ms?: number;
+  summary: string;
+}
 
 export interface LoadReport {
   schema: typeof REPORT_SCHEMA;
@@ -48,9 +78,13 @@ export interface LoadReport {
     family: string;
     thresholds: string[];
     requested: LoadSettings;
+    /** What ran on this machine (a shard's part of the rate). */
     effective: LoadSettings;
     ceiling: string;
   };
+  model: ModelInfo;
+  /** Set when this run is one shard of several; on a merge, index 0 and `merged` shards. */
+  shard?: Shard & { merged?: number };
   target: { name: string; surface: string; baseUrl: string; embedded: boolean; fault?: string };
   environment: Record<string, string | number>;
   startedAt: string;
@@ -64,11 +98,13 @@ export interface LoadReport {
   histogram: Histogram;
   figures: Record<string, unknown>;
   notes: string[];
+  /** The counts and HDR histograms the metrics come from; `load:merge` adds shards' raw figures. */
+  raw?: RawFigures;
 }
 
-function autocannonVersion(): string {
+function packageVersion(name: string): string {
   try {
-    const pkg = JSON.parse(readFileSync(new URL('../node_modules/autocannon/package.json', import.meta.url), 'utf8')) as { version?: string };
+    const pkg = JSON.parse(readFileSync(new URL(`../node_modules/${name}/package.json`, import.meta.url), 'utf8')) as { version?: string };
     return pkg.version ?? 'unknown';
   } catch {
     return 'unknown';
@@ -85,17 +121,18 @@ export function environment(): Record<string, string | number> {
     cpu_model: cpus[0]?.model ?? 'unknown',
     memory_gb: round(os.totalmem() / 2 ** 30, 1),
     loadavg_1m: round(os.loadavg()[0] ?? 0, 2),
-    autocannon: autocannonVersion(),
+    undici: packageVersion('undici'),
+    autocannon: packageVersion('autocannon'),
+    'hdr-histogram-js': packageVersion('hdr-histogram-js'),
   };
 }
 
-function lowerHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
-  return out;
+export function modelSummary(m: ModelInfo): string {
+  if (m.name === 'closed') return 'closed loop (autocannon, rate metered per connection per second): latency from the actual send; late arrivals are not measured';
+  return `open model, ${m.arrival === 'poisson' ? `Poisson arrivals (seed ${m.seed ?? 1})` : 'evenly spaced arrivals'}: latency from the intended start (corrected) and from the actual send (uncorrected); a send more than ${m.late_after_ms} ms after its intended start is late`;
 }
 
-function clampSettings(profile: Profile, opts: RunOptions, ceiling: { maxRate: number; maxDurationS: number }): { settings: LoadSettings; notes: string[] } {
+function clampSettings(profile: Profile, opts: RunOptions, model: Model, ceiling: { maxRate: number; maxDurationS: number }): { settings: LoadSettings; notes: string[] } {
   const notes: string[] = [];
   const want: LoadSettings = {
     rate: opts.rate ?? profile.rate,
@@ -107,6 +144,7 @@ function clampSettings(profile: Profile, opts: RunOptions, ceiling: { maxRate: n
     if (!Number.isFinite(v) || v < 0 || (k !== 'warmupS' && v <= 0)) throw new SuiteError(`${k} must be a positive number, got ${v}`);
   }
   const s = { ...want };
+  // The ceiling protects the target, so it caps the whole run's rate; shards split what is left.
   if (s.rate > ceiling.maxRate) {
     notes.push(`rate capped at ${ceiling.maxRate}/s (asked ${s.rate}/s)`);
     s.rate = ceiling.maxRate;
@@ -114,25 +152,42 @@ function clampSettings(profile: Profile, opts: RunOptions, ceiling: { maxRate: n
   if (s.warmupS + s.durationS > ceiling.maxDurationS) {
     s.warmupS = Math.min(s.warmupS, Math.floor(ceiling.maxDurationS / 4));
     s.durationS = ceiling.maxDurationS - s.warmupS;
-    notes.push(`duration capped at ${ceiling.maxDurationS} s including warm-up (asked ${want.warmupS}+${want.durationS} s)`);
+    notes.push(`duration capped at ${ceiling.maxDurationS} s including warm-up (asked ${want.warmupS}+${want.durationS} s): ${s.warmupS} s warm-up + ${s.durationS} s measured`);
   }
-  s.durationS = Math.max(s.durationS, profile.minDurationS ?? 1);
-  // autocannon sends at most `rate` requests per second per connection; more
-  // connections than requests per second would idle.
-  s.connections = Math.max(1, Math.min(s.connections, HARD_MAX_CONNECTIONS, Math.ceil(s.rate)));
-  s.rate = Math.max(1, Math.round(s.rate));
+  if (s.durationS < (profile.minDurationS ?? 1)) {
+    notes.push(`duration raised to ${profile.minDurationS ?? 1} s, the shortest that still judges ${profile.name} (asked ${s.durationS} s)`);
+    s.durationS = profile.minDurationS ?? 1;
+  }
+  if (opts.shard && opts.shard.count > 1) s.rate /= opts.shard.count;
+  if (model === 'closed') {
+    // autocannon sends at most `rate` requests per second per connection; more
+    // connections than requests per second would idle.
+    s.rate = Math.max(1, Math.round(s.rate));
+    s.connections = Math.min(s.connections, Math.ceil(s.rate));
+  } else {
+    s.rate = round(s.rate, 3);
+  }
+  s.connections = Math.max(1, Math.min(s.connections, HARD_MAX_CONNECTIONS));
   return { settings: s, notes };
 }
 
 export async function runProfile(profile: Profile, opts: RunOptions = {}): Promise<LoadReport> {
   const env = opts.env ?? process.env;
   const progress = opts.progress;
+  const model: Model = opts.model ?? 'open';
   const startedAt = new Date();
   const notes: string[] = [];
-  const open = await openTarget(profile.surface, env, opts.fault);
+  const open = await openTarget(profile.surface, env, opts.fault, opts.reference);
   try {
-    const { settings, notes: capNotes } = clampSettings(profile, opts, open.ceiling);
+    const { settings, notes: capNotes } = clampSettings(profile, opts, model, open.ceiling);
+    for (const n of capNotes) opts.notice?.(n);
     notes.push(...capNotes);
+    const lateAfterMs = profile.lateAfterMs ?? defaultLateAfterMs(settings.rate);
+    const modelInfo: ModelInfo =
+      model === 'open'
+        ? { name: 'open', arrival: opts.arrival ?? 'constant', ...(opts.arrival === 'poisson' ? { seed: opts.seed ?? 1 } : {}), late_after_ms: round(lateAfterMs, 3), summary: '' }
+        : { name: 'closed', summary: '' };
+    modelInfo.summary = modelSummary(modelInfo);
     const thresholdExprs = opts.thresholds ?? profile.thresholds;
     const thresholds = thresholdExprs.map(parseThreshold);
     const base: Omit<LoadReport, 'verdict' | 'metrics' | 'thresholds' | 'checks' | 'contract' | 'statusCodes' | 'timeline' | 'histogram' | 'figures' | 'notes' | 'finishedAt'> = {
@@ -148,6 +203,8 @@ export async function runProfile(profile: Profile, opts: RunOptions = {}): Promi
         effective: settings,
         ceiling: open.ceiling.source,
       },
+      model: modelInfo,
+      ...(opts.shard && opts.shard.count > 1 ? { shard: opts.shard } : {}),
       target: {
         name: open.resolved.name,
         surface: profile.surface,
@@ -158,10 +215,10 @@ export async function runProfile(profile: Profile, opts: RunOptions = {}): Promi
       environment: environment(),
       startedAt: startedAt.toISOString(),
     };
-    const skipped = (reason: string): LoadReport => ({
+    const ended = (verdict: Verdict, reason: string): LoadReport => ({
       ...base,
-      verdict: 'skipped',
-      skipReason: reason,
+      verdict,
+      ...(reason ? { skipReason: reason } : {}),
       finishedAt: new Date().toISOString(),
       metrics: {},
       thresholds: [],
@@ -173,8 +230,8 @@ export async function runProfile(profile: Profile, opts: RunOptions = {}): Promi
       figures: {},
       notes,
     });
-    if (!open.surface) return skipped(`target ${open.resolved.name} has no ${profile.surface} surface`);
-    const target = open.surface;
+    if (!open.surface) return ended('skipped', `target ${open.resolved.name} has no ${profile.surface} surface`);
+    const target = shardTarget(open.surface, profile.perShardScenario, opts.shard, profile.name);
 
     const family = FAMILY_CONTRACTS[profile.family];
     const contract = family ? loadContract(family.file, target.brand, family.rulePrefix) : undefined;
@@ -191,12 +248,16 @@ export async function runProfile(profile: Profile, opts: RunOptions = {}): Promi
       prepared = await profile.prepare({ target, api, settings, log });
     } catch (err) {
       if (err instanceof RuleViolation || err instanceof SuiteError) {
-        const r = skipped('');
-        return { ...r, verdict: 'fail', skipReason: undefined, checks: [{ rule: err instanceof RuleViolation ? err.rule : 'LOAD.PREPARE', name: 'preparation', ok: false, detail: redactor.text(err.message) }] } as LoadReport;
+        const r = ended('fail', '');
+        return { ...r, checks: [{ rule: err instanceof RuleViolation ? err.rule : 'LOAD.PREPARE', name: 'preparation', ok: false, detail: redactor.text(err.message) }] };
       }
       throw err;
     }
-    if (isSkip(prepared)) return skipped(prepared.skip);
+    if (isSkip(prepared)) return ended('skipped', prepared.skip);
+    if (opts.signal?.aborted) {
+      notes.push('interrupted by a signal while preparing: no load was sent');
+      return ended('interrupted', '');
+    }
     const work = prepared;
     if (!contract) notes.push(`no ${profile.family} contract is registered yet: responses were judged by the profile only, not sampled against a contract`);
 
@@ -204,133 +265,104 @@ export async function runProfile(profile: Profile, opts: RunOptions = {}): Promi
     const basePath = new URL(target.baseUrl).pathname.replace(/\/+$/, '');
     const sampler = contract ? new ContractSampler(contract, family?.checks ?? [], basePath, profile.sampleEvery ?? 10) : undefined;
     const timeline = new Timeline(settings.rate, settings.warmupS);
-    const measured: number[] = [];
     const statusCodes: Record<string, number> = {};
-    let measuredCount = 0;
-    let measuredErrors = 0;
+    let unexpectedCount = 0;
     let measured2xx = 0;
-    let transportErrors = 0;
-
-    const t0 = performance.now();
-    const warmupEnd = settings.warmupS * 1000;
-    const measureEnd = warmupEnd + settings.durationS * 1000;
-    let pending: { status: number; headers: Record<string, string>; body: string; path: string } | undefined;
+    const totalS = settings.warmupS + settings.durationS;
+    const second = (ms: number): number => Math.floor(ms / 1000);
+    const count = (key: string): void => {
+      statusCodes[key] = (statusCodes[key] ?? 0) + 1;
+    };
 
     const side = new AbortController();
     const during = work.during ? work.during(side.signal).catch((err: unknown) => notes.push(`side activity stopped: ${(err as Error).message}`)) : Promise.resolve();
-
-    const totalS = settings.warmupS + settings.durationS;
-    // Without a callback autocannon returns its event emitter, made thenable.
-    const instance = autocannon({
-      url: origin,
+    const driveOptions: DriveOptions = {
+      origin,
+      rate: settings.rate,
       connections: settings.connections,
-      overallRate: settings.rate,
-      // Requests sent during the drain are left out: it only lets the measured ones finish.
-      duration: totalS + (profile.drainS ?? 0),
-      timeout: 10,
-      requests: [
-        {
-          method: work.method,
-          headers: work.headers,
-          setupRequest: (req: autocannon.Request, context: object) => {
-            const next = work.next(performance.now() - t0);
-            (context as { path?: string }).path = next.path;
-            return { ...req, path: next.path, ...(next.body !== undefined ? { body: next.body } : {}) };
-          },
-          onResponse: (status: number, body: string, context: object, headers?: Record<string, string | string[] | undefined>) => {
-            pending = { status, body, headers: lowerHeaders(headers ?? {}), path: (context as { path?: string }).path ?? '/' };
-          },
-        },
-      ],
-    }) as unknown as autocannon.Instance & PromiseLike<autocannon.Result>;
+      warmupS: settings.warmupS,
+      durationS: settings.durationS,
+      timeoutMs: 10_000,
+      method: work.method,
+      headers: work.headers,
+      next: (now) => work.next(now),
+      keepBodies: true,
+      onAnswer(a) {
+        const unexpected = !work.expected(a.status);
+        const late = model === 'open' && a.sentAt - a.intendedAt > lateAfterMs;
+        timeline.add(second(a.intendedAt), String(a.status), a.at - a.intendedAt, unexpected, late);
+        if (a.measured) {
+          count(String(a.status));
+          if (unexpected) unexpectedCount += 1;
+          if (a.status >= 200 && a.status < 300) measured2xx += 1;
+        }
+        if (a.incomplete) return;
+        if (!work.judgesItself?.(a.status)) sampler?.offer(work.method, a.path, a.status, a.headers, a.body, a.at);
+        const o: Observation = { path: a.path, status: a.status, headers: a.headers, body: a.body, latencyMs: a.at - a.sentAt, intendedAt: a.intendedAt, sentAt: a.sentAt, at: a.at, measured: a.measured };
+        work.observe(o);
+      },
+      onFailure(f) {
+        timeline.add(second(f.intendedAt), 'error', undefined, true);
+        if (f.measured) count('error');
+      },
+      onDrop(intendedAt, measured) {
+        timeline.add(second(intendedAt), 'dropped', undefined, true);
+        if (measured) count('dropped');
+      },
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    };
 
-    instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
-      const p = pending;
-      pending = undefined;
-      const at = performance.now() - t0;
-      // A response belongs to the second its request was sent in: autocannon meters the
-      // rate per one-second window, so arrivals (not completions) line up with the rate.
-      const sentAt = Math.max(0, at - responseTime);
-      const isMeasured = sentAt >= warmupEnd && sentAt < measureEnd;
-      const second = Math.floor(sentAt / 1000);
-      const status = p?.status ?? statusCode;
-      const unexpected = !work.expected(status);
-      timeline.add(second, String(status), responseTime, unexpected);
-      if (isMeasured) {
-        measured.push(responseTime);
-        statusCodes[status] = (statusCodes[status] ?? 0) + 1;
-        measuredCount += 1;
-        if (unexpected) measuredErrors += 1;
-        if (status >= 200 && status < 300) measured2xx += 1;
-      }
-      if (!p) return;
-      sampler?.offer(work.method, p.path, status, p.headers, p.body, at);
-      const o: Observation = { path: p.path, status, headers: p.headers, body: p.body, latencyMs: responseTime, sentAt, at, measured: isMeasured };
-      work.observe(o);
-    });
-    instance.on('reqError', () => {
-      const at = performance.now() - t0;
-      timeline.add(Math.floor(at / 1000), 'error', undefined, true);
-      if (at >= warmupEnd && at < measureEnd) {
-        transportErrors += 1;
-        measuredErrors += 1;
-        measuredCount += 1;
-        statusCodes.error = (statusCodes.error ?? 0) + 1;
-      }
-    });
-
-    progress?.start(profile.name, settings);
+    progress?.start(profile.name, settings, modelInfo.summary);
+    const t0 = performance.now();
     const ticker = setInterval(() => {
       const elapsed = (performance.now() - t0) / 1000;
       if (elapsed <= totalS + 1) progress?.tick(elapsed, totalS, timeline.peek(Math.floor(elapsed) - 1), sampler?.violations ?? 0);
     }, 1000);
-    // Bounded even if autocannon stalls: stop it a little after its own end.
-    const guard = setTimeout(() => instance.stop(), (totalS + (profile.drainS ?? 0) + 15) * 1000);
-    const stopOnSignal = (): void => {
-      notes.push('stopped early by a signal');
-      instance.stop();
-    };
-    process.once('SIGINT', stopOnSignal);
+    let result: DriveResult;
     try {
-      await instance;
+      result =
+        model === 'open'
+          ? await driveOpen({ ...driveOptions, arrival: modelInfo.arrival ?? 'constant', ...(modelInfo.seed !== undefined ? { seed: modelInfo.seed } : {}), lateAfterMs })
+          : await driveClosed({ ...driveOptions, drainS: profile.drainS ?? 0 });
     } finally {
       clearInterval(ticker);
-      clearTimeout(guard);
-      process.off('SIGINT', stopOnSignal);
       side.abort();
       await during;
       progress?.end();
     }
-    const elapsedS = (performance.now() - t0) / 1000;
-    const measuredS = Math.max(0.001, Math.min(settings.durationS, elapsedS - settings.warmupS));
-    if (profile.drainS) notes.push(`the load went on ${profile.drainS} s after the measured part so slow calls could finish; requests sent then are left out`);
-    if (elapsedS < totalS - 0.5) notes.push(`the load ended after ${elapsedS.toFixed(1)} s of ${totalS} s`);
+    const c = result.counts;
+    const measuredS = Math.max(0.001, Math.min(settings.durationS, result.loadEndMs / 1000 - settings.warmupS));
+    if (model === 'closed' && profile.drainS) notes.push(`the load went on ${profile.drainS} s after the measured part so slow calls could finish; requests sent then are left out`);
+    if (result.interrupted) notes.push(`interrupted by a signal after ${(result.elapsedMs / 1000).toFixed(1)} s: ${Math.max(0, measuredS).toFixed(1)} s of ${settings.durationS} s measured; the figures cover only that part and no verdict was reached`);
+    else if (model === 'closed' && result.elapsedMs / 1000 < totalS - 0.5) notes.push(`the load ended after ${(result.elapsedMs / 1000).toFixed(1)} s of ${totalS} s`);
 
-    log(`${profile.name}: closing probes`);
-    const outcome = await work.finish();
-    const lat = summarize(measured);
-    const sorted = [...measured].sort((a, b) => a - b);
-    const metrics: Record<string, number> = {
-      requests: measuredCount,
-      rate: round(measuredCount / measuredS, 2),
+    const raw: RawFigures = {
+      model,
       requested_rate: settings.rate,
-      rate_achieved: round((100 * measuredCount) / measuredS / settings.rate, 2),
-      p50: lat.p50,
-      p90: lat.p90,
-      p95: lat.p95,
-      p99: lat.p99,
-      'p99.9': round(sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(0.999 * sorted.length) - 1)]! : NaN),
-      max: lat.max,
-      mean: lat.mean,
-      errors: measuredCount ? round((100 * measuredErrors) / measuredCount, 4) : 0,
-      non_2xx: measuredCount ? round((100 * (measuredCount - measured2xx)) / measuredCount, 4) : 0,
-      transport_errors: transportErrors,
+      sent_rate: c.sent / measuredS,
+      measured_s: measuredS,
+      counts: { ...c, errors: unexpectedCount + c.failed + c.dropped + c.unfinished, non2xx: c.scheduled - measured2xx },
+      ...encodeFigures(result),
+      seconds: timeline.raw(Math.ceil(totalS)),
+    };
+    if (model === 'open' && c.scheduled > 0 && c.late / c.scheduled > 0.01) {
+      notes.push(`${c.late} of ${c.scheduled} arrivals (${((100 * c.late) / c.scheduled).toFixed(1)} %) were sent late: the connections (${settings.connections}) or this machine could not keep up; their wait is in the corrected latency`);
+    }
+    if (c.dropped > 0) notes.push(`${c.dropped} arrivals were never sent (no free connection within ${driveOptions.timeoutMs / 1000} s or before the run ended); they count as errors`);
+
+    let outcome: Awaited<ReturnType<typeof work.finish>> = {};
+    if (!result.interrupted) {
+      log(`${profile.name}: closing probes`);
+      outcome = await work.finish();
+    }
+    const metrics: Record<string, number> = {
+      ...metricsOf(raw, result),
       contract_violations: sampler?.violations ?? 0,
       sampled: sampler?.sampled ?? 0,
       ...(outcome.metrics ?? {}),
     };
     const checks: CheckResult[] = [];
-    if (sampler) {
+    if (sampler && !result.interrupted) {
       const rules = [...sampler.rules.entries()].map(([r, n]) => `${r} ×${n}`).join(', ');
       checks.push({
         rule: 'LOAD.CONTRACT.UNDER_LOAD',
@@ -344,10 +376,10 @@ export async function runProfile(profile: Profile, opts: RunOptions = {}): Promi
               : `${sampler.violations} of ${sampler.sampled} sampled responses broke the contract (${rules}); first: ${sampler.kept[0]?.summary ?? ''}`,
       });
     }
-    checks.push(...(outcome.checks ?? []).map((c) => ({ ...c, detail: redactor.text(c.detail) })));
+    checks.push(...(outcome.checks ?? []).map((x) => ({ ...x, detail: redactor.text(x.detail) })));
     notes.push(...(outcome.notes ?? []));
     const results = evaluate(thresholds, metrics);
-    const verdict: Verdict = results.every((r) => r.ok) && checks.every((c) => c.ok) ? 'pass' : 'fail';
+    const verdict: Verdict = result.interrupted ? 'interrupted' : results.every((r) => r.ok) && checks.every((x) => x.ok) ? 'pass' : 'fail';
     return {
       ...base,
       verdict,
@@ -365,9 +397,10 @@ export async function runProfile(profile: Profile, opts: RunOptions = {}): Promi
       },
       statusCodes,
       timeline: timeline.seconds(Math.ceil(totalS)),
-      histogram: histogram(measured),
+      histogram: chartOf(raw),
       figures: outcome.figures ?? {},
       notes: notes.map((n) => redactor.text(n)),
+      raw,
     };
   } finally {
     await open.close();

@@ -1,11 +1,11 @@
 // Live progress while a profile runs: one rewritten status line on a terminal, plain
 // lines (every five seconds) when the output is a file or a CI log.
-import type { Second } from './stats.ts';
+import type { Second } from './timeline.ts';
 import type { LoadSettings } from './types.ts';
 
 export interface Progress {
   line(text: string): void;
-  start(profile: string, settings: LoadSettings): void;
+  start(profile: string, settings: LoadSettings, model: string): void;
   tick(elapsedS: number, totalS: number, last: Second | undefined, violations: number): void;
   end(): void;
 }
@@ -15,7 +15,7 @@ function status(elapsedS: number, totalS: number, last: Second | undefined, viol
   const rate = last ? `${last.achieved}/${last.requested} req/s` : '-';
   const lat = last && Number.isFinite(last.p50) ? `p50 ${last.p50.toFixed(1)} ms  p99 ${last.p99.toFixed(1)} ms` : 'p50 -  p99 -';
   const codes = last ? Object.entries(last.statuses).map(([k, v]) => `${k}:${v}`).join(' ') : '';
-  return `[${Math.min(elapsedS, totalS).toFixed(0).padStart(3)}/${totalS}s ${phase}] ${rate}  ${lat}  errors ${last?.errors ?? 0}  contract ${violations}  ${codes}`;
+  return `[${Math.min(elapsedS, totalS).toFixed(0).padStart(3)}/${totalS}s ${phase}] ${rate}  ${lat}  errors ${last?.errors ?? 0}  late ${last?.late ?? 0}  contract ${violations}  ${codes}`;
 }
 
 export function createProgress(stream: NodeJS.WriteStream = process.stderr, quiet = false): Progress {
@@ -29,9 +29,9 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr, quie
       open = false;
       stream.write(`${text}\n`);
     },
-    start(profile, s) {
+    start(profile, s, model) {
       if (quiet) return;
-      stream.write(`${profile}: ${s.rate} req/s over ${s.connections} connections, ${s.warmupS} s warm-up + ${s.durationS} s measured\n`);
+      stream.write(`${profile}: ${s.rate} req/s over ${s.connections} connections, ${s.warmupS} s warm-up + ${s.durationS} s measured; ${model}\n`);
     },
     tick(elapsedS, totalS, last, violations) {
       if (quiet) return;

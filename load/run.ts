@@ -1,42 +1,74 @@
-// npm run load -- --profile <name> [--duration <seconds>] [--rate <req/s>] [--fault <name>] [--out <dir>]
+// npm run load -- --profile <name> [--duration <seconds>] [--rate <req/s>] [--shard i/n] [--model open|closed] ...
 // npm run load -- --list
 // Exit status: 0 the profile passed (or was skipped with a reason), 1 a threshold or
-// check failed, 2 the run could not start (usage, target, safety refusal).
+// check failed, 2 the run could not start (usage, target, safety refusal), 130 it was
+// interrupted (Ctrl-C): the report is still written, with the verdict `interrupted`.
 import { parseArgs } from 'node:util';
 import { TargetConfigError } from '../lib/targets.ts';
+import { ARRIVALS, type Arrival } from './drivers/schedule.ts';
+import { MODELS, type Model } from './drivers/types.ts';
 import { runProfile } from './engine.ts';
 import { PROFILES, profileNamed } from './profiles/index.ts';
 import { createProgress } from './progress.ts';
 import { writeReports } from './report/write.ts';
+import { parseShard, type Shard } from './shard.ts';
 import { LoadSafetyError } from './target.ts';
 import { ThresholdError } from './thresholds.ts';
 
-const USAGE = `usage: npm run load -- --profile <name> [--duration <seconds>] [--rate <req/s>] [--fault <name>] [--out <dir>] [--quiet]
+const USAGE = `usage: npm run load -- --profile <name> [--duration <seconds>] [--rate <req/s>] [--shard <i>/<n>]
+                      [--model open|closed] [--arrival constant|poisson] [--seed <n>]
+                      [--fault <name>] [--out <dir>] [--quiet]
        npm run load -- --list
 Target: as for the suite (TARGET, TARGETS_FILE, TARGET_SURFACE, TARGET_BASE_URL, TARGET_TOKEN);
 none set = the embedded reference, started in this process.`;
 
+export const EXIT_INTERRUPTED = 130;
+
+class UsageError extends Error {
+  override name = 'UsageError';
+}
+
 function positive(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new TargetConfigError(`${flag} must be a positive number, got "${value}"`);
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} must be a positive number, got "${value}"`);
   return n;
 }
 
+function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], flag: string): T | undefined {
+  if (value === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`${flag} must be one of ${allowed.join(', ')}, got "${value}"`);
+  return value as T;
+}
+
+function parse(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      options: {
+        profile: { type: 'string' },
+        duration: { type: 'string' },
+        rate: { type: 'string' },
+        shard: { type: 'string' },
+        model: { type: 'string' },
+        arrival: { type: 'string' },
+        seed: { type: 'string' },
+        fault: { type: 'string' },
+        out: { type: 'string' },
+        list: { type: 'boolean' },
+        quiet: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      allowPositionals: false,
+    }).values;
+  } catch (err) {
+    // parseArgs' own errors (unknown option, missing value) read well once the code is dropped.
+    throw new UsageError((err as Error).message);
+  }
+}
+
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      profile: { type: 'string' },
-      duration: { type: 'string' },
-      rate: { type: 'string' },
-      fault: { type: 'string' },
-      out: { type: 'string' },
-      list: { type: 'boolean' },
-      quiet: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    allowPositionals: false,
-  });
+  const values = parse(process.argv.slice(2));
   if (values.help) {
     console.log(USAGE);
     return 0;
@@ -45,35 +77,68 @@ async function main(): Promise<number> {
     for (const p of PROFILES) console.log(p.name);
     return 0;
   }
-  if (!values.profile) {
-    console.error(USAGE);
-    return 2;
-  }
+  if (!values.profile) throw new UsageError('--profile <name> or --list is needed');
   const profile = profileNamed(values.profile);
-  if (!profile) {
-    console.error(`unknown profile "${values.profile}"; known: ${PROFILES.map((p) => p.name).join(', ')}`);
-    return 2;
-  }
+  if (!profile) throw new UsageError(`unknown profile "${values.profile}"; known: ${PROFILES.map((p) => p.name).join(', ')}`);
   const durationS = positive(values.duration, '--duration');
   const rate = positive(values.rate, '--rate');
-  const progress = createProgress(process.stderr, values.quiet === true);
-  const report = await runProfile(profile, {
-    ...(durationS !== undefined ? { durationS } : {}),
-    ...(rate !== undefined ? { rate } : {}),
-    ...(values.fault ? { fault: values.fault } : {}),
-    progress,
-  });
-  const files = await writeReports(report, values.out);
-  const m = report.metrics;
-  console.log(`${profile.name}: ${report.verdict.toUpperCase()}${report.skipReason ? ` — ${report.skipReason}` : ''}`);
-  if (report.verdict !== 'skipped') {
-    console.log(`  ${m.requests} requests at ${m.rate}/s of ${m.requested_rate}/s; p50 ${m.p50} ms, p99 ${m.p99} ms, max ${m.max} ms; errors ${m.errors}%; contract ${m.contract_violations} violations in ${m.sampled} sampled`);
-    for (const t of report.thresholds) console.log(`  ${t.ok ? 'pass' : 'FAIL'}  ${t.expr}  (measured ${t.actual ?? 'nothing'})`);
-    for (const c of report.checks) console.log(`  ${c.ok ? 'pass' : 'FAIL'}  ${c.rule}: ${c.detail}`);
+  const seed = positive(values.seed, '--seed');
+  const model = oneOf<Model>(values.model, MODELS, '--model');
+  const arrival = oneOf<Arrival>(values.arrival, ARRIVALS, '--arrival');
+  if (model === 'closed' && arrival) throw new UsageError('--arrival applies to the open model only');
+  let shard: Shard | undefined;
+  if (values.shard !== undefined) {
+    try {
+      shard = parseShard(values.shard);
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
   }
-  for (const n of report.notes) console.log(`  note: ${n}`);
-  console.log(`  reports: ${files.json}\n           ${files.markdown}\n           ${files.html}`);
-  return report.verdict === 'fail' ? 1 : 0;
+  const progress = createProgress(process.stderr, values.quiet === true);
+
+  // First Ctrl-C: stop the load and write what was measured, marked interrupted.
+  // A second one leaves at once.
+  const interrupt = new AbortController();
+  const onSigint = (): void => {
+    if (interrupt.signal.aborted) process.exit(EXIT_INTERRUPTED);
+    console.error('\nload: interrupted; stopping the load and writing the report (Ctrl-C again to leave at once)');
+    interrupt.abort();
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    const report = await runProfile(profile, {
+      ...(durationS !== undefined ? { durationS } : {}),
+      ...(rate !== undefined ? { rate } : {}),
+      ...(values.fault ? { fault: values.fault } : {}),
+      ...(model ? { model } : {}),
+      ...(arrival ? { arrival } : {}),
+      ...(seed !== undefined ? { seed: Math.round(seed) } : {}),
+      ...(shard ? { shard } : {}),
+      signal: interrupt.signal,
+      // Caps are said before the load starts, not only in the report.
+      notice: (line) => console.error(`load: note: ${line}`),
+      progress,
+    });
+    const files = await writeReports(report, values.out);
+    const m = report.metrics;
+    const shardText = report.shard ? ` (shard ${report.shard.index}/${report.shard.count})` : '';
+    console.log(`${profile.name}${shardText}: ${report.verdict.toUpperCase()}${report.skipReason ? ` — ${report.skipReason}` : ''}`);
+    if (report.verdict !== 'skipped' && m.requests !== undefined) {
+      console.log(`  ${report.model.summary}`);
+      console.log(`  ${m.requests} requests at ${m.rate}/s of ${m.requested_rate}/s over ${m.measured_s} s measured; errors ${m.errors}%; contract ${m.contract_violations} violations in ${m.sampled} sampled`);
+      console.log(`  latency (corrected)   p50 ${m.p50} ms, p99 ${m.p99} ms, max ${m.max} ms`);
+      console.log(`  latency (uncorrected) p50 ${m.uncorrected_p50} ms, p99 ${m.uncorrected_p99} ms, max ${m.uncorrected_max} ms`);
+      if (report.model.name === 'open') console.log(`  late ${m.late_requests} (${m.late}%), dropped ${m.dropped}, arrival spacing p99 ${m.spacing_p99} ms`);
+      for (const t of report.thresholds) console.log(`  ${t.ok ? 'pass' : 'FAIL'}  ${t.expr}  (measured ${t.actual ?? 'nothing'})`);
+      for (const c of report.checks) console.log(`  ${c.ok ? 'pass' : 'FAIL'}  ${c.rule}: ${c.detail}`);
+    }
+    for (const n of report.notes) console.log(`  note: ${n}`);
+    console.log(`  reports: ${files.json}\n           ${files.markdown}\n           ${files.html}`);
+    if (report.verdict === 'interrupted') return EXIT_INTERRUPTED;
+    return report.verdict === 'fail' ? 1 : 0;
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
 }
 
 main().then(
@@ -81,8 +146,12 @@ main().then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    const known = err instanceof TargetConfigError || err instanceof LoadSafetyError || err instanceof ThresholdError;
-    console.error(known ? `load: ${(err as Error).message}` : err);
+    if (err instanceof UsageError) {
+      console.error(`load: ${err.message}\n${USAGE}`);
+    } else {
+      const known = err instanceof TargetConfigError || err instanceof LoadSafetyError || err instanceof ThresholdError;
+      console.error(known ? `load: ${(err as Error).message}` : err);
+    }
     process.exitCode = 2;
   },
 );

@@ -1,9 +1,9 @@
-// Validates a sample of the responses seen under load with the suite's own contract
-// validator and per-family checks (fixtures/contracts/*, as fixtures/api.ts uses them):
-// a contract violation under load fails the run like it fails a spec.
-import { matchOperation, type Contract } from '../lib/contracts/loader.ts';
-import { validateResponse, type Finding } from '../lib/contracts/validate.ts';
-import { runChecks } from '../lib/checks/v2-errors.ts';
+// Validates a sample of the responses seen under load with the suite's own judgement of
+// an answer (lib/contracts/judge.ts, the function the api client uses): a contract
+// violation under load fails the run like it fails a spec.
+import type { Contract } from '../lib/contracts/loader.ts';
+import type { Finding } from '../lib/contracts/validate.ts';
+import { judgeAnswerAt } from '../lib/contracts/judge.ts';
 import type { ResponseCheck } from '../lib/contracts/registry.ts';
 
 export interface Violation extends Finding {
@@ -43,19 +43,14 @@ export class ContractSampler {
 
   offer(method: string, path: string, status: number, headers: Record<string, string>, body: string, at: number, force = false): Finding[] {
     if (!this.wanted(status) && !force) return [];
-    const pathname = path.split('?')[0]!;
-    const relative = this.basePath && pathname.startsWith(this.basePath) ? pathname.slice(this.basePath.length) : pathname;
-    const op = matchOperation(this.contract, method, relative);
-    if (!op) {
+    const response = { status, headers, body: Buffer.from(body, 'utf8'), truncated: false, elapsedMs: 0 };
+    const judged = judgeAnswerAt(this.contract, this.checks, this.basePath, method, path, response);
+    if (!judged) {
       this.unmatched += 1;
       return [];
     }
     this.sampled += 1;
-    const response = { status, headers, body: Buffer.from(body, 'utf8'), truncated: false, elapsedMs: 0 };
-    const validated = validateResponse(op, method, response);
-    const checked = runChecks(this.checks, { contract: this.contract, method, response, json: validated.json });
-    const seenRules = new Set<string>();
-    const findings = [...validated.findings, ...checked.findings].filter((f) => (seenRules.has(f.rule) ? false : (seenRules.add(f.rule), true)));
+    const findings = judged.findings;
     if (findings.length > 0) {
       this.violations += 1;
       for (const f of findings) {

@@ -1,6 +1,6 @@
-// Figures of one run: exact percentiles over the measured latencies (runs are bounded
-// in rate and duration, so every latency fits in memory), a per-second timeline and a
-// log-spaced latency histogram for the report's charts.
+// Small figure helpers: exact percentiles over a list of numbers, rounding, and the
+// log-spaced latency histogram the report's chart draws (load/hdr.ts fills it from an
+// HDR histogram; the per-second figures are in load/timeline.ts).
 
 export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return NaN;
@@ -40,96 +40,34 @@ export function summarize(latencies: readonly number[]): LatencySummary {
   };
 }
 
-/** One second of the run. */
-export interface Second {
-  /** Seconds since the load started (0 = first second of warm-up). */
-  t: number;
-  warmup: boolean;
-  requested: number;
-  /** Responses completed in this second. */
-  achieved: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  max: number;
-  statuses: Record<string, number>;
-  /** Responses that were not what the profile expects, plus transport errors. */
-  errors: number;
-}
-
-export class Timeline {
-  private readonly buckets = new Map<number, { latencies: number[]; statuses: Record<string, number>; errors: number }>();
-
-  constructor(
-    private readonly requestedRate: number,
-    private readonly warmupS: number,
-  ) {}
-
-  private bucket(t: number): { latencies: number[]; statuses: Record<string, number>; errors: number } {
-    let b = this.buckets.get(t);
-    if (!b) {
-      b = { latencies: [], statuses: {}, errors: 0 };
-      this.buckets.set(t, b);
-    }
-    return b;
-  }
-
-  add(second: number, status: string, latencyMs: number | undefined, error: boolean): void {
-    const b = this.bucket(second);
-    b.statuses[status] = (b.statuses[status] ?? 0) + 1;
-    if (latencyMs !== undefined) b.latencies.push(latencyMs);
-    if (error) b.errors += 1;
-  }
-
-  /** The last completed second's figures, for the live display. */
-  peek(second: number): Second | undefined {
-    return this.buckets.has(second) ? this.render(second) : undefined;
-  }
-
-  private render(t: number): Second {
-    const b = this.buckets.get(t) ?? { latencies: [], statuses: {}, errors: 0 };
-    const sorted = [...b.latencies].sort((x, y) => x - y);
-    const achieved = Object.values(b.statuses).reduce((s, n) => s + n, 0);
-    return {
-      t,
-      warmup: t < this.warmupS,
-      requested: this.requestedRate,
-      achieved,
-      p50: round(percentile(sorted, 50)),
-      p90: round(percentile(sorted, 90)),
-      p99: round(percentile(sorted, 99)),
-      max: round(sorted.length ? sorted[sorted.length - 1]! : NaN),
-      statuses: { ...b.statuses },
-      errors: b.errors,
-    };
-  }
-
-  /** The run's seconds, by when requests were sent (a drain after the run is not shown). */
-  seconds(totalS: number): Second[] {
-    return Array.from({ length: totalS }, (_, t) => this.render(t));
-  }
-}
-
 export interface Histogram {
   /** Upper bounds of the buckets in ms (the first bucket starts at 0). */
   bounds: number[];
   counts: number[];
 }
 
-/** Log-spaced buckets, four per power of ten, from 0.1 ms up to the largest latency. */
-export function histogram(latencies: readonly number[]): Histogram {
-  const max = latencies.reduce((m, v) => Math.max(m, v), 0);
+/** Log-spaced bucket bounds, four per power of ten, from 0.1 ms up to `max`. */
+export function logBounds(max: number): number[] {
   const bounds: number[] = [];
   for (let e = -1; ; e += 0.25) {
     const b = round(10 ** e, 4);
     bounds.push(b);
     if (b >= max) break;
   }
-  const counts = new Array<number>(bounds.length).fill(0);
-  for (const v of latencies) {
-    let i = bounds.findIndex((b) => v <= b);
-    if (i < 0) i = bounds.length - 1;
-    counts[i]! += 1;
-  }
-  return { bounds, counts };
+  return bounds;
+}
+
+/** Adds `count` values of `v` ms to the bucket that holds it (the last one if beyond). */
+export function addToBuckets(h: Histogram, v: number, count = 1): void {
+  let i = h.bounds.findIndex((b) => v <= b);
+  if (i < 0) i = h.bounds.length - 1;
+  h.counts[i]! += count;
+}
+
+/** Log-spaced buckets, four per power of ten, from 0.1 ms up to the largest latency. */
+export function histogram(latencies: readonly number[]): Histogram {
+  const bounds = logBounds(latencies.reduce((m, v) => Math.max(m, v), 0));
+  const h = { bounds, counts: new Array<number>(bounds.length).fill(0) };
+  for (const v of latencies) addToBuckets(h, v);
+  return h;
 }

@@ -84,10 +84,15 @@ function optIn(env: Env): LoadCeiling | undefined {
   return { maxRate: Math.min(rate, HARD_MAX_RATE), maxDurationS: Math.min(duration, HARD_MAX_DURATION_S), source: `targets.yaml ${env.TARGET}.load` };
 }
 
-export async function openTarget(surface: Surface, env: Env = process.env, fault?: string): Promise<OpenTarget> {
+/**
+ * `shared`: a reference this process already started (tests and shards side by side
+ * load one server); it is used as the embedded one but left running at the end.
+ */
+export async function openTarget(surface: Surface, env: Env = process.env, fault?: string, shared?: RunningReference): Promise<OpenTarget> {
   const adHoc = Boolean(env.TARGET || env.TARGET_SURFACE || env.TARGET_BASE_URL);
   if (!adHoc) {
-    const reference = await startEmbedded(fault);
+    if (shared && fault) throw new TargetConfigError('a fault is switched on when the reference starts; a shared reference cannot take one');
+    const reference = shared ?? (await startEmbedded(fault));
     try {
       const portBase = Number(new URL(reference.surfaces.local).port);
       const resolved = resolveTarget({ ...env, REFERENCE_PORT: String(portBase) });
@@ -97,10 +102,10 @@ export async function openTarget(surface: Surface, env: Env = process.env, fault
         surface: s,
         embedded: true,
         ceiling: { maxRate: HARD_MAX_RATE, maxDurationS: HARD_MAX_DURATION_S, source: 'built-in ceiling (embedded reference)' },
-        close: () => reference.close(),
+        close: () => (shared ? Promise.resolve() : reference.close()),
       };
     } catch (err) {
-      await reference.close();
+      if (!shared) await reference.close();
       throw err;
     }
   }

@@ -15,6 +15,19 @@ export const METRIC_UNITS: Record<string, Unit> = {
   'p99.9': 'ms',
   max: 'ms',
   mean: 'ms',
+  // Latency from the actual send: what a closed loop would report (the plain ones are corrected).
+  uncorrected_p50: 'ms',
+  uncorrected_p90: 'ms',
+  uncorrected_p99: 'ms',
+  'uncorrected_p99.9': 'ms',
+  uncorrected_max: 'ms',
+  // Open model: arrivals sent after their slot, never sent, and how far sends strayed from the schedule.
+  late: '%',
+  late_requests: 'count',
+  dropped: 'count',
+  spacing_p50: 'ms',
+  spacing_p99: 'ms',
+  spacing_max: 'ms',
   errors: '%',
   non_2xx: '%',
   rate: 'rps',
@@ -47,7 +60,7 @@ export class ThresholdError extends Error {
   override name = 'ThresholdError';
 }
 
-const SHAPE = /^\s*([a-z_][a-z0-9_]*(?:\(\s*[0-9.]+\s*\))?|p[0-9]+(?:\.[0-9]+)?)\s*(<=|>=|==|<|>)\s*(-?[0-9]+(?:\.[0-9]+)?)\s*(ms|s|%)?\s*$/i;
+const SHAPE = /^\s*([a-z_][a-z0-9_]*(?:\(\s*[0-9.]+\s*\))?|(?:uncorrected_)?p[0-9]+(?:\.[0-9]+)?)\s*(<=|>=|==|<|>)\s*(-?[0-9]+(?:\.[0-9]+)?)\s*(ms|s|%)?\s*$/i;
 
 export function parseThreshold(expr: string): Threshold {
   const m = SHAPE.exec(expr);

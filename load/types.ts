@@ -1,8 +1,13 @@
 // What a load profile is: one operation driven at a fixed arrival rate, the work it
 // prepares first, how it judges each response, and the limits that decide the run.
+// Every profile runs on the open model (load/drivers/open.ts) unless the run asks for
+// autocannon's closed loop.
 import type { ApiClient } from '../lib/api.ts';
 import type { Family, Surface } from '../lib/families.ts';
 import type { SurfaceTarget } from '../lib/targets.ts';
+import type { Method, NextRequest } from './drivers/types.ts';
+
+export type { NextRequest } from './drivers/types.ts';
 
 export interface LoadSettings {
   /** Requested arrival rate, requests per second across all connections. */
@@ -25,8 +30,15 @@ export interface Profile extends LoadSettings {
   thresholds: string[];
   /** Validate every n-th response against the contract (besides the first ones and each new status). */
   sampleEvery?: number;
-  /** Seconds the load goes on after the measured part so its slow calls can finish (left out of the figures). */
+  /** Closed model: seconds the load goes on after the measured part so its slow calls can finish (left out of the figures). */
   drainS?: number;
+  /** Open model: a request sent later than this after its intended start counts late (default: one gap, at least 10 ms). */
+  lateAfterMs?: number;
+  /**
+   * Scenario inputs that must differ between shards (an account whose limit the profile
+   * measures): shard i of n > 1 reads `<key>_<i>` instead, e.g. `rate_limited_token_2`.
+   */
+  perShardScenario?: string[];
   /** Shortest duration that still judges the profile (smoke runs go no lower). */
   minDurationS?: number;
   prepare(ctx: PrepareContext): Promise<Workload | Skip>;
@@ -44,19 +56,16 @@ export interface Skip {
   skip: string;
 }
 
-export interface NextRequest {
-  path: string;
-  body?: string;
-}
-
 export interface Observation {
   path: string;
   status: number;
   /** Header names lower-cased. */
   headers: Record<string, string>;
   body: string;
+  /** From the actual send to the answer. */
   latencyMs: number;
-  /** ms since the load started, when the request was sent and when its answer arrived. */
+  /** ms since the load started: when the request was due (open model; the send on the closed one), sent, and answered. */
+  intendedAt: number;
   sentAt: number;
   at: number;
   /** False during warm-up. */
@@ -80,11 +89,17 @@ export interface Outcome {
 }
 
 export interface Workload {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: Method;
   headers: Record<string, string>;
   next(nowMs: number): NextRequest;
   /** Statuses that are a normal answer for this profile; anything else counts as an error. */
   expected(status: number): boolean;
+  /**
+   * Statuses whose answers a check of the profile's own rule judges (every 429 of a rate
+   * limit): they are not also sampled for LOAD.CONTRACT.UNDER_LOAD, so one broken answer
+   * is one rule's failure.
+   */
+  judgesItself?(status: number): boolean;
   observe(o: Observation): void;
   /** Work beside the load (replenishing jobs, another account's probe); stops when the signal aborts. */
   during?(signal: AbortSignal): Promise<void>;

@@ -93,11 +93,11 @@ export const ROUTER_LIMITED_ALLOWANCE: Allowance = { requests: 5, windowSeconds:
 /** Synchronous calls the crowded workspace may have in flight at once (429 concurrency_limit_exceeded beyond). */
 export const ROUTER_CONCURRENCY_LIMIT = 2;
 
+// Looked up on every router call (the status poll among them), so built once.
+const ROUTER_CALLER_BY_KEY: ReadonlyMap<string, RouterCaller> = new Map(Object.entries(ROUTER_KEYS).map(([caller, key]) => [key, caller as RouterCaller]));
+
 export function routerCallerForKey(key: string): RouterCaller | undefined {
-  for (const [caller, k] of Object.entries(ROUTER_KEYS)) {
-    if (k === key) return caller as RouterCaller;
-  }
-  return undefined;
+  return ROUTER_CALLER_BY_KEY.get(key);
 }
 
 // Node registry (issue #4). Bearer JWTs are HS256-signed with this development secret and

@@ -6,8 +6,12 @@ import { REGISTRY_ADMIN_HEADER, REGISTRY_ADMIN_SECRET, REGISTRY_JWT_SECRET } fro
 import { mintDevJwt } from './registry/jwt.ts';
 import { DEFAULT_PORT_BASE, startReference } from './server.ts';
 import type { ReferenceOptions } from './server.ts';
+import { DEPLOYMENTS } from './surfaces/serverless.ts';
 
-const USAGE = 'usage: tsx reference/main.ts [--port N] [--fault NAME | --control NAME] [--local-token T] [--url-ttl S] [--log] | --list-faults | --list-controls';
+const USAGE = [
+  'usage: workflow-conformance reference [--port N] [--fault NAME | --control NAME] [--local-token T] [--url-ttl S] [--log] | --list-faults | --list-controls',
+  '  --port N   first of five consecutive ports (local, cloud, serverless, router, registry); default $REFERENCE_PORT, else 18189',
+].join('\n');
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${USAGE}\n`);
@@ -61,7 +65,9 @@ async function main(): Promise<void> {
   // A control is a correct server; mixing it with a fault would prove nothing about either.
   if (values.fault !== undefined && values.control !== undefined) fail('--fault and --control are exclusive');
 
-  const opts: ReferenceOptions = { portBase: positiveInt(values.port, '--port') ?? DEFAULT_PORT_BASE, log: values.log === true };
+  // REFERENCE_PORT means the same here as for the suite, so `TARGET=reference` finds this server.
+  const portBase = positiveInt(values.port, '--port') ?? positiveInt(process.env.REFERENCE_PORT, 'REFERENCE_PORT') ?? DEFAULT_PORT_BASE;
+  const opts: ReferenceOptions = { portBase, log: values.log === true };
   if (values.fault !== undefined) opts.fault = values.fault;
   if (values.control !== undefined) opts.control = values.control;
   if (values['local-token'] !== undefined) opts.localToken = values['local-token'];
@@ -72,12 +78,24 @@ async function main(): Promise<void> {
   try {
     ref = await startReference(opts);
   } catch (err) {
-    process.stderr.write(`reference failed to start: ${(err as Error).message}\n`);
+    const e = err as NodeJS.ErrnoException & { port?: number };
+    if (e.code === 'EADDRINUSE') {
+      const port = e.port ?? Number(/:(\d+)\s*$/.exec(e.message)?.[1] ?? portBase);
+      process.stderr.write(`port ${port} is in use; set REFERENCE_PORT (or --port) to another base: the reference takes five ports from it\n`);
+    } else {
+      process.stderr.write(`reference failed to start: ${e.message}\n`);
+    }
     process.exit(1);
   }
 
+  // Each surface's base URL exactly as the suite needs it: a serverless deployment is
+  // addressed under its own path, so the bare port would fail the suite's checks.
+  const ready = Object.keys(DEPLOYMENTS).find((d) => DEPLOYMENTS[d] === 'ready')!;
   const out: string[] = [];
-  for (const [surface, url] of Object.entries(ref.surfaces)) out.push(`${surface} ${url}`);
+  for (const [surface, url] of Object.entries(ref.surfaces)) {
+    out.push(surface === 'serverless' ? `${surface} ${url}/deployment/${ready} (other deployments: ${Object.keys(DEPLOYMENTS).filter((d) => d !== ready).map((d) => `${url}/deployment/${d}`).join(', ')})` : `${surface} ${url}`);
+  }
+  out.push(`suite: TARGET=reference${portBase !== DEFAULT_PORT_BASE ? ` REFERENCE_PORT=${portBase}` : ''} workflow-conformance run   (or npm run conformance in the suite's folder)`);
   const { cloud, tinyAllowance, localToken } = ref.credentials;
   out.push(`credential cloud alice ${cloud.alice}`);
   out.push(`credential cloud bob ${cloud.bob}`);

@@ -63,7 +63,7 @@ const last = new Map();
 for (const line of read(scoreFile).split('\n')) {
   try {
     const e = JSON.parse(line);
-    if ((e.kind === 'fault' || e.kind === 'control') && typeof e.name === 'string' && typeof e.ok === 'boolean') last.set(`${e.kind}\0${e.name}`, e);
+    if ((e.kind === 'fault' || e.kind === 'control' || e.kind === 'load') && typeof e.name === 'string' && typeof e.ok === 'boolean') last.set(`${e.kind}\0${e.name}`, e);
   } catch {
     // not a score line
   }
@@ -72,8 +72,22 @@ const entries = [...last.values()];
 const of = (kind) => entries.filter((e) => e.kind === kind);
 const faults = of('fault');
 const controls = of('control');
+const loads = of('load');
+// The denominators are the catalogs, not what happened to be recorded: a fault that never
+// ran is not caught. A run of a subset (some folders, FAULTS=, CONTROLS=) says so.
+const catalog = (flag) =>
+  (spawnSync(process.execPath, ['--import', 'tsx', 'reference/main.ts', flag], { cwd: root, encoding: 'utf8' }).stdout ?? '')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.split('\t')[0]);
+const catalogFaults = catalog('--list-faults');
+const catalogControls = catalog('--list-controls');
+const subset = only.length > 0 || !!process.env.FAULTS || !!process.env.CONTROLS;
+const recorded = (list, name) => list.some((e) => e.name === name);
+const unrun = subset ? [] : [...catalogFaults.filter((n) => !recorded(faults, n)), ...catalogControls.filter((n) => !recorded(controls, n))];
 const missed = faults.filter((e) => !e.ok).map((e) => e.name);
 const alarms = controls.filter((e) => !e.ok).map((e) => e.name);
+const loadAlarms = loads.filter((e) => !e.ok).map((e) => e.name);
 
 // Node's TAP summary counts every test (suites excluded).
 const tap = read(tapFile);
@@ -90,8 +104,14 @@ console.log('');
 if (entries.length > 0 || only.length === 0) {
   if (missed.length) console.log(`faults missed: ${missed.join(', ')}`);
   if (alarms.length) console.log(`controls with a false alarm: ${alarms.join(', ')}`);
-  console.log(`faults caught ${faults.length - missed.length}/${faults.length}, controls clean ${controls.length - alarms.length}/${controls.length}`);
-  if (missed.length || alarms.length) status = status || 1;
+  if (unrun.length) console.log(`in the catalog but never run: ${unrun.join(', ')}`);
+  if (loadAlarms.length) console.log(`load profiles whose smoke run raised an alarm: ${loadAlarms.join(', ')}`);
+  if (subset) console.log(`(a subset ran: the denominators are the whole catalogs)`);
+  if (loads.length) console.log(`load profiles clean ${loads.length - loadAlarms.length}/${loads.length}`);
+  const nFaults = Math.max(catalogFaults.length, faults.length);
+  const nControls = Math.max(catalogControls.length, controls.length);
+  console.log(`faults caught ${faults.length - missed.length}/${nFaults}, controls clean ${controls.length - alarms.length}/${nControls}`);
+  if (missed.length || alarms.length || unrun.length || loadAlarms.length) status = status || 1;
 }
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(status);

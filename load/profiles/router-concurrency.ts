@@ -53,6 +53,8 @@ export const routerConcurrency: Profile = {
   minDurationS: 3,
   // A call takes about a second: let the last measured ones finish.
   drainS: 2,
+  // The in-flight limit is per workspace: shards sharing one would each see part of it.
+  perShardScenario: ['concurrency_limited_token'],
   sampleEvery: 3,
   thresholds: ['errors<0.1%', 'contract_violations==0', 'concurrency_refusals>0'],
   async prepare({ target, settings }) {
@@ -81,6 +83,7 @@ export const routerConcurrency: Profile = {
       headers: { accept: 'application/json', 'content-type': 'application/json', ...bearer(token) },
       next: () => ({ path, body }),
       expected: (status) => status === 200 || status === 429,
+      judgesItself: (status) => status === 429,
       observe(o: Observation) {
         if (o.status === 200) {
           admitted.push([o.sentAt, o.at]);

@@ -1,6 +1,7 @@
 // A load run as one self-contained HTML page: inline CSS and SVG, no script, no
 // network. Charts: latency percentiles over time, latency histogram, achieved vs
-// requested rate, status-code mix.
+// requested rate (with late arrivals), status-code mix; a table sets corrected latency
+// (from the intended start) beside uncorrected (from the actual send).
 import type { LoadReport } from '../engine.ts';
 import { barChart, esc, legend, lineChart } from './svg.ts';
 
@@ -47,9 +48,10 @@ export function renderHtml(r: LoadReport): string {
     const rate = [
       { name: 'achieved', color: '#2e7d32', points: t.map((s): [number, number] => [s.t + 0.5, s.achieved]) },
       { name: 'requested', color: '#555555', dashed: true, points: t.map((s): [number, number] => [s.t + 0.5, s.requested]) },
+      ...(r.model.name === 'open' ? [{ name: 'late', color: '#c62828', points: t.map((s): [number, number] => [s.t + 0.5, s.late ?? 0]) }] : []),
     ];
     charts.push(
-      `<figure id="chart-rate"><figcaption>Achieved vs requested rate</figcaption>${lineChart({ title: 'Achieved vs requested rate', xLabel: 'seconds since start', yLabel: 'responses per second', series: rate, xMax, shadeTo: warm })}${legend(rate)}</figure>`,
+      `<figure id="chart-rate"><figcaption>Achieved vs requested rate${r.model.name === 'open' ? ', and late arrivals' : ''}</figcaption>${lineChart({ title: 'Achieved vs requested rate', xLabel: 'seconds since start', yLabel: 'responses per second', series: rate, xMax, shadeTo: warm })}${legend(rate)}</figure>`,
     );
     const codes = [...new Set(t.flatMap((s) => Object.keys(s.statuses)))].sort();
     const colors = colorsFor(codes);
@@ -67,6 +69,15 @@ export function renderHtml(r: LoadReport): string {
     .join('');
   const figures = Object.keys(r.figures).length ? `<h2>Figures</h2><pre>${esc(JSON.stringify(r.figures, null, 2))}</pre>` : '';
   const env = Object.entries(r.environment).map(([k, v]): [string, string] => [k, String(v)]);
+  const open = r.model.name === 'open';
+  const latRow = (name: string, cls: string, keys: string[]): string => `<tr class="${cls}"><th>${esc(name)}</th>${keys.map((k) => `<td>${esc(num(m[k]))} ms</td>`).join('')}</tr>`;
+  const latencyTable =
+    r.verdict === 'skipped' || m.p50 === undefined
+      ? ''
+      : `<h2>Latency: corrected and uncorrected</h2><table id="latency-table"><tr><th></th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max</th></tr>${latRow('corrected (from the intended start)', 'corrected', ['p50', 'p90', 'p99', 'p99.9', 'max'])}${latRow('uncorrected (from the actual send)', 'uncorrected', ['uncorrected_p50', 'uncorrected_p90', 'uncorrected_p99', 'uncorrected_p99.9', 'uncorrected_max'])}</table>
+<p id="late-arrivals">${open ? `Late arrivals: ${esc(num(m.late_requests, 0))} (${esc(num(m.late, 2))}%) sent more than ${esc(num(r.model.late_after_ms, 1))} ms after their intended start; dropped (never sent): ${esc(num(m.dropped, 0))}; arrival spacing p50 ${esc(num(m.spacing_p50, 3))} ms, p99 ${esc(num(m.spacing_p99, 3))} ms.` : 'Late arrivals: not measured (closed model).'}</p>`;
+  const measured = m.measured_s !== undefined ? `${num(m.measured_s, 1)} s measured of ${r.profile.effective.durationS} s` : `${r.profile.effective.durationS} s measured`;
+  const shard = r.shard ? (r.shard.merged ? `, merged from ${r.shard.merged} shards` : `, shard ${r.shard.index}/${r.shard.count}`) : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
@@ -75,7 +86,7 @@ export function renderHtml(r: LoadReport): string {
 body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#222;max-width:1360px}
 h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:24px 0 8px}
 .verdict{display:inline-block;padding:2px 10px;border-radius:4px;color:#fff;font-weight:600}
-.pass{background:#2e7d32}.fail{background:#c62828}.skipped{background:#757575}
+.pass{background:#2e7d32}.fail{background:#c62828}.skipped{background:#757575}.interrupted{background:#6a1b9a}
 .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(660px,1fr));gap:16px}
 figure{margin:0;border:1px solid #ddd;border-radius:6px;padding:8px;background:#fff}figcaption{font-weight:600;margin-bottom:4px}
 svg.chart{max-width:100%;height:auto}.grid{stroke:#eee}.axis{stroke:#999}.tick{font-size:10px;fill:#666}.axis-label{font-size:11px;fill:#444}
@@ -89,13 +100,15 @@ pre{background:#f6f6f6;padding:8px;overflow:auto}small{color:#555}
 ${r.skipReason ? `<p><strong>Skipped:</strong> ${esc(r.skipReason)}</p>` : ''}
 <table>${rows([
     ['target', `${r.target.name} (${r.target.surface}${r.target.embedded ? ', embedded reference' : ''}) ${r.target.baseUrl}${r.target.fault ? ` — fault ${r.target.fault}` : ''}`],
-    ['load', `${r.profile.effective.rate} req/s requested, ${r.profile.effective.connections} connections, ${r.profile.effective.warmupS} s warm-up + ${r.profile.effective.durationS} s measured (${r.profile.ceiling})`],
+    ['load', `${r.profile.effective.rate} req/s requested, ${r.profile.effective.connections} connections, ${r.profile.effective.warmupS} s warm-up + ${measured} (${r.profile.ceiling})${shard}`],
+    ['model', r.model.summary],
     ['requests (measured)', `${num(m.requests, 0)} at ${num(m.rate)} req/s (${num(m.rate_achieved, 1)}% of requested)`],
-    ['latency', `p50 ${num(m.p50)} ms · p90 ${num(m.p90)} ms · p95 ${num(m.p95)} ms · p99 ${num(m.p99)} ms · max ${num(m.max)} ms`],
+    ['latency (corrected)', `p50 ${num(m.p50)} ms · p90 ${num(m.p90)} ms · p95 ${num(m.p95)} ms · p99 ${num(m.p99)} ms · max ${num(m.max)} ms`],
     ['errors', `${num(m.errors, 3)}% (transport errors ${num(m.transport_errors, 0)})`],
     ['contract', `${r.contract.sampled} responses validated against the ${r.contract.family} contract, ${r.contract.violations} violations`],
     ['started', `${r.startedAt} → ${r.finishedAt}`],
   ])}</table>
+${latencyTable}
 <div class="charts">${charts.join('\n')}</div>
 ${thresholds ? `<h2>Thresholds</h2><table><tr><th>threshold</th><th>measured</th><th>result</th></tr>${thresholds}</table>` : ''}
 ${checks ? `<h2>Checks</h2><table><tr><th>rule</th><th>check</th><th>result</th></tr>${checks}</table>` : ''}

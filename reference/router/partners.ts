@@ -142,7 +142,7 @@ const CANNOT_EXPRESS: Record<Alternate, Record<string, string>> = {
 };
 
 /** Alternates whose translator for image models carries the input media of an edit. */
-export const CARRIES_EDIT_MEDIA: ReadonlySet<Alternate> = new Set<Alternate>(['fal', 'runware']);
+export const CARRIES_EDIT_MEDIA: ReadonlySet<Alternate> = new Set<Alternate>(['fal']);
 
 /** Translates a native body for an alternate: the fields it keeps, and one sentence per dropped field. */
 export function translate(model: ModelDef, provider: Alternate, body: Record<string, unknown>): { body: Record<string, unknown>; dropped: string[] } {

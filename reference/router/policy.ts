@@ -9,6 +9,7 @@ import { NATIVE_ALIASES, type Alternate, type ModelDef } from './catalog.ts';
 import type { CursorCodec } from './cursor.ts';
 import { failureAnswer, type Answer, type Route } from './dispatch.ts';
 import type { IdempotencyStore, Lookup } from './idempotency.ts';
+import type { QueueStore, QueuedRequest } from './queue.ts';
 import { CORRECT_FIGURES, operationOf, type Figures, type Leg, type Quote } from './pricing.ts';
 import { routerAllowance, type Principal } from './principals.ts';
 import { schemaDocument, type SchemaDocument } from './schemas.ts';
@@ -23,6 +24,8 @@ export interface RouterPolicy {
   bodyLimitBytes: number;
   /** Which key form wins when both are sent: X-API-Key. */
   bearerFirst: boolean;
+  /** A bearer that is not an API key is a JWT: accepted when it is a development token of a router caller. */
+  acceptsJwt: boolean;
   /** A caller a request without credentials acts as (none: 401). */
   anonymousPrincipal(request: FastifyRequest): Principal | undefined;
   callerAllowance(caller: string): Allowance;
@@ -71,6 +74,8 @@ export interface RouterPolicy {
   /** Unauthored models take any JSON object. */
   unauthoredEntries(body: Record<string, unknown>): ValidationEntry[];
   validateNative(schema: JsonSchema, body: Record<string, unknown>, entries: ValidationEntry[]): void;
+  /** Whether strict_mode holds for a call: only with an alternate leg (a native leg ignores it). */
+  strictMode(asked: boolean, leg: Leg): boolean;
   /** strict_mode skips the native schema on every route. */
   strictSkipsNative(route: Route): boolean;
   rejectsUnknown(route: Route, asked: boolean): boolean;
@@ -78,6 +83,8 @@ export interface RouterPolicy {
   validateSubmit(body: unknown, validate: () => Record<string, unknown>): Record<string, unknown>;
   /** The bytes-returning model cannot be queued. */
   queueable(def: ModelDef): boolean;
+  /** An acknowledged cancel of an unfinished request takes effect: it ends as cancelled. */
+  cancelRequest(queue: QueueStore, r: QueuedRequest): void;
   // Estimates
   estimatesEnabled(p: Principal): boolean;
   /** An estimate quotes the leg; it detects no own key. */
@@ -98,6 +105,7 @@ export function correctRouterPolicy(): RouterPolicy {
   return {
     bodyLimitBytes: MAX_BODY_BYTES,
     bearerFirst: false,
+    acceptsJwt: true,
     anonymousPrincipal: () => undefined,
     callerAllowance: (caller) => routerAllowance(caller),
     rateDecision: (_caller, decision) => decision,
@@ -126,11 +134,13 @@ export function correctRouterPolicy(): RouterPolicy {
     bodyNamesModel: (named, model) => named === model.model || named === model.id,
     unauthoredEntries: () => [],
     validateNative: (schema, body, entries) => validateAgainst(schema, body, ['body'], entries),
+    strictMode: (asked, leg) => asked && leg.kind === 'alternate',
     strictSkipsNative: () => true,
     rejectsUnknown: (_route, asked) => asked,
     undeclared: (schema, body) => undeclaredTopLevel(schema, body),
     validateSubmit: (_body, validate) => validate(),
     queueable: (def) => def.kind !== 'audio',
+    cancelRequest: (queue, r) => queue.cancel(r),
     estimatesEnabled: (p) => p.estimates,
     estimateQuote: (_p, _def, _leg, quote) => quote(),
     cardFresh: (def) => def.behaviour !== 'stale-card',

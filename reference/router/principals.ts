@@ -1,7 +1,8 @@
 // Who is calling the router: the credential's user and workspace, and what that caller
 // may do (features, provider gates, own keys, credits). Scenario callers are fixed
 // development keys (reference/accounts.ts, ROUTER_KEYS).
-import { API_KEY_PREFIX, ROUTER_CONCURRENCY_LIMIT, ROUTER_LIMITED_ALLOWANCE, type Allowance, type RouterCaller, routerCallerForKey, bearerToken } from '../accounts.ts';
+import { API_KEY_PREFIX, REGISTRY_JWT_SECRET, ROUTER_CONCURRENCY_LIMIT, ROUTER_KEYS, ROUTER_LIMITED_ALLOWANCE, type Allowance, type RouterCaller, routerCallerForKey, bearerToken } from '../accounts.ts';
+import { verifyDevJwt } from '../registry/jwt.ts';
 import type { Alternate } from './catalog.ts';
 import { RouterError } from './errors.ts';
 
@@ -36,17 +37,28 @@ const PRINCIPALS: Record<RouterCaller, Principal> = {
   crowded: { caller: 'crowded', user: 'judy', workspace: 'crowded', estimates: true, credits: true, enabled: STANDARD, gateDown: false, ownKeys: new Set(), inFlightLimit: ROUTER_CONCURRENCY_LIMIT },
 };
 
+/** Asked by the limiter on every call: one shared object rather than a new one each time. */
+const ROUTER_STANDARD_ALLOWANCE: Allowance = { requests: 100_000, windowSeconds: 1 };
+
 export function routerAllowance(caller: string): Allowance {
-  return caller === 'limited' ? ROUTER_LIMITED_ALLOWANCE : { requests: 100_000, windowSeconds: 1 };
+  return caller === 'limited' ? ROUTER_LIMITED_ALLOWANCE : ROUTER_STANDARD_ALLOWANCE;
 }
 
 const unauthorized = (detail: string): RouterError => new RouterError(401, 'unauthorized', detail);
 
+/** A bearer that is not a key is a JWT: a development token (reference/registry/jwt.ts) whose subject is a router caller. */
+function jwtCaller(token: string): RouterCaller | undefined {
+  const verdict = verifyDevJwt(REGISTRY_JWT_SECRET, token);
+  if (!verdict.ok) return undefined;
+  const sub = verdict.claims.sub;
+  return Object.hasOwn(ROUTER_KEYS, sub) ? (sub as RouterCaller) : undefined;
+}
+
 /**
  * X-API-Key wins when both headers are sent; a bearer value with the key prefix is an API
- * key; anything else would be a JWT, which this reference issues none of.
+ * key; anything else is a JWT, accepted when it is a development token of a router caller.
  */
-export function resolvePrincipal(headers: Record<string, string | string[] | undefined>, bearerWins: boolean): Principal {
+export function resolvePrincipal(headers: Record<string, string | string[] | undefined>, bearerWins: boolean, jwtRefused = false): Principal {
   const apiKey = typeof headers['x-api-key'] === 'string' ? headers['x-api-key'] : undefined;
   const auth = typeof headers.authorization === 'string' ? headers.authorization : undefined;
   const bearer = bearerToken(auth);
@@ -55,14 +67,23 @@ export function resolvePrincipal(headers: Record<string, string | string[] | und
   if (presented === undefined) {
     throw unauthorized(auth !== undefined ? 'malformed Authorization header; send X-API-Key or Authorization: Bearer <key>' : 'missing credentials; send X-API-Key or Authorization: Bearer <key>');
   }
-  const caller = routerCallerForKey(presented);
+  const caller = routerCallerForKey(presented) ?? (presented === bearer && !presented.startsWith(API_KEY_PREFIX) && !jwtRefused ? jwtCaller(presented) : undefined);
   if (caller === undefined) {
     throw unauthorized(presented.startsWith(API_KEY_PREFIX) ? 'unknown API key' : 'invalid bearer token');
   }
   return PRINCIPALS[caller];
 }
 
+// Every queue read resolves the caller's scope; the principals are fixed, so each scope
+// string is built once instead of per request.
+const SCOPES = new WeakMap<Principal, string>();
+
 /** Idempotency keys and queued requests belong to the workspace, or to the user without one. */
 export function scopeOf(p: Principal): string {
-  return p.workspace !== undefined ? `workspace:${p.workspace}` : `user:${p.user}`;
+  let scope = SCOPES.get(p);
+  if (scope === undefined) {
+    scope = p.workspace !== undefined ? `workspace:${p.workspace}` : `user:${p.user}`;
+    SCOPES.set(p, scope);
+  }
+  return scope;
 }

@@ -24,6 +24,11 @@ export interface QueuedRequest {
   /** The error answer a collect of a failed run gives. */
   failure?: { status: number; errorType: string; detail: string };
   cancelled?: boolean;
+  /**
+   * The status answer's body once COMPLETED, serialised on its first poll: a finished
+   * request never changes again, and polls of it are the hot path under load.
+   */
+  completedStatus?: Buffer;
 }
 
 export const QUEUE_WAIT_MS = 10;
@@ -33,9 +38,9 @@ export class QueueStore {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  add(init: Omit<QueuedRequest, 'id' | 'enqueuedAt' | 'startsAt' | 'endsAt'>, runMs: number): QueuedRequest {
+  add(init: Omit<QueuedRequest, 'id' | 'enqueuedAt' | 'startsAt' | 'endsAt'>, runMs: number, waitMs = QUEUE_WAIT_MS): QueuedRequest {
     const t = this.now();
-    const req: QueuedRequest = { ...init, id: randomUUID(), enqueuedAt: t, startsAt: t + QUEUE_WAIT_MS, endsAt: t + QUEUE_WAIT_MS + runMs };
+    const req: QueuedRequest = { ...init, id: randomUUID(), enqueuedAt: t, startsAt: t + waitMs, endsAt: t + waitMs + runMs };
     this.requests.set(req.id, req);
     return req;
   }

@@ -46,8 +46,10 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
   const scope = (p: Principal): string => rules.requestScope(p, scopeOf);
 
   // ---- every response: request id; errors: error type ----
-  app.addHook('onRequest', async (_req, reply) => {
+  // Callback style: it runs on every call, and an async hook costs a promise per request.
+  app.addHook('onRequest', (_req, reply, done) => {
     reply.header(H.requestId, randomUUID());
+    done();
   });
 
   app.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => {
@@ -74,7 +76,7 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
       principals.set(req, guest);
       return;
     }
-    const p = resolvePrincipal(req.headers, rules.bearerFirst);
+    const p = resolvePrincipal(req.headers, rules.bearerFirst, !rules.acceptsJwt);
     principals.set(req, p);
     const decision = rules.rateDecision(p.caller, state.limiter.take(p.caller));
     if (!decision.allowed) {
@@ -226,7 +228,8 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
     return withKey(req, reply, p, async () => {
       if (def.behaviour === 'busy') throw new RouterError(503, 'service_unavailable', `${def.id} is at capacity; retry after the indicated time`, { retryAfter: 1 });
       const leg = selectLeg(state, def, p, q, req.body, 'run', hasKey);
-      const strict = q.strict && leg.kind === 'alternate';
+      // strict_mode means something only with an alternate.
+      const strict = rules.strictMode(q.strict, leg);
       const body = validateBody(state, def, req.body, { skipNative: strict, rejectUnknown: q.rejectUnknown, route: 'run' });
       const s = scopeOf(p);
       // The in-flight limit of a scope that has one (seed R § 409 and 429 rules, 3).
@@ -315,14 +318,16 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
     const sent = leg.kind === 'alternate' && !strict ? { ...body } : body;
     const answer = callPartner({ model: def, leg, body: leg.kind === 'alternate' && !strict ? translate(def, leg.provider, sent).body : sent, strict });
     const runMs = def.behaviour === 'slow' ? 3 * SLOW_MS : 20;
+    // A slow model's requests also wait in the queue long enough to be seen (and cancelled) there.
+    const waitMs = def.behaviour === 'slow' ? 2 * SLOW_MS : undefined;
     if (answer.kind === 'ok') {
       const out = presentOutput(state, def, strict, answer);
-      return state.queue.add({ scope: scope(p), modelId: def.id, result: { status: 200, contentType: out.contentType, bytes: out.bytes } }, runMs);
+      return state.queue.add({ scope: scope(p), modelId: def.id, result: { status: 200, contentType: out.contentType, bytes: out.bytes } }, runMs, waitMs);
     }
     const failed = rules.providerFailure(answer, def);
     const errorType = failed.headers[H.errorType] ?? 'provider_error';
     const parsed = JSON.parse(failed.body.toString('utf8')) as { detail?: string };
-    return state.queue.add({ scope: scope(p), modelId: def.id, errorType, failure: { status: failed.status, errorType, detail: parsed.detail ?? 'the run failed' } }, runMs);
+    return state.queue.add({ scope: scope(p), modelId: def.id, errorType, failure: { status: failed.status, errorType, detail: parsed.detail ?? 'the run failed' } }, runMs, waitMs);
   };
 
   // ---- queue reads ----
@@ -340,7 +345,12 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
     const { def, r, id } = findRequest(req);
     if (!r) throw unknownRequest(id);
     const unfinished = state.queue.status(r) !== 'COMPLETED';
-    return sendJson(reply, 200, presentStatus(def, r), unfinished ? pollHeaders() : {});
+    if (!unfinished) {
+      // A finished request never changes again, and polls of it are the hot path under load.
+      r.completedStatus ??= Buffer.from(JSON.stringify(presentStatus(def, r)));
+      return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(r.completedStatus);
+    }
+    return sendJson(reply, 200, presentStatus(def, r), pollHeaders());
   });
 
   app.get('/v2/models/:provider/:model/requests/:request_id', async (req, reply) => {
@@ -356,7 +366,7 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
     const { r, id } = findRequest(req);
     if (!r) throw unknownRequest(id);
     if (state.queue.status(r) === 'COMPLETED') return sendJson(reply, 409, { request_id: r.id, status: 'ALREADY_COMPLETED' }, { [H.errorType]: 'invalid_input' });
-    state.queue.cancel(r);
+    rules.cancelRequest(state.queue, r);
     return sendJson(reply, 202, { request_id: r.id, status: 'CANCELLATION_REQUESTED' });
   });
 }

@@ -14,12 +14,12 @@ const REFUSED_BODIES: Array<[string, unknown]> = [
 ];
 
 test.describe('Node registry operation › Body', () => {
-  test('a body with data (an object) is accepted', { annotation: rules('REGISTRY.BODY.DATA') }, async ({ api, requireScenario }) => {
+  test('a body with data (an object) is accepted', rules('REGISTRY.BODY.DATA'), async ({ api, requireScenario }) => {
     const nodeId = requireScenario('node_id', 'node to attach translations to') as string;
     checkAccepted('REGISTRY.BODY.DATA', await attach(api, nodeId), 'a body {data: {fr: {...}, de: {...}}}');
   });
 
-  test('a body without data, or whose data is not an object, is refused with a 4xx error', { annotation: rules('REGISTRY.BODY.DATA') }, async ({ api, requireScenario }) => {
+  test('a body without data, or whose data is not an object, is refused with a 4xx error', rules('REGISTRY.BODY.DATA'), async ({ api, requireScenario }) => {
     const nodeId = requireScenario('node_id', 'node to attach translations to') as string;
     for (const [what, json] of REFUSED_BODIES) {
       const res = await attach(api, nodeId, { json });
@@ -27,7 +27,7 @@ test.describe('Node registry operation › Body', () => {
     }
   });
 
-  test('a refused body is answered 400 Bad Request', { annotation: rules('REGISTRY.BODY.STATUS_400') }, async ({ api, requireScenario }) => {
+  test('a refused body is answered 400 Bad Request', rules('REGISTRY.BODY.STATUS_400'), async ({ api, requireScenario }) => {
     const nodeId = requireScenario('node_id', 'node to attach translations to') as string;
     for (const [what, json] of REFUSED_BODIES) {
       const res = await attach(api, nodeId, { json });

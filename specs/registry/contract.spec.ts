@@ -5,7 +5,7 @@ import { test, rules } from '../../fixtures/test.ts';
 import { attach, unknownNodeId } from '../../lib/registry/requests.ts';
 
 test.describe('Node registry operation › Contract', () => {
-  test('every answer carries a declared status, and every error a JSON body', { annotation: rules('REGISTRY.CONTRACT.STATUS_DECLARED', 'REGISTRY.CONTRACT.BODY') }, async ({ api, requireScenario }) => {
+  test('every answer carries a declared status, and every error a JSON body', rules('REGISTRY.CONTRACT.STATUS_DECLARED', 'REGISTRY.CONTRACT.BODY'), async ({ api, requireScenario }) => {
     const nodeId = requireScenario('node_id', 'node to attach translations to') as string;
     await attach(api, nodeId);
     await attach(api, nodeId, { auth: 'none' });

@@ -6,7 +6,7 @@ import { attach, describe, unknownNodeId } from '../../lib/registry/requests.ts'
 import type { Auth } from '../../lib/api.ts';
 
 test.describe('Node registry operation › Error bodies', () => {
-  test('every error body is {details: [string], message} or {error, message}', { annotation: rules('REGISTRY.ERR.SHAPE') }, async ({ api, target, requireScenario }) => {
+  test('every error body is {details: [string], message} or {error, message}', rules('REGISTRY.ERR.SHAPE'), async ({ api, target, requireScenario }) => {
     const nodeId = requireScenario('node_id', 'node to attach translations to') as string;
     const provoked: Array<[string, string, { json?: unknown; auth?: Auth }]> = [
       ['no credentials', nodeId, { auth: 'none' }],

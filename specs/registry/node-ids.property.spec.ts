@@ -8,7 +8,7 @@ import { attach, checkAccepted, describe } from '../../lib/registry/requests.ts'
 import { nodeIdArbitrary } from '../../lib/registry/node-ids.ts';
 
 test.describe('Node registry operation › Path (property)', () => {
-  test('no string node id, percent-encoded, makes the server fail', { annotation: rules('REGISTRY.NODE.PATH_ID') }, async ({ api, profile, requireScenario }, testInfo) => {
+  test('no string node id, percent-encoded, makes the server fail', rules('REGISTRY.NODE.PATH_ID'), async ({ api, profile, requireScenario }, testInfo) => {
     const known = requireScenario('node_id', 'node to attach translations to') as string;
     await assertProperty(testInfo, profile, nodeIdArbitrary(), async (nodeId) => {
       const res = await attach(api, nodeId);

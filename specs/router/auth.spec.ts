@@ -1,12 +1,12 @@
 // Seed R § Authentication, rules 1-4.
 import { randomUUID } from 'node:crypto';
 import { test, rules } from '../../fixtures/test.ts';
-import { check } from '../../lib/check.ts';
+import { check, ensure } from '../../lib/check.ts';
 import type { CallOptions } from '../../lib/api.ts';
 import { checkRouterError, describe, modelRef, path } from '../../lib/router/models.ts';
 
 test.describe('Authentication', () => {
-  test('every operation without credentials, or with an unknown key, answers 401 unauthorized', { annotation: rules('ROUTER.AUTH.REQUIRED') }, async ({ api, requireScenario }) => {
+  test('every operation without credentials, or with an unknown key, answers 401 unauthorized', rules('ROUTER.AUTH.REQUIRED'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'model') as string);
     const p = path(m);
     const rid = { ...p, request_id: randomUUID() };
@@ -30,9 +30,9 @@ test.describe('Authentication', () => {
     checkRouterError(api, 'ROUTER.AUTH.REQUIRED', await api.call('getModel', { path: p, auth: { bearer: unknown } }), [401], 'unauthorized');
   });
 
-  test('an API key works in X-API-Key and as a bearer token, and X-API-Key wins when both are sent', { annotation: rules('ROUTER.AUTH.KEY_FORMS') }, async ({ api, target }) => {
+  test('an API key works in X-API-Key and as a bearer token, and X-API-Key wins when both are sent', rules('ROUTER.AUTH.KEY_FORMS'), async ({ api, target }) => {
     const key = target.token;
-    check('ROUTER.AUTH.KEY_FORMS', key !== undefined, 'the target configuration', 'an API key for the router', 'none configured');
+    ensure('ROUTER.AUTH.KEY_FORMS', key !== undefined, 'the target configuration', 'an API key for the router', 'none configured');
     const bogus = `comfyui-conformance-unknown-${randomUUID()}`;
     const forms: Array<[string, CallOptions['auth'], number]> = [
       ['X-API-Key', { apiKey: key! }, 200],
@@ -46,7 +46,16 @@ test.describe('Authentication', () => {
     }
   });
 
-  test('a model the caller may not use answers 403 forbidden', { annotation: rules('ROUTER.AUTH.FORBIDDEN') }, async ({ api, requireScenario }) => {
+  test('a JWT sent as Authorization: Bearer is accepted', rules('ROUTER.AUTH.JWT'), async ({ api, requireScenario }) => {
+    const jwt = requireScenario('jwt_token', 'a session JWT the router accepts') as string;
+    const m = modelRef(requireScenario('image_model', 'model') as string);
+    for (const [op, opts] of [['listModels', { query: { limit: 1 } }], ['getModel', { path: path(m) }]] as const) {
+      const res = await api.call(op, { ...opts, auth: { bearer: jwt } });
+      check('ROUTER.AUTH.JWT', res.status === 200, `${op} with Authorization: Bearer <JWT>`, '200', describe(api, res), res);
+    }
+  });
+
+  test('a model the caller may not use answers 403 forbidden', rules('ROUTER.AUTH.FORBIDDEN'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('forbidden_model', 'model the default key may not use') as string);
     checkRouterError(api, 'ROUTER.AUTH.FORBIDDEN', await api.call('getModel', { path: path(m) }), [403], 'forbidden');
     checkRouterError(api, 'ROUTER.AUTH.FORBIDDEN', await api.call('runModel', { path: path(m), json: { prompt: 'conformance' } }), [403], 'forbidden');

@@ -3,7 +3,7 @@
 // body broken at one field is a 422 whose loc points at it, and every quote's arithmetic holds.
 import fc from 'fast-check';
 import { test, rules } from '../../fixtures/test.ts';
-import { check } from '../../lib/check.ts';
+import { check, ensure } from '../../lib/check.ts';
 import type { ApiClient } from '../../lib/api.ts';
 import { assertProperty } from '../../fixtures/property.ts';
 import { brokenBody, validBody, type Loc } from '../../lib/arbitraries/router.ts';
@@ -25,7 +25,11 @@ async function targets(api: ApiClient, requireScenario: Need): Promise<Target[]>
   for (const key of ['image_model', 'video_model']) {
     const m = modelRef(requireScenario(key, 'model with an authored input schema') as string);
     const doc = await modelDocument(api, m);
-    if (!doc.input) throw new SuiteError(`the document of ${m.id} has no input schema`);
+    if (!doc.input) {
+      // An authored document without an input schema breaks its rule; an unauthored one means the scenario named the wrong model.
+      ensure('ROUTER.SCHEMA.DOCUMENT', doc.authored !== true, `the authored document of ${m.id}`, 'a request-body schema', 'none');
+      throw new SuiteError(`scenario input ${key} names ${m.id}, whose input schema is not authored`);
+    }
     out.push({ m, schema: doc.input });
   }
   return out;
@@ -42,7 +46,7 @@ function stripBody(loc: unknown): Loc | undefined {
 }
 
 test.describe('Request bodies from schema documents', () => {
-  test("any body valid against a model's input schema is run", { annotation: rules('ROUTER.RUN.SCHEMA_BODIES') }, async ({ api, profile, requireScenario }, testInfo) => {
+  test("any body valid against a model's input schema is run", rules('ROUTER.RUN.SCHEMA_BODIES'), async ({ api, profile, requireScenario }, testInfo) => {
     const ts = await targets(api, requireScenario);
     const arbitrary = fc.oneof(...ts.map((t) => validBody(t.schema).map((body) => ({ t, body: pinModel(t, body) }))));
     await assertProperty(testInfo, profile, arbitrary, async ({ t, body }) => {
@@ -51,7 +55,7 @@ test.describe('Request bodies from schema documents', () => {
     });
   });
 
-  test('a body broken at one field is refused 422 whose loc points at that field', { annotation: rules('ROUTER.ERR.VALIDATION_LOC') }, async ({ api, profile, requireScenario }, testInfo) => {
+  test('a body broken at one field is refused 422 whose loc points at that field', rules('ROUTER.ERR.VALIDATION_LOC'), async ({ api, profile, requireScenario }, testInfo) => {
     const ts = await targets(api, requireScenario);
     const arbitrary = fc.oneof(...ts.map((t) => brokenBody(t.schema).map((b) => ({ t, ...b, body: b.loc[0] === 'model' ? b.body : pinModel(t, b.body) }))));
     await assertProperty(testInfo, profile, arbitrary, async ({ t, body, loc, kind }) => {
@@ -63,7 +67,7 @@ test.describe('Request bodies from schema documents', () => {
     });
   });
 
-  test('every quote of a schema-valid body keeps the estimate arithmetic', { annotation: rules('ROUTER.ESTIMATE.FIELDS', 'ROUTER.ESTIMATE.DECIMAL', 'ROUTER.ESTIMATE.CENTS', 'ROUTER.ESTIMATE.CREDITS') }, async ({ api, profile, requireScenario }, testInfo) => {
+  test('every quote of a schema-valid body keeps the estimate arithmetic', rules('ROUTER.ESTIMATE.FIELDS', 'ROUTER.ESTIMATE.DECIMAL', 'ROUTER.ESTIMATE.CENTS', 'ROUTER.ESTIMATE.CREDITS'), async ({ api, profile, requireScenario }, testInfo) => {
     const ts = await targets(api, requireScenario);
     const arbitrary = fc.oneof(...ts.map((t) => validBody(t.schema).map((body) => ({ t, body: pinModel(t, body) }))));
     await assertProperty(testInfo, profile, arbitrary, async ({ t, body }) => {

@@ -10,7 +10,7 @@ import { walkCatalog, type CatalogPage } from '../../lib/router/catalog.ts';
 import { checkRouterError } from '../../lib/router/models.ts';
 
 test.describe('Catalog page', () => {
-  test('following next_cursor while has_more visits every model exactly once, whatever the limit', { annotation: rules('ROUTER.CATALOG.WALK') }, async ({ api, profile }, testInfo) => {
+  test('following next_cursor while has_more visits every model exactly once, whatever the limit', rules('ROUTER.CATALOG.WALK'), async ({ api, profile }, testInfo) => {
     const reference = await walkCatalog(api, 100);
     const all = new Set(reference.ids);
     check('ROUTER.CATALOG.WALK', all.size === reference.ids.length, `a walk at limit 100 (${reference.ids.length} entries)`, 'no entry twice', `${reference.ids.length - all.size} repeated`);
@@ -25,7 +25,7 @@ test.describe('Catalog page', () => {
     });
   });
 
-  test('next_cursor is opaque, and a mutated or forged cursor is refused 400 invalid_input', { annotation: rules('ROUTER.CATALOG.CURSOR_OPAQUE') }, async ({ api, profile }, testInfo) => {
+  test('next_cursor is opaque, and a mutated or forged cursor is refused 400 invalid_input', rules('ROUTER.CATALOG.CURSOR_OPAQUE'), async ({ api, profile }, testInfo) => {
     const first = (await api.call('listModels', { query: { limit: 5 } })).json<CatalogPage>();
     const second = (await api.call('listModels', { query: { limit: 5, cursor: first.next_cursor } })).json<CatalogPage>();
     for (const c of [first.next_cursor, second.next_cursor]) {

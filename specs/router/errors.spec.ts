@@ -3,17 +3,16 @@
 // are also judged on every answer by the api fixture; these tests provoke the answers.
 import { randomUUID } from 'node:crypto';
 import { test, rules } from '../../fixtures/test.ts';
-import { check } from '../../lib/check.ts';
+import { check, ensure, notJudged } from '../../lib/check.ts';
 import type { ApiResponse } from '../../lib/api.ts';
-import { checkRouterError, describe, hdr, jsonOf, modelRef, path, uniqueKey, withKey } from '../../lib/router/models.ts';
+import { checkRouterError, describe, errorTypeOf, hdr, jsonOf, mirroringMembers, modelRef, path, uniqueKey, withKey } from '../../lib/router/models.ts';
 import { imageBody } from '../../lib/router/bodies.ts';
 import { retryAfterOf } from '../../lib/router/queue.ts';
-import { SuiteError } from '../../lib/violations.ts';
 
 const SUBJECTS = ['input', 'output', 'input_text', 'input_image', 'input_video', 'input_audio', 'output_text', 'output_image', 'output_video', 'output_audio'];
 
 test.describe('Contract', () => {
-  test('every answer has a status, media type, body and headers the contract declares for its operation', { annotation: rules('ROUTER.CONTRACT.STATUS_DECLARED', 'ROUTER.CONTRACT.BODY', 'ROUTER.CONTRACT.HEADERS') }, async ({ api, requireScenario }) => {
+  test('every answer has a status, media type, body and headers the contract declares for its operation', rules('ROUTER.CONTRACT.STATUS_DECLARED', 'ROUTER.CONTRACT.BODY', 'ROUTER.CONTRACT.HEADERS'), async ({ api, requireScenario }) => {
     // The api fixture validates each answer; these are one of each operation.
     const m = modelRef(requireScenario('image_model', 'JSON model') as string);
     const body = imageBody(requireScenario);
@@ -30,7 +29,7 @@ test.describe('Contract', () => {
 });
 
 test.describe('Errors', () => {
-  test('every refusal has the error body and request id, mirrors its bucket in X-Svc-Error-Type and pairs it with its status', { annotation: rules('ROUTER.ERR.BODY', 'ROUTER.ERR.CODE_STATUS', 'ROUTER.HEADER.ERROR_TYPE', 'ROUTER.HEADER.REQUEST_ID') }, async ({ api, requireScenario }) => {
+  test('every refusal has the error body and request id, mirrors its bucket in X-Svc-Error-Type and pairs it with its status', rules('ROUTER.ERR.BODY', 'ROUTER.ERR.CODE_STATUS', 'ROUTER.HEADER.ERROR_TYPE', 'ROUTER.HEADER.REQUEST_ID'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'JSON model') as string);
     const body = imageBody(requireScenario);
     const key = uniqueKey('errors');
@@ -52,7 +51,7 @@ test.describe('Errors', () => {
     }
   });
 
-  test('a 422 is the validation body, with the bucket in X-Svc-Error-Type', { annotation: rules('ROUTER.ERR.VALIDATION_BODY', 'ROUTER.HEADER.ERROR_TYPE') }, async ({ api, requireScenario }) => {
+  test('a 422 is the validation body, with the bucket in X-Svc-Error-Type', rules('ROUTER.ERR.VALIDATION_BODY', 'ROUTER.HEADER.ERROR_TYPE'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'model with an authored schema') as string);
     const res = await api.call('runModel', { path: path(m), json: { prompt: '', num_images: 99 } });
     check('ROUTER.ERR.VALIDATION_BODY', res.status === 422, 'a run with two invalid fields', '422', describe(api, res));
@@ -61,7 +60,7 @@ test.describe('Errors', () => {
     check('ROUTER.HEADER.ERROR_TYPE', (res.header(hdr(api, 'error-type')) ?? '') !== '', `${hdr(api, 'error-type')} of the 422`, 'the coarse bucket', 'absent');
   });
 
-  test('a JSON body that is not an object is refused 422 dict_type at loc ["body"]', { annotation: rules('ROUTER.ERR.NON_OBJECT_BODY') }, async ({ api, requireScenario }) => {
+  test('a JSON body that is not an object is refused 422 dict_type at loc ["body"]', rules('ROUTER.ERR.NON_OBJECT_BODY'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'model') as string);
     for (const value of [[1, 2, 3], 'a string', 42]) {
       const res = await api.call('runModel', { path: path(m), json: value });
@@ -70,7 +69,7 @@ test.describe('Errors', () => {
     }
   });
 
-  test('every model operation on an unknown model answers 404 model_not_found', { annotation: rules('ROUTER.ERR.MODEL_NOT_FOUND') }, async ({ api }) => {
+  test('every model operation on an unknown model answers 404 model_not_found', rules('ROUTER.ERR.MODEL_NOT_FOUND'), async ({ api }) => {
     const p = { provider: 'conformance', model: `missing-${randomUUID()}` };
     const json = { prompt: 'conformance' };
     for (const [op, opts] of [['getModel', {}], ['getModelSchema', {}], ['runModel', { json }], ['estimateModel', { json }], ['submitModelRequest', { json }]] as const) {
@@ -78,50 +77,56 @@ test.describe('Errors', () => {
     }
   });
 
-  test('an unfunded caller is refused 402 insufficient_credits on runs and submits', { annotation: rules('ROUTER.ERR.INSUFFICIENT_CREDITS') }, async ({ api, requireScenario }) => {
+  test('an unfunded caller is refused on runs and submits, never run; the refusal is 402 insufficient_credits', rules('ROUTER.ERR.INSUFFICIENT_CREDITS', 'ROUTER.ERR.INSUFFICIENT_CREDITS_402'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'model') as string);
     const broke = api.as({ bearer: requireScenario('unfunded_token', 'credential of a workspace without credits') as string });
     const body = imageBody(requireScenario);
-    checkRouterError(api, 'ROUTER.ERR.INSUFFICIENT_CREDITS', await broke.call('runModel', { path: path(m), json: body }), [402], 'insufficient_credits');
-    checkRouterError(api, 'ROUTER.ERR.INSUFFICIENT_CREDITS', await broke.call('submitModelRequest', { path: path(m), json: body }), [402], 'insufficient_credits');
+    for (const op of ['runModel', 'submitModelRequest'] as const) {
+      const res = await broke.call(op, { path: path(m), json: body });
+      const refused = res.status >= 400 && res.status < 500;
+      check('ROUTER.ERR.INSUFFICIENT_CREDITS', refused, `${op} by an unfunded caller`, 'a 4xx refusal (never run)', describe(api, res), res);
+      // Which status and bucket is public docs' word; judged only on a refusal (the rule above judges running it).
+      if (refused) check('ROUTER.ERR.INSUFFICIENT_CREDITS_402', res.status === 402 && errorTypeOf(api, res) === 'insufficient_credits', `the refusal of ${op} by an unfunded caller`, '402 insufficient_credits', describe(api, res), res);
+      else notJudged('ROUTER.ERR.INSUFFICIENT_CREDITS_402', `${op} by an unfunded caller was not refused (${describe(api, res)}); ROUTER.ERR.INSUFFICIENT_CREDITS judges that`);
+    }
   });
 
-  test('a body above the size cap is refused 413', { annotation: rules('ROUTER.ERR.BODY_TOO_LARGE') }, async ({ api, requireScenario }) => {
+  test('a body above the size cap is refused 413', rules('ROUTER.ERR.BODY_TOO_LARGE'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'model') as string);
     const cap = Number(requireScenario('max_body_bytes', 'the request-body size cap'));
     const res = await api.call('runModel', { path: path(m), json: { prompt: 'x'.repeat(cap + 1024) } });
     check('ROUTER.ERR.BODY_TOO_LARGE', res.status === 413, `a run with a ${cap + 1024}-byte prompt`, '413', describe(api, res));
   });
 
-  test('a caller past its allowance is refused 429 with the committed-spend headers', { annotation: rules('ROUTER.ERR.RATE_LIMITED') }, async ({ api, requireScenario }) => {
+  test('a caller past its allowance is refused 429 with the committed-spend headers', rules('ROUTER.ERR.RATE_LIMITED'), async ({ api, requireScenario }) => {
     const limited = api.as({ bearer: requireScenario('rate_limited_token', 'credential with a small request allowance') as string });
     let refused: ApiResponse | undefined;
     for (let i = 0; i < 60 && !refused; i++) {
       const res = await limited.call('listModels', { query: { limit: 1 } });
       if (res.status === 429) refused = res;
     }
-    if (!refused) throw new SuiteError('60 rapid requests from the limited key were never refused 429');
+    ensure('ROUTER.ERR.RATE_LIMITED', refused !== undefined, '60 rapid requests from the key with a small allowance (scenario rate_limited_token)', 'a 429 once the allowance is used up', 'never refused');
     checkRouterError(api, 'ROUTER.ERR.RATE_LIMITED', refused, [429]);
     const type = jsonOf(refused)?.error_type;
     check('ROUTER.ERR.RATE_LIMITED', type === 'rate_limited' || type === 'concurrency_limit_exceeded', 'error_type of the 429', 'rate_limited or concurrency_limit_exceeded', type);
     for (const k of ['limit', 'current', 'remaining']) check('ROUTER.ERR.RATE_LIMITED', refused.header(`x-committed-spend-${k}`) !== undefined, 'the 429', `X-Committed-Spend-${k[0]!.toUpperCase()}${k.slice(1)}`, 'absent');
   });
 
-  test('a provider answer that cannot become a result is 502 provider_error with X-Svc-Upstream-Status', { annotation: rules('ROUTER.ERR.PROVIDER_ERROR') }, async ({ api, requireScenario }) => {
+  test('a provider answer that cannot become a result is 502 provider_error with X-Svc-Upstream-Status', rules('ROUTER.ERR.PROVIDER_ERROR'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('broken_output_model', 'model whose partner answer cannot be used') as string);
     const res = await api.call('runModel', { path: path(m), json: imageBody(requireScenario) });
     checkRouterError(api, 'ROUTER.ERR.PROVIDER_ERROR', res, [502], 'provider_error');
     check('ROUTER.ERR.PROVIDER_ERROR', res.header(hdr(api, 'upstream-status')) !== undefined, 'the 502', hdr(api, 'upstream-status'), 'absent');
   });
 
-  test('a capacity refusal is 503 service_unavailable with Retry-After', { annotation: rules('ROUTER.ERR.CAPACITY') }, async ({ api, requireScenario }) => {
+  test('a capacity refusal is 503 service_unavailable with Retry-After', rules('ROUTER.ERR.CAPACITY'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('busy_model', 'model at capacity') as string);
     const res = await api.call('runModel', { path: path(m), json: imageBody(requireScenario) });
     checkRouterError(api, 'ROUTER.ERR.CAPACITY', res, [503], 'service_unavailable');
     check('ROUTER.ERR.CAPACITY', retryAfterOf(res) !== undefined, 'the capacity 503', 'Retry-After', res.header('retry-after') ?? 'absent');
   });
 
-  test('a call past its deadline is 504 deadline_exceeded with Retry-After and X-Svc-Upstream-Status', { annotation: rules('ROUTER.ERR.DEADLINE') }, async ({ api, requireScenario }) => {
+  test('a call past its deadline is 504 deadline_exceeded with Retry-After and X-Svc-Upstream-Status', rules('ROUTER.ERR.DEADLINE'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('deadline_model', 'model that passes its deadline') as string);
     const res = await api.call('runModel', { path: path(m), json: imageBody(requireScenario) });
     checkRouterError(api, 'ROUTER.ERR.DEADLINE', res, [504], 'deadline_exceeded');
@@ -129,30 +134,49 @@ test.describe('Errors', () => {
     check('ROUTER.ERR.DEADLINE', res.header(hdr(api, 'upstream-status')) !== undefined, 'the 504', hdr(api, 'upstream-status'), 'absent');
   });
 
-  test('a content-policy refusal is 400 content_policy_violation with one of the ten subjects, mirrored in the body', { annotation: rules('ROUTER.ERR.CONTENT_POLICY') }, async ({ api, requireScenario }) => {
+  test('a content-policy refusal is 400 content_policy_violation; the subject the provider named is in X-Svc-Refusal-Subject and mirrored in the body', rules('ROUTER.ERR.CONTENT_POLICY', 'ROUTER.ERR.MEMBER_NAMES'), async ({ api, requireScenario, target }) => {
     const m = modelRef(requireScenario('image_model', 'model') as string);
     const res = await api.call('runModel', { path: path(m), json: requireScenario('policy_body', 'a body refused on content-policy grounds') as Record<string, unknown> });
     checkRouterError(api, 'ROUTER.ERR.CONTENT_POLICY', res, [400], 'content_policy_violation');
-    const subject = res.header(hdr(api, 'refusal-subject'));
-    check('ROUTER.ERR.CONTENT_POLICY', subject === undefined || SUBJECTS.includes(subject), `${hdr(api, 'refusal-subject')}`, SUBJECTS.join(', '), subject);
-    const member = jsonOf(res)?.refusal_subject;
-    check('ROUTER.ERR.CONTENT_POLICY', member === undefined || member === subject, 'refusal_subject of the body', `the header's value (${subject ?? 'absent'})`, member);
+    const name = hdr(api, 'refusal-subject');
+    const subject = res.header(name);
+    const body = jsonOf(res);
+    // The subject is present only when the provider named one; the target says whether it does.
+    const named = target.scenario.policy_subject;
+    if (typeof named === 'string') check('ROUTER.ERR.CONTENT_POLICY', subject === named, `${name} of a refusal whose provider named the subject`, named, subject ?? 'absent', res);
+    else if (subject === undefined) notJudged('ROUTER.ERR.CONTENT_POLICY', `no ${name} on the refusal, and the target gave no policy_subject saying the provider names one`);
+    if (subject === undefined) {
+      notJudged('ROUTER.ERR.MEMBER_NAMES', `no ${name} on the refusal, so no member mirrors it`);
+      return;
+    }
+    check('ROUTER.ERR.CONTENT_POLICY', SUBJECTS.includes(subject), name, SUBJECTS.join(', '), subject, res);
+    // The seed does not show the member's name: any member holding the header's value mirrors it.
+    const mirrors = mirroringMembers(body, subject);
+    check('ROUTER.ERR.CONTENT_POLICY', mirrors.length > 0, `the body of a refusal carrying ${name}: ${subject}`, 'a member mirroring the header', body, res);
+    if (mirrors.length > 0) check('ROUTER.ERR.MEMBER_NAMES', mirrors.includes('refusal_subject'), 'the body member mirroring the refusal subject', 'refusal_subject', mirrors, res);
+    else notJudged('ROUTER.ERR.MEMBER_NAMES', 'no body member mirrors the refusal subject (ROUTER.ERR.CONTENT_POLICY judges that)');
   });
 
-  test('upstream_detail appears only with invalid_input from the provider and mirrors X-Svc-Upstream-Detail', { annotation: rules('ROUTER.ERR.UPSTREAM_DETAIL') }, async ({ api, requireScenario }) => {
+  test("a provider's reason for calling a request malformed reaches the caller in X-Svc-Upstream-Detail and the body; router-raised refusals carry none", rules('ROUTER.ERR.UPSTREAM_DETAIL', 'ROUTER.ERR.MEMBER_NAMES'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'model') as string);
-    const malformed = await api.call('runModel', { path: path(m), json: requireScenario('malformed_body', 'a body the provider calls malformed') as Record<string, unknown> });
+    // The scenario body is one the provider calls malformed and says why: the reason must reach the caller.
+    const malformed = await api.call('runModel', { path: path(m), json: requireScenario('malformed_body', 'a body the provider calls malformed, saying why') as Record<string, unknown> });
     checkRouterError(api, 'ROUTER.ERR.UPSTREAM_DETAIL', malformed, [400], 'invalid_input');
     const upstream = Number(malformed.header(hdr(api, 'upstream-status')));
-    const member = jsonOf(malformed)?.upstream_detail;
-    if (member !== undefined) {
-      check('ROUTER.ERR.UPSTREAM_DETAIL', (upstream >= 400 && upstream < 500) || (upstream >= 200 && upstream < 300), `${hdr(api, 'upstream-status')} of a 400 carrying upstream_detail`, 'a provider 4xx or 2xx', malformed.header(hdr(api, 'upstream-status')) ?? 'absent');
-      check('ROUTER.ERR.UPSTREAM_DETAIL', member === malformed.header(hdr(api, 'upstream-detail')), 'upstream_detail', `the header ${hdr(api, 'upstream-detail')}`, { member, header: malformed.header(hdr(api, 'upstream-detail')) });
-    }
+    check('ROUTER.ERR.UPSTREAM_DETAIL', (upstream >= 400 && upstream < 500) || (upstream >= 200 && upstream < 300), `${hdr(api, 'upstream-status')} of the provider's malformed-request refusal`, 'a provider 4xx or 2xx', malformed.header(hdr(api, 'upstream-status')) ?? 'absent', malformed);
+    const reason = malformed.header(hdr(api, 'upstream-detail'));
+    check('ROUTER.ERR.UPSTREAM_DETAIL', reason !== undefined && reason.trim() !== '', `${hdr(api, 'upstream-detail')} of the provider's malformed-request refusal`, "the provider's reason", reason ?? 'absent', malformed);
+    if (reason !== undefined) {
+      // The seed does not show the member's name: any member holding the header's value mirrors it.
+      const mirrors = mirroringMembers(jsonOf(malformed), reason);
+      check('ROUTER.ERR.UPSTREAM_DETAIL', mirrors.length > 0, `the body of the refusal carrying ${hdr(api, 'upstream-detail')}`, 'a member mirroring the header', jsonOf(malformed), malformed);
+      if (mirrors.length > 0) check('ROUTER.ERR.MEMBER_NAMES', mirrors.includes('upstream_detail'), "the body member mirroring the provider's reason", 'upstream_detail', mirrors, malformed);
+      else notJudged('ROUTER.ERR.MEMBER_NAMES', "no body member mirrors the provider's reason (ROUTER.ERR.UPSTREAM_DETAIL judges that)");
+    } else notJudged('ROUTER.ERR.MEMBER_NAMES', `no ${hdr(api, 'upstream-detail')}, so no member mirrors it`);
     const routerRaised = [
       await api.call('runModel', { path: path(m), query: { model_provider: 'conformance-unregistered' }, json: imageBody(requireScenario) }),
       await api.call('runModel', { path: path(m), json: requireScenario('policy_body', 'a content-policy body') as Record<string, unknown> }),
     ];
-    for (const res of routerRaised) check('ROUTER.ERR.UPSTREAM_DETAIL', jsonOf(res)?.upstream_detail === undefined, `the ${describe(api, res)}`, 'no upstream_detail (not a provider-called malformed request)', jsonOf(res)?.upstream_detail);
+    for (const res of routerRaised) check('ROUTER.ERR.UPSTREAM_DETAIL', jsonOf(res)?.upstream_detail === undefined && res.header(hdr(api, 'upstream-detail')) === undefined, `the ${describe(api, res)}`, 'no upstream_detail and no upstream-detail header (not a provider-called malformed request)', jsonOf(res)?.upstream_detail ?? res.header(hdr(api, 'upstream-detail')), res);
   });
 });

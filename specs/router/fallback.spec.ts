@@ -1,14 +1,13 @@
 // Seed R § Endpoints › fallback_provider rules 1-3; Cost estimate rule 5.
 import { test, rules } from '../../fixtures/test.ts';
-import { check } from '../../lib/check.ts';
+import { check, ensure, notJudged } from '../../lib/check.ts';
 import { numberAsDecimal, parseDecimal } from '../../lib/router/decimal.ts';
 import type { Quote } from '../../lib/router/estimate.ts';
 import { ALTERNATES, alternatesOf, describe, detailOf, hdr, modelRef, path } from '../../lib/router/models.ts';
 import { imageBody } from '../../lib/router/bodies.ts';
-import { SuiteError } from '../../lib/violations.ts';
 
 test.describe('fallback_provider', () => {
-  test('a provider failure is retried on an alternate, and the success names it; only the literal false turns fallback off', { annotation: rules('ROUTER.FALLBACK.SERVED') }, async ({ api, requireScenario }) => {
+  test('a provider failure is retried on an alternate, and the success names it; only the literal false turns fallback off', rules('ROUTER.FALLBACK.SERVED'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('fallback_model', 'model whose native provider fails') as string);
     const body = imageBody(requireScenario);
     const allowed = alternatesOf(await detailOf(api, m)) ?? [...ALTERNATES];
@@ -21,14 +20,14 @@ test.describe('fallback_provider', () => {
     }
   });
 
-  test('fallback_provider=false lets the first failure reach the caller, without a fallback header', { annotation: rules('ROUTER.FALLBACK.OFF') }, async ({ api, requireScenario }) => {
+  test('fallback_provider=false lets the first failure reach the caller, without a fallback header', rules('ROUTER.FALLBACK.OFF'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('fallback_model', 'model whose native provider fails') as string);
     const res = await api.call('runModel', { path: path(m), query: { fallback_provider: 'false' }, json: imageBody(requireScenario) });
     check('ROUTER.FALLBACK.OFF', res.status >= 500, `a run of ${m.id} with fallback_provider=false`, 'the first failure (5xx)', describe(api, res));
     check('ROUTER.FALLBACK.OFF', res.header(hdr(api, 'router-fallback-provider')) === undefined, 'the failure', 'no fallback header', res.header(hdr(api, 'router-fallback-provider')));
   });
 
-  test('fallback is skipped, never refused, for own-key requests, edit bodies and strict mode', { annotation: rules('ROUTER.FALLBACK.SKIPPED') }, async ({ api, requireScenario }) => {
+  test('fallback is skipped, never refused, for own-key requests, edit bodies and strict mode', rules('ROUTER.FALLBACK.SKIPPED'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('fallback_model', 'model whose native provider fails') as string);
     const body = imageBody(requireScenario);
     const byok = api.as({ bearer: requireScenario('byok_token', "credential resolving an own key for fallback_model's provider") as string });
@@ -46,24 +45,33 @@ test.describe('fallback_provider', () => {
     }
   });
 
-  test('a failed fallback attempt does not carry the fallback header', { annotation: rules('ROUTER.FALLBACK.FAILED_NO_HEADER') }, async ({ api, requireScenario }) => {
+  test('a failed fallback attempt does not carry the fallback header', rules('ROUTER.FALLBACK.FAILED_NO_HEADER'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('fallback_model', 'model with alternates') as string);
     const failing = requireScenario('failing_body', 'a body every provider fails on') as Record<string, unknown>;
     const res = await api.call('runModel', { path: path(m), json: failing });
-    if (res.status < 500) throw new SuiteError(`the failing body answered ${res.status}; a failure is needed`);
+    if (res.status < 500) {
+      notJudged('ROUTER.FALLBACK.FAILED_NO_HEADER', `the scenario's failing_body answered ${describe(api, res)}, not a provider failure, so no fallback attempt failed`);
+      return;
+    }
     check('ROUTER.FALLBACK.FAILED_NO_HEADER', res.header(hdr(api, 'router-fallback-provider')) === undefined, `a run of ${m.id} where every provider fails`, 'no fallback header', res.header(hdr(api, 'router-fallback-provider')));
   });
 
-  test("a run served by fallback is charged at the serving provider's rate", { annotation: rules('ROUTER.FALLBACK.RATE') }, async ({ api, requireScenario }) => {
+  test("a run served by fallback is charged at the serving provider's rate", rules('ROUTER.FALLBACK.RATE'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('fallback_model', 'model whose native provider fails') as string);
     const body = imageBody(requireScenario);
     const res = await api.call('runModel', { path: path(m), json: body });
     const served = res.header(hdr(api, 'router-fallback-provider'));
-    if (res.status !== 200 || served === undefined) throw new SuiteError(`the run was not served by fallback (${describe(api, res)})`);
+    // The scenario model's native provider fails: by default an alternate serves the call.
+    ensure('ROUTER.FALLBACK.SERVED', res.status === 200 && served !== undefined, `a run of ${m.id}, whose native provider fails`, `200 with ${hdr(api, 'router-fallback-provider')}`, `${describe(api, res)}, ${hdr(api, 'router-fallback-provider')}: ${served ?? 'absent'}`, res);
     const quote = (await api.call('estimateModel', { path: path(m), query: { model_provider: served }, json: body })).json<Quote>();
-    test.skip(quote.source !== 'exact' || res.header(hdr(api, 'credits-used')) === undefined, 'not exercised: no exact quote for the serving leg, or no credits reported');
-    const charged = parseDecimal(res.header(hdr(api, 'credits-used'))!.trim());
+    if (quote.source !== 'exact') {
+      notJudged('ROUTER.FALLBACK.RATE', `the quote of the ${served} leg is ${String(quote.source)}, not exact, so there is no figure to compare the charge with`);
+      return;
+    }
+    // For an exact quote the credits-used header carries the figure (seed R § Cost estimate, credits).
+    const header = res.header(hdr(api, 'credits-used'));
+    const charged = header === undefined ? undefined : parseDecimal(header.trim());
     const expected = typeof quote.credits === 'number' ? parseDecimal(numberAsDecimal(quote.credits) ?? '') : undefined;
-    check('ROUTER.FALLBACK.RATE', charged !== undefined && charged === expected, `${hdr(api, 'credits-used')} of the fallback run served by ${served}`, `${String(quote.credits)} (the ${served} leg's quote)`, res.header(hdr(api, 'credits-used')));
+    check('ROUTER.FALLBACK.RATE', charged !== undefined && charged === expected, `${hdr(api, 'credits-used')} of the fallback run served by ${served}`, `${String(quote.credits)} (the ${served} leg's quote)`, header ?? 'absent', res);
   });
 });

@@ -10,7 +10,7 @@ import { checkRouterError, describe, errorTypeOf, modelRef, path, withKey } from
 import { imageBody } from '../../lib/router/bodies.ts';
 
 test.describe('Idempotency', () => {
-  test('keys of 1 to 255 characters are accepted; the same key replays identically, another request under it is a 409', { annotation: rules('ROUTER.IDEM.KEY_LENGTH', 'ROUTER.IDEM.REPLAY', 'ROUTER.IDEM.CONFLICT') }, async ({ api, profile, requireScenario }, testInfo) => {
+  test('keys of 1 to 255 characters are accepted; the same key replays identically, another request under it is a 409', rules('ROUTER.IDEM.KEY_LENGTH', 'ROUTER.IDEM.REPLAY', 'ROUTER.IDEM.CONFLICT'), async ({ api, profile, requireScenario }, testInfo) => {
     const m = modelRef(requireScenario('image_model', 'JSON model') as string);
     const base = imageBody(requireScenario);
     const used = new Set<string>();
@@ -30,7 +30,7 @@ test.describe('Idempotency', () => {
     });
   });
 
-  test('an empty key or one of 256 characters and more is refused without running', { annotation: rules('ROUTER.IDEM.KEY_LENGTH') }, async ({ api, profile, requireScenario }, testInfo) => {
+  test('an empty key or one of 256 characters and more is refused without running', rules('ROUTER.IDEM.KEY_LENGTH'), async ({ api, profile, requireScenario }, testInfo) => {
     const m = modelRef(requireScenario('image_model', 'JSON model') as string);
     const base = imageBody(requireScenario);
     const refused = async (key: string): Promise<void> => {

@@ -9,7 +9,7 @@ import { invalidModelAddress, validModelAddress } from '../../lib/arbitraries/ro
 import { describe, errorTypeOf, modelRef } from '../../lib/router/models.ts';
 
 test.describe('Identifiers', () => {
-  test('a valid model address reaches the model or answers 404 model_not_found', { annotation: rules('ROUTER.ID.SEGMENTS') }, async ({ api, profile }, testInfo) => {
+  test('a valid model address reaches the model or answers 404 model_not_found', rules('ROUTER.ID.SEGMENTS'), async ({ api, profile }, testInfo) => {
     await assertProperty(testInfo, profile, validModelAddress(), async (a) => {
       const res = await api.call('getModel', { path: { provider: a.provider, model: a.model } });
       const ok = res.status === 200 || (res.status === 404 && errorTypeOf(api, res) === 'model_not_found');
@@ -17,7 +17,7 @@ test.describe('Identifiers', () => {
     });
   });
 
-  test('the address of a listed model written with an uppercase letter is refused, not served', { annotation: rules('ROUTER.ID.SEGMENTS') }, async ({ api, requireScenario }) => {
+  test('the address of a listed model written with an uppercase letter is refused, not served', rules('ROUTER.ID.SEGMENTS'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'a listed model') as string);
     const upper = (s: string): string => s.replace(/[a-z]/, (c) => c.toUpperCase());
     for (const a of [{ provider: upper(m.provider), model: m.model }, { provider: m.provider, model: upper(m.model) }]) {
@@ -26,7 +26,7 @@ test.describe('Identifiers', () => {
     }
   });
 
-  test('an invalid model address is refused with a 4xx router error, never 2xx or 5xx', { annotation: rules('ROUTER.ID.SEGMENTS') }, async ({ api, profile }, testInfo) => {
+  test('an invalid model address is refused with a 4xx router error, never 2xx or 5xx', rules('ROUTER.ID.SEGMENTS'), async ({ api, profile }, testInfo) => {
     const operation = fc.constantFrom('getModel', 'runModel', 'estimateModel');
     await assertProperty(testInfo, profile, fc.tuple(invalidModelAddress(), operation), async ([a, op]) => {
       const res = await api.call(op, { path: { provider: a.provider, model: a.model }, ...(op === 'getModel' ? {} : { json: { prompt: 'conformance' } }) });

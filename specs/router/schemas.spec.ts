@@ -6,7 +6,7 @@ import { checkRouterError, describe, modelRef, path } from '../../lib/router/mod
 import { readDocument } from '../../lib/router/schema-doc.ts';
 
 test.describe('Schema documents', () => {
-  test('the schema route answers an OpenAPI document with the authored flag and, when authored, an input schema', { annotation: rules('ROUTER.SCHEMA.DOCUMENT') }, async ({ api, requireScenario }) => {
+  test('the schema route answers an OpenAPI document with the authored flag and, when authored, an input schema', rules('ROUTER.SCHEMA.DOCUMENT'), async ({ api, requireScenario }) => {
     for (const key of ['image_model', 'unauthored_model']) {
       const m = modelRef(requireScenario(key, 'model') as string);
       const res = await api.call('getModelSchema', { path: path(m) });
@@ -17,7 +17,7 @@ test.describe('Schema documents', () => {
     }
   });
 
-  test('the document carries a strong ETag, the same for the same bytes', { annotation: rules('ROUTER.SCHEMA.ETAG') }, async ({ api, requireScenario }) => {
+  test('the document carries a strong ETag, the same for the same bytes', rules('ROUTER.SCHEMA.ETAG'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'model') as string);
     const a = await api.call('getModelSchema', { path: path(m) });
     const b = await api.call('getModelSchema', { path: path(m) });
@@ -26,14 +26,14 @@ test.describe('Schema documents', () => {
     if (a.body.equals(b.body)) check('ROUTER.SCHEMA.ETAG', ea === eb, 'ETags of two reads of identical bytes', 'the same tag', `${ea} then ${eb}`);
   });
 
-  test('the document carries a Cache-Control freshness directive', { annotation: rules('ROUTER.SCHEMA.CACHE_CONTROL') }, async ({ api, requireScenario }) => {
+  test('the document carries a Cache-Control freshness directive', rules('ROUTER.SCHEMA.CACHE_CONTROL'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'model') as string);
     const res = await api.call('getModelSchema', { path: path(m) });
     const cc = res.header('cache-control') ?? '';
     check('ROUTER.SCHEMA.CACHE_CONTROL', /max-age=\d+|no-cache|must-revalidate|s-maxage=\d+|no-store/i.test(cc), 'Cache-Control of the schema document', 'a freshness directive (max-age, no-cache, ...)', cc || 'absent');
   });
 
-  test('If-None-Match with the ETag answers 304 without a body', { annotation: rules('ROUTER.SCHEMA.NOT_MODIFIED') }, async ({ api, requireScenario }) => {
+  test('If-None-Match with the ETag answers 304 without a body', rules('ROUTER.SCHEMA.NOT_MODIFIED'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'model') as string);
     const first = await api.call('getModelSchema', { path: path(m) });
     const etag = first.header('etag');
@@ -43,7 +43,7 @@ test.describe('Schema documents', () => {
     check('ROUTER.SCHEMA.NOT_MODIFIED', again.body.length === 0, 'the 304', 'no body', `${again.body.length} bytes`);
   });
 
-  test('a model without an authored input schema accepts any JSON object', { annotation: rules('ROUTER.SCHEMA.UNAUTHORED') }, async ({ api, requireScenario }) => {
+  test('a model without an authored input schema accepts any JSON object', rules('ROUTER.SCHEMA.UNAUTHORED'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('unauthored_model', 'model without an authored schema') as string);
     const doc = readDocument((await api.call('getModelSchema', { path: path(m) })).json(), api.target.brand);
     check('ROUTER.SCHEMA.UNAUTHORED', doc.authored === false, `the document of ${m.id}`, 'x-…-input-schema-authored false (the scenario needs an unauthored model)', doc.authored);
@@ -53,7 +53,7 @@ test.describe('Schema documents', () => {
     }
   });
 
-  test('an authored document is published without a key at /router-schemas/{provider}/{model}.json; the endpoint needs a key', { annotation: rules('ROUTER.SCHEMA.SNAPSHOT') }, async ({ api, requireScenario, target }) => {
+  test('an authored document is published without a key at /router-schemas/{provider}/{model}.json; the endpoint needs a key', rules('ROUTER.SCHEMA.SNAPSHOT'), async ({ api, requireScenario, target }) => {
     test.skip(!target.capabilities.schema_snapshots, 'not exercised: the target does not declare schema_snapshots (the snapshot is published beside the router)');
     const m = modelRef(requireScenario('image_model', 'model with an authored schema') as string);
     const snapshot = await api.as('none').call('getSchemaSnapshot', { path: path(m) });

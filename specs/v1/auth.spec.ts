@@ -8,7 +8,7 @@ import { saveWorkflow } from '../../lib/v1/workflows.ts';
 import { WsSession } from '../../lib/ws/session.ts';
 
 test.describe('Authentication', () => {
-  test('v1 operations take the key in X-API-Key: /api/view without it does not open', { annotation: rules('V1.AUTH.API_KEY_HEADER') }, async ({ v1 }) => {
+  test('v1 operations take the key in X-API-Key: /api/view without it does not open', rules('V1.AUTH.API_KEY_HEADER'), async ({ v1 }) => {
     const run = await runPrompt(v1, saveWorkflow(`conformance-v1-auth-${randomUUID().slice(0, 8)}`), { expect: 'success', rule: 'V1.AUTH.API_KEY_HEADER' });
     const [out] = outputsOf(run.stream);
     const withKey = await v1.view({ filename: out!.filename, type: out!.type });
@@ -19,7 +19,7 @@ test.describe('Authentication', () => {
     check('V1.AUTH.API_KEY_HEADER', info.status === 401 || info.status === 403, 'GET /api/object_info without X-API-Key', 'refused 401', info.status);
   });
 
-  test('the WebSocket takes the key as query parameter token: a valid one connects, an unknown one is refused', { annotation: rules('V1.AUTH.API_KEY_HEADER') }, async ({ v1 }) => {
+  test('the WebSocket takes the key as query parameter token: a valid one connects, an unknown one is refused', rules('V1.AUTH.API_KEY_HEADER'), async ({ v1 }) => {
     const good = await WsSession.connect(v1.streamUrl());
     check('V1.AUTH.API_KEY_HEADER', good.ok, 'WS /ws with the account key as token', 'the upgrade accepted', good.ok ? 'accepted' : good.reason);
     if (good.ok) good.session.close();

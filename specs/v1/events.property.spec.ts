@@ -10,7 +10,7 @@ import { runPrompt } from '../../lib/v1/run.ts';
 import type { DecodedFrame } from '../../lib/ws/frames.ts';
 
 test.describe('Events', () => {
-  test('any node id comes back intact: in executing messages, and in the TEXT frame of its node', { annotation: rules('WS.MESSAGE.FIELDS', 'WS.BINARY.TEXT') }, async ({ v1, requireScenario, profile }, testInfo) => {
+  test('any node id comes back intact: in executing messages, and in the TEXT frame of its node', rules('WS.MESSAGE.FIELDS', 'WS.BINARY.TEXT'), async ({ v1, requireScenario, profile }, testInfo) => {
     const textClass = requireScenario('text_node_class', 'a node class that sends TEXT frames') as string;
     const ids = fc.uniqueArray(nodeId, { minLength: 3, maxLength: 3, selector: (s) => s });
     // Each run is a whole job; the quick profile keeps it to a handful.

@@ -2,7 +2,7 @@
 // the flat namespace, parallel submissions, and /api/view's signed redirect.
 import { randomUUID } from 'node:crypto';
 import { test, rules } from '../../fixtures/v1/test.ts';
-import { check } from '../../lib/check.ts';
+import { check, ensure, notJudged } from '../../lib/check.ts';
 import { uniquePng } from '../../lib/data/png.ts';
 import { imageKind } from '../../lib/ws/frames.ts';
 import { outputsOf, runPrompt } from '../../lib/v1/run.ts';
@@ -12,7 +12,7 @@ import { show } from '../../lib/violations.ts';
 const prefix = (what: string): string => `conformance-v1-${what}-${randomUUID().slice(0, 8)}`;
 
 test.describe('v1 cloud operations (deprecated)', () => {
-  test('every answer has a status, media type, body and headers the contract declares for its operation', { annotation: rules('V1.CONTRACT.STATUS_DECLARED', 'V1.CONTRACT.BODY', 'V1.CONTRACT.HEADERS') }, async ({ v1 }) => {
+  test('every answer has a status, media type, body and headers the contract declares for its operation', rules('V1.CONTRACT.STATUS_DECLARED', 'V1.CONTRACT.BODY', 'V1.CONTRACT.HEADERS'), async ({ v1 }) => {
     // Each call is validated by the api fixture; this test only touches every operation once.
     await v1.objectInfo();
     const run = await runPrompt(v1, saveWorkflow(prefix('contract')), { expect: 'success', rule: 'V1.PROMPT.SUBMIT' });
@@ -21,25 +21,25 @@ test.describe('v1 cloud operations (deprecated)', () => {
     await v1.view({ filename: `missing-${randomUUID()}.png`, type: 'output' });
   });
 
-  test('GET /api/object_info answers an object keyed by node class name, each value including input.required', { annotation: rules('V1.OBJECT_INFO') }, async ({ v1 }) => {
+  test('GET /api/object_info answers an object keyed by node class name, each value including input.required', rules('V1.OBJECT_INFO'), async ({ v1 }) => {
     const info = await v1.objectInfo();
     check('V1.OBJECT_INFO', Object.keys(info).length > 0, 'the object_info body', 'at least one node class', Object.keys(info).length);
     // The core classes the v1 checks submit are described with the inputs they are sent.
     const used: Record<string, string[]> = { EmptyImage: ['width', 'height'], SaveImage: ['images'], LoadImage: ['image'], ImageInvert: ['image'] };
     for (const [cls, inputs] of Object.entries(used)) {
       const node = info[cls];
-      check('V1.OBJECT_INFO', node !== undefined, `object_info["${cls}"]`, 'a description of this core class', Object.keys(info).slice(0, 20).join(', '));
+      if (!check('V1.OBJECT_INFO', node !== undefined, `object_info["${cls}"]`, 'a description of this core class', Object.keys(info).slice(0, 20).join(', '))) continue;
       for (const name of inputs) check('V1.OBJECT_INFO', name in node!.input.required, `object_info["${cls}"].input.required`, `an entry for input "${name}"`, Object.keys(node!.input.required));
     }
   });
 
-  test('POST /api/upload/image answers name and subfolder, and the name is a workflow input', { annotation: rules('V1.UPLOAD.IMAGE') }, async ({ v1 }) => {
+  test('POST /api/upload/image answers name and subfolder, and the name is a workflow input', rules('V1.UPLOAD.IMAGE'), async ({ v1 }) => {
     const up = await v1.uploadImage(uniquePng(6, 6), { type: 'input', overwrite: 'true' });
     check('V1.UPLOAD.IMAGE', typeof up.name === 'string' && up.name.length > 0 && typeof up.subfolder === 'string', 'the upload answer', '{name: string, subfolder: string}', up);
     await runPrompt(v1, loadInvertWorkflow(up.name, prefix('upload')), { expect: 'success', rule: 'V1.UPLOAD.IMAGE' });
   });
 
-  test('POST /api/upload/mask takes original_ref as a JSON-encoded string and answers name and subfolder', { annotation: rules('V1.UPLOAD.MASK') }, async ({ v1 }) => {
+  test('POST /api/upload/mask takes original_ref as a JSON-encoded string and answers name and subfolder', rules('V1.UPLOAD.MASK'), async ({ v1 }) => {
     const original = await v1.uploadImage(uniquePng(6, 6));
     const ref = JSON.stringify({ filename: original.name, subfolder: original.subfolder, type: 'input' });
     const res = await v1.upload(uniquePng(6, 6), { type: 'input', subfolder: 'clipspace', original_ref: ref }, 'uploadMask');
@@ -48,34 +48,34 @@ test.describe('v1 cloud operations (deprecated)', () => {
     check('V1.UPLOAD.MASK', typeof body.name === 'string' && typeof body.subfolder === 'string', 'the mask upload answer', '{name: string, subfolder: string}', body);
   });
 
-  test('POST /api/prompt answers a prompt_id (string) for an API-format workflow', { annotation: rules('V1.PROMPT.SUBMIT') }, async ({ v1 }) => {
+  test('POST /api/prompt answers a prompt_id (string) for an API-format workflow', rules('V1.PROMPT.SUBMIT'), async ({ v1 }) => {
     const { outcome, res } = await v1.submit(saveWorkflow(prefix('submit')));
     check('V1.PROMPT.SUBMIT', outcome.kind === 'accepted', 'POST /api/prompt of EmptyImage -> SaveImage', '200 {prompt_id} without error', `${res.status} ${show(res.json<unknown>())}`);
   });
 
-  test('a 200 from /api/prompt may still carry error: a refused prompt carries error and clients check it before reading prompt_id', { annotation: rules('V1.PROMPT.REFUSAL_ERROR') }, async ({ v1 }) => {
+  test('a 200 from /api/prompt may still carry error: a refused prompt carries error and clients check it before reading prompt_id', rules('V1.PROMPT.REFUSAL_ERROR'), async ({ v1 }) => {
     const unknownClass = `ConformanceNoSuchNode${randomUUID().slice(0, 8)}`;
     const { outcome, res } = await v1.submit({ '1': { class_type: unknownClass, inputs: {} } });
     // Refused either way (4xx, or 200 with error); what may not happen is a bare prompt_id for a job that is not there.
     check('V1.PROMPT.REFUSAL_ERROR', outcome.kind === 'refused', `a prompt whose only node is of the unknown class ${unknownClass}`, 'a refusal carrying error (on a 4xx or on a 200)', `${res.status} ${show(res.json<unknown>())}`);
   });
 
-  test("a graph with partner nodes runs with the caller's key in extra_data.api_key_svc_org, and does not succeed without it", { annotation: rules('V1.PROMPT.PARTNER_KEY') }, async ({ v1, requireScenario }) => {
+  test("a graph with partner nodes runs with the caller's key in extra_data.api_key_svc_org, and does not succeed without it", rules('V1.PROMPT.PARTNER_KEY'), async ({ v1, requireScenario }) => {
     const cls = requireScenario('partner_node_class', 'a partner node class') as string;
     const inputs = (requireScenario('partner_node_inputs', 'the inputs of the partner node') as Record<string, unknown>) ?? {};
     const prompt = {
       '1': { class_type: cls, inputs },
       '2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: prefix('partner') } },
     };
-    await runPrompt(v1, prompt, { expect: 'success', rule: 'V1.PROMPT.PARTNER_KEY', extraData: { [v1.partnerKeyField]: v1.key } });
-    const { outcome } = await v1.submit(prompt);
-    if (outcome.kind === 'accepted') {
-      const polled = await v1.pollToTerminal(outcome.promptId, 30_000);
-      check('V1.PROMPT.PARTNER_KEY', polled.kind === 'failure', `the partner graph submitted without extra_data.${v1.partnerKeyField}`, 'refused, or a failed job', `${polled.status} (seen ${polled.seen.join(' → ')})`);
-    }
+    const withKey = await runPrompt(v1, prompt, { expect: 'success', rule: 'V1.PROMPT.PARTNER_KEY', extraData: { [v1.partnerKeyField]: v1.key } });
+    check('V1.PROMPT.PARTNER_KEY', withKey.polled.kind === 'success', `the partner graph with extra_data.${v1.partnerKeyField}`, 'a successful run', withKey.polled.status);
+    const { outcome, res } = await v1.submit(prompt);
+    // Refused at submit, or accepted and then failed: either way it did not succeed.
+    const polled = outcome.kind === 'accepted' ? await v1.pollToTerminal(outcome.promptId, 30_000) : undefined;
+    check('V1.PROMPT.PARTNER_KEY', polled === undefined || polled.kind === 'failure', `the partner graph submitted without extra_data.${v1.partnerKeyField}`, 'refused, or a failed job', polled ? `${polled.status} (seen ${polled.seen.join(' → ')})` : `${res.status} refused`);
   });
 
-  test('several workflows submitted without waiting run in parallel up to the tier limit and the rest queue, all finishing', { annotation: rules('V1.PROMPT.PARALLEL_QUEUE') }, async ({ v1, requireScenario }) => {
+  test('several workflows submitted without waiting run in parallel up to the tier limit and the rest queue, all finishing', rules('V1.PROMPT.PARALLEL_QUEUE'), async ({ v1, requireScenario }) => {
     const slow = requireScenario('slow_node_class', 'a slow node class') as string;
     // A key of its own, if the target gives one, keeps other checks from taking the tier's slots.
     const key = (v1.target.scenario.parallel_token as string | undefined) ?? v1.key;
@@ -92,13 +92,13 @@ test.describe('v1 cloud operations (deprecated)', () => {
     }
   });
 
-  test('running workflows requires an active subscription: a prompt of an account without one is refused with error', { annotation: rules('V1.PROMPT.SUBSCRIPTION') }, async ({ v1, requireScenario }) => {
+  test('running workflows requires an active subscription: a prompt of an account without one is refused with error', rules('V1.PROMPT.SUBSCRIPTION'), async ({ v1, requireScenario }) => {
     const key = requireScenario('inactive_subscription_token', 'a key of an account without an active subscription') as string;
     const { outcome, res } = await v1.withKey(key).submit(saveWorkflow(prefix('subscription')));
     check('V1.PROMPT.SUBSCRIPTION', outcome.kind === 'refused', 'POST /api/prompt from an account without an active subscription', 'refused with error (public docs: 402 or 429)', `${res.status} ${show(res.json<unknown>())}`);
   });
 
-  test('the cloud stores files in a flat content-addressed namespace: subfolder is ignored', { annotation: rules('V1.NAMESPACE.FLAT') }, async ({ v1 }) => {
+  test('the cloud stores files in a flat content-addressed namespace: subfolder is ignored', rules('V1.NAMESPACE.FLAT'), async ({ v1 }) => {
     const bytes = uniquePng(5, 5);
     const a = await v1.uploadImage(bytes, { type: 'input', subfolder: `conformance/${randomUUID()}` });
     const b = await v1.uploadImage(bytes, { type: 'input', subfolder: `elsewhere/${randomUUID()}` });
@@ -113,25 +113,27 @@ test.describe('v1 cloud operations (deprecated)', () => {
     }
   });
 
-  test('GET /api/view answers 302 whose Location is a signed URL', { annotation: rules('V1.VIEW.REDIRECT') }, async ({ v1 }) => {
+  test('GET /api/view answers 302 whose Location is a signed URL', rules('V1.VIEW.REDIRECT'), async ({ v1 }) => {
     const run = await runPrompt(v1, saveWorkflow(prefix('view')), { expect: 'success', rule: 'V1.VIEW.REDIRECT' });
     const [out] = outputsOf(run.stream);
-    check('V1.VIEW.REDIRECT', out !== undefined, 'the executed messages of EmptyImage -> SaveImage', 'an output entry to view', run.stream.messages.map((m) => m.type));
+    ensure('V1.VIEW.REDIRECT', out !== undefined, 'the executed messages of EmptyImage -> SaveImage', 'an output entry to view', run.stream.messages.map((m) => m.type));
     const res = await v1.view({ filename: out!.filename, type: out!.type, subfolder: out!.subfolder });
     check('V1.VIEW.REDIRECT', res.status === 302 && typeof res.header('location') === 'string', `GET /api/view?filename=${out!.filename}&type=${out!.type}`, '302 with Location', `${res.status} ${res.header('content-type') ?? ''}`);
   });
 
-  test('the Location of /api/view is fetched without the API key and serves the file', { annotation: rules('V1.VIEW.SIGNED_OPENABLE') }, async ({ v1 }) => {
+  test('the Location of /api/view is fetched without the API key and serves the file', rules('V1.VIEW.SIGNED_OPENABLE'), async ({ v1 }) => {
     const run = await runPrompt(v1, saveWorkflow(prefix('signed')), { expect: 'success', rule: 'V1.VIEW.SIGNED_OPENABLE' });
     const [out] = outputsOf(run.stream);
-    const res = await v1.view({ filename: out!.filename, type: out!.type });
+    if (!out) return notJudged('V1.VIEW.SIGNED_OPENABLE', 'the run named no output to view');
+    const res = await v1.view({ filename: out.filename, type: out.type });
     const location = res.header('location');
-    if (res.status !== 302 || !location) return; // V1.VIEW.REDIRECT judges the redirect itself
+    // Whether /api/view redirects is V1.VIEW.REDIRECT's question; without a redirect there is no signed URL to open.
+    if (res.status !== 302 || !location) return notJudged('V1.VIEW.SIGNED_OPENABLE', `GET /api/view answered ${res.status}${location ? '' : ' without Location'}, so there was no signed URL to open (V1.VIEW.REDIRECT judges the redirect)`);
     const fetched = await v1.api.follow(location, { auth: 'none' });
     check('V1.VIEW.SIGNED_OPENABLE', fetched.status === 200 && imageKind(fetched.body) === 'png', 'the Location fetched without X-API-Key', '200 with the PNG output', `${fetched.status} ${fetched.header('content-type') ?? ''} ${fetched.body.subarray(0, 8).toString('hex')}`);
   });
 
-  test('type=output serves final outputs and type=temp serves previews, as the executed messages name them', { annotation: rules('V1.VIEW.OUTPUT_TEMP') }, async ({ v1 }) => {
+  test('type=output serves final outputs and type=temp serves previews, as the executed messages name them', rules('V1.VIEW.OUTPUT_TEMP'), async ({ v1 }) => {
     const run = await runPrompt(v1, savePreviewWorkflow(prefix('kinds')), { expect: 'success', rule: 'V1.VIEW.OUTPUT_TEMP' });
     const saved = outputsOf(run.stream, '2');
     const previews = outputsOf(run.stream, '3');

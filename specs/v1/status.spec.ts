@@ -30,12 +30,12 @@ async function statusWhileRunning(v1: V1Client, slow: string): Promise<{ promptI
 }
 
 test.describe('v1 job status', () => {
-  test('a finished job reports a terminal value, so polling that keys on terminal vs in flight ends', { annotation: rules('V1.STATUS.TERMINAL') }, async ({ v1 }) => {
+  test('a finished job reports a terminal value, so polling that keys on terminal vs in flight ends', rules('V1.STATUS.TERMINAL'), async ({ v1 }) => {
     const run = await runPrompt(v1, saveWorkflow(prefix('terminal')), { expect: 'success', rule: 'V1.STATUS.TERMINAL' });
     check('V1.STATUS.TERMINAL', classifyStatus(run.polled.status) === 'success', 'the status of a finished EmptyImage -> SaveImage job', 'success (or completed)', run.polled.status);
   });
 
-  test('a job still running reports a value other than the terminal ones (any in-flight name is accepted)', { annotation: rules('V1.STATUS.IN_FLIGHT') }, async ({ v1, requireScenario }) => {
+  test('a job still running reports a value other than the terminal ones (any in-flight name is accepted)', rules('V1.STATUS.IN_FLIGHT'), async ({ v1, requireScenario }) => {
     const slow = requireScenario('slow_node_class', 'a slow node class') as string;
     const { promptId, status } = await statusWhileRunning(v1, slow);
     check('V1.STATUS.IN_FLIGHT', classifyStatus(status) === 'in_flight', `the status of prompt ${promptId} while its slow node runs`, 'an in-flight value (anything but success, error, non_retryable_error, lost, cancelled)', status);
@@ -43,7 +43,7 @@ test.describe('v1 job status', () => {
     check('V1.STATUS.IN_FLIGHT', end.kind === 'success', `prompt ${promptId} after it ran`, 'a successful terminal value', end.status);
   });
 
-  test('the second vocabulary (pending, in_progress, completed, failed, cancelled) is read by terminal vs in flight too', { annotation: rules('V1.STATUS.TERMINAL', 'V1.STATUS.IN_FLIGHT') }, async ({ v1, requireScenario }) => {
+  test('the second vocabulary (pending, in_progress, completed, failed, cancelled) is read by terminal vs in flight too', rules('V1.STATUS.TERMINAL', 'V1.STATUS.IN_FLIGHT'), async ({ v1, requireScenario }) => {
     const key = requireScenario('second_vocabulary_token', 'a key whose status answers use the second vocabulary') as string;
     const slow = requireScenario('slow_node_class', 'a slow node class') as string;
     const other = v1.withKey(key);

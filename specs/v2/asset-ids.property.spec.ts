@@ -6,7 +6,7 @@ import { checkStatus } from '../../lib/check.ts';
 import { assertProperty } from '../../fixtures/property.ts';
 
 test.describe('Asset', () => {
-  test('any asset UUID the caller does not own answers 404 not_found, never 5xx', { annotation: rules('V2.ASSET.UNKNOWN_ID_404') }, async ({ api, profile }, testInfo) => {
+  test('any asset UUID the caller does not own answers 404 not_found, never 5xx', rules('V2.ASSET.UNKNOWN_ID_404'), async ({ api, profile }, testInfo) => {
     await assertProperty(testInfo, profile, fc.uuid(), async (id) => {
       const res = await api.call('getAsset', { path: { id } });
       checkStatus('V2.ASSET.UNKNOWN_ID_404', res, [404], 'not_found');
@@ -25,7 +25,7 @@ const malformedId = fc.oneof(
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 test.describe('Errors: identifiers', () => {
-  test('random and malformed job and asset IDs answer 404 not_found in a valid envelope, never 5xx', { annotation: rules('V2.ERR.IDS_NEVER_5XX') }, async ({ api, profile }, testInfo) => {
+  test('random and malformed job and asset IDs answer 404 not_found in a valid envelope, never 5xx', rules('V2.ERR.IDS_NEVER_5XX'), async ({ api, profile }, testInfo) => {
     // Asset UUIDs the caller does not own are V2.ASSET.UNKNOWN_ID_404's property; here assets get only non-UUIDs.
     const jobCall = fc.tuple(fc.constantFrom('getJob', 'getJobWorkflow', 'cancelJob'), fc.oneof(fc.uuid(), malformedId));
     const assetCall = fc.tuple(fc.constant('getAsset'), malformedId.filter((id) => !UUID.test(id)));

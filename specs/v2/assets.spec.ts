@@ -6,7 +6,7 @@ import { instant, pollUntil } from '../../lib/time.ts';
 import { blake3Of, createAsset, downloadVia, postAsset, sameBytes, type Asset } from '../../lib/v2/assets.ts';
 
 test.describe('Asset', () => {
-  test('the hash is the server-computed blake3 of the bytes, written blake3:<hex>', { annotation: rules('V2.ASSET.HASH_BLAKE3', 'V2.ASSET.FIELDS') }, async ({ api }) => {
+  test('the hash is the server-computed blake3 of the bytes, written blake3:<hex>', rules('V2.ASSET.HASH_BLAKE3', 'V2.ASSET.FIELDS'), async ({ api }) => {
     const { asset, bytes } = await createAsset(api);
     const expected = blake3Of(bytes);
     check('V2.ASSET.FIELDS', asset.size_bytes === bytes.length, 'size_bytes of the created asset', String(bytes.length), asset.size_bytes);
@@ -15,7 +15,7 @@ test.describe('Asset', () => {
     check('V2.ASSET.HASH_BLAKE3', hash === null || hash === expected, 'hash of the uploaded bytes', expected, hash);
   });
 
-  test('a blob is immutable: the bytes served are the bytes uploaded, on every read', { annotation: rules('V2.ASSET.IMMUTABLE') }, async ({ api }) => {
+  test('a blob is immutable: the bytes served are the bytes uploaded, on every read', rules('V2.ASSET.IMMUTABLE'), async ({ api }) => {
     const { asset, bytes } = await createAsset(api);
     for (let read = 1; read <= 2; read++) {
       const fresh = (await api.call('getAsset', { path: { id: asset.id } })).json<Asset>();
@@ -24,7 +24,7 @@ test.describe('Asset', () => {
     }
   });
 
-  test('identical bytes are not stored twice: a create of bytes already held answers created_new false', { annotation: rules('V2.ASSET.DEDUP') }, async ({ api }) => {
+  test('identical bytes are not stored twice: a create of bytes already held answers created_new false', rules('V2.ASSET.DEDUP'), async ({ api }) => {
     const bytes = uniquePng();
     const first = (await createAsset(api, { bytes })).asset;
     check('V2.ASSET.DEDUP', first.created_new !== false, 'created_new on the first upload of new bytes', 'true (or absent)', first.created_new);
@@ -33,7 +33,7 @@ test.describe('Asset', () => {
     check('V2.ASSET.DEDUP', second.id !== first.id || second.hash === first.hash, 'the second record', 'the same hash over the same blob', { first: first.hash, second: second.hash });
   });
 
-  test('every fetch of an asset returns a fresh url and url_expires_at', { annotation: rules('V2.ASSET.FRESH_URL') }, async ({ api }) => {
+  test('every fetch of an asset returns a fresh url and url_expires_at', rules('V2.ASSET.FRESH_URL'), async ({ api }) => {
     const { asset } = await createAsset(api);
     const read = async () => (await api.call('getAsset', { path: { id: asset.id } })).json<Asset>();
     const first = await read();
@@ -45,7 +45,7 @@ test.describe('Asset', () => {
     check('V2.ASSET.FRESH_URL', later !== undefined, 'url_expires_at over repeated reads for 3 s', 'a later url_expires_at on a later read', `${first.url_expires_at} on every read`);
   });
 
-  test('url_expires_at of a response is a time after that response was sent', { annotation: rules('V2.URL.EXPIRY_IN_RESPONSE') }, async ({ api }) => {
+  test('url_expires_at of a response is a time after that response was sent', rules('V2.URL.EXPIRY_IN_RESPONSE'), async ({ api }) => {
     const { asset } = await createAsset(api);
     const res = await api.call('getAsset', { path: { id: asset.id } });
     const sent = instant(res.header('date')) || Date.now();
@@ -53,7 +53,7 @@ test.describe('Asset', () => {
     check('V2.URL.EXPIRY_IN_RESPONSE', expires > sent, 'url_expires_at against the response Date', `later than ${new Date(sent).toISOString()}`, res.json<Asset>().url_expires_at);
   });
 
-  test('expires_at (retention) differs from url_expires_at (validity of url)', { annotation: rules('V2.ASSET.EXPIRES_DISTINCT') }, async ({ api }) => {
+  test('expires_at (retention) differs from url_expires_at (validity of url)', rules('V2.ASSET.EXPIRES_DISTINCT'), async ({ api }) => {
     const { asset } = await createAsset(api);
     const read = (await api.call('getAsset', { path: { id: asset.id } })).json<Asset>();
     for (const [where, a] of [['create', asset], ['read', read]] as const) {
@@ -62,7 +62,7 @@ test.describe('Asset', () => {
     }
   });
 
-  test('re-referencing content extends retention and never shortens it', { annotation: rules('V2.ASSET.RETENTION_EXTENDS') }, async ({ api, target }) => {
+  test('re-referencing content extends retention and never shortens it', rules('V2.ASSET.RETENTION_EXTENDS'), async ({ api, target }) => {
     test.skip(!target.capabilities.retention, 'not exercised: target does not declare the retention capability (expires_in honoured)');
     const bytes = uniquePng();
     const skew = 5_000;
@@ -76,7 +76,7 @@ test.describe('Asset', () => {
     check('V2.ASSET.RETENTION_EXTENDS', instant(longer.expires_at) >= wanted, 'expires_at after a dedup-hit create asking for 3 days', `at least now + 3 days (${new Date(wanted).toISOString()})`, longer.expires_at);
   });
 
-  test('an asset no job produced has no job_id and no job_metadata', { annotation: rules('V2.ASSET.NO_JOB_FOR_UPLOAD') }, async ({ api }) => {
+  test('an asset no job produced has no job_id and no job_metadata', rules('V2.ASSET.NO_JOB_FOR_UPLOAD'), async ({ api }) => {
     const { asset } = await createAsset(api);
     const read = (await api.call('getAsset', { path: { id: asset.id } })).json<Asset>();
     for (const [where, a] of [['create', asset], ['read', read]] as const) {
@@ -85,7 +85,7 @@ test.describe('Asset', () => {
     }
   });
 
-  test('an upload whose expected hash does not match is refused 409 hash_mismatch and mints nothing', { annotation: rules('V2.ASSET.HASH_MISMATCH') }, async ({ api }) => {
+  test('an upload whose expected hash does not match is refused 409 hash_mismatch and mints nothing', rules('V2.ASSET.HASH_MISMATCH'), async ({ api }) => {
     const bytes = uniquePng();
     const { res } = await postAsset(api, { bytes, expectedHash: blake3Of(uniquePng()) });
     checkStatus('V2.ASSET.HASH_MISMATCH', res, [409], 'hash_mismatch');
@@ -93,14 +93,14 @@ test.describe('Asset', () => {
     check('V2.ASSET.HASH_MISMATCH', held.status === 404, 'by-hash for the refused bytes', '404 (nothing minted)', held.status);
   });
 
-  test('a malformed asset upload or asset-from-hash field is refused 422 invalid_request', { annotation: rules('V2.ASSET.INVALID_UPLOAD') }, async ({ api }) => {
+  test('a malformed asset upload or asset-from-hash field is refused 422 invalid_request', rules('V2.ASSET.INVALID_UPLOAD'), async ({ api }) => {
     const noFile = await postAsset(api, { omitFile: true });
     checkStatus('V2.ASSET.INVALID_UPLOAD', noFile.res, [422], 'invalid_request');
     const badHash = await api.call('assetFromHash', { json: { hash: 'blake3:not-hex', file_path: 'x.png' } });
     checkStatus('V2.ASSET.INVALID_UPLOAD', badHash, [422], 'invalid_request');
   });
 
-  test('deleting an asset answers 204 and the record then reads 404 not_found', { annotation: rules('V2.ASSET.DELETE') }, async ({ api }) => {
+  test('deleting an asset answers 204 and the record then reads 404 not_found', rules('V2.ASSET.DELETE'), async ({ api }) => {
     const bytes = uniquePng();
     const keep = (await createAsset(api, { bytes })).asset;
     const gone = (await createAsset(api, { bytes })).asset;
@@ -116,7 +116,7 @@ test.describe('Asset', () => {
 });
 
 test.describe('Asset from hash and by-hash check', () => {
-  test('HEAD by-hash answers 200 when the account can create from the blob, 404 otherwise, with no body', { annotation: rules('V2.ASSET.BY_HASH') }, async ({ api }) => {
+  test('HEAD by-hash answers 200 when the account can create from the blob, 404 otherwise, with no body', rules('V2.ASSET.BY_HASH'), async ({ api }) => {
     const { bytes } = await createAsset(api);
     const held = await api.call('checkAssetByHash', { path: { hash: blake3Of(bytes) } });
     checkStatus('V2.ASSET.BY_HASH', held, [200]);
@@ -125,7 +125,7 @@ test.describe('Asset from hash and by-hash check', () => {
     for (const r of [held, unknown]) check('V2.ASSET.BY_HASH', r.body.length === 0, `HEAD answer ${r.status}`, 'no body', `${r.body.length} bytes`);
   });
 
-  test('create-from-hash mints an asset over a held blob and answers 404 blob_not_found otherwise', { annotation: rules('V2.ASSET.FROM_HASH') }, async ({ api }) => {
+  test('create-from-hash mints an asset over a held blob and answers 404 blob_not_found otherwise', rules('V2.ASSET.FROM_HASH'), async ({ api }) => {
     const { asset, bytes } = await createAsset(api);
     const hash = blake3Of(bytes);
     const minted = await api.call('assetFromHash', { json: { hash, file_path: `conformance/from-hash-${Date.now()}.png` } });
@@ -140,20 +140,20 @@ test.describe('Asset from hash and by-hash check', () => {
 });
 
 test.describe('Asset ownership between accounts', () => {
-  test('an asset is readable only by its owner; another account gets 404 not_found', { annotation: rules('V2.ASSET.OWNER_SCOPE') }, async ({ api, requireScenario }) => {
+  test('an asset is readable only by its owner; another account gets 404 not_found', rules('V2.ASSET.OWNER_SCOPE'), async ({ api, requireScenario }) => {
     const other = api.as({ bearer: requireScenario('other_account_token', "second account's key") as string });
     const { asset } = await createAsset(api);
     checkStatus('V2.ASSET.OWNER_SCOPE', await other.call('getAsset', { path: { id: asset.id } }), [404], 'not_found');
     checkStatus('V2.ASSET.OWNER_SCOPE', await other.call('getAssetContent', { path: { id: asset.id } }), [404], 'not_found');
   });
 
-  test('by-hash is scoped per account: a blob only another account holds is a 404', { annotation: rules('V2.ASSET.BY_HASH_SCOPE') }, async ({ api, requireScenario }) => {
+  test('by-hash is scoped per account: a blob only another account holds is a 404', rules('V2.ASSET.BY_HASH_SCOPE'), async ({ api, requireScenario }) => {
     const other = api.as({ bearer: requireScenario('other_account_token', "second account's key") as string });
     const { bytes } = await createAsset(api);
     checkStatus('V2.ASSET.BY_HASH_SCOPE', await other.call('checkAssetByHash', { path: { hash: blake3Of(bytes) } }), [404]);
   });
 
-  test('create-from-hash resolves only blobs the account may use', { annotation: rules('V2.ASSET.FROM_HASH') }, async ({ api, requireScenario }) => {
+  test('create-from-hash resolves only blobs the account may use', rules('V2.ASSET.FROM_HASH'), async ({ api, requireScenario }) => {
     const other = api.as({ bearer: requireScenario('other_account_token', "second account's key") as string });
     const { bytes } = await createAsset(api);
     const res = await other.call('assetFromHash', { json: { hash: blake3Of(bytes), file_path: 'conformance/foreign.png' } });
@@ -162,7 +162,7 @@ test.describe('Asset ownership between accounts', () => {
 });
 
 test.describe('Content moderation', () => {
-  test('asset bytes flagged by content moderation are refused 451 content_blocked', { annotation: rules('V2.ERR.CONTENT_BLOCKED') }, async ({ api, requireScenario }) => {
+  test('asset bytes flagged by content moderation are refused 451 content_blocked', rules('V2.ERR.CONTENT_BLOCKED'), async ({ api, requireScenario }) => {
     const marker = requireScenario('blocked_content_marker', 'marker that makes content moderation flag bytes') as string;
     const { asset } = await createAsset(api, { bytes: uniquePng(8, 8, marker) });
     checkStatus('V2.ERR.CONTENT_BLOCKED', await api.call('getAssetContent', { path: { id: asset.id } }), [451], 'content_blocked');

@@ -4,12 +4,12 @@ import { check, checkStatus } from '../../lib/check.ts';
 import { createAsset, openSigned, sameBytes, type Asset } from '../../lib/v2/assets.ts';
 
 test.describe('Output URL forms and lifetimes', () => {
-  test('the content endpoint is authenticated: without credentials it answers 401', { annotation: rules('V2.ASSET.CONTENT_AUTH') }, async ({ api }) => {
+  test('the content endpoint is authenticated: without credentials it answers 401', rules('V2.ASSET.CONTENT_AUTH'), async ({ api }) => {
     const { asset } = await createAsset(api);
     checkStatus('V2.ASSET.CONTENT_AUTH', await api.call('getAssetContent', { path: { id: asset.id }, auth: 'none' }), [401], 'unauthorized');
   });
 
-  test('on hosted surfaces the content endpoint answers 302 to a signed storage URL', { annotation: rules('V2.ASSET.CONTENT_REDIRECT') }, async ({ api }) => {
+  test('on hosted surfaces the content endpoint answers 302 to a signed storage URL', rules('V2.ASSET.CONTENT_REDIRECT'), async ({ api }) => {
     const { asset } = await createAsset(api);
     const res = await api.call('getAssetContent', { path: { id: asset.id } });
     checkStatus('V2.ASSET.CONTENT_REDIRECT', res, [302]);
@@ -17,7 +17,7 @@ test.describe('Output URL forms and lifetimes', () => {
     check('V2.ASSET.CONTENT_REDIRECT', /^https?:\/\//.test(location), 'Location of the 302', 'an absolute signed storage URL', location || 'none');
   });
 
-  test('a signed storage URL carries its own authorization and opens without a key', { annotation: rules('V2.URL.SIGNED_OPENABLE') }, async ({ api }) => {
+  test('a signed storage URL carries its own authorization and opens without a key', rules('V2.URL.SIGNED_OPENABLE'), async ({ api }) => {
     const { asset, bytes } = await createAsset(api);
     const fromAsset = await openSigned(api, (await api.call('getAsset', { path: { id: asset.id } })).json<Asset>().url);
     check('V2.ASSET.IMMUTABLE', sameBytes(fromAsset, bytes), "bytes behind the Asset's signed url", 'the uploaded bytes', `${fromAsset.length} other bytes`);
@@ -27,7 +27,7 @@ test.describe('Output URL forms and lifetimes', () => {
     check('V2.ASSET.IMMUTABLE', sameBytes(fromLocation, bytes), "bytes behind the content endpoint's Location", 'the uploaded bytes', `${fromLocation.length} other bytes`);
   });
 
-  test('the self-hosted proxy has no signed URLs: the content endpoint serves the bytes', { annotation: rules('V2.URL.PROXY_DIRECT') }, async ({ api }) => {
+  test('the self-hosted proxy has no signed URLs: the content endpoint serves the bytes', rules('V2.URL.PROXY_DIRECT'), async ({ api }) => {
     const { asset, bytes } = await createAsset(api);
     const res = await api.call('getAssetContent', { path: { id: asset.id } });
     checkStatus('V2.URL.PROXY_DIRECT', res, [200]);
@@ -38,7 +38,7 @@ test.describe('Output URL forms and lifetimes', () => {
 });
 
 test.describe('Content endpoint ranges', () => {
-  test('where the content endpoint streams bytes it honours Range with 206, and 416 when unsatisfiable', { annotation: rules('V2.ASSET.CONTENT_RANGE') }, async ({ api }) => {
+  test('where the content endpoint streams bytes it honours Range with 206, and 416 when unsatisfiable', rules('V2.ASSET.CONTENT_RANGE'), async ({ api }) => {
     const { asset, bytes } = await createAsset(api);
     const part = await api.call('getAssetContent', { path: { id: asset.id }, headers: { range: 'bytes=4-11' } });
     // A content endpoint that redirects does not stream; ranges are then the storage's business.

@@ -9,7 +9,7 @@ import { blake3Of, createAsset, downloadVia, type Asset } from '../../lib/v2/ass
 import { firstOutput, pollToEnd, postJob, type Job } from '../../lib/v2/jobs.ts';
 
 test.describe('Round trip', () => {
-  test('upload, dedup, submit with labels, poll, outputs, asset read, content', { annotation: rules('V2.FLOW.ROUND_TRIP') }, async ({ api, target }) => {
+  test('upload, dedup, submit with labels, poll, outputs, asset read, content', rules('V2.FLOW.ROUND_TRIP'), async ({ api, target }) => {
     const rule = 'V2.FLOW.ROUND_TRIP';
     const bytes = uniquePng(16, 16);
     const hash = blake3Of(bytes);

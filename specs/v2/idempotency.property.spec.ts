@@ -15,7 +15,7 @@ import { pollToEnd, postJob, type Job } from '../../lib/v2/jobs.ts';
 const keyBody = fc.stringMatching(/^[A-Za-z0-9._~-]{1,48}$/);
 
 test.describe('Idempotent submission (property)', () => {
-  test('for any key, concurrent submits create one job, the rest and any reuse are refused 422 idempotency_key_reuse; distinct keys give distinct jobs', { annotation: rules('V2.JOB.IDEMPOTENT') }, async ({ api, profile }, testInfo) => {
+  test('for any key, concurrent submits create one job, the rest and any reuse are refused 422 idempotency_key_reuse; distinct keys give distinct jobs', rules('V2.JOB.IDEMPOTENT'), async ({ api, profile }, testInfo) => {
     const jobs = new Set<string>();
     const nonce = randomUUID().slice(0, 8);
     let run = 0;

@@ -7,7 +7,7 @@ import { assetRef, emptyImageWorkflow, invertWorkflow, malformedNodes, slowWorkf
 import { checkRefusalDetails, pollToEnd, postJob, requireClass, submitJob } from '../../lib/v2/jobs.ts';
 
 test.describe('Errors: submit refusals', () => {
-  test('a required input not connected is refused 422 invalid_workflow naming the node', { annotation: rules('V2.ERR.INVALID_WORKFLOW', 'V2.ERR.NODE_ERRORS_DETAILS') }, async ({ api }) => {
+  test('a required input not connected is refused 422 invalid_workflow naming the node', rules('V2.ERR.INVALID_WORKFLOW', 'V2.ERR.NODE_ERRORS_DETAILS'), async ({ api }) => {
     const workflow: Workflow = { ...emptyImageWorkflow(), '2': { class_type: 'SaveImage', inputs: { filename_prefix: 'x' } } };
     const res = await postJob(api, { workflow });
     checkStatus('V2.ERR.INVALID_WORKFLOW', res, [422], 'invalid_workflow');
@@ -15,7 +15,7 @@ test.describe('Errors: submit refusals', () => {
     check('V2.ERR.NODE_ERRORS_DETAILS', details.node_errors !== undefined && '2' in details.node_errors, 'details.node_errors', 'an entry for node "2" (its images input is not connected)', details.node_errors);
   });
 
-  test('a refusal names at most fifty malformed nodes and then gives the full count', { annotation: rules('V2.ERR.NODE_ERRORS_DETAILS') }, async ({ api }) => {
+  test('a refusal names at most fifty malformed nodes and then gives the full count', rules('V2.ERR.NODE_ERRORS_DETAILS'), async ({ api }) => {
     const workflow = malformedNodes(60);
     const res = await postJob(api, { workflow });
     checkStatus('V2.ERR.NODE_ERRORS_DETAILS', res, [422]);
@@ -24,7 +24,7 @@ test.describe('Errors: submit refusals', () => {
     check('V2.ERR.NODE_ERRORS_DETAILS', details.malformed_node_count === 60, 'malformed_node_count with 60 malformed nodes', '60', details.malformed_node_count);
   });
 
-  test('unknown classes: at most ten listed, only their nodes named and counted', { annotation: rules('V2.ERR.NODE_ERRORS_DETAILS') }, async ({ api }) => {
+  test('unknown classes: at most ten listed, only their nodes named and counted', rules('V2.ERR.NODE_ERRORS_DETAILS'), async ({ api }) => {
     const prefix = `ConformanceMissing${randomUUID().slice(0, 6)}_`;
     // 12 unknown classes with 6 nodes each: 60 nodes of the first ten classes, 12 beyond them.
     const workflow = unknownClassNodes(12, 6, prefix);
@@ -36,15 +36,15 @@ test.describe('Errors: submit refusals', () => {
     check('V2.ERR.NODE_ERRORS_DETAILS', details.node_errors_truncated === true && details.unknown_node_count === 60, 'truncation with 60 nodes of listed classes', 'node_errors_truncated true, unknown_node_count 60 (nodes of unlisted classes are not counted)', { truncated: details.node_errors_truncated, count: details.unknown_node_count });
   });
 
-  test('a workflow in the interface format is refused 422 workflow_format_ui', { annotation: rules('V2.ERR.WORKFLOW_FORMAT_UI') }, async ({ api }) => {
+  test('a workflow in the interface format is refused 422 workflow_format_ui', rules('V2.ERR.WORKFLOW_FORMAT_UI'), async ({ api }) => {
     checkStatus('V2.ERR.WORKFLOW_FORMAT_UI', await postJob(api, { workflow: uiFormatWorkflow() }), [422], 'workflow_format_ui');
   });
 
-  test('a workflow referencing an asset the caller cannot use is refused 422 missing_asset', { annotation: rules('V2.ERR.MISSING_ASSET') }, async ({ api }) => {
+  test('a workflow referencing an asset the caller cannot use is refused 422 missing_asset', rules('V2.ERR.MISSING_ASSET'), async ({ api }) => {
     checkStatus('V2.ERR.MISSING_ASSET', await postJob(api, { workflow: invertWorkflow(assetRef(randomUUID())) }), [422], 'missing_asset');
   });
 
-  test('a submit past the queue capacity is refused 429 queue_full with Retry-After', { annotation: rules('V2.ERR.QUEUE_FULL') }, async ({ api, requireScenario }) => {
+  test('a submit past the queue capacity is refused 429 queue_full with Retry-After', rules('V2.ERR.QUEUE_FULL'), async ({ api, requireScenario }) => {
     const limited = api.as({ bearer: requireScenario('queue_limited_token', 'key whose queue holds one job') as string });
     const slow = requireClass(requireScenario('slow_node_class', 'node class that takes `seconds`'), 'slow_node_class');
     const first = await submitJob(limited, { workflow: slowWorkflow(slow, 2) });
@@ -53,12 +53,12 @@ test.describe('Errors: submit refusals', () => {
     await limited.call('cancelJob', { path: { id: first.id } });
   });
 
-  test('a submit from an account without credits is refused 402 insufficient_credits', { annotation: rules('V2.ERR.INSUFFICIENT_CREDITS') }, async ({ api, requireScenario }) => {
+  test('a submit from an account without credits is refused 402 insufficient_credits', rules('V2.ERR.INSUFFICIENT_CREDITS'), async ({ api, requireScenario }) => {
     const broke = api.as({ bearer: requireScenario('no_credits_token', 'key of an account without credits') as string });
     checkStatus('V2.ERR.INSUFFICIENT_CREDITS', await postJob(broke, { workflow: emptyImageWorkflow() }), [402], 'insufficient_credits');
   });
 
-  test('a backing-service failure answers 500 upstream_error with a generic, safe message', { annotation: rules('V2.ERR.UPSTREAM_GENERIC') }, async ({ api, requireScenario }) => {
+  test('a backing-service failure answers 500 upstream_error with a generic, safe message', rules('V2.ERR.UPSTREAM_GENERIC'), async ({ api, requireScenario }) => {
     const flaky = api.as({ bearer: requireScenario('upstream_failure_token', 'key whose submits hit a backing-service failure') as string });
     const res = await postJob(flaky, { workflow: emptyImageWorkflow() });
     checkStatus('V2.ERR.UPSTREAM_GENERIC', res, [500], 'upstream_error');
@@ -69,7 +69,7 @@ test.describe('Errors: submit refusals', () => {
 });
 
 test.describe('Job cancel', () => {
-  test('cancel answers the job, which ends canceled; repeating it is harmless', { annotation: rules('V2.JOB.CANCEL') }, async ({ api, requireScenario }) => {
+  test('cancel answers the job, which ends canceled; repeating it is harmless', rules('V2.JOB.CANCEL'), async ({ api, requireScenario }) => {
     const slow = requireClass(requireScenario('slow_node_class', 'node class that takes `seconds`'), 'slow_node_class');
     const job = await submitJob(api, { workflow: slowWorkflow(slow, 5) });
     const first = await api.follow(job.urls.cancel, { method: 'POST' });
@@ -81,7 +81,7 @@ test.describe('Job cancel', () => {
 });
 
 test.describe('Errors: browser-wait nodes', () => {
-  test('nodes that wait for a browser are refused with waits_for_browser and their classes listed', { annotation: rules('V2.ERR.NODE_ERRORS_DETAILS') }, async ({ api, requireScenario }) => {
+  test('nodes that wait for a browser are refused with waits_for_browser and their classes listed', rules('V2.ERR.NODE_ERRORS_DETAILS'), async ({ api, requireScenario }) => {
     const cls = requireClass(requireScenario('browser_wait_node_class', 'node class that waits for a browser'), 'browser_wait_node_class');
     const workflow: Workflow = {};
     for (let i = 1; i <= 55; i++) workflow[String(i)] = { class_type: cls, inputs: {} };

@@ -7,7 +7,7 @@ import { emptyImageWorkflow } from '../../lib/data/workflows.ts';
 import { pollToEnd, submitJob } from '../../lib/v2/jobs.ts';
 
 test.describe('Serverless deployment', () => {
-  test('an SSO-bound key is refused 403 sso_required on any operation, with organization_id when known', { annotation: rules('V2.AUTH.SSO_REQUIRED') }, async ({ api, requireScenario }) => {
+  test('an SSO-bound key is refused 403 sso_required on any operation, with organization_id when known', rules('V2.AUTH.SSO_REQUIRED'), async ({ api, requireScenario }) => {
     const sso = api.as({ bearer: requireScenario('sso_required_token', 'SSO-bound key') as string });
     const calls = [
       sso.call('getAsset', { path: { id: randomUUID() } }),
@@ -22,7 +22,7 @@ test.describe('Serverless deployment', () => {
     }
   });
 
-  test('a deployment that does not accept JWT bearers answers 401 with a message saying so', { annotation: rules('V2.AUTH.JWT_REFUSAL') }, async ({ api, target }) => {
+  test('a deployment that does not accept JWT bearers answers 401 with a message saying so', rules('V2.AUTH.JWT_REFUSAL'), async ({ api, target }) => {
     test.skip(target.capabilities.accepts_jwt === true, 'not applicable: this deployment is configured to accept JWT bearers');
     const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJjb25mb3JtYW5jZSJ9.c2lnbmF0dXJlLW5vdC12YWxpZA';
     const res = await api.call('getAsset', { path: { id: randomUUID() }, auth: { bearer: jwt } });
@@ -31,7 +31,7 @@ test.describe('Serverless deployment', () => {
     check('V2.AUTH.JWT_REFUSAL', /jwt|json web token|token type|api key/i.test(message), 'the 401 message for a JWT bearer', 'a message saying JWT bearers are not accepted', message);
   });
 
-  test('a deployment not ready or without capacity answers 429 with Retry-After; a stopped one 422 deployment_stopped', { annotation: rules('V2.SERVERLESS.DEPLOYMENT_STATE') }, async ({ api, requireScenario }) => {
+  test('a deployment not ready or without capacity answers 429 with Retry-After; a stopped one 422 deployment_stopped', rules('V2.SERVERLESS.DEPLOYMENT_STATE'), async ({ api, requireScenario }) => {
     const cases: Array<[string, string, number, string]> = [
       ['not_ready_base_url', 'deployment that is not ready yet', 429, 'deployment_not_ready'],
       ['unavailable_base_url', 'deployment whose GPU provider takes no work yet', 429, 'deployment_unavailable'],
@@ -43,7 +43,7 @@ test.describe('Serverless deployment', () => {
     }
   });
 
-  test('GET /workflow returns the graph the deployment executed', { annotation: rules('V2.SERVERLESS.WORKFLOW_READ') }, async ({ api }) => {
+  test('GET /workflow returns the graph the deployment executed', rules('V2.SERVERLESS.WORKFLOW_READ'), async ({ api }) => {
     await pollToEnd(api, await submitJob(api, { workflow: emptyImageWorkflow() }));
     const res = await api.call('getDeploymentWorkflow');
     checkStatus('V2.SERVERLESS.WORKFLOW_READ', res, [200]);

@@ -1,20 +1,23 @@
 // Every check can fail: for each fault in the reference's catalog, the suite run
 // against that fault fails exactly the rule the fault breaks, and no other.
+//
+// Faults run in batches: one Playwright invocation per batch, each fault against its
+// own reference (test/support/batch/), on the tests that declare its rule (or, where
+// no test declares it, the spec files that name it). A fault that needs an environment
+// of its own runs alone, as a user would run the suite. FAULTS=name,name narrows the
+// matrix for a local re-run.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SUITE_FAULTS } from '../../reference/faults.ts';
+import { SUITE_FAULTS, type FaultInfo } from '../../reference/faults.ts';
 import { failedRules, ROOT, runSuite } from '../support/run-suite.ts';
 import { ruleOrThrow } from '../../lib/rules.ts';
 import type { Surface } from '../../lib/families.ts';
 import { resolveTarget } from '../../lib/targets.ts';
-import { buildSpecMap, selectionFor } from '../support/spec-map.ts';
+import { buildSpecMap, selectionFor, type SpecSelection } from '../support/spec-map.ts';
 import { recordScore } from '../support/score.ts';
-import { MATRIX_CONCURRENCY, MATRIX_WORKERS } from '../support/concurrency.ts';
+import { MATRIX_WORKERS_BATCHED, BATCH_SIZE } from '../support/concurrency.ts';
+import { runBatch, type CaseReport } from '../support/batch/run.ts';
 
-// A fault runs only against the specs of its rule's area (the spec files that name
-// the rule, on the surfaces the rule applies to): the rest of the suite cannot see it,
-// and the matrix stays fast as the catalog grows. FAULTS=name,name narrows the matrix
-// further for a local re-run.
 const referenceSurfaces = new Set<Surface>(resolveTarget({}).surfaces.map((s) => s.surface));
 const map = buildSpecMap(ROOT);
 const only = new Set((process.env.FAULTS ?? '').split(',').filter(Boolean));
@@ -23,24 +26,69 @@ const faults = SUITE_FAULTS.filter((f) => only.size === 0 || only.has(f.name));
 // no job can be seen to finish under it, so its run gives up after 2 s.
 const RUN_ENV: Record<string, Record<string, string>> = { 'job-read-cached': { CONFORMANCE_JOB_DEADLINE_MS: '2000' } };
 
-describe('each reference fault is caught by its rule, and only that rule', { concurrency: MATRIX_CONCURRENCY }, () => {
+const selections = new Map<string, SpecSelection>(faults.map((f) => [f.name, selectionFor(f.rule, referenceSurfaces, { root: ROOT, fault: f.name, map })]));
+const batched = faults.filter((f) => !RUN_ENV[f.name]);
+const batches: FaultInfo[][] = [];
+for (let i = 0; i < batched.length; i += BATCH_SIZE) batches.push(batched.slice(i, i + BATCH_SIZE));
+
+// Batches run one after another (each uses every core); a fault's test awaits its own.
+const started: Array<Promise<Map<string, CaseReport>>> = [];
+function batchOf(index: number): Promise<Map<string, CaseReport>> {
+  for (let i = started.length; i <= index; i++) {
+    const previous = i === 0 ? Promise.resolve() : started[i - 1]!.then(() => undefined, () => undefined);
+    started.push(
+      previous.then(() =>
+        runBatch(
+          batches[i]!.map((f) => {
+            const sel = selections.get(f.name)!;
+            return { id: f.name, fault: f.name, projects: sel.surfaces.map((surface) => ({ family: sel.family, surface })), files: sel.files, ...(sel.tag ? { tag: sel.tag } : {}) };
+          }),
+          { workers: MATRIX_WORKERS_BATCHED },
+        ),
+      ),
+    );
+  }
+  return started[index]!;
+}
+
+interface Judged {
+  failed: string[];
+  /** Whether the run as a whole would fail (a MUST failure or an error). */
+  runFails: boolean;
+  shouldFailed: string[];
+  reason?: string;
+  output: string;
+}
+
+async function judgedRun(fault: FaultInfo): Promise<Judged> {
+  const sel = selections.get(fault.name)!;
+  const index = batches.findIndex((b) => b.includes(fault));
+  if (index >= 0) {
+    const report = (await batchOf(index)).get(fault.name)!;
+    const cell = Object.values(report.rules.find((r) => r.id === fault.rule)?.results ?? {}).find((c) => c?.status === 'fail');
+    return { failed: failedRules(report), runFails: report.summary.verdict !== 'pass', shouldFailed: report.summary.should_failed, ...(cell?.reason ? { reason: cell.reason } : {}), output: `${report.tests} tests; ${report.output.slice(-2000)}` };
+  }
+  const run = await runSuite({ fault: fault.name, args: [...sel.projects, ...sel.files], workers: 1, env: RUN_ENV[fault.name]! });
+  const cell = Object.values(run.report.rules.find((r) => r.id === fault.rule)?.results ?? {}).find((c) => c?.status === 'fail');
+  return { failed: failedRules(run.report), runFails: run.exitCode !== 0, shouldFailed: run.report.summary.should_failed, ...(cell?.reason ? { reason: cell.reason } : {}), output: run.output.slice(-2000) };
+}
+
+describe('each reference fault is caught by its rule, and only that rule', { concurrency: true }, () => {
   for (const fault of faults) {
     test(`${fault.name} → ${fault.rule}`, async () => {
-      const selection = selectionFor(fault.rule, referenceSurfaces, { root: ROOT, fault: fault.name, map });
       let caught = false;
       try {
-        const run = await runSuite({ fault: fault.name, args: [...selection.projects, ...selection.files], workers: MATRIX_WORKERS, ...(RUN_ENV[fault.name] ? { env: RUN_ENV[fault.name] } : {}) });
-        const failed = failedRules(run.report);
-        assert.deepEqual(failed, [fault.rule], `fault ${fault.name} (${fault.description}) made these rules fail: ${failed.join(', ') || 'none'} [specs: ${selection.why}]\n${run.output.slice(-2000)}`);
+        const run = await judgedRun(fault);
+        const sel = selections.get(fault.name)!;
+        assert.deepEqual(run.failed, [fault.rule], `fault ${fault.name} (${fault.description}) made these rules fail: ${run.failed.join(', ') || 'none'} [specs: ${sel.why}]\n${run.output}`);
         if (ruleOrThrow(fault.rule).level === 'MUST') {
-          assert.notEqual(run.exitCode, 0, 'a failing MUST rule fails the run');
+          assert.ok(run.runFails, 'a failing MUST rule fails the run');
         } else {
           // A SHOULD failure is reported without failing the run (CONFORMANCE_STRICT=1 would fail it).
-          assert.equal(run.exitCode, 0, `a SHOULD failure alone must not fail the run:\n${run.output.slice(-1500)}`);
-          assert.deepEqual(run.report.summary.should_failed, [fault.rule]);
+          assert.ok(!run.runFails, `a SHOULD failure alone must not fail the run:\n${run.output}`);
+          assert.deepEqual(run.shouldFailed, [fault.rule]);
         }
-        const cell = Object.values(run.report.rules.find((r) => r.id === fault.rule)!.results).find((c) => c?.status === 'fail');
-        assert.ok(cell?.reason, 'the failure says what was expected and what came back');
+        assert.ok(run.reason, 'the failure says what was expected and what came back');
         caught = true;
       } finally {
         recordScore({ kind: 'fault', name: fault.name, ok: caught });

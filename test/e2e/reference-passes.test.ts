@@ -1,10 +1,14 @@
-// The suite against a correct reference: every rule it can judge passes, nothing
-// errors, and every rule it cannot judge says why.
+// The suite against a correct reference: every rule it can judge passes on evidence (at
+// least one check of it ran and held), nothing errors, and every rule it does not judge
+// says why. Prints the self-test figures the user report no longer carries: the rules
+// that no reference fault proves yet.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { failedRules, rulesWith, runSuite } from '../support/run-suite.ts';
+import { assertJudgedOnEvidence } from '../support/judged.ts';
+import { rulesWithoutFault } from '../support/fault-coverage.ts';
 
-test('the suite passes the correct reference, with a reason for every rule it does not judge', async () => {
+test('the suite passes the correct reference on evidence, with a reason for every rule it does not judge', async () => {
   const run = await runSuite();
   const { report } = run;
   assert.deepEqual(failedRules(report), [], `rules failed on the correct reference:\n${run.output.slice(-3000)}`);
@@ -12,11 +16,7 @@ test('the suite passes the correct reference, with a reason for every rule it do
   assert.deepEqual(report.unplaced, []);
   assert.equal(report.summary.verdict, 'pass');
   assert.equal(run.exitCode, 0, run.output.slice(-3000));
-  for (const rule of report.rules) {
-    for (const [surface, cell] of Object.entries(rule.results)) {
-      if (cell && cell.status !== 'pass') assert.ok(cell.reason && cell.reason.length > 10, `${rule.id} on ${surface} is ${cell.status} without a reason`);
-    }
-  }
-  assert.ok(report.coverage.operations.exercised >= 6, `operations exercised: ${report.coverage.operations.exercised}`);
-  assert.ok(report.tests.passed > 30, `tests passed: ${report.tests.passed}`);
+  assertJudgedOnEvidence(report, 'the reference');
+  const without = rulesWithoutFault(report.rules);
+  console.log(`rules without a reference fault (${without.length}): ${without.map((r) => r.id).join(', ') || 'none'}`);
 });

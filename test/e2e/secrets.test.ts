@@ -10,7 +10,7 @@ import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import * as accounts from '../../reference/accounts.ts';
-import { REFERENCE_DEV_CREDENTIALS } from '../../lib/reference-dev.ts';
+import { referenceDevCredentials } from '../../lib/targets.ts';
 import { Recorder } from '../../lib/recorder.ts';
 import { Redactor } from '../../lib/redact.ts';
 import { RuleViolation, SuiteError, show } from '../../lib/violations.ts';
@@ -54,7 +54,7 @@ test('a transcript redacts request headers, request bodies (extra_data partner k
 
 /** Every credential the reference knows: its development keys and secrets. */
 function referenceSecrets(): string[] {
-  const out = new Set<string>(Object.values(REFERENCE_DEV_CREDENTIALS));
+  const out = new Set<string>(Object.values(referenceDevCredentials(path.resolve(import.meta.dirname, '../../targets.yaml'))));
   const walk = (v: unknown): void => {
     if (typeof v === 'string' && /^comfyui-|secret/i.test(v) && v.length >= 16) out.add(v);
     else if (v && typeof v === 'object') Object.values(v).forEach(walk);

@@ -1,6 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { estimateAllowance, ROUTER_429, V2_429, type Admission } from '../../load/profiles/rate-limit.ts';
+import { estimateAllowance, judge429, type Admission } from '../../load/profiles/rate-limit.ts';
+import { ApiClient } from '../../lib/api.ts';
+import { loadContract } from '../../lib/contracts/loader.ts';
+import { FAMILY_CONTRACTS } from '../../lib/contracts/registry.ts';
+import { Recorder } from '../../lib/recorder.ts';
+import { Redactor } from '../../lib/redact.ts';
+import type { SurfaceTarget } from '../../lib/targets.ts';
 import { maxOverlap, spendProblem } from '../../load/profiles/router-concurrency.ts';
 import { PollPool, retryAfterSeconds } from '../../load/profiles/poll-pool.ts';
 import { histogram, percentile } from '../../load/stats.ts';
@@ -81,16 +87,30 @@ test('percentiles are exact ranks; the histogram keeps every latency', () => {
   assert.ok(h.bounds[h.bounds.length - 1]! >= 300);
 });
 
-test('a 429 under load is judged on its shape and Retry-After; unknown codes and buckets are allowed', () => {
-  const spend = { 'x-committed-spend-limit': '100', 'x-committed-spend-current': '10', 'x-committed-spend-remaining': '90' };
+// The 429 judge is the suite's own judgement of an answer (lib/contracts/judge.ts): the same
+// client the specs use, aimed nowhere, judging answers it is handed.
+function judgeOnly(family: 'v2' | 'router'): ApiClient {
+  const c = FAMILY_CONTRACTS[family]!;
+  const target = { surface: family === 'v2' ? 'cloud' : 'router', baseUrl: 'http://127.0.0.1:9', brand: 'Comfy', scenario: {}, capabilities: {} } as unknown as SurfaceTarget;
+  return new ApiClient({ contract: loadContract(c.file, 'Comfy', c.rulePrefix), target, recorder: new Recorder(new Redactor([])), checks: c.checks });
+}
+
+test('a 429 under load is judged by the contract and the always-on checks; v2 must say rate_limited, router buckets stay open', () => {
+  const router = judgeOnly('router');
+  const v2 = judgeOnly('v2');
+  const spend = { 'x-committed-spend-limit': '100', 'x-committed-spend-current': '10', 'x-committed-spend-remaining': '90', 'x-comfy-request-id': 'r1', 'content-type': 'application/json' };
   const routerBody = (type: string) => JSON.stringify({ detail: 'slow down', error_type: type });
-  assert.equal(ROUTER_429.judge429(429, { 'retry-after': '1', 'x-comfy-error-type': 'rate_limited', ...spend }, routerBody('rate_limited'), 'Comfy'), undefined);
-  assert.equal(ROUTER_429.judge429(429, { 'retry-after': '2', 'x-comfy-error-type': 'brand_new_bucket', ...spend }, routerBody('brand_new_bucket'), 'Comfy'), undefined);
-  assert.match(ROUTER_429.judge429(429, { 'retry-after': '1', 'x-comfy-error-type': 'rate_limited', ...spend }, JSON.stringify({ error_type: 'rate_limited' }), 'Comfy') ?? '', /detail/);
-  assert.match(ROUTER_429.judge429(429, { 'x-comfy-error-type': 'rate_limited', ...spend }, routerBody('rate_limited'), 'Comfy') ?? '', /Retry-After/);
+  const r429 = (headers: Record<string, string>, body: string) => judge429(router, 'router', '/v2/models', { status: 429, headers, body });
+  assert.equal(r429({ 'retry-after': '1', 'x-comfy-error-type': 'rate_limited', ...spend }, routerBody('rate_limited')), undefined);
+  assert.equal(r429({ 'retry-after': '2', 'x-comfy-error-type': 'brand_new_bucket', ...spend }, routerBody('brand_new_bucket')), undefined, 'an unknown bucket is allowed');
+  assert.match(r429({ 'retry-after': '1', 'x-comfy-error-type': 'rate_limited', ...spend }, JSON.stringify({ error_type: 'rate_limited' })) ?? '', /detail/);
+  assert.match(r429({ 'x-comfy-error-type': 'rate_limited', ...spend }, routerBody('rate_limited')) ?? '', /Retry-After/i);
   const v2Body = (code: string) => JSON.stringify({ error: { code, message: 'slow down' } });
-  assert.equal(V2_429.judge429(429, { 'retry-after': '3' }, v2Body('rate_limited'), 'Comfy'), undefined);
-  assert.equal(V2_429.judge429(429, { 'retry-after': '3' }, v2Body('some_future_code'), 'Comfy'), undefined);
-  assert.match(V2_429.judge429(429, { 'retry-after': '1.5' }, v2Body('rate_limited'), 'Comfy') ?? '', /integer/);
-  assert.match(V2_429.judge429(429, { 'retry-after': '1' }, JSON.stringify({ code: 'rate_limited', message: 'x' }), 'Comfy') ?? '', /envelope/);
+  const json = { 'content-type': 'application/json' };
+  const id = '/api/v2/assets/0b6c0e4e-6f2b-4c1e-9b1a-1f2d3c4b5a69';
+  const v429 = (headers: Record<string, string>, body: string) => judge429(v2, 'v2', id, { status: 429, headers: { ...json, ...headers }, body });
+  assert.equal(v429({ 'retry-after': '3' }, v2Body('rate_limited')), undefined);
+  assert.match(v429({ 'retry-after': '3' }, v2Body('queue_full')) ?? '', /not rate_limited/, 'the rate limit is refused as rate_limited');
+  assert.match(v429({ 'retry-after': '1.5' }, v2Body('rate_limited')) ?? '', /integer/);
+  assert.match(v429({ 'retry-after': '1' }, JSON.stringify({ code: 'rate_limited', message: 'x' })) ?? '', /V2\.ERR\.ENVELOPE/);
 });

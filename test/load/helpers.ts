@@ -8,9 +8,10 @@ import type { LoadSettings } from '../../load/types.ts';
 export function fakeReport(metrics: Record<string, number>, over: Partial<LoadReport> = {}): LoadReport {
   const settings: LoadSettings = { rate: 50, connections: 5, durationS: 10, warmupS: 2 };
   return {
-    schema: 'load-report/1',
+    schema: 'load-report/2',
     verdict: 'pass',
     profile: { name: 'router-queue-poll', title: 't', description: 'd', surface: 'router', family: 'router', thresholds: [], requested: settings, effective: settings, ceiling: 'test' },
+    model: { name: 'open', arrival: 'constant', late_after_ms: 20, summary: 'open model' },
     target: { name: 'reference', surface: 'router', baseUrl: 'http://127.0.0.1:1', embedded: true },
     environment: { node: process.version, cpus: 2, cpu_model: 'test', autocannon: '9' },
     startedAt: '2026-01-01T00:00:00.000Z',

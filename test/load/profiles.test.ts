@@ -28,10 +28,10 @@ describe('each profile passes against the reference', { concurrency: false }, ()
       const dir = mkdtempSync(path.join(tmpdir(), 'load-smoke-'));
       const files = await writeReports(report, dir);
       const clean = report.verdict === 'pass';
-      recordScore({ kind: 'control', name: `load:${p.name}`, ok: clean });
+      recordScore({ kind: 'load', name: p.name, ok: clean });
       for (const f of Object.values(files)) assert.ok(existsSync(f), f);
       const json = JSON.parse(readFileSync(files.json, 'utf8')) as { schema: string; environment: Record<string, unknown>; profile: { name: string } };
-      assert.equal(json.schema, 'load-report/1');
+      assert.equal(json.schema, 'load-report/2');
       assert.equal(json.profile.name, p.name);
       assert.ok(json.environment.node);
       const failed = [...report.thresholds.filter((t) => !t.ok).map((t) => `${t.expr} (measured ${t.actual})`), ...report.checks.filter((c) => !c.ok).map((c) => `${c.rule}: ${c.detail}`)];

@@ -1,5 +1,6 @@
 // The HTML report opens in a real browser (Debian's chromium, headless) without console
-// or page errors and without any network request, and its four charts are drawn.
+// or page errors and without any network request, its four charts are drawn, and it
+// shows corrected and uncorrected percentiles and the late arrivals of the open model.
 // One screenshot is kept at /tmp/load-report.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -52,9 +53,22 @@ test('the HTML report renders in headless chromium with its charts drawn and no 
     assert.deepEqual(Object.keys(byId).sort(), ['chart-histogram', 'chart-latency-time', 'chart-rate', 'chart-status']);
     for (const c of charts) assert.ok(c.width > 300 && c.height > 150, `${c.id} has no size`);
     assert.equal(byId['chart-latency-time']!.lines, 3, 'p50, p90 and p99 lines');
-    assert.equal(byId['chart-rate']!.lines, 2, 'achieved and requested');
+    assert.equal(byId['chart-rate']!.lines, 3, 'achieved, requested and late');
     assert.ok(byId['chart-histogram']!.bars >= 2, 'latency histogram bars');
     assert.ok(byId['chart-status']!.bars >= 2, 'status-code bars');
+    const latency = (await page.evaluate(`(() => {
+      const row = (cls) => [...document.querySelectorAll('#latency-table tr.' + cls + ' td')].map((td) => td.textContent);
+      const late = document.querySelector('#late-arrivals');
+      return { corrected: row('corrected'), uncorrected: row('uncorrected'), late: late ? late.textContent : '', visible: late ? late.getBoundingClientRect().height > 0 : false };
+    })()`)) as { corrected: string[]; uncorrected: string[]; late: string; visible: boolean };
+    const m = report.metrics;
+    assert.equal(latency.corrected.length, 5, 'corrected p50, p90, p99, p99.9, max');
+    assert.equal(latency.uncorrected.length, 5, 'uncorrected p50, p90, p99, p99.9, max');
+    assert.equal(latency.corrected[2], `${Math.round(m.p99! * 100) / 100} ms`);
+    assert.equal(latency.uncorrected[2], `${Math.round(m.uncorrected_p99! * 100) / 100} ms`);
+    assert.ok(latency.visible);
+    assert.match(latency.late, new RegExp(`^Late arrivals: ${m.late_requests} \\(`));
+    assert.match(latency.late, /dropped \(never sent\): \d+; arrival spacing p50 [\d.]+ ms, p99 [\d.]+ ms/);
     await page.screenshot({ path: '/tmp/load-report.png', fullPage: true });
   } finally {
     await browser.close();

@@ -17,3 +17,8 @@ export const MATRIX_CONCURRENCY = positive(process.env.MATRIX_CONCURRENCY, Math.
 export const MATRIX_WORKERS = positive(process.env.MATRIX_WORKERS, 1);
 /** Playwright workers per whole-suite run (controls): the cores. */
 export const SUITE_WORKERS = positive(process.env.SUITE_WORKERS, Math.max(1, Math.min(cores, 4)));
+
+/** Faults per batched Playwright run (test/support/batch/): more amortises start-up, fewer keeps a bad batch's blast radius small. */
+export const BATCH_SIZE = positive(process.env.MATRIX_BATCH_SIZE, 40);
+/** Playwright workers of a batched run: the cores. */
+export const MATRIX_WORKERS_BATCHED = positive(process.env.MATRIX_WORKERS, Math.max(1, Math.min(cores, 4)));

@@ -11,12 +11,13 @@
 //   reset       destroys the connection as soon as the request arrived (no headers)
 //   midbody     chunked body, one chunk, then the connection is destroyed
 //   loop        302 to itself (absolute URL), forever
+//   apihang     answers its base path (so the reachability probe passes), hangs on every path below it
 //
 // Binds 127.0.0.1 on a free port. `hits` counts requests per behaviour.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export const BEHAVIOURS = ['nonjson', 'badutf8', 'truncated', 'huge', 'hang', 'stall', 'reset', 'midbody', 'loop'] as const;
+export const BEHAVIOURS = ['nonjson', 'badutf8', 'truncated', 'huge', 'hang', 'stall', 'reset', 'midbody', 'loop', 'apihang'] as const;
 export type Behaviour = (typeof BEHAVIOURS)[number];
 
 export interface HostileServer {
@@ -70,6 +71,12 @@ function handle(behaviour: string, req: http.IncomingMessage, res: http.ServerRe
       res.write('{"id":"');
       setImmediate(() => res.socket?.destroy());
       return;
+    case 'apihang':
+      if (/^\/apihang\/?(\?|$)/.test(req.url ?? '')) {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.end('up');
+      }
+      return; // below the base: keep the socket open, answer nothing
     case 'loop':
       res.writeHead(302, { location: `http://${req.headers.host ?? '127.0.0.1'}${req.url ?? '/loop'}` });
       res.end();

@@ -29,11 +29,13 @@ export interface RunOptions {
   workers?: number;
   timeoutMs?: number;
   keep?: boolean;
+  /** Write the reports here (kept) instead of a fresh temporary folder. */
+  reportsDir?: string;
 }
 
 // The embedded reference did not come up (a port taken between probe and bind, a slow
 // start on a loaded machine): nothing was judged, so one more try on fresh ports is fair.
-const STARTUP_FAILED = /from config\.webServer/;
+const STARTUP_FAILED = /from config\.webServer|is in use; set REFERENCE_PORT/;
 
 export async function runSuite(opts: RunOptions = {}): Promise<SuiteRun> {
   const first = await runOnce(opts);
@@ -43,7 +45,7 @@ export async function runSuite(opts: RunOptions = {}): Promise<SuiteRun> {
 }
 
 async function runOnce(opts: RunOptions): Promise<SuiteRun> {
-  const reportsDir = mkdtempSync(path.join(os.tmpdir(), 'conformance-run-'));
+  const reportsDir = opts.reportsDir ?? mkdtempSync(path.join(os.tmpdir(), 'conformance-run-'));
   const port = await freePortBase();
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
@@ -84,15 +86,15 @@ async function runOnce(opts: RunOptions): Promise<SuiteRun> {
   } catch {
     throw new Error(`the suite wrote no conformance.json (exit ${exitCode}):\n${output.slice(-4000)}`);
   } finally {
-    if (!opts.keep) rmSync(reportsDir, { recursive: true, force: true });
+    if (!opts.keep && !opts.reportsDir) rmSync(reportsDir, { recursive: true, force: true });
   }
   return { exitCode, report, output, reportsDir };
 }
 
-export function failedRules(report: ConformanceReport): string[] {
+export function failedRules(report: Pick<ConformanceReport, 'rules'>): string[] {
   return report.rules.filter((r) => Object.values(r.results).some((c) => c?.status === 'fail')).map((r) => r.id).sort();
 }
 
-export function rulesWith(report: ConformanceReport, status: string): string[] {
+export function rulesWith(report: Pick<ConformanceReport, 'rules'>, status: string): string[] {
   return report.rules.filter((r) => Object.values(r.results).some((c) => c?.status === status)).map((r) => r.id).sort();
 }

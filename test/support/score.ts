@@ -3,13 +3,14 @@
 // `faults caught N/N, controls clean M/M` from it). Any test may report here:
 //   {"kind": "fault", "name": "<fault>", "ok": true|false}     a fault was caught (or missed)
 //   {"kind": "control", "name": "<control>", "ok": true|false} a control stayed clean (or raised an alarm)
+//   {"kind": "load", "name": "<profile>", "ok": true|false}     a load profile's smoke run stayed clean
 // Load profiles report their faults with kind "fault" too. The last line per kind and name
 // counts. scripts/run-tests.mjs reads the file (plain JS, so it parses the lines itself).
 // Without SCORE_FILE nothing is written.
 import { appendFileSync } from 'node:fs';
 
 export interface ScoreEntry {
-  kind: 'fault' | 'control';
+  kind: 'fault' | 'control' | 'load';
   name: string;
   ok: boolean;
 }

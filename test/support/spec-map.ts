@@ -25,6 +25,11 @@ export interface SpecSelection {
   files: string[];
   /** Why this selection, for messages. */
   why: string;
+  /** The family and the surfaces of those projects. */
+  family: Family;
+  surfaces: Surface[];
+  /** `@<rule id>` when the run can be narrowed to the tests that declare the rule (batched runs). */
+  tag?: string;
 }
 
 /**
@@ -67,6 +72,8 @@ export interface SpecMap {
   alwaysOn: Set<string>;
   /** Spec files per family. */
   specs: Map<Family, string[]>;
+  /** rule id → spec files with a test that declares it (`rules(...)`, hence tagged `@<rule id>`). */
+  declared: Map<string, string[]>;
 }
 
 export function buildSpecMap(root: string): SpecMap {
@@ -98,6 +105,7 @@ export function buildSpecMap(root: string): SpecMap {
   const specs = new Map<Family, string[]>();
   const named = new Map<string, string[]>();
   const viaHelpers = new Map<string, string[]>();
+  const declared = new Map<string, string[]>();
   const add = (m: Map<string, string[]>, id: string, spec: string) => (m.get(id) ?? m.set(id, []).get(id)!).push(spec);
   for (const family of Object.keys(FAMILIES) as Family[]) {
     const list = files.filter((f) => f.startsWith(`specs/${family}/`) && f.endsWith('.spec.ts')).sort();
@@ -107,10 +115,11 @@ export function buildSpecMap(root: string): SpecMap {
       const helpers = new Set<string>();
       for (const mod of closure(spec)) if (mod !== spec && !always.has(mod)) for (const id of rulesIn(source.get(mod)!)) helpers.add(id);
       for (const id of own) if (familyOfRule(id) === family) add(named, id, spec);
+      for (const m of source.get(spec)!.matchAll(/\brules\(([^)]*)\)/g)) for (const id of rulesIn(m[1]!)) if (!(declared.get(id) ?? []).includes(spec)) add(declared, id, spec);
       for (const id of helpers) if (familyOfRule(id) === family && !own.has(id)) add(viaHelpers, id, spec);
     }
   }
-  return { named, viaHelpers, alwaysOn, specs };
+  return { named, viaHelpers, alwaysOn, specs, declared };
 }
 
 let cached: { root: string; map: SpecMap } | undefined;
@@ -120,10 +129,10 @@ export function selectionFor(rule: string, surfaces: ReadonlySet<Surface>, opts:
   const family = familyOfRule(rule);
   if (!family) throw new Error(`rule ${rule} has no family`);
   const applies = loadRules().get(rule)?.surfaces ?? [];
-  const projects = (FAMILIES[family] as readonly Surface[])
-    .filter((s) => surfaces.has(s) && applies.includes(s))
-    .map((s) => `--project=${projectName(family, s)}`);
+  const on = (FAMILIES[family] as readonly Surface[]).filter((s) => surfaces.has(s) && applies.includes(s));
+  const projects = on.map((s) => `--project=${projectName(family, s)}`);
   if (projects.length === 0) throw new Error(`rule ${rule} applies to no surface this target serves`);
+  const base = { projects, family, surfaces: [...on] };
   let map = opts.map;
   if (!map) {
     if (cached?.root !== opts.root) cached = { root: opts.root, map: buildSpecMap(opts.root) };
@@ -131,13 +140,16 @@ export function selectionFor(rule: string, surfaces: ReadonlySet<Surface>, opts:
   }
   const all = map.specs.get(family) ?? [];
   const override = opts.fault ? OVERRIDES[opts.fault] : undefined;
-  if (override?.files === 'family') return { projects, files: [], why: `override: ${override.why}` };
+  if (override?.files === 'family') return { ...base, files: [], why: `override: ${override.why}` };
+  // Tests that declare the rule are the ones written to provoke it: a batched run needs only those.
+  const declared = override ? undefined : map.declared.get(rule);
+  if (declared?.length) return { ...base, files: [...declared].sort(), tag: `@${rule}`, why: `declared by tests in ${declared.length} spec(s)` };
   const named = map.named.get(rule) ?? map.viaHelpers.get(rule) ?? [];
   const files = [...new Set([...named, ...(override?.files ?? [])])].sort();
   if (files.length === 0) {
-    return { projects, files: [], why: map.alwaysOn.has(rule) ? 'judged by the always-on checks only: whole family' : 'named by no spec: whole family' };
+    return { ...base, files: [], why: map.alwaysOn.has(rule) ? 'judged by the always-on checks only: whole family' : 'named by no spec: whole family' };
   }
-  if (files.length >= all.length) return { projects, files: [], why: 'named by every spec of the family' };
+  if (files.length >= all.length) return { ...base, files: [], why: 'named by every spec of the family' };
   const how = map.named.has(rule) ? 'named in' : 'named through a helper in';
-  return { projects, files, why: override ? `${how} ${named.length} spec(s), widened: ${override.why}` : `${how} ${files.length} spec(s)` };
+  return { ...base, files, why: override ? `${how} ${named.length} spec(s), widened: ${override.why}` : `${how} ${files.length} spec(s)` };
 }

@@ -12,7 +12,7 @@ const rows: RuleRow[] = [
   row('V2.C', 'MUST', { local: { status: 'pass' }, cloud: { status: 'pass' } }),
   row('V2.D', 'MUST', { cloud: { status: 'skipped', reason: 'no input' } }),
 ];
-const matrix: Matrix = { rows, unplaced: [] };
+const matrix: Matrix = { rows, unplaced: [], judged: 1 };
 const judge = (yaml: string, strict = false) => {
   const outcome = applyBaseline(rows, parseBaseline(yaml, 'b.yaml'));
   return { outcome, verdict: verdictWithBaseline(rows, verdictOf(matrix, strict), strict, outcome) };
@@ -61,9 +61,9 @@ test('an unknown rule or a surface the rule does not apply to is a problem that 
 test('a rule that could not be judged only because its checks stopped at a listed failure does not fail the run', () => {
   const blocked: RuleRow[] = [
     row('V2.A', 'MUST', { local: { status: 'fail', reason: 'broke' } }),
-    row('V2.E', 'MUST', { local: { status: 'error', reason: 'could not be judged: its checks stopped at a failure of V2.A' } }),
+    row('V2.E', 'MUST', { local: { status: 'error', reason: 'not judged: t stopped at the check of V2.A', blocked_by: ['V2.A'] } }),
   ];
-  const m: Matrix = { rows: blocked, unplaced: [] };
+  const m: Matrix = { rows: blocked, unplaced: [], judged: 1 };
   const listed = applyBaseline(blocked, parseBaseline('expected_failures: [V2.A]'));
   const v = verdictWithBaseline(blocked, verdictOf(m, false), false, listed);
   assert.equal(v.passed, true);
@@ -71,7 +71,7 @@ test('a rule that could not be judged only because its checks stopped at a liste
   const other = applyBaseline(blocked, parseBaseline('expected_failures: [{rule: V2.A, surfaces: [local]}]'));
   assert.equal(verdictWithBaseline(blocked, verdictOf(m, false), false, other).passed, true);
   const unlisted: RuleRow[] = [...blocked, row('V2.F', 'MUST', { local: { status: 'error', reason: 't: target not reachable' } })];
-  assert.equal(verdictWithBaseline(unlisted, verdictOf({ rows: unlisted, unplaced: [] }, false), false, listed).passed, false, 'a real error still fails the run');
+  assert.equal(verdictWithBaseline(unlisted, verdictOf({ rows: unlisted, unplaced: [], judged: 1 }, false), false, listed).passed, false, 'a real error still fails the run');
 });
 
 test('a malformed file is refused with its name', () => {
@@ -87,12 +87,12 @@ test('the markdown report shows a listed failure as an expected failure, and sta
     target: { name: 't', surfaces: [] },
     profile: 'quick',
     strict: false,
-    summary: { verdict: 'fail', rules: 4, pass: 1, fail: 2, error: 0, skipped: 1, not_covered: 0, must_failed: ['V2.A'], should_failed: ['V2.B'], errors: [] },
+    summary: { verdict: 'fail', rules: 4, pass: 1, fail: 2, error: 0, skipped: 1, not_covered: 0, not_run: 0, must_failed: ['V2.A'], should_failed: ['V2.B'], errors: [] },
     unplaced: [],
     baseline: outcome,
     tests: { passed: 1, failed: 1, skipped: 0 },
     rules: rows,
-    coverage: { operations: { declared: 0, exercised: 0 }, statuses: { declared: 0, exercised: 0 }, operations_missing: [], statuses_missing: [], statuses_undeclared: [] },
+    coverage: { operations: { declared: 0, exercised: 0 }, statuses: { declared: 0, exercised: 0 }, operations_missing: [], statuses_missing: [], statuses_undeclared: [], codes: { declared: 0, exercised: 0 }, codes_missing: [] },
     seeds: [],
   } satisfies ConformanceReport;
   const md = toMarkdown(report);

@@ -1,6 +1,7 @@
 // The example CI workflow parses and has the parts the README promises: sharded
 // conformance jobs that keep their blob reports, a merge job using merge.config.ts that
-// publishes the conformance table and reports/, and an optional load job.
+// publishes the conformance table and reports/, and an optional load job in shards
+// with a job that merges them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -60,4 +61,18 @@ test('the load profile is a separate, optional job that never blocks the gate', 
   assert.match(load.if ?? '', /workflow_dispatch/);
   assert.ok(wf.on.workflow_dispatch && typeof wf.on.workflow_dispatch === 'object');
   assert.match(runs(load), /npm run load -- --profile "\$LOAD_PROFILE"/);
+});
+
+test('the load job shards one profile over a matrix and a merge job joins the shards into one report', () => {
+  const load = wf.jobs.load!;
+  const matrix = load.strategy?.matrix?.shard as unknown[];
+  assert.ok(Array.isArray(matrix) && matrix.length >= 2, 'a matrix of at least two load shards');
+  assert.match(runs(load), /--shard "\$SHARD"/);
+  assert.ok(load.steps.some((s) => s.env?.SHARD === '${{ matrix.shard }}/${{ strategy.job-total }}'));
+  assert.deepEqual(uploads(load), ['reports/load-shard']);
+  const merge = wf.jobs['load-report']!;
+  assert.equal(merge.needs, 'load');
+  assert.match(merge.if ?? '', /!cancelled\(\)/);
+  assert.match(runs(merge), /npm run load:merge -- load-shards\/\* --out reports\/load/);
+  assert.ok(uploads(merge).includes('reports/load'));
 });

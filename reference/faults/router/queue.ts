@@ -37,7 +37,7 @@ export const QUEUE_FAULTS = [
   },
   {
     name: 'router-fourth-status',
-    rule: 'ROUTER.QUEUE.STATUS_CLOSED',
+    rule: 'ROUTER.QUEUE.STATUS_NAMES',
     description: 'an unfinished request, queued or running, reports status RUNNING on status reads',
     install(s) {
       onRouter(s, [STATUS, COLLECT], (out) => {

@@ -1,0 +1,90 @@
+// The help of each subcommand, with every variable the suite reads: the flags set
+// the same variables, so a CI job may use either.
+
+export const VARIABLES = `Environment (flags above set the same variables):
+  TARGET                  name of an entry in the targets file
+  TARGETS_FILE            the targets file (default ./targets.yaml if present, else the suite's own)
+  TARGET_SURFACE          local, cloud, serverless, router or registry (ad hoc target, or narrows one)
+  TARGET_BASE_URL         base URL of an ad hoc target (with its http:// or https:// scheme)
+  TARGET_TOKEN            bearer token / API key of that target (redacted from every report)
+  REFERENCE_PORT          first of the embedded reference's five ports (default 18189)
+  REFERENCE_FAULT, REFERENCE_CONTROL   a fault or control of the embedded reference
+  REPORTS_DIR             where reports go (default ./reports)
+  CONFORMANCE_PROFILE     quick (default) or full
+  CONFORMANCE_STRICT      1: SHOULD failures fail the run too
+  CONFORMANCE_BASELINE    an expected-failures file
+  CONFORMANCE_QUIET       1: reports only, no console listing
+  CONFORMANCE_HTTP_TIMEOUT_MS, CONFORMANCE_MAX_BODY_BYTES   bounds of every exchange (15000 ms, 16 MiB)
+  CONFORMANCE_JOB_DEADLINE_MS    how long a polled job may take (30000 ms)
+  CONFORMANCE_PROBE_TIMEOUT_MS   how long the preflight waits per surface (10000 ms)
+  CONFORMANCE_CIRCUIT_TIMEOUTS   timeouts in a row after which a surface counts as stopped (3)
+  FC_SEED, FC_PATH, FC_NUM_RUNS  replay or resize a property-based check`;
+
+export const MAIN = `usage: workflow-conformance <command> [options]
+
+Conformance suite for the workflow API v2, the v1 cloud operations, the node registry
+operation and the model router.
+
+Commands:
+  run        run the suite against a target (no target: the embedded reference server)
+  replay     judge a recorded run (run --record) again, offline, with the current checks
+  matrix     one table of several runs' results side by side (rule x implementation)
+  init       write a commented targets file for one surface
+  reference  start the reference server
+  load       run a load profile
+
+workflow-conformance <command> --help   the options of one command
+${VARIABLES}`;
+
+export const RUN = `usage: workflow-conformance run [options] [playwright options and spec files]
+
+  --target NAME          an entry of the targets file (TARGET)
+  --targets-file FILE    the targets file (TARGETS_FILE)
+  --surface SURFACE      local, cloud, serverless, router, registry (TARGET_SURFACE)
+  --base-url URL         an ad hoc target's base URL (TARGET_BASE_URL; needs --surface)
+  --token-env NAME       the variable holding the ad hoc target's key (sets TARGET_TOKEN from it)
+  --reports DIR          where reports go (REPORTS_DIR, default ./reports)
+  --profile quick|full   property runs per check (CONFORMANCE_PROFILE)
+  --strict               SHOULD failures fail the run too (CONFORMANCE_STRICT=1)
+  --baseline FILE        expected failures (CONFORMANCE_BASELINE)
+  --fault NAME           with the embedded reference: break one rule (REFERENCE_FAULT)
+  --record FILE          keep every exchange of the run as HAR 1.2, credentials redacted
+  -h, --help             this help
+
+Anything else goes to Playwright: --project=v2-cloud, --grep @V2.AUTH.BEARER_KEY,
+--workers=1, spec files. Exit status: 0 pass, 1 fail or error (reports/conformance.json
+says which and why), 2 usage or configuration error.
+
+Before any test a preflight checks the target: variables named by *_env are set, no
+literal secrets, URLs with a scheme, every surface answers, and its credential is
+accepted. A mistake there stops the run in seconds with one message (verdict error).
+
+${VARIABLES}`;
+
+export const REPLAY = `usage: workflow-conformance replay FILE [--reports DIR] [playwright options]
+
+Runs the specs of a recording (run --record FILE) again with the current checks,
+answering every request from the recording: nothing is sent. A request the recording
+has no answer for ends that check in error ("not in the cassette"). WebSocket
+exchanges (v1 stream) are not recorded, so their checks end in error on replay.
+
+  --reports DIR          where reports go (default ./reports)
+  -h, --help             this help`;
+
+export const MATRIX = `usage: workflow-conformance matrix REPORT.json... [--html FILE] [--out FILE]
+
+One table of several runs' conformance.json side by side: a row per rule, a column
+per implementation (target, and surface when a run had several). Markdown goes to
+stdout (or --out FILE); --html FILE writes an HTML page too.`;
+
+export const INIT = `usage: workflow-conformance init --surface SURFACE [--name NAME] [--base-url URL] [--file FILE] [--force]
+
+Writes a commented targets file (default ./targets.yaml) with one entry for SURFACE
+(local, cloud, serverless, router, registry). Credentials are named by environment
+variable (token_env), never written in the file. The scenario inputs the reference
+uses are listed, commented out: uncomment those your server can give.
+
+  --name NAME            the entry's name (default: the surface)
+  --base-url URL         the server's base URL (default: a placeholder to edit)
+  --file FILE            where to write (default ./targets.yaml)
+  --force                replace an existing file`;

@@ -1,0 +1,134 @@
+// `run` and `replay`: Playwright with the suite's own config, from the user's folder.
+import { spawn } from 'node:child_process';
+import { randomInt } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { stringify } from 'yaml';
+import { resolveTarget, TargetConfigError, type ResolvedTarget } from '../lib/targets.ts';
+import { toHar, type Har, type RecordingMeta } from '../lib/har.ts';
+import type { TapeEntry } from '../lib/cassette.ts';
+import { writeRunError } from '../report/run-error.ts';
+import { PLAYWRIGHT_CLI, PLAYWRIGHT_CONFIG, packageVersion, tsxImport } from './paths.ts';
+import { splitArgs, UsageError } from './args.ts';
+
+type Env = Record<string, string | undefined>;
+
+/** Settings that change what the suite sends or how it judges: a replay needs the same. */
+const REPLAYED_SETTINGS = ['CONFORMANCE_PROFILE', 'CONFORMANCE_STRICT', 'FC_SEED', 'FC_PATH', 'FC_NUM_RUNS', 'CONFORMANCE_JOB_DEADLINE_MS', 'CONFORMANCE_HTTP_TIMEOUT_MS', 'CONFORMANCE_MAX_BODY_BYTES'];
+
+function playwright(args: string[], env: Env): Promise<number> {
+  // tsx loads the suite's TypeScript even from node_modules, where Playwright's own
+  // transform does not reach; Playwright's workers inherit the flag.
+  const child = spawn(process.execPath, [...tsxImport(), PLAYWRIGHT_CLI, 'test', '--config', PLAYWRIGHT_CONFIG, ...args], { stdio: 'inherit', env, cwd: process.cwd() });
+  const forward = (sig: NodeJS.Signals) => child.kill(sig);
+  process.on('SIGINT', forward);
+  process.on('SIGTERM', forward);
+  return new Promise((resolve) => child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
+}
+
+const FLAG_ENV: Record<string, string> = {
+  target: 'TARGET',
+  'targets-file': 'TARGETS_FILE',
+  surface: 'TARGET_SURFACE',
+  'base-url': 'TARGET_BASE_URL',
+  reports: 'REPORTS_DIR',
+  profile: 'CONFORMANCE_PROFILE',
+  baseline: 'CONFORMANCE_BASELINE',
+  fault: 'REFERENCE_FAULT',
+};
+
+/** Resolves the target before Playwright starts: a configuration mistake is one line, and the report says so. */
+function resolveOrReport(env: Env, reports: string): ResolvedTarget {
+  try {
+    return resolveTarget(env);
+  } catch (err) {
+    if (!(err instanceof TargetConfigError)) throw err;
+    writeRunError(reports, `configuration error, no test was run: ${err.message}`);
+    throw new TargetConfigError(`configuration error, no test was run: ${err.message}\n(${path.join(path.relative(process.cwd(), reports) || '.', 'conformance.json')} says so too)`);
+  }
+}
+
+export async function runSuite(args: string[]): Promise<number> {
+  const { flags, rest } = splitArgs(args, [...Object.keys(FLAG_ENV), 'token-env', 'record'], ['strict']);
+  const env: Env = { ...process.env };
+  for (const [flag, name] of Object.entries(FLAG_ENV)) if (flags.has(flag)) env[name] = flags.get(flag);
+  if (flags.has('strict')) env.CONFORMANCE_STRICT = '1';
+  if (env.TARGETS_FILE) env.TARGETS_FILE = path.resolve(env.TARGETS_FILE);
+  if (env.CONFORMANCE_BASELINE) env.CONFORMANCE_BASELINE = path.resolve(env.CONFORMANCE_BASELINE);
+  const tokenEnv = flags.get('token-env');
+  if (tokenEnv !== undefined) {
+    if (!process.env[tokenEnv]) throw new UsageError(`--token-env ${tokenEnv}: $${tokenEnv} is not set; export the key under that name`);
+    env.TARGET_TOKEN = process.env[tokenEnv];
+  }
+  const reports = path.resolve(env.REPORTS_DIR ?? 'reports');
+  env.REPORTS_DIR = reports;
+  const target = resolveOrReport(env, reports);
+
+  const record = flags.get('record');
+  if (record === undefined) return playwright(rest, env);
+
+  // One seed for every property, so the replay draws the same inputs.
+  env.FC_SEED ??= String(randomInt(1, 2 ** 31 - 1));
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-record-'));
+  env.CONFORMANCE_RECORD_DIR = dir;
+  try {
+    const code = await playwright(rest, env);
+    const entries = readdirSync(dir)
+      .filter((f) => f.endsWith('.jsonl'))
+      .flatMap((f) => readFileSync(path.join(dir, f), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as TapeEntry));
+    const meta: RecordingMeta = {
+      target: { name: target.name, entry: target.recipe.entry, variables: target.recipe.variables },
+      args: rest,
+      env: Object.fromEntries(REPLAYED_SETTINGS.filter((k) => env[k] !== undefined).map((k) => [k, env[k]!])),
+      ...(verdictIn(reports) ? { verdict: verdictIn(reports)! } : {}),
+    };
+    writeFileSync(path.resolve(record), JSON.stringify(toHar(entries, meta, packageVersion()), null, 1) + '\n');
+    process.stdout.write(`recorded ${entries.length} exchanges to ${record} (HAR 1.2, credentials redacted); judge it again with: workflow-conformance replay ${record}\n`);
+    return code;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function verdictIn(reports: string): string | undefined {
+  try {
+    return (JSON.parse(readFileSync(path.join(reports, 'conformance.json'), 'utf8')) as { summary?: { verdict?: string } }).summary?.verdict;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function replaySuite(args: string[]): Promise<number> {
+  const { flags, rest } = splitArgs(args, ['reports']);
+  const file = rest.shift();
+  if (!file) throw new UsageError('replay needs the recording: workflow-conformance replay FILE');
+  if (!existsSync(file)) throw new UsageError(`${file}: no such file`);
+  let har: Har;
+  try {
+    har = JSON.parse(readFileSync(file, 'utf8')) as Har;
+  } catch (err) {
+    throw new UsageError(`${file} is not JSON: ${(err as Error).message}`);
+  }
+  const meta = har.log?._conformance;
+  if (!meta) throw new UsageError(`${file} is a HAR file, but not one recorded by workflow-conformance run --record (no log._conformance)`);
+
+  // The recorded target, rebuilt from its entry as written: every credential variable
+  // it used gets a placeholder (nothing is sent, and the recording holds no secret).
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-replay-'));
+  const targets = path.join(dir, 'targets.yaml');
+  writeFileSync(targets, stringify({ targets: { [meta.target.name]: meta.target.entry } }));
+  const env: Env = { ...process.env };
+  for (const k of ['TARGET_SURFACE', 'TARGET_BASE_URL', 'TARGET_TOKEN', 'REFERENCE_PORT', 'REFERENCE_FAULT', 'REFERENCE_CONTROL', 'CONFORMANCE_RECORD_DIR', ...REPLAYED_SETTINGS]) delete env[k];
+  for (const v of meta.target.variables) env[v] = `replayed-placeholder-${v.toLowerCase()}`;
+  Object.assign(env, meta.env, { TARGETS_FILE: targets, TARGET: meta.target.name, CONFORMANCE_REPLAY: path.resolve(file) });
+  env.REPORTS_DIR = path.resolve(flags.get('reports') ?? env.REPORTS_DIR ?? 'reports');
+  if (process.env.CONFORMANCE_QUIET !== '1') {
+    process.stdout.write(`replaying ${file}: ${har.log.entries.length} exchanges of target "${meta.target.name}"${meta.verdict ? ` (recorded verdict: ${meta.verdict})` : ''}; nothing is sent\n`);
+  }
+  try {
+    return await playwright([...meta.args, ...rest], env);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,71 @@
+// The circuit breaker: when a target stops answering, the checks left on it end at once
+// as errors ("target stopped answering at GET /api/v2/jobs/{id}") instead of each
+// waiting out its own timeout — a stalled server took 785 s to judge before.
+//
+// Playwright starts a new worker after every failed test, so the count of consecutive
+// timeouts and the open breaker live in files every worker of the run shares
+// (CONFORMANCE_CIRCUIT_DIR, set by the config for the run); without it the state is
+// this process's own. A response of any kind from the origin resets the count.
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** Consecutive timeouts on one origin that open its breaker (CONFORMANCE_CIRCUIT_TIMEOUTS). */
+export const CIRCUIT_TIMEOUTS = ((n) => (Number.isInteger(n) && n > 0 ? n : 3))(Number(process.env.CONFORMANCE_CIRCUIT_TIMEOUTS));
+
+const memory = new Map<string, { timeouts: number; open?: string }>();
+
+function dir(create = false): string | undefined {
+  const d = process.env.CONFORMANCE_CIRCUIT_DIR;
+  if (d && create) mkdirSync(d, { recursive: true });
+  return d;
+}
+
+function key(origin: string): string {
+  return origin.replace(/[^A-Za-z0-9]+/g, '_');
+}
+
+/** Why the breaker for this origin is open, or undefined when requests may go. */
+export function openReason(origin: string): string | undefined {
+  const own = memory.get(origin)?.open;
+  if (own) return own;
+  const d = dir();
+  if (!d) return undefined;
+  const file = path.join(d, `${key(origin)}.open`);
+  if (!existsSync(file)) return undefined;
+  const reason = readFileSync(file, 'utf8');
+  memory.set(origin, { timeouts: CIRCUIT_TIMEOUTS, open: reason });
+  return reason;
+}
+
+/** An answer came: the origin is alive, its count starts again. */
+export function answered(origin: string): void {
+  const m = memory.get(origin);
+  if (m && m.timeouts > 0 && !m.open) m.timeouts = 0;
+  const d = process.env.CONFORMANCE_CIRCUIT_DIR;
+  if (!d) return;
+  const file = path.join(d, `${key(origin)}.timeouts`);
+  if (existsSync(file)) rmSync(file, { force: true });
+}
+
+/** No answer within the bound: counts towards opening the breaker; returns its reason once open. */
+export function timedOut(origin: string, where: string, timeoutMs: number): string | undefined {
+  const m = memory.get(origin) ?? { timeouts: 0 };
+  memory.set(origin, m);
+  let count = ++m.timeouts;
+  const d = dir(true);
+  if (d) {
+    const file = path.join(d, `${key(origin)}.timeouts`);
+    appendFileSync(file, `${where}\n`);
+    count = readFileSync(file, 'utf8').split('\n').filter(Boolean).length;
+  }
+  if (count < CIRCUIT_TIMEOUTS) return undefined;
+  const reason = `target stopped answering at ${where} (${count} exchanges in a row with ${origin} got no answer within ${timeoutMs} ms)`;
+  m.open = reason;
+  if (d) writeFileSync(path.join(d, `${key(origin)}.open`), reason);
+  return reason;
+}
+
+/** For tests: forget this process's state. */
+export function resetCircuit(): void {
+  memory.clear();
+}

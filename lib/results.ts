@@ -1,0 +1,119 @@
+// Check results as values. Every check of a rule yields one result; a test collects
+// them in a ResultLog, and the reporter builds the rule x surface matrix from these
+// values alone (never from message text). A broken check does not end its test: the
+// checks after it still run, and the test fails at its end listing every broken rule.
+// Only a step the rest truly needs (an upload, a submit, a response whose contract
+// broke) stops the test, and the rules it leaves unjudged are reported blocked by it.
+
+export type Outcome = 'held' | 'broken' | 'blocked' | 'not_judged';
+
+/** The exchange a check looked at, as a server engineer reads it (credentials redacted). */
+export interface ExchangeRef {
+  operationId?: string;
+  method: string;
+  url: string;
+  status?: number;
+  /** The server's own error code and message, when the answer carried them. */
+  code?: string;
+  message?: string;
+  /** A copy-paste reproduction. */
+  curl?: string;
+}
+
+export interface CheckResult {
+  rule: string;
+  outcome: Outcome;
+  /** What was looked at ("created_new on a second upload of the same bytes"). */
+  what: string;
+  expected?: string;
+  received?: string;
+  /** For `blocked`: the step the rule's checks needed, and why it did not complete. */
+  step?: string;
+  /** For `blocked`: the rules whose broken checks stopped that step, if that is what stopped it. */
+  by?: string[];
+  exchange?: ExchangeRef;
+}
+
+/** Thrown to end a test at a step the rest depends on; the step is already recorded. */
+export class Stop extends Error {
+  override name = 'Stop';
+  constructor(
+    readonly step: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface PropertyRun {
+  title: string;
+  seed: number;
+  path?: string;
+  planned: number;
+  ran: number;
+  interrupted: boolean;
+}
+
+export class ResultLog {
+  readonly results: CheckResult[] = [];
+  readonly properties: PropertyRun[] = [];
+  /** The first step that stopped the test, if one did. */
+  stoppedAt?: { step: string; why: string; by?: string[] };
+  /** Inside a property's predicate a broken check throws, so fast-check sees the counterexample. */
+  private strictDepth = 0;
+
+  get strict(): boolean {
+    return this.strictDepth > 0;
+  }
+
+  record(result: CheckResult): void {
+    this.results.push(result);
+  }
+
+  noteStop(step: string, why: string, by?: string[]): void {
+    this.stoppedAt ??= { step, why, ...(by?.length ? { by } : {}) };
+  }
+
+  async strictly<T>(fn: () => Promise<T>): Promise<T> {
+    this.strictDepth++;
+    try {
+      return await fn();
+    } finally {
+      this.strictDepth--;
+    }
+  }
+
+  broken(): CheckResult[] {
+    return this.results.filter((r) => r.outcome === 'broken');
+  }
+}
+
+// One test runs at a time in a Playwright worker, so the log of the running test is
+// process state, set and cleared by the fixture. Outside a test (unit tests, the load
+// runner) there is no log, and a broken check throws at once.
+let active: ResultLog | undefined;
+
+export function activeLog(): ResultLog | undefined {
+  return active;
+}
+
+export function setActiveLog(log: ResultLog | undefined): void {
+  active = log;
+}
+
+/** Per-rule counts, the evidence a cell of the matrix stands on. */
+export interface Evidence {
+  held: number;
+  broken: number;
+  blocked: number;
+}
+
+/** What one test hands the reporter: a JSON attachment of this name and shape. */
+export const RESULTS_ATTACHMENT = 'conformance-results.json';
+
+export interface TestEvidence {
+  results: CheckResult[];
+  properties: PropertyRun[];
+  /** `operationId status` pairs the test's exchanges covered. */
+  coverage: string[];
+}

@@ -1,0 +1,228 @@
+// The open-model driver: requests start at their intended times (constant or Poisson
+// arrivals) whatever the server is doing, as k6's constant-arrival-rate executor and
+// wrk2 do. Each answer is timed twice: from the intended start (corrected: what a user
+// arriving then waited) and from the actual send (uncorrected: what a closed loop would
+// report). An arrival that finds every connection busy waits for one, in order; if it
+// is sent more than `lateAfterMs` after its intended start it is counted late, and if
+// it cannot be sent at all (no connection before its wait limit or the end of the run)
+// it is counted dropped. Nothing is skipped silently.
+//
+// undici's Pool carries the requests; the driver keeps its own count of requests in
+// flight so it knows, at each intended start, whether a connection is free.
+import { Pool, type Dispatcher } from 'undici';
+import { newHdr, recordMs } from '../hdr.ts';
+import { schedule } from './schedule.ts';
+import { emptyCounts, type DriveOptions, type DriveResult, type OpenSettings } from './types.ts';
+
+interface Waiting {
+  intendedAt: number;
+  measured: boolean;
+}
+
+/** undici hands raw header lines (name, value, name, value, ...); they are read only for callers that look. */
+function headerRecord(raw: Buffer[] | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!raw) return out;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toString('latin1').toLowerCase();
+    const value = raw[i + 1]!.toString('latin1');
+    out[name] = name in out ? `${out[name]}, ${value}` : value;
+  }
+  return out;
+}
+
+/** The late limit used when a profile gives none: one inter-arrival gap, but at least 10 ms. */
+export function defaultLateAfterMs(rate: number): number {
+  return Math.max(10, 1000 / rate);
+}
+
+export async function driveOpen(o: DriveOptions & OpenSettings): Promise<DriveResult> {
+  const pool = new Pool(o.origin, {
+    connections: o.connections,
+    pipelining: 1,
+    headersTimeout: o.timeoutMs,
+    bodyTimeout: o.timeoutMs,
+    connectTimeout: Math.min(o.timeoutMs, 10_000),
+    keepAliveTimeout: 60_000,
+  });
+  const corrected = newHdr();
+  const uncorrected = newHdr();
+  const spacing = newHdr();
+  const counts = emptyCounts();
+  const lateAfterMs = o.lateAfterMs ?? defaultLateAfterMs(o.rate);
+  const warmupMs = o.warmupS * 1000;
+  const endMs = warmupMs + o.durationS * 1000;
+  const arrivals = schedule(o.arrival, o.rate, o.seed);
+  const waiting: Waiting[] = [];
+  let head = 0;
+  let inFlight = 0;
+  let stopped = false;
+  let interrupted = false;
+  let nextAt = arrivals.next();
+  /** Set when the run's time bound is reached: what is still open then is cut, not judged. */
+  let cut = false;
+  const t0 = performance.now();
+  const now = (): number => performance.now() - t0;
+
+  let settle: () => void = () => {};
+  const finished = new Promise<void>((resolve) => (settle = resolve));
+
+  /** One request on the wire. A class, not closures: at tens of thousands a second the allocations show. */
+  class Exchange implements Dispatcher.DispatchHandler {
+    status = 0;
+    raw: Buffer[] | undefined;
+    chunks: Buffer[] | undefined;
+    open = true;
+    constructor(
+      readonly path: string,
+      readonly intendedAt: number,
+      readonly sentAt: number,
+      readonly measured: boolean,
+    ) {}
+    onConnect(): void {}
+    onHeaders(statusCode: number, raw: Buffer[]): boolean {
+      this.status = statusCode;
+      this.raw = raw;
+      return true;
+    }
+    onData(chunk: Buffer): boolean {
+      if (o.keepBodies) (this.chunks ??= []).push(chunk);
+      return true;
+    }
+    onComplete(): void {
+      if (!this.open) return;
+      this.open = false;
+      const at = now();
+      if (!cut) {
+        if (this.measured) {
+          counts.answered += 1;
+          recordMs(corrected, at - this.intendedAt);
+          recordMs(uncorrected, at - this.sentAt);
+        }
+        if (o.onAnswer) {
+          const body = this.chunks ? Buffer.concat(this.chunks).toString('utf8') : '';
+          o.onAnswer({ path: this.path, status: this.status, headers: headerRecord(this.raw), body, intendedAt: this.intendedAt, sentAt: this.sentAt, at, measured: this.measured });
+        }
+      }
+      inFlight -= 1;
+      release();
+    }
+    onError(error: Error): void {
+      if (!this.open) return;
+      this.open = false;
+      if (cut) {
+        if (this.measured) counts.unfinished += 1;
+      } else {
+        if (this.measured) counts.failed += 1;
+        o.onFailure?.({ path: this.path, error, intendedAt: this.intendedAt, sentAt: this.sentAt, at: now(), measured: this.measured });
+      }
+      inFlight -= 1;
+      release();
+    }
+  }
+
+  const send = (intendedAt: number, measured: boolean): void => {
+    const sentAt = now();
+    const req = o.next(sentAt);
+    inFlight += 1;
+    if (measured) {
+      counts.sent += 1;
+      const delay = sentAt - intendedAt;
+      recordMs(spacing, delay);
+      if (delay > lateAfterMs) counts.late += 1;
+    }
+    pool.dispatch({ path: req.path, method: o.method, headers: o.headers, ...(req.body !== undefined ? { body: req.body } : {}) }, new Exchange(req.path, intendedAt, sentAt, measured));
+  };
+
+  const drop = (w: Waiting): void => {
+    if (w.measured) counts.dropped += 1;
+    o.onDrop?.(w.intendedAt, w.measured);
+  };
+
+  /** Hands free connections to waiting arrivals, oldest first; those past their wait limit are dropped. */
+  const release = (): void => {
+    while (head < waiting.length && inFlight < o.connections) {
+      const w = waiting[head++]!;
+      if (now() - w.intendedAt > o.timeoutMs) drop(w);
+      else send(w.intendedAt, w.measured);
+    }
+    if (head > 1024 && head * 2 > waiting.length) {
+      waiting.splice(0, head);
+      head = 0;
+    }
+    if (stopped && inFlight === 0 && head >= waiting.length) settle();
+  };
+
+  const arrive = (intendedAt: number): void => {
+    const measured = intendedAt >= warmupMs && intendedAt < endMs;
+    if (measured) counts.scheduled += 1;
+    if (head >= waiting.length && inFlight < o.connections) send(intendedAt, measured);
+    else waiting.push({ intendedAt, measured });
+  };
+
+  let timer: NodeJS.Timeout | undefined;
+  let loadEndMs = NaN;
+  const stop = (): void => {
+    if (!stopped) loadEndMs = Math.min(now(), endMs);
+    stopped = true;
+    if (timer) clearTimeout(timer);
+    release();
+  };
+
+  // Timers fire a millisecond or so late, so the loop sleeps until shortly before the
+  // next arrival and spins (yielding to I/O each turn) for the last stretch.
+  const tick = (): void => {
+    timer = undefined;
+    if (stopped) return;
+    let t = now();
+    while (nextAt <= t) {
+      if (nextAt >= endMs) {
+        stop();
+        return;
+      }
+      arrive(nextAt);
+      nextAt = arrivals.next();
+      t = now();
+    }
+    const wait = nextAt - t;
+    if (wait > 2) timer = setTimeout(tick, wait - 1.5);
+    else setImmediate(tick);
+  };
+
+  let interruptedAt = Infinity;
+  const onAbort = (): void => {
+    interrupted = true;
+    interruptedAt = now();
+    // Arrivals still waiting when the run is stopped are not the server's doing: they leave
+    // the count rather than being called dropped.
+    for (let i = head; i < waiting.length; i++) if (waiting[i]!.measured) counts.scheduled -= 1;
+    waiting.length = 0;
+    head = 0;
+    stop();
+  };
+  if (o.signal?.aborted) onAbort();
+  else o.signal?.addEventListener('abort', onAbort, { once: true });
+
+  if (!stopped) tick();
+  // Bounded: after the last arrival, every request has its timeout to be sent and
+  // answered; an interrupted run gives the ones in flight one more second.
+  const loadBound = endMs + o.timeoutMs + 1000;
+  let guard: NodeJS.Timeout | undefined;
+  const bound = new Promise<void>((resolve) => {
+    const check = (): void => {
+      const left = Math.min(loadBound, interruptedAt + 1000) - now();
+      if (left <= 0) resolve();
+      else guard = setTimeout(check, Math.min(left, 250));
+    };
+    check();
+  });
+  await Promise.race([finished, bound]);
+  if (guard) clearTimeout(guard);
+  cut = true;
+  stop();
+  while (head < waiting.length) drop(waiting[head++]!);
+  o.signal?.removeEventListener('abort', onAbort);
+  const elapsedMs = now();
+  await pool.destroy().catch(() => {});
+  return { model: 'open', corrected, uncorrected, spacing, counts, lateAfterMs, loadEndMs, elapsedMs, interrupted };
+}

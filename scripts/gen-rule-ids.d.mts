@@ -1,0 +1,1 @@
+export function ruleIdsSource(yamlText: string): string;

@@ -1,0 +1,50 @@
+// The CLI as a server team gets it: `npm pack`, installed into an empty project, then
+// `--help`, `init` and `run` from that project's folder, with reports there. npm needs
+// the registry (or its cache) for the dependencies: where neither answers in time the
+// test is skipped with that reason, not failed.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { ROOT } from '../support/run-suite.ts';
+import { freePortBase } from '../support/ports.ts';
+
+const run = promisify(execFile);
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+test('installed from npm pack into an empty folder: --help, init, and run against the embedded reference work there', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'install-'));
+  try {
+    const packed = await run(NPM, ['pack', '--pack-destination', dir, '--silent'], { cwd: ROOT, timeout: 120_000 });
+    const tarball = path.join(dir, packed.stdout.trim().split('\n').pop()!);
+    const project = path.join(dir, 'project');
+    await run('mkdir', [project]);
+    writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'server-under-test', private: true }));
+    try {
+      await run(NPM, ['install', '-D', tarball, '--prefer-offline', '--no-audit', '--no-fund', '--silent'], { cwd: project, timeout: 300_000 });
+    } catch (err) {
+      t.skip(`npm could not install the tarball's dependencies here: ${(err as Error).message.split('\n')[0]}`);
+      return;
+    }
+    const bin = path.join(project, 'node_modules', '.bin', 'workflow-conformance');
+    const env = { ...process.env, CONFORMANCE_QUIET: '1', REFERENCE_PORT: String(await freePortBase()) } as Record<string, string>;
+    for (const k of ['TARGET', 'TARGETS_FILE', 'TARGET_SURFACE', 'TARGET_BASE_URL', 'TARGET_TOKEN', 'REPORTS_DIR', 'NODE_TEST_CONTEXT']) delete env[k];
+
+    const help = await run(bin, ['--help'], { cwd: project, env });
+    assert.match(help.stdout, /^usage: workflow-conformance <command>/);
+    assert.match((await run(bin, ['run', '--help'], { cwd: project, env })).stdout, /TARGET_TOKEN/);
+
+    await run(bin, ['init', '--surface', 'local', '--base-url', `http://127.0.0.1:${env.REFERENCE_PORT}`], { cwd: project, env });
+    assert.match(readFileSync(path.join(project, 'targets.yaml'), 'utf8'), /surface: local/);
+
+    // init's file, then the suite against the embedded reference, from the project's folder.
+    const embedded = await run(bin, ['run', '--surface', 'cloud', '--workers=1', 'specs/v2/errors.spec.ts'], { cwd: project, env, timeout: 240_000 }).catch((e: { stdout: string; stderr: string }) => e);
+    const report = JSON.parse(readFileSync(path.join(project, 'reports', 'conformance.json'), 'utf8')) as { summary: { verdict: string } };
+    assert.equal(report.summary.verdict, 'pass', `${embedded.stdout}\n${embedded.stderr}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,32 @@
+// Child process of a batched self-test run: starts one embedded reference per case of
+// the plan (each with its fault or control, on its own ports), says "ready" on stdout,
+// and closes them all when its parent ends it (SIGTERM) or closes stdin.
+import { readFileSync } from 'node:fs';
+import { startReference, type RunningReference } from '../../../reference/server.ts';
+import type { Plan } from './plan.ts';
+
+const plan = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as Plan;
+const running: RunningReference[] = [];
+let closing = false;
+
+async function closeAll(code: number): Promise<never> {
+  if (!closing) {
+    closing = true;
+    await Promise.allSettled(running.map((r) => r.close()));
+  }
+  process.exit(code);
+}
+
+process.on('SIGTERM', () => void closeAll(0));
+process.stdin.on('end', () => void closeAll(0));
+process.stdin.resume();
+
+try {
+  for (const c of plan.cases) {
+    running.push(await startReference({ portBase: c.portBase, ...(c.fault ? { fault: c.fault } : {}), ...(c.control ? { control: c.control } : {}) }));
+  }
+  process.stdout.write('ready\n');
+} catch (err) {
+  process.stderr.write(`reference farm could not start: ${(err as Error).stack ?? String(err)}\n`);
+  await closeAll(1);
+}

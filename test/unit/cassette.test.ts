@@ -1,0 +1,40 @@
+// Cassettes: the HAR they are written as, and how a replay matches a request.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { templateOf, type TapeEntry } from '../../lib/cassette.ts';
+import { fromHar, toHar } from '../../lib/har.ts';
+import { sideBySide } from '../../report/side-by-side.ts';
+import { runErrorReport } from '../../report/run-error.ts';
+
+test('a request is matched by its path template: ids, hashes and numbers reduced, routes kept', () => {
+  assert.equal(templateOf('get', 'http://h/api/v2/jobs/0b6a3f0e-8c1d-4d3e-9f5a-2b7c4e1d6a90?x=1'), 'GET /api/v2/jobs/{}');
+  assert.equal(templateOf('GET', 'http://h/deployment/dep-ready/api/v2/assets/by-hash/blake3%3A' + 'ab'.repeat(32)), 'GET /deployment/dep-ready/api/v2/assets/by-hash/{}');
+  assert.equal(templateOf('POST', 'http://h/v2/models/pixelforge/pf-flux-lite/requests'), 'POST /v2/models/pixelforge/pf-flux-lite/requests');
+  assert.equal(templateOf('GET', 'http://h/api/view/12'), 'GET /api/view/{}');
+});
+
+test('HAR 1.2 round trip keeps what a replay needs: status, headers, bytes, errors, scope and order', () => {
+  const entries: TapeEntry[] = [
+    { scope: 's', key: 'GET /a', started: '2025-01-01T00:00:00.000Z', request: { method: 'GET', url: 'http://h/a', headers: {} }, response: { status: 200, headers: { 'content-type': 'image/png' }, body: Buffer.from([0, 1, 2]).toString('base64'), bodyEncoding: 'base64', truncated: false, elapsedMs: 3 } },
+    { scope: 's', key: 'POST /b', started: '2025-01-01T00:00:01.000Z', request: { method: 'POST', url: 'http://h/b', headers: { 'content-type': 'application/json' }, body: '{"a":1}', mimeType: 'application/json' }, response: { status: 201, headers: { 'content-type': 'application/json' }, body: '{"id":"x"}', truncated: false, elapsedMs: 4 } },
+    { scope: 's', key: 'GET /c', started: '2025-01-01T00:00:02.000Z', request: { method: 'GET', url: 'http://h/c', headers: {} }, error: 'no response within 10 ms' },
+  ];
+  const har = toHar(entries, { target: { name: 't', entry: {}, variables: [] }, args: [], env: {} }, '0.0.0');
+  assert.equal(har.log.version, '1.2');
+  assert.equal(har.log.entries[2]!.response.status, 0, 'a request without answer is status 0, as HAR viewers expect');
+  assert.deepEqual(fromHar(JSON.parse(JSON.stringify(har))), entries);
+});
+
+test('matrix: one row per rule, one column per implementation, verdicts on top', () => {
+  const a = runErrorReport('x', { name: 'alpha', surfaces: [{ surface: 'cloud', base_url: 'http://a' }] });
+  a.summary.verdict = 'pass';
+  a.rules = [{ id: 'V2.X', level: 'MUST', summary: 's', seed: 'W', results: { cloud: { status: 'pass' }, local: { status: 'not_run' } } }];
+  const b = runErrorReport('y', { name: 'beta', surfaces: [{ surface: 'cloud', base_url: 'http://b' }, { surface: 'local', base_url: 'http://b2' }] });
+  b.summary.verdict = 'fail';
+  b.rules = [{ id: 'V2.X', level: 'MUST', summary: 's', seed: 'W', results: { cloud: { status: 'fail' }, local: { status: 'pass' } } }];
+  const t = sideBySide([{ file: 'a.json', report: a }, { file: 'b.json', report: b }]);
+  assert.deepEqual(t.columns.map((c) => c.label), ['alpha', 'beta (cloud)', 'beta (local)']);
+  assert.deepEqual(t.rows, [{ id: 'V2.X', level: 'MUST', summary: 's', cells: ['pass', 'fail', 'pass'] }]);
+  assert.match(t.markdown, /\| `V2\.X` \| MUST \| pass \| \*\*FAIL\*\* \| pass \|/);
+  assert.match(t.markdown, /\| \*\*verdict\*\* \| \| \*\*PASS\*\* \| \*\*FAIL\*\* \| \*\*FAIL\*\* \|/);
+});

@@ -1,0 +1,42 @@
+// Every check can fail, and a rule is never left unjudged in silence. Two habits are
+// enforced on the source: no check whose condition is the constant true, and no bare
+// `return` in a spec that leaves a rule unjudged without recording why (notJudged).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const sources = (dir: string) =>
+  readdirSync(path.join(ROOT, dir), { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => path.posix.join(dir, f.split(path.sep).join('/')));
+const lines = (file: string) => readFileSync(path.join(ROOT, file), 'utf8').split('\n');
+
+const CONSTANT_TRUE = /\b(check|ensure|precondition)\(\s*[^,()]+,\s*(true|!0|1 === 1)\s*,/;
+// `return;`, `if (...) return;`: a spec stopping early without a result (a helper returning a value is fine).
+const BARE_RETURN = /\breturn\s*;/;
+
+test('no check has a constant true condition (a check that cannot fail): use held() where a rule holds by construction', () => {
+  const found = [...sources('specs'), ...sources('lib'), ...sources('fixtures')]
+    .filter((f) => f !== 'lib/check.ts')
+    .flatMap((f) => lines(f).flatMap((l, i) => (CONSTANT_TRUE.test(l) ? [`${f}:${i + 1}: ${l.trim()}`] : [])));
+  assert.deepEqual(found, []);
+});
+
+test('no spec returns early without recording why its rule was not judged (return notJudged(...))', () => {
+  // Allowed right after recording why (notJudged on the line before, or in the same statement).
+  const found = sources('specs').flatMap((f) => {
+    const ls = lines(f);
+    return ls.flatMap((l, i) => (BARE_RETURN.test(l) && !/notJudged\(/.test(l) && !/notJudged\(/.test(ls.slice(Math.max(0, i - 3), i).join('\n')) ? [`${f}:${i + 1}: ${l.trim()}`] : []));
+  });
+  assert.deepEqual(found, []);
+});
+
+test('the lint itself catches what it is for', () => {
+  assert.ok(CONSTANT_TRUE.test("    check('V2.ERR.NOT_IMPLEMENTED', true, 'the job list', '200 or 501', res.status);"));
+  assert.ok(!CONSTANT_TRUE.test("    check('V2.ERR.NOT_IMPLEMENTED', res.status === 501, 'x', 'y', z);"));
+  assert.ok(BARE_RETURN.test('    if (res.status !== 302 || !location) return; // judged elsewhere'));
+  assert.ok(!BARE_RETURN.test("    if (!out) return notJudged('V1.VIEW.SIGNED_OPENABLE', 'no output');"));
+});

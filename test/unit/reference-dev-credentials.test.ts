@@ -1,0 +1,38 @@
+// The suite learns the embedded reference's development credentials from targets.yaml,
+// never by importing the reference; this proves the file says what the reference accepts.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { referenceDevCredentials } from '../../lib/targets.ts';
+import { CLOUD_KEYS, REGISTRY_ADMIN_SECRET, REGISTRY_JWT_SECRET, REVOKED_CLOUD_KEY, ROUTER_KEYS, SSO_BOUND_KEY } from '../../reference/accounts.ts';
+import { verifyDevJwt } from '../../reference/registry/jwt.ts';
+
+const creds = referenceDevCredentials(path.resolve(import.meta.dirname, '../../targets.yaml'));
+
+test('the development keys in targets.yaml are the keys the reference issues', () => {
+  const known = new Set<string>([...Object.values(CLOUD_KEYS), ...Object.values(ROUTER_KEYS), SSO_BOUND_KEY, REVOKED_CLOUD_KEY, REGISTRY_ADMIN_SECRET]);
+  for (const [name, value] of Object.entries(creds)) {
+    if (name.endsWith('_JWT') || name.endsWith('_JWT_EXPIRED')) continue;
+    assert.ok(known.has(value), `${name} is not a credential the reference knows`);
+  }
+  assert.equal(creds.REFERENCE_CLOUD_KEY, CLOUD_KEYS.alice);
+});
+
+test('the development JWTs verify against the reference: the valid ones until 2100, the expired one not', () => {
+  for (const name of ['REFERENCE_REGISTRY_JWT', 'REFERENCE_ROUTER_JWT']) assert.equal(verifyDevJwt(REGISTRY_JWT_SECRET, creds[name]!).ok, true, name);
+  assert.equal(verifyDevJwt(REGISTRY_JWT_SECRET, creds.REFERENCE_REGISTRY_JWT!, Date.UTC(2099, 0, 1)).ok, true);
+  assert.equal(verifyDevJwt(REGISTRY_JWT_SECRET, creds.REFERENCE_REGISTRY_JWT_EXPIRED!).ok, false);
+  assert.equal(verifyDevJwt(REGISTRY_JWT_SECRET, creds.REFERENCE_REGISTRY_JWT_EXPIRED!, Date.now(), true).ok, true, 'expired, not forged');
+});
+
+test('no module of the suite (lib/, fixtures/, specs/, report/) imports the reference', async () => {
+  const { readdirSync, readFileSync } = await import('node:fs');
+  const root = path.resolve(import.meta.dirname, '../..');
+  const offenders: string[] = [];
+  for (const dir of ['lib', 'fixtures', 'specs', 'report']) {
+    for (const f of readdirSync(path.join(root, dir), { recursive: true }).map(String).filter((x) => x.endsWith('.ts'))) {
+      if (/from\s+['"](\.\.\/)+reference\//.test(readFileSync(path.join(root, dir, f), 'utf8'))) offenders.push(`${dir}/${f}`);
+    }
+  }
+  assert.deepEqual(offenders, []);
+});

@@ -1,0 +1,105 @@
+// Check results are values: a broken check in the middle of a test does not stop the
+// independent checks after it, a step the rest needs blocks only what it leaves
+// unjudged (naming the step), and the test still fails at its end listing each broken rule.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { TestInfo } from '@playwright/test';
+import { check, ensure, notJudged, step } from '../../lib/check.ts';
+import { RESULTS_ATTACHMENT, ResultLog, setActiveLog, type TestEvidence } from '../../lib/results.ts';
+import { Recorder } from '../../lib/recorder.ts';
+import { Redactor } from '../../lib/redact.ts';
+import { RuleViolation, SuiteError } from '../../lib/violations.ts';
+import { closeTest } from '../../fixtures/evidence.ts';
+
+/** Runs `body` the way the fixture does, and returns what the reporter would receive. */
+async function runLikeATest(declared: string[], body: () => Promise<void>): Promise<{ evidence: TestEvidence; thrown?: Error; status: string }> {
+  const log = new ResultLog();
+  const recorder = new Recorder(new Redactor([]));
+  const attachments: Array<{ name: string; body: string }> = [];
+  const info = {
+    annotations: declared.map((d) => ({ type: 'rule', description: d })),
+    status: 'passed',
+    timeout: 1000,
+    errors: [] as Array<{ message?: string }>,
+    error: undefined,
+    attach: async (name: string, opts: { body: string }) => void attachments.push({ name, body: opts.body }),
+  };
+  setActiveLog(log);
+  try {
+    await body();
+  } catch (err) {
+    info.status = 'failed';
+    info.errors.push({ message: (err as Error).message });
+  } finally {
+    setActiveLog(undefined);
+  }
+  let thrown: Error | undefined;
+  try {
+    await closeTest(info as unknown as TestInfo, log, recorder);
+  } catch (err) {
+    thrown = err as Error;
+  }
+  const evidence = JSON.parse(attachments.find((a) => a.name === RESULTS_ATTACHMENT)!.body) as TestEvidence;
+  return { evidence, ...(thrown ? { thrown } : {}), status: info.status };
+}
+
+const outcomes = (e: TestEvidence, rule: string) => e.results.filter((r) => r.rule === rule).map((r) => r.outcome);
+
+test('a broken check in the middle of a test leaves the later independent rules judged', async () => {
+  const { evidence, thrown } = await runLikeATest(['V2.ASSET.DEDUP', 'V2.ASSET.FIELDS', 'V2.ASSET.IMMUTABLE'], async () => {
+    check('V2.ASSET.DEDUP', false, 'created_new on a second upload', 'false', true);
+    check('V2.ASSET.FIELDS', true, 'size_bytes', '1', 1);
+    check('V2.ASSET.IMMUTABLE', false, 'the bytes served', 'the upload', 'other bytes');
+  });
+  assert.deepEqual(outcomes(evidence, 'V2.ASSET.DEDUP'), ['broken']);
+  assert.deepEqual(outcomes(evidence, 'V2.ASSET.FIELDS'), ['held'], 'judged after the broken check');
+  assert.deepEqual(outcomes(evidence, 'V2.ASSET.IMMUTABLE'), ['broken'], 'judged (and broken) after the broken check');
+  assert.ok(thrown, 'the test still fails at its end');
+  assert.match(thrown!.message, /2 rule\(s\) broken/);
+  assert.match(thrown!.message, /\[rule:V2\.ASSET\.DEDUP\]/);
+  assert.match(thrown!.message, /\[rule:V2\.ASSET\.IMMUTABLE\]/);
+});
+
+test('a step the rest needs blocks the dependent rules, naming the step; the rules judged before it stand', async () => {
+  const { evidence, status } = await runLikeATest(['V2.ASSET.FIELDS', 'V2.ASSET.FRESH_URL'], async () => {
+    check('V2.ASSET.FIELDS', true, 'size_bytes', '1', 1);
+    await step('create an asset', async () => {
+      throw new SuiteError('POST /api/v2/assets answered 422 invalid_request');
+    });
+    check('V2.ASSET.FRESH_URL', true, 'never reached', '', '');
+  });
+  assert.equal(status, 'failed');
+  const blocked = evidence.results.find((r) => r.rule === 'V2.ASSET.FRESH_URL');
+  assert.equal(blocked?.outcome, 'blocked');
+  assert.equal(blocked?.step, 'create an asset');
+  assert.match(blocked?.what ?? '', /422 invalid_request/);
+  // A rule that held before the stop may still have had checks to come: it is blocked too, never a pass.
+  assert.deepEqual(outcomes(evidence, 'V2.ASSET.FIELDS'), ['held', 'blocked']);
+});
+
+test('ensure stops the test at a broken check the rest depends on, and names that check as the step', async () => {
+  const { evidence } = await runLikeATest(['V2.JOB.SUBMIT', 'V2.JOB.OUTPUTS_REAL'], async () => {
+    ensure('V2.JOB.SUBMIT', false, 'POST /api/v2/jobs', '201', '400 invalid_workflow');
+    check('V2.JOB.OUTPUTS_REAL', true, 'never reached', '', '');
+  });
+  assert.deepEqual(outcomes(evidence, 'V2.JOB.SUBMIT'), ['broken']);
+  const b = evidence.results.find((r) => r.rule === 'V2.JOB.OUTPUTS_REAL');
+  assert.equal(b?.outcome, 'blocked');
+  assert.match(b?.step ?? '', /V2\.JOB\.SUBMIT/);
+  assert.deepEqual(b?.by, ['V2.JOB.SUBMIT']);
+});
+
+test('not judged is recorded with its reason, and is not a broken check', async () => {
+  const { evidence, thrown } = await runLikeATest(['V1.VIEW.SIGNED_OPENABLE'], async () => {
+    notJudged('V1.VIEW.SIGNED_OPENABLE', 'GET /api/view answered 200, so there was no signed URL to open');
+  });
+  assert.equal(thrown, undefined);
+  assert.deepEqual(outcomes(evidence, 'V1.VIEW.SIGNED_OPENABLE'), ['not_judged']);
+});
+
+test('outside a test (no log) a broken check throws at once, and a misspelt rule id fails even when the check holds', () => {
+  assert.throws(() => check('V2.ASSET.DEDUP', false, 'x', 'y', 'z'), RuleViolation);
+  assert.equal(check('V2.ASSET.DEDUP', true, 'x', 'y', 'z'), true);
+  // @ts-expect-error: an unknown rule id is a type error, and a load-time error as well
+  assert.throws(() => check('V2.ASSET.NO_SUCH_RULE', true, 'x', 'y', 'z'), /not in contracts\/rules\.yaml/);
+});
