@@ -2,9 +2,23 @@
 import type { FaultUnit } from '../../faults.ts';
 import { ROUTER_KEYS } from '../../accounts.ts';
 import { resolvePrincipal } from '../../router/principals.ts';
-import { MAX_BODY_BYTES } from '../../router/state.ts';
+import { H, MAX_BODY_BYTES } from '../../router/state.ts';
+import { onRouter, routerError } from './shared.ts';
 
 export const ACCESS_FAULTS = [
+  {
+    name: 'router-unfunded-403',
+    rule: 'ROUTER.ERR.INSUFFICIENT_CREDITS_402',
+    description: 'an unfunded workspace is refused 403 forbidden instead of 402 insufficient_credits',
+    install(s) {
+      onRouter(s, undefined, (out) => {
+        if (out.status !== 402 || routerError(out)?.error_type !== 'insufficient_credits') return;
+        out.status = 403;
+        out.setHeader(H.errorType, 'forbidden');
+        out.body = { detail: 'this workspace may not run partner models without credits', error_type: 'forbidden' };
+      });
+    },
+  },
   {
     name: 'router-unfunded-runs',
     rule: 'ROUTER.ERR.INSUFFICIENT_CREDITS',
@@ -37,6 +51,14 @@ export const ACCESS_FAULTS = [
     description: 'Authorization takes precedence over X-API-Key',
     install(s) {
       s.policy.router.bearerFirst = true;
+    },
+  },
+  {
+    name: 'router-jwt-refused',
+    rule: 'ROUTER.AUTH.JWT',
+    description: 'a bearer JWT is refused 401 (only API keys are accepted)',
+    install(s) {
+      s.policy.router.acceptsJwt = false;
     },
   },
 ] as const satisfies ReadonlyArray<FaultUnit>;

@@ -27,6 +27,28 @@ export const CATALOG_FAULTS = [
     },
   },
   {
+    name: 'router-billing-renamed',
+    rule: 'ROUTER.CATALOG.MEMBER_NAMES',
+    description: 'the billing facts are carried as billing_facts.charged_on_policy_rejection',
+    install(s) {
+      // The list's entries and the detail alike, the member in its place.
+      const rename = (entry: Obj): void => {
+        if (!isObj(entry.billing)) return;
+        const renamed: Obj = {};
+        for (const [k, v] of Object.entries(entry)) {
+          if (k === 'billing' && isObj(v)) renamed.billing_facts = { charged_on_policy_rejection: v.charges_on_policy_rejection };
+          else renamed[k] = v;
+        }
+        for (const k of Object.keys(entry)) delete entry[k];
+        Object.assign(entry, renamed);
+      };
+      eachEntry(s, rename);
+      onRouter(s, [DETAIL], (out) => {
+        if (out.status === 200 && isObj(out.body)) rename(out.body);
+      });
+    },
+  },
+  {
     name: 'router-entry-no-billing',
     rule: 'ROUTER.CATALOG.ENTRY',
     description: 'catalog entries omit the billing object',
@@ -89,6 +111,16 @@ export const CATALOG_FAULTS = [
     install(s) {
       onRouter(s, [DETAIL], (out) => {
         if (out.status === 200 && isObj(out.body) && typeof out.body.input_schema_url === 'string') out.body.input_schema_url = out.body.input_schema_url.replace(/^https:/, 'http:');
+      });
+    },
+  },
+  {
+    name: 'router-detail-no-schema-url',
+    rule: 'ROUTER.CATALOG.DETAIL',
+    description: 'the detail of a model with an authored schema omits its schema URL',
+    install(s) {
+      onRouter(s, [DETAIL], (out) => {
+        if (out.status === 200 && isObj(out.body)) delete out.body.input_schema_url;
       });
     },
   },

@@ -191,6 +191,30 @@ export const CONTRACT_FAULTS = [
     },
   },
   {
+    name: 'router-refusal-subject-dropped',
+    rule: 'ROUTER.ERR.CONTENT_POLICY',
+    description: 'the subject the provider named is lost: neither X-Comfy-Refusal-Subject nor the member',
+    install(s) {
+      onRouter(s, undefined, (out) => {
+        const err = routerError(out);
+        if (err?.error_type !== 'content_policy_violation') return;
+        out.setHeader(H.refusalSubject, undefined);
+        delete err.refusal_subject;
+      });
+    },
+  },
+  {
+    name: 'router-refusal-subject-header-only',
+    rule: 'ROUTER.ERR.CONTENT_POLICY',
+    description: 'the refusal subject is sent in the header but not mirrored in the body',
+    install(s) {
+      onRouter(s, undefined, (out) => {
+        const err = routerError(out);
+        if (err?.error_type === 'content_policy_violation') delete err.refusal_subject;
+      });
+    },
+  },
+  {
     name: 'router-refusal-subject-mismatch',
     rule: 'ROUTER.ERR.CONTENT_POLICY',
     description: 'the body refusal_subject differs from X-Comfy-Refusal-Subject',
@@ -198,6 +222,19 @@ export const CONTRACT_FAULTS = [
       onRouter(s, undefined, (out) => {
         const err = routerError(out);
         if (err?.error_type === 'content_policy_violation') err.refusal_subject = err.refusal_subject === 'output' ? 'input' : 'output';
+      });
+    },
+  },
+  {
+    name: 'router-upstream-detail-dropped',
+    rule: 'ROUTER.ERR.UPSTREAM_DETAIL',
+    description: "the provider's reason for calling a request malformed is lost (neither X-Comfy-Upstream-Detail nor the member)",
+    install(s) {
+      onRouter(s, undefined, (out) => {
+        const err = routerError(out);
+        if (err === undefined) return;
+        out.setHeader(H.upstreamDetail, undefined);
+        delete err.upstream_detail;
       });
     },
   },

@@ -45,6 +45,23 @@ export const ESTIMATE_FAULTS = [
     },
   },
   {
+    name: 'router-subcent-unpriced',
+    rule: 'ROUTER.ESTIMATE.SUBCENT',
+    description: 'a sub-cent price is read as no price: quoted unknown unpriced_model',
+    install(s) {
+      // A rate card kept in whole cents: a price below half a cent reads as none.
+      onRouter(s, [ESTIMATE, SUBMIT], (out) => {
+        const est = estimateOf(out);
+        if (est?.source !== 'exact' || typeof est.amount !== 'string') return;
+        const amount = Dec.of(est.amount);
+        if (amount.isZero() || !amount.round(2).isZero()) return;
+        const { currency, pricing_as_of, model_id, provider } = est;
+        for (const k of Object.keys(est)) delete est[k];
+        Object.assign(est, { source: 'unknown', currency, reason: 'unpriced_model', pricing_as_of, model_id, provider });
+      });
+    },
+  },
+  {
     name: 'router-subcent-zero',
     rule: 'ROUTER.ESTIMATE.SUBCENT',
     description: 'sub-cent exact prices are quoted as 0',
@@ -72,6 +89,17 @@ export const ESTIMATE_FAULTS = [
       onRouter(s, [ESTIMATE], (out) => {
         const est = estimateOf(out);
         if (est?.reason === 'not_quotable') est.reason = 'pricing_unavailable';
+      });
+    },
+  },
+  {
+    name: 'router-unpriced-not-quotable',
+    rule: 'ROUTER.ESTIMATE.REASON',
+    description: 'a model the rate card does not price is quoted with reason not_quotable instead of unpriced_model',
+    install(s) {
+      onRouter(s, [ESTIMATE, SUBMIT], (out) => {
+        const est = estimateOf(out);
+        if (est?.reason === 'unpriced_model') est.reason = 'not_quotable';
       });
     },
   },

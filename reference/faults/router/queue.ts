@@ -114,6 +114,26 @@ export const QUEUE_FAULTS = [
     },
   },
   {
+    name: 'router-failed-status',
+    rule: 'ROUTER.QUEUE.STATUS_CLOSED',
+    description: 'a request that did not succeed ends with a terminal status of its own (FAILED, CANCELLED) instead of COMPLETED',
+    install(s) {
+      onRouter(s, [STATUS], (out) => {
+        if (out.status !== 200 || !isObj(out.body) || out.body.status !== 'COMPLETED' || typeof out.body.error_type !== 'string') return;
+        out.body.status = out.body.error_type === 'cancelled' ? 'CANCELLED' : 'FAILED';
+      });
+    },
+  },
+  {
+    name: 'router-cancel-ignored',
+    rule: 'ROUTER.QUEUE.CANCEL',
+    description: 'a cancel is acknowledged 202 but the request, still waiting in the queue, runs on and succeeds',
+    install(s) {
+      // The acknowledgement is sent; the request is never told.
+      s.policy.router.cancelRequest = () => undefined;
+    },
+  },
+  {
     name: 'router-cancel-done-202',
     rule: 'ROUTER.QUEUE.CANCEL',
     description: 'cancel of a finished request answers 202 CANCELLATION_REQUESTED',

@@ -169,6 +169,15 @@ export const RUN_FAULTS = [
     },
   },
   {
+    name: 'router-strict-without-provider',
+    rule: 'ROUTER.PROVIDER.STRICT_MODE',
+    description: 'strict_mode=true without model_provider skips native validation',
+    install(s) {
+      // strict_mode holds on the native leg too, so the native schema is skipped there.
+      s.policy.router.strictMode = (asked) => asked;
+    },
+  },
+  {
     name: 'router-translation-silent',
     rule: 'ROUTER.PROVIDER.TRANSLATION',
     description: 'fields dropped in translation are not disclosed',
@@ -218,6 +227,16 @@ export const RUN_FAULTS = [
     description: 'a failed fallback attempt carries the fallback header',
     install(s) {
       s.policy.router.failedFallback = (failure, next) => ({ ...failure, headers: { ...failure.headers, [H.fallback]: next.provider } });
+    },
+  },
+  {
+    name: 'router-fallback-no-credits',
+    rule: 'ROUTER.FALLBACK.RATE',
+    description: 'a run served by fallback carries no X-Comfy-Credits-Used although its leg is quoted exactly',
+    install(s) {
+      onRouter(s, [RUN], (out) => {
+        if (out.status === 200 && out.header(H.fallback) !== undefined) out.setHeader(H.credits, undefined);
+      });
     },
   },
   {
