@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { BlobStore } from './blobs.ts';
 import type { Policy } from './policy.ts';
+import type { ControlName } from './controls.ts';
 import type { RateLimiter } from './ratelimit.ts';
 import type { RouterState } from './router/state.ts';
 import type { UrlSigner } from './signing.ts';
@@ -30,5 +31,7 @@ export interface ReferenceContext {
   readonly router: RouterState;
   readonly localToken: string | undefined;
   readonly log: boolean;
+  /** The harmless variation the reference runs with (reference/controls.ts), for the few a response hook cannot make. */
+  readonly isControl: (name: ControlName) => boolean;
   baseUrl(surface: SurfaceName): string;
 }

@@ -4,7 +4,7 @@
 // stated and any valid Retry-After. The suite run against a control must stay green,
 // so a check that cries wolf on a legitimate server shows up here.
 //
-// Controls are applied generically, to every surface, by hooks on the response path
+// Most controls are applied generically, to every surface, by hooks on the response path
 // (installControl) guided by the contracts in contracts/*.openapi.yaml: the response
 // schema of the matched operation says which objects are records (declared
 // properties: an unknown member may be added) and which are maps of user data
@@ -27,6 +27,13 @@ export const CONTROLS = [
   { name: 'unknown-in-flight-status', description: 'open status vocabularies (x-terminal-values) report in-flight states under names the suite does not know' },
   { name: 'unknown-error-bucket', description: 'error answers whose status has no stated bucket pairing (x-error-types-unpaired-statuses) name a bucket the suite does not know' },
   { name: 'retry-after-varied', description: 'every Retry-After is one second longer than the reference would say' },
+  // The v1 cloud operations and their stream, behaving as the real engine does where the seed is silent
+  // (reference/v1/real-engine.ts; issue #12).
+  { name: 'ws-cached-nodes', description: 'nodes whose inputs ran before are skipped as cached: listed in execution_cached, no executing, progress or previews; a cached output node still gets executed' },
+  { name: 'ws-final-executing-after-success', description: 'the final executing {node: null} is sent after the terminal message instead of before it' },
+  { name: 'ws-previews-without-metadata', description: 'the stream ignores feature_flags and sends every preview as PREVIEW_IMAGE (type 1), as engines without the flag do' },
+  { name: 'v1-null-display-names', description: 'object_info gives display_name null for every other node class' },
+  { name: 'v1-empty-error-bodies', description: 'refusals of /api/view and of the uploads carry an empty body (no JSON)' },
 ] as const satisfies ReadonlyArray<ControlInfo>;
 
 export type ControlName = (typeof CONTROLS)[number]['name'];

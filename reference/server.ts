@@ -77,6 +77,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
     router: new RouterState(seams.policy.router, () => baseUrls.router),
     localToken: opts.localToken,
     log: opts.log ?? false,
+    isControl: (name) => name === control,
     baseUrl: (surface) => baseUrls[surface],
   };
 

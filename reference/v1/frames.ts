@@ -10,6 +10,8 @@ export interface PreviewMetadata {
   real_node_id: string;
   prompt_id: string;
   parent_node_id: string | null;
+  /** The engine also names the image's media type here (the seed lists the five above). */
+  image_type?: string;
 }
 
 function header(type: number, second: number): Buffer {

@@ -41,8 +41,25 @@ export function registerV1Routes(app: FastifyInstance, ctx: ReferenceContext, jo
   const auth = v1Authenticate();
   let number = 0;
 
+  // The real engine answers some refusals of its file routes with no body at all (seed W: v1 error bodies not shown).
+  const emptyRefusals = async (_request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
+    if (reply.statusCode < 400 || !ctx.isControl('v1-empty-error-bodies')) return payload;
+    reply.removeHeader('content-type');
+    reply.header('content-length', '0');
+    return '';
+  };
+
   app.get('/api/object_info', { onRequest: auth }, async (request, reply) => {
-    return reply.send(engine.catalog.objectInfo({ inputFiles: files.list(v1Account(request)) }));
+    const info: Record<string, unknown> = engine.catalog.objectInfo({ inputFiles: files.list(v1Account(request)) });
+    // The real engine gives display_name null for many core classes.
+    if (ctx.isControl('v1-null-display-names')) {
+      Object.keys(info)
+        .sort()
+        .forEach((name, i) => {
+          if (i % 2 === 0) (info[name] as { display_name: string | null }).display_name = null;
+        });
+    }
+    return reply.send(info);
   });
 
   const readForm = async (request: FastifyRequest, reply: FastifyReply): Promise<V1Form | undefined> => {
@@ -62,7 +79,7 @@ export function registerV1Routes(app: FastifyInstance, ctx: ReferenceContext, jo
     }
   };
 
-  app.post('/api/upload/image', { onRequest: auth }, async (request, reply) => {
+  app.post('/api/upload/image', { onRequest: auth, onSend: emptyRefusals }, async (request, reply) => {
     const form = await readForm(request, reply);
     if (!form?.file) return reply;
     const subfolder = form.fields.get('subfolder') ?? '';
@@ -72,7 +89,7 @@ export function registerV1Routes(app: FastifyInstance, ctx: ReferenceContext, jo
     return reply.send({ name: stored.name, subfolder, type });
   });
 
-  app.post('/api/upload/mask', { onRequest: auth }, async (request, reply) => {
+  app.post('/api/upload/mask', { onRequest: auth, onSend: emptyRefusals }, async (request, reply) => {
     const form = await readForm(request, reply);
     if (!form?.file) return reply;
     const account = v1Account(request);
@@ -159,7 +176,7 @@ export function registerV1Routes(app: FastifyInstance, ctx: ReferenceContext, jo
     });
   });
 
-  app.get<{ Querystring: Record<string, string | undefined> }>('/api/view', { onRequest: auth }, async (request, reply) => {
+  app.get<{ Querystring: Record<string, string | undefined> }>('/api/view', { onRequest: auth, onSend: emptyRefusals }, async (request, reply) => {
     const account = v1Account(request);
     const { filename } = request.query;
     const type = request.query.type ?? 'output';

@@ -1,6 +1,9 @@
 // WS /ws?clientId=&token= on the cloud surface (seed W § Events; § v1 rule 4;
 // § Authentication rule 6). Every v1 prompt's engine events become the v1 message
 // sequence, sent to every connection of the prompt's user: clientId is ignored.
+// Previews go out as the real engine sends them: PREVIEW_IMAGE (type 1), unless the
+// connection announced `{"type": "feature_flags", "data": {"supports_preview_metadata":
+// true}}`, which then gets PREVIEW_IMAGE_WITH_METADATA (type 4).
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -8,6 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { WebSocketServer, WebSocket } from 'ws';
 import type { ReferenceContext } from '../context.ts';
 import type { EngineEvent } from '../engine/types.ts';
+import { NodeCache } from './cache.ts';
 import { previewImageFrame, previewWithMetadataFrame, textFrame } from './frames.ts';
 import type { V1Job, V1Jobs } from './jobs.ts';
 
@@ -15,11 +19,20 @@ interface Client {
   socket: WebSocket;
   account: string;
   clientId: string | undefined;
+  /** The connection announced supports_preview_metadata. */
+  previewMetadata: boolean;
 }
+
+/** What the server announces back, as the engine answers a client's feature_flags. */
+const SERVER_FEATURES = { supports_preview_metadata: true };
 
 /** Per prompt, what the stream needs to remember between events. */
 interface Run {
   executed: string[];
+  /** Only under the ws-cached-nodes control: the nodes reported cached. */
+  cached: Set<string>;
+  /** Only under the ws-final-executing-after-success control: the final executing, held for after the terminal message. */
+  heldFinal?: string;
 }
 
 function refuse(socket: Duplex, status: number, reason: string, message: string): void {
@@ -33,15 +46,26 @@ export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   const clients = new Set<Client>();
   const runs = new Map<string, Run>();
+  const cache = new NodeCache();
 
   const queueRemaining = (account: string): number => engine.activeCount(account);
   const now = (): number => Date.now();
 
   const recipients = (job: V1Job): Client[] => [...clients].filter((c) => rules.streamsTo(c, job));
 
-  const sendTo = (targets: Client[], payload: string | Buffer): void => {
-    for (const out of ctx.socketOut(payload)) {
-      for (const c of targets) if (c.socket.readyState === WebSocket.OPEN) c.socket.send(out, { binary: typeof out !== 'string' });
+  // A payload may differ per connection (previews, by what the connection announced); the
+  // seams see each distinct payload once, whatever the number of connections it goes to.
+  const sendTo = (targets: Client[], payload: string | Buffer | ((c: Client) => string | Buffer)): void => {
+    const byPayload = new Map<string | Buffer, Client[]>();
+    for (const c of targets) {
+      if (c.socket.readyState !== WebSocket.OPEN) continue;
+      const one = typeof payload === 'function' ? payload(c) : payload;
+      byPayload.set(one, [...(byPayload.get(one) ?? []), c]);
+    }
+    for (const [one, to] of byPayload) {
+      for (const out of ctx.socketOut(one)) {
+        for (const c of to) c.socket.send(out, { binary: typeof out !== 'string' });
+      }
     }
   };
   const message = (type: string, data: Record<string, unknown>): string => JSON.stringify({ type, data });
@@ -55,9 +79,16 @@ export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs
     const prompt_id = job.id;
     let run = runs.get(prompt_id);
     if (!run) {
-      run = { executed: [] };
+      run = { executed: [], cached: new Set() };
       runs.set(prompt_id, run);
     }
+    // A node skipped as cached sends nothing while the prompt runs, but `executed` (its kept UI output).
+    if ((e.kind === 'executing' || e.kind === 'progress' || e.kind === 'preview' || e.kind === 'text') && e.node !== null && run.cached.has(e.node)) return;
+    const terminal = (payload: string): void => {
+      sendTo(to, payload);
+      if (run.heldFinal !== undefined) sendTo(to, run.heldFinal);
+      delete run.heldFinal;
+    };
     switch (e.kind) {
       case 'status': {
         sendTo(to, message('status', { status: { exec_info: { queue_remaining: queueRemaining(job.account) } } }));
@@ -71,11 +102,17 @@ export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs
         sendTo(to, message('execution_start', { prompt_id, timestamp: now() }));
         return;
       }
-      case 'execution_cached':
-        sendTo(to, message('execution_cached', { nodes: e.nodes, prompt_id, timestamp: now() }));
+      case 'execution_cached': {
+        const nodes = ctx.isControl('ws-cached-nodes') ? cache.cachedNodes(job.account, job.workflow) : e.nodes;
+        for (const n of nodes) run.cached.add(n);
+        sendTo(to, message('execution_cached', { nodes, prompt_id, timestamp: now() }));
         return;
+      }
       case 'executing': {
-        sendTo(to, message('executing', { node: e.node, display_node: e.node, prompt_id }));
+        const msg = message('executing', { node: e.node, display_node: e.node, prompt_id });
+        // The engine sends its final executing after execution_success; the reference sends it before by default.
+        if (e.node === null && ctx.isControl('ws-final-executing-after-success')) run.heldFinal = msg;
+        else sendTo(to, msg);
         if (e.node !== null) run.executed.push(e.node);
         return;
       }
@@ -93,12 +130,9 @@ export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs
         return;
       }
       case 'preview': {
-        // PreviewImage results go out as plain previews; in-node (step) previews carry their metadata.
-        const frame =
-          classOf(job, e.node) === 'PreviewImage'
-            ? previewImageFrame(e.png)
-            : previewWithMetadataFrame({ node_id: e.node, display_node_id: e.node, real_node_id: e.node, prompt_id, parent_node_id: null }, e.png);
-        sendTo(to, frame);
+        const plain = previewImageFrame(e.png);
+        const withMeta = previewWithMetadataFrame({ node_id: e.node, display_node_id: e.node, real_node_id: e.node, prompt_id, parent_node_id: null, image_type: 'image/png' }, e.png);
+        sendTo(to, (c) => (c.previewMetadata ? withMeta : plain));
         return;
       }
       case 'text':
@@ -110,12 +144,12 @@ export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs
         return;
       }
       case 'execution_success':
-        sendTo(to, message('execution_success', { prompt_id, timestamp: now() }));
+        cache.remember(job.account, job.workflow);
+        terminal(message('execution_success', { prompt_id, timestamp: now() }));
         return;
       case 'execution_error': {
         const f = e.failure;
-        sendTo(
-          to,
+        terminal(
           message('execution_error', {
             prompt_id,
             node_id: f.node_id,
@@ -131,7 +165,7 @@ export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs
         return;
       }
       case 'execution_interrupted':
-        sendTo(to, message('execution_interrupted', { prompt_id, node_id: e.node, node_type: classOf(job, e.node), executed: run.executed.filter((n) => n !== e.node) }));
+        terminal(message('execution_interrupted', { prompt_id, node_id: e.node, node_type: classOf(job, e.node), executed: run.executed.filter((n) => n !== e.node) }));
         return;
     }
   }
@@ -153,8 +187,23 @@ export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs
     const owner = account;
     wss.handleUpgrade(request, socket, head, (ws) => {
       const clientId = url.searchParams.get('clientId') ?? undefined;
-      const client: Client = { socket: ws, account: owner, clientId };
+      const client: Client = { socket: ws, account: owner, clientId, previewMetadata: false };
       clients.add(client);
+      ws.on('message', (data, isBinary) => {
+        if (isBinary) return;
+        let msg: unknown;
+        try {
+          msg = JSON.parse(data.toString());
+        } catch {
+          return;
+        }
+        const m = msg as { type?: unknown; data?: { supports_preview_metadata?: unknown } };
+        if (m.type !== 'feature_flags') return;
+        // An engine that predates the flag (the ws-previews-without-metadata control) neither reads nor answers it.
+        if (ctx.isControl('ws-previews-without-metadata')) return;
+        client.previewMetadata = m.data?.supports_preview_metadata === true;
+        for (const out of ctx.socketOut(message('feature_flags', SERVER_FEATURES))) ws.send(out);
+      });
       ws.on('close', () => clients.delete(client));
       ws.on('error', () => clients.delete(client));
       const status = { status: { exec_info: { queue_remaining: queueRemaining(owner) } }, sid: clientId ?? randomUUID() };

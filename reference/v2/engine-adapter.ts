@@ -11,7 +11,6 @@ import { defaultCatalog, type Catalog } from '../engine/catalog.ts';
 import { Executor } from '../engine/executor.ts';
 import { validateWorkflow } from '../engine/validate.ts';
 import type { EngineEvent, EngineHost, JobSpec, JobState, Refusal, StoredOutput } from '../engine/types.ts';
-import { accountTraits } from './account-traits.ts';
 import type { AssetStore } from './asset-store.ts';
 
 export class V2Engine {
@@ -23,7 +22,8 @@ export class V2Engine {
     private readonly blobs: BlobStore,
     private readonly rules: V2Policy,
   ) {
-    this.executor = new Executor({ host: this.host(), catalog: this.catalog, concurrencyFor: (account) => accountTraits(account).concurrency });
+    // Asked when a prompt could start, so a fault installed through the policy is seen.
+    this.executor = new Executor({ host: this.host(), catalog: this.catalog, concurrencyFor: (account) => this.rules.runConcurrency(account) });
   }
 
   private ownAsset(account: string, id: string) {

@@ -52,6 +52,8 @@ export interface V2Policy {
   /** Claims a submit's Idempotency-Key: a reused key is refused, never replayed. */
   claimKey(jobs: JobStore, scope: string, account: string, key: string): KeyClaim | Promise<KeyClaim>;
   cancel(engine: V2Engine, jobId: string): void;
+  /** How many of an account's prompts (v1 and v2 alike) run at once: its tier's concurrency. */
+  runConcurrency(account: string): number;
   /** The event stream ends once the job is terminal. */
   streamEnds(status: string): boolean;
   // Listing
@@ -92,6 +94,7 @@ export function correctV2Policy(): V2Policy {
     submitTraits: (account) => accountTraits(account),
     claimKey: (jobs, scope, account, key) => (jobs.claimKey(scope, account, key) ? { kind: 'claimed' } : { kind: 'reused' }),
     cancel: (engine, jobId) => engine.cancel(jobId),
+    runConcurrency: (account) => accountTraits(account).concurrency,
     streamEnds: (status) => TERMINAL.has(status),
     pageSize: (limit) => limit,
     matchesFilters: (labels, filters) => Object.entries(filters).every(([k, v]) => labels?.[k] === v),

@@ -14,9 +14,11 @@ test.describe('Authentication', () => {
     const withKey = await v1.view({ filename: out!.filename, type: out!.type });
     check('V1.AUTH.API_KEY_HEADER', withKey.status < 400, '/api/view with X-API-Key', 'the file (a redirect to it)', withKey.status);
     const without = await v1.view({ filename: out!.filename, type: out!.type }, 'none');
-    check('V1.AUTH.API_KEY_HEADER', without.status === 401 || without.status === 403 || without.status === 404, '/api/view of the same output without X-API-Key', 'refused (401; the public docs also allow 404)', `${without.status} ${without.header('location') ?? ''}`);
+    // v1 error statuses are not shown by the seed: any refusal (4xx) holds; public docs say 401 (or 404 on /api/view).
+    const refused = (status: number): boolean => status >= 400 && status < 500;
+    check('V1.AUTH.API_KEY_HEADER', refused(without.status), '/api/view of the same output without X-API-Key', 'refused (a 4xx; public docs: 401 or 404), not the file', `${without.status} ${without.header('location') ?? ''}`);
     const info = await v1.api.call('getObjectInfo', { auth: 'none' });
-    check('V1.AUTH.API_KEY_HEADER', info.status === 401 || info.status === 403, 'GET /api/object_info without X-API-Key', 'refused 401', info.status);
+    check('V1.AUTH.API_KEY_HEADER', refused(info.status), 'GET /api/object_info without X-API-Key', 'refused (a 4xx; public docs: 401)', info.status);
   });
 
   test('the WebSocket takes the key as query parameter token: a valid one connects, an unknown one is refused', rules('V1.AUTH.API_KEY_HEADER'), async ({ v1 }) => {

@@ -1,5 +1,6 @@
-// Seed W § Events, over arbitrary node ids: an execution's messages name the prompt's
-// own node ids, and a TEXT frame carries its node id (counted in UTF-8 bytes) intact.
+// Seed W § Events, over arbitrary node ids: an execution's messages (executing, or
+// execution_cached for a node skipped because cached) name the prompt's own node ids,
+// and a TEXT frame carries its node id (counted in UTF-8 bytes) intact.
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { test, rules } from '../../fixtures/v1/test.ts';
@@ -22,8 +23,11 @@ test.describe('Events', () => {
         [txt!]: { class_type: textClass, inputs: { text } },
       };
       const run = await runPrompt(v1, prompt, { expect: 'success', rule: 'WS.MESSAGE.FIELDS' });
-      const executing = new Set(run.stream.messages.filter((m) => m.type === 'executing' && m.data.node != null).map((m) => String(m.data.node)));
-      check('WS.MESSAGE.FIELDS', executing.size === 3 && [img, save, txt].every((id) => executing.has(id!)), 'the nodes named by executing', JSON.stringify([img, save, txt]), JSON.stringify([...executing]));
+      // A node either executes (executing names it) or is skipped because cached (execution_cached lists it).
+      const named = new Set(
+        run.stream.messages.flatMap((m) => (m.type === 'executing' && m.data.node != null ? [String(m.data.node)] : m.type === 'execution_cached' && Array.isArray(m.data.nodes) ? m.data.nodes.map(String) : [])),
+      );
+      check('WS.MESSAGE.FIELDS', named.size === 3 && [img, save, txt].every((id) => named.has(id!)), 'the nodes named by executing or execution_cached', JSON.stringify([img, save, txt]), JSON.stringify([...named]));
       const frames = run.session.frames().filter((f): f is Extract<DecodedFrame, { frame_type: 3 }> => f.frame_type === 3 && f.text.endsWith(text.slice(-36)));
       check('WS.BINARY.TEXT', frames.some((f) => f.node_id === txt && f.text === text), 'the TEXT frame of the text node', `node id ${JSON.stringify(txt)} and text ${JSON.stringify(text)}`, frames.map((f) => ({ node_id: f.node_id, text: f.text })));
     });

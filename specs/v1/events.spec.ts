@@ -4,11 +4,12 @@
 // and check what only a whole run shows.
 import { randomUUID } from 'node:crypto';
 import { test, rules } from '../../fixtures/v1/test.ts';
-import { check } from '../../lib/check.ts';
+import { check, ensure, notJudged } from '../../lib/check.ts';
 import { outputsOf, runPrompt } from '../../lib/v1/run.ts';
 import { savePreviewWorkflow, saveWorkflow, slowWorkflow } from '../../lib/v1/workflows.ts';
 import type { DecodedFrame } from '../../lib/ws/frames.ts';
-import { show } from '../../lib/violations.ts';
+import { TERMINAL_TYPES } from '../../lib/ws/schemas.ts';
+import { RuleViolation, show } from '../../lib/violations.ts';
 
 const prefix = (what: string): string => `conformance-v1-${what}-${randomUUID().slice(0, 8)}`;
 const typesOf = (messages: Array<{ type: string }>): string[] => messages.map((m) => m.type);
@@ -22,18 +23,24 @@ test.describe('Events', () => {
   test('every execution message carries data.prompt_id, and clients filter on it', rules('WS.MESSAGE.PROMPT_ID'), async ({ v1 }) => {
     const run = await runPrompt(v1, saveWorkflow(prefix('promptid')), { expect: 'success', rule: 'WS.MESSAGE.PROMPT_ID' });
     const types = new Set(typesOf(run.stream.messages));
-    for (const t of ['execution_start', 'executing', 'executed', 'execution_success']) {
+    for (const t of ['execution_start', 'executing', 'executed']) {
       check('WS.MESSAGE.PROMPT_ID', types.has(t), `messages of prompt ${run.promptId}`, `a "${t}" message carrying this prompt_id`, [...types]);
     }
+    // Which terminal message it is, is WS.POLL_AGREEMENT's question; here only that it names the prompt.
+    check('WS.MESSAGE.PROMPT_ID', [...types].some((t) => TERMINAL_TYPES.has(t)), `messages of prompt ${run.promptId}`, 'a terminal message carrying this prompt_id', [...types]);
   });
 
   test('each message type carries its data fields (status, executing, progress, progress_state, executed, execution_cached, ...)', rules('WS.MESSAGE.FIELDS'), async ({ v1, requireScenario }) => {
     const slow = requireScenario('slow_node_class', 'a slow node class') as string;
+    // Every message is judged against its type's fields as it arrives; this run makes the
+    // step-wise kinds arrive. The seed does not say which kinds a server must send, so a
+    // kind that never came is reported as not judged, not as broken.
     const run = await runPrompt(v1, slowWorkflow(slow, 0.3, prefix('fields')), { expect: 'success', rule: 'WS.MESSAGE.FIELDS' });
-    const progress = run.stream.messages.filter((m) => m.type === 'progress');
-    check('WS.MESSAGE.FIELDS', progress.length > 0, `messages of prompt ${run.promptId} (a node that steps)`, 'progress messages with value and max', typesOf(run.stream.messages));
-    check('WS.MESSAGE.FIELDS', progress.every((m) => (m.data.value as number) <= (m.data.max as number)), 'progress value/max', 'value never above max', progress.map((m) => `${String(m.data.value)}/${String(m.data.max)}`));
-    check('WS.MESSAGE.FIELDS', run.session.messages().some((m) => m.type === 'status'), 'the messages of the connection', 'a status message (queue status)', typesOf(run.session.messages()));
+    const seen = new Set(typesOf(run.session.messages()));
+    for (const kind of ['status', 'progress', 'progress_state', 'execution_cached']) {
+      if (!seen.has(kind)) notJudged('WS.MESSAGE.FIELDS', `no "${kind}" message arrived during prompt ${run.promptId} (seen: ${[...seen].join(', ')}), so its fields were not judged`);
+    }
+    check('WS.MESSAGE.FIELDS', seen.has('executing') && seen.has('executed'), `messages of prompt ${run.promptId}`, 'executing and executed messages, judged against their fields', [...seen]);
   });
 
   test('executed names its outputs in images / video / audio lists, each entry with filename, subfolder and type', rules('WS.EXECUTED.OUTPUT_LISTS'), async ({ v1 }) => {
@@ -42,10 +49,15 @@ test.describe('Events', () => {
     check('WS.EXECUTED.OUTPUT_LISTS', outs.length === 1 && outs[0]!.filename.length > 0, 'the executed message of SaveImage', 'one images entry {filename, subfolder, type}', outs);
   });
 
-  test('for one prompt_id: execution_start before node execution, a final executing without node, exactly one terminal message', rules('WS.ORDER'), async ({ v1 }) => {
-    // runPrompt judges the order (fixtures/ws/order.ts); a two-output run gives it something to order.
-    const run = await runPrompt(v1, savePreviewWorkflow(prefix('order')), { expect: 'success', rule: 'WS.ORDER' });
-    check('WS.ORDER', run.stream.messages.filter((m) => m.type === 'executing').length >= 3, `messages of prompt ${run.promptId}`, 'an executing per node and a final one', typesOf(run.stream.messages));
+  test('for one prompt_id: no node executes before execution_start or after execution finished, and exactly one terminal message ends the run', rules('WS.ORDER'), async ({ v1 }) => {
+    // runPrompt judges the order (lib/ws/order.ts); a two-output run gives it something to order.
+    // The same prompt twice: an engine that caches nodes runs the second from its cache
+    // (execution_cached, then executed without executing), which is judged the same way.
+    const prompt = savePreviewWorkflow(prefix('order'));
+    for (const pass of ['first', 'second']) {
+      const run = await runPrompt(v1, prompt, { expect: 'success', rule: 'WS.ORDER' });
+      check('WS.ORDER', run.stream.messages.some((m) => m.type === 'executing' || m.type === 'executed'), `messages of the ${pass} run of the prompt (${run.promptId})`, 'node messages (executing, executed) to order', typesOf(run.stream.messages));
+    }
   });
 
   test('the stream agrees with polling, the source of truth', rules('WS.POLL_AGREEMENT'), async ({ v1 }) => {
@@ -61,8 +73,14 @@ test.describe('Events', () => {
     try {
       // The prompt even names the first connection, as the browser front end does.
       const run = await runPrompt(v1, saveWorkflow(prefix('clientid')), { expect: 'success', rule: 'WS.CLIENT_ID_IGNORED', session: first, extraData: { client_id: a } });
-      const other = await second.streamOf(run.promptId, 10_000).catch(() => undefined);
-      const seen = other ? typesOf(other.messages) : typesOf(second.forPrompt(run.promptId));
+      // Waits for the prompt's terminal message on the second connection; that it may never
+      // come is this rule's finding (below), not a stream out of order.
+      const ended = (): boolean => second.forPrompt(run.promptId).some((m) => TERMINAL_TYPES.has(m.type) || (m.type === 'executing' && m.data.node == null));
+      const settled = (): boolean => ended() && second.forPrompt(run.promptId).length >= run.stream.messages.length;
+      await second.waitFor(settled, 10_000, () => new Error('not all messages arrived')).catch((err: unknown) => {
+        if (err instanceof RuleViolation) throw err;
+      });
+      const seen = typesOf(second.forPrompt(run.promptId));
       check('WS.CLIENT_ID_IGNORED', JSON.stringify(seen) === JSON.stringify(typesOf(run.stream.messages)), `the messages of prompt ${run.promptId} on a second connection (clientId ${b})`, typesOf(run.stream.messages).join(' '), seen.join(' ') || 'none');
     } finally {
       first.close();
@@ -72,13 +90,20 @@ test.describe('Events', () => {
 
   test('PREVIEW_IMAGE frames: big-endian type 1, image_type 1 (JPEG) or 2 (PNG), then image bytes of that kind', rules('WS.BINARY.LAYOUT', 'WS.BINARY.PREVIEW_IMAGE'), async ({ v1, requireScenario }) => {
     const cls = requireScenario('preview_frame_node_class', 'a node class that sends PREVIEW_IMAGE frames') as string;
-    const run = await runPrompt(
-      v1,
-      { '1': { class_type: 'EmptyImage', inputs: { width: 6, height: 6, batch_size: 1, color: 0x55aa11 } }, '2': { class_type: cls, inputs: { images: ['1', 0] } } },
-      { expect: 'success', rule: 'WS.BINARY.PREVIEW_IMAGE' },
-    );
-    const frames = run.session.frames().filter((f): f is Extract<DecodedFrame, { frame_type: 1 }> => f.frame_type === 1);
-    check('WS.BINARY.PREVIEW_IMAGE', frames.length > 0, `binary frames during prompt ${run.promptId}`, 'a PREVIEW_IMAGE frame', run.session.frames().map((f) => f.frame_type));
+    // A client that does not announce supports_preview_metadata, to which engines send type 1.
+    const session = await v1.openStream(undefined, { announcePreviewMetadata: false });
+    try {
+      const run = await runPrompt(
+        v1,
+        { '1': { class_type: 'EmptyImage', inputs: { width: 6, height: 6, batch_size: 1, color: 0x55aa11 } }, '2': { class_type: cls, inputs: { images: ['1', 0] } } },
+        { expect: 'success', rule: 'WS.BINARY.PREVIEW_IMAGE', session },
+      );
+      const frames = session.frames().filter((f): f is Extract<DecodedFrame, { frame_type: 1 }> => f.frame_type === 1);
+      // Every frame was judged on arrival; the seed does not say which preview type a server sends.
+      if (frames.length === 0) notJudged('WS.BINARY.PREVIEW_IMAGE', `no PREVIEW_IMAGE frame arrived during prompt ${run.promptId} on a connection that did not announce feature_flags (binary frame types seen: ${show(session.frames().map((f) => f.frame_type))})`);
+    } finally {
+      session.close();
+    }
   });
 
   test('TEXT frames: type 3, node_id_len in bytes, the UTF-8 node id, then the UTF-8 text', rules('WS.BINARY.TEXT'), async ({ v1, requireScenario }) => {
@@ -92,10 +117,16 @@ test.describe('Events', () => {
 
   test('PREVIEW_IMAGE_WITH_METADATA frames: type 4, metadata_len, JSON metadata naming node and prompt, then image bytes', rules('WS.BINARY.PREVIEW_METADATA'), async ({ v1, requireScenario }) => {
     const cls = requireScenario('step_preview_node_class', 'a node class that sends previews with metadata while it runs') as string;
+    // The stream fixture announces supports_preview_metadata, as the browser front end does.
     const run = await runPrompt(v1, slowWorkflow(cls, 0.3, prefix('meta')), { expect: 'success', rule: 'WS.BINARY.PREVIEW_METADATA' });
     const frames = run.session.frames().filter((f): f is Extract<DecodedFrame, { frame_type: 4 }> => f.frame_type === 4);
+    if (frames.length === 0) {
+      // Every frame was judged on arrival; the seed does not oblige a server to send type 4.
+      notJudged('WS.BINARY.PREVIEW_METADATA', `no PREVIEW_IMAGE_WITH_METADATA frame arrived during prompt ${run.promptId}, although the connection announced supports_preview_metadata (binary frame types seen: ${show(run.session.frames().map((f) => f.frame_type))})`);
+      return;
+    }
     const mine = frames.filter((f) => (f.metadata as { prompt_id?: unknown }).prompt_id === run.promptId);
-    check('WS.BINARY.PREVIEW_METADATA', mine.length > 0, `PREVIEW_IMAGE_WITH_METADATA frames during prompt ${run.promptId}`, 'one whose metadata names this prompt_id', frames.map((f) => f.metadata));
+    ensure('WS.BINARY.PREVIEW_METADATA', mine.length > 0, `PREVIEW_IMAGE_WITH_METADATA frames during prompt ${run.promptId}`, 'one whose metadata names this prompt_id (its node previewed while running)', frames.map((f) => f.metadata));
     const meta = mine[0]!.metadata as { node_id: string; real_node_id: string };
     check('WS.BINARY.PREVIEW_METADATA', meta.node_id === '2' || meta.real_node_id === '2', 'the metadata node_id', 'the previewing node (2)', meta);
   });

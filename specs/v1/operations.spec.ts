@@ -2,9 +2,10 @@
 // the flat namespace, parallel submissions, and /api/view's signed redirect.
 import { randomUUID } from 'node:crypto';
 import { test, rules } from '../../fixtures/v1/test.ts';
-import { check, ensure, notJudged } from '../../lib/check.ts';
+import { check, ensure, held, notJudged, precondition } from '../../lib/check.ts';
 import { uniquePng } from '../../lib/data/png.ts';
 import { imageKind } from '../../lib/ws/frames.ts';
+import { maxOverlap, runningIntervals } from '../../lib/v1/parallel.ts';
 import { outputsOf, runPrompt } from '../../lib/v1/run.ts';
 import { loadInvertWorkflow, savePreviewWorkflow, saveWorkflow, slowWorkflow } from '../../lib/v1/workflows.ts';
 import { show } from '../../lib/violations.ts';
@@ -12,13 +13,16 @@ import { show } from '../../lib/violations.ts';
 const prefix = (what: string): string => `conformance-v1-${what}-${randomUUID().slice(0, 8)}`;
 
 test.describe('v1 cloud operations (deprecated)', () => {
-  test('every answer has a status, media type, body and headers the contract declares for its operation', rules('V1.CONTRACT.STATUS_DECLARED', 'V1.CONTRACT.BODY', 'V1.CONTRACT.HEADERS'), async ({ v1 }) => {
-    // Each call is validated by the api fixture; this test only touches every operation once.
+  test('every answer has a status, media type, body and headers the contract declares for its operation', rules('V1.CONTRACT.STATUS_DECLARED', 'V1.CONTRACT.BODY', 'V1.CONTRACT.HEADERS', 'V1.CONTRACT.ERROR_BODY'), async ({ v1 }) => {
+    // Each call is validated by the api fixture; this test only touches every operation once,
+    // and two refusals (a missing file, an upload without its image part) whose bodies, if any, are judged.
     await v1.objectInfo();
     const run = await runPrompt(v1, saveWorkflow(prefix('contract')), { expect: 'success', rule: 'V1.PROMPT.SUBMIT' });
     const [out] = outputsOf(run.stream);
-    if (out) await v1.view({ filename: out.filename, type: out.type, subfolder: out.subfolder });
+    precondition('V1.CONTRACT.HEADERS', out !== undefined, 'the executed messages of EmptyImage -> SaveImage', 'an output entry to view (its 302 carries Location)', run.stream.messages.map((m) => m.type));
+    await v1.view({ filename: out.filename, type: out.type, subfolder: out.subfolder });
     await v1.view({ filename: `missing-${randomUUID()}.png`, type: 'output' });
+    await v1.api.call('uploadImage', { form: [['type', 'input']] });
   });
 
   test('GET /api/object_info answers an object keyed by node class name, each value including input.required', rules('V1.OBJECT_INFO'), async ({ v1 }) => {
@@ -43,7 +47,8 @@ test.describe('v1 cloud operations (deprecated)', () => {
     const original = await v1.uploadImage(uniquePng(6, 6));
     const ref = JSON.stringify({ filename: original.name, subfolder: original.subfolder, type: 'input' });
     const res = await v1.upload(uniquePng(6, 6), { type: 'input', subfolder: 'clipspace', original_ref: ref }, 'uploadMask');
-    check('V1.UPLOAD.MASK', res.status === 200, 'POST /api/upload/mask with original_ref as a JSON string', '200 with name and subfolder', `${res.status} ${show(res.body.toString('utf8'), 200)}`);
+    // The seed shows the answer's JSON, not its status: any success.
+    check('V1.UPLOAD.MASK', res.status >= 200 && res.status < 300, 'POST /api/upload/mask with original_ref as a JSON string', 'a success (200) with name and subfolder', `${res.status} ${show(res.body.toString('utf8'), 200)}`);
     const body = res.json<{ name?: unknown; subfolder?: unknown }>();
     check('V1.UPLOAD.MASK', typeof body.name === 'string' && typeof body.subfolder === 'string', 'the mask upload answer', '{name: string, subfolder: string}', body);
   });
@@ -70,25 +75,46 @@ test.describe('v1 cloud operations (deprecated)', () => {
     const withKey = await runPrompt(v1, prompt, { expect: 'success', rule: 'V1.PROMPT.PARTNER_KEY', extraData: { [v1.partnerKeyField]: v1.key } });
     check('V1.PROMPT.PARTNER_KEY', withKey.polled.kind === 'success', `the partner graph with extra_data.${v1.partnerKeyField}`, 'a successful run', withKey.polled.status);
     const { outcome, res } = await v1.submit(prompt);
-    // Refused at submit, or accepted and then failed: either way it did not succeed.
-    const polled = outcome.kind === 'accepted' ? await v1.pollToTerminal(outcome.promptId, 30_000) : undefined;
-    check('V1.PROMPT.PARTNER_KEY', polled === undefined || polled.kind === 'failure', `the partner graph submitted without extra_data.${v1.partnerKeyField}`, 'refused, or a failed job', polled ? `${polled.status} (seen ${polled.seen.join(' → ')})` : `${res.status} refused`);
+    // Refused at once, or accepted and then failed: either way it does not succeed.
+    const ended = outcome.kind === 'accepted' ? await v1.pollToTerminal(outcome.promptId, 30_000) : undefined;
+    const received = ended ? `accepted, then ${ended.status} (seen ${ended.seen.join(' → ')})` : `${res.status} refused: ${show(res.json<unknown>())}`;
+    check('V1.PROMPT.PARTNER_KEY', ended === undefined || ended.kind === 'failure', `the partner graph submitted without extra_data.${v1.partnerKeyField}`, 'refused, or a failed job', received);
   });
 
   test('several workflows submitted without waiting run in parallel up to the tier limit and the rest queue, all finishing', rules('V1.PROMPT.PARALLEL_QUEUE'), async ({ v1, requireScenario }) => {
     const slow = requireScenario('slow_node_class', 'a slow node class') as string;
     // A key of its own, if the target gives one, keeps other checks from taking the tier's slots.
     const key = (v1.target.scenario.parallel_token as string | undefined) ?? v1.key;
+    const limit = v1.target.scenario.parallel_limit as number | undefined;
     const client = v1.withKey(key);
-    const count = 6;
-    const submitted = await Promise.all(Array.from({ length: count }, (_, i) => client.submit(slowWorkflow(slow, 0.4, prefix(`parallel${i}`)))));
-    for (const [i, { outcome, res }] of submitted.entries()) {
-      check('V1.PROMPT.PARALLEL_QUEUE', outcome.kind === 'accepted', `prompt ${i + 1} of ${count} submitted without waiting`, 'accepted (200 {prompt_id}); extra jobs queue', `${res.status} ${show(res.json<unknown>())}`);
-    }
-    const ids = submitted.map((s) => (s.outcome as { promptId: string }).promptId);
-    const ends = await Promise.all(ids.map((id) => client.pollToTerminal(id, 30_000)));
-    for (const [i, end] of ends.entries()) {
-      check('V1.PROMPT.PARALLEL_QUEUE', end.kind === 'success', `prompt ${ids[i]} (${i + 1} of ${count})`, 'a successful terminal status once its turn came', `${end.status} (seen ${end.seen.join(' → ')})`);
+    // Two more than the tier runs at once, so some must queue.
+    const count = Math.min(8, Math.max(3, (limit ?? 1) + 2));
+    const session = await client.openStream();
+    try {
+      const submitted = await Promise.all(Array.from({ length: count }, (_, i) => client.submit(slowWorkflow(slow, 1, prefix(`parallel${i}`)))));
+      for (const [i, { outcome, res }] of submitted.entries()) {
+        check('V1.PROMPT.PARALLEL_QUEUE', outcome.kind === 'accepted', `prompt ${i + 1} of ${count} submitted without waiting`, 'accepted (200 {prompt_id}); extra jobs queue', `${res.status} ${show(res.json<unknown>())}`);
+      }
+      const ids = submitted.flatMap((s) => (s.outcome.kind === 'accepted' ? [s.outcome.promptId] : []));
+      precondition('V1.PROMPT.PARALLEL_QUEUE', ids.length === count, `the ${count} prompts submitted without waiting`, 'all accepted, to watch them run', `${ids.length} accepted`);
+      const ends = await Promise.all(ids.map((id) => client.pollToTerminal(id, 60_000)));
+      for (const [i, end] of ends.entries()) {
+        check('V1.PROMPT.PARALLEL_QUEUE', end.kind === 'success', `prompt ${ids[i]} (${i + 1} of ${count})`, 'a successful terminal status once its turn came', `${end.status} (seen ${end.seen.join(' → ')})`);
+      }
+      for (const id of ids) await session.streamOf(id, 30_000);
+      const intervals = runningIntervals(session.received, ids);
+      precondition('V1.PROMPT.PARALLEL_QUEUE', intervals.length === ids.length, `the stream of the ${count} prompts`, 'each prompt\'s execution_start and terminal message, to time it', `${intervals.length} of ${ids.length} timed`);
+      const together = maxOverlap(intervals);
+      const shown = intervals.map((i) => `${i.promptId.slice(0, 8)} ${i.start - intervals[0]!.start}..${i.end - intervals[0]!.start} ms`).join('; ');
+      if (limit === undefined) {
+        // A tier of one runs one prompt at a time, as a server that ignores the tier would.
+        if (together < 2) notJudged('V1.PROMPT.PARALLEL_QUEUE', `the prompts ran one at a time and the target names no tier limit (scenario input parallel_limit), so a tier of 1 cannot be told from a server that ignores the tier (${shown})`);
+        else held('V1.PROMPT.PARALLEL_QUEUE', `the ${count} prompts on the stream: ${together} running at once (${shown})`);
+      } else {
+        check('V1.PROMPT.PARALLEL_QUEUE', together >= Math.min(limit, count), `the ${count} prompts on the stream (execution_start to terminal message)`, `${Math.min(limit, count)} running at once (the tier's limit is ${limit})`, `at most ${together} at once: ${shown}`);
+      }
+    } finally {
+      session.close();
     }
   });
 
@@ -106,11 +132,10 @@ test.describe('v1 cloud operations (deprecated)', () => {
     // The name alone finds the file: no subfolder travels with it.
     const run = await runPrompt(v1, loadInvertWorkflow(a.name, prefix('flat')), { expect: 'success', rule: 'V1.NAMESPACE.FLAT' });
     const [out] = outputsOf(run.stream);
-    if (out) {
-      const res = await v1.view({ filename: out.filename, type: out.type, subfolder: `no/such/${randomUUID()}` });
-      // Whether it redirects is V1.VIEW.REDIRECT's question; here only that the file is found.
-      check('V1.NAMESPACE.FLAT', res.status < 400, 'GET /api/view of an output with an unrelated subfolder', 'the file (subfolder ignored)', res.status);
-    }
+    precondition('V1.NAMESPACE.FLAT', out !== undefined, `the executed messages of prompt ${run.promptId}`, 'an output entry to view', run.stream.messages.map((m) => m.type));
+    const res = await v1.view({ filename: out.filename, type: out.type, subfolder: `no/such/${randomUUID()}` });
+    // Whether it redirects is V1.VIEW.REDIRECT's question; here only that the file is found.
+    check('V1.NAMESPACE.FLAT', res.status < 400, 'GET /api/view of an output with an unrelated subfolder', 'the file (subfolder ignored)', res.status);
   });
 
   test('GET /api/view answers 302 whose Location is a signed URL', rules('V1.VIEW.REDIRECT'), async ({ v1 }) => {
@@ -124,7 +149,7 @@ test.describe('v1 cloud operations (deprecated)', () => {
   test('the Location of /api/view is fetched without the API key and serves the file', rules('V1.VIEW.SIGNED_OPENABLE'), async ({ v1 }) => {
     const run = await runPrompt(v1, saveWorkflow(prefix('signed')), { expect: 'success', rule: 'V1.VIEW.SIGNED_OPENABLE' });
     const [out] = outputsOf(run.stream);
-    if (!out) return notJudged('V1.VIEW.SIGNED_OPENABLE', 'the run named no output to view');
+    precondition('V1.VIEW.SIGNED_OPENABLE', out !== undefined, `the executed messages of prompt ${run.promptId}`, 'an output entry to view', run.stream.messages.map((m) => m.type));
     const res = await v1.view({ filename: out.filename, type: out.type });
     const location = res.header('location');
     // Whether /api/view redirects is V1.VIEW.REDIRECT's question; without a redirect there is no signed URL to open.

@@ -5,7 +5,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CONTROLS, EXTRA_MEMBER, UNKNOWN_BUCKET, type ControlName } from '../../reference/controls.ts';
-import { ROUTER_KEYS } from '../../reference/accounts.ts';
+import { CLOUD_KEYS, ROUTER_KEYS } from '../../reference/accounts.ts';
+import { streamUrl, WsSession } from '../../lib/ws/session.ts';
+import type { TextMessage } from '../../lib/ws/schemas.ts';
 import { startReference, type RunningReference } from '../../reference/server.ts';
 import { failedRules, rulesWith } from '../support/run-suite.ts';
 import { runBatch, type CaseReport } from '../support/batch/run.ts';
@@ -30,6 +32,22 @@ const SLOW_JOB = {
     '3': { class_type: 'SaveImage', inputs: { images: ['2', 0], filename_prefix: 'control' } },
   },
 };
+
+const v1 = (ref: RunningReference, path: string, init: RequestInit = {}) =>
+  fetch(`${ref.surfaces.cloud}${path}`, { ...init, headers: { 'X-API-Key': CLOUD_KEYS.alice, 'content-type': 'application/json', ...(init.headers ?? {}) } });
+/** Runs a v1 prompt on a fresh connection and returns its messages and the binary frame types seen. */
+async function v1Run(ref: RunningReference, prompt: object, announce = true): Promise<{ messages: TextMessage[]; frameTypes: Array<number | string> }> {
+  const session = await WsSession.open(streamUrl(ref.surfaces.cloud, CLOUD_KEYS.alice), undefined, { announcePreviewMetadata: announce });
+  try {
+    const res = await v1(ref, '/api/prompt', { method: 'POST', body: JSON.stringify({ prompt }) });
+    const { prompt_id } = (await res.json()) as { prompt_id: string };
+    const stream = await session.streamOf(prompt_id, 20_000);
+    return { messages: stream.messages, frameTypes: session.frames().map((f) => f.frame_type) };
+  } finally {
+    session.close();
+  }
+}
+const PREVIEW = { '1': { class_type: 'EmptyImage', inputs: { width: 4, height: 4, batch_size: 1, color: 7 } }, '2': { class_type: 'PreviewImage', inputs: { images: ['1', 0] } } };
 
 // What each control visibly changes on a response of the reference.
 const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
@@ -69,6 +87,35 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
     const [p, c] = [await burst(plain), await burst(ctl)];
     assert.ok(p !== undefined && c !== undefined, 'both answered 429');
     assert.ok(c > p, `Retry-After ${c} under the control, ${p} without`);
+  },
+  'ws-cached-nodes': async ({ ctl }) => {
+    const prompt = { '1': { class_type: 'EmptyImage', inputs: { width: 4, height: 4, batch_size: 1, color: 9 } }, '2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'control-cached' } } };
+    await v1Run(ctl, prompt);
+    const { messages } = await v1Run(ctl, prompt);
+    assert.deepEqual(messages.find((m) => m.type === 'execution_cached')?.data.nodes, ['1', '2']);
+    assert.ok(!messages.some((m) => m.type === 'executing' && m.data.node != null), 'no node executing');
+    assert.ok(messages.some((m) => m.type === 'executed' && m.data.node === '2'), 'the cached output node still gets executed');
+  },
+  'ws-final-executing-after-success': async ({ ctl }) => {
+    const types = (await v1Run(ctl, PREVIEW)).messages.map((m) => (m.type === 'executing' && m.data.node == null ? 'final' : m.type));
+    assert.ok(types.indexOf('final') > types.indexOf('execution_success'), types.join(' '));
+  },
+  'ws-previews-without-metadata': async ({ plain, ctl }) => {
+    assert.deepEqual((await v1Run(plain, PREVIEW, true)).frameTypes, [4], 'the reference sends type 4 to a client that announced it');
+    assert.deepEqual((await v1Run(plain, PREVIEW, false)).frameTypes, [1], 'and type 1 to one that did not');
+    assert.deepEqual((await v1Run(ctl, PREVIEW, true)).frameTypes, [1], 'under the control, type 1 to every client');
+  },
+  'v1-null-display-names': async ({ ctl }) => {
+    const info = (await (await v1(ctl, '/api/object_info')).json()) as Record<string, { display_name: unknown }>;
+    assert.ok(Object.values(info).some((n) => n.display_name === null));
+  },
+  'v1-empty-error-bodies': async ({ plain, ctl }) => {
+    const missing = '/api/view?filename=control-missing.png&type=output';
+    const [p, c] = [await v1(plain, missing), await v1(ctl, missing)];
+    assert.equal(p.status, 404);
+    assert.ok((await p.text()).length > 0);
+    assert.equal(c.status, 404);
+    assert.equal(await c.text(), '');
   },
 };
 

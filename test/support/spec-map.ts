@@ -141,8 +141,11 @@ export function selectionFor(rule: string, surfaces: ReadonlySet<Surface>, opts:
   const all = map.specs.get(family) ?? [];
   const override = opts.fault ? OVERRIDES[opts.fault] : undefined;
   if (override?.files === 'family') return { ...base, files: [], why: `override: ${override.why}` };
-  // Tests that declare the rule are the ones written to provoke it: a batched run needs only those.
-  const declared = override ? undefined : map.declared.get(rule);
+  // Tests that declare the rule are the ones written to provoke it: a batched run needs only
+  // those. Not so for rules judged on every answer (the contract's, the always-on checks'):
+  // a fault may show only on an answer another test provokes.
+  const everyAnswer = map.alwaysOn.has(rule) || /\.CONTRACT\./.test(rule);
+  const declared = override || everyAnswer ? undefined : map.declared.get(rule);
   if (declared?.length) return { ...base, files: [...declared].sort(), tag: `@${rule}`, why: `declared by tests in ${declared.length} spec(s)` };
   const named = map.named.get(rule) ?? map.viaHelpers.get(rule) ?? [];
   const files = [...new Set([...named, ...(override?.files ?? [])])].sort();
