@@ -50,6 +50,19 @@ export const V1_OPERATION_FAULTS = [
     },
   },
   {
+    name: 'v1-view-404-html',
+    rule: 'V1.CONTRACT.ERROR_BODY',
+    description: '/api/view answers a missing file 404 with an HTML error page instead of a JSON body (or none)',
+    install(s) {
+      // The web framework's own error page answers instead of the route's JSON.
+      s.respond({ surfaces: ['cloud'], routes: [VIEW] }, (out) => {
+        if (out.status !== 404) return;
+        out.setHeader('content-type', 'text/html; charset=utf-8');
+        out.payload = '<html><body><h1>404 Not Found</h1></body></html>';
+      });
+    },
+  },
+  {
     name: 'v1-view-no-location',
     rule: 'V1.CONTRACT.HEADERS',
     description: 'the /api/view 302 carries no Location header',
@@ -122,6 +135,14 @@ export const V1_OPERATION_FAULTS = [
     description: 'partner nodes read their key from extra_data.api_key, so the documented field is refused',
     install(s) {
       s.policy.v1.partnerKeyField = 'api_key';
+    },
+  },
+  {
+    name: 'v1-prompts-one-at-a-time',
+    rule: 'V1.PROMPT.PARALLEL_QUEUE',
+    description: "prompts are accepted and queued, but run strictly one at a time although the account's tier allows three at once",
+    install(s) {
+      s.policy.v2.runConcurrency = () => 1;
     },
   },
   {
