@@ -63,9 +63,14 @@ export const CATALOG_FAULTS = [
     rule: 'ROUTER.CATALOG.NO_PRICES',
     description: 'catalog entries carry price_usd',
     install(s) {
-      eachEntry(s, (entry, out) => {
+      // Priced where the entry is built, so the detail, which repeats the entry, carries it too.
+      const price = (entry: Obj, out: Outgoing): void => {
         const def = out.ctx.router.catalog.get(String(entry.provider), String(entry.model));
         if (def !== undefined) entry.price_usd = def.rates.text_to_image ?? def.rates.text_to_video ?? '0';
+      };
+      eachEntry(s, price);
+      onRouter(s, [DETAIL], (out) => {
+        if (out.status === 200 && isObj(out.body)) price(out.body, out);
       });
     },
   },
