@@ -11,6 +11,10 @@ export const CLOUD_KEYS = {
   carol: 'comfyui-ref-carol-8b2d5f1e7a3c4609',
   broke: 'comfyui-ref-broke-3e9a1c7d5b2f4088',
   flaky: 'comfyui-ref-flaky-6c4e2a8f1d9b4377',
+  // Accounts of their own for the two parallel-prompt checks (v1 and v2), so the jobs they
+  // hold running take no other check's tier slots, and no check's rate window is theirs.
+  pat: 'comfyui-ref-pat-1b5d9f3a7c2e4618',
+  quinn: 'comfyui-ref-quinn-6e2a8c4f0b7d4153',
 } as const;
 
 /** A valid key whose scopes do not include the workflow API: authenticated but not allowed (403 forbidden). */

@@ -234,7 +234,9 @@ test.describe('Limits: concurrent jobs per tier', () => {
   test('jobs past the tier limit are accepted and queue; never more than the limit run at once', rules('V2.JOB.PARALLEL_QUEUE'), async ({ api, requireScenario }) => {
     const limit = Number(requireScenario('concurrency_limit', 'number of jobs the tier runs at once'));
     const slow = requireScenario('slow_node_class', 'node class that takes `seconds`') as string;
-    const keyed = typeof api.target.scenario.parallel_token === 'string' ? api.as({ bearer: api.target.scenario.parallel_token }) : api;
+    // An account of its own (jobs_parallel_token) keeps other checks' jobs out of the tier's slots.
+    const own = api.target.scenario.jobs_parallel_token ?? api.target.scenario.parallel_token;
+    const keyed = typeof own === 'string' ? api.as({ bearer: own }) : api;
     const jobs = await Promise.all(Array.from({ length: limit + 1 }, () => submitJob(keyed, { workflow: slowWorkflow(slow, 1.5, classes(api)) })));
     let most = 0;
     const states = new Map<string, string>();
