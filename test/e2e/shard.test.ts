@@ -8,6 +8,8 @@
 //   generated_at                   the clock
 //   seeds                          each run draws its own property-test seeds (unless FC_SEED is set)
 //   target.surfaces[].base_url     each run's embedded reference gets its own free port
+//   evidence.held (the count)      how many checks held varies with timing (polls, retries);
+//                                  that some held, and the broken and blocked counts, are compared
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -28,7 +30,14 @@ function comparable(r: ConformanceReport): unknown {
     rules: rules.map((row) => ({
       ...row,
       results: Object.fromEntries(
-        Object.entries(row.results).map(([surface, cell]) => [surface, cell && { ...cell, ...(cell.reason ? { reason: cell.reason.split('; ').sort().join('; ') } : {}) }]),
+        Object.entries(row.results).map(([surface, cell]) => [
+          surface,
+          cell && {
+            ...cell,
+            ...(cell.reason ? { reason: cell.reason.split('; ').sort().join('; ') } : {}),
+            ...(cell.evidence ? { evidence: { held: cell.evidence.held > 0, broken: cell.evidence.broken, blocked: cell.evidence.blocked } } : {}),
+          },
+        ]),
       ),
     })),
   };
