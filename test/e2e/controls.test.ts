@@ -15,6 +15,7 @@ import { resolveTarget } from '../../lib/targets.ts';
 import { familiesOn } from '../../lib/families.ts';
 import { freePortBase } from '../support/ports.ts';
 import { assertJudgedOnEvidence } from '../support/judged.ts';
+import { pollUntil } from '../../lib/time.ts';
 import { recordScore } from '../support/score.ts';
 import { SUITE_WORKERS } from '../support/concurrency.ts';
 
@@ -138,9 +139,11 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
     form.append('file', new Blob([Buffer.from(`control ${Math.random()}`)], { type: 'image/png' }), 'lazy.png');
     const created = (await (await fetch(`${ctl.surfaces.local}/api/v2/assets`, { method: 'POST', body: form })).json()) as { id: string; hash: unknown };
     assert.equal(created.hash, null, 'null at first');
-    await new Promise((r) => setTimeout(r, 1_200));
-    const read = (await (await fetch(`${ctl.surfaces.local}/api/v2/assets/${created.id}`)).json()) as { hash: unknown };
-    assert.match(String(read.hash), /^blake3:[0-9a-f]{64}$/, 'filled a moment later');
+    const filled = await pollUntil(async () => {
+      const read = (await (await fetch(`${ctl.surfaces.local}/api/v2/assets/${created.id}`)).json()) as { hash: unknown };
+      return read.hash === null ? undefined : read.hash;
+    }, { deadlineMs: 5_000, intervalMs: 100 });
+    assert.match(String(filled), /^blake3:[0-9a-f]{64}$/, 'filled a moment later');
   },
 };
 
