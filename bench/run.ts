@@ -10,8 +10,9 @@
 // The last line is exactly:
 //   runner/wrk=<ratio> reference/node-http=<ratio> open/wrk=<ratio> spacing-p99-ms=<ms>
 // (n/a where a figure could not be measured). BENCH_DURATION (seconds, default 5) and
-// BENCH_CONNECTIONS (default 32) tune the closed-loop runs; BENCH_OPEN_STEP_S (default 3)
-// the length of each step of the open-model search.
+// BENCH_CONNECTIONS (default 32) tune the closed-loop runs, BENCH_ROUNDS (default 3) how
+// many interleaved rounds of them are run (each figure is the median of its rounds);
+// BENCH_OPEN_STEP_S (default 3) the length of each step of the open-model search.
 import autocannon from 'autocannon';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,6 +29,7 @@ import { summarizeHdr } from '../load/hdr.ts';
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const OPEN_STEP_S = Number(process.env.BENCH_OPEN_STEP_S ?? 3);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 /** Enough that a free connection is never what limits the open model at these rates. */
 const OPEN_CONNECTIONS = 64;
 /** A rate is held when fewer than this share of arrivals are late and none is dropped or fails. */
@@ -182,6 +184,13 @@ async function highestHeld(url: string, headers: Record<string, string>, ceiling
   return best;
 }
 
+/** The figure of median throughput among a series' rounds (its own latencies with it); the lower middle of an even count. */
+function median(figures: Figure[]): Figure | undefined {
+  if (figures.length === 0) return undefined;
+  const sorted = [...figures].sort((a, b) => a.rps - b.rps);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+}
+
 const fmt = (f: Figure | undefined): string => (f ? `${f.rps.toFixed(0).padStart(7)} req/s   p50 ${f.p50.toFixed(2)} ms   p99 ${f.p99.toFixed(2)} ms${f.non2xx ? `   non-2xx ${f.non2xx}` : ''}` : '      n/a');
 const ratio = (a: Figure | undefined, b: Figure | undefined): string => (a && b && b.rps > 0 ? (a.rps / b.rps).toFixed(2) : 'n/a');
 
@@ -227,29 +236,40 @@ async function main(): Promise<void> {
     console.log(`bench: reference endpoint GET ${new URL(statusUrl).pathname} (${bytes.length} bytes); bare node:http answers the same bytes`);
 
     const wrkBin = wrkPath();
-    const measure = async (label: string, f: () => Promise<Figure | undefined> | Figure | undefined): Promise<Figure | undefined> => {
-      const r = await f();
-      console.log(`  ${label.padEnd(38)} ${fmt(r)}`);
-      return r;
+    if (!wrkBin) console.log('  wrk is not installed: the runner/wrk ratio is n/a (Debian: apt-get install wrk)');
+    // A shared machine drifts over a minute: the four closed-loop series are measured in
+    // interleaved rounds and each figure is the median of its rounds, so one slow moment
+    // cannot decide a ratio on its own.
+    const series: Record<'runnerRef' | 'wrkRef' | 'runnerBare' | 'wrkBare', Figure[]> = { runnerRef: [], wrkRef: [], runnerBare: [], wrkBare: [] };
+    const take = (name: keyof typeof series, label: string, f: Figure | undefined): void => {
+      console.log(`  ${label.padEnd(38)} ${fmt(f)}`);
+      if (f) series[name].push(f);
     };
-    await runner(statusUrl, headers, 1);
-    const runnerRef = await measure('runner (autocannon) → reference', () => runner(statusUrl, headers, DURATION_S));
-    let wrkRef: Figure | undefined;
-    let wrkBare: Figure | undefined;
-    if (wrkBin) {
-      wrkRef = await measure('wrk → reference', () => wrk(wrkBin, statusUrl, headers, DURATION_S));
-    } else {
-      console.log('  wrk is not installed: the runner/wrk ratio is n/a (Debian: apt-get install wrk)');
+    for (let round = 1; round <= ROUNDS; round++) {
+      console.log(`  round ${round} of ${ROUNDS}:`);
+      await runner(statusUrl, headers, 1);
+      take('runnerRef', 'runner (autocannon) → reference', await runner(statusUrl, headers, DURATION_S));
+      if (wrkBin) take('wrkRef', 'wrk → reference', wrk(wrkBin, statusUrl, headers, DURATION_S));
+      await runner(bareUrl, headers, 1);
+      take('runnerBare', 'runner (autocannon) → bare node:http', await runner(bareUrl, headers, DURATION_S));
+      if (wrkBin) take('wrkBare', 'wrk → bare node:http', wrk(wrkBin, bareUrl, headers, DURATION_S));
     }
-    await runner(bareUrl, headers, 1);
-    const runnerBare = await measure('runner (autocannon) → bare node:http', () => runner(bareUrl, headers, DURATION_S));
-    if (wrkBin) wrkBare = await measure('wrk → bare node:http', () => wrk(wrkBin, bareUrl, headers, DURATION_S));
+    const runnerRef = median(series.runnerRef);
+    const wrkRef = median(series.wrkRef);
+    const runnerBare = median(series.runnerBare);
+    const wrkBare = median(series.wrkBare);
+    console.log(`  medians of ${ROUNDS} rounds:`);
+    for (const [label, f] of [['runner (autocannon) → reference', runnerRef], ['wrk → reference', wrkRef], ['runner (autocannon) → bare node:http', runnerBare], ['wrk → bare node:http', wrkBare]] as const) {
+      console.log(`  ${label.padEnd(38)} ${fmt(f)}`);
+    }
 
     // The open model against the bare server: arrivals at their intended times, so the
     // generator's own limits show as late arrivals instead of a lower rate.
     const closedBare = wrkBare ?? runnerBare;
     console.log(`  open model (undici, ${OPEN_CONNECTIONS} connections) → bare node:http, ${OPEN_STEP_S} s per step, held = under ${100 * LATE_LIMIT} % late, none dropped:`);
     const held = closedBare ? await highestHeld(bareUrl, headers, closedBare.rps) : undefined;
+    // Shown, not counted: how far the machine drifted while the search ran.
+    if (wrkBin) console.log(`  ${'wrk → bare node:http (after the search)'.padEnd(38)} ${fmt(wrk(wrkBin, bareUrl, headers, DURATION_S))}`);
     console.log(`  open model → bare node:http at 1000 req/s, ${DURATION_S} s:`);
     const spacing = await openStep(bareUrl, headers, 1000, DURATION_S);
     console.log(`    ${fmtStep(spacing)}`);
