@@ -1,7 +1,9 @@
+import type { FastifyInstance } from 'fastify';
 import type { BlobStore } from './blobs.ts';
+import type { Policy } from './policy.ts';
 import type { ControlName } from './controls.ts';
-import type { IsFault } from './faults.ts';
 import type { RateLimiter } from './ratelimit.ts';
+import type { RouterState } from './router/state.ts';
 import type { UrlSigner } from './signing.ts';
 import type { AssetStore } from './v2/asset-store.ts';
 import type { V2Engine } from './v2/engine-adapter.ts';
@@ -11,9 +13,12 @@ export type SurfaceName = 'local' | 'cloud' | 'serverless' | 'router' | 'registr
 
 /** Everything one running reference shares between its surfaces. */
 export interface ReferenceContext {
-  readonly isFault: IsFault;
-  /** The harmless variation this instance runs with (reference/controls.ts), if any. */
-  readonly control?: ControlName;
+  /** The override points (reference/policy.ts): correct unless a fault replaced one. */
+  readonly policy: Policy;
+  /** WebSocket hooks (reference/faults/seams.ts): the messages to send for one message. */
+  socketOut(payload: string | Buffer): ReadonlyArray<string | Buffer>;
+  /** Attaches the fault's hooks to a surface app, first of all its hooks (reference/faults/seams.ts). */
+  installSeams(app: FastifyInstance, surface: SurfaceName): void;
   readonly blobs: BlobStore;
   readonly assets: AssetStore;
   /** The workflow engine as the v2 surfaces use it (validation, execution, events). */
@@ -22,6 +27,8 @@ export interface ReferenceContext {
   readonly jobs: JobStore;
   readonly signer: UrlSigner;
   readonly limiter: RateLimiter;
+  /** Everything the model router keeps (catalog, idempotency records, queue, limits). */
+  readonly router: RouterState;
   readonly localToken: string | undefined;
   readonly log: boolean;
   /** The harmless variation the reference runs with (reference/controls.ts), for the few a response hook cannot make. */

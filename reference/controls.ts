@@ -57,6 +57,10 @@ const EXTRA_HEADERS: Record<string, string> = {
   Via: '1.1 reference-control-proxy',
   'Server-Timing': 'app;dur=1',
 };
+/** How long a fresh v2 asset reads hash null under lazy-hash. */
+const LAZY_HASH_MS = 1_000;
+/** The v2 routes whose answer is one asset record (create, from-hash, read), however a surface mounts them. */
+const ASSET_RECORD_ROUTE = /\/api\/v2\/assets(\/from-hash|\/:id)?$/;
 /** ETags of rewritten bodies get this suffix, so a tag still names exactly the bytes sent. */
 const ETAG_SUFFIX = '.ctl';
 
@@ -286,6 +290,24 @@ export function installControl(app: FastifyInstance, control: ControlName | unde
       const value = reply.getHeader('retry-after');
       if (value !== undefined && /^\d+$/.test(String(value).trim())) reply.header('retry-after', String(Number(value) + 1));
       return payload;
+    });
+    return;
+  }
+
+  if (control === 'lazy-hash') {
+    // The hash is filled lazily: an asset record younger than LAZY_HASH_MS reads hash null.
+    app.addHook('onSend', async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+      if (reply.statusCode >= 300 || !ASSET_RECORD_ROUTE.test(req.routeOptions.url ?? '') || !isJsonType(reply.getHeader('content-type'))) return payload;
+      const text = payloadText(payload);
+      if (text === undefined) return payload;
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return payload;
+      }
+      if (!isObj(body) || typeof body.created_at !== 'string' || Date.now() - Date.parse(body.created_at) >= LAZY_HASH_MS) return payload;
+      return JSON.stringify({ ...body, hash: null });
     });
     return;
   }

@@ -1,5 +1,4 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { IsFault } from './faults.ts';
 
 // HTTP status per error code, from the contract's Errors table.
 export const ERROR_STATUS = {
@@ -60,23 +59,27 @@ export const invalidRequest = (field: string, problem: string): ApiError =>
 
 const GENERIC_500 = 'The server hit an unexpected error; try again later.';
 
-export function sendApiError(reply: FastifyReply, err: ApiError, isFault: IsFault): FastifyReply {
-  let status: number = ERROR_STATUS[err.code] ?? 500;
-  if (err.code === 'not_found' && isFault('not-found-as-400')) status = 400;
-  if (err.retryAfterSeconds !== undefined && !isFault('missing-retry-after')) {
-    reply.header('Retry-After', String(err.retryAfterSeconds));
-  }
-  // rate-limit-as-queue-full: still a code 429 pairs with, but not the one a request rate earns.
-  let code: string = err.code === 'rate_limited' && isFault('rate-limit-as-queue-full') ? 'queue_full' : err.code;
-  // entity-not-found-codes: the live services' entity-specific 404 codes (asset_not_found, job_not_found).
-  const entity = /^(asset|job) not found$/.exec(err.message);
-  if (err.code === 'not_found' && entity && isFault('entity-not-found-codes')) code = `${entity[1]}_not_found`;
-  const inner: Record<string, unknown> = { code, message: err.message };
+/** The status, headers and body an error is answered with. */
+export function errorAnswer(err: ApiError): { status: number; headers: Record<string, string>; body: Record<string, unknown> } {
+  const headers: Record<string, string> = {};
+  if (err.retryAfterSeconds !== undefined) headers['Retry-After'] = String(err.retryAfterSeconds);
+  const inner: Record<string, unknown> = { code: err.code, message: err.message };
   if (err.organizationId !== undefined) inner.organization_id = err.organizationId;
-  else if (err.code === 'unauthorized' && isFault('org-id-on-unauthorized')) inner.organization_id = 'org_ref_leaked';
   if (err.details !== undefined) inner.details = err.details;
-  const body = isFault('flat-error-envelope') ? inner : { error: inner };
-  return reply.code(status).type('application/json; charset=utf-8').send(body);
+  return { status: ERROR_STATUS[err.code], headers, body: { error: inner } };
+}
+
+// Which error each answer was built from, so response hooks (reference/faults/seams.ts) can see it.
+const answered = new WeakMap<FastifyReply, ApiError>();
+
+export function answeredError(reply: FastifyReply): ApiError | undefined {
+  return answered.get(reply);
+}
+
+export function sendApiError(reply: FastifyReply, err: ApiError): FastifyReply {
+  const { status, headers, body } = errorAnswer(err);
+  answered.set(reply, err);
+  return reply.code(status).headers(headers).type('application/json; charset=utf-8').send(body);
 }
 
 function isFastifyError(err: unknown): err is FastifyError {
@@ -85,21 +88,21 @@ function isFastifyError(err: unknown): err is FastifyError {
 
 // Every failure leaves the server as a v2 envelope; framework and plugin
 // errors are translated so clients never see fastify's own error shape.
-export function installErrorHandling(app: FastifyInstance, isFault: IsFault): void {
+export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    if (err instanceof ApiError) return sendApiError(reply, err, isFault);
+    if (err instanceof ApiError) return sendApiError(reply, err);
     const status = isFastifyError(err) ? (err.statusCode ?? 500) : 500;
     if (status >= 400 && status < 500) {
       // Messages of fastify's FST_* errors describe the request, not the server.
       const fromFramework = isFastifyError(err) && err.code.startsWith('FST_');
       const message = fromFramework ? `request body is invalid: ${err.message}` : 'request body is invalid';
-      return sendApiError(reply, new ApiError('invalid_request', message), isFault);
+      return sendApiError(reply, new ApiError('invalid_request', message));
     }
     request.log.error({ err }, 'unexpected error');
-    return sendApiError(reply, new ApiError('upstream_error', GENERIC_500), isFault);
+    return sendApiError(reply, new ApiError('upstream_error', GENERIC_500));
   });
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) =>
-    sendApiError(reply, new ApiError('not_found', `no route for ${request.method} ${request.url.split('?')[0]}`), isFault),
+    sendApiError(reply, new ApiError('not_found', `no route for ${request.method} ${request.url.split('?')[0]}`)),
   );
 }
 

@@ -1,10 +1,15 @@
 // Each fault deliberately breaks exactly one contract rule so the conformance
 // suite can prove that its check for that rule actually fails when it should.
+// A fault is one unit (reference/faults/<family>/<area>.ts): its name, the rule it
+// breaks, a description, and how it is installed through the seams of
+// reference/faults/seams.ts. The correct code in reference/ names no fault.
+import type { Seams } from './faults/seams.ts';
 import { V2_FAULTS } from './faults/v2.ts';
 import { ROUTER_FAULTS } from './faults/router.ts';
 import { V1_FAULTS } from './faults/v1.ts';
 import { REGISTRY_FAULTS } from './faults/registry.ts';
 import { LOAD_FAULTS } from './faults/load.ts';
+import { Seams as SeamsImpl } from './faults/seams.ts';
 
 export interface FaultInfo {
   readonly name: string;
@@ -14,26 +19,34 @@ export interface FaultInfo {
   readonly caughtBy?: 'suite' | 'load';
 }
 
-// One catalog per API family; a new family adds its file here.
-const CATALOG = [...V2_FAULTS, ...V1_FAULTS, ...ROUTER_FAULTS, ...LOAD_FAULTS, ...REGISTRY_FAULTS] as const satisfies ReadonlyArray<FaultInfo>;
+export interface FaultUnit extends FaultInfo {
+  /** Attaches the fault's behaviour to a fresh set of seams (one running reference). */
+  install(seams: Seams): void;
+}
 
-export const FAULTS: ReadonlyArray<FaultInfo> = CATALOG;
+// One catalog per API family; a new family adds its file here.
+const CATALOG = [...V2_FAULTS, ...V1_FAULTS, ...ROUTER_FAULTS, ...LOAD_FAULTS, ...REGISTRY_FAULTS] as const satisfies ReadonlyArray<FaultUnit>;
+
+export const FAULTS: ReadonlyArray<FaultUnit> = CATALOG;
 
 /** Faults the conformance suite must catch (the rest are caught by load profiles). */
-export const SUITE_FAULTS: ReadonlyArray<FaultInfo> = FAULTS.filter((f) => (f.caughtBy ?? 'suite') === 'suite');
+export const SUITE_FAULTS: ReadonlyArray<FaultUnit> = FAULTS.filter((f) => (f.caughtBy ?? 'suite') === 'suite');
 
-// A literal union so a misspelt fault name in server code fails type checking.
+// A literal union so a misspelt fault name fails type checking.
 export type FaultName = (typeof CATALOG)[number]['name'];
 
-export type IsFault = (name: FaultName) => boolean;
-
-// Resolved once per running instance so two references in one process never
-// see each other's fault.
-export function faultChecker(fault: string | undefined): IsFault {
-  if (fault === undefined || fault === '') return () => false;
-  if (!FAULTS.some((f) => f.name === fault)) {
+/**
+ * The seams of one running reference with at most one fault installed. Resolved once per
+ * instance, so two references in one process never see each other's fault.
+ */
+export function faultSeams(fault: string | undefined): Seams {
+  const seams = new SeamsImpl();
+  if (fault === undefined || fault === '') return seams;
+  const unit = FAULTS.find((f) => f.name === fault);
+  if (unit === undefined) {
     const valid = FAULTS.map((f) => f.name).join(', ');
     throw new Error(`unknown fault "${fault}"; valid faults: ${valid}`);
   }
-  return (name: FaultName) => name === fault;
+  unit.install(seams);
+  return seams;
 }

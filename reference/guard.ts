@@ -3,7 +3,7 @@ import { ApiError } from './errors.ts';
 import type { RateLimiter } from './ratelimit.ts';
 
 /** Maps the Authorization header to an account, or throws a 401 ApiError. */
-export type AccountResolver = (authorization: string | undefined) => string;
+export type AccountResolver = (authorization: string | undefined, request: FastifyRequest) => string;
 
 export type RequestHook = (request: FastifyRequest) => Promise<void>;
 
@@ -25,7 +25,7 @@ export function createGuard(resolve: AccountResolver, limiter: RateLimiter): Gua
   const accounts = new WeakMap<FastifyRequest, string>();
 
   const authenticate = (request: FastifyRequest): void => {
-    accounts.set(request, resolve(request.headers.authorization));
+    accounts.set(request, resolve(request.headers.authorization, request));
   };
   const charge = (request: FastifyRequest): void => {
     const account = accounts.get(request);

@@ -15,10 +15,6 @@ export class RateLimiter {
   constructor(
     private readonly allowanceOf: (account: string) => Allowance,
     private readonly now: () => number = Date.now,
-    /** Fault hook (load-limiter-double): how many times the allowance is let through. */
-    private readonly overAdmit = 1,
-    /** Fault hook (load-retry-after-short): seconds Retry-After understates the wait by. */
-    private readonly retryAfterShortBy = 0,
   ) {}
 
   take(account: string): LimitDecision {
@@ -30,13 +26,12 @@ export class RateLimiter {
       w = { startedAt: t, count: 0 };
       this.windows.set(account, w);
     }
-    if (w.count < requests * this.overAdmit) {
+    if (w.count < requests) {
       w.count += 1;
       return { allowed: true };
     }
     const remainingMs = w.startedAt + windowMs - t;
     const seconds = Math.ceil(remainingMs / 1000);
-    // The fault understates the wait (down to 0), so a client that obeys it comes back too early.
-    return { allowed: false, retryAfterSeconds: this.retryAfterShortBy > 0 ? Math.max(0, seconds - this.retryAfterShortBy) : Math.max(1, seconds) };
+    return { allowed: false, retryAfterSeconds: Math.max(1, seconds) };
   }
 }

@@ -6,9 +6,10 @@ import { allowanceFor, credentialsFor } from './accounts.ts';
 import type { ReferenceCredentials } from './accounts.ts';
 import { BlobStore } from './blobs.ts';
 import type { ReferenceContext, SurfaceName } from './context.ts';
-import { faultChecker } from './faults.ts';
+import { faultSeams } from './faults.ts';
 import { controlByName, installControl } from './controls.ts';
 import { RateLimiter } from './ratelimit.ts';
+import { RouterState } from './router/state.ts';
 import { UrlSigner } from './signing.ts';
 import { SURFACES } from './surfaces/index.ts';
 import { AssetStore } from './v2/asset-store.ts';
@@ -43,7 +44,7 @@ export interface RunningReference {
 
 export async function startReference(opts: ReferenceOptions = {}): Promise<RunningReference> {
   // Validated before anything is bound or created, so a bad name leaves nothing behind.
-  const isFault = faultChecker(opts.fault);
+  const seams = faultSeams(opts.fault);
   const control = controlByName(opts.control);
   const portBase = opts.portBase ?? DEFAULT_PORT_BASE;
   const ttl = opts.urlTtlSeconds ?? DEFAULT_URL_TTL_SECONDS;
@@ -62,16 +63,18 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   const blobs = new BlobStore(dataDir);
   const assets = new AssetStore();
   const signer = new UrlSigner(() => baseUrls.cloud, ttl);
-  const engine = new V2Engine(assets, blobs, signer, isFault);
+  const engine = new V2Engine(assets, blobs, seams.policy.v2);
   const ctx: ReferenceContext = {
-    isFault,
-    ...(control ? { control } : {}),
+    policy: seams.policy,
+    socketOut: seams.socketOut,
+    installSeams: (app, surface) => seams.installOn(app, surface, ctx),
     blobs,
     assets,
     engine,
     jobs: new JobStore(),
     signer,
     limiter: new RateLimiter(allowanceFor),
+    router: new RouterState(seams.policy.router, () => baseUrls.router),
     localToken: opts.localToken,
     log: opts.log ?? false,
     isControl: (name) => name === control,
@@ -92,6 +95,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
     for (const surface of SURFACES) {
       const app = await surface.build(ctx);
       apps.push(app);
+      // A control (never with a fault) rewrites answers last.
       installControl(app, control);
       await app.listen({ host: HOST, port: portBase + surface.portOffset });
     }

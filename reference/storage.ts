@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { isBlobHex } from './blobs.ts';
 import type { ReferenceContext } from './context.ts';
-import { ApiError } from './errors.ts';
 import { serveBlob } from './serve-blob.ts';
 
 interface StorageQuery {
@@ -14,9 +13,6 @@ interface StorageQuery {
 // authorization, so no API key is read and no rate limit applies.
 export function registerStorageRoute(app: FastifyInstance, ctx: ReferenceContext): void {
   app.get<{ Params: { hex: string }; Querystring: StorageQuery }>('/storage/blobs/:hex', async (request, reply) => {
-    if (ctx.isFault('signed-url-needs-key') && request.headers.authorization === undefined) {
-      throw new ApiError('unauthorized', 'an Authorization header is required');
-    }
     const { hex } = request.params;
     const { ct, expires, signature } = request.query;
     const forbid = (why: string) => reply.code(403).type('text/plain; charset=utf-8').send(`Forbidden: ${why}\n`);
@@ -28,12 +24,6 @@ export function registerStorageRoute(app: FastifyInstance, ctx: ReferenceContext
     if (verdict === 'expired') return forbid('URL has expired');
     const size = await ctx.blobs.sizeOf(hex);
     if (size === undefined) return reply.code(404).type('text/plain; charset=utf-8').send('Not Found\n');
-    return serveBlob(request, reply, ctx.blobs, {
-      hex,
-      size,
-      contentType: ct,
-      // The fault alters uploaded bytes only, so it breaks immutability and nothing built on outputs.
-      flipLastByte: ctx.isFault('content-bytes-flipped') && !ctx.assets.isOutputBlob(hex),
-    });
+    return serveBlob(request, reply, ctx.blobs, { hex, size, contentType: ct });
   });
 }

@@ -1,8 +1,10 @@
 // Faults only a load profile can see: each shows up when many clients call at once
 // (or over a run long enough to measure a rate), so the conformance suite, which
 // sends one request at a time, skips them (caughtBy: 'load'); `npm run load` and
-// test/load/faults.test.ts prove each makes its profile fail.
-import type { FaultInfo } from '../faults.ts';
+// test/load/faults.test.ts prove each makes its profile fail. All act on the router.
+import type { FaultUnit } from '../faults.ts';
+import { routerAllowance } from '../router/principals.ts';
+import { STATUS, dropSpendHeaders, isObj, onRouter, routerError } from './router/shared.ts';
 
 export const LOAD_FAULTS = [
   {
@@ -10,50 +12,102 @@ export const LOAD_FAULTS = [
     rule: 'LOAD.POLL.RETRY_AFTER',
     description: 'queue status polls of unfinished requests lose Retry-After while more than 20 polls arrived in the last second',
     caughtBy: 'load',
+    install(s) {
+      const meter = new ArrivalMeter();
+      onRouter(s, [STATUS], (out) => {
+        if (out.status === 200 && meter.hit()) out.setHeader('retry-after', undefined);
+      });
+    },
   },
   {
     name: 'load-poll-invalid-body',
     rule: 'LOAD.CONTRACT.UNDER_LOAD',
     description: 'queue status answers drop their status field while more than 20 polls arrived in the last second',
     caughtBy: 'load',
+    install(s) {
+      const meter = new ArrivalMeter();
+      onRouter(s, [STATUS], (out) => {
+        if (out.status === 200 && meter.hit() && isObj(out.body)) delete out.body.status;
+      });
+    },
   },
   {
     name: 'load-limiter-double',
     rule: 'LOAD.RATE_LIMIT.ALLOWANCE',
     description: "the router's request limiter lets twice each caller's allowance through per window",
     caughtBy: 'load',
+    install(s) {
+      s.policy.router.callerAllowance = (caller) => {
+        const allowance = routerAllowance(caller);
+        return { ...allowance, requests: allowance.requests * 2 };
+      };
+    },
   },
   {
     name: 'load-429-no-detail',
     rule: 'LOAD.RATE_LIMIT.ENVELOPE',
     description: "the router's 429 rate_limited bodies lack detail (only error_type)",
     caughtBy: 'load',
+    install(s) {
+      onRouter(s, undefined, (out) => {
+        const err = routerError(out);
+        if (out.status === 429 && err?.error_type === 'rate_limited') delete err.detail;
+      });
+    },
   },
   {
     name: 'load-limit-spills-over',
     rule: 'LOAD.RATE_LIMIT.ACCOUNT_SCOPED',
     description: "for a second after the router refuses one caller 429, every other caller is refused too",
     caughtBy: 'load',
+    install(s) {
+      // The caller the limiter last refused, and when.
+      let last = { caller: '', at: -Infinity };
+      s.policy.router.rateDecision = (caller, decision) => {
+        if (!decision.allowed) last = { caller, at: Date.now() };
+        else if (caller !== last.caller && Date.now() - last.at < 1000) return { allowed: false, retryAfterSeconds: 1 };
+        return decision;
+      };
+    },
   },
   {
     name: 'load-retry-after-short',
     rule: 'LOAD.RATE_LIMIT.RETRY_SUCCEEDS',
     description: "the router's 429 Retry-After is one second shorter than the time left in the window (down to 0)",
     caughtBy: 'load',
+    install(s) {
+      // The wait is understated (down to 0), so a client that obeys it comes back too early.
+      onRouter(s, undefined, (out) => {
+        const err = routerError(out);
+        const given = out.header('retry-after');
+        if (out.status !== 429 || err?.error_type !== 'rate_limited' || given === undefined) return;
+        const shorter = Math.max(0, Number(given) - 1);
+        out.setHeader('Retry-After', String(shorter));
+        err.detail = `request allowance used up; retry in ${shorter} s`;
+      });
+    },
   },
   {
     name: 'load-concurrency-off-by-one',
     rule: 'LOAD.CONCURRENCY.LIMIT',
     description: 'the router admits one synchronous call more than the in-flight limit',
     caughtBy: 'load',
+    install(s) {
+      s.policy.router.inFlightLimit = (limit) => limit + 1;
+    },
   },
   {
     name: 'load-concurrency-no-spend',
     rule: 'LOAD.CONCURRENCY.SPEND_HEADERS',
     description: '429 concurrency_limit_exceeded answers lack the committed-spend headers',
     caughtBy: 'load',
+    install(s) {
+      onRouter(s, undefined, (out) => {
+        if (out.status === 429 && routerError(out)?.error_type === 'concurrency_limit_exceeded') dropSpendHeaders(out);
+      });
+    },
   },
-] as const satisfies ReadonlyArray<FaultInfo>;
+] as const satisfies ReadonlyArray<FaultUnit>;
 
 /** Polls per second above which the "under load" faults switch on. */
 export const UNDER_LOAD_PER_SECOND = 20;

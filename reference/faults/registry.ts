@@ -1,26 +1,160 @@
 // Faults of the node registry (seed W § Node registry operation): each breaks exactly one rule.
-import type { FaultInfo } from '../faults.ts';
+import type { FaultUnit } from '../faults.ts';
+import { REGISTRY_JWT_SECRET } from '../accounts.ts';
+import { jwtOutcome, unauthorized } from '../registry/auth.ts';
+import { verifyDevJwt } from '../registry/jwt.ts';
+import { isObj } from './v2/shared.ts';
+
+const ROUTE = 'POST /nodes/:nodeId/translations';
 
 export const REGISTRY_FAULTS = [
   // Contract
-  { name: 'registry-created-303', rule: 'REGISTRY.CONTRACT.STATUS_DECLARED', description: 'stored translations are answered 303 See Other instead of a success status' },
-  { name: 'registry-errors-text-plain', rule: 'REGISTRY.CONTRACT.BODY', description: '404 answers are plain text instead of a JSON error body' },
+  {
+    name: 'registry-created-303',
+    rule: 'REGISTRY.CONTRACT.STATUS_DECLARED',
+    description: 'stored translations are answered 303 See Other instead of a success status',
+    install(s) {
+      s.respond({ surfaces: ['registry'], routes: [ROUTE] }, (out) => {
+        if (out.status !== 201) return;
+        out.status = 303;
+        out.setHeader('location', out.request.url);
+      });
+    },
+  },
+  {
+    name: 'registry-errors-text-plain',
+    rule: 'REGISTRY.CONTRACT.BODY',
+    description: '404 answers are plain text instead of a JSON error body',
+    install(s) {
+      s.respond({ surfaces: ['registry'] }, (out) => {
+        if (out.status !== 404 || !isObj(out.body) || typeof out.body.message !== 'string') return;
+        out.setHeader('content-type', 'text/plain; charset=utf-8');
+        out.payload = out.body.message;
+      });
+    },
+  },
   // Security
-  { name: 'registry-jwt-refused', rule: 'REGISTRY.AUTH.JWT', description: 'bearer JWTs are refused (401)' },
-  { name: 'registry-api-key-bearer-refused', rule: 'REGISTRY.AUTH.API_KEY_BEARER', description: 'a bearer API key is not recognised by its prefix and fails as a malformed JWT' },
-  { name: 'registry-api-key-unchecked', rule: 'REGISTRY.AUTH.API_KEY_BEARER', description: 'any bearer with the API-key prefix is accepted, even an unknown or revoked key' },
-  { name: 'registry-admin-secret-ignored', rule: 'REGISTRY.AUTH.ADMIN_SECRET', description: 'the administrative-secret header is ignored (401 without a bearer)' },
-  { name: 'registry-jwt-expiry-ignored', rule: 'REGISTRY.AUTH.REFUSED', description: 'expired JWTs are accepted' },
-  { name: 'registry-anonymous-accepted', rule: 'REGISTRY.AUTH.REFUSED', description: 'requests without any credential are accepted' },
+  {
+    name: 'registry-jwt-refused',
+    rule: 'REGISTRY.AUTH.JWT',
+    description: 'bearer JWTs are refused (401)',
+    install(s) {
+      s.policy.registry.jwtBearerOutcome = () => unauthorized('this registry does not accept JWT bearers');
+    },
+  },
+  {
+    name: 'registry-api-key-bearer-refused',
+    rule: 'REGISTRY.AUTH.API_KEY_BEARER',
+    description: 'a bearer API key is not recognised by its prefix and fails as a malformed JWT',
+    install(s) {
+      s.policy.registry.apiKeyBearer = () => false;
+    },
+  },
+  {
+    name: 'registry-api-key-unchecked',
+    rule: 'REGISTRY.AUTH.API_KEY_BEARER',
+    description: 'any bearer with the API-key prefix is accepted, even an unknown or revoked key',
+    install(s) {
+      s.policy.registry.apiKeyBearerOutcome = () => ({ ok: true, principal: { kind: 'api-key', account: 'unchecked' } });
+    },
+  },
+  {
+    name: 'registry-admin-secret-ignored',
+    rule: 'REGISTRY.AUTH.ADMIN_SECRET',
+    description: 'the administrative-secret header is ignored (401 without a bearer)',
+    install(s) {
+      s.policy.registry.adminSecret = () => undefined;
+    },
+  },
+  {
+    name: 'registry-jwt-expiry-ignored',
+    rule: 'REGISTRY.AUTH.REFUSED',
+    description: 'expired JWTs are accepted',
+    install(s) {
+      s.policy.registry.jwtBearerOutcome = (token, nowMs) => jwtOutcome(verifyDevJwt(REGISTRY_JWT_SECRET, token, nowMs, true));
+    },
+  },
+  {
+    name: 'registry-anonymous-accepted',
+    rule: 'REGISTRY.AUTH.REFUSED',
+    description: 'requests without any credential are accepted',
+    install(s) {
+      s.policy.registry.anonymousPrincipal = () => ({ kind: 'anonymous' });
+    },
+  },
   // Body
-  { name: 'registry-missing-data-accepted', rule: 'REGISTRY.BODY.DATA', description: 'a body without "data" is accepted' },
-  { name: 'registry-bad-body-422', rule: 'REGISTRY.BODY.STATUS_400', description: 'a malformed body is answered 422 instead of 400' },
+  {
+    name: 'registry-missing-data-accepted',
+    rule: 'REGISTRY.BODY.DATA',
+    description: 'a body without "data" is accepted',
+    install(s) {
+      // A body without "data" reaches the route as one with no translations.
+      s.request(
+        { surfaces: ['registry'], routes: [ROUTE] },
+        ({ request }) => {
+          if (isObj(request.body) && !('data' in request.body)) request.body.data = {};
+        },
+        'preHandler',
+      );
+    },
+  },
+  {
+    name: 'registry-bad-body-422',
+    rule: 'REGISTRY.BODY.STATUS_400',
+    description: 'a malformed body is answered 422 instead of 400',
+    install(s) {
+      s.respond({ surfaces: ['registry'] }, (out) => {
+        if (out.status === 400) out.status = 422;
+      });
+    },
+  },
   // Success
-  { name: 'registry-created-200', rule: 'REGISTRY.CREATE.STATUS', description: 'stored translations are answered 200 instead of 201' },
+  {
+    name: 'registry-created-200',
+    rule: 'REGISTRY.CREATE.STATUS',
+    description: 'stored translations are answered 200 instead of 201',
+    install(s) {
+      s.respond({ surfaces: ['registry'], routes: [ROUTE] }, (out) => {
+        if (out.status === 201) out.status = 200;
+      });
+    },
+  },
   // Node id
-  { name: 'registry-unknown-node-created', rule: 'REGISTRY.NODE.UNKNOWN', description: 'an id that names no node is accepted (the node is created on the fly)' },
-  { name: 'registry-node-id-decoded-twice', rule: 'REGISTRY.NODE.PATH_ID', description: 'the node id is percent-decoded a second time (ids with "%" are lost or crash the route)' },
+  {
+    name: 'registry-unknown-node-created',
+    rule: 'REGISTRY.NODE.UNKNOWN',
+    description: 'an id that names no node is accepted (the node is created on the fly)',
+    install(s) {
+      s.policy.registry.nodeFor = (store, id) => store.node(id) ?? store.adopt(id);
+    },
+  },
+  {
+    name: 'registry-node-id-decoded-twice',
+    rule: 'REGISTRY.NODE.PATH_ID',
+    description: 'the node id is percent-decoded a second time (ids with "%" are lost or crash the route)',
+    install(s) {
+      s.policy.registry.nodeIdOf = (segment) => decodeURIComponent(segment);
+    },
+  },
   // Errors
-  { name: 'registry-error-third-shape', rule: 'REGISTRY.ERR.SHAPE', description: 'credential refusals are {code, message}, a third shape' },
-  { name: 'registry-details-string', rule: 'REGISTRY.ERR.SHAPE', description: '"details" is one joined string instead of an array of strings' },
-] as const satisfies ReadonlyArray<FaultInfo>;
+  {
+    name: 'registry-error-third-shape',
+    rule: 'REGISTRY.ERR.SHAPE',
+    description: 'credential refusals are {code, message}, a third shape',
+    install(s) {
+      s.respond({ surfaces: ['registry'] }, (out) => {
+        if (isObj(out.body) && typeof out.body.error === 'string') out.body = { code: out.body.error, message: out.body.message };
+      });
+    },
+  },
+  {
+    name: 'registry-details-string',
+    rule: 'REGISTRY.ERR.SHAPE',
+    description: '"details" is one joined string instead of an array of strings',
+    install(s) {
+      s.respond({ surfaces: ['registry'] }, (out) => {
+        if (isObj(out.body) && Array.isArray(out.body.details)) out.body.details = out.body.details.join('; ');
+      });
+    },
+  },
+] as const satisfies ReadonlyArray<FaultUnit>;

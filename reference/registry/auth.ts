@@ -3,32 +3,36 @@
 // checks it (the same cloud key set), or the administrative secret. Any one suffices.
 import type { IncomingHttpHeaders } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
-import { API_KEY_PREFIX, REGISTRY_ADMIN_HEADER, REGISTRY_ADMIN_SECRET, REGISTRY_JWT_SECRET, bearerToken, cloudAccountForKey, type CloudAccount } from '../accounts.ts';
-import type { IsFault } from '../faults.ts';
+import { REGISTRY_ADMIN_HEADER, REGISTRY_ADMIN_SECRET, bearerToken, cloudAccountForKey, type CloudAccount } from '../accounts.ts';
 import { messageError, type RegistryError } from './errors.ts';
-import { verifyDevJwt } from './jwt.ts';
+import type { JwtVerdict } from './jwt.ts';
+import type { RegistryPolicy } from './policy.ts';
 
 export type RegistryPrincipal = { kind: 'jwt'; subject: string } | { kind: 'api-key'; account: CloudAccount | 'unchecked' } | { kind: 'admin' } | { kind: 'anonymous' };
 
-type Outcome = { ok: true; principal: RegistryPrincipal } | { ok: false; refusal: RegistryError };
+export type Outcome = { ok: true; principal: RegistryPrincipal } | { ok: false; refusal: RegistryError };
 
-const unauthorized = (message: string): Outcome => ({ ok: false, refusal: messageError(401, 'unauthorized', message) });
+export const unauthorized = (message: string): Outcome => ({ ok: false, refusal: messageError(401, 'unauthorized', message) });
 
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = headers[name.toLowerCase()];
   return Array.isArray(value) ? value[0] : value;
 }
 
-function bearer(token: string, isFault: IsFault): Outcome {
-  if (token.startsWith(API_KEY_PREFIX) && !isFault('registry-api-key-bearer-refused')) {
-    if (isFault('registry-api-key-unchecked')) return { ok: true, principal: { kind: 'api-key', account: 'unchecked' } };
-    const account = cloudAccountForKey(token);
-    return account ? { ok: true, principal: { kind: 'api-key', account } } : unauthorized('the API key is not valid (unknown or revoked)');
-  }
-  if (isFault('registry-jwt-refused')) return unauthorized('this registry does not accept JWT bearers');
-  const verdict = verifyDevJwt(REGISTRY_JWT_SECRET, token, Date.now(), isFault('registry-jwt-expiry-ignored'));
+/** An API-key bearer: the cloud account it names, or a refusal. */
+export function apiKeyOutcome(token: string): Outcome {
+  const account = cloudAccountForKey(token);
+  return account ? { ok: true, principal: { kind: 'api-key', account } } : unauthorized('the API key is not valid (unknown or revoked)');
+}
+
+/** A JWT bearer's verdict as the caller or a refusal. */
+export function jwtOutcome(verdict: JwtVerdict): Outcome {
   if (verdict.ok) return { ok: true, principal: { kind: 'jwt', subject: verdict.claims.sub } };
   return unauthorized(verdict.reason === 'expired' ? 'the JWT has expired' : verdict.reason === 'bad-signature' ? 'the JWT signature does not verify' : 'the bearer credential is neither an API key nor a well-formed JWT');
+}
+
+function bearer(token: string, rules: RegistryPolicy): Outcome {
+  return rules.apiKeyBearer(token) ? rules.apiKeyBearerOutcome(token) : rules.jwtBearerOutcome(token, Date.now());
 }
 
 function sameSecret(given: string): boolean {
@@ -38,21 +42,22 @@ function sameSecret(given: string): boolean {
 }
 
 /** The caller, or the refusal to send: the first presented credential's own refusal, else 401. */
-export function authenticate(headers: IncomingHttpHeaders, isFault: IsFault): RegistryPrincipal {
+export function authenticate(headers: IncomingHttpHeaders, rules: RegistryPolicy): RegistryPrincipal {
   const refusals: RegistryError[] = [];
   const authorization = header(headers, 'authorization');
   if (authorization !== undefined) {
     const token = bearerToken(authorization);
-    const outcome = token === undefined ? unauthorized('the Authorization header is not "Bearer <credential>"') : bearer(token, isFault);
+    const outcome = token === undefined ? unauthorized('the Authorization header is not "Bearer <credential>"') : bearer(token, rules);
     if (outcome.ok) return outcome.principal;
     refusals.push(outcome.refusal);
   }
-  const admin = isFault('registry-admin-secret-ignored') ? undefined : header(headers, REGISTRY_ADMIN_HEADER);
+  const admin = rules.adminSecret(header(headers, REGISTRY_ADMIN_HEADER));
   if (admin !== undefined) {
     if (sameSecret(admin)) return { kind: 'admin' };
     refusals.push(messageError(403, 'forbidden', 'the administrative secret is not accepted'));
   }
   if (refusals[0]) throw refusals[0];
-  if (isFault('registry-anonymous-accepted')) return { kind: 'anonymous' };
+  const anonymous = rules.anonymousPrincipal();
+  if (anonymous !== undefined) return anonymous;
   throw messageError(401, 'unauthorized', `credentials required: Authorization: Bearer <JWT or API key>, or ${REGISTRY_ADMIN_HEADER}`);
 }

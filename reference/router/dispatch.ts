@@ -2,15 +2,15 @@
 // refusals, in the seed's fixed order), whether the body passes the model's schema, and
 // the call itself with translation and fallback.
 import { setTimeout as delay } from 'node:timers/promises';
-import { ALTERNATES, NATIVE_ALIASES, type Alternate, type ModelDef } from './catalog.ts';
+import { ALTERNATES, type Alternate, type ModelDef } from './catalog.ts';
 import { Dec } from './decimal.ts';
 import { BYOK_PREFIX, EDIT_PREFIX, RouterError, RouterValidationError, invalidInput } from './errors.ts';
-import { CARRIES_EDIT_MEDIA, callPartner, translate, type PartnerAnswer } from './partners.ts';
+import { callPartner, translate, type PartnerAnswer } from './partners.ts';
 import { charge, creditsOf, type Leg } from './pricing.ts';
 import type { Principal } from './principals.ts';
 import { inputSchema } from './schemas.ts';
 import { H, type RouterState } from './state.ts';
-import { undeclaredTopLevel, validateAgainst, type ValidationEntry } from './validation.ts';
+import type { ValidationEntry } from './validation.ts';
 
 export type Route = 'run' | 'submit' | 'estimate';
 
@@ -32,7 +32,7 @@ function flag(raw: unknown, name: string): boolean {
 export function parseRunQuery(query: Record<string, unknown>, state: RouterState): RunQuery {
   const mp = query.model_provider;
   // Only the exact literal `false` turns fallback off (public docs: False, 0, no leave it on).
-  const fallback = state.isFault('router-fallback-ignores-false') ? true : query.fallback_provider !== 'false';
+  const fallback = !state.rules.fallbackOff(query.fallback_provider);
   return {
     ...(typeof mp === 'string' ? { modelProvider: mp } : {}),
     strict: flag(query.strict_mode, 'strict_mode'),
@@ -51,77 +51,59 @@ export function selectsEdit(model: ModelDef, body: unknown): boolean {
 
 /** model_provider rule 6: refusals in the fixed order; otherwise the leg that serves the call. */
 export function selectLeg(state: RouterState, model: ModelDef, p: Principal, q: RunQuery, body: unknown, route: Route, hasKey: boolean): Leg {
-  const f = state.isFault;
+  const rules = state.rules;
   const native: Leg = { kind: 'native', provider: model.provider };
   const mp = q.modelProvider;
   if (mp === undefined) return native;
-  if ((NATIVE_ALIASES as readonly string[]).includes(mp) && !(mp === 'comfyui' && f('router-alias-comfyui-refused'))) return native;
+  if (rules.nativeAlias(mp)) return native;
   // 1. Not a registered provider.
   if (!(ALTERNATES as readonly string[]).includes(mp)) {
-    if (f('router-unregistered-runs')) return native;
-    const detail = `model_provider ${JSON.stringify(mp)} is not a registered provider; use one of ${ALTERNATES.join(', ')}`;
-    throw new RouterError(400, 'invalid_input', detail, f('router-upstream-detail-on-router-400') ? { extra: { upstream_detail: 'unknown provider' } } : {});
+    throw new RouterError(400, 'invalid_input', `model_provider ${JSON.stringify(mp)} is not a registered provider; use one of ${ALTERNATES.join(', ')}`);
   }
   const alt = mp as Alternate;
   // Estimates price a leg: they detect no own key and answer no 409.
   if (route !== 'estimate') {
     const edit = (): void => {
-      if (selectsEdit(model, body) && !CARRIES_EDIT_MEDIA.has(alt) && !f('router-edit-forwarded')) {
+      if (selectsEdit(model, body) && !rules.carriesEdit(alt)) {
         throw new RouterError(409, 'invalid_input', `${EDIT_PREFIX}, which ${alt}'s translator for ${model.id} cannot serve; drop model_provider or send without the edit`);
       }
     };
     const byok = (): void => {
-      if (p.ownKeys.has(model.provider) && !(hasKey && f('router-byok-cleared-by-key'))) {
+      if (rules.ownKeyConflict(p, model, hasKey)) {
         throw new RouterError(409, 'invalid_input', `${BYOK_PREFIX} for ${model.provider}; drop model_provider or send without the own-key credential`);
       }
     };
     // 2. Edit the translator cannot serve; 3. own-key credential for the path's provider.
-    if (f('router-refusal-order')) {
-      byok();
-      edit();
-    } else {
-      edit();
-      byok();
-    }
+    for (const refusal of rules.legRefusals) (refusal === 'edit' ? edit : byok)();
   }
   // 4. The provider's gate.
   if (p.gateDown) throw new RouterError(503, 'service_unavailable', `the gate for ${alt} could not be evaluated; try again later`);
-  if (!p.enabled.has(alt) && !f('router-gate-ignored')) throw new RouterError(403, 'not_enabled', `${alt} is not turned on for this caller`);
+  if (!rules.providerEnabled(p, alt)) throw new RouterError(403, 'not_enabled', `${alt} is not turned on for this caller`);
   // 5. A real provider with no leg for this model: the same answer as rule 1.
-  if (!model.alternates.includes(alt)) {
-    if (f('router-no-leg-404')) throw new RouterError(404, 'model_not_found', `${alt} does not serve ${model.id}`);
-    throw invalidInput(`model_provider ${JSON.stringify(alt)} has no leg for ${model.id}`);
-  }
+  if (!model.alternates.includes(alt)) throw invalidInput(`model_provider ${JSON.stringify(alt)} has no leg for ${model.id}`);
   return { kind: 'alternate', provider: alt };
 }
 
 /** Schema checks of a default run (the estimate's too): the 422 entries, if any. */
 export function validateBody(state: RouterState, model: ModelDef, body: unknown, opts: { skipNative: boolean; rejectUnknown: boolean; route: Route }): Record<string, unknown> {
-  const f = state.isFault;
+  const rules = state.rules;
   if (!isObject(body)) {
-    if (f('router-array-body-400')) throw invalidInput('the body must be a JSON object');
     throw new RouterValidationError([{ loc: ['body'], msg: 'Input should be a valid dictionary', type: 'dict_type', input: body ?? null }]);
   }
   const entries: ValidationEntry[] = [];
-  if (typeof body.model === 'string' && body.model !== model.model && body.model !== model.id && !f('router-model-mismatch-ignored')) {
+  if (typeof body.model === 'string' && !rules.bodyNamesModel(body.model, model)) {
     entries.push({ loc: ['body', 'model'], msg: `the body names ${body.model}, but the path addresses ${model.id}`, type: 'model_mismatch', ctx: { expected: model.id }, input: body.model });
   }
   const schema = inputSchema(model);
   if (!schema) {
-    if (f('router-unauthored-validated') && typeof body.prompt !== 'string') entries.push({ loc: ['body', 'prompt'], msg: 'Field required', type: 'missing', input: body });
-  } else if (!opts.skipNative || (f('router-strict-validates') && opts.route === 'run')) {
-    validateAgainst(schema, body, ['body'], entries);
-    if (f('router-seed-max-1e6') && typeof body.seed === 'number' && body.seed > 1_000_000) {
-      entries.push({ loc: ['body', 'seed'], msg: 'Input should be less than or equal to 1000000', type: 'less_than_equal', ctx: { le: 1_000_000 }, input: body.seed });
-    }
+    entries.push(...rules.unauthoredEntries(body));
+  } else if (!(opts.skipNative && rules.strictSkipsNative(opts.route))) {
+    rules.validateNative(schema, body, entries);
   }
-  const rejectUnknown = opts.rejectUnknown || (opts.route === 'estimate' && f('router-estimate-rejects-unknown'));
-  if (rejectUnknown && schema && schema.additionalProperties === false && !opts.skipNative) {
-    entries.push(...undeclaredTopLevel(schema, body, f('router-reject-unknown-nested')));
+  if (rules.rejectsUnknown(opts.route, opts.rejectUnknown) && schema && schema.additionalProperties === false && !opts.skipNative) {
+    entries.push(...rules.undeclared(schema, body));
   }
-  if (entries.length > 0) {
-    throw new RouterValidationError(f('router-loc-body-only') ? entries.map((e) => ({ ...e, loc: ['body'] })) : entries);
-  }
+  if (entries.length > 0) throw new RouterValidationError(entries);
   return body;
 }
 
@@ -141,32 +123,23 @@ export function errorAnswer(status: number, errorType: string, detail: string, h
 }
 
 /** Turns a partner's failure into the router's answer. */
-export function failureAnswer(state: RouterState, answer: Exclude<PartnerAnswer, { kind: 'ok' }>, model: ModelDef): Answer {
-  const f = state.isFault;
+export function failureAnswer(answer: Exclude<PartnerAnswer, { kind: 'ok' }>, model: ModelDef): Answer {
   switch (answer.kind) {
     case 'unavailable':
     case 'unparseable': {
-      if (answer.kind === 'unparseable' && f('router-provider-error-503')) return errorAnswer(503, 'service_unavailable', 'the provider is unavailable');
-      const upstream = f('router-upstream-status-text') ? 'n/a' : String(answer.upstreamStatus);
+      const upstream = String(answer.upstreamStatus);
       const why = answer.kind === 'unavailable' ? 'the provider could not take the call' : "the provider's answer could not be turned into a result";
       return errorAnswer(502, 'provider_error', `${model.id}: ${why}`, { [H.upstreamStatus]: upstream });
     }
     case 'rejected':
-      // The fault loses the provider's reason on the way back (neither header nor member).
-      if (f('router-upstream-detail-dropped')) return errorAnswer(400, 'invalid_input', `${model.id}: the provider rejected the request as malformed`, { [H.upstreamStatus]: String(answer.upstreamStatus) });
       return errorAnswer(400, 'invalid_input', `${model.id}: the provider rejected the request as malformed`, { [H.upstreamStatus]: String(answer.upstreamStatus), [H.upstreamDetail]: answer.reason }, { upstream_detail: answer.reason });
     case 'policy': {
-      const bodySubject = f('router-refusal-subject-mismatch') ? (answer.subject === 'output' ? 'input' : 'output') : answer.subject;
-      const detail = `${model.id}: the provider refused the request on content-policy grounds`;
-      // Faults: the subject the provider named is lost, entirely or in the body only.
-      if (f('router-refusal-subject-dropped')) return errorAnswer(400, 'content_policy_violation', detail);
-      if (f('router-refusal-subject-header-only')) return errorAnswer(400, 'content_policy_violation', detail, { [H.refusalSubject]: answer.subject });
-      return errorAnswer(400, 'content_policy_violation', detail, { [H.refusalSubject]: answer.subject }, { refusal_subject: bodySubject });
+      return errorAnswer(400, 'content_policy_violation', `${model.id}: the provider refused the request on content-policy grounds`, { [H.refusalSubject]: answer.subject }, { refusal_subject: answer.subject });
     }
     case 'timeout':
       return errorAnswer(504, 'deadline_exceeded', `${model.id}: the call passed its deadline; check the bucket before retrying with the same key`, {
         [H.upstreamStatus]: '504',
-        ...(f('router-deadline-no-retry-after') ? {} : { 'Retry-After': '2' }),
+        'Retry-After': '2',
       });
   }
 }
@@ -176,48 +149,28 @@ export const SLOW_MS = 1000;
 
 /** The output as the caller receives it, on the synchronous route and on collect alike. */
 export function presentOutput(state: RouterState, model: ModelDef, strict: boolean, answer: Extract<PartnerAnswer, { kind: 'ok' }>): { contentType: string; bytes: Buffer } {
-  const f = state.isFault;
-  let bytes = answer.bytes;
-  let contentType = answer.contentType;
-  if (model.kind === 'image' && contentType === 'application/json' && !strict) {
-    if (f('router-output-enveloped')) bytes = Buffer.from(`{"data":${bytes.toString('utf8')}}`);
-    if (f('router-output-array')) bytes = Buffer.from(`[${bytes.toString('utf8')}]`);
-  }
-  if (model.kind === 'audio' && f('router-bytes-as-base64')) {
-    contentType = 'application/json';
-    bytes = Buffer.from(JSON.stringify({ audio_base64: answer.bytes.toString('base64') }));
-  }
-  return { contentType, bytes };
+  return state.rules.shapeOutput(model, { contentType: answer.contentType, bytes: answer.bytes }, strict);
 }
 
 function sentBody(model: ModelDef, leg: Leg, body: Record<string, unknown>, strict: boolean): { body: Record<string, unknown>; dropped: string[] } {
   return leg.kind === 'alternate' && !strict ? translate(model, leg.provider, body) : { body, dropped: [] };
 }
 
-function droppedHeader(state: RouterState, dropped: string[]): Record<string, string> {
-  if (dropped.length === 0 || state.isFault('router-translation-silent')) return {};
-  return { [H.dropped]: state.isFault('router-dropped-params-comma') ? dropped.join(', ') : JSON.stringify(dropped) };
+function droppedHeader(dropped: string[]): Record<string, string> {
+  return dropped.length === 0 ? {} : { [H.dropped]: JSON.stringify(dropped) };
 }
 
 /** A synchronous run: the first attempt, and one fallback attempt when the seed allows it. */
 export async function runSync(state: RouterState, model: ModelDef, p: Principal, q: RunQuery, leg: Leg, body: Record<string, unknown>): Promise<Answer> {
-  const f = state.isFault;
+  const rules = state.rules;
   const ownKey = p.ownKeys.has(model.provider) && leg.kind === 'native';
   const edit = selectsEdit(model, body);
   if (model.behaviour === 'slow') await delay(SLOW_MS);
 
   const success = (answer: Extract<PartnerAnswer, { kind: 'ok' }>, served: Leg, sent: Record<string, unknown>, extra: Record<string, string>): Answer => {
-    const headers: Record<string, string> = { 'content-type': answer.contentType, ...extra };
-    if (!f('router-no-nosniff')) headers['X-Content-Type-Options'] = 'nosniff';
-    const rated = f('router-fallback-native-rate') ? { kind: 'native' as const, provider: model.provider } : served;
-    const cost = ownKey ? undefined : charge(model, rated, sent, answer.outputTokens);
-    // The fault leaves a fallback run's cost unreported.
-    const unreported = f('router-fallback-no-credits') && served.provider !== leg.provider;
-    if (cost !== undefined && !unreported) {
-      const credits = creditsOf(cost, f);
-      const doubled = f('router-credits-doubled') && served.provider === leg.provider;
-      headers[H.credits] = (doubled ? credits.timesInt(2) : credits).toString(2);
-    }
+    const headers: Record<string, string> = { 'content-type': answer.contentType, ...extra, 'X-Content-Type-Options': 'nosniff' };
+    const cost = ownKey ? undefined : charge(model, rules.ratedLeg(served, model), sent, answer.outputTokens);
+    if (cost !== undefined) headers[H.credits] = creditsOf(cost, rules.figures).toString(2);
     const out = presentOutput(state, model, q.strict, answer);
     headers['content-type'] = out.contentType;
     return { status: 200, headers, body: out.bytes };
@@ -225,12 +178,12 @@ export async function runSync(state: RouterState, model: ModelDef, p: Principal,
 
   const first = sentBody(model, leg, body, q.strict);
   const answer = callPartner({ model, leg, body: first.body, strict: q.strict });
-  if (answer.kind === 'ok') return success(answer, leg, first.body, droppedHeader(state, first.dropped));
+  if (answer.kind === 'ok') return success(answer, leg, first.body, droppedHeader(first.dropped));
 
   // Fallback: only for a failure of the provider (never of the request, never a generation
   // that may have been submitted), and skipped for own keys, edits and strict mode.
-  const skipped = ownKey || (edit && !f('router-fallback-on-edit')) || q.strict;
-  const failure = failureAnswer(state, answer, model);
+  const skipped = ownKey || (edit && rules.fallbackSkipsEdits) || q.strict;
+  const failure = rules.providerFailure(answer, model);
   if (answer.kind !== 'unavailable' || !q.fallback || skipped) return failure;
   const order: Leg[] =
     leg.kind === 'native'
@@ -240,11 +193,8 @@ export async function runSync(state: RouterState, model: ModelDef, p: Principal,
   if (next === undefined) return failure;
   const retry = sentBody(model, next, body, false);
   const second = callPartner({ model, leg: next, body: retry.body, strict: false });
-  if (second.kind !== 'ok') {
-    return f('router-fallback-failed-header') ? { ...failure, headers: { ...failure.headers, [H.fallback]: next.provider } } : failure;
-  }
-  const fallbackHeader: Record<string, string> = f('router-fallback-no-header') ? {} : { [H.fallback]: next.provider };
-  return success(second, next, retry.body, { ...fallbackHeader, ...droppedHeader(state, retry.dropped) });
+  if (second.kind !== 'ok') return rules.failedFallback(failure, next);
+  return success(second, next, retry.body, { [H.fallback]: next.provider, ...droppedHeader(retry.dropped) });
 }
 
 /** Cents committed for a call in flight: the most it can cost. */

@@ -1,6 +1,5 @@
 // Rate cards and quotes. Figures are exact decimals (reference/router/decimal.ts);
 // credits are the amount times 211, rounded to 2 decimals.
-import type { IsFault } from '../faults.ts';
 import type { Alternate, ModelDef } from './catalog.ts';
 import { Dec } from './decimal.ts';
 
@@ -15,6 +14,29 @@ export type Quote =
   | { source: 'exact'; amount: Dec }
   | { source: 'estimated'; min: Dec; max: Dec }
   | { source: 'unknown'; reason: 'not_quotable' | 'unpriced_model' | 'byok' | 'pricing_unavailable' };
+
+/** How figures are written (seed R § Estimates): the defaults are CORRECT_FIGURES. */
+export interface Figures {
+  /** Credits from an amount times 211: rounded to 2 decimals. */
+  credits(raw: Dec): Dec;
+  /** US cents, unrounded. */
+  cents(cents: Dec): number;
+  /** Dollars as a decimal string with at most 8 decimals. */
+  dollars(amount: Dec): string;
+  /** The amount an exact quote reports. */
+  exact(amount: Dec): Dec;
+}
+
+export const CORRECT_FIGURES: Figures = {
+  credits: (raw) => raw.round(2),
+  cents: (cents) => cents.toNumber(),
+  dollars: (amount) => {
+    const text = amount.toString(8);
+    // A chargeable sub-cent price never shows as zero.
+    return text === '0' && !amount.isZero() ? '0.00000001' : text;
+  },
+  exact: (amount) => amount,
+};
 
 export class StaleCardError extends Error {
   constructor() {
@@ -67,13 +89,18 @@ function inputTokens(body: Record<string, unknown>): number {
  * Prices a body on a leg. `cardFresh` is consulted only when a figure needs the card: a body
  * that cannot be priced at all is answered without reading it.
  */
-export function quote(model: ModelDef, leg: Leg, body: Record<string, unknown>, opts: { isFault: IsFault; cardFresh: () => boolean }): Quote {
+export function quote(
+  model: ModelDef,
+  leg: Leg,
+  body: Record<string, unknown>,
+  opts: { cardFresh: () => boolean; videoOperation?: (model: ModelDef, body: Record<string, unknown>) => string },
+): Quote {
   const needCard = (): void => {
-    if (!opts.cardFresh() && !opts.isFault('router-estimate-stale-card-guessed')) throw new StaleCardError();
+    if (!opts.cardFresh()) throw new StaleCardError();
   };
   if (model.behaviour === 'unpriced') {
     needCard();
-    return { source: 'unknown', reason: opts.isFault('router-unpriced-not-quotable') ? 'not_quotable' : 'unpriced_model' };
+    return { source: 'unknown', reason: 'unpriced_model' };
   }
   switch (model.kind) {
     case 'image': {
@@ -84,7 +111,7 @@ export function quote(model: ModelDef, leg: Leg, body: Record<string, unknown>, 
     case 'video': {
       needCard();
       const seconds = typeof body.duration === 'number' ? body.duration : 5;
-      const op = operationOf(model, body, opts.isFault('router-video-bills-by-role'));
+      const op = (opts.videoOperation ?? operationOf)(model, body);
       return { source: 'exact', amount: rate(model, leg, op).timesInt(seconds) };
     }
     case 'audio': {
@@ -109,54 +136,31 @@ export function charge(model: ModelDef, leg: Leg, body: Record<string, unknown>,
   if (model.kind === 'text') {
     return rate(model, leg, 'input_token').timesInt(inputTokens(body)).plus(rate(model, leg, 'output_token').timesInt(outputTokens));
   }
-  const q = quote(model, leg, body, { isFault: () => false, cardFresh: () => true });
+  const q = quote(model, leg, body, { cardFresh: () => true });
   return q.source === 'exact' ? q.amount : undefined;
 }
 
-export function creditsOf(amount: Dec, isFault: IsFault): Dec {
-  const raw = amount.timesInt(CREDITS_PER_DOLLAR);
-  return isFault('router-credits-truncated') ? raw.floor(2) : raw.round(2);
+export function creditsOf(amount: Dec, figures: Figures): Dec {
+  return figures.credits(amount.timesInt(CREDITS_PER_DOLLAR));
 }
 
-/** US cents, unrounded, as a JSON number. */
-export function centsOf(amount: Dec, isFault: IsFault): number {
-  const cents = amount.timesInt(100);
-  return isFault('router-cents-rounded') ? cents.round(0).toNumber() : cents.toNumber();
-}
-
-/** Dollars as a decimal string with at most 8 decimals; a chargeable sub-cent price never shows as zero. */
-export function dollars(amount: Dec, isFault: IsFault): string {
-  if (isFault('router-amount-exponent')) return amount.toNumber(8).toExponential();
-  const text = amount.toString(8);
-  if (text === '0' && !amount.isZero()) return '0.00000001';
-  return text;
-}
-
-export function estimateBody(q: Quote, model: ModelDef, leg: Leg, pricingAsOf: string, isFault: IsFault): Record<string, unknown> {
+export function estimateBody(q: Quote, model: ModelDef, leg: Leg, pricingAsOf: string, figures: Figures): Record<string, unknown> {
   const out: Record<string, unknown> = { source: q.source, currency: 'USD' };
-  // The fault reads a sub-cent price as no price at all (a rate card kept in whole cents).
-  if (q.source === 'exact' && isFault('router-subcent-unpriced') && !q.amount.isZero() && q.amount.round(2).isZero()) q = { source: 'unknown', reason: 'unpriced_model' };
   if (q.source === 'exact') {
-    let amount = q.amount;
-    // The fault renders a sub-cent price as zero, consistently in every figure.
-    if (isFault('router-subcent-zero') && amount.round(2).isZero()) amount = Dec.ZERO;
-    out.amount = dollars(amount, isFault);
-    out.amount_cents = centsOf(amount, isFault);
-    out.credits = creditsOf(amount, isFault).toNumber();
-    if (isFault('router-exact-with-range')) {
-      out.min_amount = out.amount;
-      out.max_amount = out.amount;
-    }
+    const amount = figures.exact(q.amount);
+    out.amount = figures.dollars(amount);
+    out.amount_cents = figures.cents(amount.timesInt(100));
+    out.credits = creditsOf(amount, figures).toNumber();
   } else if (q.source === 'estimated') {
-    out.min_amount = dollars(q.min, isFault);
-    out.max_amount = dollars(q.max, isFault);
-    out.min_amount_cents = centsOf(q.min, isFault);
-    out.max_amount_cents = centsOf(q.max, isFault);
+    out.min_amount = figures.dollars(q.min);
+    out.max_amount = figures.dollars(q.max);
+    out.min_amount_cents = figures.cents(q.min.timesInt(100));
+    out.max_amount_cents = figures.cents(q.max.timesInt(100));
   } else {
     out.reason = q.reason;
   }
   out.pricing_as_of = pricingAsOf;
   out.model_id = model.id;
-  out.provider = isFault('router-estimate-leg-native') ? model.provider : leg.provider;
+  out.provider = leg.provider;
   return out;
 }

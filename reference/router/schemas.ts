@@ -141,7 +141,7 @@ export interface SchemaDocument {
 }
 
 /** The model's document, serialised once so its ETag is a strong tag of exactly these bytes. */
-export function schemaDocument(model: ModelDef, brand: string, dropFlag = false): SchemaDocument {
+export function schemaDocument(model: ModelDef, brand: string): SchemaDocument {
   const b = brand.toLowerCase();
   const input = inputSchema(model);
   const doc = {
@@ -161,7 +161,6 @@ export function schemaDocument(model: ModelDef, brand: string, dropFlag = false)
     },
     components: { schemas: { Input: input ?? { type: 'object', description: 'Not authored: any JSON object.' } } },
   };
-  if (dropFlag) delete (doc as Record<string, unknown>)[`x-${b}-input-schema-authored`];
   const bytes = Buffer.from(JSON.stringify(doc));
   const etag = `"${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}"`;
   return { bytes, etag };

@@ -1,15 +1,13 @@
 // Everything one running router keeps: catalog, cursors, documents, idempotency
 // records, queued requests, rate limits and committed spend.
 import { randomUUID } from 'node:crypto';
-import type { IsFault } from '../faults.ts';
 import { RateLimiter } from '../ratelimit.ts';
-import { ArrivalMeter } from '../faults/load.ts';
 import { Catalog, type ModelDef } from './catalog.ts';
 import { CursorCodec } from './cursor.ts';
 import { IdempotencyStore } from './idempotency.ts';
-import { routerAllowance } from './principals.ts';
 import { QueueStore } from './queue.ts';
-import { schemaDocument, type SchemaDocument } from './schemas.ts';
+import type { RouterPolicy } from './policy.ts';
+import type { SchemaDocument } from './schemas.ts';
 
 /** The reference serves the Comfy brand (targets.yaml, reference entry). */
 export const BRAND = 'Comfy';
@@ -33,21 +31,18 @@ export class RouterState {
   readonly idempotency = new IdempotencyStore();
   readonly queue = new QueueStore();
   readonly limiter: RateLimiter;
-  /** Queue polls per second, for the faults that show only under load (reference/faults/load.ts). */
-  readonly pollMeter = new ArrivalMeter();
   /** When the rate cards were fetched (every card but the stale one's). */
   readonly pricingAsOf = new Date().toISOString();
   private readonly docs = new Map<string, SchemaDocument>();
   private readonly inFlight = new Map<string, number>();
   private readonly runningCalls = new Map<string, number>();
-  /** The caller the limiter last refused, and when (fault hook load-limit-spills-over). */
-  lastRefusal = { caller: '', at: -Infinity };
 
   constructor(
-    readonly isFault: IsFault,
+    /** The override points (reference/router/policy.ts): correct unless a fault replaced one. */
+    readonly rules: RouterPolicy,
     readonly baseUrl: () => string,
   ) {
-    this.limiter = new RateLimiter(routerAllowance, Date.now, isFault('load-limiter-double') ? 2 : 1, isFault('load-retry-after-short') ? 1 : 0);
+    this.limiter = new RateLimiter((caller) => rules.callerAllowance(caller));
   }
 
   /**
@@ -57,7 +52,7 @@ export class RouterState {
   startCall(scope: string, limit: number | undefined): (() => void) | undefined {
     if (limit === undefined) return () => {};
     const running = this.runningCalls.get(scope) ?? 0;
-    if (running >= (this.isFault('load-concurrency-off-by-one') ? limit + 1 : limit)) return undefined;
+    if (running >= this.rules.inFlightLimit(limit)) return undefined;
     this.runningCalls.set(scope, running + 1);
     let ended = false;
     return () => {
@@ -70,7 +65,7 @@ export class RouterState {
   document(model: ModelDef): SchemaDocument {
     let doc = this.docs.get(model.id);
     if (!doc) {
-      doc = schemaDocument(model, BRAND, this.isFault('router-schema-no-flag'));
+      doc = this.rules.schemaDocument(model);
       this.docs.set(model.id, doc);
     }
     return doc;
@@ -89,7 +84,7 @@ export class RouterState {
 
   spendHeaders(scope: string): Record<string, string> {
     const current = this.inFlight.get(scope) ?? 0;
-    const remaining = this.isFault('router-spend-remaining-limit') ? SPEND_LIMIT_CENTS : Math.max(0, SPEND_LIMIT_CENTS - current);
+    const remaining = Math.max(0, SPEND_LIMIT_CENTS - current);
     return { 'X-Committed-Spend-Limit': String(SPEND_LIMIT_CENTS), 'X-Committed-Spend-Current': String(current), 'X-Committed-Spend-Remaining': String(remaining) };
   }
 }

@@ -1,4 +1,4 @@
-import { API_KEY_PREFIX, CLOUD_KEYS, FORBIDDEN_KEY, CLOUD_OAUTH_TOKENS, CLOUD_SESSION_SECRET, bearerToken, cloudAccountForKey, type CloudAccount } from '../accounts.ts';
+import { API_KEY_PREFIX, CLOUD_KEYS, FORBIDDEN_KEY, CLOUD_OAUTH_TOKENS, CLOUD_SESSION_SECRET, bearerToken, type CloudAccount } from '../accounts.ts';
 import { verifyDevJwt } from '../registry/jwt.ts';
 import { createSurfaceApp } from '../app.ts';
 import type { ReferenceContext } from '../context.ts';
@@ -13,30 +13,26 @@ import type { SurfaceDefinition } from './surface.ts';
 
 const unauthorized = (message: string): ApiError => new ApiError('unauthorized', message);
 
-/** Seed W § Errors: forbidden 403 = authenticated but not allowed (forbidden-as-unauthorized: told 401). */
-export const keyNotAllowed = (ctx: ReferenceContext): ApiError =>
-  ctx.isFault('forbidden-as-unauthorized') ? unauthorized('this key may not use the workflow API') : new ApiError('forbidden', 'this key is valid but its scopes do not include the workflow API');
+/** Seed W § Errors: forbidden 403 = authenticated but not allowed. */
+export const keyNotAllowed = (): ApiError => new ApiError('forbidden', 'this key is valid but its scopes do not include the workflow API');
 
 function cloudResolver(ctx: ReferenceContext): AccountResolver {
   return (header) => {
     if (header === undefined) throw unauthorized('missing Authorization header; send Authorization: Bearer <API key>');
     const token = bearerToken(header);
     if (token === undefined) throw unauthorized('malformed Authorization header; expected Bearer <API key>');
-    if (token === FORBIDDEN_KEY) throw keyNotAllowed(ctx);
-    const account = cloudAccountForKey(token);
-    if (account !== undefined && ctx.isFault('bearer-key-refused')) throw unauthorized('send the API key in X-API-Key');
+    if (token === FORBIDDEN_KEY) throw keyNotAllowed();
+    const account = ctx.policy.v2.cloudBearerAccount(token);
     if (account !== undefined) return account;
     if (!token.startsWith(API_KEY_PREFIX)) {
       // Seed W § Authentication 1: the hosted cloud also takes a session JWT and an OAuth
-      // access token issued for it (cloud-refuses-jwt: it takes API keys only).
-      if (ctx.isFault('cloud-refuses-jwt')) throw unauthorized(`JWT bearer tokens are not accepted; use an API key (${API_KEY_PREFIX}...)`);
+      // access token issued for it.
       const oauth = CLOUD_OAUTH_TOKENS[token];
       if (oauth !== undefined) return oauth;
       const verdict = verifyDevJwt(CLOUD_SESSION_SECRET, token);
       if (verdict.ok && verdict.claims.sub in CLOUD_KEYS) return verdict.claims.sub as CloudAccount;
       throw unauthorized(`invalid or expired session JWT or access token; or use an API key (${API_KEY_PREFIX}...)`);
     }
-    if (ctx.isFault('unknown-key-accepted')) return 'alice';
     throw unauthorized('unknown API key');
   };
 }
@@ -45,13 +41,11 @@ export const cloudSurface: SurfaceDefinition = {
   name: 'cloud',
   portOffset: 1,
   async build(ctx) {
-    const app = await createSurfaceApp(ctx);
+    const app = await createSurfaceApp(ctx, 'cloud');
     const guard = createGuard(cloudResolver(ctx), ctx.limiter);
     registerAssetRoutes(app, ctx, guard, { signedUrls: true, retention: true, baseUrl: () => ctx.baseUrl('cloud') });
     registerStorageRoute(app, ctx);
     // The hosted cloud keeps labels and charges credits, but does not list jobs yet (501).
-    // workflow-read-on-cloud: the deployment-only read of the executed graph served here too.
-    if (ctx.isFault('workflow-read-on-cloud')) app.get('/workflow', { onRequest: guard.admit }, async () => ({ '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8 } } }));
     registerJobRoutes(app, ctx, guard, { scope: () => 'cloud', mountPrefix: () => '', baseUrl: () => ctx.baseUrl('cloud'), labels: true, listing: false, credits: true });
     // The deprecated v1 operations (X-API-Key) and their WebSocket stream.
     registerV1(app, ctx);

@@ -23,8 +23,6 @@ function localResolver(ctx: ReferenceContext, configured = ctx.localToken): Acco
       if (token === undefined || !sameSecret(token, configured)) {
         throw new ApiError('unauthorized', 'this proxy requires Authorization: Bearer <configured token>');
       }
-    } else if (ctx.isFault('local-requires-token') && bearerToken(header) === undefined) {
-      throw new ApiError('unauthorized', 'missing Authorization header');
     }
     return LOCAL_ACCOUNT;
   };
@@ -35,7 +33,7 @@ export const localSurface: SurfaceDefinition = {
   name: 'local',
   portOffset: 0,
   async build(ctx) {
-    const app = await createSurfaceApp(ctx);
+    const app = await createSurfaceApp(ctx, 'local');
     const guard = createGuard(localResolver(ctx), ctx.limiter);
     registerAssetRoutes(app, ctx, guard, { signedUrls: false, retention: false, baseUrl: () => ctx.baseUrl('local') });
     // The proxy lists jobs but keeps no labels; no credits apply.
@@ -46,7 +44,7 @@ export const localSurface: SurfaceDefinition = {
     const tokenBase = () => `${ctx.baseUrl('local')}${LOCAL_TOKEN_MOUNT}`;
     await app.register(
       async (sub) => {
-        registerAssetRoutes(sub, ctx, tokenGuard, { signedUrls: false, retention: false, tokenProtected: true, baseUrl: tokenBase });
+        registerAssetRoutes(sub, ctx, tokenGuard, { signedUrls: false, retention: false, baseUrl: tokenBase });
         registerJobRoutes(sub, ctx, tokenGuard, { scope: () => 'local', mountPrefix: () => LOCAL_TOKEN_MOUNT, baseUrl: tokenBase, labels: false, listing: true, credits: false });
       },
       { prefix: LOCAL_TOKEN_MOUNT },

@@ -16,8 +16,9 @@ export const registrySurface: SurfaceDefinition = {
       // Node ids are arbitrary strings; long ones must still reach the route (and its 404).
       routerOptions: { maxParamLength: 2048 },
     });
+    ctx.installSeams(app, 'registry');
     app.get(HEALTH_PATH, async () => ({ ok: true }));
-    registerRegistryRoutes(app, ctx.isFault);
+    registerRegistryRoutes(app, ctx.policy.registry);
     return app;
   },
 };

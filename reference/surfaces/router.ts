@@ -1,7 +1,6 @@
 import Fastify from 'fastify';
 import { HEALTH_PATH } from '../app.ts';
 import { registerRouterRoutes } from '../router/routes.ts';
-import { MAX_BODY_BYTES, RouterState } from '../router/state.ts';
 import type { SurfaceDefinition } from './surface.ts';
 
 // The model router (seed R): its own error body ({detail, error_type}), so it does not use
@@ -16,10 +15,11 @@ export const routerSurface: SurfaceDefinition = {
       forceCloseConnections: true,
       // Model segments reach 128 characters, and invalid ones must still be answered.
       routerOptions: { maxParamLength: 1024 },
-      bodyLimit: ctx.isFault('router-no-body-cap') ? 8 * MAX_BODY_BYTES : MAX_BODY_BYTES,
+      bodyLimit: ctx.router.rules.bodyLimitBytes,
     });
+    ctx.installSeams(app, 'router');
     app.get(HEALTH_PATH, async () => ({ ok: true }));
-    registerRouterRoutes(app, new RouterState(ctx.isFault, () => ctx.baseUrl('router')));
+    registerRouterRoutes(app, ctx.router);
     return app;
   },
 };

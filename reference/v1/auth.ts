@@ -17,17 +17,12 @@ function headerValue(request: FastifyRequest): string | undefined {
 const accounts = new WeakMap<FastifyRequest, string>();
 
 /** onRequest hook: a known X-API-Key, else 401 `{code, message}`. */
-export function v1Authenticate(opts: { open?: (request: FastifyRequest) => boolean } = {}) {
+export function v1Authenticate() {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
     const key = headerValue(request);
     const account = accountForKey(key);
     if (account !== undefined) {
       accounts.set(request, account);
-      return undefined;
-    }
-    // A fault may let a route in without a key; it then serves as the default account.
-    if (key === undefined && opts.open?.(request)) {
-      accounts.set(request, 'alice');
       return undefined;
     }
     return sendV1Error(reply, 401, 'unauthorized', key === undefined ? 'missing X-API-Key header' : 'unknown API key');

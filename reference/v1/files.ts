@@ -98,8 +98,8 @@ export class V1Files {
     });
     const { contentType, ext } = sniff(head, declaredType);
     const name = `${staged.hex}${ext}`;
-    // The fault keeps the subfolder in the storage key, so the name alone no longer finds the file.
-    const key = this.ctx.isFault('v1-subfolder-honoured') && subfolder !== '' ? `${subfolder}/${name}` : name;
+    // The namespace is flat: subfolder plays no part in where the bytes live.
+    const key = this.ctx.policy.v1.storageKey(name, subfolder);
     const now = Date.now();
     this.ctx.assets.add({
       id: randomUUID(),
@@ -111,7 +111,6 @@ export class V1Files {
       tags: ['input'],
       created_at: new Date(now).toISOString(),
       sha256Hex: staged.sha256Hex || createHash('sha256').digest('hex'),
-      urlAtCreate: this.ctx.signer.sign(staged.hex, contentType, now),
     });
     let set = this.names.get(account);
     if (!set) {

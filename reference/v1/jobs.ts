@@ -1,13 +1,12 @@
 // v1 prompts: which engine jobs were submitted through /api/prompt, by whom, and the
 // v1 job status vocabulary (seed W § States and transitions › v1 job status).
 import type { ApiWorkflow, JobState } from '../engine/types.ts';
-import type { IsFault } from '../faults.ts';
 
 export interface V1Job {
   id: string;
   account: string;
   workflow: ApiWorkflow;
-  /** extra_data.client_id, if the client named one (ComfyUI's routing hint; ignored unless a fault routes by it). */
+  /** extra_data.client_id, if the client named one (ComfyUI's routing hint; the stream ignores it). */
   clientId: string | undefined;
   createdAt: number;
 }
@@ -31,7 +30,7 @@ export class V1Jobs {
  */
 const SECOND_VOCABULARY = new Set(['bob']);
 
-export function v1Status(state: JobState, account: string, isFault: IsFault): string {
+export function v1Status(state: JobState, account: string): string {
   const second = SECOND_VOCABULARY.has(account);
   switch (state.status) {
     case 'queued':
@@ -39,16 +38,13 @@ export function v1Status(state: JobState, account: string, isFault: IsFault): st
       if (second) return 'pending';
       return state.queuePosition === 1 ? 'waiting_to_dispatch' : 'queued_waiting';
     case 'running':
-      if (isFault('v1-status-early-terminal')) return second ? 'completed' : 'success';
       if (second) return 'in_progress';
       return state.progress?.current_node ? 'executing' : 'preparing';
     case 'canceling':
       return second ? 'in_progress' : 'cancel_requested';
     case 'succeeded':
-      if (isFault('v1-status-unknown-terminal')) return 'finished';
       return second ? 'completed' : 'success';
     case 'failed':
-      if (isFault('v1-failed-job-success')) return second ? 'completed' : 'success';
       return second ? 'failed' : 'error';
     case 'canceled':
       return 'cancelled';

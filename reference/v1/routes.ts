@@ -5,10 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ReferenceContext } from '../context.ts';
-import { DEFAULT_PARTNER_KEY_FIELD } from '../engine/catalog.ts';
 import type { ApiWorkflow, Refusal } from '../engine/types.ts';
 import { serveBlob } from '../serve-blob.ts';
-import { accountTraits } from '../v2/account-traits.ts';
 import { accountForKey, v1Account, v1Authenticate } from './auth.ts';
 import { promptError, sendV1Error, type PromptError } from './errors.ts';
 import { readV1Form, UploadError, V1Files, type V1Form } from './files.ts';
@@ -37,7 +35,8 @@ function refusalBody(refusal: Refusal): { error: PromptError; node_errors: Recor
 }
 
 export function registerV1Routes(app: FastifyInstance, ctx: ReferenceContext, jobs: V1Jobs): void {
-  const { engine, isFault, assets, signer } = ctx;
+  const { engine, assets, signer } = ctx;
+  const rules = ctx.policy.v1;
   const files = new V1Files(ctx);
   const auth = v1Authenticate();
   let number = 0;
@@ -60,10 +59,6 @@ export function registerV1Routes(app: FastifyInstance, ctx: ReferenceContext, jo
           if (i % 2 === 0) (info[name] as { display_name: string | null }).display_name = null;
         });
     }
-    if (isFault('v1-object-info-no-required')) {
-      for (const value of Object.values(info)) delete (value as { input: { required?: unknown } }).input.required;
-    }
-    if (isFault('v1-object-info-text')) return reply.type('text/plain; charset=utf-8').send(JSON.stringify(info));
     return reply.send(info);
   });
 
@@ -91,7 +86,7 @@ export function registerV1Routes(app: FastifyInstance, ctx: ReferenceContext, jo
     const stored = await files.store(v1Account(request), form.file, form.fileType, subfolder);
     const type = form.fields.get('type') ?? 'input';
     // subfolder is echoed (public docs) but plays no part in where the bytes live.
-    return reply.send(isFault('v1-upload-no-subfolder') ? { name: stored.name, type } : { name: stored.name, subfolder, type });
+    return reply.send({ name: stored.name, subfolder, type });
   });
 
   app.post('/api/upload/mask', { onRequest: auth, onSend: emptyRefusals }, async (request, reply) => {
@@ -101,7 +96,7 @@ export function registerV1Routes(app: FastifyInstance, ctx: ReferenceContext, jo
     const rawRef = form.fields.get('original_ref');
     let ref: unknown;
     try {
-      ref = rawRef === undefined || isFault('v1-mask-original-ref-object') ? undefined : JSON.parse(rawRef);
+      ref = rawRef === undefined ? undefined : rules.parseOriginalRef(rawRef);
     } catch {
       ref = undefined;
     }
@@ -128,11 +123,8 @@ export function registerV1Routes(app: FastifyInstance, ctx: ReferenceContext, jo
   app.post('/api/prompt', { onRequest: auth }, async (request, reply) => {
     const account = v1Account(request);
     const body = request.body;
-    // A refused prompt may be answered 200 with `error` (seed W § v1, rule 5); the fault drops it.
-    const refuse = (status: number, payload: { error: PromptError; node_errors: Record<string, unknown> }): FastifyReply => {
-      if (isFault('v1-refusal-without-error')) return reply.code(200).send({ prompt_id: randomUUID(), number: number++, node_errors: {} });
-      return reply.code(status).send(payload);
-    };
+    // A refused prompt may be answered 200 with `error` (seed W § v1, rule 5), never without it.
+    const refuse = (status: number, payload: { error: PromptError; node_errors: Record<string, unknown> }): FastifyReply => reply.code(status).send(payload);
     if (!isPlainObject(body) || !isPlainObject(body.prompt)) {
       return refuse(400, { error: promptError('invalid_prompt', 'the body must be a JSON object whose "prompt" is an object keyed by node id'), node_errors: {} });
     }
@@ -140,7 +132,7 @@ export function registerV1Routes(app: FastifyInstance, ctx: ReferenceContext, jo
     if (extraData !== undefined && !isPlainObject(extraData)) {
       return refuse(400, { error: promptError('invalid_prompt', 'extra_data must be an object'), node_errors: {} });
     }
-    if (accountTraits(account).noCredits && !isFault('v1-subscription-ignored')) {
+    if (rules.promptTraits(account).noCredits) {
       return refuse(402, { error: promptError('insufficient_credits', 'the account has no credits left'), node_errors: {} });
     }
     const refusal = engine.validate(body.prompt, account);
@@ -149,22 +141,21 @@ export function registerV1Routes(app: FastifyInstance, ctx: ReferenceContext, jo
     const prompt = body.prompt as ApiWorkflow;
     const partnerNodes = Object.entries(prompt).filter(([, node]) => engine.catalog.get(node.class_type)?.apiNode === true);
     if (partnerNodes.length > 0) {
-      const field = isFault('v1-partner-key-field-ignored') ? 'api_key' : DEFAULT_PARTNER_KEY_FIELD;
+      const field = rules.partnerKeyField;
       const key = extraData?.[field];
       if (typeof key !== 'string' || accountForKey(key) !== account) {
         const why = typeof key === 'string' ? `extra_data.${field} is not an API key of this account` : `extra_data.${field} is missing`;
         return refuse(200, { error: promptError('missing_partner_key', `partner node(s) ${partnerNodes.map(([id]) => id).join(', ')} need the caller's API key: ${why}`), node_errors: {} });
       }
     }
-    if (isFault('v1-parallel-refused') && engine.activeCount(account) >= accountTraits(account).concurrency) {
-      return refuse(429, { error: promptError('too_many_jobs', 'the concurrency limit of the subscription tier is reached'), node_errors: {} });
-    }
+    const busy = rules.busyRefusal(engine, account);
+    if (busy) return refuse(busy.status, { error: busy.error, node_errors: {} });
 
     const id = randomUUID();
     const clientId = typeof extraData?.client_id === 'string' ? extraData.client_id : undefined;
     jobs.add({ id, account, workflow: prompt, clientId, createdAt: Date.now() });
     engine.submit({ id, account, workflow: prompt, ...(extraData ? { extraData } : {}) });
-    return reply.send({ prompt_id: isFault('v1-prompt-id-number') ? number : id, number: number++, node_errors: {} });
+    return reply.send({ prompt_id: id, number: number++, node_errors: {} });
   });
 
   app.get<{ Params: { id: string } }>('/api/job/:id/status', { onRequest: auth }, async (request, reply) => {
@@ -174,9 +165,9 @@ export function registerV1Routes(app: FastifyInstance, ctx: ReferenceContext, jo
     if (!job || !state) return sendV1Error(reply, 404, 'not_found', 'job not found');
     if (job.account !== account) return sendV1Error(reply, 403, 'forbidden', "the job belongs to another user");
     const updated = state.completedAt ?? state.startedAt ?? state.createdAt;
-    return reply.code(isFault('v1-status-created-201') ? 201 : 200).send({
+    return reply.code(200).send({
       id: job.id,
-      status: v1Status(state, account, isFault),
+      status: v1Status(state, account),
       created_at: iso(state.createdAt),
       updated_at: iso(updated),
       last_state_update: iso(updated),
@@ -185,24 +176,16 @@ export function registerV1Routes(app: FastifyInstance, ctx: ReferenceContext, jo
     });
   });
 
-  const viewAuth = v1Authenticate({ open: () => isFault('v1-view-open-without-key') });
-  app.get<{ Querystring: Record<string, string | undefined> }>('/api/view', { onRequest: viewAuth, onSend: emptyRefusals }, async (request, reply) => {
+  app.get<{ Querystring: Record<string, string | undefined> }>('/api/view', { onRequest: auth, onSend: emptyRefusals }, async (request, reply) => {
     const account = v1Account(request);
     const { filename } = request.query;
     const type = request.query.type ?? 'output';
     if (typeof filename !== 'string' || filename === '') return sendV1Error(reply, 400, 'invalid_request', 'filename is required');
     if (!['output', 'temp', 'input'].includes(type)) return sendV1Error(reply, 400, 'invalid_request', 'type must be output, temp or input');
     // The namespace is flat: subfolder is ignored, only the name and its kind count.
-    const rec = type === 'temp' && isFault('v1-view-temp-unserved') ? undefined : assets.findOwnedByPath(account, type === 'input' ? filename : `${type}/${filename}`);
-    if (!rec) {
-      // The fault answers a missing file with the web framework's HTML error page.
-      if (isFault('v1-view-404-html')) return reply.code(404).type('text/html; charset=utf-8').send('<html><body><h1>404 Not Found</h1></body></html>');
-      return sendV1Error(reply, 404, 'not_found', `no ${type} file named "${filename}"`);
-    }
-    if (isFault('v1-view-serves-bytes')) return serveBlob(request, reply, ctx.blobs, { hex: rec.hex, size: rec.size_bytes, contentType: rec.content_type, flipLastByte: false });
-    const location = isFault('v1-view-location-needs-key') ? `${ctx.baseUrl('cloud')}/api/v2/assets/${rec.id}/content` : signer.sign(rec.hex, rec.content_type).url;
-    reply.code(302);
-    if (!isFault('v1-view-no-location')) reply.header('location', location);
-    return reply.send();
+    const rec = assets.findOwnedByPath(account, type === 'input' ? filename : `${type}/${filename}`);
+    if (!rec) return sendV1Error(reply, 404, 'not_found', `no ${type} file named "${filename}"`);
+    if (!rules.viewRedirects) return serveBlob(request, reply, ctx.blobs, { hex: rec.hex, size: rec.size_bytes, contentType: rec.content_type });
+    return reply.code(302).header('location', signer.sign(rec.hex, rec.content_type).url).send();
   });
 }

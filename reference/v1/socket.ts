@@ -11,7 +11,6 @@ import type { FastifyInstance } from 'fastify';
 import { WebSocketServer, WebSocket } from 'ws';
 import type { ReferenceContext } from '../context.ts';
 import type { EngineEvent } from '../engine/types.ts';
-import { accountForKey } from './auth.ts';
 import { NodeCache } from './cache.ts';
 import { previewImageFrame, previewWithMetadataFrame, textFrame } from './frames.ts';
 import type { V1Job, V1Jobs } from './jobs.ts';
@@ -30,8 +29,6 @@ const SERVER_FEATURES = { supports_preview_metadata: true };
 /** Per prompt, what the stream needs to remember between events. */
 interface Run {
   executed: string[];
-  /** Only under ws-start-after-executing: execution_start held back. */
-  heldStart?: Record<string, unknown>;
   /** Only under the ws-cached-nodes control: the nodes reported cached. */
   cached: Set<string>;
   /** Only under the ws-final-executing-after-success control: the final executing, held for after the terminal message. */
@@ -44,7 +41,8 @@ function refuse(socket: Duplex, status: number, reason: string, message: string)
 }
 
 export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs: V1Jobs): void {
-  const { isFault, engine } = ctx;
+  const { engine } = ctx;
+  const rules = ctx.policy.v1;
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   const clients = new Set<Client>();
   const runs = new Map<string, Run>();
@@ -53,14 +51,21 @@ export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs
   const queueRemaining = (account: string): number => engine.activeCount(account);
   const now = (): number => Date.now();
 
-  const recipients = (job: V1Job): Client[] =>
-    [...clients].filter((c) => c.account === job.account && (!(isFault('ws-client-id-routing') && job.clientId !== undefined) || c.clientId === job.clientId));
+  const recipients = (job: V1Job): Client[] => [...clients].filter((c) => rules.streamsTo(c, job));
 
+  // A payload may differ per connection (previews, by what the connection announced); the
+  // seams see each distinct payload once, whatever the number of connections it goes to.
   const sendTo = (targets: Client[], payload: string | Buffer | ((c: Client) => string | Buffer)): void => {
+    const byPayload = new Map<string | Buffer, Client[]>();
     for (const c of targets) {
       if (c.socket.readyState !== WebSocket.OPEN) continue;
-      const out = typeof payload === 'function' ? payload(c) : payload;
-      c.socket.send(out, { binary: typeof out !== 'string' });
+      const one = typeof payload === 'function' ? payload(c) : payload;
+      byPayload.set(one, [...(byPayload.get(one) ?? []), c]);
+    }
+    for (const [one, to] of byPayload) {
+      for (const out of ctx.socketOut(one)) {
+        for (const c of to) c.socket.send(out, { binary: typeof out !== 'string' });
+      }
     }
   };
   const message = (type: string, data: Record<string, unknown>): string => JSON.stringify({ type, data });
@@ -94,9 +99,7 @@ export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs
         return;
       }
       case 'execution_start': {
-        const data = { prompt_id, timestamp: now() };
-        if (isFault('ws-start-after-executing')) run.heldStart = data;
-        else sendTo(to, message('execution_start', data));
+        sendTo(to, message('execution_start', { prompt_id, timestamp: now() }));
         return;
       }
       case 'execution_cached': {
@@ -111,16 +114,10 @@ export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs
         if (e.node === null && ctx.isControl('ws-final-executing-after-success')) run.heldFinal = msg;
         else sendTo(to, msg);
         if (e.node !== null) run.executed.push(e.node);
-        if (run.heldStart) {
-          sendTo(to, message('execution_start', run.heldStart));
-          delete run.heldStart;
-        }
         return;
       }
       case 'progress': {
-        const progress: Record<string, unknown> = { value: e.value, max: e.max, prompt_id, node: e.node };
-        if (isFault('ws-progress-no-max')) delete progress.max;
-        sendTo(to, message('progress', progress));
+        sendTo(to, message('progress', { value: e.value, max: e.max, prompt_id, node: e.node }));
         sendTo(
           to,
           message('progress_state', {
@@ -133,28 +130,22 @@ export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs
         return;
       }
       case 'preview': {
-        const plain = previewImageFrame(e.png, isFault);
-        const withMeta = previewWithMetadataFrame({ node_id: e.node, display_node_id: e.node, real_node_id: e.node, prompt_id, parent_node_id: null, image_type: 'image/png' }, e.png, isFault);
+        const plain = previewImageFrame(e.png);
+        const withMeta = previewWithMetadataFrame({ node_id: e.node, display_node_id: e.node, real_node_id: e.node, prompt_id, parent_node_id: null, image_type: 'image/png' }, e.png);
         sendTo(to, (c) => (c.previewMetadata ? withMeta : plain));
         return;
       }
       case 'text':
-        sendTo(to, textFrame(e.node, e.text, isFault));
+        sendTo(to, textFrame(e.node, e.text));
         return;
       case 'executed': {
-        const images = e.outputs.map((o) => (isFault('ws-output-entry-no-type') ? { filename: o.filename, subfolder: o.subfolder } : { filename: o.filename, subfolder: o.subfolder, type: o.type }));
-        const data: Record<string, unknown> = { node: e.node, display_node: e.node, output: { images }, prompt_id };
-        if (isFault('ws-executed-no-prompt-id')) delete data.prompt_id;
-        sendTo(to, message('executed', data));
+        const images = e.outputs.map((o) => ({ filename: o.filename, subfolder: o.subfolder, type: o.type }));
+        sendTo(to, message('executed', { node: e.node, display_node: e.node, output: { images }, prompt_id }));
         return;
       }
       case 'execution_success':
         cache.remember(job.account, job.workflow);
-        if (isFault('ws-terminal-mismatch')) {
-          terminal(message('execution_error', { prompt_id, node_id: null, node_type: null, executed: run.executed, exception_type: 'RuntimeError', exception_message: 'execution failed', traceback: [], current_inputs: {}, current_outputs: {} }));
-        } else {
-          terminal(message('execution_success', { prompt_id, timestamp: now() }));
-        }
+        terminal(message('execution_success', { prompt_id, timestamp: now() }));
         return;
       case 'execution_error': {
         const f = e.failure;
@@ -188,8 +179,7 @@ export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs
       return;
     }
     const token = url.searchParams.get('token');
-    let account = accountForKey(token);
-    if (account === undefined && isFault('ws-bad-token-accepted')) account = 'alice';
+    const account = rules.socketAccount(token);
     if (account === undefined) {
       refuse(socket, 401, 'Unauthorized', token === null ? 'missing token query parameter' : 'unknown API key in token');
       return;
@@ -212,12 +202,12 @@ export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs
         // An engine that predates the flag (the ws-previews-without-metadata control) neither reads nor answers it.
         if (ctx.isControl('ws-previews-without-metadata')) return;
         client.previewMetadata = m.data?.supports_preview_metadata === true;
-        ws.send(message('feature_flags', SERVER_FEATURES));
+        for (const out of ctx.socketOut(message('feature_flags', SERVER_FEATURES))) ws.send(out);
       });
       ws.on('close', () => clients.delete(client));
       ws.on('error', () => clients.delete(client));
       const status = { status: { exec_info: { queue_remaining: queueRemaining(owner) } }, sid: clientId ?? randomUUID() };
-      ws.send(isFault('ws-status-not-enveloped') ? JSON.stringify(status) : message('status', status));
+      for (const out of ctx.socketOut(message('status', status))) ws.send(out);
     });
   });
 

@@ -9,12 +9,8 @@ export interface AssetRecord {
   readonly created_at: string;
   /** Kept only so the hash-not-blake3 fault can report it. */
   readonly sha256Hex: string;
-  /** The url as first presented; served again only by the stale-asset-url fault. */
-  readonly urlAtCreate: { url: string; expiresAtMs: number };
-  /** The job that produced the asset (and, under the upload-has-job fault, a made-up one). */
+  /** The job that produced the asset; uploads have none. */
   readonly job_id?: string;
-  /** Minted by create-from-hash rather than by an upload. */
-  readonly viaHash?: boolean;
 }
 
 const pairKey = (account: string, hex: string): string => `${account}\n${hex}`;

@@ -6,13 +6,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { blake3 } from '@noble/hashes/blake3.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import type { BlobStore } from '../blobs.ts';
-import type { UrlSigner } from '../signing.ts';
-import type { IsFault } from '../faults.ts';
+import type { V2Policy } from './policy.ts';
 import { defaultCatalog, type Catalog } from '../engine/catalog.ts';
 import { Executor } from '../engine/executor.ts';
 import { validateWorkflow } from '../engine/validate.ts';
 import type { EngineEvent, EngineHost, JobSpec, JobState, Refusal, StoredOutput } from '../engine/types.ts';
-import { accountTraits } from './account-traits.ts';
 import type { AssetStore } from './asset-store.ts';
 
 export class V2Engine {
@@ -22,12 +20,10 @@ export class V2Engine {
   constructor(
     private readonly assets: AssetStore,
     private readonly blobs: BlobStore,
-    private readonly signer: UrlSigner,
-    private readonly isFault: IsFault,
+    private readonly rules: V2Policy,
   ) {
-    // v1-prompts-one-at-a-time runs every account's prompts one at a time; tier-limit-ignored runs them all at once.
-    const concurrencyFor = (account: string): number => (this.isFault('v1-prompts-one-at-a-time') ? 1 : this.isFault('tier-limit-ignored') ? 1_000 : accountTraits(account).concurrency);
-    this.executor = new Executor({ host: this.host(), catalog: this.catalog, concurrencyFor });
+    // Asked when a prompt could start, so a fault installed through the policy is seen.
+    this.executor = new Executor({ host: this.host(), catalog: this.catalog, concurrencyFor: (account) => this.rules.runConcurrency(account) });
   }
 
   private ownAsset(account: string, id: string) {
@@ -69,7 +65,6 @@ export class V2Engine {
           tags: [out.kind],
           created_at: new Date(now).toISOString(),
           sha256Hex: createHash('sha256').update(out.png).digest('hex'),
-          urlAtCreate: this.signer.sign(hex, 'image/png', now),
           job_id: out.jobId,
         });
         return { ref: id, filename, subfolder: '', type: out.kind, contentType: 'image/png', sizeBytes: out.png.byteLength };
@@ -82,7 +77,7 @@ export class V2Engine {
       catalog: this.catalog,
       assetExists: (id) => {
         const rec = this.ownAsset(account, id);
-        return rec !== undefined && !(rec.viaHash === true && this.isFault('from-hash-asset-unusable'));
+        return rec !== undefined && this.rules.inputAssetUsable(rec);
       },
       inputFileExists: (name) => this.byPath(account, name) !== undefined,
     });

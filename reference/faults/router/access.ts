@@ -1,0 +1,64 @@
+// Router faults of credits, body size and authentication (seed R § Authentication, § Errors).
+import type { FaultUnit } from '../../faults.ts';
+import { ROUTER_KEYS } from '../../accounts.ts';
+import { resolvePrincipal } from '../../router/principals.ts';
+import { H, MAX_BODY_BYTES } from '../../router/state.ts';
+import { onRouter, routerError } from './shared.ts';
+
+export const ACCESS_FAULTS = [
+  {
+    name: 'router-unfunded-403',
+    rule: 'ROUTER.ERR.INSUFFICIENT_CREDITS_402',
+    description: 'an unfunded workspace is refused 403 forbidden instead of 402 insufficient_credits',
+    install(s) {
+      onRouter(s, undefined, (out) => {
+        if (out.status !== 402 || routerError(out)?.error_type !== 'insufficient_credits') return;
+        out.status = 403;
+        out.setHeader(H.errorType, 'forbidden');
+        out.body = { detail: 'this workspace may not run partner models without credits', error_type: 'forbidden' };
+      });
+    },
+  },
+  {
+    name: 'router-unfunded-runs',
+    rule: 'ROUTER.ERR.INSUFFICIENT_CREDITS',
+    description: 'an unfunded workspace is run',
+    install(s) {
+      s.policy.router.funded = () => true;
+    },
+  },
+  {
+    name: 'router-no-body-cap',
+    rule: 'ROUTER.ERR.BODY_TOO_LARGE',
+    description: 'the body size cap is 8 MiB instead of 1 MiB',
+    install(s) {
+      s.policy.router.bodyLimitBytes = 8 * MAX_BODY_BYTES;
+    },
+  },
+  {
+    name: 'router-catalog-open',
+    rule: 'ROUTER.AUTH.REQUIRED',
+    description: 'the catalog list answers without credentials',
+    install(s) {
+      // The catalog list answers an anonymous caller as the default one.
+      s.policy.router.anonymousPrincipal = (request) =>
+        request.method === 'GET' && request.url.split('?')[0] === '/v2/models' ? resolvePrincipal({ 'x-api-key': ROUTER_KEYS.alice }, false) : undefined;
+    },
+  },
+  {
+    name: 'router-bearer-wins',
+    rule: 'ROUTER.AUTH.KEY_FORMS',
+    description: 'Authorization takes precedence over X-API-Key',
+    install(s) {
+      s.policy.router.bearerFirst = true;
+    },
+  },
+  {
+    name: 'router-jwt-refused',
+    rule: 'ROUTER.AUTH.JWT',
+    description: 'a bearer JWT is refused 401 (only API keys are accepted)',
+    install(s) {
+      s.policy.router.acceptsJwt = false;
+    },
+  },
+] as const satisfies ReadonlyArray<FaultUnit>;

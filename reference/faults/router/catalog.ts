@@ -1,0 +1,246 @@
+// Router faults of model addresses, the catalog, details and schema documents (seed R § Models).
+import type { FaultUnit } from '../../faults.ts';
+import { createHash } from 'node:crypto';
+import { BRAND } from '../../router/state.ts';
+import { schemaDocument } from '../../router/schemas.ts';
+import { RouterError } from '../../router/errors.ts';
+import { validSegments } from '../../router/catalog.ts';
+import type { Outgoing, Seams } from '../seams.ts';
+import { DETAIL, LIST, SCHEMA, SNAPSHOT, isObj, onRouter, routerError, type Obj } from './shared.ts';
+
+/** Edits each entry of a catalog page. */
+function eachEntry(s: Seams, edit: (entry: Obj, out: Outgoing) => void): void {
+  onRouter(s, [LIST], (out) => {
+    const data = out.status === 200 && isObj(out.body) ? out.body.data : undefined;
+    if (Array.isArray(data)) for (const entry of data) if (isObj(entry)) edit(entry, out);
+  });
+}
+
+export const CATALOG_FAULTS = [
+  {
+    name: 'router-ids-case-insensitive',
+    rule: 'ROUTER.ID.SEGMENTS',
+    description: 'model addresses with uppercase letters are folded to lowercase and served',
+    install(s) {
+      s.policy.router.modelSegments = (provider, model) =>
+        !validSegments(provider, model) && validSegments(provider.toLowerCase(), model.toLowerCase()) ? { provider: provider.toLowerCase(), model: model.toLowerCase() } : { provider, model };
+    },
+  },
+  {
+    name: 'router-billing-renamed',
+    rule: 'ROUTER.CATALOG.MEMBER_NAMES',
+    description: 'the billing facts are carried as billing_facts.charged_on_policy_rejection',
+    install(s) {
+      // The list's entries and the detail alike, the member in its place.
+      const rename = (entry: Obj): void => {
+        if (!isObj(entry.billing)) return;
+        const renamed: Obj = {};
+        for (const [k, v] of Object.entries(entry)) {
+          if (k === 'billing' && isObj(v)) renamed.billing_facts = { charged_on_policy_rejection: v.charges_on_policy_rejection };
+          else renamed[k] = v;
+        }
+        for (const k of Object.keys(entry)) delete entry[k];
+        Object.assign(entry, renamed);
+      };
+      eachEntry(s, rename);
+      onRouter(s, [DETAIL], (out) => {
+        if (out.status === 200 && isObj(out.body)) rename(out.body);
+      });
+    },
+  },
+  {
+    name: 'router-entry-no-billing',
+    rule: 'ROUTER.CATALOG.ENTRY',
+    description: 'catalog entries omit the billing object',
+    install(s) {
+      eachEntry(s, (entry) => {
+        delete entry.billing;
+      });
+    },
+  },
+  {
+    name: 'router-catalog-prices',
+    rule: 'ROUTER.CATALOG.NO_PRICES',
+    description: 'catalog entries carry price_usd',
+    install(s) {
+      // Priced where the entry is built, so the detail, which repeats the entry, carries it too.
+      const price = (entry: Obj, out: Outgoing): void => {
+        const def = out.ctx.router.catalog.get(String(entry.provider), String(entry.model));
+        if (def !== undefined) entry.price_usd = def.rates.text_to_image ?? def.rates.text_to_video ?? '0';
+      };
+      eachEntry(s, price);
+      onRouter(s, [DETAIL], (out) => {
+        if (out.status === 200 && isObj(out.body)) price(out.body, out);
+      });
+    },
+  },
+  {
+    name: 'router-page-no-has-more',
+    rule: 'ROUTER.CATALOG.PAGE',
+    description: 'catalog pages omit has_more',
+    install(s) {
+      onRouter(s, [LIST], (out) => {
+        if (out.status === 200 && isObj(out.body)) delete out.body.has_more;
+      });
+    },
+  },
+  {
+    name: 'router-limit-unclamped',
+    rule: 'ROUTER.CATALOG.LIMIT',
+    description: 'a limit above 100 is served up to 150 instead of being clamped',
+    install(s) {
+      s.policy.router.maxPageLimit = 150;
+    },
+  },
+  {
+    name: 'router-page-overlap',
+    rule: 'ROUTER.CATALOG.WALK',
+    description: 'every page after the first repeats the last entry of the page before',
+    install(s) {
+      s.policy.router.pageStart = (position) => (position > 0 ? position - 1 : position);
+    },
+  },
+  {
+    name: 'router-cursor-offset',
+    rule: 'ROUTER.CATALOG.CURSOR_OPAQUE',
+    description: 'next_cursor is the plain offset and any number is accepted as a cursor',
+    install(s) {
+      s.policy.router.encodeCursor = (_cursors, position) => String(position);
+      s.policy.router.decodeCursor = (_cursors, raw) => (/^\d+$/.test(raw) ? Number(raw) : undefined);
+    },
+  },
+  {
+    name: 'router-detail-http-url',
+    rule: 'ROUTER.CATALOG.DETAIL',
+    description: 'input_schema_url uses http:// instead of https://',
+    install(s) {
+      onRouter(s, [DETAIL], (out) => {
+        if (out.status === 200 && isObj(out.body) && typeof out.body.input_schema_url === 'string') out.body.input_schema_url = out.body.input_schema_url.replace(/^https:/, 'http:');
+      });
+    },
+  },
+  {
+    name: 'router-detail-no-schema-url',
+    rule: 'ROUTER.CATALOG.DETAIL',
+    description: 'the detail of a model with an authored schema omits its schema URL',
+    install(s) {
+      onRouter(s, [DETAIL], (out) => {
+        if (out.status === 200 && isObj(out.body)) delete out.body.input_schema_url;
+      });
+    },
+  },
+  {
+    name: 'router-detail-extra-leg',
+    rule: 'ROUTER.CATALOG.DETAIL_LEGS',
+    description: 'the detail lists higgsfield for models it has no leg for',
+    install(s) {
+      onRouter(s, [DETAIL], (out) => {
+        const legs = out.status === 200 && isObj(out.body) ? out.body.model_providers : undefined;
+        if (Array.isArray(legs) && !legs.includes('higgsfield')) legs.push('higgsfield');
+      });
+    },
+  },
+  {
+    name: 'router-retired-200',
+    rule: 'ROUTER.CATALOG.RETIRED',
+    description: 'retired models are still served',
+    install(s) {
+      s.policy.router.retiredOn = () => undefined;
+    },
+  },
+  {
+    name: 'router-retired-wording',
+    rule: 'ROUTER.CATALOG.RETIRED_DETAIL',
+    description: 'the retired-model detail says "this model is no longer available"',
+    install(s) {
+      onRouter(s, undefined, (out) => {
+        const err = routerError(out);
+        if (out.status === 404 && err?.error_type === 'model_not_found' && String(err.detail).includes(' was retired on ')) err.detail = 'this model is no longer available';
+      });
+    },
+  },
+  {
+    name: 'router-sunset-retired',
+    rule: 'ROUTER.CATALOG.SUNSET_LISTED',
+    description: 'a model whose sunset date is in the future is treated as retired',
+    install(s) {
+      s.policy.router.retiredOn = (def) => def.retired?.on ?? def.sunset;
+    },
+  },
+  {
+    name: 'router-schema-no-flag',
+    rule: 'ROUTER.SCHEMA.DOCUMENT',
+    description: 'schema documents lack x-comfy-input-schema-authored',
+    install(s) {
+      s.policy.router.schemaDocument = (model) => {
+        const doc = JSON.parse(schemaDocument(model, BRAND).bytes.toString('utf8')) as Record<string, unknown>;
+        delete doc[`x-${BRAND.toLowerCase()}-input-schema-authored`];
+        const bytes = Buffer.from(JSON.stringify(doc));
+        return { bytes, etag: `"${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}"` };
+      };
+    },
+  },
+  {
+    name: 'router-etag-weak',
+    rule: 'ROUTER.SCHEMA.ETAG',
+    description: 'the schema document ETag is weak (W/)',
+    install(s) {
+      onRouter(s, [SCHEMA], (out) => {
+        const etag = out.header('etag');
+        if (etag !== undefined) out.setHeader('ETag', `W/${etag}`);
+      });
+    },
+  },
+  {
+    name: 'router-no-cache-control',
+    rule: 'ROUTER.SCHEMA.CACHE_CONTROL',
+    description: 'schema documents carry no Cache-Control',
+    install(s) {
+      onRouter(s, [SCHEMA], (out) => {
+        out.setHeader('cache-control', undefined);
+      });
+    },
+  },
+  {
+    name: 'router-ignore-if-none-match',
+    rule: 'ROUTER.SCHEMA.NOT_MODIFIED',
+    description: 'If-None-Match is ignored: always 200 with the body',
+    install(s) {
+      s.request({ surfaces: ['router'], routes: [SCHEMA] }, ({ request }) => {
+        delete request.headers['if-none-match'];
+      });
+    },
+  },
+  {
+    name: 'router-unauthored-validated',
+    rule: 'ROUTER.SCHEMA.UNAUTHORED',
+    description: 'unauthored models refuse bodies without a prompt (422)',
+    install(s) {
+      s.policy.router.unauthoredEntries = (body) => (typeof body.prompt === 'string' ? [] : [{ loc: ['body', 'prompt'], msg: 'Field required', type: 'missing', input: body }]);
+    },
+  },
+  {
+    name: 'router-snapshot-needs-key',
+    rule: 'ROUTER.SCHEMA.SNAPSHOT',
+    description: 'the published snapshot is found only with a key (404 without one)',
+    install(s) {
+      s.request(
+        { surfaces: ['router'], routes: [SNAPSHOT] },
+        ({ request }) => {
+          if (request.headers.authorization !== undefined || request.headers['x-api-key'] !== undefined) return;
+          const { provider, file } = request.params as { provider: string; file: string };
+          throw new RouterError(404, 'model_not_found', `no published schema for ${provider}/${file.endsWith('.json') ? file.slice(0, -5) : ''}`);
+        },
+        'preHandler',
+      );
+    },
+  },
+  {
+    name: 'router-restricted-visible',
+    rule: 'ROUTER.AUTH.FORBIDDEN',
+    description: 'a restricted model is served to every caller',
+    install(s) {
+      s.policy.router.restricted = () => false;
+    },
+  },
+] as const satisfies ReadonlyArray<FaultUnit>;

@@ -1,0 +1,252 @@
+// Router faults of the contract, the common headers and the error bodies (seed R § Errors).
+import type { FaultUnit } from '../../faults.ts';
+import { H } from '../../router/state.ts';
+import { errorAnswer, failureAnswer } from '../../router/dispatch.ts';
+import { CAPACITY_DETAIL, COLLECT, ESTIMATE, RUN, SCHEMA, STATUS, dropSpendHeaders, isObj, onRouter, params, routerError } from './shared.ts';
+
+export const CONTRACT_FAULTS = [
+  {
+    name: 'router-schema-203',
+    rule: 'ROUTER.CONTRACT.STATUS_DECLARED',
+    description: 'the schema route answers its document with 203 instead of 200',
+    install(s) {
+      onRouter(s, [SCHEMA], (out) => {
+        if (out.status === 200) out.status = 203;
+      });
+    },
+  },
+  {
+    name: 'router-estimate-text-plain',
+    rule: 'ROUTER.CONTRACT.BODY',
+    description: 'estimates are sent as text/plain',
+    install(s) {
+      onRouter(s, [ESTIMATE], (out) => {
+        if (out.status === 200) out.setHeader('content-type', 'text/plain; charset=utf-8');
+      });
+    },
+  },
+  {
+    name: 'router-upstream-status-text',
+    rule: 'ROUTER.CONTRACT.HEADERS',
+    description: 'X-Comfy-Upstream-Status on a 502 reads "n/a" instead of an integer',
+    install(s) {
+      onRouter(s, undefined, (out) => {
+        if (out.status === 502 && out.header(H.upstreamStatus) !== undefined) out.setHeader(H.upstreamStatus, 'n/a');
+      });
+    },
+  },
+  {
+    name: 'router-no-request-id-on-errors',
+    rule: 'ROUTER.HEADER.REQUEST_ID',
+    description: 'error responses lack X-Comfy-Request-Id',
+    install(s) {
+      onRouter(s, undefined, (out) => {
+        if (out.status >= 400) out.setHeader(H.requestId, undefined);
+      });
+    },
+  },
+  {
+    name: 'router-error-type-header-mismatch',
+    rule: 'ROUTER.HEADER.ERROR_TYPE',
+    description: '404 answers carry X-Comfy-Error-Type not_found while the body says model_not_found or request_not_found',
+    install(s) {
+      onRouter(s, undefined, (out) => {
+        if (out.status === 404) out.setHeader(H.errorType, 'not_found');
+      });
+    },
+  },
+  {
+    name: 'router-retry-after-date',
+    rule: 'ROUTER.HEADER.RETRY_AFTER',
+    description: 'queue polls give Retry-After as an HTTP date',
+    install(s) {
+      // Poll answers only: unfinished status reads and pending collects.
+      onRouter(s, [STATUS, COLLECT], (out) => {
+        if ((out.status === 200 || out.status === 202) && out.header('retry-after') !== undefined) out.setHeader('Retry-After', new Date(Date.now() + 1000).toUTCString());
+      });
+    },
+  },
+  {
+    name: 'router-dropped-params-comma',
+    rule: 'ROUTER.HEADER.DROPPED_PARAMS_JSON',
+    description: 'X-Comfy-Router-Dropped-Params is a comma-joined list instead of a JSON array',
+    install(s) {
+      onRouter(s, undefined, (out) => {
+        const dropped = out.header(H.dropped);
+        if (dropped !== undefined) out.setHeader(H.dropped, (JSON.parse(dropped) as string[]).join(', '));
+      });
+    },
+  },
+  {
+    name: 'router-v2-envelope',
+    rule: 'ROUTER.ERR.BODY',
+    description: 'error bodies use the v2 envelope {error: {code, message}}',
+    install(s) {
+      onRouter(s, undefined, (out) => {
+        const err = routerError(out);
+        if (err !== undefined && out.status !== 422) out.body = { error: { code: err.error_type, message: err.detail } };
+      });
+    },
+  },
+  {
+    name: 'router-model-not-found-400',
+    rule: 'ROUTER.ERR.CODE_STATUS',
+    description: 'model_not_found is sent with HTTP 400',
+    install(s) {
+      // Routes only: an unknown path keeps its 404.
+      onRouter(s, undefined, (out) => {
+        if (!out.request.is404 && routerError(out)?.error_type === 'model_not_found') out.status = 400;
+      });
+    },
+  },
+  {
+    name: 'router-422-string-detail',
+    rule: 'ROUTER.ERR.VALIDATION_BODY',
+    description: '422 bodies carry detail as one string',
+    install(s) {
+      onRouter(s, undefined, (out) => {
+        const detail = out.status === 422 && isObj(out.body) ? out.body.detail : undefined;
+        if (isObj(out.body) && Array.isArray(detail)) out.body = { detail: detail.map((e) => (isObj(e) ? String(e.msg) : '')).join('; ') };
+      });
+    },
+  },
+  {
+    name: 'router-loc-body-only',
+    rule: 'ROUTER.ERR.VALIDATION_LOC',
+    description: 'every 422 entry has loc ["body"]',
+    install(s) {
+      onRouter(s, undefined, (out) => {
+        const detail = out.status === 422 && isObj(out.body) ? out.body.detail : undefined;
+        if (Array.isArray(detail)) for (const e of detail) if (isObj(e)) e.loc = ['body'];
+      });
+    },
+  },
+  {
+    name: 'router-array-body-400',
+    rule: 'ROUTER.ERR.NON_OBJECT_BODY',
+    description: 'a JSON body that is not an object answers 400 invalid_input',
+    install(s) {
+      onRouter(s, undefined, (out) => {
+        const detail = out.status === 422 && isObj(out.body) ? out.body.detail : undefined;
+        const first = Array.isArray(detail) ? detail[0] : undefined;
+        if (!isObj(first) || first.type !== 'dict_type') return;
+        out.status = 400;
+        out.body = { detail: 'the body must be a JSON object', error_type: 'invalid_input' };
+      });
+    },
+  },
+  {
+    name: 'router-unknown-model-estimate-400',
+    rule: 'ROUTER.ERR.MODEL_NOT_FOUND',
+    description: 'the estimate of an unknown model answers 400 invalid_input',
+    install(s) {
+      onRouter(s, [ESTIMATE], (out) => {
+        const err = routerError(out);
+        if (out.status !== 404 || err?.error_type !== 'model_not_found' || String(err.detail).includes(' was retired on ')) return;
+        const { provider, model } = params(out);
+        out.status = 400;
+        out.setHeader(H.errorType, 'invalid_input');
+        out.body = { detail: `unknown model ${provider}/${model}`, error_type: 'invalid_input' };
+      });
+    },
+  },
+  {
+    name: 'router-429-no-spend',
+    rule: 'ROUTER.ERR.RATE_LIMITED',
+    description: '429 answers lack the committed-spend headers',
+    install(s) {
+      onRouter(s, undefined, (out) => {
+        if (out.status === 429 && routerError(out)?.error_type === 'rate_limited') dropSpendHeaders(out);
+      });
+    },
+  },
+  {
+    name: 'router-provider-error-503',
+    rule: 'ROUTER.ERR.PROVIDER_ERROR',
+    description: 'an unusable provider answer is 503 service_unavailable',
+    install(s) {
+      s.policy.router.providerFailure = (answer, model) =>
+        answer.kind === 'unparseable' ? errorAnswer(503, 'service_unavailable', 'the provider is unavailable') : failureAnswer(answer, model);
+    },
+  },
+  {
+    name: 'router-capacity-no-retry-after',
+    rule: 'ROUTER.ERR.CAPACITY',
+    description: 'capacity refusals lack Retry-After',
+    install(s) {
+      // The synchronous route only.
+      onRouter(s, [RUN], (out) => {
+        if (out.status === 503 && String(routerError(out)?.detail).endsWith(CAPACITY_DETAIL)) out.setHeader('retry-after', undefined);
+      });
+    },
+  },
+  {
+    name: 'router-deadline-no-retry-after',
+    rule: 'ROUTER.ERR.DEADLINE',
+    description: '504 deadline_exceeded lacks Retry-After',
+    install(s) {
+      onRouter(s, undefined, (out) => {
+        if (routerError(out)?.error_type === 'deadline_exceeded') out.setHeader('retry-after', undefined);
+      });
+    },
+  },
+  {
+    name: 'router-refusal-subject-dropped',
+    rule: 'ROUTER.ERR.CONTENT_POLICY',
+    description: 'the subject the provider named is lost: neither X-Comfy-Refusal-Subject nor the member',
+    install(s) {
+      onRouter(s, undefined, (out) => {
+        const err = routerError(out);
+        if (err?.error_type !== 'content_policy_violation') return;
+        out.setHeader(H.refusalSubject, undefined);
+        delete err.refusal_subject;
+      });
+    },
+  },
+  {
+    name: 'router-refusal-subject-header-only',
+    rule: 'ROUTER.ERR.CONTENT_POLICY',
+    description: 'the refusal subject is sent in the header but not mirrored in the body',
+    install(s) {
+      onRouter(s, undefined, (out) => {
+        const err = routerError(out);
+        if (err?.error_type === 'content_policy_violation') delete err.refusal_subject;
+      });
+    },
+  },
+  {
+    name: 'router-refusal-subject-mismatch',
+    rule: 'ROUTER.ERR.CONTENT_POLICY',
+    description: 'the body refusal_subject differs from X-Comfy-Refusal-Subject',
+    install(s) {
+      onRouter(s, undefined, (out) => {
+        const err = routerError(out);
+        if (err?.error_type === 'content_policy_violation') err.refusal_subject = err.refusal_subject === 'output' ? 'input' : 'output';
+      });
+    },
+  },
+  {
+    name: 'router-upstream-detail-dropped',
+    rule: 'ROUTER.ERR.UPSTREAM_DETAIL',
+    description: "the provider's reason for calling a request malformed is lost (neither X-Comfy-Upstream-Detail nor the member)",
+    install(s) {
+      onRouter(s, undefined, (out) => {
+        const err = routerError(out);
+        if (err === undefined) return;
+        out.setHeader(H.upstreamDetail, undefined);
+        delete err.upstream_detail;
+      });
+    },
+  },
+  {
+    name: 'router-upstream-detail-on-router-400',
+    rule: 'ROUTER.ERR.UPSTREAM_DETAIL',
+    description: 'the router-raised unregistered-provider 400 carries upstream_detail',
+    install(s) {
+      onRouter(s, undefined, (out) => {
+        const err = routerError(out);
+        if (out.status === 400 && err?.error_type === 'invalid_input' && String(err.detail).includes('is not a registered provider')) err.upstream_detail = 'unknown provider';
+      });
+    },
+  },
+] as const satisfies ReadonlyArray<FaultUnit>;

@@ -1,0 +1,138 @@
+// Router faults of cost estimates (seed R § Estimates): figures, reasons, validation, rollout.
+import type { FaultUnit } from '../../faults.ts';
+import { Dec } from '../../router/decimal.ts';
+import { CORRECT_FIGURES } from '../../router/pricing.ts';
+import { ESTIMATE, SUBMIT, estimateOf, onRouter, params, type Obj } from './shared.ts';
+
+export const ESTIMATE_FAULTS = [
+  {
+    name: 'router-exact-with-range',
+    rule: 'ROUTER.ESTIMATE.FIELDS',
+    description: 'exact quotes also carry min_amount and max_amount',
+    install(s) {
+      onRouter(s, [ESTIMATE, SUBMIT], (out) => {
+        const est = estimateOf(out);
+        if (est?.source !== 'exact') return;
+        const { pricing_as_of, model_id, provider, ...figures } = est;
+        const rebuilt: Obj = { ...figures, min_amount: est.amount, max_amount: est.amount, pricing_as_of, model_id, provider };
+        for (const k of Object.keys(est)) delete est[k];
+        Object.assign(est, rebuilt);
+      });
+    },
+  },
+  {
+    name: 'router-amount-exponent',
+    rule: 'ROUTER.ESTIMATE.DECIMAL',
+    description: 'amounts are written in exponent form',
+    install(s) {
+      s.policy.router.figures = { ...CORRECT_FIGURES, dollars: (amount) => amount.toNumber(8).toExponential() };
+    },
+  },
+  {
+    name: 'router-cents-rounded',
+    rule: 'ROUTER.ESTIMATE.CENTS',
+    description: 'amount_cents is rounded to whole cents',
+    install(s) {
+      s.policy.router.figures = { ...CORRECT_FIGURES, cents: (cents) => cents.round(0).toNumber() };
+    },
+  },
+  {
+    name: 'router-credits-truncated',
+    rule: 'ROUTER.ESTIMATE.CREDITS',
+    description: 'credits are truncated to 2 decimals instead of rounded',
+    install(s) {
+      s.policy.router.figures = { ...CORRECT_FIGURES, credits: (raw) => raw.floor(2) };
+    },
+  },
+  {
+    name: 'router-subcent-unpriced',
+    rule: 'ROUTER.ESTIMATE.SUBCENT',
+    description: 'a sub-cent price is read as no price: quoted unknown unpriced_model',
+    install(s) {
+      // A rate card kept in whole cents: a price below half a cent reads as none.
+      onRouter(s, [ESTIMATE, SUBMIT], (out) => {
+        const est = estimateOf(out);
+        if (est?.source !== 'exact' || typeof est.amount !== 'string') return;
+        const amount = Dec.of(est.amount);
+        if (amount.isZero() || !amount.round(2).isZero()) return;
+        const { currency, pricing_as_of, model_id, provider } = est;
+        for (const k of Object.keys(est)) delete est[k];
+        Object.assign(est, { source: 'unknown', currency, reason: 'unpriced_model', pricing_as_of, model_id, provider });
+      });
+    },
+  },
+  {
+    name: 'router-subcent-zero',
+    rule: 'ROUTER.ESTIMATE.SUBCENT',
+    description: 'sub-cent exact prices are quoted as 0',
+    install(s) {
+      // A sub-cent price is zero, consistently in every figure.
+      s.policy.router.figures = { ...CORRECT_FIGURES, exact: (amount) => (amount.round(2).isZero() ? Dec.ZERO : amount) };
+    },
+  },
+  {
+    name: 'router-estimate-leg-native',
+    rule: 'ROUTER.ESTIMATE.CURRENCY_LEG',
+    description: 'quotes name the native provider whatever model_provider says',
+    install(s) {
+      onRouter(s, [ESTIMATE, SUBMIT], (out) => {
+        const est = estimateOf(out);
+        if (est !== undefined) est.provider = params(out).provider;
+      });
+    },
+  },
+  {
+    name: 'router-not-quotable-wrong-reason',
+    rule: 'ROUTER.ESTIMATE.REASON',
+    description: 'unbounded bodies are quoted with reason pricing_unavailable',
+    install(s) {
+      onRouter(s, [ESTIMATE], (out) => {
+        const est = estimateOf(out);
+        if (est?.reason === 'not_quotable') est.reason = 'pricing_unavailable';
+      });
+    },
+  },
+  {
+    name: 'router-unpriced-not-quotable',
+    rule: 'ROUTER.ESTIMATE.REASON',
+    description: 'a model the rate card does not price is quoted with reason not_quotable instead of unpriced_model',
+    install(s) {
+      onRouter(s, [ESTIMATE, SUBMIT], (out) => {
+        const est = estimateOf(out);
+        if (est?.reason === 'unpriced_model') est.reason = 'not_quotable';
+      });
+    },
+  },
+  {
+    name: 'router-estimate-byok-reason',
+    rule: 'ROUTER.ESTIMATE.NO_BYOK_DETECTION',
+    description: 'the estimate answers reason byok for an own-key caller',
+    install(s) {
+      s.policy.router.estimateQuote = (p, def, leg, quote) => (p.ownKeys.has(def.provider) && leg.kind === 'native' ? { source: 'unknown', reason: 'byok' } : quote());
+    },
+  },
+  {
+    name: 'router-estimate-rejects-unknown',
+    rule: 'ROUTER.ESTIMATE.VALIDATION',
+    description: 'the estimate refuses undeclared top-level fields',
+    install(s) {
+      s.policy.router.rejectsUnknown = (route, asked) => asked || route === 'estimate';
+    },
+  },
+  {
+    name: 'router-estimate-rollout-open',
+    rule: 'ROUTER.ESTIMATE.ROLLOUT',
+    description: 'callers outside the rollout are quoted',
+    install(s) {
+      s.policy.router.estimatesEnabled = () => true;
+    },
+  },
+  {
+    name: 'router-estimate-stale-card-guessed',
+    rule: 'ROUTER.ESTIMATE.STALE_CARD',
+    description: 'a stale rate card is used for a figure',
+    install(s) {
+      s.policy.router.cardFresh = () => true;
+    },
+  },
+] as const satisfies ReadonlyArray<FaultUnit>;

@@ -1,0 +1,196 @@
+// Router faults of the queue (seed R § Queue): handles, status reads, collect and cancel.
+import type { FaultUnit } from '../../faults.ts';
+import { H } from '../../router/state.ts';
+import { resolvePrincipal, scopeOf } from '../../router/principals.ts';
+import { CANCEL, COLLECT, QUEUE_URLS, STATUS, SUBMIT, isObj, onRouter, params, routerError, type Obj } from './shared.ts';
+
+export const QUEUE_FAULTS = [
+  {
+    name: 'router-request-id-uppercase',
+    rule: 'ROUTER.ID.REQUEST_ID',
+    description: 'queued request IDs are reported in uppercase',
+    install(s) {
+      // IDs go out in uppercase and are folded back on the way in.
+      s.request({ surfaces: ['router'], routes: [STATUS, COLLECT, CANCEL] }, ({ request }) => {
+        const p = request.params as Record<string, string>;
+        p.request_id = p.request_id!.toLowerCase();
+      });
+      onRouter(s, undefined, (out) => {
+        if (!isObj(out.body) || typeof out.body.request_id !== 'string') return;
+        const id = out.body.request_id;
+        out.body.request_id = id.toUpperCase();
+        for (const k of QUEUE_URLS) if (typeof out.body[k] === 'string') out.body[k] = (out.body[k] as string).replace(`/requests/${id}`, `/requests/${id.toUpperCase()}`);
+      });
+    },
+  },
+  {
+    name: 'router-status-url-relative',
+    rule: 'ROUTER.QUEUE.HANDLE',
+    description: 'queue URLs are host-relative',
+    install(s) {
+      onRouter(s, undefined, (out) => {
+        if (!isObj(out.body)) return;
+        const base = out.ctx.router.baseUrl();
+        for (const k of QUEUE_URLS) if (typeof out.body[k] === 'string' && (out.body[k] as string).startsWith(base)) out.body[k] = (out.body[k] as string).slice(base.length);
+      });
+    },
+  },
+  {
+    name: 'router-fourth-status',
+    rule: 'ROUTER.QUEUE.STATUS_NAMES',
+    description: 'an unfinished request, queued or running, reports status RUNNING on status reads',
+    install(s) {
+      onRouter(s, [STATUS, COLLECT], (out) => {
+        if (isObj(out.body) && (out.body.status === 'IN_QUEUE' || out.body.status === 'IN_PROGRESS')) out.body.status = 'RUNNING';
+      });
+    },
+  },
+  {
+    name: 'router-poll-no-retry-after',
+    rule: 'ROUTER.QUEUE.POLL_RETRY_AFTER',
+    description: 'polls of unfinished requests carry no Retry-After',
+    install(s) {
+      onRouter(s, [STATUS, COLLECT], (out) => {
+        if (out.status === 200 || out.status === 202) out.setHeader('retry-after', undefined);
+      });
+    },
+  },
+  {
+    name: 'router-collect-pending-200',
+    rule: 'ROUTER.QUEUE.COLLECT_PENDING',
+    description: 'collect of an unfinished request answers 200 with the status body',
+    install(s) {
+      onRouter(s, [COLLECT], (out) => {
+        if (out.status !== 202) return;
+        out.status = 200;
+        out.setHeader('retry-after', undefined);
+        out.setHeader('X-Content-Type-Options', 'nosniff');
+      });
+    },
+  },
+  {
+    name: 'router-collect-reserialized',
+    rule: 'ROUTER.QUEUE.COLLECT_IDENTICAL',
+    description: 'collected JSON results are pretty-printed',
+    install(s) {
+      onRouter(s, [COLLECT], (out) => {
+        if (out.status === 200 && out.body !== undefined) out.payload = Buffer.from(JSON.stringify(out.body, null, 2));
+      });
+    },
+  },
+  {
+    name: 'router-error-type-null',
+    rule: 'ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE',
+    description: 'a successful request reports error_type null',
+    install(s) {
+      onRouter(s, [STATUS], (out) => {
+        if (out.status !== 200 || !isObj(out.body) || out.body.status !== 'COMPLETED' || 'error_type' in out.body) return;
+        const { request_id, status, ...rest } = out.body;
+        out.body = { request_id, status, error_type: null, ...rest };
+      });
+    },
+  },
+  {
+    name: 'router-status-with-result',
+    rule: 'ROUTER.QUEUE.STATUS_NO_RESULT',
+    description: 'the status of a finished request carries the result members',
+    install(s) {
+      onRouter(s, [STATUS], (out) => {
+        if (out.status !== 200 || !isObj(out.body) || out.body.status !== 'COMPLETED' || 'error_type' in out.body) return;
+        const { router } = out.ctx;
+        const { provider, model } = params(out);
+        const scope = router.rules.requestScope(resolvePrincipal(out.request.headers, router.rules.bearerFirst), scopeOf);
+        const result = router.queue.get(scope, `${provider}/${model}`, String(out.body.request_id))?.result;
+        if (result === undefined || result.contentType !== 'application/json') return;
+        const parsed: unknown = JSON.parse(result.bytes.toString('utf8'));
+        const urls: Obj = {};
+        const rest: Obj = { ...out.body };
+        for (const k of QUEUE_URLS) {
+          urls[k] = rest[k];
+          delete rest[k];
+        }
+        out.body = { ...rest, ...(isObj(parsed) ? parsed : {}), ...urls };
+      });
+    },
+  },
+  {
+    name: 'router-failed-status',
+    rule: 'ROUTER.QUEUE.STATUS_CLOSED',
+    description: 'a request that did not succeed ends with a terminal status of its own (FAILED, CANCELLED) instead of COMPLETED',
+    install(s) {
+      onRouter(s, [STATUS], (out) => {
+        if (out.status !== 200 || !isObj(out.body) || out.body.status !== 'COMPLETED' || typeof out.body.error_type !== 'string') return;
+        out.body.status = out.body.error_type === 'cancelled' ? 'CANCELLED' : 'FAILED';
+      });
+    },
+  },
+  {
+    name: 'router-cancel-ignored',
+    rule: 'ROUTER.QUEUE.CANCEL',
+    description: 'a cancel is acknowledged 202 but the request, still waiting in the queue, runs on and succeeds',
+    install(s) {
+      // The acknowledgement is sent; the request is never told.
+      s.policy.router.cancelRequest = () => undefined;
+    },
+  },
+  {
+    name: 'router-cancel-done-202',
+    rule: 'ROUTER.QUEUE.CANCEL',
+    description: 'cancel of a finished request answers 202 CANCELLATION_REQUESTED',
+    install(s) {
+      onRouter(s, [CANCEL], (out) => {
+        if (out.status !== 409 || !isObj(out.body) || out.body.status !== 'ALREADY_COMPLETED') return;
+        out.status = 202;
+        out.setHeader(H.errorType, undefined);
+        out.body = { request_id: out.body.request_id, status: 'CANCELLATION_REQUESTED' };
+      });
+    },
+  },
+  {
+    name: 'router-bytes-queued',
+    rule: 'ROUTER.QUEUE.BYTES_REFUSED',
+    description: 'the bytes-returning model is admitted to the queue',
+    install(s) {
+      s.policy.router.queueable = () => true;
+    },
+  },
+  {
+    name: 'router-submit-unvalidated',
+    rule: 'ROUTER.QUEUE.VALIDATED_AT_SUBMIT',
+    description: 'submits are admitted without schema validation',
+    install(s) {
+      s.policy.router.validateSubmit = (body, validate) => (isObj(body) ? body : validate());
+    },
+  },
+  {
+    name: 'router-estimate-on-replay',
+    rule: 'ROUTER.QUEUE.ESTIMATE',
+    description: 'an idempotent replay of a submit repeats the estimate',
+    install(s) {
+      // A replay answers the handle as first sent, estimate included.
+      const first = new Map<string, unknown>();
+      onRouter(s, [SUBMIT], (out) => {
+        if (out.status !== 201 || !isObj(out.body)) return;
+        const id = String(out.body.request_id);
+        if (out.header('Idempotent-Replayed') === undefined) first.set(id, structuredClone(out.body));
+        else if (first.has(id)) out.body = structuredClone(first.get(id));
+      });
+    },
+  },
+  {
+    name: 'router-unknown-request-200',
+    rule: 'ROUTER.QUEUE.UNKNOWN_404',
+    description: 'status of an unknown request ID answers 200 IN_QUEUE',
+    install(s) {
+      onRouter(s, [STATUS], (out) => {
+        const { provider, model, request_id: id = '' } = params(out);
+        if (routerError(out)?.error_type !== 'request_not_found' || !/^[0-9a-f-]{36}$/.test(id)) return;
+        const root = `${out.ctx.router.baseUrl()}/v2/models/${provider}/${model}/requests/${id}`;
+        out.status = 200;
+        out.setHeader(H.errorType, undefined);
+        out.setHeader('Retry-After', '1');
+        out.body = { request_id: id, status: 'IN_QUEUE', queue_position: 0, status_url: `${root}/status`, response_url: root, cancel_url: `${root}/cancel` };
+      });
+    },
+  },
+] as const satisfies ReadonlyArray<FaultUnit>;

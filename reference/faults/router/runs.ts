@@ -1,0 +1,250 @@
+// Router faults of synchronous runs, model_provider dispatch and fallback (seed R § Running a model).
+import type { FaultUnit } from '../../faults.ts';
+import { ALTERNATES, NATIVE_ALIASES } from '../../router/catalog.ts';
+import { Dec } from '../../router/decimal.ts';
+import { operationOf } from '../../router/pricing.ts';
+import { H } from '../../router/state.ts';
+import { undeclaredTopLevel, validateAgainst } from '../../router/validation.ts';
+import { COLLECT, RUN, isObj, onRouter } from './shared.ts';
+
+export const RUN_FAULTS = [
+  {
+    name: 'router-output-array',
+    rule: 'ROUTER.RUN.NATIVE',
+    description: 'image model output is wrapped in a JSON array',
+    install(s) {
+      s.policy.router.shapeOutput = (model, out, strict) =>
+        model.kind === 'image' && out.contentType === 'application/json' && !strict ? { ...out, bytes: Buffer.from(`[${out.bytes.toString('utf8')}]`) } : out;
+    },
+  },
+  {
+    name: 'router-output-enveloped',
+    rule: 'ROUTER.RUN.OUTPUT_SCHEMA',
+    description: 'image model output is wrapped in {"data": ...}',
+    install(s) {
+      s.policy.router.shapeOutput = (model, out, strict) =>
+        model.kind === 'image' && out.contentType === 'application/json' && !strict ? { ...out, bytes: Buffer.from(`{"data":${out.bytes.toString('utf8')}}`) } : out;
+    },
+  },
+  {
+    name: 'router-seed-max-1e6',
+    rule: 'ROUTER.RUN.SCHEMA_BODIES',
+    description: 'a seed above 1000000 is refused although the schema allows up to 2147483647',
+    install(s) {
+      s.policy.router.validateNative = (schema, body, entries) => {
+        validateAgainst(schema, body, ['body'], entries);
+        if (typeof body.seed === 'number' && body.seed > 1_000_000) {
+          entries.push({ loc: ['body', 'seed'], msg: 'Input should be less than or equal to 1000000', type: 'less_than_equal', ctx: { le: 1_000_000 }, input: body.seed });
+        }
+      };
+    },
+  },
+  {
+    name: 'router-no-nosniff',
+    rule: 'ROUTER.RUN.NOSNIFF',
+    description: 'successful runs and collected results lack X-Content-Type-Options',
+    install(s) {
+      onRouter(s, [RUN, COLLECT], (out) => {
+        if (out.status === 200) out.setHeader('X-Content-Type-Options', undefined);
+      });
+    },
+  },
+  {
+    name: 'router-bytes-as-base64',
+    rule: 'ROUTER.RUN.BYTES',
+    description: 'the bytes-returning model is answered as JSON with base64 audio',
+    install(s) {
+      s.policy.router.shapeOutput = (model, out) =>
+        model.kind === 'audio' ? { contentType: 'application/json', bytes: Buffer.from(JSON.stringify({ audio_base64: out.bytes.toString('base64') })) } : out;
+    },
+  },
+  {
+    name: 'router-credits-doubled',
+    rule: 'ROUTER.RUN.CREDITS_USED',
+    description: 'X-Comfy-Credits-Used reports twice the credits',
+    install(s) {
+      // Not on a fallback run, which the serving leg bills.
+      onRouter(s, [RUN], (out) => {
+        const credits = out.header(H.credits);
+        if (out.status === 200 && credits !== undefined && out.header(H.fallback) === undefined) out.setHeader(H.credits, Dec.of(credits).timesInt(2).toString(2));
+      });
+    },
+  },
+  {
+    name: 'router-spend-remaining-limit',
+    rule: 'ROUTER.RUN.SPEND_HEADERS',
+    description: 'X-Committed-Spend-Remaining always equals the limit',
+    install(s) {
+      onRouter(s, undefined, (out) => {
+        const limit = out.header('X-Committed-Spend-Limit');
+        if (limit !== undefined) out.setHeader('X-Committed-Spend-Remaining', limit);
+      });
+    },
+  },
+  {
+    name: 'router-reject-unknown-nested',
+    rule: 'ROUTER.RUN.REJECT_UNKNOWN',
+    description: 'reject_unknown_fields also refuses undeclared nested fields',
+    install(s) {
+      s.policy.router.undeclared = (schema, body) => undeclaredTopLevel(schema, body, true);
+    },
+  },
+  {
+    name: 'router-model-mismatch-ignored',
+    rule: 'ROUTER.RUN.MODEL_MISMATCH',
+    description: 'a body naming another model is run anyway',
+    install(s) {
+      s.policy.router.bodyNamesModel = () => true;
+    },
+  },
+  {
+    name: 'router-video-bills-by-role',
+    rule: 'ROUTER.RUN.VIDEO_BILLING',
+    description: 'the video family bills reference roles as reference-to-video',
+    install(s) {
+      s.policy.router.videoOperation = (model, body) => operationOf(model, body, true);
+    },
+  },
+  {
+    name: 'router-alias-comfyui-refused',
+    rule: 'ROUTER.PROVIDER.ALIASES',
+    description: 'model_provider=comfyui is refused as unregistered',
+    install(s) {
+      s.policy.router.nativeAlias = (mp) => mp !== 'comfyui' && (NATIVE_ALIASES as readonly string[]).includes(mp);
+    },
+  },
+  {
+    name: 'router-unregistered-runs',
+    rule: 'ROUTER.PROVIDER.UNREGISTERED',
+    description: 'an unregistered model_provider is ignored (native dispatch)',
+    install(s) {
+      s.policy.router.nativeAlias = (mp) => (NATIVE_ALIASES as readonly string[]).includes(mp) || !(ALTERNATES as readonly string[]).includes(mp);
+    },
+  },
+  {
+    name: 'router-no-leg-404',
+    rule: 'ROUTER.PROVIDER.NO_LEG',
+    description: 'a provider without a leg for the model answers 404 model_not_found',
+    install(s) {
+      onRouter(s, undefined, (out) => {
+        const detail = out.status === 400 && isObj(out.body) ? out.body.detail : undefined;
+        const m = typeof detail === 'string' ? /^model_provider "(.+)" has no leg for (.+)$/.exec(detail) : null;
+        if (m === null) return;
+        out.status = 404;
+        out.setHeader(H.errorType, 'model_not_found');
+        out.body = { detail: `${m[1]} does not serve ${m[2]}`, error_type: 'model_not_found' };
+      });
+    },
+  },
+  {
+    name: 'router-edit-forwarded',
+    rule: 'ROUTER.PROVIDER.EDIT_UNSERVABLE',
+    description: "an edit is forwarded to a translator that cannot carry the media",
+    install(s) {
+      s.policy.router.carriesEdit = () => true;
+    },
+  },
+  {
+    name: 'router-byok-cleared-by-key',
+    rule: 'ROUTER.PROVIDER.BYOK_CONFLICT',
+    description: 'a request with an Idempotency-Key skips the own-key 409',
+    install(s) {
+      s.policy.router.ownKeyConflict = (p, model, hasKey) => p.ownKeys.has(model.provider) && !hasKey;
+    },
+  },
+  {
+    name: 'router-gate-ignored',
+    rule: 'ROUTER.PROVIDER.GATE',
+    description: 'providers not turned on for the caller are served',
+    install(s) {
+      s.policy.router.providerEnabled = () => true;
+    },
+  },
+  {
+    name: 'router-refusal-order',
+    rule: 'ROUTER.PROVIDER.REFUSAL_ORDER',
+    description: 'the own-key refusal is checked before the edit refusal',
+    install(s) {
+      s.policy.router.legRefusals = ['own-key', 'edit'];
+    },
+  },
+  {
+    name: 'router-strict-without-provider',
+    rule: 'ROUTER.PROVIDER.STRICT_MODE',
+    description: 'strict_mode=true without model_provider skips native validation',
+    install(s) {
+      // strict_mode holds on the native leg too, so the native schema is skipped there.
+      s.policy.router.strictMode = (asked) => asked;
+    },
+  },
+  {
+    name: 'router-translation-silent',
+    rule: 'ROUTER.PROVIDER.TRANSLATION',
+    description: 'fields dropped in translation are not disclosed',
+    install(s) {
+      onRouter(s, undefined, (out) => {
+        out.setHeader(H.dropped, undefined);
+      });
+    },
+  },
+  {
+    name: 'router-strict-validates',
+    rule: 'ROUTER.PROVIDER.STRICT_MODE',
+    description: 'strict_mode=true still validates the body against the native schema',
+    install(s) {
+      s.policy.router.strictSkipsNative = (route) => route !== 'run';
+    },
+  },
+  {
+    name: 'router-fallback-no-header',
+    rule: 'ROUTER.FALLBACK.SERVED',
+    description: 'a successful fallback does not name the serving provider',
+    install(s) {
+      onRouter(s, [RUN], (out) => {
+        out.setHeader(H.fallback, undefined);
+      });
+    },
+  },
+  {
+    name: 'router-fallback-ignores-false',
+    rule: 'ROUTER.FALLBACK.OFF',
+    description: 'fallback_provider=false is ignored',
+    install(s) {
+      s.policy.router.fallbackOff = () => false;
+    },
+  },
+  {
+    name: 'router-fallback-on-edit',
+    rule: 'ROUTER.FALLBACK.SKIPPED',
+    description: 'edit bodies fall back too',
+    install(s) {
+      s.policy.router.fallbackSkipsEdits = false;
+    },
+  },
+  {
+    name: 'router-fallback-failed-header',
+    rule: 'ROUTER.FALLBACK.FAILED_NO_HEADER',
+    description: 'a failed fallback attempt carries the fallback header',
+    install(s) {
+      s.policy.router.failedFallback = (failure, next) => ({ ...failure, headers: { ...failure.headers, [H.fallback]: next.provider } });
+    },
+  },
+  {
+    name: 'router-fallback-no-credits',
+    rule: 'ROUTER.FALLBACK.RATE',
+    description: 'a run served by fallback carries no X-Comfy-Credits-Used although its leg is quoted exactly',
+    install(s) {
+      onRouter(s, [RUN], (out) => {
+        if (out.status === 200 && out.header(H.fallback) !== undefined) out.setHeader(H.credits, undefined);
+      });
+    },
+  },
+  {
+    name: 'router-fallback-native-rate',
+    rule: 'ROUTER.FALLBACK.RATE',
+    description: 'a fallback run is charged at the native rate',
+    install(s) {
+      s.policy.router.ratedLeg = (_served, model) => ({ kind: 'native', provider: model.provider });
+    },
+  },
+] as const satisfies ReadonlyArray<FaultUnit>;

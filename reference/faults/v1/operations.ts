@@ -1,0 +1,247 @@
+// Faults of the deprecated v1 cloud operations (seed W § v1 cloud operations): object_info,
+// uploads, prompts, /api/view and the job status read.
+import type { FaultUnit } from '../../faults.ts';
+import { randomUUID } from 'node:crypto';
+import { CLOUD_KEYS } from '../../accounts.ts';
+import { accountTraits } from '../../v2/account-traits.ts';
+import { accountForKey } from '../../v1/auth.ts';
+import { promptError } from '../../v1/errors.ts';
+import type { Outgoing, Seams } from '../seams.ts';
+import { isObj } from '../v2/shared.ts';
+
+const STATUS = 'GET /api/job/:id/status';
+const VIEW = 'GET /api/view';
+const PROMPT = 'POST /api/prompt';
+
+/** Rewrites the status a v1 status read reports, knowing the engine's own state of the job. */
+function v1StatusRead(s: Seams, rewrite: (status: string, engineStatus: string | undefined) => string): void {
+  s.respond({ surfaces: ['cloud'], routes: [STATUS] }, (out) => {
+    if (out.status !== 200 || !isObj(out.body) || typeof out.body.status !== 'string') return;
+    out.body.status = rewrite(out.body.status, out.ctx.engine.get(String(out.body.id))?.status);
+  });
+}
+
+/** The file a /api/view request names, as the route found it. */
+function viewed(out: Outgoing): { id: string } | undefined {
+  const { type = 'output', filename = '' } = out.request.query as Record<string, string | undefined>;
+  const account = accountForKey(out.request.headers['x-api-key'] as string | undefined);
+  return account === undefined ? undefined : out.ctx.assets.findOwnedByPath(account, type === 'input' ? filename : `${type}/${filename}`);
+}
+
+export const V1_OPERATION_FAULTS = [
+  {
+    name: 'v1-status-created-201',
+    rule: 'V1.CONTRACT.STATUS_DECLARED',
+    description: 'the job status read answers 201 instead of 200',
+    install(s) {
+      s.respond({ surfaces: ['cloud'], routes: [STATUS] }, (out) => {
+        if (out.status === 200) out.status = 201;
+      });
+    },
+  },
+  {
+    name: 'v1-object-info-text',
+    rule: 'V1.CONTRACT.BODY',
+    description: 'object_info is sent as text/plain',
+    install(s) {
+      s.respond({ surfaces: ['cloud'], routes: ['GET /api/object_info'] }, (out) => {
+        if (out.status === 200) out.setHeader('content-type', 'text/plain; charset=utf-8');
+      });
+    },
+  },
+  {
+    name: 'v1-view-404-html',
+    rule: 'V1.CONTRACT.ERROR_BODY',
+    description: '/api/view answers a missing file 404 with an HTML error page instead of a JSON body (or none)',
+    install(s) {
+      // The web framework's own error page answers instead of the route's JSON.
+      s.respond({ surfaces: ['cloud'], routes: [VIEW] }, (out) => {
+        if (out.status !== 404) return;
+        out.setHeader('content-type', 'text/html; charset=utf-8');
+        out.payload = '<html><body><h1>404 Not Found</h1></body></html>';
+      });
+    },
+  },
+  {
+    name: 'v1-view-no-location',
+    rule: 'V1.CONTRACT.HEADERS',
+    description: 'the /api/view 302 carries no Location header',
+    install(s) {
+      s.respond({ surfaces: ['cloud'], routes: [VIEW] }, (out) => {
+        if (out.status === 302) out.setHeader('location', undefined);
+      });
+    },
+  },
+  {
+    name: 'v1-object-info-no-required',
+    rule: 'V1.OBJECT_INFO',
+    description: 'object_info entries carry input without input.required',
+    install(s) {
+      s.respond({ surfaces: ['cloud'], routes: ['GET /api/object_info'] }, (out) => {
+        if (out.status !== 200 || !isObj(out.body)) return;
+        for (const value of Object.values(out.body)) if (isObj(value) && isObj(value.input)) delete value.input.required;
+      });
+    },
+  },
+  {
+    name: 'v1-upload-no-subfolder',
+    rule: 'V1.UPLOAD.IMAGE',
+    description: 'an image upload answers without subfolder',
+    install(s) {
+      s.respond({ surfaces: ['cloud'], routes: ['POST /api/upload/image'] }, (out) => {
+        if (out.status === 200 && isObj(out.body)) delete out.body.subfolder;
+      });
+    },
+  },
+  {
+    name: 'v1-mask-original-ref-object',
+    rule: 'V1.UPLOAD.MASK',
+    description: 'a mask upload whose original_ref is a JSON-encoded string is refused 400',
+    install(s) {
+      s.policy.v1.parseOriginalRef = () => undefined;
+    },
+  },
+  {
+    name: 'v1-prompt-id-number',
+    rule: 'V1.PROMPT.SUBMIT',
+    description: 'POST /api/prompt answers prompt_id as a number',
+    install(s) {
+      s.respond({ surfaces: ['cloud'], routes: [PROMPT] }, (out) => {
+        if (out.status === 200 && isObj(out.body) && typeof out.body.prompt_id === 'string') out.body.prompt_id = out.body.number;
+      });
+    },
+  },
+  {
+    name: 'v1-refusal-without-error',
+    rule: 'V1.PROMPT.REFUSAL_ERROR',
+    description: 'a refused prompt is answered 200 with a prompt_id and no error, and nothing runs',
+    install(s) {
+      // A refusal takes a queue number as a prompt would, so numbers count every answer.
+      let number = 0;
+      s.respond({ surfaces: ['cloud'], routes: [PROMPT] }, (out) => {
+        if (out.error !== undefined || !isObj(out.body)) return;
+        if (out.body.error !== undefined) {
+          out.status = 200;
+          out.body = { prompt_id: randomUUID(), number: number++, node_errors: {} };
+        } else if (typeof out.body.number === 'number') {
+          out.body.number = number++;
+        }
+      });
+    },
+  },
+  {
+    name: 'v1-partner-key-field-ignored',
+    rule: 'V1.PROMPT.PARTNER_KEY',
+    description: 'partner nodes read their key from extra_data.api_key, so the documented field is refused',
+    install(s) {
+      s.policy.v1.partnerKeyField = 'api_key';
+    },
+  },
+  {
+    name: 'v1-prompts-one-at-a-time',
+    rule: 'V1.PROMPT.PARALLEL_QUEUE',
+    description: "prompts are accepted and queued, but run strictly one at a time although the account's tier allows three at once",
+    install(s) {
+      s.policy.v2.runConcurrency = () => 1;
+    },
+  },
+  {
+    name: 'v1-parallel-refused',
+    rule: 'V1.PROMPT.PARALLEL_QUEUE',
+    description: 'a prompt submitted while the tier limit is busy is refused 429 instead of queued',
+    install(s) {
+      s.policy.v1.busyRefusal = (engine, account) =>
+        engine.activeCount(account) >= accountTraits(account).concurrency
+          ? { status: 429, error: promptError('too_many_jobs', 'the concurrency limit of the subscription tier is reached') }
+          : undefined;
+    },
+  },
+  {
+    name: 'v1-subscription-ignored',
+    rule: 'V1.PROMPT.SUBSCRIPTION',
+    description: 'an account without an active subscription (or credits) can run prompts',
+    install(s) {
+      s.policy.v1.promptTraits = (account) => ({ ...accountTraits(account), noCredits: false });
+    },
+  },
+  {
+    name: 'v1-subfolder-honoured',
+    rule: 'V1.NAMESPACE.FLAT',
+    description: 'uploads are stored under their subfolder, so the answered name alone does not find them',
+    install(s) {
+      // The subfolder stays in the storage key, so the name alone no longer finds the file.
+      s.policy.v1.storageKey = (name, subfolder) => (subfolder !== '' ? `${subfolder}/${name}` : name);
+    },
+  },
+  {
+    name: 'v1-view-serves-bytes',
+    rule: 'V1.VIEW.REDIRECT',
+    description: '/api/view answers 200 with the bytes instead of a 302',
+    install(s) {
+      s.policy.v1.viewRedirects = false;
+    },
+  },
+  {
+    name: 'v1-view-location-needs-key',
+    rule: 'V1.VIEW.SIGNED_OPENABLE',
+    description: '/api/view redirects to the authenticated content endpoint, which needs the key',
+    install(s) {
+      s.respond({ surfaces: ['cloud'], routes: [VIEW] }, (out) => {
+        const rec = out.status === 302 ? viewed(out) : undefined;
+        if (rec !== undefined) out.setHeader('location', `${out.ctx.baseUrl('cloud')}/api/v2/assets/${rec.id}/content`);
+      });
+    },
+  },
+  {
+    name: 'v1-view-temp-unserved',
+    rule: 'V1.VIEW.OUTPUT_TEMP',
+    description: '/api/view answers 404 for type=temp (previews)',
+    install(s) {
+      s.respond({ surfaces: ['cloud'], routes: [VIEW] }, (out) => {
+        const { type, filename } = out.request.query as Record<string, string | undefined>;
+        if (out.status !== 302 || type !== 'temp') return;
+        out.setHeader('location', undefined);
+        out.status = 404;
+        out.body = { code: 'not_found', message: `no temp file named "${filename ?? ''}"` };
+      });
+    },
+  },
+  {
+    name: 'v1-view-open-without-key',
+    rule: 'V1.AUTH.API_KEY_HEADER',
+    description: '/api/view answers its redirect to a request without X-API-Key',
+    install(s) {
+      // A request without a key is let in as the default account.
+      s.request({ surfaces: ['cloud'], routes: [VIEW] }, ({ request }) => {
+        if (request.headers['x-api-key'] === undefined) request.headers['x-api-key'] = CLOUD_KEYS.alice;
+      });
+    },
+  },
+  {
+    name: 'v1-status-unknown-terminal',
+    rule: 'V1.STATUS.TERMINAL',
+    description: 'a finished job reports the status "finished", which is not a terminal value',
+    install(s) {
+      v1StatusRead(s, (status) => (status === 'success' || status === 'completed' ? 'finished' : status));
+    },
+  },
+  {
+    name: 'v1-status-early-terminal',
+    rule: 'V1.STATUS.IN_FLIGHT',
+    description: 'a running job already reports success',
+    install(s) {
+      v1StatusRead(s, (status, engineStatus) => {
+        if (status === 'executing' || status === 'preparing') return 'success';
+        return status === 'in_progress' && engineStatus === 'running' ? 'completed' : status;
+      });
+    },
+  },
+  {
+    name: 'v1-failed-job-success',
+    rule: 'V1.ERR.FAILED_JOB',
+    description: 'a job that failed at run time reports status success',
+    install(s) {
+      v1StatusRead(s, (status) => (status === 'error' ? 'success' : status === 'failed' ? 'completed' : status));
+    },
+  },
+] as const satisfies ReadonlyArray<FaultUnit>;

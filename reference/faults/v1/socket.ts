@@ -1,0 +1,172 @@
+// Faults of the v1 WebSocket stream (seed W § Events): JSON messages and binary frames, each
+// rewritten on its way to the sockets through the WebSocket hook.
+import type { FaultUnit } from '../../faults.ts';
+import { accountForKey } from '../../v1/auth.ts';
+import { FRAME, IMAGE_TYPE } from '../../v1/frames.ts';
+import type { Seams, SocketPayload } from '../seams.ts';
+import { isObj, type Obj } from '../v2/shared.ts';
+
+/**
+ * A WebSocket hook on the JSON messages `{type, data}`: it may edit `data` in place (the
+ * message is sent re-encoded) or answer the messages to send instead.
+ */
+function onMessage(s: Seams, hook: (type: string, data: Obj, payload: SocketPayload) => SocketPayload[] | void): void {
+  s.socket((payload) => {
+    if (typeof payload !== 'string') return [payload];
+    const message = JSON.parse(payload) as { type?: unknown; data?: unknown };
+    if (typeof message.type !== 'string' || !isObj(message.data)) return [payload];
+    const before = JSON.stringify(message.data);
+    const replaced = hook(message.type, message.data, payload);
+    if (replaced !== undefined) return replaced;
+    return JSON.stringify(message.data) === before ? [payload] : [JSON.stringify(message)];
+  });
+}
+
+/** A WebSocket hook on binary frames: edits a copy of the frame (8-byte header, then the body). */
+function onFrame(s: Seams, edit: (frame: Buffer) => void): void {
+  s.socket((payload) => {
+    if (typeof payload === 'string' || payload.length < 8) return [payload];
+    const frame = Buffer.from(payload);
+    edit(frame);
+    return [frame];
+  });
+}
+
+export const V1_SOCKET_FAULTS = [
+  {
+    name: 'ws-bad-token-accepted',
+    rule: 'V1.AUTH.API_KEY_HEADER',
+    description: 'the WebSocket accepts an unknown token',
+    install(s) {
+      s.policy.v1.socketAccount = (token) => accountForKey(token) ?? 'alice';
+    },
+  },
+  {
+    name: 'ws-client-id-routing',
+    rule: 'WS.CLIENT_ID_IGNORED',
+    description: 'a prompt whose extra_data names a client_id is streamed only to the connection with that clientId',
+    install(s) {
+      // A prompt that names a client_id is streamed only to the connection with that clientId.
+      s.policy.v1.streamsTo = (client, job) => client.account === job.account && (job.clientId === undefined || client.clientId === job.clientId);
+    },
+  },
+  {
+    name: 'ws-status-not-enveloped',
+    rule: 'WS.MESSAGE.ENVELOPE',
+    description: 'the status message on connect is sent without the {type, data} envelope',
+    install(s) {
+      onMessage(s, (type, data, payload) => (type === 'status' && 'sid' in data ? [JSON.stringify(data)] : [payload]));
+    },
+  },
+  {
+    name: 'ws-executed-no-prompt-id',
+    rule: 'WS.MESSAGE.PROMPT_ID',
+    description: 'executed messages carry no data.prompt_id',
+    install(s) {
+      onMessage(s, (type, data) => {
+        if (type === 'executed') delete data.prompt_id;
+      });
+    },
+  },
+  {
+    name: 'ws-progress-no-max',
+    rule: 'WS.MESSAGE.FIELDS',
+    description: 'progress messages carry no max',
+    install(s) {
+      onMessage(s, (type, data) => {
+        if (type === 'progress') delete data.max;
+      });
+    },
+  },
+  {
+    name: 'ws-output-entry-no-type',
+    rule: 'WS.EXECUTED.OUTPUT_LISTS',
+    description: 'entries of executed output lists carry no type',
+    install(s) {
+      onMessage(s, (type, data) => {
+        const images = type === 'executed' && isObj(data.output) ? data.output.images : undefined;
+        if (Array.isArray(images)) for (const image of images) if (isObj(image)) delete image.type;
+      });
+    },
+  },
+  {
+    name: 'ws-start-after-executing',
+    rule: 'WS.ORDER',
+    description: 'execution_start is sent after the first node executing message',
+    install(s) {
+      // execution_start is held back until the prompt's first executing message has gone out.
+      const held = new Map<string, SocketPayload>();
+      onMessage(s, (type, data, payload) => {
+        const prompt = String(data.prompt_id);
+        if (type === 'execution_start') {
+          held.set(prompt, payload);
+          return [];
+        }
+        const start = type === 'executing' ? held.get(prompt) : undefined;
+        if (start === undefined) return [payload];
+        held.delete(prompt);
+        return [payload, start];
+      });
+    },
+  },
+  {
+    name: 'ws-terminal-mismatch',
+    rule: 'WS.POLL_AGREEMENT',
+    description: 'the stream reports execution_error for a job that succeeded',
+    install(s) {
+      const executed = new Map<string, string[]>();
+      onMessage(s, (type, data, payload) => {
+        const prompt = String(data.prompt_id);
+        if (type === 'executing' && typeof data.node === 'string') executed.set(prompt, [...(executed.get(prompt) ?? []), data.node]);
+        if (type !== 'execution_success') return [payload];
+        const nodes = executed.get(prompt) ?? [];
+        executed.delete(prompt);
+        const error = { prompt_id: data.prompt_id, node_id: null, node_type: null, executed: nodes, exception_type: 'RuntimeError', exception_message: 'execution failed', traceback: [], current_inputs: {}, current_outputs: {} };
+        return [JSON.stringify({ type: 'execution_error', data: error })];
+      });
+    },
+  },
+  {
+    name: 'ws-frame-little-endian',
+    rule: 'WS.BINARY.LAYOUT',
+    description: 'binary frame headers are written little-endian',
+    install(s) {
+      onFrame(s, (frame) => {
+        const type = frame.readUInt32BE(0);
+        const second = frame.readUInt32BE(4);
+        frame.writeUInt32LE(type, 0);
+        frame.writeUInt32LE(second, 4);
+      });
+    },
+  },
+  {
+    name: 'ws-preview-type-mismatch',
+    rule: 'WS.BINARY.PREVIEW_IMAGE',
+    description: 'PREVIEW_IMAGE frames declare JPEG (1) while carrying PNG bytes',
+    install(s) {
+      onFrame(s, (frame) => {
+        if (frame.readUInt32BE(0) === FRAME.PREVIEW_IMAGE) frame.writeUInt32BE(IMAGE_TYPE.JPEG, 4);
+      });
+    },
+  },
+  {
+    name: 'ws-text-node-length-off-by-one',
+    rule: 'WS.BINARY.TEXT',
+    description: 'TEXT frames count one byte more in node_id_len than the node id has',
+    install(s) {
+      onFrame(s, (frame) => {
+        if (frame.readUInt32BE(0) === FRAME.TEXT) frame.writeUInt32BE(frame.readUInt32BE(4) + 1, 4);
+      });
+    },
+  },
+  {
+    name: 'ws-metadata-length-off-by-one',
+    rule: 'WS.BINARY.PREVIEW_METADATA',
+    description: 'PREVIEW_IMAGE_WITH_METADATA frames count one byte more in metadata_len than the JSON has',
+    install(s) {
+      onFrame(s, (frame) => {
+        if (frame.readUInt32BE(0) === FRAME.PREVIEW_IMAGE_WITH_METADATA) frame.writeUInt32BE(frame.readUInt32BE(4) + 1, 4);
+      });
+    },
+  },
+] as const satisfies ReadonlyArray<FaultUnit>;

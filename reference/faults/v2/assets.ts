@@ -1,0 +1,377 @@
+// v2 faults of assets (seed W § Assets) and the URLs they hand out.
+import type { FaultUnit } from '../../faults.ts';
+import { randomUUID } from 'node:crypto';
+import { Transform, pipeline, type Readable } from 'node:stream';
+import { formatHash } from '../../blobs.ts';
+import { upstreamError } from '../../errors.ts';
+import { ASSET_ROUTES, CONTENT, HOSTED, UUID_RE, iso, isObj, param, record } from './shared.ts';
+
+const isReadable = (v: unknown): v is Readable => isObj(v) && typeof (v as { pipe?: unknown }).pipe === 'function';
+
+/** Where a served body starts in its blob, and the blob's size. */
+function servedRange(contentRange: string | undefined, length: number): { start: number; size: number } {
+  const m = /(\d+)-\d+\/(\d+)$/.exec(contentRange ?? '');
+  return m ? { start: Number(m[1]), size: Number(m[2]) } : { start: 0, size: length };
+}
+
+// Flips the byte at absolute position `target` of a stream that begins at `offset`.
+function flipAt(offset: number, target: number): Transform {
+  let pos = offset;
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      if (target >= pos && target < pos + chunk.length) {
+        const copy = Buffer.from(chunk);
+        copy[target - pos] = (copy[target - pos] ?? 0) ^ 0xff;
+        chunk = copy;
+      }
+      pos += chunk.length;
+      done(null, chunk);
+    },
+  });
+}
+
+export const ASSET_FAULTS = [
+  {
+    name: 'stale-asset-url',
+    rule: 'V2.ASSET.FRESH_URL',
+    description: 'GET asset returns the url and url_expires_at computed at create time instead of fresh ones',
+    install(s) {
+      // Reads serve the url (and its expiry) the asset was first presented with.
+      const first = new Map<string, { url: unknown; url_expires_at: unknown }>();
+      s.respond({ routes: ASSET_ROUTES }, (out) => {
+        const rec = record(out);
+        if (rec === undefined) return;
+        const seen = first.get(rec.id as string);
+        if (seen === undefined) first.set(rec.id as string, { url: rec.url, url_expires_at: rec.url_expires_at });
+        else if (out.request.method === 'GET') Object.assign(rec, seen);
+      });
+    },
+  },
+  {
+    name: 'drop-url-expires-at',
+    rule: 'V2.ASSET.FIELDS',
+    description: 'asset responses omit url_expires_at',
+    install(s) {
+      s.respond({ routes: ASSET_ROUTES }, (out) => {
+        delete record(out)?.url_expires_at;
+      });
+    },
+  },
+  {
+    name: 'dedup-created-new',
+    rule: 'V2.ASSET.DEDUP',
+    description: 'a dedup-hit create still answers 201 with created_new true',
+    install(s) {
+      s.respond({ routes: ['POST /api/v2/assets'] }, (out) => {
+        const rec = record(out);
+        // A dedup hit, not the answer with a matching output (which carries its job).
+        if (rec === undefined || out.status !== 200 || rec.created_new !== false || rec.job_id !== undefined) return;
+        out.status = 201;
+        rec.created_new = true;
+      });
+    },
+  },
+  {
+    name: 'retention-shortened',
+    rule: 'V2.ASSET.RETENTION_EXTENDS',
+    description: 'a dedup-hit create sets the retention deadline to now + requested even when that is earlier',
+    install(s) {
+      s.policy.v2.extendRetention = (_existing, wanted) => wanted;
+    },
+  },
+  {
+    name: 'by-hash-never',
+    rule: 'V2.ASSET.BY_HASH',
+    description: 'HEAD by-hash answers 404 even for a blob the account holds',
+    install(s) {
+      s.respond({ routes: ['HEAD /api/v2/assets/by-hash/:hash'] }, (out) => {
+        if (out.status === 200) out.status = 404;
+      });
+    },
+  },
+  {
+    name: 'moderation-ignored',
+    rule: 'V2.ERR.CONTENT_BLOCKED',
+    description: 'asset reads serve bytes that content moderation flagged',
+    install(s) {
+      s.policy.v2.blocked = () => false;
+    },
+  },
+  {
+    name: 'range-ignored',
+    rule: 'V2.ASSET.CONTENT_RANGE',
+    description: 'the local content endpoint ignores Range and answers 200 with every byte',
+    install(s) {
+      s.request({ routes: [CONTENT] }, ({ request }) => {
+        delete request.headers.range;
+      });
+    },
+  },
+  {
+    name: 'by-hash-global',
+    rule: 'V2.ASSET.BY_HASH_SCOPE',
+    description: 'HEAD by-hash answers 200 when any account holds the blob',
+    install(s) {
+      s.policy.v2.heldForByHash = (assets, _account, hex) => assets.heldByAnyone(hex);
+    },
+  },
+  {
+    name: 'rate-limit-after-lookup',
+    rule: 'V2.ERR.RATE_LIMIT_SCOPE',
+    description: 'GET asset looks the asset up before rate limiting, so unknown or foreign ids answer 404 past the limit',
+    install(s) {
+      // The limiter moves behind the lookup, which is the defect.
+      s.policy.v2.rateLimitBeforeLookup = false;
+    },
+  },
+  {
+    name: 'hash-not-blake3',
+    rule: 'V2.ASSET.HASH_BLAKE3',
+    description: 'the hash field carries blake3: followed by the SHA-256 hex of the bytes',
+    install(s) {
+      s.respond({ routes: ASSET_ROUTES }, (out) => {
+        const rec = record(out);
+        const stored = rec === undefined ? undefined : out.ctx.assets.get(rec.id as string);
+        if (rec !== undefined && stored !== undefined) rec.hash = formatHash(stored.sha256Hex);
+      });
+    },
+  },
+  {
+    name: 'non-v4-id-500',
+    rule: 'V2.ASSET.UNKNOWN_ID_404',
+    description: 'GET asset for an unknown well-formed non-v4 UUID answers 500 upstream_error',
+    install(s) {
+      s.respond({ routes: ['GET /api/v2/assets/:id'] }, (out) => {
+        const id = param(out, 'id');
+        const lookup = out.error?.code === 'not_found' || out.error?.code === 'content_blocked';
+        if (lookup && UUID_RE.test(id) && id[14] !== '4') out.fail(upstreamError());
+      });
+    },
+  },
+  {
+    name: 'foreign-asset-visible',
+    rule: 'V2.ASSET.OWNER_SCOPE',
+    description: "GET asset returns another account's asset",
+    install(s) {
+      s.policy.v2.assetReadable = () => true;
+    },
+  },
+  {
+    name: 'proxy-redirects',
+    rule: 'V2.URL.PROXY_DIRECT',
+    description: 'local content endpoint answers 302 to a signed URL instead of streaming the bytes',
+    install(s) {
+      s.policy.v2.redirectContent = () => true;
+    },
+  },
+  {
+    name: 'expires-equals-url-expiry',
+    rule: 'V2.ASSET.EXPIRES_DISTINCT',
+    description: 'cloud asset reads report expires_at equal to url_expires_at',
+    install(s) {
+      // Only on reads, so the fault breaks the distinction and not the retention arithmetic of creates.
+      s.respond({ surfaces: HOSTED, routes: ['GET /api/v2/assets/:id'] }, (out) => {
+        const rec = record(out);
+        if (rec !== undefined) rec.expires_at = rec.url_expires_at;
+      });
+    },
+  },
+  {
+    name: 'upload-has-job',
+    rule: 'V2.ASSET.NO_JOB_FOR_UPLOAD',
+    description: 'fresh uploads carry a random job_id and empty job_metadata',
+    install(s) {
+      // Every record an upload mints gets a made-up job (which then also counts as an output).
+      const madeUp = new Map<string, string>();
+      s.respond({ routes: ASSET_ROUTES }, (out) => {
+        const rec = record(out);
+        if (rec === undefined) return;
+        const id = rec.id as string;
+        if (out.request.url.split('?')[0]!.endsWith('/api/v2/assets') && rec.job_id === undefined && !madeUp.has(id)) madeUp.set(id, randomUUID());
+        const job = madeUp.get(id);
+        if (job !== undefined) Object.assign(rec, { job_id: job, job_metadata: {} });
+      });
+      s.policy.v2.outputMatch = (assets, account, hex, path) => {
+        const rec = assets.findByPath(account, hex, path);
+        return rec !== undefined && (rec.job_id !== undefined || madeUp.has(rec.id)) ? rec : undefined;
+      };
+    },
+  },
+  {
+    name: 'from-hash-any-blob',
+    rule: 'V2.ASSET.FROM_HASH',
+    description: 'from-hash mints from a blob only another account holds',
+    install(s) {
+      s.policy.v2.heldForFromHash = (assets, account, hex) => assets.holds(account, hex) || assets.heldByAnyone(hex);
+    },
+  },
+  {
+    name: 'delete-keeps-record',
+    rule: 'V2.ASSET.DELETE',
+    description: 'DELETE answers 204 but the record stays readable',
+    install(s) {
+      s.policy.v2.deleteAsset = () => undefined;
+    },
+  },
+  {
+    name: 'hash-mismatch-accepted',
+    rule: 'V2.ASSET.HASH_MISMATCH',
+    description: 'a mismatching expected_hash is ignored and the asset minted',
+    install(s) {
+      s.policy.v2.hashMatches = () => true;
+    },
+  },
+  {
+    name: 'content-bytes-flipped',
+    rule: 'V2.ASSET.IMMUTABLE',
+    description: 'served content of uploaded assets has its last byte XOR 0xff',
+    install(s) {
+      // Uploaded bytes only, so it breaks immutability and nothing built on outputs.
+      s.respond({ routes: [CONTENT, 'GET /storage/blobs/:hex'] }, (out) => {
+        if ((out.status !== 200 && out.status !== 206) || !isReadable(out.payload)) return;
+        const viaAsset = out.request.routeOptions.url?.endsWith('/content') === true;
+        const upload = viaAsset ? out.ctx.assets.get(param(out, 'id'))?.job_id === undefined : !out.ctx.assets.isOutputBlob(param(out, 'hex'));
+        if (!upload) return;
+        const { start, size } = servedRange(out.header('content-range'), Number(out.header('content-length')));
+        // pipeline() tears both streams down on error; the reply sees the failure on the output side.
+        out.payload = pipeline(out.payload, flipAt(start, size - 1), () => undefined);
+      });
+    },
+  },
+  {
+    name: 'invalid-upload-500',
+    rule: 'V2.ASSET.INVALID_UPLOAD',
+    description: 'an upload without a file part answers 500 upstream_error',
+    install(s) {
+      s.respond({ routes: ['POST /api/v2/assets'] }, (out) => {
+        if (out.error?.code === 'invalid_request' && out.error.message === 'file: a file part is required') out.fail(upstreamError());
+      });
+    },
+  },
+  {
+    name: 'url-expiry-past',
+    rule: 'V2.URL.EXPIRY_IN_RESPONSE',
+    description: 'cloud url_expires_at is reported 10 minutes in the past (the URL still works)',
+    install(s) {
+      // The URL still works; only the reported expiry lies 10 minutes in the past.
+      s.respond({ surfaces: HOSTED, routes: ASSET_ROUTES }, (out) => {
+        const rec = record(out);
+        if (rec !== undefined && 'url_expires_at' in rec) rec.url_expires_at = iso(Date.now() - 600_000);
+      });
+    },
+  },
+  {
+    name: 'job-metadata-empty',
+    rule: 'V2.ASSET.JOB_METADATA_READ',
+    description: 'output assets report job_metadata {} instead of reading the job labels',
+    install(s) {
+      s.respond({ routes: ASSET_ROUTES }, (out) => {
+        const rec = record(out);
+        if (rec !== undefined && typeof rec.job_id === 'string' && out.ctx.jobs.get(rec.job_id) !== undefined) rec.job_metadata = {};
+      });
+    },
+  },
+  {
+    name: 'output-match-ignored',
+    rule: 'V2.ASSET.OUTPUT_MATCH',
+    description: 'an upload matching an output path and bytes mints a new asset',
+    install(s) {
+      s.policy.v2.outputMatch = () => undefined;
+    },
+  },
+  {
+    name: 'upload-needs-name',
+    rule: 'V2.ASSET.CREATE',
+    description: 'a well-formed upload is refused 400 invalid_request for want of a "name" field the contract does not have',
+    install(s) {
+      s.policy.v2.requiredUploadFields = ['name'];
+    },
+  },
+  {
+    name: 'content-range-unitless',
+    rule: 'V2.CONTRACT.HEADERS',
+    description: 'a 206 answer from the content endpoint sends Content-Range without its unit ("0-9/100")',
+    install(s) {
+      s.respond({ routes: [CONTENT] }, (out) => {
+        const range = out.header('content-range');
+        if (out.status === 206 && range !== undefined) out.setHeader('content-range', range.replace(/^bytes /, ''));
+      });
+    },
+  },
+  {
+    name: 'from-hash-asset-unusable',
+    rule: 'V2.FLOW.ROUND_TRIP',
+    description: 'an asset minted from a hash cannot be used as a workflow input (refused missing_asset)',
+    install(s) {
+      const minted = new Set<string>();
+      s.respond({ routes: ['POST /api/v2/assets/from-hash'] }, (out) => {
+        const rec = record(out);
+        if (rec !== undefined && out.status === 201) minted.add(rec.id as string);
+      });
+      s.policy.v2.inputAssetUsable = (rec) => !minted.has(rec.id);
+    },
+  },
+  // Issue #13: checks with teeth (each fault passed the check before it was sharpened).
+  {
+    name: 'hash-never-filled',
+    rule: 'V2.ASSET.HASH_BLAKE3',
+    description: 'asset hash is null on every read: "filled lazily" that never is',
+    install(s) {
+      // "null while lazily computed", except that it never is computed.
+      s.respond({ routes: ASSET_ROUTES }, (out) => {
+        const rec = record(out);
+        if (rec !== undefined) rec.hash = null;
+      });
+    },
+  },
+  {
+    name: 'asset-url-reused',
+    rule: 'V2.ASSET.FRESH_URL',
+    description: 'cloud asset reads return the signed URL minted at create, with a fresh url_expires_at beside it',
+    install(s) {
+      // The signed URL first handed out for an asset comes back on every read; only its expiry is fresh.
+      const first = new Map<string, unknown>();
+      s.respond({ surfaces: HOSTED, routes: ASSET_ROUTES }, (out) => {
+        const rec = record(out);
+        if (rec === undefined) return;
+        const seen = first.get(rec.id as string);
+        if (seen === undefined) first.set(rec.id as string, rec.url);
+        else if (out.request.method === 'GET') rec.url = seen;
+      });
+    },
+  },
+  {
+    name: 'by-hash-head-body',
+    rule: 'V2.ASSET.BY_HASH',
+    description: 'HEAD by-hash answers carry a JSON body on the wire (as when HEAD is served by the GET handler)',
+    install(s) {
+      s.respond({ routes: ['HEAD /api/v2/assets/by-hash/:hash'] }, (out) => {
+        if (out.error !== undefined || (out.status !== 200 && out.status !== 404)) return;
+        const found = out.status === 200;
+        const body = JSON.stringify(found ? { found: true } : { error: { code: 'not_found', message: 'blob not found' } });
+        // Written by hand with a body, as a server that builds HEAD from its GET handler does:
+        // fetch drops those bytes, but they are on the wire all the same. Node would drop a
+        // HEAD body, so the answer goes to the socket, and what fastify writes after this hook
+        // goes nowhere.
+        const raw = out.reply.raw;
+        raw.writeHead = (() => raw) as unknown as typeof raw.writeHead;
+        raw.end = (() => raw) as unknown as typeof raw.end;
+        out.request.raw.socket.end(
+          `HTTP/1.1 ${found ? '200 OK' : '404 Not Found'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        );
+      });
+    },
+  },
+  {
+    name: 'job-metadata-unlabelled-empty',
+    rule: 'V2.ASSET.JOB_METADATA_READ',
+    description: 'on hosted surfaces the outputs of a job sent without labels report job_metadata {}',
+    install(s) {
+      s.respond({ surfaces: HOSTED, routes: ASSET_ROUTES }, (out) => {
+        const rec = record(out);
+        if (rec === undefined || typeof rec.job_id !== 'string' || 'job_metadata' in rec) return;
+        if (out.ctx.jobs.get(rec.job_id) !== undefined) rec.job_metadata = {};
+      });
+    },
+  },
+] as const satisfies ReadonlyArray<FaultUnit>;

@@ -1,0 +1,128 @@
+// v2 faults of authentication (seed W § Authentication): who is let in, and how a refusal reads.
+import type { FaultUnit } from '../../faults.ts';
+import { API_KEY_PREFIX, LOCAL_STATIC_TOKEN, LOCAL_TOKEN_MOUNT, bearerToken, cloudAccountForKey } from '../../accounts.ts';
+import { ApiError, notFound } from '../../errors.ts';
+import { Moderation } from '../../v2/moderation.ts';
+import { CONTENT, UUID_RE, errorObject, param } from './shared.ts';
+
+export const AUTH_FAULTS = [
+  {
+    name: 'content-without-credentials',
+    rule: 'V2.ASSET.CONTENT_AUTH',
+    description: 'cloud content endpoint answers its 302 to a request without an Authorization header',
+    install(s) {
+      // Anonymous reads of the hosted content endpoint get their redirect before the guard runs.
+      let moderation: Moderation | undefined;
+      s.request({ surfaces: ['cloud'], routes: [CONTENT] }, ({ request, reply, ctx }) => {
+        if (request.headers.authorization !== undefined) return;
+        const id = param({ request }, 'id');
+        const rec = UUID_RE.test(id) ? ctx.assets.get(id) : undefined;
+        if (rec === undefined) throw notFound('asset');
+        moderation ??= new Moderation(ctx.blobs);
+        if (moderation.flagged(rec.hex)) throw new ApiError('content_blocked', 'content moderation flagged these bytes');
+        reply.code(302).header('Location', ctx.signer.sign(rec.hex, rec.content_type).url).send();
+      });
+    },
+  },
+  {
+    name: 'unknown-key-accepted',
+    rule: 'V2.AUTH.UNAUTHENTICATED_401',
+    description: 'an unknown bearer key with the comfyui- prefix is accepted as alice',
+    install(s) {
+      s.policy.v2.cloudBearerAccount = (token) => cloudAccountForKey(token) ?? (token.startsWith(API_KEY_PREFIX) ? 'alice' : undefined);
+    },
+  },
+  {
+    name: 'local-requires-token',
+    rule: 'V2.AUTH.LOCAL_OPEN',
+    description: 'local surface without a configured token refuses unauthenticated requests with 401',
+    install(s) {
+      s.request({ surfaces: ['local'] }, ({ request, ctx }) => {
+        if (!request.routeOptions.url?.startsWith('/api/v2/')) return;
+        if (ctx.localToken === undefined && bearerToken(request.headers.authorization) === undefined) {
+          throw new ApiError('unauthorized', 'missing Authorization header');
+        }
+      });
+    },
+  },
+  {
+    name: 'sso-only-on-jobs',
+    rule: 'V2.AUTH.SSO_REQUIRED',
+    description: 'an SSO-bound key is refused only on job routes; asset routes and /workflow let it through',
+    install(s) {
+      // The SSO-bound key acts as its account everywhere but the job routes.
+      s.policy.v2.ssoBoundAccount = (request) => (request.url.includes('/api/v2/jobs') ? undefined : 'dave');
+    },
+  },
+  {
+    name: 'jwt-message-generic',
+    rule: 'V2.AUTH.JWT_REFUSAL',
+    description: 'a JWT bearer gets a 401 whose message does not say JWTs are refused',
+    install(s) {
+      s.respond({ surfaces: ['serverless'] }, (out) => {
+        const inner = errorObject(out);
+        if (inner !== undefined && out.error?.code === 'unauthorized' && out.error.message.includes('does not accept JWT')) inner.message = 'unauthorized';
+      });
+    },
+  },
+  {
+    name: 'bearer-key-refused',
+    rule: 'V2.AUTH.BEARER_KEY',
+    description: 'the cloud refuses an account API key sent as Authorization: Bearer (it reads keys only from X-API-Key)',
+    install(s) {
+      s.policy.v2.cloudBearerAccount = (token) => {
+        if (cloudAccountForKey(token) !== undefined) throw new ApiError('unauthorized', 'send the API key in X-API-Key');
+        return undefined;
+      };
+    },
+  },
+  {
+    name: 'signed-url-needs-key',
+    rule: 'V2.URL.SIGNED_OPENABLE',
+    description: 'the signed storage route answers 401 unless an Authorization header is present',
+    install(s) {
+      s.request({ surfaces: ['cloud'], routes: ['GET /storage/blobs/:hex'] }, ({ request }) => {
+        if (request.headers.authorization === undefined) throw new ApiError('unauthorized', 'an Authorization header is required');
+      });
+    },
+  },
+  {
+    name: 'jwt-message-unknown-key',
+    rule: 'V2.AUTH.JWT_REFUSAL',
+    description: 'a JWT bearer gets 401 "unknown API key", a message any key refusal gives',
+    install(s) {
+      s.respond({ surfaces: ['serverless'] }, (out) => {
+        const inner = errorObject(out);
+        if (inner !== undefined && out.error?.code === 'unauthorized' && out.error.message.includes('does not accept JWT')) inner.message = 'unknown API key';
+      });
+    },
+  },
+  {
+    name: 'cloud-refuses-jwt',
+    rule: 'V2.AUTH.JWT_ACCEPTED',
+    description: 'the hosted cloud refuses a session JWT and an OAuth access token (it takes API keys only)',
+    install(s) {
+      // Any bearer that is not an API key is refused before the cloud would verify it.
+      s.request({ surfaces: ['cloud'] }, ({ request }) => {
+        if (!request.routeOptions.url?.startsWith('/api/v2/')) return;
+        const token = bearerToken(request.headers.authorization);
+        if (token !== undefined && !token.startsWith(API_KEY_PREFIX)) {
+          throw new ApiError('unauthorized', `JWT bearer tokens are not accepted; use an API key (${API_KEY_PREFIX}...)`);
+        }
+      });
+    },
+  },
+  {
+    name: 'token-proxy-content-open',
+    rule: 'V2.ASSET.CONTENT_AUTH',
+    description: 'the token-protected proxy serves the content endpoint to requests without the token',
+    install(s) {
+      // The content endpoint of the token-protected mount lets a request without credentials in as if it sent the token.
+      s.request({ surfaces: ['local'], routes: [CONTENT] }, ({ request }) => {
+        if (request.routeOptions.url?.startsWith(`${LOCAL_TOKEN_MOUNT}/`) && request.headers.authorization === undefined) {
+          request.headers.authorization = `Bearer ${LOCAL_STATIC_TOKEN}`;
+        }
+      });
+    },
+  },
+] as const satisfies ReadonlyArray<FaultUnit>;

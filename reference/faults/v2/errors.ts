@@ -1,0 +1,99 @@
+// v2 faults of the error envelope (seed W § Errors): each reshapes error answers on the
+// way out, through a response hook that sees the error the answer was built from.
+import type { FaultUnit } from '../../faults.ts';
+import { ApiError } from '../../errors.ts';
+import { keyNotAllowed } from '../../surfaces/cloud.ts';
+import { V2_SURFACES, errorObject } from './shared.ts';
+
+export const ERROR_FAULTS = [
+  {
+    name: 'missing-retry-after',
+    rule: 'V2.ERR.RETRY_AFTER',
+    description: '429 answers omit the Retry-After header',
+    install(s) {
+      s.respond({ surfaces: V2_SURFACES }, (out) => {
+        if (out.error?.retryAfterSeconds !== undefined) out.setHeader('retry-after', undefined);
+      });
+    },
+  },
+  {
+    name: 'flat-error-envelope',
+    rule: 'V2.ERR.ENVELOPE',
+    description: 'error bodies carry code and message at top level instead of under "error"',
+    install(s) {
+      s.respond({ surfaces: V2_SURFACES }, (out) => {
+        const inner = errorObject(out);
+        if (inner !== undefined) out.body = inner;
+      });
+    },
+  },
+  {
+    name: 'rate-limit-as-queue-full',
+    rule: 'V2.ERR.RATE_LIMITED',
+    description: 'a key past its request-rate allowance is refused 429 queue_full instead of rate_limited',
+    install(s) {
+      // Still a code 429 pairs with, but not the one a request rate earns.
+      s.respond({ surfaces: V2_SURFACES }, (out) => {
+        const inner = errorObject(out);
+        if (inner !== undefined && out.error?.code === 'rate_limited') inner.code = 'queue_full';
+      });
+    },
+  },
+  {
+    name: 'not-found-as-400',
+    rule: 'V2.ERR.CODE_STATUS',
+    description: 'not_found errors are sent with HTTP 400',
+    install(s) {
+      s.respond({ surfaces: V2_SURFACES }, (out) => {
+        if (out.error?.code === 'not_found') out.status = 400;
+      });
+    },
+  },
+  {
+    name: 'org-id-on-unauthorized',
+    rule: 'V2.ERR.ORG_ID_ONLY_SSO',
+    description: 'unauthorized errors carry organization_id too',
+    install(s) {
+      s.respond({ surfaces: V2_SURFACES }, (out) => {
+        const inner = errorObject(out);
+        if (inner === undefined || out.error?.code !== 'unauthorized' || out.error.organizationId !== undefined) return;
+        const { code, message, ...rest } = inner;
+        out.body = { error: { code, message, organization_id: 'org_ref_leaked', ...rest } };
+      });
+    },
+  },
+  {
+    name: 'entity-not-found-codes',
+    rule: 'V2.ERR.NOT_FOUND_CODE',
+    description: '404s carry asset_not_found / job_not_found (as the live services do) instead of not_found',
+    install(s) {
+      s.respond({ surfaces: V2_SURFACES }, (out) => {
+        const inner = errorObject(out);
+        const entity = /^(asset|job) not found$/.exec(out.error?.message ?? '');
+        if (inner !== undefined && out.error?.code === 'not_found' && entity !== null) inner.code = `${entity[1]}_not_found`;
+      });
+    },
+  },
+  {
+    name: 'forbidden-as-unauthorized',
+    rule: 'V2.ERR.FORBIDDEN',
+    description: 'a valid key whose scopes exclude the workflow API is refused 401 unauthorized instead of 403 forbidden',
+    install(s) {
+      const notAllowed = keyNotAllowed().message;
+      s.respond({ surfaces: V2_SURFACES }, (out) => {
+        if (out.error?.code === 'forbidden' && out.error.message === notAllowed) out.fail(new ApiError('unauthorized', 'this key may not use the workflow API'));
+      });
+    },
+  },
+  {
+    name: 'upload-failure-untyped',
+    rule: 'V2.ERR.UPSTREAM_GENERIC',
+    description: 'a backing-service failure during an upload answers 500 with code internal_error instead of upstream_error',
+    install(s) {
+      s.respond({ routes: ['POST /api/v2/assets'] }, (out) => {
+        const inner = errorObject(out);
+        if (inner !== undefined && out.error?.code === 'upstream_error') inner.code = 'internal_error';
+      });
+    },
+  },
+] as const satisfies ReadonlyArray<FaultUnit>;

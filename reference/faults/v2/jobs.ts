@@ -1,0 +1,262 @@
+// v2 faults of jobs (seed W § Jobs): submit, read, cancel, workflow read, events.
+import type { FaultUnit } from '../../faults.ts';
+import { setTimeout as delay } from 'node:timers/promises';
+import { accountTraits } from '../../v2/account-traits.ts';
+import type { Refusal } from '../../engine/types.ts';
+import type { ReferenceContext } from '../../context.ts';
+import { ApiError } from '../../errors.ts';
+import type { Seams } from '../seams.ts';
+import { GENERIC_500, JOB_EVENTS, JOB_ROUTES, UUID_RE, iso, isObj, param, record, type Obj } from './shared.ts';
+
+/** Rewrites each output of job records and of `output` events alike, so the two still agree. */
+function eachOutput(s: Seams, rewrite: (output: Obj, ctx: ReferenceContext) => void): void {
+  s.respond({ routes: JOB_ROUTES }, (out) => {
+    const outputs = record(out)?.outputs;
+    if (Array.isArray(outputs)) for (const o of outputs) if (isObj(o)) rewrite(o, out.ctx);
+  });
+  s.event({ routes: [JOB_EVENTS] }, (e) => {
+    if (e.event === 'output' && isObj(e.data)) rewrite(e.data, e.ctx);
+  });
+}
+
+/** Refuses a LoadImage that takes an asset reference, as a server that does not know that input form would. */
+function assetInputRefusal(workflow: unknown): Refusal | undefined {
+  const named: Record<string, unknown> = {};
+  for (const [id, node] of Object.entries(workflow as Record<string, { class_type?: unknown; inputs?: Record<string, unknown> }>)) {
+    const image = node.inputs?.image as { __type?: unknown } | undefined;
+    if (node.class_type === 'LoadImage' && typeof image === 'object' && image !== null && image.__type === 'core/ASSET') {
+      named[id] = { class_type: 'LoadImage', errors: [{ type: 'value_not_valid', message: 'image must be a file name' }] };
+    }
+  }
+  if (Object.keys(named).length === 0) return undefined;
+  return { code: 'invalid_workflow', message: 'the workflow has invalid nodes', details: { node_errors: named } as Refusal['details'] };
+}
+
+export const JOB_FAULTS = [
+  {
+    name: 'job-labels-dropped',
+    rule: 'V2.JOB.LABELS_EXACT',
+    description: 'job reads omit the labels the job was sent with',
+    install(s) {
+      s.respond({ routes: JOB_ROUTES }, (out) => {
+        delete record(out)?.metadata;
+      });
+    },
+  },
+  {
+    name: 'idempotency-race',
+    rule: 'V2.JOB.IDEMPOTENT',
+    description: 'the Idempotency-Key is looked up and claimed with an await between, so concurrent submits with one key all create jobs',
+    install(s) {
+      // The key is looked up, then claimed after an await, so submits that arrive together
+      // all find it free (a later reuse is still refused).
+      s.policy.v2.claimKey = async (jobs, scope, account, key) => {
+        if (!jobs.keyFree(scope, account, key)) return { kind: 'reused' };
+        await delay(25);
+        jobs.claimKey(scope, account, key);
+        return { kind: 'claimed' };
+      };
+    },
+  },
+  {
+    name: 'idempotency-replay',
+    rule: 'V2.JOB.IDEMPOTENT',
+    description: 'a reused Idempotency-Key replays the original job (201) instead of refusing 422',
+    install(s) {
+      s.policy.v2.claimKey = (jobs, scope, account, key) => {
+        if (jobs.claimKey(scope, account, key)) return { kind: 'claimed' };
+        const jobId = jobs.jobOfKey(scope, account, key);
+        return jobId === undefined ? { kind: 'reused' } : { kind: 'replay', jobId };
+      };
+    },
+  },
+  {
+    name: 'output-url-signed',
+    rule: 'V2.URL.OUTPUT_CONTENT_ENDPOINT',
+    description: 'job output url is a signed storage URL instead of the content endpoint',
+    install(s) {
+      eachOutput(s, (o, ctx) => {
+        const rec = ctx.assets.get(o.id as string);
+        if (rec !== undefined) o.url = ctx.signer.sign(rec.hex, rec.content_type).url;
+      });
+    },
+  },
+  {
+    name: 'output-expiry-signed',
+    rule: 'V2.URL.OUTPUT_EXPIRY',
+    description: "job output url_expires_at is the signed URL's expiry",
+    install(s) {
+      eachOutput(s, (o, ctx) => {
+        const rec = ctx.assets.get(o.id as string);
+        if (rec !== undefined) o.url_expires_at = iso(ctx.signer.sign(rec.hex, rec.content_type).expiresAtMs);
+      });
+    },
+  },
+  {
+    name: 'queue-unbounded',
+    rule: 'V2.ERR.QUEUE_FULL',
+    description: 'no queue capacity: submits past it are accepted',
+    install(s) {
+      s.policy.v2.submitTraits = (account) => ({ ...accountTraits(account), queueCapacity: Infinity });
+    },
+  },
+  {
+    name: 'credits-ignored',
+    rule: 'V2.ERR.INSUFFICIENT_CREDITS',
+    description: 'accounts without credits can submit',
+    install(s) {
+      s.policy.v2.submitTraits = (account) => ({ ...accountTraits(account), noCredits: false });
+    },
+  },
+  {
+    name: 'cancel-ignored',
+    rule: 'V2.JOB.CANCEL',
+    description: 'cancel answers the job but the run goes on to succeed',
+    install(s) {
+      s.policy.v2.cancel = () => undefined;
+    },
+  },
+  {
+    name: 'workflow-read-save-format',
+    rule: 'V2.JOB.WORKFLOW_READ',
+    description: 'the workflow read of a v2 job says format "save"',
+    install(s) {
+      s.respond({ routes: ['GET /api/v2/jobs/:id/workflow'] }, (out) => {
+        if (out.error === undefined && isObj(out.body)) out.body.format = 'save';
+      });
+    },
+  },
+  {
+    name: 'events-end-early',
+    rule: 'V2.JOB.EVENTS_AGREE',
+    description: 'the event stream ends after its first status event, before the job finishes',
+    install(s) {
+      s.policy.v2.streamEnds = () => true;
+    },
+  },
+  {
+    name: 'self-url-wrong',
+    rule: 'V2.JOB.FOLLOW_URLS',
+    description: 'urls.self points at a path that is not the job read',
+    install(s) {
+      s.respond({ routes: JOB_ROUTES }, (out) => {
+        const urls = record(out)?.urls;
+        if (isObj(urls)) urls.self = `${String(urls.self)}/status`;
+      });
+    },
+  },
+  {
+    name: 'outputs-missing',
+    rule: 'V2.JOB.OUTPUTS_REAL',
+    description: 'a succeeded job lists no outputs',
+    install(s) {
+      s.respond({ routes: JOB_ROUTES }, (out) => {
+        const job = record(out);
+        if (job !== undefined) job.outputs = [];
+      });
+      s.event({ routes: [JOB_EVENTS] }, (e) => {
+        if (e.event === 'output') e.drop = true;
+      });
+    },
+  },
+  {
+    name: 'malformed-job-id-500',
+    rule: 'V2.ERR.IDS_NEVER_5XX',
+    description: 'a job id that is not a UUID answers 500 upstream_error',
+    install(s) {
+      s.respond({ routes: [...JOB_ROUTES.slice(1), 'GET /api/v2/jobs/:id/workflow', JOB_EVENTS] }, (out) => {
+        if (out.error?.code === 'not_found' && !UUID_RE.test(param(out, 'id'))) out.fail(new ApiError('upstream_error', GENERIC_500));
+      });
+    },
+  },
+  {
+    name: 'asset-input-refused',
+    rule: 'V2.JOB.SUBMIT',
+    description: 'a valid workflow whose LoadImage takes an existing asset reference is refused 400 invalid_workflow',
+    install(s) {
+      s.policy.v2.validateWorkflow = (engine, workflow, account) => engine.validate(workflow, account) ?? assetInputRefusal(workflow);
+    },
+  },
+  {
+    name: 'job-read-cached',
+    rule: 'V2.JOB.POLL_FIRST',
+    description: 'GET of a job serves the record cached when it was submitted, so polling never sees the job finish',
+    install(s) {
+      // The record as submitted is served for good.
+      const submitted = new Map<string, unknown>();
+      s.respond({ routes: ['POST /api/v2/jobs', 'GET /api/v2/jobs/:id'] }, (out) => {
+        const job = record(out);
+        if (job === undefined) return;
+        const id = job.id as string;
+        if (out.request.method === 'POST') {
+          if (!submitted.has(id)) submitted.set(id, structuredClone(job));
+        } else if (submitted.has(id)) {
+          out.body = structuredClone(submitted.get(id));
+        }
+      });
+    },
+  },
+  {
+    name: 'outputs-read-once',
+    rule: 'V2.JOB.RETRIEVABLE',
+    description: "a finished job's outputs are listed on the first read that sees it finished and dropped from every later read",
+    install(s) {
+      // A finished job's outputs are handed out once.
+      const delivered = new Set<string>();
+      s.respond({ routes: ['GET /api/v2/jobs/:id'] }, (out) => {
+        const job = record(out);
+        if (job === undefined || !['succeeded', 'failed', 'canceled'].includes(job.status as string)) return;
+        if (delivered.has(job.id as string)) job.outputs = [];
+        delivered.add(job.id as string);
+      });
+    },
+  },
+  {
+    name: 'output-url-rotates',
+    rule: 'V2.URL.CONTENT_STABLE',
+    description: 'each job read gives its outputs a new content-endpoint url (a cache-busting query)',
+    install(s) {
+      eachOutput(s, (o) => {
+        if (typeof o.url === 'string') o.url = `${o.url}?v=${Date.now()}`;
+      });
+    },
+  },
+  {
+    name: 'tier-limit-ignored',
+    rule: 'V2.JOB.PARALLEL_QUEUE',
+    description: "every submitted job runs at once, past the tier's concurrency limit",
+    install(s) {
+      s.policy.v2.runConcurrency = () => 1_000;
+    },
+  },
+  {
+    name: 'events-status-renamed',
+    rule: 'V2.JOB.EVENTS_FORMAT',
+    description: 'status events of the job stream carry {"state": ...} instead of {"status": ...}',
+    install(s) {
+      s.event({ routes: [JOB_EVENTS] }, (e) => {
+        if (e.event === 'status' && isObj(e.data)) e.data = { state: e.data.status };
+      });
+    },
+  },
+  {
+    name: 'job-created-at-missing',
+    rule: 'V2.JOB.FIELDS_DOCUMENTED',
+    description: 'job records omit created_at',
+    install(s) {
+      s.respond({ routes: JOB_ROUTES }, (out) => {
+        delete record(out)?.created_at;
+      });
+    },
+  },
+  {
+    name: 'output-size-zero',
+    rule: 'V2.JOB.OUTPUT_FIELDS_DOCUMENTED',
+    description: 'job outputs report size_bytes 0',
+    install(s) {
+      eachOutput(s, (o) => {
+        o.size_bytes = 0;
+      });
+    },
+  },
+] as const satisfies ReadonlyArray<FaultUnit>;

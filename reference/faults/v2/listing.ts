@@ -1,0 +1,68 @@
+// v2 faults of job listing (seed W § Jobs, listing): pages, filters, cursors.
+import type { FaultUnit } from '../../faults.ts';
+import { ApiError } from '../../errors.ts';
+
+export const LISTING_FAULTS = [
+  {
+    name: 'cursor-follows-owner',
+    rule: 'V2.ERR.LIST_REFUSALS',
+    description: "a job-list cursor issued to another account is accepted and continues that account's listing",
+    install(s) {
+      // A genuine cursor of another account continues that account's listing.
+      s.policy.v2.listingOwner = (caller, cursor, cursors) => cursors.issuedScope(cursor)?.split('\n')[1] ?? caller;
+    },
+  },
+  {
+    name: 'list-page-one-extra',
+    rule: 'V2.JOB.LIST_WALK',
+    description: 'job listing pages carry one job more than limit',
+    install(s) {
+      s.policy.v2.pageSize = (limit) => limit + 1;
+    },
+  },
+  {
+    name: 'list-filter-ignored',
+    rule: 'V2.JOB.LIST_FILTER',
+    description: 'job listing accepts metadata filters but does not apply them',
+    install(s) {
+      s.policy.v2.matchesFilters = () => true;
+    },
+  },
+  {
+    name: 'cursor-garbage-restarts',
+    rule: 'V2.ERR.LIST_REFUSALS',
+    description: 'a job-list cursor the server cannot read restarts the list instead of being refused',
+    install(s) {
+      s.policy.v2.cursorPosition = (cursors, scope, cursor) => {
+        try {
+          return cursors.decode(scope, cursor);
+        } catch {
+          return undefined;
+        }
+      };
+    },
+  },
+  {
+    name: 'list-unimplemented-as-403',
+    rule: 'V2.ERR.NOT_IMPLEMENTED',
+    description: 'the cloud job list answers 403 forbidden instead of 501 not_implemented',
+    install(s) {
+      s.respond({ routes: ['GET /api/v2/jobs'] }, (out) => {
+        if (out.error?.code === 'not_implemented') out.fail(new ApiError('forbidden', 'listing is not allowed'));
+      });
+    },
+  },
+  {
+    name: 'list-empty-not-501',
+    rule: 'V2.ERR.NOT_IMPLEMENTED',
+    description: 'the cloud, which does not list jobs, answers the job list 200 with an empty page instead of 501 not_implemented',
+    install(s) {
+      // A surface that does not list answers an empty page instead of saying so.
+      s.respond({ routes: ['GET /api/v2/jobs'] }, (out) => {
+        if (out.error?.code !== 'not_implemented') return;
+        out.status = 200;
+        out.body = { jobs: [] };
+      });
+    },
+  },
+] as const satisfies ReadonlyArray<FaultUnit>;

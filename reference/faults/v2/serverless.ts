@@ -1,0 +1,53 @@
+// v2 faults of serverless deployments (seed W § Serverless deployments).
+import type { FaultUnit } from '../../faults.ts';
+import { bearerToken } from '../../accounts.ts';
+import { DEPLOYMENTS, DEPLOYMENT_WORKFLOW } from '../../surfaces/serverless.ts';
+import { ApiError } from '../../errors.ts';
+
+export const SERVERLESS_FAULTS = [
+  {
+    name: 'stopped-deployment-runs',
+    rule: 'V2.SERVERLESS.DEPLOYMENT_STATE',
+    description: 'a stopped deployment accepts jobs',
+    install(s) {
+      s.policy.v2.deploymentState = (id) => (DEPLOYMENTS[id] === 'stopped' ? 'ready' : DEPLOYMENTS[id]);
+    },
+  },
+  {
+    name: 'deployment-workflow-forbidden',
+    rule: 'V2.SERVERLESS.WORKFLOW_READ',
+    description: 'GET /workflow answers 403 forbidden',
+    install(s) {
+      s.respond({ surfaces: ['serverless'], routes: ['GET /workflow'] }, (out) => {
+        if (out.error === undefined && out.status === 200) out.fail(new ApiError('forbidden', 'not allowed'));
+      });
+    },
+  },
+  {
+    name: 'deployment-workflow-fixed',
+    rule: 'V2.SERVERLESS.WORKFLOW_READ',
+    description: 'GET /workflow returns the graph the deployment was built around, not the graph that was executed',
+    install(s) {
+      s.respond({ surfaces: ['serverless'], routes: ['GET /workflow'] }, (out) => {
+        if (out.error === undefined && out.status === 200) out.body = structuredClone(DEPLOYMENT_WORKFLOW);
+      });
+    },
+  },
+  {
+    name: 'workflow-read-on-cloud',
+    rule: 'V2.SERVERLESS.WORKFLOW_ONLY',
+    description: 'the hosted cloud serves GET /workflow with a graph, a read only serverless deployments offer',
+    install(s) {
+      // The deployment-only read served on the cloud too, to an account key, within its rate limit.
+      s.request({ surfaces: ['cloud'] }, ({ request, reply, ctx }) => {
+        if (request.method !== 'GET' || request.url.split('?')[0] !== '/workflow') return;
+        const token = bearerToken(request.headers.authorization);
+        const account = token === undefined ? undefined : ctx.policy.v2.cloudBearerAccount(token);
+        if (account === undefined) throw new ApiError('unauthorized', 'unknown API key');
+        const decision = ctx.limiter.take(account);
+        if (!decision.allowed) throw new ApiError('rate_limited', 'rate limit exceeded for this account', { retryAfterSeconds: decision.retryAfterSeconds });
+        reply.send({ '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8 } } });
+      });
+    },
+  },
+] as const satisfies ReadonlyArray<FaultUnit>;

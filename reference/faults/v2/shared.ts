@@ -1,0 +1,37 @@
+// What the v2 fault units share: which surfaces serve v2, which routes answer an asset
+// or a job record, and small readers of the JSON bodies response hooks see.
+import type { SurfaceName } from '../../context.ts';
+import type { Outgoing } from '../seams.ts';
+
+export const V2_SURFACES: readonly SurfaceName[] = ['local', 'cloud', 'serverless'];
+export const HOSTED: readonly SurfaceName[] = ['cloud', 'serverless'];
+
+/** Routes whose success body is one asset record. */
+export const ASSET_ROUTES = ['POST /api/v2/assets', 'POST /api/v2/assets/from-hash', 'GET /api/v2/assets/:id'] as const;
+/** Routes whose success body is one job record. */
+export const JOB_ROUTES = ['POST /api/v2/jobs', 'GET /api/v2/jobs/:id', 'POST /api/v2/jobs/:id/cancel'] as const;
+export const JOB_EVENTS = 'GET /api/v2/jobs/:id/events';
+export const CONTENT = 'GET /api/v2/assets/:id/content';
+
+export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const GENERIC_500 = 'The server hit an unexpected error; try again later.';
+
+export type Obj = Record<string, unknown>;
+export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The record a success body carries (it has an id), else undefined. */
+export function record(out: Outgoing): Obj | undefined {
+  return out.error === undefined && isObj(out.body) && typeof out.body.id === 'string' ? out.body : undefined;
+}
+
+/** The inner `error` object of a v2 error answer. */
+export function errorObject(out: Outgoing): Obj | undefined {
+  return out.error !== undefined && isObj(out.body) && isObj(out.body.error) ? out.body.error : undefined;
+}
+
+export function param(out: { request: { params: unknown } }, name: string): string {
+  const value = (out.request.params as Record<string, unknown>)[name];
+  return typeof value === 'string' ? value : '';
+}
+
+export const iso = (ms: number): string => new Date(ms).toISOString();
