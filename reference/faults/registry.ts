@@ -22,6 +22,22 @@ export const REGISTRY_FAULTS = [
     },
   },
   {
+    // Seed W: the success is "detailed information about a node". An administrative path
+    // written as a fire-and-forget write answers 204 No Content, which carries none. Only the
+    // admin-secret test sees it, and REGISTRY.AUTH.ADMIN_SECRET asks only for a success.
+    name: 'registry-admin-write-204',
+    rule: 'REGISTRY.CONTRACT.STATUS_DECLARED',
+    description: 'translations stored with the administrative secret are answered 204 No Content, without the node',
+    install(s) {
+      s.respond({ surfaces: ['registry'], routes: [ROUTE] }, (out) => {
+        if (out.status !== 201 || !isObj(out.body) || out.body.updated_by !== 'admin') return;
+        out.status = 204;
+        out.setHeader('content-type', undefined);
+        out.payload = '';
+      });
+    },
+  },
+  {
     name: 'registry-errors-text-plain',
     rule: 'REGISTRY.CONTRACT.BODY',
     description: '404 answers are plain text instead of a JSON error body',

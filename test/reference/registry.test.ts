@@ -99,6 +99,7 @@ describe('registry surface', () => {
 // A probe resolves true when the rule holds on that reference.
 const PROBES: Record<string, (base: string) => Promise<boolean>> = {
   'registry-created-303': async (b) => (await post(b, NODE)).status === 201,
+  'registry-admin-write-204': async (b) => (await post(b, NODE, { headers: { authorization: '', [REGISTRY_ADMIN_HEADER]: REGISTRY_ADMIN_SECRET } })).status === 201,
   'registry-errors-text-plain': async (b) => (await post(b, 'no-such-node')).type.includes('json'),
   'registry-jwt-refused': async (b) => (await post(b, NODE)).status === 201,
   'registry-api-key-bearer-refused': async (b) => (await post(b, NODE, { headers: { authorization: `Bearer ${CLOUD_KEYS.alice}` } })).status === 201,
