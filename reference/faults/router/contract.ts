@@ -249,4 +249,36 @@ export const CONTRACT_FAULTS = [
       });
     },
   },
+  // R § Error body leaves the two optional members unnamed; public docs name them
+  // refusal_subject and upstream_detail. A server whose error model is serialised in
+  // camelCase still mirrors both values, only under other names.
+  {
+    name: 'router-error-members-camel-case',
+    rule: 'ROUTER.ERR.MEMBER_NAMES',
+    description: 'the optional error members are serialised camelCase: refusalSubject and upstreamDetail',
+    install(s) {
+      onRouter(s, undefined, (out) => {
+        const err = routerError(out);
+        if (err === undefined) return;
+        for (const [snake, camel] of [['refusal_subject', 'refusalSubject'], ['upstream_detail', 'upstreamDetail']] as const) {
+          if (!(snake in err)) continue;
+          err[camel] = err[snake];
+          delete err[snake];
+        }
+      });
+    },
+  },
+  {
+    name: 'router-upstream-detail-as-provider-message',
+    rule: 'ROUTER.ERR.MEMBER_NAMES',
+    description: "the provider's reason is mirrored in the body as provider_message instead of upstream_detail",
+    install(s) {
+      onRouter(s, undefined, (out) => {
+        const err = routerError(out);
+        if (err === undefined || !('upstream_detail' in err)) return;
+        err.provider_message = err.upstream_detail;
+        delete err.upstream_detail;
+      });
+    },
+  },
 ] as const satisfies ReadonlyArray<FaultUnit>;
