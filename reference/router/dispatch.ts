@@ -6,7 +6,7 @@ import { ALTERNATES, type Alternate, type ModelDef } from './catalog.ts';
 import { Dec } from './decimal.ts';
 import { BYOK_PREFIX, EDIT_PREFIX, RouterError, RouterValidationError, invalidInput } from './errors.ts';
 import { callPartner, translate, type PartnerAnswer } from './partners.ts';
-import { charge, creditsOf, type Leg } from './pricing.ts';
+import { billedCalls, creditsOf, type Leg } from './pricing.ts';
 import type { Principal } from './principals.ts';
 import { inputSchema } from './schemas.ts';
 import { H, type RouterState } from './state.ts';
@@ -169,8 +169,8 @@ export async function runSync(state: RouterState, model: ModelDef, p: Principal,
 
   const success = (answer: Extract<PartnerAnswer, { kind: 'ok' }>, served: Leg, sent: Record<string, unknown>, extra: Record<string, string>): Answer => {
     const headers: Record<string, string> = { 'content-type': answer.contentType, ...extra, 'X-Content-Type-Options': 'nosniff' };
-    const cost = ownKey ? undefined : charge(model, rules.ratedLeg(served, model), sent, answer.outputTokens);
-    if (cost !== undefined) headers[H.credits] = creditsOf(cost, rules.figures).toString(2);
+    const calls = ownKey ? undefined : billedCalls(model, rules.ratedLeg(served, model), sent, answer.outputTokens);
+    if (calls !== undefined) headers[H.credits] = creditsOf(rules.runCharge(calls), rules.figures).toString(2);
     const out = presentOutput(state, model, q.strict, answer);
     headers['content-type'] = out.contentType;
     return { status: 200, headers, body: out.bytes };
@@ -180,21 +180,41 @@ export async function runSync(state: RouterState, model: ModelDef, p: Principal,
   const answer = callPartner({ model, leg, body: first.body, strict: q.strict });
   if (answer.kind === 'ok') return success(answer, leg, first.body, droppedHeader(first.dropped));
 
-  // Fallback: only for a failure of the provider (never of the request, never a generation
-  // that may have been submitted), and skipped for own keys, edits and strict mode.
+  // Fallback is skipped for own keys, edits and strict mode.
   const skipped = ownKey || (edit && rules.fallbackSkipsEdits) || q.strict;
   const failure = rules.providerFailure(answer, model);
-  if (answer.kind !== 'unavailable' || !q.fallback || skipped) return failure;
-  const order: Leg[] =
+  if (!q.fallback || skipped) return failure;
+  const served = fallback(state, model, p, leg, body, answer);
+  if (served === undefined) return failure;
+  if (served.kind === 'failed') return rules.failedFallback(failure, served.leg);
+  return success(served.answer, served.leg, served.sent, { [H.fallback]: served.leg.provider, ...droppedHeader(served.dropped) });
+}
+
+export type FallbackOutcome =
+  | { kind: 'served'; answer: Extract<PartnerAnswer, { kind: 'ok' }>; leg: Leg; sent: Record<string, unknown>; dropped: string[] }
+  | { kind: 'failed'; leg: Leg };
+
+/**
+ * fallback_provider rule 1: after a failure of the router or the tried provider (never of the
+ * request, never a generation that may have been submitted), the model's alternates are
+ * scanned in a fixed order and the first eligible one is tried once. Undefined: no attempt.
+ */
+export function fallback(state: RouterState, model: ModelDef, p: Principal, leg: Leg, body: Record<string, unknown>, answer: Exclude<PartnerAnswer, { kind: 'ok' }>): FallbackOutcome | undefined {
+  const rules = state.rules;
+  if (!rules.fallbackAfter(answer)) return undefined;
+  const eligible: Leg[] =
     leg.kind === 'native'
       ? ALTERNATES.filter((a) => model.alternates.includes(a) && p.enabled.has(a) && !p.gateDown).map((a) => ({ kind: 'alternate' as const, provider: a }))
       : [{ kind: 'native' as const, provider: model.provider }];
-  const next = order[0];
-  if (next === undefined) return failure;
-  const retry = sentBody(model, next, body, false);
-  const second = callPartner({ model, leg: next, body: retry.body, strict: false });
-  if (second.kind !== 'ok') return rules.failedFallback(failure, next);
-  return success(second, next, retry.body, { [H.fallback]: next.provider, ...droppedHeader(retry.dropped) });
+  const tries = rules.fallbackTries(eligible);
+  let last: Leg | undefined;
+  for (const next of tries) {
+    last = next;
+    const retry = sentBody(model, next, body, false);
+    const second = callPartner({ model, leg: next, body: retry.body, strict: false });
+    if (second.kind === 'ok') return { kind: 'served', answer: second, leg: next, sent: retry.body, dropped: retry.dropped };
+  }
+  return last === undefined ? undefined : { kind: 'failed', leg: last };
 }
 
 /** Cents committed for a call in flight: the most it can cost. */

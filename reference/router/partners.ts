@@ -3,7 +3,10 @@
 //
 // Scenario inputs in a body (any text field): `[[fail]]` makes every provider answer 503,
 // `[[malformed]]` makes the provider call the request malformed (400, with a reason),
-// `[[policy]]` / `[[policy:<subject>]]` makes it refuse on content-policy grounds.
+// `[[policy]]` / `[[policy:<subject>]]` makes it refuse on content-policy grounds, and
+// `[[timeout]]` makes the call pass its deadline after the generation was submitted.
+// `[[fail:native,fal]]`, `[[malformed:native]]`, `[[timeout:native]]` limit a trigger to the
+// legs listed (`native` is the model's own provider), so fallback has somewhere to go.
 import { createHash } from 'node:crypto';
 import type { Alternate, ModelDef } from './catalog.ts';
 import type { Leg } from './pricing.ts';
@@ -37,15 +40,24 @@ function texts(value: unknown, out: string[] = []): string[] {
   return out;
 }
 
+export type TriggerKind = 'fail' | 'malformed' | 'timeout';
+export type Trigger = { kind: TriggerKind; legs?: string[] } | { kind: 'policy'; subject: string };
+
 /** A trigger written in the body, if any. */
-export function triggerIn(body: unknown): { kind: 'fail' } | { kind: 'malformed' } | { kind: 'policy'; subject: string } | undefined {
+export function triggerIn(body: unknown): Trigger | undefined {
   for (const t of texts(body)) {
-    if (t.includes('[[fail]]')) return { kind: 'fail' };
-    if (t.includes('[[malformed]]')) return { kind: 'malformed' };
+    const m = /\[\[(fail|malformed|timeout)(?::([a-z0-9_,-]+))?\]\]/.exec(t);
+    if (m) return { kind: m[1] as TriggerKind, ...(m[2] ? { legs: m[2].split(',') } : {}) };
     const p = /\[\[policy(?::([a-z_]+))?\]\]/.exec(t);
     if (p) return { kind: 'policy', subject: p[1] ?? 'input_text' };
   }
   return undefined;
+}
+
+/** Whether a trigger applies to the leg being called. */
+function hits(trigger: Trigger | undefined, kind: TriggerKind, leg: Leg): boolean {
+  if (trigger?.kind !== kind || !('legs' in trigger)) return trigger?.kind === kind;
+  return trigger.legs === undefined || trigger.legs.includes(leg.kind === 'native' ? 'native' : leg.provider);
 }
 
 const CDN: Record<string, string> = { fal: 'https://v3.fal.media.example', wavespeed: 'https://cdn.wavespeed.example', runware: 'https://im.runware.example', higgsfield: 'https://cdn.higgsfield.example' };
@@ -97,11 +109,11 @@ export interface Dispatch {
 
 export function callPartner({ model, leg, body, strict }: Dispatch): PartnerAnswer {
   const trigger = triggerIn(body);
-  if (trigger?.kind === 'fail') return { kind: 'unavailable', upstreamStatus: 503 };
+  if (hits(trigger, 'fail', leg)) return { kind: 'unavailable', upstreamStatus: 503 };
   if (model.behaviour === 'native-fails' && leg.kind === 'native') return { kind: 'unavailable', upstreamStatus: 503 };
   if (model.behaviour === 'broken-output') return { kind: 'unparseable', upstreamStatus: 200 };
-  if (model.behaviour === 'deadline') return { kind: 'timeout' };
-  if (trigger?.kind === 'malformed') return { kind: 'rejected', upstreamStatus: 400, reason: 'the prompt contains a token the model does not accept' };
+  if (model.behaviour === 'deadline' || hits(trigger, 'timeout', leg)) return { kind: 'timeout' };
+  if (hits(trigger, 'malformed', leg)) return { kind: 'rejected', upstreamStatus: 400, reason: 'the prompt contains a token the model does not accept' };
   if (trigger?.kind === 'policy') return { kind: 'policy', subject: trigger.subject };
 
   const h = digest(model.id, leg.provider, strict ? 'strict' : 'native', canonical(body));

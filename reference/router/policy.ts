@@ -4,6 +4,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Allowance } from '../accounts.ts';
 import type { LimitDecision } from '../ratelimit.ts';
+import type { Dec } from './decimal.ts';
 import { CARRIES_EDIT_MEDIA, type PartnerAnswer } from './partners.ts';
 import { NATIVE_ALIASES, type Alternate, type ModelDef } from './catalog.ts';
 import type { CursorCodec } from './cursor.ts';
@@ -60,8 +61,16 @@ export interface RouterPolicy {
   /** fallback_provider turns fallback off only as the literal `false`. */
   fallbackOff(raw: unknown): boolean;
   fallbackSkipsEdits: boolean;
+  /** Which failures fall back: the provider could not take the call (nothing was submitted). */
+  fallbackAfter(answer: Exclude<PartnerAnswer, { kind: 'ok' }>): boolean;
+  /** The legs tried, from the eligible alternates in their fixed order: the first one, once. */
+  fallbackTries(eligible: Leg[]): Leg[];
+  /** A queued submit has no fallback (no fallback_provider; its quote covers the leg that runs). */
+  queuedFallback: boolean;
   /** What a failed fallback attempt answers: the first failure, unchanged. */
   failedFallback(failure: Answer, next: Leg): Answer;
+  /** What a run costs from its billed calls at the provider: their sum. */
+  runCharge(calls: Dec[]): Dec;
   /** The leg a run is charged at: the one that served it. */
   ratedLeg(served: Leg, model: ModelDef): Leg;
   /** The router's answer to a partner's failure. */
@@ -81,6 +90,8 @@ export interface RouterPolicy {
   rejectsUnknown(route: Route, asked: boolean): boolean;
   undeclared(schema: JsonSchema, body: Record<string, unknown>): ValidationEntry[];
   validateSubmit(body: unknown, validate: () => Record<string, unknown>): Record<string, unknown>;
+  /** The strict_mode a queued request is dispatched with: the one accepted at submit. */
+  queuedStrict(accepted: boolean): boolean;
   /** The bytes-returning model cannot be queued. */
   queueable(def: ModelDef): boolean;
   /** An acknowledged cancel of an unfinished request takes effect: it ends as cancelled. */
@@ -90,6 +101,8 @@ export interface RouterPolicy {
   /** An estimate quotes the leg; it detects no own key. */
   estimateQuote(p: Principal, def: ModelDef, leg: Leg, quote: () => Quote): Quote;
   cardFresh(def: ModelDef): boolean;
+  /** A submit's quote when the rate card cannot be read at admission: unknown, pricing_unavailable (never a refusal). */
+  submitQuoteUnavailable(def: ModelDef): Quote;
   videoOperation(model: ModelDef, body: Record<string, unknown>): string;
   figures: Figures;
   // Idempotency
@@ -127,7 +140,11 @@ export function correctRouterPolicy(): RouterPolicy {
     providerEnabled: (p, alt) => p.enabled.has(alt),
     fallbackOff: (raw) => raw === 'false',
     fallbackSkipsEdits: true,
+    fallbackAfter: (answer) => answer.kind === 'unavailable',
+    fallbackTries: (eligible) => eligible.slice(0, 1),
+    queuedFallback: false,
     failedFallback: (failure) => failure,
+    runCharge: (calls) => calls.reduce((sum, c) => sum.plus(c)),
     ratedLeg: (served) => served,
     providerFailure: (answer, model) => failureAnswer(answer, model),
     shapeOutput: (_model, out) => out,
@@ -139,11 +156,13 @@ export function correctRouterPolicy(): RouterPolicy {
     rejectsUnknown: (_route, asked) => asked,
     undeclared: (schema, body) => undeclaredTopLevel(schema, body),
     validateSubmit: (_body, validate) => validate(),
+    queuedStrict: (accepted) => accepted,
     queueable: (def) => def.kind !== 'audio',
     cancelRequest: (queue, r) => queue.cancel(r),
     estimatesEnabled: (p) => p.estimates,
     estimateQuote: (_p, _def, _leg, quote) => quote(),
     cardFresh: (def) => def.behaviour !== 'stale-card',
+    submitQuoteUnavailable: () => ({ source: 'unknown', reason: 'pricing_unavailable' }),
     videoOperation: (model, body) => operationOf(model, body),
     figures: CORRECT_FIGURES,
     maxKeyLength: 255,

@@ -140,6 +140,19 @@ export function charge(model: ModelDef, leg: Leg, body: Record<string, unknown>,
   return q.source === 'exact' ? q.amount : undefined;
 }
 
+/**
+ * The billed calls a run makes at the provider: the reference's image partners generate one
+ * image per call, so `num_images` images are that many calls; other models make one.
+ */
+export function billedCalls(model: ModelDef, leg: Leg, body: Record<string, unknown>, outputTokens: number): Dec[] | undefined {
+  const total = charge(model, leg, body, outputTokens);
+  if (total === undefined) return undefined;
+  const n = model.kind === 'image' && typeof body.num_images === 'number' && Number.isInteger(body.num_images) && body.num_images > 1 ? body.num_images : 1;
+  if (n === 1) return [total];
+  const one = charge(model, leg, { ...body, num_images: 1 }, outputTokens) ?? total;
+  return Array.from({ length: n }, () => one);
+}
+
 export function creditsOf(amount: Dec, figures: Figures): Dec {
   return figures.credits(amount.timesInt(CREDITS_PER_DOLLAR));
 }

@@ -4,10 +4,10 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { validSegments, type ModelDef } from './catalog.ts';
-import { commitmentCents, errorAnswer, parseRunQuery, presentOutput, runSync, selectLeg, SLOW_MS, validateBody, type Answer } from './dispatch.ts';
+import { commitmentCents, errorAnswer, fallback, parseRunQuery, presentOutput, runSync, selectLeg, SLOW_MS, validateBody, type Answer } from './dispatch.ts';
 import { RouterError, RouterValidationError, invalidInput, modelNotFound } from './errors.ts';
 import { fingerprintOf, REPLAY_CAP_BYTES, type Lookup } from './idempotency.ts';
-import { callPartner, canonical, translate } from './partners.ts';
+import { callPartner, canonical, translate, type PartnerAnswer } from './partners.ts';
 import { StaleCardError, charge, estimateBody, quote, type Leg, type Quote } from './pricing.ts';
 import { resolvePrincipal, scopeOf, type Principal } from './principals.ts';
 import type { QueuedRequest } from './queue.ts';
@@ -307,23 +307,29 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
     else {
       try {
         result = quote(def, leg, body, { cardFresh: () => rules.cardFresh(def), videoOperation: rules.videoOperation });
-      } catch {
-        result = { source: 'unknown', reason: 'pricing_unavailable' };
+      } catch (err) {
+        if (!(err instanceof StaleCardError)) throw err;
+        result = rules.submitQuoteUnavailable(def);
       }
     }
     return estimateBody(result, def, leg, def.behaviour === 'stale-card' ? new Date().toISOString() : state.pricingAsOf, rules.figures);
   };
 
-  const admit = (def: ModelDef, leg: Leg, strict: boolean, body: Record<string, unknown>, p: Principal): QueuedRequest => {
+  const admit = (def: ModelDef, leg: Leg, accepted: boolean, body: Record<string, unknown>, p: Principal): QueuedRequest => {
+    const strict = rules.queuedStrict(accepted);
     const sent = leg.kind === 'alternate' && !strict ? { ...body } : body;
     const answer = callPartner({ model: def, leg, body: leg.kind === 'alternate' && !strict ? translate(def, leg.provider, sent).body : sent, strict });
     const runMs = def.behaviour === 'slow' ? 3 * SLOW_MS : 20;
     // A slow model's requests also wait in the queue long enough to be seen (and cancelled) there.
     const waitMs = def.behaviour === 'slow' ? 2 * SLOW_MS : undefined;
-    if (answer.kind === 'ok') {
-      const out = presentOutput(state, def, strict, answer);
+    const stored = (ok: Extract<PartnerAnswer, { kind: 'ok' }>): QueuedRequest => {
+      const out = presentOutput(state, def, strict, ok);
       return state.queue.add({ scope: scope(p), modelId: def.id, result: { status: 200, contentType: out.contentType, bytes: out.bytes } }, runMs, waitMs);
-    }
+    };
+    if (answer.kind === 'ok') return stored(answer);
+    // A queued submit has no fallback: only a fault turns it on.
+    const served = rules.queuedFallback && !strict ? fallback(state, def, p, leg, body, answer) : undefined;
+    if (served?.kind === 'served') return stored(served.answer);
     const failed = rules.providerFailure(answer, def);
     const errorType = failed.headers[H.errorType] ?? 'provider_error';
     const parsed = JSON.parse(failed.body.toString('utf8')) as { detail?: string };

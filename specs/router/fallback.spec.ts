@@ -45,6 +45,39 @@ test.describe('fallback_provider', () => {
     }
   });
 
+  test('fallback retries once, on the first eligible alternate of a fixed order, and never for the request\'s own failure or a generation that may have been submitted', rules('ROUTER.FALLBACK.ATTEMPTS'), async ({ api, requireScenario, target }) => {
+    const name = hdr(api, 'router-fallback-provider');
+    // A fixed order: the same request falling back again lands on the same alternate.
+    const m = modelRef(requireScenario('fallback_model', 'model whose native provider fails') as string);
+    const body = imageBody(requireScenario);
+    const served: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await api.call('runModel', { path: path(m), json: body });
+      const by = res.header(name);
+      if (res.status === 200 && by !== undefined) served.push(by);
+    }
+    if (served.length < 2) notJudged('ROUTER.FALLBACK.ATTEMPTS', `only ${served.length} of 4 runs of ${m.id} were served by fallback (ROUTER.FALLBACK.SERVED judges that), so there is no order to compare`);
+    else check('ROUTER.FALLBACK.ATTEMPTS', new Set(served).size === 1, `${name} of ${served.length} runs of ${m.id} that fell back`, 'the same alternate every time (the first eligible one in a fixed order)', served);
+
+    // Failures that must reach the caller unchanged although an alternate would serve the body.
+    const im = modelRef(requireScenario('image_model', 'model with alternates') as string);
+    const cases: Array<[string, string]> = [
+      ['native_malformed_body', "a request the native provider calls malformed (the request's own failure)"],
+      ['native_timeout_body', 'a call that passed its deadline after the generation was submitted'],
+      ['first_alternate_failing_body', 'a run whose native provider and first eligible alternate both fail (one retry only)'],
+    ];
+    for (const [key, what] of cases) {
+      const input = target.scenario[key];
+      if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+        notJudged('ROUTER.FALLBACK.ATTEMPTS', `the target gives no scenario input ${key} (${what})`);
+        continue;
+      }
+      const res = await api.call('runModel', { path: path(im), json: input as Record<string, unknown> });
+      const by = res.header(name);
+      check('ROUTER.FALLBACK.ATTEMPTS', res.status >= 400 && by === undefined, `${what} on ${im.id} (scenario ${key})`, 'the failure reaches the caller, with no fallback', `${describe(api, res)}${by === undefined ? '' : `, served by ${by}`}`, res);
+    }
+  });
+
   test('a failed fallback attempt does not carry the fallback header', rules('ROUTER.FALLBACK.FAILED_NO_HEADER'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('fallback_model', 'model with alternates') as string);
     const failing = requireScenario('failing_body', 'a body every provider fails on') as Record<string, unknown>;

@@ -5,7 +5,7 @@ import { test, rules } from '../../fixtures/test.ts';
 import { check, ensure, notJudged } from '../../lib/check.ts';
 import type { ApiResponse } from '../../lib/api.ts';
 import { checkRouterError, describe, modelRef, path, uniqueKey, withKey } from '../../lib/router/models.ts';
-import { imageBody } from '../../lib/router/bodies.ts';
+import { imageBody, textBody } from '../../lib/router/bodies.ts';
 import { retryAfterOf, untilCompleted, type Handle } from '../../lib/router/queue.ts';
 
 /** The names public docs give the two unfinished statuses (the seed shows only COMPLETED). */
@@ -130,7 +130,7 @@ test.describe('Queued request', () => {
     check('ROUTER.QUEUE.VALIDATED_AT_SUBMIT', res.status === 422, `a submit to ${m.id} without its required members`, '422', describe(api, res));
   });
 
-  test('a fresh admission carries an estimate; a replay and a caller without the feature get none; an own-key run is quoted byok', rules('ROUTER.QUEUE.ESTIMATE'), async ({ api, requireScenario }) => {
+  test('a fresh admission carries an estimate; a replay and a caller without the feature get none; an own-key run is quoted byok, an unreadable rate card pricing_unavailable', rules('ROUTER.QUEUE.ESTIMATE'), async ({ api, requireScenario, target }) => {
     const m = modelRef(requireScenario('image_model', 'JSON model') as string);
     const body = { ...imageBody(requireScenario), prompt: `conformance estimate ${randomUUID()}` };
     const key = uniqueKey('submit-estimate');
@@ -144,6 +144,58 @@ test.describe('Queued request', () => {
     const byok = api.as({ bearer: requireScenario('byok_token', "credential resolving an own key for image_model's provider") as string });
     const own = handleOf(await byok.call('submitModelRequest', { path: path(m), json: body }));
     check('ROUTER.QUEUE.ESTIMATE', own.estimate?.source === 'unknown' && own.estimate?.reason === 'byok', 'a submit that uses the caller\'s own key', 'estimate source unknown, reason byok', own.estimate);
+    // A figure needing a rate card that cannot be read at admission: reason pricing_unavailable.
+    const stale = target.scenario.stale_card_model;
+    if (typeof stale !== 'string') {
+      notJudged('ROUTER.QUEUE.ESTIMATE', 'the target gives no stale_card_model, so no admission finds its rate card unreadable');
+      return;
+    }
+    const sm = modelRef(stale);
+    const res = await api.call('submitModelRequest', { path: path(sm), json: { ...textBody(requireScenario), max_tokens: 64 } });
+    if (res.status !== 201) {
+      notJudged('ROUTER.QUEUE.ESTIMATE', `the submit to ${sm.id} answered ${describe(api, res)}, so it carries no estimate (ROUTER.QUEUE.ESTIMATE_NEVER_FAILS judges that)`);
+      return;
+    }
+    const unreadable = res.json<Handle>().estimate;
+    check('ROUTER.QUEUE.ESTIMATE', unreadable?.source === 'unknown' && unreadable?.reason === 'pricing_unavailable', `a submit to ${sm.id}, whose rate card is stale, with a bounded body that needs the card`, 'estimate source unknown, reason pricing_unavailable', unreadable, res);
+  });
+
+  test('an estimate never makes a submit fail: a submit whose figure needs a stale rate card is still admitted', rules('ROUTER.QUEUE.ESTIMATE_NEVER_FAILS'), async ({ api, requireScenario }) => {
+    const m = modelRef(requireScenario('stale_card_model', 'model whose rate card is stale') as string);
+    // The estimate route answers this body 503 (ROUTER.ESTIMATE.STALE_CARD); a submit must not.
+    const res = await api.call('submitModelRequest', { path: path(m), json: { ...textBody(requireScenario), max_tokens: 64 } });
+    check('ROUTER.QUEUE.ESTIMATE_NEVER_FAILS', res.status === 201, `a submit to ${m.id} whose quote needs its stale rate card`, '201 (admitted; the estimate, if any, says unknown)', describe(api, res), res);
+  });
+
+  test('a queued submit has no fallback: a request whose native provider fails ends COMPLETED with an error_type', rules('ROUTER.QUEUE.NO_FALLBACK'), async ({ api, requireScenario }) => {
+    const m = modelRef(requireScenario('fallback_model', 'model whose native provider fails') as string);
+    const handle = handleOf(await api.call('submitModelRequest', { path: path(m), json: { ...imageBody(requireScenario), prompt: `conformance no fallback ${randomUUID()}` } }));
+    const done = await untilCompleted(api, handle);
+    check('ROUTER.QUEUE.NO_FALLBACK', typeof done.error_type === 'string', `the final status of a queued request on ${m.id}, whose native provider fails`, 'COMPLETED with an error_type (not served by an alternate)', done);
+    const collected = await api.follow(handle.response_url);
+    check('ROUTER.QUEUE.NO_FALLBACK', collected.status >= 400, 'collect of that request', 'an error answer, not a result', describe(api, collected), collected);
+  });
+
+  test('collect answers under the provider selection accepted at submit: the alternate\'s own response with strict_mode=true, native output without it', rules('ROUTER.QUEUE.COLLECT_SELECTION'), async ({ api, requireScenario }) => {
+    const m = modelRef(requireScenario('image_model', 'JSON model with alternates') as string);
+    const strict = requireScenario('strict_body', "a body in an alternate's own schema") as { provider: string; body: Record<string, unknown> };
+    const translated = requireScenario('translation', 'an alternate and a native body it translates') as { provider: string; body: Record<string, unknown> };
+    const cases: Array<[string, Record<string, string | boolean>, Record<string, unknown>]> = [
+      [`model_provider=${strict.provider}&strict_mode=true`, { model_provider: strict.provider, strict_mode: true }, strict.body],
+      [`model_provider=${translated.provider}`, { model_provider: translated.provider }, translated.body],
+    ];
+    for (const [what, query, body] of cases) {
+      const handle = handleOf(await api.call('submitModelRequest', { path: path(m), query, json: body }));
+      const sync = await api.call('runModel', { path: path(m), query, json: body });
+      if (sync.status !== 200) {
+        notJudged('ROUTER.QUEUE.COLLECT_SELECTION', `the synchronous run with ${what} answered ${describe(api, sync)}, so there is no answer to compare collect with`);
+        continue;
+      }
+      await untilCompleted(api, handle);
+      const collected = await api.follow(handle.response_url);
+      const same = collected.status === 200 && collected.header('content-type') === sync.header('content-type') && collected.body.equals(sync.body);
+      check('ROUTER.QUEUE.COLLECT_SELECTION', same, `collect of a request submitted with ${what}`, `200 with the ${sync.body.length} bytes (${sync.header('content-type') ?? 'no media type'}) the synchronous run with ${what} answers`, `${describe(api, collected)}, ${collected.body.length} bytes (${collected.header('content-type') ?? 'no media type'})${collected.body.equals(sync.body) ? '' : ' that differ'}`, collected);
+    }
   });
 
   test('status, collect and cancel of an unknown request ID answer 404', rules('ROUTER.QUEUE.UNKNOWN_404'), async ({ api, requireScenario }) => {

@@ -9,6 +9,7 @@ import { asRecord, describe, hdr, jsonOf, modelRef, path } from '../../lib/route
 import { imageBody, videoBody } from '../../lib/router/bodies.ts';
 import { minimalBody, modelDocument, validatorFor } from '../../lib/router/schema-doc.ts';
 import { formatAjvErrors, isJsonMedia } from '../../lib/contracts/validate.ts';
+import { SuiteError } from '../../lib/violations.ts';
 
 test.describe('Synchronous run', () => {
   test('a valid native body to a JSON model answers 200 with a native JSON object', rules('ROUTER.RUN.NATIVE'), async ({ api, requireScenario }) => {
@@ -56,7 +57,8 @@ test.describe('Synchronous run', () => {
 
   test("a run whose quote is exact carries X-Svc-Credits-Used equal to the quote's credits", rules('ROUTER.RUN.CREDITS_USED'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'JSON model') as string);
-    const body = { ...imageBody(requireScenario), num_images: 3 };
+    // One call: a run of several billed calls is ROUTER.RUN.CREDITS_SUM's to judge.
+    const body = imageBody(requireScenario);
     const quote = (await api.call('estimateModel', { path: path(m), json: body })).json<Quote>();
     if (quote.source !== 'exact') {
       // ROUTER.ESTIMATE.FIELDS requires the scenario's image model to be quoted exactly somewhere; here only an exact quote can be compared.
@@ -69,6 +71,30 @@ test.describe('Synchronous run', () => {
     const got = header === undefined ? undefined : parseDecimal(header.trim());
     const want = typeof quote.credits === 'number' ? parseDecimal(numberAsDecimal(quote.credits) ?? '') : undefined;
     check('ROUTER.RUN.CREDITS_USED', got !== undefined && want !== undefined && got === want, `${hdr(api, 'credits-used')} of the run`, `${String(quote.credits)} (the exact quote's credits)`, header ?? 'absent');
+  });
+
+  test('X-Svc-Credits-Used is the sum when several billed calls reached the provider', rules('ROUTER.RUN.CREDITS_SUM'), async ({ api, requireScenario }) => {
+    const m = modelRef(requireScenario('image_model', 'JSON model') as string);
+    const multi = requireScenario('multi_call_body', 'a body the provider serves with several billed calls, each like one call of image_body') as Record<string, unknown>;
+    const n = Number(requireScenario('multi_call_count', 'how many billed calls multi_call_body makes'));
+    if (!Number.isInteger(n) || n < 2) throw new SuiteError(`scenario input multi_call_count must be an integer of at least 2, got ${String(n)}`);
+    const one = await api.call('runModel', { path: path(m), json: imageBody(requireScenario) });
+    ensure('ROUTER.RUN.NATIVE', one.status === 200, `a run of ${m.id} with image_body`, '200', describe(api, one), one);
+    const many = await api.call('runModel', { path: path(m), json: multi });
+    ensure('ROUTER.RUN.NATIVE', many.status === 200, `a run of ${m.id} with multi_call_body`, '200', describe(api, many), many);
+    const name = hdr(api, 'credits-used');
+    const single = parseDecimal(one.header(name)?.trim() ?? '');
+    if (single === undefined || single === 0n) {
+      notJudged('ROUTER.RUN.CREDITS_SUM', `one call's ${name} is ${one.header(name) ?? 'absent'}, so the calls of a longer run cannot be counted in the header (ROUTER.RUN.CREDITS_USED judges the header of an exact quote)`);
+      return;
+    }
+    const raw = many.header(name);
+    const total = parseDecimal(raw?.trim() ?? '');
+    // Rounding to 2 decimals, per call or of the total, moves the sum by far less than half a
+    // call: the header is the sum when it is nearer n calls' credits than n-1 or n+1.
+    const sum = single * BigInt(n);
+    const off = total === undefined ? undefined : total > sum ? total - sum : sum - total;
+    check('ROUTER.RUN.CREDITS_SUM', off !== undefined && off * 2n < single, `${name} of a run of ${m.id} making ${n} billed calls`, `the sum of ${n} calls, about ${n} × ${one.header(name) ?? ''}`, raw ?? 'absent', many);
   });
 
   test('the committed-spend headers are integer cents and remaining is the limit minus the current commitment', rules('ROUTER.RUN.SPEND_HEADERS'), async ({ api, requireScenario }) => {

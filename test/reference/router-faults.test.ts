@@ -46,6 +46,14 @@ const PROBES: Record<string, Probe> = {
     // The fault renames every unfinished status, so the first read shows it: no wait needed.
     return ['IN_QUEUE', 'IN_PROGRESS', 'COMPLETED'].includes(String((await call(base, 'GET', new URL(h.status_url).pathname)).json.status));
   },
+  'router-fallback-until-served': async (base) => {
+    const res = await call(base, 'POST', IMAGE, { body: { prompt: '[[fail:native,fal]]' } });
+    return res.status === 502 && res.headers.get('x-comfy-router-fallback-provider') === null;
+  },
+  'router-fallback-on-rejection': async (base) => (await call(base, 'POST', IMAGE, { body: { prompt: '[[malformed:native]]' } })).status === 400,
+  'router-fallback-after-timeout': async (base) => (await call(base, 'POST', IMAGE, { body: { prompt: '[[timeout:native]]' } })).status === 504,
+  // One call per image: three images are three calls of 2.6375 credits, 7.91 in all.
+  'router-credits-last-call': async (base) => (await call(base, 'POST', IMAGE, { body: { ...prompt(), num_images: 3 } })).headers.get('x-comfy-credits-used') === '7.91',
   'router-amount-exponent': async (base) => /^\d+(\.\d+)?$/.test(String((await call(base, 'POST', `${IMAGE}/estimate`, { body: { prompt: 'x' } })).json.amount)),
   'router-credits-truncated': async (base) => (await call(base, 'POST', `${IMAGE}/estimate`, { body: { prompt: 'x' } })).json.credits === 2.64,
   'router-no-request-id-on-errors': async (base) => (await call(base, 'GET', '/v2/models/a/b')).headers.get('x-comfy-request-id') !== null,

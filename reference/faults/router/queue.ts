@@ -1,6 +1,7 @@
 // Router faults of the queue (seed R § Queue): handles, status reads, collect and cancel.
 import type { FaultUnit } from '../../faults.ts';
 import { H } from '../../router/state.ts';
+import { RouterError } from '../../router/errors.ts';
 import { resolvePrincipal, scopeOf } from '../../router/principals.ts';
 import { CANCEL, COLLECT, QUEUE_URLS, STATUS, SUBMIT, isObj, onRouter, params, routerError, type Obj } from './shared.ts';
 
@@ -175,6 +176,40 @@ export const QUEUE_FAULTS = [
         if (out.header('Idempotent-Replayed') === undefined) first.set(id, structuredClone(out.body));
         else if (first.has(id)) out.body = structuredClone(first.get(id));
       });
+    },
+  },
+  {
+    name: 'router-queue-falls-back',
+    rule: 'ROUTER.QUEUE.NO_FALLBACK',
+    description: 'a queued run whose provider fails falls back to an alternate, as a synchronous run does',
+    install(s) {
+      s.policy.router.queuedFallback = true;
+    },
+  },
+  {
+    name: 'router-submit-fails-on-stale-card',
+    rule: 'ROUTER.QUEUE.ESTIMATE_NEVER_FAILS',
+    description: 'a submit whose embedded estimate cannot read the rate card is refused 503, as the estimate route is',
+    install(s) {
+      s.policy.router.submitQuoteUnavailable = (def) => {
+        throw new RouterError(503, 'service_unavailable', `the rate card for ${def.provider} is stale; no figure is given instead of a guess`);
+      };
+    },
+  },
+  {
+    name: 'router-submit-stale-not-quotable',
+    rule: 'ROUTER.QUEUE.ESTIMATE',
+    description: 'a submit whose rate card cannot be read at admission is quoted not_quotable instead of pricing_unavailable',
+    install(s) {
+      s.policy.router.submitQuoteUnavailable = () => ({ source: 'unknown', reason: 'not_quotable' });
+    },
+  },
+  {
+    name: 'router-queue-drops-strict',
+    rule: 'ROUTER.QUEUE.COLLECT_SELECTION',
+    description: 'the queued request does not keep strict_mode: it is dispatched translated, and collect answers native output instead of the alternate\'s own',
+    install(s) {
+      s.policy.router.queuedStrict = () => false;
     },
   },
   {

@@ -239,6 +239,48 @@ export const RUN_FAULTS = [
       });
     },
   },
+  // fallback_provider rule 1, each broken the way a router's retry loop is typically got wrong.
+  {
+    name: 'router-fallback-round-robin',
+    rule: 'ROUTER.FALLBACK.ATTEMPTS',
+    description: 'fallback spreads load: each fallback goes to the next eligible alternate in turn, not the first in a fixed order',
+    install(s) {
+      let turn = 0;
+      s.policy.router.fallbackTries = (eligible) => (eligible.length === 0 ? [] : [eligible[turn++ % eligible.length]!]);
+    },
+  },
+  {
+    name: 'router-fallback-until-served',
+    rule: 'ROUTER.FALLBACK.ATTEMPTS',
+    description: 'fallback retries every eligible alternate in turn until one serves, not once',
+    install(s) {
+      s.policy.router.fallbackTries = (eligible) => eligible;
+    },
+  },
+  {
+    name: 'router-fallback-on-rejection',
+    rule: 'ROUTER.FALLBACK.ATTEMPTS',
+    description: 'a request the provider called malformed (the request\'s own failure) is retried on an alternate',
+    install(s) {
+      s.policy.router.fallbackAfter = (answer) => answer.kind === 'unavailable' || answer.kind === 'rejected';
+    },
+  },
+  {
+    name: 'router-fallback-after-timeout',
+    rule: 'ROUTER.FALLBACK.ATTEMPTS',
+    description: 'a call that passed its deadline after the generation was submitted is retried on an alternate',
+    install(s) {
+      s.policy.router.fallbackAfter = (answer) => answer.kind === 'unavailable' || answer.kind === 'timeout';
+    },
+  },
+  {
+    name: 'router-credits-last-call',
+    rule: 'ROUTER.RUN.CREDITS_SUM',
+    description: 'X-Comfy-Credits-Used carries the cost of the last billed call of a run, not the sum of its calls',
+    install(s) {
+      s.policy.router.runCharge = (calls) => calls[calls.length - 1]!;
+    },
+  },
   {
     name: 'router-fallback-native-rate',
     rule: 'ROUTER.FALLBACK.RATE',
