@@ -19,7 +19,8 @@ export type Behaviour =
   | 'restricted' // no caller may use it (403 forbidden)
   | 'gallery' // answers more than the replay size cap
   | 'stale-card' // its rate card is stale
-  | 'unpriced'; // the rate card does not price it
+  | 'unpriced' // the rate card does not price it
+  | 'schema-unbuildable'; // its schema document cannot be built (the schema route answers 500)
 
 export interface ModelDef {
   id: string;
@@ -97,6 +98,7 @@ function named(): ModelDef[] {
     image('pf-gallery', { behaviour: 'gallery', alternates: [] }),
     image('pf-tiny', { rates: imageRates('0.00004') }),
     image('pf-unpriced', { behaviour: 'unpriced' }),
+    image('pf-schema-lost', { behaviour: 'schema-unbuildable', listed: false }),
     image('pf-sunset', { sunset: '2099-12-31' }),
     image('pf-legacy-1', { listed: false, retired: { on: '2025-03-31' } }),
     image('pf-legacy-2', { listed: false, retired: { on: '2025-06-30', successor: 'pixelforge/pf-flux-lite' } }),

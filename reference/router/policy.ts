@@ -5,6 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Allowance } from '../accounts.ts';
 import type { LimitDecision } from '../ratelimit.ts';
 import type { Dec } from './decimal.ts';
+import { RouterError } from './errors.ts';
 import { CARRIES_EDIT_MEDIA, type PartnerAnswer } from './partners.ts';
 import { NATIVE_ALIASES, type Alternate, type ModelDef } from './catalog.ts';
 import type { CursorCodec } from './cursor.ts';
@@ -50,6 +51,8 @@ export interface RouterPolicy {
   encodeCursor(cursors: CursorCodec, position: number): string;
   decodeCursor(cursors: CursorCodec, raw: string): number | undefined;
   schemaDocument(model: ModelDef): SchemaDocument;
+  /** The answer when a model's document cannot be built: 500 internal_error (seed R § Errors). */
+  schemaFailure(model: ModelDef): RouterError;
   // model_provider and dispatch
   /** model_provider values that mean native dispatch. */
   nativeAlias(mp: string): boolean;
@@ -133,6 +136,7 @@ export function correctRouterPolicy(): RouterPolicy {
     encodeCursor: (cursors, position) => cursors.encode(position),
     decodeCursor: (cursors, raw) => cursors.decode(raw),
     schemaDocument: (model) => schemaDocument(model, BRAND),
+    schemaFailure: (model) => new RouterError(500, 'internal_error', `the schema document of ${model.id} could not be built; try again later`),
     nativeAlias: (mp) => (NATIVE_ALIASES as readonly string[]).includes(mp),
     legRefusals: ['edit', 'own-key'],
     carriesEdit: (alt) => CARRIES_EDIT_MEDIA.has(alt),

@@ -153,6 +153,7 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
   // ---- GET /v2/models/{provider}/{model}/openapi.json ----
   app.get('/v2/models/:provider/:model/openapi.json', async (req, reply) => {
     const def = resolveModel(req.params as ModelParams);
+    if (def.behaviour === 'schema-unbuildable') throw rules.schemaFailure(def);
     const doc = state.document(def);
     const inm = req.headers['if-none-match'];
     const matches = typeof inm === 'string' && inm.split(',').some((t) => t.trim() === '*' || t.trim().replace(/^W\//, '') === doc.etag);
@@ -166,7 +167,7 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
     const { provider, file } = req.params as { provider: string; file: string };
     const model = file.endsWith('.json') ? file.slice(0, -5) : '';
     const def = validSegments(provider, model) ? catalog.get(provider, model) : undefined;
-    if (!def || !def.authored || def.retired || def.behaviour === 'restricted') throw new RouterError(404, 'model_not_found', `no published schema for ${provider}/${model}`);
+    if (!def || !def.authored || def.retired || def.behaviour === 'restricted' || def.behaviour === 'schema-unbuildable') throw new RouterError(404, 'model_not_found', `no published schema for ${provider}/${model}`);
     const doc = state.document(def);
     return send(reply, { status: 200, headers: { 'content-type': 'application/json', ETag: doc.etag, 'Cache-Control': 'public, max-age=3600' }, body: doc.bytes });
   });

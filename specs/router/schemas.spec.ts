@@ -63,4 +63,12 @@ test.describe('Schema documents', () => {
     const keyless = await api.as('none').call('getModelSchema', { path: path(m) });
     checkRouterError(api, 'ROUTER.SCHEMA.SNAPSHOT', keyless, [401], 'unauthorized', `the endpoint without a key answered ${describe(api, keyless)}`);
   });
+
+  test('a schema-document request the router cannot complete is answered 500 with the error body', rules('ROUTER.SCHEMA.INTERNAL_ERROR'), async ({ api, requireScenario }) => {
+    // Only a target can name such a model (a document its store cannot produce): a correct
+    // router fails no document a client can ask for otherwise.
+    const m = modelRef(requireScenario('schema_failing_model', 'a model whose schema document the router cannot build') as string);
+    const res = await api.call('getModelSchema', { path: path(m) });
+    checkRouterError(api, 'ROUTER.SCHEMA.INTERNAL_ERROR', res, [500], undefined, `the schema document of ${m.id}, which cannot be built, answered ${describe(api, res)}`);
+  });
 });

@@ -243,4 +243,12 @@ export const CATALOG_FAULTS = [
       s.policy.router.restricted = () => false;
     },
   },
+  {
+    name: 'router-schema-failure-404',
+    rule: 'ROUTER.SCHEMA.INTERNAL_ERROR',
+    description: 'a schema document that cannot be built is answered 404 model_not_found, as if the model did not exist',
+    install(s) {
+      s.policy.router.schemaFailure = (model) => new RouterError(404, 'model_not_found', `no schema document for ${model.id}`);
+    },
+  },
 ] as const satisfies ReadonlyArray<FaultUnit>;
