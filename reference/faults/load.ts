@@ -1,10 +1,15 @@
 // Faults only a load profile can see: each shows up when many clients call at once
 // (or over a run long enough to measure a rate), so the conformance suite, which
 // sends one request at a time, skips them (caughtBy: 'load'); `npm run load` and
-// test/load/faults.test.ts prove each makes its profile fail. All act on the router.
+// test/load/faults.test.ts prove each makes its profile fail. These act on the router;
+// the v2 ones are in reference/faults/load/v2.ts.
 import type { FaultUnit } from '../faults.ts';
 import { routerAllowance } from '../router/principals.ts';
 import { STATUS, dropSpendHeaders, isObj, onRouter, routerError } from './router/shared.ts';
+import { ArrivalMeter } from './arrival-meter.ts';
+import { V2_LOAD_FAULTS } from './load/v2.ts';
+
+export { ArrivalMeter, UNDER_LOAD_PER_SECOND } from './arrival-meter.ts';
 
 export const LOAD_FAULTS = [
   {
@@ -107,34 +112,5 @@ export const LOAD_FAULTS = [
       });
     },
   },
+  ...V2_LOAD_FAULTS,
 ] as const satisfies ReadonlyArray<FaultUnit>;
-
-/** Polls per second above which the "under load" faults switch on. */
-export const UNDER_LOAD_PER_SECOND = 20;
-
-/**
- * Counts arrivals in a sliding one-second window. A reference instance serves one
- * request at a time, so "many clients at once" is seen as many arrivals per second.
- */
-export class ArrivalMeter {
-  private readonly stamps: number[] = [];
-  private head = 0;
-
-  constructor(
-    private readonly windowMs = 1000,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  /** Records one arrival and tells whether more than `threshold` arrived within the window. */
-  hit(threshold = UNDER_LOAD_PER_SECOND): boolean {
-    const t = this.now();
-    this.stamps.push(t);
-    while (this.head < this.stamps.length && t - this.stamps[this.head]! > this.windowMs) this.head += 1;
-    // Compact now and then so the array does not grow for the life of the server.
-    if (this.head > 1024 && this.head * 2 > this.stamps.length) {
-      this.stamps.splice(0, this.head);
-      this.head = 0;
-    }
-    return this.stamps.length - this.head > threshold;
-  }
-}

@@ -7,6 +7,7 @@ import { JOB_FAULTS } from './v2/jobs.ts';
 import { LISTING_FAULTS } from './v2/listing.ts';
 import { REFUSAL_FAULTS } from './v2/refusals.ts';
 import { SERVERLESS_FAULTS } from './v2/serverless.ts';
+import { CONTRACT_FAULTS } from './v2/contract.ts';
 
 export const V2_FAULTS = [
   ...ERROR_FAULTS,
@@ -16,4 +17,5 @@ export const V2_FAULTS = [
   ...LISTING_FAULTS,
   ...REFUSAL_FAULTS,
   ...SERVERLESS_FAULTS,
+  ...CONTRACT_FAULTS,
 ] as const;

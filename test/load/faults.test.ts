@@ -18,6 +18,8 @@ const CAUGHT_BY: Record<(typeof LOAD_FAULTS)[number]['name'], string> = {
   'load-retry-after-short': 'router-rate-limit',
   'load-concurrency-off-by-one': 'router-concurrency',
   'load-concurrency-no-spend': 'router-concurrency',
+  'load-v2-429-queue-full': 'rate-limit',
+  'load-v2-poll-no-expires-at': 'v2-job-poll',
 };
 
 test('load faults are in the catalog, marked caughtBy load, and left out of the suite\'s fault matrix', () => {

@@ -95,3 +95,39 @@ test('refusal details that break their bounds are judged under the details rule,
   const body = { error: { code: 'invalid_workflow', message: 'x', details: { unknown_node_classes: Array.from({ length: 12 }, (_, i) => `C${i}`) } } };
   assert.deepEqual(judge('postJobs', res(422, body), 'POST'), ['V2.ERR.NODE_ERRORS_DETAILS']);
 });
+
+// The answers of the reference faults in reference/faults/v2/contract.ts, as recorded.
+const output = { node_id: '2', name: 'x.png', type: 'image', content_type: 'image/png', size_bytes: 3, id: asset.id, hash: null, url: `http://h/api/v2/assets/${asset.id}/content`, url_expires_at: '2026-02-01T00:00:00Z' };
+const job = {
+  id: 'j1', status: 'succeeded', expires_at: '2026-02-01T00:00:00Z', outputs: [output], error: null,
+  urls: { self: '/api/v2/jobs/j1', events: '/api/v2/jobs/j1/events', cancel: '/api/v2/jobs/j1/cancel' },
+};
+
+test('a job record without expires_at, or without outputs while it has none, breaks V2.JOB.FIELDS', () => {
+  assert.deepEqual(judge('getJob', res(200, job)), []);
+  const { expires_at: _, ...noExpiry } = job;
+  assert.deepEqual(judge('getJob', res(200, noExpiry)), ['V2.JOB.FIELDS']);
+  const { outputs: __, ...noOutputs } = { ...job, status: 'queued' };
+  assert.deepEqual(judge('postJobs', res(201, noOutputs), 'POST'), ['V2.JOB.FIELDS']);
+});
+
+test('an output entry without url_expires_at, or with its url under another name, breaks V2.JOB.OUTPUT_FIELDS', () => {
+  const { url_expires_at: _, ...noExpiry } = output;
+  assert.deepEqual(judge('getJob', res(200, { ...job, outputs: [noExpiry] })), ['V2.JOB.OUTPUT_FIELDS']);
+  const { url, ...renamed } = output;
+  assert.deepEqual(judge('getJob', res(200, { ...job, outputs: [{ ...renamed, content_url: url }] })), ['V2.JOB.OUTPUT_FIELDS']);
+});
+
+test('a cancel answering 202 and a delete answering 200 break V2.CONTRACT.STATUS_DECLARED', () => {
+  assert.deepEqual(judge('cancelJob', res(200, job), 'POST'), []);
+  assert.deepEqual(judge('cancelJob', res(202, job), 'POST'), ['V2.CONTRACT.STATUS_DECLARED']);
+  assert.deepEqual(judge('deleteAsset', res(200, { deleted: true, id: asset.id }), 'DELETE'), ['V2.CONTRACT.STATUS_DECLARED']);
+});
+
+test('a workflow read whose graph is a JSON string, or sent as text/plain, breaks V2.CONTRACT.BODY', () => {
+  const graph = { '1': { class_type: 'EmptyImage', inputs: {} } };
+  assert.deepEqual(judge('getJobWorkflow', res(200, { workflow: graph, format: 'api' })), []);
+  assert.deepEqual(judge('getJobWorkflow', res(200, { workflow: JSON.stringify(graph), format: 'api' })), ['V2.CONTRACT.BODY']);
+  assert.deepEqual(judge('getDeploymentWorkflow', res(200, graph)), []);
+  assert.deepEqual(judge('getDeploymentWorkflow', res(200, graph, { 'content-type': 'text/plain; charset=utf-8' })), ['V2.CONTRACT.BODY']);
+});
