@@ -4,7 +4,8 @@
 // it samples (and every 429 it sees) with the very same function; a replayed cassette
 // goes through the api client, so it is judged here too.
 import { matchOperation, type Contract, type OperationSpec } from './loader.ts';
-import { validateResponse, type Finding, type SchemaError } from './validate.ts';
+import { validateResponse, type Finding } from './validate.ts';
+import { usableDespite } from './usable.ts';
 import { runChecks } from '../checks/v2-errors.ts';
 import type { ResponseCheck } from './registry.ts';
 import type { HttpResponse } from '../http.ts';
@@ -29,53 +30,12 @@ export interface Judgement {
   json?: unknown;
 }
 
-// A value of the right JSON type whose content is off. ajv reports these only on a value
-// that is present and of the type the keyword applies to, so the body still has the
-// member and the member still reads as what the test expects (a string is a string).
-// maxItems/maxProperties: more than the contract allows still holds everything a test reads.
-const FORM_KEYWORDS = new Set([
-  'format',
-  'pattern',
-  'enum',
-  'const',
-  'minLength',
-  'maxLength',
-  'minimum',
-  'maximum',
-  'exclusiveMinimum',
-  'exclusiveMaximum',
-  'multipleOf',
-  'maxItems',
-  'maxProperties',
-  'maxContains',
-  'uniqueItems',
-  'additionalProperties',
-  'unevaluatedProperties',
-  'unevaluatedItems',
-  'propertyNames',
-]);
-
-// Keywords whose own error only summarises the errors of their branches, which ajv
-// (allErrors) lists just before it: those decide.
-const SUMMARY_KEYWORDS = new Set(['anyOf', 'oneOf', 'if']);
-
-/**
- * Whether an answer whose schema errors are these can still be used by a test. Everything
- * else is a structure a test may rely on and cannot: `type` (a member, or the body, of
- * another JSON type), `required`/`dependentRequired` (a member missing), `minItems`/
- * `minProperties`/`contains` (an item a test may read is not there), `not`, a false schema
- * and any keyword not named here. `type` "null" is the other branch of a nullable member
- * (anyOf [X, null]) saying only that the value is not null; X's own errors decide.
- */
-export function usableDespite(errors: ReadonlyArray<SchemaError>): boolean {
-  return errors.every((e) => FORM_KEYWORDS.has(e.keyword) || SUMMARY_KEYWORDS.has(e.keyword) || (e.keyword === 'type' && (e.params as { type?: unknown }).type === 'null'));
-}
-
 export function judgeAnswer(contract: Contract, checks: ReadonlyArray<ResponseCheck>, op: OperationSpec, method: string, response: HttpResponse): Judgement {
   const validated = validateResponse(op, method, response);
   const checked = runChecks(checks, { contract, method, response, json: validated.json });
   const all = [...validated.findings, ...checked.findings];
-  // One finding per rule; it leaves the answer usable only if every finding of that rule does.
+  // One finding per rule; it leaves the answer usable only if every finding of that rule
+  // does. Only schema findings of form alone (usable.ts draws the line) leave it usable.
   const usable = new Map<string, boolean>();
   for (const f of all) usable.set(f.rule, (usable.get(f.rule) ?? true) && f.schemaErrors !== undefined && f.schemaErrors.length > 0 && usableDespite(f.schemaErrors));
   const seen = new Set<string>();

@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { loadContract } from '../../lib/contracts/loader.ts';
-import { judgeAnswer, usableDespite } from '../../lib/contracts/judge.ts';
+import { judgeAnswer } from '../../lib/contracts/judge.ts';
+import { usableDespite } from '../../lib/contracts/usable.ts';
 import { V2_RESPONSE_CHECKS } from '../../lib/checks/v2-errors.ts';
 import { ApiClient } from '../../lib/api.ts';
 import { check } from '../../lib/check.ts';
@@ -18,6 +19,7 @@ import { runLikeATest } from './run-like-a-test.ts';
 
 const contract = loadContract('workflow-v2.openapi.yaml', 'Comfy', 'V2');
 const registry = loadContract('registry.openapi.yaml', 'Comfy', 'REGISTRY');
+const router = loadContract('router-v2.openapi.yaml', 'Comfy', 'ROUTER');
 
 // Recorded from comfy-api-proxy 2e52c6e in front of an engine (POST /api/v2/assets -> 201).
 const PROXY_ASSET = {
@@ -55,11 +57,25 @@ test('a value in another form leaves the answer usable; a member missing or of a
 });
 
 test('a nullable member is judged by its non-null branch; a failed alternative of whole shapes is unusable', () => {
-  // anyOf [X, null]: "must be null" only says the value is not null; X's own errors decide.
-  assert.equal(usableDespite([{ keyword: 'format', instancePath: '/error/at', params: { format: 'date-time' } }, { keyword: 'type', instancePath: '/error', params: { type: 'null' } }, { keyword: 'anyOf', instancePath: '/error', params: {} }]), true);
   const job = { id: 'job_1', status: 'running', expires_at: '2026-12-01T00:00:00Z', outputs: [], urls: { self: '/s', events: '/e', cancel: '/c' } };
+  assert.equal(usableDespite([{ keyword: 'format', instancePath: '/id', params: { format: 'uuid' } }, { keyword: 'enum', instancePath: '/kind', params: {} }]), true);
+  assert.equal(usableDespite([{ keyword: 'format', instancePath: '/id', params: { format: 'uuid' } }, { keyword: 'anyOf', instancePath: '/error', params: {} }]), false, 'an alternative no branch is near');
+  // anyOf [ErrorDetails, null]: eleven unknown classes listed is ErrorDetails in another form,
+  // named by its own error alone (not "must be null", not "must match a schema in anyOf").
+  const refusal = (details: unknown) => answer(422, { error: { code: 'invalid_workflow', message: 'unknown classes', details } });
+  const eleven = Array.from({ length: 11 }, (_, i) => `Missing${i}`);
+  const j = judgeAnswer(contract, V2_RESPONSE_CHECKS, contract.operations.get('postJobs')!, 'POST', refusal({ unknown_node_classes: eleven }));
+  assert.deepEqual(j.findings.map((f) => [f.rule, f.usable, f.expected]), [['V2.ERR.NODE_ERRORS_DETAILS', true, '/error/details/unknown_node_classes must NOT have more than 10 items']]);
+  assert.deepEqual(judged('postJobs', refusal({ unknown_node_classes: 'Missing0' }), 'POST'), ['V2.ERR.NODE_ERRORS_DETAILS unusable'], 'a list that is not a list');
   assert.deepEqual(judged('getJob', answer(200, { ...job, error: 5 })), ['V2.JOB.FIELDS unusable'], 'error neither an object nor null');
   assert.deepEqual(judged('getJob', answer(200, { ...job, status: 'warming_up' })), [], 'an unknown status is an open vocabulary, not a finding');
+  // A cancel answer (anyOf [cancel response, error body]) whose request_id is in upper case:
+  // it is a cancel response in another form, judged under the request-ID rule alone, not a
+  // failure of the cancel rule for matching neither alternative.
+  const rid = '70230B82-5EA4-46DE-8ABC-2918658F0926';
+  const call = { 'x-comfy-request-id': 'c0ffee00-0000-4000-8000-000000000001' };
+  assert.deepEqual(judged('cancelModelRequest', answer(409, { request_id: rid, status: 'ALREADY_COMPLETED' }, call), 'PUT', router), ['ROUTER.ID.REQUEST_ID usable']);
+  assert.deepEqual(judged('cancelModelRequest', answer(409, { request_id: rid.toLowerCase(), status: 'ALREADY_COMPLETED' }, call), 'PUT', router), []);
   // Registry error bodies: neither alternative's members are there.
   const regOp = [...registry.operations.keys()][0]!;
   assert.deepEqual(judged(regOp, answer(400, { foo: 1 }), 'POST', registry), ['REGISTRY.ERR.SHAPE unusable']);
