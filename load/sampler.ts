@@ -2,11 +2,10 @@
 // an answer (lib/contracts/judge.ts, the function the api client uses): a contract
 // violation under load fails the run like it fails a spec.
 import type { Contract } from '../lib/contracts/loader.ts';
-import type { Finding } from '../lib/contracts/validate.ts';
-import { judgeAnswerAt } from '../lib/contracts/judge.ts';
+import { judgeAnswerAt, type JudgedFinding } from '../lib/contracts/judge.ts';
 import type { ResponseCheck } from '../lib/contracts/registry.ts';
 
-export interface Violation extends Finding {
+export interface Violation extends JudgedFinding {
   method: string;
   path: string;
   status: number;
@@ -41,7 +40,7 @@ export class ContractSampler {
     return fresh || this.seen <= FIRST_N || this.seen % this.every === 0;
   }
 
-  offer(method: string, path: string, status: number, headers: Record<string, string>, body: string, at: number, force = false): Finding[] {
+  offer(method: string, path: string, status: number, headers: Record<string, string>, body: string, at: number, force = false): JudgedFinding[] {
     if (!this.wanted(status) && !force) return [];
     const response = { status, headers, body: Buffer.from(body, 'utf8'), truncated: false, elapsedMs: 0 };
     const judged = judgeAnswerAt(this.contract, this.checks, this.basePath, method, path, response);

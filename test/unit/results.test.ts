@@ -3,45 +3,10 @@
 // unjudged (naming the step), and the test still fails at its end listing each broken rule.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { TestInfo } from '@playwright/test';
 import { check, ensure, notJudged, step } from '../../lib/check.ts';
-import { RESULTS_ATTACHMENT, ResultLog, setActiveLog, type TestEvidence } from '../../lib/results.ts';
-import { Recorder } from '../../lib/recorder.ts';
-import { Redactor } from '../../lib/redact.ts';
+import type { TestEvidence } from '../../lib/results.ts';
 import { RuleViolation, SuiteError } from '../../lib/violations.ts';
-import { closeTest } from '../../fixtures/evidence.ts';
-
-/** Runs `body` the way the fixture does, and returns what the reporter would receive. */
-async function runLikeATest(declared: string[], body: () => Promise<void>): Promise<{ evidence: TestEvidence; thrown?: Error; status: string }> {
-  const log = new ResultLog();
-  const recorder = new Recorder(new Redactor([]));
-  const attachments: Array<{ name: string; body: string }> = [];
-  const info = {
-    annotations: declared.map((d) => ({ type: 'rule', description: d })),
-    status: 'passed',
-    timeout: 1000,
-    errors: [] as Array<{ message?: string }>,
-    error: undefined,
-    attach: async (name: string, opts: { body: string }) => void attachments.push({ name, body: opts.body }),
-  };
-  setActiveLog(log);
-  try {
-    await body();
-  } catch (err) {
-    info.status = 'failed';
-    info.errors.push({ message: (err as Error).message });
-  } finally {
-    setActiveLog(undefined);
-  }
-  let thrown: Error | undefined;
-  try {
-    await closeTest(info as unknown as TestInfo, log, recorder);
-  } catch (err) {
-    thrown = err as Error;
-  }
-  const evidence = JSON.parse(attachments.find((a) => a.name === RESULTS_ATTACHMENT)!.body) as TestEvidence;
-  return { evidence, ...(thrown ? { thrown } : {}), status: info.status };
-}
+import { runLikeATest } from './run-like-a-test.ts';
 
 const outcomes = (e: TestEvidence, rule: string) => e.results.filter((r) => r.rule === rule).map((r) => r.outcome);
 
