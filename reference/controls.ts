@@ -10,10 +10,10 @@
 // properties: an unknown member may be added) and which are maps of user data
 // (labels, graphs: left alone), and which strings are open status vocabularies
 // (`x-terminal-values`). A new family or operation is covered by its contract alone.
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { parse } from 'yaml';
+import { loadContract, type Contract } from '../lib/contracts/loader.ts';
+import { FAMILY_CONTRACTS } from '../lib/contracts/registry.ts';
+import { BRAND } from './router/state.ts';
 
 export interface ControlInfo {
   readonly name: string;
@@ -98,40 +98,39 @@ function deref(doc: Obj, value: unknown): Obj | undefined {
   return isObj(cur) ? cur : undefined;
 }
 
-function loadContracts(dir: string): ContractInfo {
+/** The contracts as the suite's one loader reads them (lib/contracts/loader.ts), one per family. */
+function loadContracts(): ContractInfo {
   const operations: Operation[] = [];
   const unpairedStatuses = new Set<number>();
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.openapi.yaml')).sort()) {
-    let doc: Obj;
+  for (const family of Object.values(FAMILY_CONTRACTS)) {
+    if (family === undefined) continue;
+    let contract: Contract;
     try {
-      doc = parse(readFileSync(path.join(dir, file), 'utf8')) as Obj;
+      contract = loadContract(family.file, BRAND, family.rulePrefix);
     } catch (err) {
       // A contract the suite cannot read fails the suite's own loader; a control then leaves its operations alone.
-      process.stderr.write(`controls: skipping ${file}: ${(err as Error).message.split('\n')[0]}\n`);
+      process.stderr.write(`controls: skipping ${family.file}: ${(err as Error).message.split('\n')[0]}\n`);
       continue;
     }
-    const unpaired = doc['x-error-types-unpaired-statuses'];
+    const doc = contract.document as Obj;
+    const unpaired = contract.extensions['x-error-types-unpaired-statuses'];
     if (Array.isArray(unpaired)) for (const s of unpaired) if (typeof s === 'number') unpairedStatuses.add(s);
-    for (const [template, item] of Object.entries(isObj(doc.paths) ? doc.paths : {})) {
-      if (!isObj(item)) continue;
-      const body = template
-        .split(/(\{[^}]+\})/)
-        .map((part) => (part.startsWith('{') ? '[^/]+' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
-        .join('');
-      for (const method of ['get', 'put', 'post', 'delete', 'patch', 'head']) {
-        const op = item[method];
-        if (!isObj(op)) continue;
-        operations.push({
-          method: method.toUpperCase(),
-          template,
-          pattern: new RegExp(`^${body}$`),
-          // A mount prefix (serverless /deployment/<id>) sits in front of the contract's paths.
-          suffix: new RegExp(`^/.+${body}$`),
-          responses: isObj(op.responses) ? op.responses : {},
-          sseEvents: isObj(op['x-sse-events']) ? op['x-sse-events'] : undefined,
-          doc,
-        });
-      }
+    const paths = isObj(doc.paths) ? doc.paths : {};
+    for (const spec of contract.operations.values()) {
+      const item = paths[spec.path];
+      const op = isObj(item) ? item[spec.method.toLowerCase()] : undefined;
+      if (!isObj(op)) continue;
+      const body = spec.pathPattern.source.slice(1, -1);
+      operations.push({
+        method: spec.method,
+        template: spec.path,
+        pattern: spec.pathPattern,
+        // A mount prefix (serverless /deployment/<id>) sits in front of the contract's paths.
+        suffix: new RegExp(`^/.+${body}$`),
+        responses: isObj(op.responses) ? op.responses : {},
+        sseEvents: isObj(op['x-sse-events']) ? op['x-sse-events'] : undefined,
+        doc,
+      });
     }
   }
   return { operations, unpairedStatuses };
@@ -139,7 +138,7 @@ function loadContracts(dir: string): ContractInfo {
 
 let contracts: ContractInfo | undefined;
 function contractInfo(): ContractInfo {
-  contracts ??= loadContracts(path.resolve(import.meta.dirname, '../contracts'));
+  contracts ??= loadContracts();
   return contracts;
 }
 
