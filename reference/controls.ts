@@ -238,10 +238,15 @@ function isJsonType(contentType: unknown): boolean {
   return base === 'application/json' || base.endsWith('+json');
 }
 
-function payloadText(payload: unknown): string | undefined {
-  if (typeof payload === 'string') return payload;
-  if (Buffer.isBuffer(payload)) return payload.toString('utf8');
-  return undefined;
+/** The JSON a string or Buffer payload carries; undefined when it has none (empty, a stream, not JSON). */
+function payloadJson(payload: unknown): unknown {
+  const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
+  if (text === undefined || text.length === 0) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Rewrites each `data:` line of whole SSE frames by the schema of the frame's event. */
@@ -297,14 +302,7 @@ export function installControl(app: FastifyInstance, control: ControlName | unde
     // The hash is filled lazily: an asset record younger than LAZY_HASH_MS reads hash null.
     app.addHook('onSend', async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
       if (reply.statusCode >= 300 || !ASSET_RECORD_ROUTE.test(req.routeOptions.url ?? '') || !isJsonType(reply.getHeader('content-type'))) return payload;
-      const text = payloadText(payload);
-      if (text === undefined) return payload;
-      let body: unknown;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        return payload;
-      }
+      const body = payloadJson(payload);
       if (!isObj(body) || typeof body.created_at !== 'string' || Date.now() - Date.parse(body.created_at) >= LAZY_HASH_MS) return payload;
       return JSON.stringify({ ...body, hash: null });
     });
@@ -315,14 +313,7 @@ export function installControl(app: FastifyInstance, control: ControlName | unde
     const unpaired = contractInfo().unpairedStatuses;
     app.addHook('onSend', async (_req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
       if (!unpaired.has(reply.statusCode) || !isJsonType(reply.getHeader('content-type'))) return payload;
-      const text = payloadText(payload);
-      if (text === undefined) return payload;
-      let body: unknown;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        return payload;
-      }
+      const body = payloadJson(payload);
       if (!isObj(body) || typeof body.error_type !== 'string') return payload;
       const known = body.error_type;
       // The header mirrors the body: every header that carried the old bucket carries the new one.
@@ -359,14 +350,8 @@ export function installControl(app: FastifyInstance, control: ControlName | unde
     if (!isJsonType(reply.getHeader('content-type'))) return payload;
     const op = operationFor(req.method, req.url);
     const schema = op ? jsonSchemaOf(op, reply.statusCode) : undefined;
-    const text = payloadText(payload);
-    if (!op || !schema || text === undefined || text.length === 0) return payload;
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      return payload;
-    }
+    const body = op && schema ? payloadJson(payload) : undefined;
+    if (!op || !schema || body === undefined) return payload;
     const out = JSON.stringify(rewriteValue(op.doc, schema, body, how));
     // Untouched bodies keep their exact bytes.
     if (out === JSON.stringify(body)) return payload;
