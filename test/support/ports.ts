@@ -1,4 +1,5 @@
 // Free loopback port ranges, so parallel reference servers never collide.
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 
 function free(port: number): Promise<boolean> {
@@ -11,10 +12,27 @@ function free(port: number): Promise<boolean> {
 
 const handedOut = new Set<number>();
 
+/**
+ * The first port the kernel hands out for outgoing connections (Linux: 32768 unless set
+ * otherwise). Ranges are picked below it: a port found free there can be taken by any
+ * concurrent test's outgoing connection before the reference listens on it.
+ */
+function ephemeralStart(): number {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    if (Number.isInteger(low) && low > 22000) return low;
+  } catch {
+    // not Linux: the IANA dynamic range starts at 49152, and Linux's default at 32768
+  }
+  return 32768;
+}
+const LOW = 20000;
+const HIGH = ephemeralStart();
+
 /** A base port whose next `count` ports are free now (and not handed out by this process before). */
 export async function freePortBase(count = 5): Promise<number> {
   for (let attempt = 0; attempt < 200; attempt++) {
-    const base = 20000 + Math.floor(Math.random() * 40000);
+    const base = LOW + Math.floor(Math.random() * (HIGH - LOW - count));
     const range = Array.from({ length: count }, (_, i) => base + i);
     if (range.some((p) => handedOut.has(p))) continue;
     const ok = await Promise.all(range.map(free));
