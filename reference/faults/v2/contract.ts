@@ -5,24 +5,12 @@
 // Each is placed where its answer breaks only its own rule: the api client stops the
 // test at the broken answer, so the checks that would read it further are blocked, not failed.
 import type { FaultUnit } from '../../faults.ts';
-import type { Seams } from '../seams.ts';
-import { CONTENT, HOSTED, JOB_EVENTS, JOB_ROUTES, isObj, param, record, type Obj } from './shared.ts';
+import { CONTENT, HOSTED, JOB_ROUTES, eachOutput, isObj, param, record, type Obj } from './shared.ts';
 
 const CANCEL = 'POST /api/v2/jobs/:id/cancel';
 const DELETE_ASSET = 'DELETE /api/v2/assets/:id';
 const JOB_WORKFLOW = 'GET /api/v2/jobs/:id/workflow';
 const DEPLOYMENT_WORKFLOW = 'GET /workflow';
-
-/** Rewrites each output entry of job records and of `output` events, as one serializer would. */
-function eachOutput(s: Seams, rewrite: (output: Obj) => void): void {
-  s.respond({ routes: JOB_ROUTES }, (out) => {
-    const outputs = record(out)?.outputs;
-    if (Array.isArray(outputs)) for (const o of outputs) if (isObj(o)) rewrite(o);
-  });
-  s.event({ routes: [JOB_EVENTS] }, (e) => {
-    if (e.event === 'output' && isObj(e.data)) rewrite(e.data);
-  });
-}
 
 export const CONTRACT_FAULTS = [
   // V2.CONTRACT.STATUS_DECLARED: success statuses a real server picks by its own taste.

@@ -3,21 +3,8 @@ import type { FaultUnit } from '../../faults.ts';
 import { setTimeout as delay } from 'node:timers/promises';
 import { accountTraits } from '../../v2/account-traits.ts';
 import type { Refusal } from '../../engine/types.ts';
-import type { ReferenceContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
-import type { Seams } from '../seams.ts';
-import { GENERIC_500, JOB_EVENTS, JOB_ROUTES, UUID_RE, iso, isObj, param, record, type Obj } from './shared.ts';
-
-/** Rewrites each output of job records and of `output` events alike, so the two still agree. */
-function eachOutput(s: Seams, rewrite: (output: Obj, ctx: ReferenceContext) => void): void {
-  s.respond({ routes: JOB_ROUTES }, (out) => {
-    const outputs = record(out)?.outputs;
-    if (Array.isArray(outputs)) for (const o of outputs) if (isObj(o)) rewrite(o, out.ctx);
-  });
-  s.event({ routes: [JOB_EVENTS] }, (e) => {
-    if (e.event === 'output' && isObj(e.data)) rewrite(e.data, e.ctx);
-  });
-}
+import { GENERIC_500, JOB_EVENTS, JOB_ROUTES, UUID_RE, eachOutput, iso, isObj, param, record, type Obj } from './shared.ts';
 
 /** Refuses a LoadImage that takes an asset reference, as a server that does not know that input form would. */
 function assetInputRefusal(workflow: unknown): Refusal | undefined {

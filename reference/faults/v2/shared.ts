@@ -1,7 +1,7 @@
 // What the v2 fault units share: which surfaces serve v2, which routes answer an asset
 // or a job record, and small readers of the JSON bodies response hooks see.
-import type { SurfaceName } from '../../context.ts';
-import type { Outgoing } from '../seams.ts';
+import type { ReferenceContext, SurfaceName } from '../../context.ts';
+import type { Outgoing, Seams } from '../seams.ts';
 
 export const V2_SURFACES: readonly SurfaceName[] = ['local', 'cloud', 'serverless'];
 export const HOSTED: readonly SurfaceName[] = ['cloud', 'serverless'];
@@ -35,3 +35,14 @@ export function param(out: { request: { params: unknown } }, name: string): stri
 }
 
 export const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** Rewrites each output of job records and of `output` events alike, so the two still agree. */
+export function eachOutput(s: Seams, rewrite: (output: Obj, ctx: ReferenceContext) => void): void {
+  s.respond({ routes: JOB_ROUTES }, (out) => {
+    const outputs = record(out)?.outputs;
+    if (Array.isArray(outputs)) for (const o of outputs) if (isObj(o)) rewrite(o, out.ctx);
+  });
+  s.event({ routes: [JOB_EVENTS] }, (e) => {
+    if (e.event === 'output' && isObj(e.data)) rewrite(e.data, e.ctx);
+  });
+}
