@@ -59,6 +59,14 @@ export class ResultLog {
   readonly properties: PropertyRun[] = [];
   /** The first step that stopped the test, if one did. */
   stoppedAt?: { step: string; why: string; by?: string[] };
+  /**
+   * Set by the fixture in the self-test's batched runs (fixtures/evidence.ts): ends the
+   * test at its stopped step as skipped rather than failed, its results saying why, so
+   * that Playwright keeps the worker. Throws.
+   */
+  endQuietly?: (why: string) => never;
+  /** Whether the test ended through endQuietly. */
+  endedQuietly = false;
   /** Inside a property's predicate a broken check throws, so fast-check sees the counterexample. */
   private strictDepth = 0;
 
@@ -86,6 +94,28 @@ export class ResultLog {
   broken(): CheckResult[] {
     return this.results.filter((r) => r.outcome === 'broken');
   }
+}
+
+const quietEnds = new WeakSet<object>();
+
+/** The error that ends a test at a step already noted (`noteStop`): a Stop, or a batched self-test run's quiet end. */
+export function stopError(step: string, message: string): Error {
+  const log = active;
+  if (log?.endQuietly && !log.strict) {
+    log.endedQuietly = true;
+    try {
+      log.endQuietly(message);
+    } catch (end) {
+      if (typeof end === 'object' && end !== null) quietEnds.add(end);
+      return end as Error;
+    }
+  }
+  return new Stop(step, message);
+}
+
+/** Whether `err` is a quiet end (stopError): pass it on untouched. */
+export function isQuietEnd(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && quietEnds.has(err);
 }
 
 // One test runs at a time in a Playwright worker, so the log of the running test is

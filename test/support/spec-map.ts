@@ -56,10 +56,15 @@ function walk(dir: string, root: string): string[] {
   });
 }
 
-/** The import graph of the repo's TypeScript modules (repo-relative paths). */
+/** The modules a file loads at run time (repo-relative paths). */
 function localImports(file: string, source: string): string[] {
   const out: string[] = [];
-  for (const m of source.matchAll(IMPORT)) out.push(path.posix.normalize(path.posix.join(path.posix.dirname(file), m[1]!)));
+  for (const m of source.matchAll(IMPORT)) {
+    // `import type` loads nothing at run time (the generated rule catalog, imported for
+    // its types everywhere, would otherwise make every rule look judged on every answer).
+    if (/^\s*(?:import|export)\s+type\s/.test(m[0])) continue;
+    out.push(path.posix.normalize(path.posix.join(path.posix.dirname(file), m[1]!)));
+  }
   return out;
 }
 
@@ -74,6 +79,8 @@ export interface SpecMap {
   specs: Map<Family, string[]>;
   /** rule id → spec files with a test that declares it (`rules(...)`, hence tagged `@<rule id>`). */
   declared: Map<string, string[]>;
+  /** spec file → the rule list of each `rules(...)` in it: the rules declared together by one test. */
+  declarations: Map<string, string[][]>;
 }
 
 export function buildSpecMap(root: string): SpecMap {
@@ -106,6 +113,7 @@ export function buildSpecMap(root: string): SpecMap {
   const named = new Map<string, string[]>();
   const viaHelpers = new Map<string, string[]>();
   const declared = new Map<string, string[]>();
+  const declarations = new Map<string, string[][]>();
   const add = (m: Map<string, string[]>, id: string, spec: string) => (m.get(id) ?? m.set(id, []).get(id)!).push(spec);
   for (const family of Object.keys(FAMILIES) as Family[]) {
     const list = files.filter((f) => f.startsWith(`specs/${family}/`) && f.endsWith('.spec.ts')).sort();
@@ -115,11 +123,15 @@ export function buildSpecMap(root: string): SpecMap {
       const helpers = new Set<string>();
       for (const mod of closure(spec)) if (mod !== spec && !always.has(mod)) for (const id of rulesIn(source.get(mod)!)) helpers.add(id);
       for (const id of own) if (familyOfRule(id) === family) add(named, id, spec);
-      for (const m of source.get(spec)!.matchAll(/\brules\(([^)]*)\)/g)) for (const id of rulesIn(m[1]!)) if (!(declared.get(id) ?? []).includes(spec)) add(declared, id, spec);
+      for (const m of source.get(spec)!.matchAll(/\brules\(([^)]*)\)/g)) {
+        const ids = rulesIn(m[1]!);
+        (declarations.get(spec) ?? declarations.set(spec, []).get(spec)!).push(ids);
+        for (const id of ids) if (!(declared.get(id) ?? []).includes(spec)) add(declared, id, spec);
+      }
       for (const id of helpers) if (familyOfRule(id) === family && !own.has(id)) add(viaHelpers, id, spec);
     }
   }
-  return { named, viaHelpers, alwaysOn, specs, declared };
+  return { named, viaHelpers, alwaysOn, specs, declared, declarations };
 }
 
 let cached: { root: string; map: SpecMap } | undefined;

@@ -1,13 +1,13 @@
 // Playwright configuration of a batched self-test run (test/support/batch/run.ts): one
-// project per case x family x surface, each aimed at its case's reference by
-// `referencePort`, narrowed to the case's spec files and, where the case's rule is
-// declared by tests, to the tests that carry its tag.
+// project per round x family x surface (plan.ts), narrowed to its cases' spec files
+// and, where every case's rule is declared by tests, to the tests carrying their tags.
+// Each test reaches its own case's reference through the `referenceCases` fixture.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import type { Options } from '../../../fixtures/test.ts';
 import { JOB_DEADLINE_MS } from '../../../lib/time.ts';
-import { PLAN_ENV, projectName, type Plan } from './plan.ts';
+import { PLAN_ENV, type Plan } from './plan.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const plan = JSON.parse(readFileSync(process.env[PLAN_ENV]!, 'utf8')) as Plan;
@@ -21,15 +21,17 @@ export default defineConfig<Options>({
   // Ends the batch in time for the reporter to write what did run (the caller's hard kill is later).
   ...(process.env.BATCH_GLOBAL_TIMEOUT_MS ? { globalTimeout: Number(process.env.BATCH_GLOBAL_TIMEOUT_MS) } : {}),
   outputDir: path.join(plan.reportsDir, 'test-results'),
-  projects: plan.cases.flatMap((c) =>
-    c.projects.map(({ family, surface }) => ({
-      name: projectName(c, family, surface),
-      testDir: path.join(ROOT, 'specs', family),
-      ...(c.files.length ? { testMatch: c.files.filter((f) => f.startsWith(`specs/${family}/`)).map((f) => path.join(ROOT, f)) } : {}),
-      ...(c.tag ? { grep: new RegExp(`${escape(c.tag)}(\\s|$)`) } : {}),
-      metadata: { caseId: c.id, family, surface },
-      use: { surface, family, referencePort: c.portBase },
-    })),
-  ),
+  projects: plan.projects.map((p) => {
+    const whole = p.cases.some((c) => c.files.length === 0);
+    const tags = p.cases.every((c) => c.tag) ? p.cases.map((c) => c.tag!) : undefined;
+    return {
+      name: p.name,
+      testDir: path.join(ROOT, 'specs', p.family),
+      ...(whole ? {} : { testMatch: [...new Set(p.cases.flatMap((c) => c.files))] }),
+      ...(tags ? { grep: new RegExp(`(?:${tags.map(escape).join('|')})(\\s|$)`) } : {}),
+      metadata: { family: p.family, surface: p.surface, cases: p.cases },
+      use: { surface: p.surface, family: p.family, referenceCases: p.cases },
+    };
+  }),
   reporter: [[path.join(import.meta.dirname, 'reporter.ts'), { outputDir: plan.reportsDir }]],
 });

@@ -8,11 +8,12 @@ import { loadRules } from '../../../lib/rules.ts';
 import { familyOfRule, type Family, type Surface } from '../../../lib/families.ts';
 import { RESULTS_ATTACHMENT, type TestEvidence } from '../../../lib/results.ts';
 import type { CaseReport } from './run.ts';
+import { casesOf, type ReferenceCase } from '../../../fixtures/reference-cases.ts';
 
 interface Meta {
-  caseId: string;
   family: Family;
   surface: Surface;
+  cases: ReferenceCase[];
 }
 
 export default class BatchReporter implements Reporter {
@@ -31,9 +32,15 @@ export default class BatchReporter implements Reporter {
 
   onTestEnd(test: TestCase, result: TestResult): void {
     const meta = test.parent.project()?.metadata as Meta | undefined;
-    if (!meta?.caseId) return;
-    const list = this.outcomes.get(meta.caseId) ?? this.outcomes.set(meta.caseId, []).get(meta.caseId)!;
-    const projects = this.projects.get(meta.caseId) ?? this.projects.set(meta.caseId, []).get(meta.caseId)!;
+    if (!meta?.cases) return;
+    // The same matching as the fixtures': a test no case selects was skipped and is nobody's;
+    // one two cases select failed loudly and counts against both.
+    for (const c of casesOf(meta.cases, test.location.file, test.tags)) this.record(c.id, meta, test, result);
+  }
+
+  private record(caseId: string, meta: Meta, test: TestCase, result: TestResult): void {
+    const list = this.outcomes.get(caseId) ?? this.outcomes.set(caseId, []).get(caseId)!;
+    const projects = this.projects.get(caseId) ?? this.projects.set(caseId, []).get(caseId)!;
     if (!projects.some((p) => p.family === meta.family && p.surface === meta.surface)) projects.push({ family: meta.family, surface: meta.surface });
     const annotations = [...test.annotations, ...result.annotations];
     const a = result.attachments.find((x) => x.name === RESULTS_ATTACHMENT);
@@ -44,9 +51,12 @@ export default class BatchReporter implements Reporter {
       evidence = undefined;
     }
     const errors = result.errors.map((e) => e.message ?? e.value ?? '');
+    const lines = this.errorLines.get(caseId) ?? this.errorLines.set(caseId, []).get(caseId)!;
     if (result.status !== 'passed' && result.status !== 'skipped') {
-      const lines = this.errorLines.get(meta.caseId) ?? this.errorLines.set(meta.caseId, []).get(meta.caseId)!;
       lines.push(`${test.title} [${meta.family}-${meta.surface}]: ${(errors[0] ?? result.status).split('\n').slice(0, 6).join('\n  ')}`);
+    } else {
+      // A batched test is not failed for its broken checks (fixtures/evidence.ts): name them here.
+      for (const r of evidence?.results ?? []) if (r.outcome === 'broken') lines.push(`${test.title} [${meta.family}-${meta.surface}]: ${r.rule} broken: ${r.what}${r.expected ? `; expected ${r.expected}` : ''}${r.received ? `; received ${r.received}` : ''}`.slice(0, 600));
     }
     const skip = annotations.find((x) => x.type === 'skip');
     list.push({

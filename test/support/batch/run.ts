@@ -9,6 +9,9 @@ import path from 'node:path';
 import { freePortBase } from '../ports.ts';
 import type { RuleRow } from '../../../report/matrix.ts';
 import { PLAN_ENV, type BatchCase, type Plan } from './plan.ts';
+import { planRounds } from './rounds.ts';
+import { buildSpecMap } from '../spec-map.ts';
+import { BATCH_RESULTS_ENV } from '../../../fixtures/evidence.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const PLAYWRIGHT_CLI = path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
@@ -69,13 +72,14 @@ function killGroup(child: ChildProcess): void {
 
 export async function runBatch(cases: BatchCase[], opts: BatchOptions = {}): Promise<Map<string, CaseReport>> {
   const work = mkdtempSync(path.join(os.tmpdir(), 'conformance-batch-'));
-  const plan: Plan = { cases: [], reportsDir: path.join(work, 'reports') };
+  const plan: Plan = { cases: [], projects: [], reportsDir: path.join(work, 'reports') };
   for (const c of cases) plan.cases.push({ ...c, portBase: await freePortBase() });
+  plan.projects = planRounds(plan.cases, buildSpecMap(ROOT), ROOT);
   const planFile = path.join(work, 'plan.json');
   writeFileSync(planFile, JSON.stringify(plan));
   // Generous on a busy machine: a minute per case, at least a quarter of an hour.
   const timeoutMs = opts.timeoutMs ?? Math.max(900_000, cases.length * 60_000);
-  const env = cleanEnv({ ...(opts.env ?? {}), [PLAN_ENV]: planFile, BATCH_GLOBAL_TIMEOUT_MS: String(timeoutMs - 60_000) });
+  const env = cleanEnv({ ...(opts.env ?? {}), [PLAN_ENV]: planFile, [BATCH_RESULTS_ENV]: '1', BATCH_GLOBAL_TIMEOUT_MS: String(timeoutMs - 60_000) });
   const farm = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'farm.ts'), planFile], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
   let output = '';
   try {
