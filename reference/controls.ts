@@ -14,28 +14,37 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { loadContract, type Contract } from '../lib/contracts/loader.ts';
 import { FAMILY_CONTRACTS } from '../lib/contracts/registry.ts';
 import { BRAND } from './router/state.ts';
+import type { Family } from '../lib/families.ts';
 
 export interface ControlInfo {
   readonly name: string;
   readonly description: string;
+  /**
+   * The families whose answers the control varies (absent: every family). The self-test
+   * runs the control's suite on these: on the others the server answers as without it,
+   * which the plain reference's own run already judges.
+   */
+  readonly families?: readonly Family[];
 }
 
 export const CONTROLS = [
   { name: 'extra-fields', description: 'every record in a JSON body or event (nested ones too) carries an extra unknown member' },
   { name: 'reordered-keys', description: 'every JSON object in a body or event has its keys in reverse order' },
   { name: 'extra-headers', description: 'every response carries extra headers the contracts do not name' },
-  { name: 'unknown-in-flight-status', description: 'open status vocabularies (x-terminal-values) report in-flight states under names the suite does not know' },
-  { name: 'unknown-error-bucket', description: 'error answers whose status has no stated bucket pairing (x-error-types-unpaired-statuses) name a bucket the suite does not know' },
+  // Guided by the contracts: only v2 and v1 declare open status vocabularies (x-terminal-values).
+  { name: 'unknown-in-flight-status', description: 'open status vocabularies (x-terminal-values) report in-flight states under names the suite does not know', families: ['v2', 'v1'] },
+  // Guided by the contracts: only the router's states unpaired statuses (x-error-types-unpaired-statuses).
+  { name: 'unknown-error-bucket', description: 'error answers whose status has no stated bucket pairing (x-error-types-unpaired-statuses) name a bucket the suite does not know', families: ['router'] },
   { name: 'retry-after-varied', description: 'every Retry-After is one second longer than the reference would say' },
   // The v1 cloud operations and their stream, behaving as the real engine does where the seed is silent
   // (reference/v1/real-engine.ts; issue #12).
-  { name: 'ws-cached-nodes', description: 'nodes whose inputs ran before are skipped as cached: listed in execution_cached, no executing, progress or previews; a cached output node still gets executed' },
-  { name: 'ws-final-executing-after-success', description: 'the final executing {node: null} is sent after the terminal message instead of before it' },
-  { name: 'ws-previews-without-metadata', description: 'the stream ignores feature_flags and sends every preview as PREVIEW_IMAGE (type 1), as engines without the flag do' },
-  { name: 'v1-null-display-names', description: 'object_info gives display_name null for every other node class' },
-  { name: 'v1-empty-error-bodies', description: 'refusals of /api/view and of the uploads carry an empty body (no JSON)' },
-  { name: 'placement-roots-only', description: 'v2 uploads and asset-from-hash refuse a file_path below a folder (422 invalid_request naming the placement root), as a real proxy allowlists its roots' },
-  { name: 'lazy-hash', description: 'a v2 asset reads hash null for its first second, then the blake3 (the hash filled lazily)' },
+  { name: 'ws-cached-nodes', description: 'nodes whose inputs ran before are skipped as cached: listed in execution_cached, no executing, progress or previews; a cached output node still gets executed', families: ['v1'] },
+  { name: 'ws-final-executing-after-success', description: 'the final executing {node: null} is sent after the terminal message instead of before it', families: ['v1'] },
+  { name: 'ws-previews-without-metadata', description: 'the stream ignores feature_flags and sends every preview as PREVIEW_IMAGE (type 1), as engines without the flag do', families: ['v1'] },
+  { name: 'v1-null-display-names', description: 'object_info gives display_name null for every other node class', families: ['v1'] },
+  { name: 'v1-empty-error-bodies', description: 'refusals of /api/view and of the uploads carry an empty body (no JSON)', families: ['v1'] },
+  { name: 'placement-roots-only', description: 'v2 uploads and asset-from-hash refuse a file_path below a folder (422 invalid_request naming the placement root), as a real proxy allowlists its roots', families: ['v2'] },
+  { name: 'lazy-hash', description: 'a v2 asset reads hash null for its first second, then the blake3 (the hash filled lazily)', families: ['v2'] },
 ] as const satisfies ReadonlyArray<ControlInfo>;
 
 export type ControlName = (typeof CONTROLS)[number]['name'];

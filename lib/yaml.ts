@@ -1,0 +1,48 @@
+// YAML parsing with a cache: every Playwright worker reads the rule catalog, the targets
+// file and its family's contract, and parsing that YAML was a fifth of a worker's
+// start-up. A document parsed once is kept as JSON under the system's temp folder,
+// keyed by a hash of its text, and read back with JSON.parse by the next process.
+// Only documents made of plain JSON values are kept; a parse error is never cached.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+
+// Loaded on a miss only: a cached read needs no YAML parser.
+const parse = (text: string): unknown => (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(text);
+const DIR = path.join(os.tmpdir(), 'workflow-conformance-yaml');
+const memory = new Map<string, unknown>();
+
+function plainJson(value: unknown): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every(plainJson);
+  if (typeof value === 'object') return Object.getPrototypeOf(value) === Object.prototype && Object.values(value as object).every(plainJson);
+  return false;
+}
+
+/** `parse(text)` of the yaml package, from the cache when this text was parsed before. */
+export function parseYaml(text: string): unknown {
+  const key = createHash('sha256').update('yaml-cache-1\0').update(text).digest('hex').slice(0, 40);
+  if (memory.has(key)) return structuredClone(memory.get(key));
+  const file = path.join(DIR, `${key}.json`);
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    value = parse(text);
+    if (plainJson(value)) {
+      try {
+        mkdirSync(DIR, { recursive: true });
+        const tmp = `${file}.${process.pid}.tmp`;
+        writeFileSync(tmp, JSON.stringify(value));
+        renameSync(tmp, file);
+      } catch {
+        // A read-only temp folder only costs the next process a parse.
+      }
+    }
+  }
+  memory.set(key, value);
+  return structuredClone(value);
+}
