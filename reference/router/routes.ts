@@ -68,7 +68,8 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
   app.setNotFoundHandler((request, reply) => sendError(reply, new RouterError(404, 'model_not_found', `no route for ${request.method} ${request.url.split('?')[0]}`)));
 
   // ---- authentication, then the caller's request allowance ----
-  app.addHook('onRequest', async (req) => {
+  // Callback style too: it runs on every /v2 call (the polls of a load run among them).
+  const authenticate = (req: FastifyRequest): void => {
     if (!req.url.startsWith('/v2/')) return;
     const anonymous = req.headers.authorization === undefined && req.headers['x-api-key'] === undefined;
     const guest = anonymous ? rules.anonymousPrincipal(req) : undefined;
@@ -82,6 +83,15 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
     if (!decision.allowed) {
       throw new RouterError(429, 'rate_limited', `request allowance used up; retry in ${decision.retryAfterSeconds} s`, { retryAfter: decision.retryAfterSeconds, headers: state.spendHeaders(scopeOf(p)) });
     }
+  };
+  app.addHook('onRequest', (req, _reply, done) => {
+    try {
+      authenticate(req);
+    } catch (err) {
+      done(err as Error);
+      return;
+    }
+    done();
   });
 
   // ---- the addressed model ----

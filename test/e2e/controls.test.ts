@@ -183,7 +183,7 @@ describe('the suite raises no alarm on a correct server with harmless variations
         assert.deepEqual(rulesWith(report, 'error'), [], `rules the suite could not judge under control ${control.name}:\n${report.output}`);
         assert.deepEqual(report.unplaced, []);
         assert.equal(report.summary.verdict, 'pass', report.output);
-        assertJudgedOnEvidence(report, `control ${control.name}`);
+        assertJudgedOnEvidence(report, `control ${control.name}`, (control as ControlInfo).families);
         clean = true;
       } finally {
         recordScore({ kind: 'control', name: control.name, ok: clean });
