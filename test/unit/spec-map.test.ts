@@ -67,3 +67,10 @@ test('overrides name real faults and real spec files', () => {
     if (o.files !== 'family') for (const f of o.files) assert.ok(existsSync(path.join(ROOT, f)), `${fault}: ${f}`);
   }
 });
+
+test('a rule declared by a test is run on the tests that declare it, though the typed rule catalog every spec imports names every rule (`import type` loads nothing)', () => {
+  assert.ok(!map.alwaysOn.has('V2.ASSET.DEDUP'), 'not judged on every answer');
+  const sel = selectionFor('V2.ASSET.DEDUP', all, { root: ROOT, map });
+  assert.equal(sel.tag, '@V2.ASSET.DEDUP', sel.why);
+  assert.ok(map.alwaysOn.size < loadRules().size / 2, `${map.alwaysOn.size} rules look judged on every answer`);
+});
