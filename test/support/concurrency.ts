@@ -19,6 +19,6 @@ export const MATRIX_WORKERS = positive(process.env.MATRIX_WORKERS, 1);
 export const SUITE_WORKERS = positive(process.env.SUITE_WORKERS, Math.max(1, Math.min(cores, 4)));
 
 /** Faults per batched Playwright run (test/support/batch/): more amortises start-up, fewer keeps a bad batch's blast radius small. */
-export const BATCH_SIZE = positive(process.env.MATRIX_BATCH_SIZE, 40);
+export const BATCH_SIZE = positive(process.env.MATRIX_BATCH_SIZE, 70);
 /** Playwright workers of a batched run: the cores. */
 export const MATRIX_WORKERS_BATCHED = positive(process.env.MATRIX_WORKERS, Math.max(1, Math.min(cores, 4)));
