@@ -58,7 +58,13 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
     }
     if (err instanceof RouterError) return sendError(reply, err);
     const fe = err as Partial<FastifyError>;
-    if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, new RouterError(413, 'invalid_input', `the request body is larger than ${MAX_BODY_BYTES} bytes`));
+    if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      // Fastify answers `Connection: close` and closes at once, with the body unread: the
+      // reset can reach the client before this answer does (RFC 9112 § 9.6). Keeping the
+      // connection lets Node read the rest of the body and the client read the 413.
+      reply.removeHeader('connection');
+      return sendError(reply, new RouterError(413, 'invalid_input', `the request body is larger than ${MAX_BODY_BYTES} bytes`));
+    }
     if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
       return sendError(reply, invalidInput(`malformed request: ${fe.message ?? 'unreadable body'}; send a JSON object as application/json`));
     }

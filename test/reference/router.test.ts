@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import type { RunningReference } from '../../reference/server.ts';
 import { startOnFreePorts } from './helpers.ts';
 import { IMAGE, KEYS, call, prompt, uniqueKey } from './router-helpers.ts';
+import { MAX_BODY_BYTES } from '../../reference/router/state.ts';
 
 let ref: RunningReference;
 let base: string;
@@ -273,6 +274,14 @@ describe('reference router', { concurrency: true }, () => {
     assert.deepEqual([unq.status, unq.json.reason], [200, 'not_quotable']);
     assert.equal((await call(base, 'POST', `${IMAGE}/estimate`, { key: KEYS.preview, body: { prompt: 'x' } })).json.error_type, 'not_enabled');
     assert.equal((await call(base, 'POST', `${IMAGE}/estimate`, { key: KEYS.byok, body: { prompt: 'x' } })).json.source, 'exact');
+  });
+
+  test('an oversized body is refused 413 on a connection kept open, so the answer is not lost in a reset (RFC 9112 § 9.6)', async () => {
+    const big = JSON.stringify({ prompt: 'x'.repeat(MAX_BODY_BYTES + 1024) });
+    const res = await fetch(`${base}${IMAGE}`, { method: 'POST', headers: { 'x-api-key': KEYS.alice, 'content-type': 'application/json' }, body: big });
+    assert.equal(res.status, 413);
+    assert.notEqual(res.headers.get('connection'), 'close', 'a close at once, with the body unread, can reset the connection before the 413 is read');
+    await res.arrayBuffer();
   });
 
   test('scenario errors: 402, 413, 429 with spend headers, 502, 503 with Retry-After, 504, content policy and provider reasons', async () => {
