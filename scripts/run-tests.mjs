@@ -46,7 +46,7 @@ const tapFile = path.join(work, 'results.tap');
 const scoreFile = path.join(work, 'score.jsonl');
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', `--test-reporter=${reporter}`, '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tapFile}`, '--test-concurrency=2', ...files],
+  ['--import', 'tsx', '--test', `--test-reporter=${reporter}`, '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tapFile}`, `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`, ...files],
   {
     cwd: root,
     stdio: 'inherit',

@@ -40,6 +40,8 @@ export interface SpecSelection {
 export const OVERRIDES: Record<string, { files: string[] | 'family'; why: string }> = {
   // Always-on check: errors.spec.ts annotates it but provokes no 401; the 401s come from auth.spec.ts.
   'org-id-on-unauthorized': { files: ['specs/v2/auth.spec.ts'], why: 'the fault shows only on 401 answers, which auth.spec.ts provokes' },
+  // Contract check: the test declaring ROUTER.CONTRACT.HEADERS provokes no 502; the provider-error test of the same file does.
+  'router-upstream-status-text': { files: ['specs/router/errors.spec.ts'], why: 'the fault shows only on 502 answers, which the provider-error test of errors.spec.ts provokes' },
 };
 
 function walk(dir: string, root: string): string[] {
@@ -154,10 +156,10 @@ export function selectionFor(rule: string, surfaces: ReadonlySet<Surface>, opts:
   const override = opts.fault ? OVERRIDES[opts.fault] : undefined;
   if (override?.files === 'family') return { ...base, files: [], why: `override: ${override.why}` };
   // Tests that declare the rule are the ones written to provoke it: a batched run needs only
-  // those. Not so for rules judged on every answer (the contract's, the always-on checks'):
-  // a fault may show only on an answer another test provokes.
-  const everyAnswer = map.alwaysOn.has(rule) || /\.CONTRACT\./.test(rule);
-  const declared = override || everyAnswer ? undefined : map.declared.get(rule);
+  // those, also for a rule judged on every answer (the contract's, the always-on checks'),
+  // whose fault must show on the answers its own tests provoke. Where it shows only on an
+  // answer another test provokes, OVERRIDES widens the selection and says why.
+  const declared = override ? undefined : map.declared.get(rule);
   if (declared?.length) return { ...base, files: [...declared].sort(), tag: `@${rule}`, why: `declared by tests in ${declared.length} spec(s)` };
   const named = map.named.get(rule) ?? map.viaHelpers.get(rule) ?? [];
   const files = [...new Set([...named, ...(override?.files ?? [])])].sort();

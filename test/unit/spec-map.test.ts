@@ -74,3 +74,14 @@ test('a rule declared by a test is run on the tests that declare it, though the 
   assert.equal(sel.tag, '@V2.ASSET.DEDUP', sel.why);
   assert.ok(map.alwaysOn.size < loadRules().size / 2, `${map.alwaysOn.size} rules look judged on every answer`);
 });
+
+test('a rule judged on every answer that a test declares is run on the tests that declare it: they are written to provoke it', () => {
+  assert.ok(map.alwaysOn.has('V2.ERR.RETRY_AFTER'));
+  const sel = selectionFor('V2.ERR.RETRY_AFTER', all, { root: ROOT, map });
+  assert.equal(sel.tag, '@V2.ERR.RETRY_AFTER', sel.why);
+  assert.deepEqual(sel.files, ['specs/v2/errors.spec.ts']);
+  // An override still widens it, to the files it names, for every test in them.
+  const widened = selectionFor('V2.ERR.ORG_ID_ONLY_SSO', all, { root: ROOT, fault: 'org-id-on-unauthorized', map });
+  assert.equal(widened.tag, undefined);
+  assert.ok(widened.files.includes('specs/v2/auth.spec.ts'), widened.why);
+});
