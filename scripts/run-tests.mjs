@@ -41,12 +41,15 @@ if (files.length === 0) {
   process.exit(1);
 }
 const reporter = process.env.TEST_REPORTER ?? 'spec';
+// Three files at once on two cores: most test files wait on servers, timeouts and job
+// runs more than they compute, so a third keeps the cores busy (TEST_CONCURRENCY overrides).
+const concurrency = Number(process.env.TEST_CONCURRENCY) > 0 ? Number(process.env.TEST_CONCURRENCY) : 3;
 const work = mkdtempSync(path.join(os.tmpdir(), 'run-tests-'));
 const tapFile = path.join(work, 'results.tap');
 const scoreFile = path.join(work, 'score.jsonl');
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', `--test-reporter=${reporter}`, '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tapFile}`, `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`, ...files],
+  ['--import', 'tsx', '--test', `--test-reporter=${reporter}`, '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tapFile}`, `--test-concurrency=${concurrency}`, ...files],
   {
     cwd: root,
     stdio: 'inherit',

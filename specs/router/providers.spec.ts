@@ -126,7 +126,7 @@ test.describe('model_provider', () => {
     }
   });
 
-  test('with an alternate and strict_mode false, a field the provider cannot express is named in X-Svc-Router-Dropped-Params', rules('ROUTER.PROVIDER.TRANSLATION'), async ({ api, requireScenario }) => {
+  test('with an alternate and strict_mode false, a field the provider cannot express is named in X-Svc-Router-Dropped-Params, a JSON-encoded array', rules('ROUTER.PROVIDER.TRANSLATION', 'ROUTER.HEADER.DROPPED_PARAMS_JSON'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'model with alternates') as string);
     const t = requireScenario('translation', 'an alternate, a body and the native field it cannot express') as { provider: string; dropped_field: string; body: Record<string, unknown> };
     const res = await api.call('runModel', { path: path(m), query: { model_provider: t.provider }, json: t.body });

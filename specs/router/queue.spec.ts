@@ -27,7 +27,7 @@ function checkAtMostThree(values: string[]): void {
 }
 
 test.describe('Queued request', () => {
-  test('a submit answers 201 with request_id, status, queue_position and three absolute URLs that lead to status, collect and cancel', rules('ROUTER.QUEUE.HANDLE'), async ({ api, requireScenario }) => {
+  test('a submit answers 201 with request_id, status, queue_position and three absolute URLs that lead to status, collect and cancel; the request ID is a lowercase uuid', rules('ROUTER.QUEUE.HANDLE', 'ROUTER.ID.REQUEST_ID'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'JSON model') as string);
     const res = await api.call('submitModelRequest', { path: path(m), json: imageBody(requireScenario) });
     check('ROUTER.QUEUE.HANDLE', res.status === 201, `a submit to ${m.id}`, '201', describe(api, res));
@@ -43,7 +43,7 @@ test.describe('Queued request', () => {
     check('ROUTER.QUEUE.HANDLE', status.status === 200 && status.json<Handle>().request_id === h.request_id, 'the status_url, followed', `200 for ${h.request_id}`, describe(api, status));
   });
 
-  test('an unfinished request: status and collect carry Retry-After, collect answers 202 with the status, and status is one of exactly three values', rules('ROUTER.QUEUE.POLL_RETRY_AFTER', 'ROUTER.QUEUE.COLLECT_PENDING', 'ROUTER.QUEUE.STATUS_CLOSED', 'ROUTER.QUEUE.STATUS_NAMES'), async ({ api, requireScenario }) => {
+  test('an unfinished request: status and collect carry Retry-After, collect answers 202 with the status, and status is one of exactly three values; Retry-After is integer seconds', rules('ROUTER.QUEUE.POLL_RETRY_AFTER', 'ROUTER.QUEUE.COLLECT_PENDING', 'ROUTER.QUEUE.STATUS_CLOSED', 'ROUTER.QUEUE.STATUS_NAMES', 'ROUTER.HEADER.RETRY_AFTER'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('slow_model', 'a model slow enough to be seen unfinished') as string);
     const h = handleOf(await api.call('submitModelRequest', { path: path(m), json: imageBody(requireScenario) }));
     const status = await api.follow(h.status_url);
@@ -52,7 +52,7 @@ test.describe('Queued request', () => {
     if (s.status === 'COMPLETED') {
       // The model finished before it could be read unfinished: nothing here can be judged.
       const why = `${m.id} completed before it could be read unfinished (scenario slow_model)`;
-      for (const rule of ['ROUTER.QUEUE.POLL_RETRY_AFTER', 'ROUTER.QUEUE.COLLECT_PENDING', 'ROUTER.QUEUE.STATUS_NAMES'] as const) notJudged(rule, why);
+      for (const rule of ['ROUTER.QUEUE.POLL_RETRY_AFTER', 'ROUTER.QUEUE.COLLECT_PENDING', 'ROUTER.QUEUE.STATUS_NAMES', 'ROUTER.HEADER.RETRY_AFTER'] as const) notJudged(rule, why);
       return;
     }
     check('ROUTER.QUEUE.POLL_RETRY_AFTER', retryAfterOf(status) !== undefined, `the status read of an unfinished request (${s.status})`, 'Retry-After', status.header('retry-after') ?? 'absent');

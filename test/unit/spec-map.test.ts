@@ -38,9 +38,13 @@ test('a rule no spec names itself maps to the specs importing the helper that ch
   assert.match(sel.why, /through a helper/);
 });
 
-test('a rule judged only by the always-on checks falls back to the whole family', () => {
+test('a rule judged only by the always-on checks, which no test declares or names, falls back to the whole family', () => {
+  // Every such rule is declared by a test today, so the map is the real one with its declarations removed.
   assert.ok(map.alwaysOn.has('ROUTER.HEADER.RETRY_AFTER'));
-  const sel = selectionFor('ROUTER.HEADER.RETRY_AFTER', all, { root: ROOT, map });
+  const [declared, named] = [new Map(map.declared), new Map(map.named)];
+  declared.delete('ROUTER.HEADER.RETRY_AFTER');
+  named.delete('ROUTER.HEADER.RETRY_AFTER');
+  const sel = selectionFor('ROUTER.HEADER.RETRY_AFTER', all, { root: ROOT, map: { ...map, declared, named } });
   assert.deepEqual(sel.files, []);
   assert.deepEqual(sel.projects, ['--project=router']);
 });
