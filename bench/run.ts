@@ -6,7 +6,8 @@
 //  - the open-model runner against the bare server: the highest arrival rate it holds
 //    with under 1 % late arrivals (none dropped), as a share of wrk's closed-loop
 //    throughput on that server, and how far sends stray from the schedule at 1000 req/s.
-// Servers run in child processes so client and server do not share an event loop.
+// Servers run in child processes so client and server do not share an event loop, and
+// each open-model step runs in a fresh process of its own (bench/open-step.ts).
 // The last line is exactly:
 //   runner/wrk=<ratio> reference/node-http=<ratio> open/wrk=<ratio> spacing-p99-ms=<ms>
 // (n/a where a figure could not be measured). BENCH_DURATION (seconds, default 5) and
@@ -23,17 +24,12 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { ROUTER_KEYS } from '../reference/accounts.ts';
 import { REPO_ROOT } from '../lib/targets.ts';
 import { environment } from '../load/engine.ts';
-import { driveOpen } from '../load/drivers/open.ts';
-import { summarizeHdr } from '../load/hdr.ts';
+import { LATE_LIMIT, OPEN_CONNECTIONS, type OpenStep } from './open-step.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const OPEN_STEP_S = Number(process.env.BENCH_OPEN_STEP_S ?? 3);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
-/** Enough that a free connection is never what limits the open model at these rates. */
-const OPEN_CONNECTIONS = 64;
-/** A rate is held when fewer than this share of arrivals are late and none is dropped or fails. */
-const LATE_LIMIT = 0.01;
 const KEY = ROUTER_KEYS.alice;
 
 interface Figure {
@@ -107,44 +103,22 @@ function wrk(bin: string, url: string, headers: Record<string, string>, duration
   return { rps: Number(rps[1]), p50: ms('50'), p99: ms('99'), non2xx: non2xx ? Number(non2xx[1]) : 0 };
 }
 
-interface OpenStep {
-  rate: number;
-  held: boolean;
-  latePct: number;
-  dropped: number;
-  failed: number;
-  spacingP99: number;
-  p99: number;
-  uncorrectedP99: number;
-}
-
-async function openStep(url: string, headers: Record<string, string>, rate: number, durationS: number): Promise<OpenStep> {
-  const u = new URL(url);
-  const r = await driveOpen({
-    origin: u.origin,
-    rate,
-    connections: OPEN_CONNECTIONS,
-    warmupS: 1,
-    durationS,
-    arrival: 'constant',
-    timeoutMs: 10_000,
-    method: 'GET',
-    headers,
-    next: () => ({ path: u.pathname }),
-    keepBodies: false,
+/** One step of the open-model search, run in a process of its own (bench/open-step.ts). */
+function openStep(url: string, headers: Record<string, string>, rate: number, durationS: number): Promise<OpenStep> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/open-step.ts', url, String(rate), String(durationS), JSON.stringify(headers)], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('close', (code) => {
+      try {
+        resolve(JSON.parse(out.trim().split('\n').pop()!) as OpenStep);
+      } catch {
+        reject(new Error(`the open-model step at ${rate} req/s ended ${code} without its figures: ${err.slice(-500)}`));
+      }
+    });
   });
-  const c = r.counts;
-  const latePct = c.scheduled ? (100 * c.late) / c.scheduled : 100;
-  return {
-    rate,
-    held: c.scheduled > 0 && latePct < 100 * LATE_LIMIT && c.dropped === 0 && c.failed === 0 && c.unfinished === 0,
-    latePct,
-    dropped: c.dropped,
-    failed: c.failed + c.unfinished,
-    spacingP99: summarizeHdr(r.spacing).p99,
-    p99: summarizeHdr(r.corrected).p99,
-    uncorrectedP99: summarizeHdr(r.uncorrected).p99,
-  };
 }
 
 const fmtStep = (s: OpenStep): string =>
