@@ -37,12 +37,17 @@ function plainJson(value: unknown): boolean {
   return false;
 }
 
+/** The name of a text's entry in the cache folder. */
+export function cacheEntryName(text: string): string {
+  return `${createHash('sha256').update('yaml-cache-1\0').update(text).digest('hex').slice(0, 40)}.json`;
+}
+
 /** `parse(text)` of the yaml package, from the cache when this text was parsed before. */
 export function parseYaml(text: string): unknown {
-  const key = createHash('sha256').update('yaml-cache-1\0').update(text).digest('hex').slice(0, 40);
+  const key = cacheEntryName(text);
   if (memory.has(key)) return structuredClone(memory.get(key));
   const dir = ownFolder();
-  const file = dir ? path.join(dir, `${key}.json`) : undefined;
+  const file = dir ? path.join(dir, key) : undefined;
   let value: unknown;
   try {
     if (!file) throw new Error('no cache folder');
