@@ -48,6 +48,9 @@ export const RUN = `usage: workflow-conformance run [options] [playwright option
   --strict               SHOULD failures fail the run too (CONFORMANCE_STRICT=1)
   --baseline FILE        expected failures (CONFORMANCE_BASELINE)
   --fault NAME           with the embedded reference: break one rule (REFERENCE_FAULT)
+  --seeds DIR            your copy of the two specification documents: failures quote the
+                         statement their rule rests on (CONFORMANCE_SEEDS; default: a
+                         seeds/ folder beside the targets file, if there is one)
   --record FILE          keep every exchange of the run as HAR 1.2, credentials redacted
   -h, --help             this help
 

@@ -36,7 +36,19 @@ const FLAG_ENV: Record<string, string> = {
   profile: 'CONFORMANCE_PROFILE',
   baseline: 'CONFORMANCE_BASELINE',
   fault: 'REFERENCE_FAULT',
+  seeds: 'CONFORMANCE_SEEDS',
 };
+
+/**
+ * The user's copy of the seeds, for failures to show the statement their rule rests on:
+ * --seeds DIR, else a seeds/ folder beside the targets file (or the working folder).
+ */
+function seedsDir(env: Env): string | undefined {
+  const dir = env.CONFORMANCE_SEEDS ?? path.join(env.TARGETS_FILE ? path.dirname(env.TARGETS_FILE) : process.cwd(), 'seeds');
+  if (existsSync(dir)) return path.resolve(dir);
+  if (env.CONFORMANCE_SEEDS) throw new UsageError(`--seeds ${env.CONFORMANCE_SEEDS}: no such folder`);
+  return undefined;
+}
 
 /** Resolves the target before Playwright starts: a configuration mistake is one line, and the report says so. */
 function resolveOrReport(env: Env, reports: string): ResolvedTarget {
@@ -56,6 +68,8 @@ export async function runSuite(args: string[]): Promise<number> {
   if (flags.has('strict')) env.CONFORMANCE_STRICT = '1';
   if (env.TARGETS_FILE) env.TARGETS_FILE = path.resolve(env.TARGETS_FILE);
   if (env.CONFORMANCE_BASELINE) env.CONFORMANCE_BASELINE = path.resolve(env.CONFORMANCE_BASELINE);
+  const seeds = seedsDir(env);
+  if (seeds) env.CONFORMANCE_SEEDS = seeds;
   const tokenEnv = flags.get('token-env');
   if (tokenEnv !== undefined) {
     if (!process.env[tokenEnv]) throw new UsageError(`--token-env ${tokenEnv}: $${tokenEnv} is not set; export the key under that name`);

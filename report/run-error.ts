@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ConformanceReport } from './report.ts';
 import { toMarkdown } from './markdown.ts';
+import { toHtml } from './html.ts';
 
 export function runErrorReport(reason: string, target?: ConformanceReport['target']): ConformanceReport {
   return {
@@ -28,4 +29,5 @@ export function writeRunError(dir: string, reason: string, target?: ConformanceR
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'conformance.json'), JSON.stringify(report, null, 2) + '\n');
   writeFileSync(path.join(dir, 'conformance.md'), toMarkdown(report));
+  writeFileSync(path.join(dir, 'conformance.html'), toHtml(report));
 }

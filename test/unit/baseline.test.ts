@@ -5,7 +5,7 @@ import { verdictOf, type Matrix, type RuleRow } from '../../report/matrix.ts';
 import { toMarkdown } from '../../report/markdown.ts';
 import type { ConformanceReport } from '../../report/report.ts';
 
-const row = (id: string, level: RuleRow['level'], results: RuleRow['results']): RuleRow => ({ id, level, summary: id, seed: 's', results });
+const row = (id: string, level: RuleRow['level'], results: RuleRow['results']): RuleRow => ({ id, level, summary: id, seed: 's', seed_refs: [], source: 'seed', results });
 const rows: RuleRow[] = [
   row('V2.A', 'MUST', { local: { status: 'fail', reason: 'broke' }, cloud: { status: 'pass' } }),
   row('V2.B', 'SHOULD', { cloud: { status: 'fail', reason: 'broke' } }),

@@ -28,10 +28,10 @@ test('HAR 1.2 round trip keeps what a replay needs: status, headers, bytes, erro
 test('matrix: one row per rule, one column per implementation, verdicts on top', () => {
   const a = runErrorReport('x', { name: 'alpha', surfaces: [{ surface: 'cloud', base_url: 'http://a' }] });
   a.summary.verdict = 'pass';
-  a.rules = [{ id: 'V2.X', level: 'MUST', summary: 's', seed: 'W', results: { cloud: { status: 'pass' }, local: { status: 'not_run' } } }];
+  a.rules = [{ id: 'V2.X', level: 'MUST', summary: 's', seed: 'W', seed_refs: [], source: 'seed', results: { cloud: { status: 'pass' }, local: { status: 'not_run' } } }];
   const b = runErrorReport('y', { name: 'beta', surfaces: [{ surface: 'cloud', base_url: 'http://b' }, { surface: 'local', base_url: 'http://b2' }] });
   b.summary.verdict = 'fail';
-  b.rules = [{ id: 'V2.X', level: 'MUST', summary: 's', seed: 'W', results: { cloud: { status: 'fail' }, local: { status: 'pass' } } }];
+  b.rules = [{ id: 'V2.X', level: 'MUST', summary: 's', seed: 'W', seed_refs: [], source: 'seed', results: { cloud: { status: 'fail' }, local: { status: 'pass' } } }];
   const t = sideBySide([{ file: 'a.json', report: a }, { file: 'b.json', report: b }]);
   assert.deepEqual(t.columns.map((c) => c.label), ['alpha', 'beta (cloud)', 'beta (local)']);
   assert.deepEqual(t.rows, [{ id: 'V2.X', level: 'MUST', summary: 's', cells: ['pass', 'fail', 'pass'] }]);

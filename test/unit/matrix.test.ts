@@ -5,10 +5,10 @@ import type { Rule } from '../../lib/rules.ts';
 import type { CheckResult } from '../../lib/results.ts';
 
 const rules: Rule[] = [
-  { id: 'V2.A', level: 'MUST', surfaces: ['local', 'cloud'], seed: 's', summary: 'a' },
-  { id: 'V2.B', level: 'SHOULD', surfaces: ['cloud'], seed: 's', summary: 'b' },
-  { id: 'V2.C', level: 'MUST', surfaces: ['cloud'], seed: 's', summary: 'c', not_covered: 'needs jobs' },
-  { id: 'V2.D', level: 'MUST', surfaces: ['cloud', 'serverless'], seed: 's', summary: 'd' },
+  { id: 'V2.A', level: 'MUST', surfaces: ['local', 'cloud'], seed: 's', source: 'seed', seed_refs: [], summary: 'a' },
+  { id: 'V2.B', level: 'SHOULD', surfaces: ['cloud'], seed: 's', source: 'seed', seed_refs: [], summary: 'b' },
+  { id: 'V2.C', level: 'MUST', surfaces: ['cloud'], seed: 's', source: 'seed', seed_refs: [], summary: 'c', not_covered: 'needs jobs' },
+  { id: 'V2.D', level: 'MUST', surfaces: ['cloud', 'serverless'], seed: 's', source: 'seed', seed_refs: [], summary: 'd' },
 ];
 const held = (rule: string): CheckResult => ({ rule, outcome: 'held', what: 'w' });
 const broken = (rule: string): CheckResult => ({ rule, outcome: 'broken', what: 'w', expected: 'x', received: 'y' });
