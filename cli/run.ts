@@ -5,12 +5,14 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import os from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { resolveTarget, TargetConfigError, type ResolvedTarget } from '../lib/targets.ts';
+import { REFERENCE_PORT_ORDER, resolveTarget, TargetConfigError, type ResolvedTarget } from '../lib/targets.ts';
 import { toHar, type Har, type RecordingMeta } from '../lib/har.ts';
 import type { TapeEntry } from '../lib/cassette.ts';
 import { writeRunError } from '../report/run-error.ts';
 import { PLAYWRIGHT_CLI, PLAYWRIGHT_CONFIG, packageVersion, tsxImport } from './paths.ts';
 import { splitArgs, UsageError } from './args.ts';
+import { didYouMean } from '../lib/nearest.ts';
+import { createServer } from 'node:net';
 
 type Env = Record<string, string | undefined>;
 
@@ -50,6 +52,44 @@ function seedsDir(env: Env): string | undefined {
   return undefined;
 }
 
+// Playwright's own options, passed on untouched; any other --option is a slip.
+const PLAYWRIGHT_FLAGS = [
+  'add-reporter', 'browser', 'config', 'debug', 'fail-on-flaky-tests', 'forbid-only', 'fully-parallel', 'grep', 'grep-invert', 'global-timeout', 'headed',
+  'ignore-snapshots', 'workers', 'last-failed', 'last-failed-file', 'list', 'max-failures', 'no-deps', 'only-changed', 'output', 'pass-with-no-tests', 'project',
+  'quiet', 'repeat-each', 'reporter', 'retries', 'shard', 'shuffle', 'test-list', 'test-list-invert', 'timeout', 'trace', 'tsconfig', 'update-snapshots',
+  'update-source-method',
+];
+const SHORT_FLAGS = ['-c', '-g', '-G', '-j', '-u', '-x'];
+const OWN_FLAGS = [...Object.keys(FLAG_ENV), 'token-env', 'record', 'strict'];
+
+/** The first argument that is neither one of ours nor Playwright's: a usage error naming the nearest flag. */
+function unknownFlag(rest: string[]): string | undefined {
+  for (const arg of rest) {
+    if (arg === '--') return undefined;
+    if (!arg.startsWith('-')) continue;
+    if (arg.startsWith('--')) {
+      const name = arg.slice(2).split('=')[0]!;
+      if (!PLAYWRIGHT_FLAGS.includes(name)) return `unknown option --${name}${didYouMean(name, [...OWN_FLAGS, ...PLAYWRIGHT_FLAGS], (s) => `--${s}`)}; run --help lists the options`;
+    } else if (!SHORT_FLAGS.includes(arg.slice(0, 2))) return `unknown option ${arg}; run --help lists the options`;
+  }
+  return undefined;
+}
+
+/** Whether a loopback port can be bound now. */
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/** Refuses a run that cannot start, after replacing the last report with one saying why (exit 2). */
+function refuse(reports: string, message: string): never {
+  writeRunError(reports, `the run could not start, no test was run: ${message}`);
+  throw new UsageError(`${message}\n(${path.join(path.relative(process.cwd(), reports) || '.', 'conformance.json')} says so too)`);
+}
+
 /** Resolves the target before Playwright starts: a configuration mistake is one line, and the report says so. */
 function resolveOrReport(env: Env, reports: string): ResolvedTarget {
   try {
@@ -63,6 +103,9 @@ function resolveOrReport(env: Env, reports: string): ResolvedTarget {
 
 export async function runSuite(args: string[]): Promise<number> {
   const { flags, rest } = splitArgs(args, [...Object.keys(FLAG_ENV), 'token-env', 'record'], ['strict']);
+  const reportsAsked = path.resolve(flags.get('reports') ?? process.env.REPORTS_DIR ?? 'reports');
+  const slip = unknownFlag(rest);
+  if (slip) refuse(reportsAsked, slip);
   const env: Env = { ...process.env };
   for (const [flag, name] of Object.entries(FLAG_ENV)) if (flags.has(flag)) env[name] = flags.get(flag);
   if (flags.has('strict')) env.CONFORMANCE_STRICT = '1';
@@ -78,6 +121,18 @@ export async function runSuite(args: string[]): Promise<number> {
   const reports = path.resolve(env.REPORTS_DIR ?? 'reports');
   env.REPORTS_DIR = reports;
   const target = resolveOrReport(env, reports);
+  if (env.REFERENCE_FAULT) {
+    const { FAULTS } = await import('../reference/faults.ts');
+    const names = FAULTS.map((f) => f.name);
+    if (!names.includes(env.REFERENCE_FAULT)) refuse(reports, `unknown fault "${env.REFERENCE_FAULT}"${didYouMean(env.REFERENCE_FAULT, names)}; the faults are listed in reference/faults/ (${names.length} of them)`);
+  }
+  if (target.embedded && target.referencePort !== undefined) {
+    // The reference binds one port per surface it serves, whichever the run tests.
+    for (let i = 0; i < REFERENCE_PORT_ORDER.length; i++) {
+      const port = target.referencePort + i;
+      if (!(await portFree(port))) refuse(reports, `port ${port} on 127.0.0.1 is in use, so the embedded reference cannot start there; stop what holds it or set REFERENCE_PORT to another base`);
+    }
+  }
 
   const record = flags.get('record');
   if (record === undefined) return playwright(rest, env);
