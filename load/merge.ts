@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { environment, REPORT_SCHEMA, type LoadReport, type Verdict } from './engine.ts';
 import { chartOf, mergeFigures, metricsOf } from './figures.ts';
 import { writeReports } from './report/write.ts';
-import { evaluate, METRIC_UNITS, parseThreshold } from './thresholds.ts';
+import { evaluate, failureSummary, METRIC_UNITS, parseThreshold, thresholdOutcome } from './thresholds.ts';
 import { secondsFromRaw } from './timeline.ts';
 
 const USAGE = 'usage: npm run load:merge -- <dir or report.json>... --out <dir>';
@@ -159,10 +159,10 @@ async function main(): Promise<number> {
     const merged = mergeReports(found.map((f) => f.report));
     const files = await writeReports(merged, values.out);
     const m = merged.metrics;
-    console.log(`${merged.profile.name} (${found.length} shards merged): ${merged.verdict.toUpperCase()}`);
+    console.log(`${merged.profile.name} (${found.length} shards merged): ${merged.verdict.toUpperCase()}${merged.verdict === 'fail' ? ` — ${failureSummary(merged) ?? ''}` : ''}`);
     if (m.requests !== undefined) {
       console.log(`  ${m.requests} requests at ${m.rate}/s of ${m.requested_rate}/s; corrected p50 ${m.p50} ms, p99 ${m.p99} ms; uncorrected p99 ${m.uncorrected_p99} ms; late ${m.late}%, dropped ${m.dropped}; errors ${m.errors}%`);
-      for (const t of merged.thresholds) console.log(`  ${t.ok ? 'pass' : 'FAIL'}  ${t.expr}  (measured ${t.actual ?? 'nothing'})`);
+      for (const t of merged.thresholds) console.log(`  ${t.ok ? 'pass' : 'FAIL'}  ${t.expr}  ${thresholdOutcome(t)} (measured ${t.actual ?? 'nothing'})`);
       for (const c of merged.checks) if (!c.ok) console.log(`  FAIL  ${c.rule}: ${c.detail}`);
     }
     console.log(`  reports: ${files.json}\n           ${files.markdown}\n           ${files.html}`);

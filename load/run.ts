@@ -13,7 +13,7 @@ import { createProgress } from './progress.ts';
 import { writeReports } from './report/write.ts';
 import { parseShard, type Shard } from './shard.ts';
 import { LoadSafetyError } from './target.ts';
-import { ThresholdError } from './thresholds.ts';
+import { failureSummary, thresholdOutcome, ThresholdError } from './thresholds.ts';
 
 const USAGE = `usage: npm run load -- --profile <name> [--duration <seconds>] [--rate <req/s>] [--shard <i>/<n>]
                       [--model open|closed] [--arrival constant|poisson] [--seed <n>]
@@ -122,14 +122,14 @@ async function main(): Promise<number> {
     const files = await writeReports(report, values.out);
     const m = report.metrics;
     const shardText = report.shard ? ` (shard ${report.shard.index}/${report.shard.count})` : '';
-    console.log(`${profile.name}${shardText}: ${report.verdict.toUpperCase()}${report.skipReason ? ` — ${report.skipReason}` : ''}`);
+    console.log(`${profile.name}${shardText}: ${report.verdict.toUpperCase()}${report.skipReason ? ` — ${report.skipReason}` : ''}${report.verdict === 'fail' ? ` — ${failureSummary(report) ?? ''}` : ''}`);
     if (report.verdict !== 'skipped' && m.requests !== undefined) {
       console.log(`  ${report.model.summary}`);
       console.log(`  ${m.requests} requests at ${m.rate}/s of ${m.requested_rate}/s over ${m.measured_s} s measured; errors ${m.errors}%; contract ${m.contract_violations} violations in ${m.sampled} sampled`);
       console.log(`  latency (corrected)   p50 ${m.p50} ms, p99 ${m.p99} ms, max ${m.max} ms`);
       console.log(`  latency (uncorrected) p50 ${m.uncorrected_p50} ms, p99 ${m.uncorrected_p99} ms, max ${m.uncorrected_max} ms`);
       if (report.model.name === 'open') console.log(`  late ${m.late_requests} (${m.late}%), dropped ${m.dropped}, arrival spacing p99 ${m.spacing_p99} ms`);
-      for (const t of report.thresholds) console.log(`  ${t.ok ? 'pass' : 'FAIL'}  ${t.expr}  (measured ${t.actual ?? 'nothing'})`);
+      for (const t of report.thresholds) console.log(`  ${t.ok ? 'pass' : 'FAIL'}  ${t.expr}  ${thresholdOutcome(t)} (measured ${t.actual ?? 'nothing'})`);
       for (const c of report.checks) console.log(`  ${c.ok ? 'pass' : 'FAIL'}  ${c.rule}: ${c.detail}`);
     }
     for (const n of report.notes) console.log(`  note: ${n}`);

@@ -108,3 +108,25 @@ export function evaluate(thresholds: readonly Threshold[], metrics: Readonly<Rec
     return { ...t, actual, ok };
   });
 }
+
+// Thresholds are the team's limits, not rules of the seeds: the seeds state no latency
+// (nor an error budget for a run), so a profile's `p99<250` is a budget someone chose.
+// A miss reads "over your threshold", apart from the LOAD.* rule checks, which are the
+// seeds' requirements. Both still decide the exit code: a team's gate is its own call.
+
+/** How one threshold result reads in a report. */
+export function thresholdOutcome(t: ThresholdResult): string {
+  if (t.ok) return 'within your threshold';
+  if (t.actual === undefined || !Number.isFinite(t.actual)) return 'not measured (your threshold)';
+  if (t.actual > t.limit) return 'over your threshold';
+  if (t.actual < t.limit) return 'under your threshold';
+  return 'at your threshold';
+}
+
+/** Why a run failed, thresholds and rules told apart: undefined when nothing failed. */
+export function failureSummary(r: { thresholds: readonly ThresholdResult[]; checks: ReadonlyArray<{ rule: string; ok: boolean }> }): string | undefined {
+  const rules = [...new Set(r.checks.filter((c) => !c.ok).map((c) => c.rule))];
+  const over = r.thresholds.filter((t) => !t.ok).map((t) => `${t.expr} (${thresholdOutcome(t)}, measured ${t.actual ?? 'nothing'})`);
+  if (rules.length === 0 && over.length === 0) return undefined;
+  return [rules.length ? `rule checks broken: ${rules.join(', ')}` : 'no rule check broken', ...(over.length ? [`your thresholds missed: ${over.join('; ')}`] : [])].join('; ');
+}

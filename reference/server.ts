@@ -74,7 +74,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
     jobs: new JobStore(),
     signer,
     limiter: new RateLimiter(allowanceFor),
-    router: new RouterState(seams.policy.router, () => baseUrls.router),
+    router: new RouterState(seams.policy.router, () => baseUrls.router, (name) => name === control),
     localToken: opts.localToken,
     log: opts.log ?? false,
     isControl: (name) => name === control,

@@ -8,6 +8,9 @@ import type { SeedRef } from '../lib/seeds/statements.ts';
 
 const FILE = path.resolve(import.meta.dirname, '../contracts/rules.yaml');
 
+// A fingerprint of digits alone (or digits around one e) would read as a YAML number.
+const shaYaml = (sha: string) => (/^\d*e?\d*$/.test(sha) ? `"${sha}"` : sha);
+
 export function withSeedRefs(text: string, refs: Map<string, SeedRef[]>): string {
   const out: string[] = [];
   let id: string | undefined;
@@ -26,7 +29,7 @@ export function withSeedRefs(text: string, refs: Map<string, SeedRef[]>): string
     out.push(line);
     if (id && /^ {4}seed: /.test(line)) {
       const list = refs.get(id) ?? [];
-      if (list.length) out.push('    seed_refs:', ...list.map((r) => `      - {seed: ${r.seed}, section: ${JSON.stringify(r.section)}, line: ${r.line}, sha: ${r.sha}}`));
+      if (list.length) out.push('    seed_refs:', ...list.map((r) => `      - {seed: ${r.seed}, section: ${JSON.stringify(r.section)}, line: ${r.line}, sha: ${shaYaml(r.sha)}}`));
     }
   }
   return out.join('\n');

@@ -42,10 +42,10 @@ export function judgeAnswer(contract: Contract, checks: ReadonlyArray<ResponseCh
   let findings = all.filter((f) => (seen.has(f.rule) ? false : (seen.add(f.rule), true)));
   // A known code with the wrong status is one fault, named precisely by the code table;
   // the generic "status not declared" finding would only repeat it.
-  if (findings.some((f) => f.rule.endsWith('.ERR.CODE_STATUS'))) findings = findings.filter((f) => !f.rule.endsWith('.CONTRACT.STATUS_DECLARED'));
+  if (findings.some((f) => f.rule.endsWith('.ERR.CODE_STATUS'))) findings = findings.filter((f) => !f.undeclaredStatus);
   const failed = new Set(findings.map((f) => f.rule));
   const held = [...new Set([...validated.checked, ...checked.checked])].filter((r) => !failed.has(r));
-  const judged = findings.map(({ schemaErrors: _, ...f }) => ({ ...f, usable: usable.get(f.rule) ?? false }));
+  const judged = findings.map(({ schemaErrors: _, undeclaredStatus: __, ...f }) => ({ ...f, usable: usable.get(f.rule) ?? false }));
   return { findings: judged, held, ...(validated.json !== undefined ? { json: validated.json } : {}) };
 }
 

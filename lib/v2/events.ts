@@ -45,3 +45,15 @@ export function statusesOf(frames: SseFrame[]): { statuses: string[]; malformed:
   }
   return { statuses, malformed };
 }
+
+/**
+ * Whether the complete frames of a stream read so far carry a status event with one of
+ * `statuses`. A live stream may stay open after the job ends, so the read stops there
+ * (lib/http.ts readUntil) instead of waiting for the server to close it.
+ */
+export function reachedStatus(bodySoFar: Buffer | string, statuses: ReadonlySet<string>): boolean {
+  const text = bodySoFar.toString();
+  // Only frames a blank line has closed: the last one may still be arriving.
+  const end = Math.max(text.lastIndexOf('\n\n'), text.lastIndexOf('\r\n\r\n'), text.lastIndexOf('\r\r'));
+  return end >= 0 && statusesOf(parseSse(text.slice(0, end))).statuses.some((s) => statuses.has(s));
+}

@@ -16,3 +16,14 @@ export function checkNotFound(rule: RuleId, res: ApiResponse): void {
 export function checkNotFoundCode(res: ApiResponse): void {
   check('V2.ERR.NOT_FOUND_CODE', res.errorCode === 'not_found', `error.code of the 404 from ${res.operationId ?? res.url}`, 'not_found (the seed\'s code)', res.errorCode ?? 'no code', res);
 }
+
+/**
+ * Another account's record, asked for by its owner's id: refused 404 not_found (it is not
+ * the caller's to see) or 403 forbidden (authenticated but not allowed, W:213:a4a409f683dc);
+ * never served. Judged as a result, so one read's answer does not hide another's.
+ */
+export function checkNotTheirs(rule: RuleId, res: ApiResponse, what: string): void {
+  const ok = res.status === 404 || (res.status === 403 && res.errorCode === 'forbidden');
+  check(rule, ok, what, '404 not_found or 403 forbidden', `${res.status}${res.errorCode ? ` ${res.errorCode}` : ''}`, res);
+  if (res.status === 404) checkNotFoundCode(res);
+}

@@ -7,11 +7,30 @@ import type { CheckResult, Observation, Profile } from '../types.ts';
 import { basePath, bearer, missing, scenarioNumber, scenarioObject, scenarioString } from './common.ts';
 
 const SPEND = ['x-committed-spend-limit', 'x-committed-spend-current', 'x-committed-spend-remaining'] as const;
-/** Client-side intervals are wider than the server's run by network and event-loop time. */
-const EDGE_MS = 50;
+/** The client's own timing noise (event loop, timers): the least an interval is shrunk by. */
+const EDGE_FLOOR_MS = 50;
+
+/**
+ * How much of each end of an admitted call's client-side interval may be link, not run.
+ * The interval from send to answer is wider than the call's run at the router by the
+ * request's trip there and the answer's trip back. A fixed edge misjudges on a real link:
+ * at 40 ms round trip, two calls the router ran back to back (one admitted the moment the
+ * other ended) look overlapping by up to that round trip, and a correct limit would read as
+ * broken. So the edge is measured on this run's own link: a 429 concurrency_limit_exceeded
+ * is answered without running the model, so its send-to-answer time is one whole round
+ * trip plus the router's quick path, and no single end of an admitted call (one leg of a
+ * trip) is wider than that. The median refusal is taken (jitter), never less than the
+ * floor. Intervals shrunk by it at both ends keep only time each call certainly ran at the
+ * router, whatever the link's latency; an overlap shorter than a round trip is not counted.
+ */
+export function linkEdgeMs(refusalMs: readonly number[], floor = EDGE_FLOOR_MS): number {
+  if (refusalMs.length === 0) return floor;
+  const sorted = [...refusalMs].sort((a, b) => a - b);
+  return Math.max(floor, sorted[Math.floor((sorted.length - 1) / 2)]!);
+}
 
 /** The largest number of intervals open at once, each shrunk by `edge` ms at both ends. */
-export function maxOverlap(intervals: ReadonlyArray<[number, number]>, edge = EDGE_MS): number {
+export function maxOverlap(intervals: ReadonlyArray<[number, number]>, edge = EDGE_FLOOR_MS): number {
   const events: Array<[number, number]> = [];
   for (const [start, end] of intervals) {
     if (end - start <= 2 * edge) continue;
@@ -71,6 +90,8 @@ export const routerConcurrency: Profile = {
     const body = JSON.stringify(scenarioObject(target, 'image_body')!);
     const path = `${basePath(target)}/v2/models/${scenarioString(target, 'slow_model')!}`;
     const admitted: Array<[number, number]> = [];
+    // Send-to-answer times of the refusals: the link's round trip (linkEdgeMs).
+    const refusalMs: number[] = [];
     const otherStatuses = new Map<number, number>();
     const badRefusals: string[] = [];
     const badAdmitted: string[] = [];
@@ -106,6 +127,7 @@ export const routerConcurrency: Profile = {
           return;
         }
         refusals += 1;
+        refusalMs.push(o.at - o.sentAt);
         const problem = spendProblem(o.headers) ?? (o.headers[errorTypeHeader] !== bucket ? `${errorTypeHeader} is ${o.headers[errorTypeHeader] ?? 'absent'}` : undefined);
         if (problem) {
           invalidRefusals += 1;
@@ -113,7 +135,12 @@ export const routerConcurrency: Profile = {
         }
       },
       async finish() {
-        const peak = maxOverlap(admitted);
+        const edge = linkEdgeMs(refusalMs);
+        const peak = maxOverlap(admitted, edge);
+        // The single-call baseline: the quickest admitted call. An edge of half of it or more
+        // would leave nothing of any call to overlap, so the peak would say nothing.
+        const baseline = admitted.length ? Math.min(...admitted.map(([a, b]) => b - a)) : 0;
+        const measurable = admitted.length > 0 && 2 * edge < baseline;
         const checks: CheckResult[] = [
           {
             rule: 'LOAD.CONCURRENCY.LIMIT',
@@ -122,7 +149,7 @@ export const routerConcurrency: Profile = {
             detail:
               refusals === 0
                 ? `no call was refused concurrency_limit_exceeded (${admitted.length} admitted, peak ${peak} in flight): the limit was never reached or not enforced`
-                : `${admitted.length} admitted with at most ${peak} in flight at once (limit ${limit}), ${refusals} refused${wrongBucket ? `, ${wrongBucket} 429s of another bucket` : ''}`,
+                : `${admitted.length} admitted with at most ${peak} in flight at once (limit ${limit}), ${refusals} refused${wrongBucket ? `, ${wrongBucket} 429s of another bucket` : ''}${measurable ? '' : `; overlap not measurable: the link's round trip (${Math.round(edge)} ms) is half the quickest call (${Math.round(baseline)} ms) or more`}`,
           },
           {
             rule: 'LOAD.CONCURRENCY.SPEND_HEADERS',
@@ -134,8 +161,8 @@ export const routerConcurrency: Profile = {
         return {
           metrics: { concurrency_refusals: refusals, max_in_flight: peak, admitted_calls: admitted.length },
           checks,
-          figures: { limit, other_statuses: Object.fromEntries(otherStatuses), admitted_spend_problems: badAdmitted },
-          notes: [`in-flight peak measured from client-side intervals shrunk by ${EDGE_MS} ms at each end`],
+          figures: { limit, other_statuses: Object.fromEntries(otherStatuses), admitted_spend_problems: badAdmitted, link_edge_ms: Math.round(edge), quickest_call_ms: Math.round(baseline) },
+          notes: [`in-flight peak measured from client-side intervals shrunk by ${Math.round(edge)} ms at each end: the link's round trip, measured from this run's refusals (median, at least ${EDGE_FLOOR_MS} ms), so the link's latency cannot make back-to-back calls look overlapping; quickest admitted call ${Math.round(baseline)} ms`],
         };
       },
     };

@@ -19,6 +19,8 @@ export const routerQueuePoll: Profile = {
   durationS: 20,
   warmupS: 3,
   minDurationS: 2,
+  // p99<250 is the team's latency budget, not the seeds' (they state no latency): a miss reads
+  // "over your threshold" in the report, apart from the LOAD.* rule checks.
   thresholds: ['p99<250', 'errors<0.1%', 'contract_violations==0', 'retry_after_missing==0', 'early_polls<1%'],
   async prepare({ target, api, settings, log }) {
     const absent = missing(target, { slow_model: 'a model slow enough to poll', image_body: 'a valid body for it' });

@@ -22,6 +22,8 @@ export const v2JobPoll: Profile = {
   durationS: 20,
   warmupS: 3,
   minDurationS: 2,
+  // p99<250 is the team's latency budget, not the seeds' (they state no latency): a miss reads
+  // "over your threshold" in the report, apart from the LOAD.* rule checks.
   thresholds: ['p99<250', 'errors<0.1%', 'contract_violations==0', 'jobs_completed>0'],
   async prepare({ api, target, log }) {
     const absent = missing(target, { slow_node_class: 'a node class that takes `seconds` (jobs that run while polled)' });

@@ -4,6 +4,7 @@
 // (from the intended start) beside uncorrected (from the actual send).
 import type { LoadReport } from '../engine.ts';
 import { barChart, esc, legend, lineChart } from './svg.ts';
+import { failureSummary, thresholdOutcome } from '../thresholds.ts';
 
 // Colours by status class, a shade per code within the class.
 const PALETTES: Record<string, string[]> = {
@@ -62,7 +63,8 @@ export function renderHtml(r: LoadReport): string {
   }
   const m = r.metrics;
   const rows = (pairs: Array<[string, string]>): string => pairs.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('');
-  const thresholds = r.thresholds.map((x) => `<tr class="${x.ok ? 'ok' : 'bad'}"><td><code>${esc(x.expr)}</code></td><td>${esc(num(x.actual, 3))}</td><td>${x.ok ? 'pass' : 'FAIL'}</td></tr>`).join('');
+  const thresholds = r.thresholds.map((x) => `<tr class="${x.ok ? 'ok' : 'bad'}"><td><code>${esc(x.expr)}</code></td><td>${esc(num(x.actual, 3))}</td><td>${esc(thresholdOutcome(x))}</td></tr>`).join('');
+  const why = r.verdict === 'fail' ? failureSummary(r) : undefined;
   const checks = r.checks.map((c) => `<tr class="${c.ok ? 'ok' : 'bad'}"><td><code>${esc(c.rule)}</code></td><td>${esc(c.name)}<br><small>${esc(c.detail)}</small></td><td>${c.ok ? 'pass' : 'FAIL'}</td></tr>`).join('');
   const violations = r.contract.examples
     .map((v) => `<li><code>${esc(v.rule)}</code> ${esc(v.method)} ${esc(v.path)} → ${v.status}: ${esc(v.summary)}<br><small>expected ${esc(v.expected)}; received ${esc(v.received)}</small></li>`)
@@ -98,6 +100,7 @@ pre{background:#f6f6f6;padding:8px;overflow:auto}small{color:#555}
 <h1>Load profile <code>${esc(r.profile.name)}</code> <span class="verdict ${r.verdict}">${esc(r.verdict.toUpperCase())}</span></h1>
 <p>${esc(r.profile.title)}. ${esc(r.profile.description)}</p>
 ${r.skipReason ? `<p><strong>Skipped:</strong> ${esc(r.skipReason)}</p>` : ''}
+${why ? `<p id="failed-on"><strong>Failed on:</strong> ${esc(why)}</p>` : ''}
 <table>${rows([
     ['target', `${r.target.name} (${r.target.surface}${r.target.embedded ? ', embedded reference' : ''}) ${r.target.baseUrl}${r.target.fault ? ` — fault ${r.target.fault}` : ''}`],
     ['load', `${r.profile.effective.rate} req/s requested, ${r.profile.effective.connections} connections, ${r.profile.effective.warmupS} s warm-up + ${measured} (${r.profile.ceiling})${shard}`],
@@ -110,7 +113,7 @@ ${r.skipReason ? `<p><strong>Skipped:</strong> ${esc(r.skipReason)}</p>` : ''}
   ])}</table>
 ${latencyTable}
 <div class="charts">${charts.join('\n')}</div>
-${thresholds ? `<h2>Thresholds</h2><table><tr><th>threshold</th><th>measured</th><th>result</th></tr>${thresholds}</table>` : ''}
+${thresholds ? `<h2>Your thresholds</h2><p>Limits the profile sets (the team's choice), not rules of the seeds; the rule checks are below.</p><table><tr><th>your threshold</th><th>measured</th><th>result</th></tr>${thresholds}</table>` : ''}
 ${checks ? `<h2>Checks</h2><table><tr><th>rule</th><th>check</th><th>result</th></tr>${checks}</table>` : ''}
 ${violations ? `<h2>Contract violations (first ${r.contract.examples.length})</h2><ul>${violations}</ul>` : ''}
 <h2>Status codes (measured)</h2><p>${esc(Object.entries(r.statusCodes).map(([k, v]) => `${k} ×${v}`).join(', ') || 'none')}</p>

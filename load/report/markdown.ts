@@ -1,5 +1,6 @@
 // A load run as Markdown, short enough for a pull-request comment.
 import type { LoadReport } from '../engine.ts';
+import { failureSummary, thresholdOutcome } from '../thresholds.ts';
 
 const fmt = (n: number | undefined, digits = 2): string => (n === undefined || !Number.isFinite(n) ? '–' : String(Math.round(n * 10 ** digits) / 10 ** digits));
 
@@ -34,9 +35,13 @@ export function renderMarkdown(r: LoadReport): string {
     `| uncorrected (from the actual send) | ${fmt(m.uncorrected_p50)} ms | ${fmt(m.uncorrected_p90)} ms | ${fmt(m.uncorrected_p99)} ms | ${fmt(m['uncorrected_p99.9'])} ms | ${fmt(m.uncorrected_max)} ms |`,
     '',
   );
+  const why = r.verdict === 'fail' ? failureSummary(r) : undefined;
+  if (why) lines.push(`Failed on: ${why}.`, '');
   if (r.thresholds.length) {
-    lines.push('| threshold | measured | result |', '| - | -: | - |');
-    for (const t of r.thresholds) lines.push(`| \`${t.expr}\` | ${fmt(t.actual, 3)}${t.unit === 'count' || t.unit === 'rps' ? '' : ` ${t.unit}`} | ${t.ok ? 'pass' : '**FAIL**'} |`);
+    // The team's limits, not the seeds' rules (load/thresholds.ts): a miss is "over your threshold".
+    lines.push('Thresholds are your limits (the profile\'s), not rules of the seeds; the rule checks follow below.', '');
+    lines.push('| your threshold | measured | result |', '| - | -: | - |');
+    for (const t of r.thresholds) lines.push(`| \`${t.expr}\` | ${fmt(t.actual, 3)}${t.unit === 'count' || t.unit === 'rps' ? '' : ` ${t.unit}`} | ${t.ok ? thresholdOutcome(t) : `**${thresholdOutcome(t)}**`} |`);
     lines.push('');
   }
   if (r.checks.length) {

@@ -3,6 +3,7 @@ import type { FaultUnit } from '../faults.ts';
 import { REGISTRY_JWT_SECRET } from '../accounts.ts';
 import { jwtOutcome, unauthorized } from '../registry/auth.ts';
 import { verifyDevJwt } from '../registry/jwt.ts';
+import { messageError } from '../registry/errors.ts';
 import { isObj } from './v2/shared.ts';
 
 const ROUTE = 'POST /nodes/:nodeId/translations';
@@ -147,9 +148,26 @@ export const REGISTRY_FAULTS = [
   {
     name: 'registry-node-id-decoded-twice',
     rule: 'REGISTRY.NODE.PATH_ID',
-    description: 'the node id is percent-decoded a second time (ids with "%" are lost or crash the route)',
+    description: 'the node id is percent-decoded a second time (ids with "%" are lost: one that is no escape is dropped)',
     install(s) {
-      s.policy.registry.nodeIdOf = (segment) => decodeURIComponent(segment);
+      s.policy.registry.nodeIdOf = (segment) => {
+        try {
+          return decodeURIComponent(segment);
+        } catch {
+          return segment.replace(/%/g, '');
+        }
+      };
+    },
+  },
+  {
+    name: 'registry-node-id-nul-500',
+    rule: 'REGISTRY.NODE.ID_NO_5XX',
+    description: 'a node id holding a control character makes the route fail with 500 (the store rejects it)',
+    install(s) {
+      s.request({ surfaces: ['registry'], routes: [ROUTE] }, ({ request }) => {
+        const id = (request.params as { nodeId?: string }).nodeId ?? '';
+        if (/[\u0000-\u001f]/.test(id)) throw messageError(500, 'internal_error', 'the node store could not read this id');
+      }, 'preHandler');
     },
   },
   // Errors

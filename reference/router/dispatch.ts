@@ -10,7 +10,8 @@ import { billedCalls, creditsOf, type Leg } from './pricing.ts';
 import type { Principal } from './principals.ts';
 import { inputSchema } from './schemas.ts';
 import { H, type RouterState } from './state.ts';
-import type { ValidationEntry } from './validation.ts';
+import { withoutFormats, type ValidationEntry } from './validation.ts';
+import { assertsFormats, partnerImageCap, providerFailure, readProvider, shownProvider } from './variations.ts';
 
 export type Route = 'run' | 'submit' | 'estimate';
 
@@ -53,7 +54,7 @@ export function selectsEdit(model: ModelDef, body: unknown): boolean {
 export function selectLeg(state: RouterState, model: ModelDef, p: Principal, q: RunQuery, body: unknown, route: Route, hasKey: boolean): Leg {
   const rules = state.rules;
   const native: Leg = { kind: 'native', provider: model.provider };
-  const mp = q.modelProvider;
+  const mp = q.modelProvider === undefined ? undefined : readProvider(state, q.modelProvider);
   if (mp === undefined) return native;
   if (rules.nativeAlias(mp)) return native;
   // 1. Not a registered provider.
@@ -98,7 +99,7 @@ export function validateBody(state: RouterState, model: ModelDef, body: unknown,
   if (!schema) {
     entries.push(...rules.unauthoredEntries(body));
   } else if (!(opts.skipNative && rules.strictSkipsNative(opts.route))) {
-    rules.validateNative(schema, body, entries);
+    rules.validateNative(assertsFormats(state) ? schema : withoutFormats(schema), body, entries);
   }
   if (rules.rejectsUnknown(opts.route, opts.rejectUnknown) && schema && schema.additionalProperties === false && !opts.skipNative) {
     entries.push(...rules.undeclared(schema, body));
@@ -177,17 +178,17 @@ export async function runSync(state: RouterState, model: ModelDef, p: Principal,
   };
 
   const first = sentBody(model, leg, body, q.strict);
-  const answer = callPartner({ model, leg, body: first.body, strict: q.strict });
+  const answer = callPartner({ model, leg, body: first.body, strict: q.strict, imageCap: partnerImageCap(state) });
   if (answer.kind === 'ok') return success(answer, leg, first.body, droppedHeader(first.dropped));
 
   // Fallback is skipped for own keys, edits and strict mode.
   const skipped = ownKey || (edit && rules.fallbackSkipsEdits) || q.strict;
-  const failure = rules.providerFailure(answer, model);
+  const failure = providerFailure(state, answer, model);
   if (!q.fallback || skipped) return failure;
   const served = fallback(state, model, p, leg, body, answer);
   if (served === undefined) return failure;
   if (served.kind === 'failed') return rules.failedFallback(failure, served.leg);
-  return success(served.answer, served.leg, served.sent, { [H.fallback]: served.leg.provider, ...droppedHeader(served.dropped) });
+  return success(served.answer, served.leg, served.sent, { [H.fallback]: shownProvider(state, served.leg.provider), ...droppedHeader(served.dropped) });
 }
 
 export type FallbackOutcome =
@@ -211,7 +212,7 @@ export function fallback(state: RouterState, model: ModelDef, p: Principal, leg:
   for (const next of tries) {
     last = next;
     const retry = sentBody(model, next, body, false);
-    const second = callPartner({ model, leg: next, body: retry.body, strict: false });
+    const second = callPartner({ model, leg: next, body: retry.body, strict: false, imageCap: partnerImageCap(state) });
     if (second.kind === 'ok') return { kind: 'served', answer: second, leg: next, sent: retry.body, dropped: retry.dropped };
   }
   return last === undefined ? undefined : { kind: 'failed', leg: last };

@@ -105,10 +105,15 @@ export interface Dispatch {
   body: Record<string, unknown>;
   /** Strict mode: the body is already the alternate's own schema and the raw answer is returned. */
   strict: boolean;
+  /** The most images one call of an image partner takes, beyond the schema (none: no such limit). */
+  imageCap?: number | undefined;
 }
 
-export function callPartner({ model, leg, body, strict }: Dispatch): PartnerAnswer {
+export function callPartner({ model, leg, body, strict, imageCap }: Dispatch): PartnerAnswer {
   const trigger = triggerIn(body);
+  if (imageCap !== undefined && model.kind === 'image' && typeof body.num_images === 'number' && body.num_images > imageCap) {
+    return { kind: 'rejected', upstreamStatus: 400, reason: `num_images: this partner makes at most ${imageCap} images per call` };
+  }
   if (hits(trigger, 'fail', leg)) return { kind: 'unavailable', upstreamStatus: 503 };
   if (model.behaviour === 'native-fails' && leg.kind === 'native') return { kind: 'unavailable', upstreamStatus: 503 };
   if (model.behaviour === 'broken-output') return { kind: 'unparseable', upstreamStatus: 200 };

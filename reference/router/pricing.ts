@@ -93,7 +93,12 @@ export function quote(
   model: ModelDef,
   leg: Leg,
   body: Record<string, unknown>,
-  opts: { cardFresh: () => boolean; videoOperation?: (model: ModelDef, body: Record<string, unknown>) => string },
+  opts: {
+    cardFresh: () => boolean;
+    videoOperation?: (model: ModelDef, body: Record<string, unknown>) => string;
+    /** The output cap of a text body without max_tokens (none: such a body is not quotable). */
+    defaultMaxTokens?: number | undefined;
+  },
 ): Quote {
   const needCard = (): void => {
     if (!opts.cardFresh()) throw new StaleCardError();
@@ -120,10 +125,11 @@ export function quote(
     }
     case 'text': {
       // The output length is only reported afterwards: without a bound there is no figure.
-      if (typeof body.max_tokens !== 'number') return { source: 'unknown', reason: 'not_quotable' };
+      const cap = typeof body.max_tokens === 'number' ? body.max_tokens : opts.defaultMaxTokens;
+      if (cap === undefined) return { source: 'unknown', reason: 'not_quotable' };
       needCard();
       const min = rate(model, leg, 'input_token').timesInt(inputTokens(body));
-      return { source: 'estimated', min, max: min.plus(rate(model, leg, 'output_token').timesInt(body.max_tokens)) };
+      return { source: 'estimated', min, max: min.plus(rate(model, leg, 'output_token').timesInt(cap)) };
     }
     default:
       return { source: 'unknown', reason: 'not_quotable' };

@@ -12,6 +12,7 @@ import { StaleCardError, charge, estimateBody, quote, type Leg, type Quote } fro
 import { resolvePrincipal, scopeOf, type Principal } from './principals.ts';
 import type { QueuedRequest } from './queue.ts';
 import { H, MAX_BODY_BYTES, type RouterState } from './state.ts';
+import { defaultMaxTokens, memberNames, partnerImageCap, providerFailure, rateLimited, schemaFailureBucket, shapeQuote, shownProvider, spendHeadersOnRuns, submitEstimates } from './variations.ts';
 
 interface ModelParams {
   provider: string;
@@ -85,6 +86,7 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
     }
     const p = resolvePrincipal(req.headers, rules.bearerFirst, !rules.acceptsJwt);
     principals.set(req, p);
+    if (!rateLimited(state, req.method, req.url)) return;
     const decision = rules.rateDecision(p.caller, state.limiter.take(p.caller));
     if (!decision.allowed) {
       throw new RouterError(429, 'rate_limited', `request allowance used up; retry in ${decision.retryAfterSeconds} s`, { retryAfter: decision.retryAfterSeconds, headers: state.spendHeaders(scopeOf(p)) });
@@ -115,11 +117,13 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
     return def;
   };
 
+  // Member names the seed does not show: public docs' by default (reference/router/variations.ts).
+  const names = memberNames(state);
   const entryOf = (def: ModelDef): Record<string, unknown> => ({
-    id: def.id,
+    [names.id]: def.id,
     provider: def.provider,
     model: def.model,
-    billing: { charges_on_policy_rejection: def.chargesOnPolicyRejection },
+    [names.billing]: { [names.chargesOnPolicyRejection]: def.chargesOnPolicyRejection },
   });
 
   const publicOrigin = (): string => state.baseUrl().replace(/^http:/, 'https:');
@@ -152,7 +156,7 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
     const hasMore = next < catalog.listed.length;
     const body: Record<string, unknown> = { data: page.map(entryOf), has_more: hasMore };
     if (hasMore) body.next_cursor = rules.encodeCursor(state.cursors, next);
-    body.limit = limit;
+    body[names.pageSize] = limit;
     return sendJson(reply, 200, body);
   });
 
@@ -160,8 +164,8 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
   app.get('/v2/models/:provider/:model', async (req, reply) => {
     const def = resolveModel(req.params as ModelParams);
     const body = entryOf(def);
-    if (def.authored) body.input_schema_url = `${publicOrigin()}/v2/models/${def.id}/openapi.json`;
-    body.model_providers = [...def.alternates];
+    if (def.authored) body[names.schemaUrl] = `${publicOrigin()}/v2/models/${def.id}/openapi.json`;
+    body[names.alternates] = def.alternates.map((a) => shownProvider(state, a));
     if (def.sunset !== undefined) body.sunset_date = def.sunset;
     return sendJson(reply, 200, body);
   });
@@ -169,7 +173,10 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
   // ---- GET /v2/models/{provider}/{model}/openapi.json ----
   app.get('/v2/models/:provider/:model/openapi.json', async (req, reply) => {
     const def = resolveModel(req.params as ModelParams);
-    if (def.behaviour === 'schema-unbuildable') throw rules.schemaFailure(def);
+    if (def.behaviour === 'schema-unbuildable') {
+      const bucket = schemaFailureBucket(state);
+      throw bucket === undefined ? rules.schemaFailure(def) : new RouterError(500, bucket, `the schema document of ${def.id} could not be built; try again later`);
+    }
     const doc = state.document(def);
     const inm = req.headers['if-none-match'];
     const matches = typeof inm === 'string' && inm.split(',').some((t) => t.trim() === '*' || t.trim().replace(/^W\//, '') === doc.etag);
@@ -257,7 +264,7 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
       const release = state.reserve(s, commitmentCents(p.ownKeys.has(def.provider) ? undefined : charge(def, leg, body, 0)));
       try {
         const answer = await runSync(state, def, p, { ...q, strict }, leg, body);
-        if (answer.status === 200) Object.assign(answer.headers, state.spendHeaders(s));
+        if (answer.status === 200 && spendHeadersOnRuns(state)) Object.assign(answer.headers, state.spendHeaders(s));
         return { answer, dispatched: true };
       } finally {
         release();
@@ -276,14 +283,14 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
     const body = validateBody(state, def, req.body, { skipNative: false, rejectUnknown: false, route: 'estimate' });
     const result = rules.estimateQuote(p, def, leg, () => {
       try {
-        return quote(def, leg, body, { cardFresh: () => rules.cardFresh(def), videoOperation: rules.videoOperation });
+        return quote(def, leg, body, { cardFresh: () => rules.cardFresh(def), videoOperation: rules.videoOperation, defaultMaxTokens: defaultMaxTokens(state) });
       } catch (err) {
         if (err instanceof StaleCardError) throw new RouterError(503, 'service_unavailable', `the rate card for ${def.provider} is stale; no figure is given instead of a guess`);
         throw err;
       }
     });
     const asOf = def.behaviour === 'stale-card' ? new Date().toISOString() : state.pricingAsOf;
-    return sendJson(reply, 200, estimateBody(result, def, leg, asOf, rules.figures));
+    return sendJson(reply, 200, shapeQuote(state, estimateBody(result, def, leg, asOf, rules.figures)));
   });
 
   // ---- POST /v2/models/{provider}/{model}/requests (queued submit) ----
@@ -309,7 +316,7 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
       const body = rules.validateSubmit(req.body, () => validateBody(state, def, req.body, { skipNative: strict, rejectUnknown: q.rejectUnknown, route: 'submit' }));
       const r = admit(def, leg, strict, body, p);
       const handle: Record<string, unknown> = { request_id: r.id, status: 'IN_QUEUE', queue_position: state.queue.position(r), ...queueUrls(def, r.id) };
-      const withEstimate = p.estimates ? { ...handle, estimate: submitEstimate(def, leg, body, p) } : handle;
+      const withEstimate = p.estimates && submitEstimates(state) ? { ...handle, estimate: submitEstimate(def, leg, body, p) } : handle;
       const json = (b: unknown): Buffer => Buffer.from(JSON.stringify(b));
       const headers = { 'content-type': 'application/json; charset=utf-8' };
       // The original quote is not stored: a replay answers the handle without it.
@@ -323,19 +330,19 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
     if (p.ownKeys.has(def.provider) && leg.kind === 'native') result = { source: 'unknown', reason: 'byok' };
     else {
       try {
-        result = quote(def, leg, body, { cardFresh: () => rules.cardFresh(def), videoOperation: rules.videoOperation });
+        result = quote(def, leg, body, { cardFresh: () => rules.cardFresh(def), videoOperation: rules.videoOperation, defaultMaxTokens: defaultMaxTokens(state) });
       } catch (err) {
         if (!(err instanceof StaleCardError)) throw err;
         result = rules.submitQuoteUnavailable(def);
       }
     }
-    return estimateBody(result, def, leg, def.behaviour === 'stale-card' ? new Date().toISOString() : state.pricingAsOf, rules.figures);
+    return shapeQuote(state, estimateBody(result, def, leg, def.behaviour === 'stale-card' ? new Date().toISOString() : state.pricingAsOf, rules.figures));
   };
 
   const admit = (def: ModelDef, leg: Leg, accepted: boolean, body: Record<string, unknown>, p: Principal): QueuedRequest => {
     const strict = rules.queuedStrict(accepted);
     const sent = leg.kind === 'alternate' && !strict ? { ...body } : body;
-    const answer = callPartner({ model: def, leg, body: leg.kind === 'alternate' && !strict ? translate(def, leg.provider, sent).body : sent, strict });
+    const answer = callPartner({ model: def, leg, body: leg.kind === 'alternate' && !strict ? translate(def, leg.provider, sent).body : sent, strict, imageCap: partnerImageCap(state) });
     const runMs = def.behaviour === 'slow' ? 3 * SLOW_MS : 20;
     // A slow model's requests also wait in the queue long enough to be seen (and cancelled) there.
     const waitMs = def.behaviour === 'slow' ? 2 * SLOW_MS : undefined;
@@ -347,7 +354,7 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
     // A queued submit has no fallback: only a fault turns it on.
     const served = rules.queuedFallback && !strict ? fallback(state, def, p, leg, body, answer) : undefined;
     if (served?.kind === 'served') return stored(served.answer);
-    const failed = rules.providerFailure(answer, def);
+    const failed = providerFailure(state, answer, def);
     const errorType = failed.headers[H.errorType] ?? 'provider_error';
     const parsed = JSON.parse(failed.body.toString('utf8')) as { detail?: string };
     return state.queue.add({ scope: scope(p), modelId: def.id, errorType, failure: { status: failed.status, errorType, detail: parsed.detail ?? 'the run failed' } }, runMs, waitMs);

@@ -8,6 +8,7 @@ import { IdempotencyStore } from './idempotency.ts';
 import { QueueStore } from './queue.ts';
 import type { RouterPolicy } from './policy.ts';
 import type { SchemaDocument } from './schemas.ts';
+import type { ControlName } from '../controls.ts';
 
 /** The reference serves the Comfy brand (targets.yaml, reference entry). */
 export const BRAND = 'Comfy';
@@ -41,6 +42,8 @@ export class RouterState {
     /** The override points (reference/router/policy.ts): correct unless a fault replaced one. */
     readonly rules: RouterPolicy,
     readonly baseUrl: () => string,
+    /** The harmless variation the reference runs with (reference/controls.ts), for the router's own. */
+    readonly isControl: (name: ControlName) => boolean = () => false,
   ) {
     this.limiter = new RateLimiter((caller) => rules.callerAllowance(caller));
   }

@@ -110,6 +110,16 @@ export function validateAgainst(schema: JsonSchema, value: unknown, loc: Loc, ou
   }
 }
 
+/** The schema with every `format` left out: formats read as annotations, never asserted. */
+export function withoutFormats(schema: JsonSchema): JsonSchema {
+  const strip = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(strip);
+    if (!isObject(v)) return v;
+    return Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'format').map(([k, x]) => [k, strip(x)]));
+  };
+  return strip(schema) as JsonSchema;
+}
+
 /** Undeclared top-level fields, for reject_unknown_fields (nested fields are never checked). */
 export function undeclaredTopLevel(schema: JsonSchema, body: Record<string, unknown>, nestedToo = false): ValidationEntry[] {
   const out: ValidationEntry[] = [];

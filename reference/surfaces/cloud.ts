@@ -8,6 +8,7 @@ import type { AccountResolver } from '../guard.ts';
 import { registerStorageRoute } from '../storage.ts';
 import { registerAssetRoutes } from '../v2/assets.ts';
 import { registerJobRoutes } from '../v2/jobs.ts';
+import { registerWorkflowPage } from '../v2/variations.ts';
 import { registerV1 } from '../v1/index.ts';
 import type { SurfaceDefinition } from './surface.ts';
 
@@ -47,6 +48,7 @@ export const cloudSurface: SurfaceDefinition = {
     registerStorageRoute(app, ctx);
     // The hosted cloud keeps labels and charges credits, but does not list jobs yet (501).
     registerJobRoutes(app, ctx, guard, { scope: () => 'cloud', mountPrefix: () => '', baseUrl: () => ctx.baseUrl('cloud'), labels: true, listing: false, credits: true });
+    registerWorkflowPage(app, ctx);
     // The deprecated v1 operations (X-API-Key) and their WebSocket stream.
     registerV1(app, ctx);
     return app;

@@ -7,6 +7,7 @@ import { createGuard } from '../guard.ts';
 import type { AccountResolver } from '../guard.ts';
 import { registerAssetRoutes } from '../v2/assets.ts';
 import { registerJobRoutes } from '../v2/jobs.ts';
+import { registerWorkflowPage } from '../v2/variations.ts';
 import type { SurfaceDefinition } from './surface.ts';
 
 // Digests first so the comparison takes the same time whatever the lengths.
@@ -38,6 +39,7 @@ export const localSurface: SurfaceDefinition = {
     registerAssetRoutes(app, ctx, guard, { signedUrls: false, retention: false, baseUrl: () => ctx.baseUrl('local') });
     // The proxy lists jobs but keeps no labels; no credits apply.
     registerJobRoutes(app, ctx, guard, { scope: () => 'local', mountPrefix: () => '', baseUrl: () => ctx.baseUrl('local'), labels: false, listing: true, credits: false });
+    registerWorkflowPage(app, ctx);
     // The same proxy as configured with its optional static bearer token (seed W §
     // Authentication 3), mounted beside the open one so one reference shows both setups.
     const tokenGuard = createGuard(localResolver(ctx, LOCAL_STATIC_TOKEN), ctx.limiter);

@@ -6,6 +6,7 @@ import { API_KEY_PREFIX, FORBIDDEN_KEY, SSO_BOUND_KEY, SSO_ORGANIZATION_ID, bear
 import { createSurfaceApp } from '../app.ts';
 import type { ReferenceContext } from '../context.ts';
 import { ApiError, notFound } from '../errors.ts';
+import { deploymentWorkflowBody, jwtRefusalMessage } from '../v2/variations.ts';
 import { createGuard } from '../guard.ts';
 import type { AccountResolver } from '../guard.ts';
 import { registerAssetRoutes } from '../v2/assets.ts';
@@ -43,7 +44,7 @@ function serverlessResolver(ctx: ReferenceContext): AccountResolver {
     if (account !== undefined) return account;
     // JWT acceptance is deployment configuration; this one takes API keys only.
     if (!token.startsWith(API_KEY_PREFIX)) {
-      throw new ApiError('unauthorized', 'this deployment does not accept JWT bearer tokens; use an API key');
+      throw new ApiError('unauthorized', jwtRefusalMessage(ctx));
     }
     throw new ApiError('unauthorized', 'unknown API key');
   };
@@ -90,7 +91,7 @@ export const serverlessSurface: SurfaceDefinition = {
             .map((job) => ({ job, startedAt: ctx.engine.get(job.id)?.startedAt ?? null }))
             .filter((j) => j.startedAt !== null)
             .sort((a, b) => b.startedAt! - a.startedAt!)[0];
-          return ran ? ran.job.workflow : DEPLOYMENT_WORKFLOW;
+          return deploymentWorkflowBody(ctx, ran ? ran.job.workflow : DEPLOYMENT_WORKFLOW);
         });
       },
       { prefix: '/deployment/:deployment' },

@@ -49,8 +49,12 @@ export function registerV1Routes(app: FastifyInstance, ctx: ReferenceContext, jo
     return '';
   };
 
-  app.get('/api/object_info', { onRequest: auth }, async (request, reply) => {
-    const info: Record<string, unknown> = engine.catalog.objectInfo({ inputFiles: files.list(v1Account(request)) });
+  // A control: the node catalog answers callers without a key too (the seed does not say this
+  // operation needs one; a local-engine-compatible route often does not), with no input files.
+  const openInfo = ctx.isControl('v1-object-info-open');
+  const keyless = (request: FastifyRequest): boolean => openInfo && request.headers['x-api-key'] === undefined;
+  app.get('/api/object_info', { onRequest: async (request, reply) => (keyless(request) ? undefined : auth(request, reply)) }, async (request, reply) => {
+    const info: Record<string, unknown> = engine.catalog.objectInfo({ inputFiles: keyless(request) ? [] : files.list(v1Account(request)) });
     // The real engine gives display_name null for many core classes.
     if (ctx.isControl('v1-null-display-names')) {
       Object.keys(info)

@@ -100,6 +100,8 @@ export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs
       }
       case 'execution_start': {
         sendTo(to, message('execution_start', { prompt_id, timestamp: now() }));
+        // A control: a TEXT frame tied to no node (node_id_len 0) beside the run's own frames.
+        if (ctx.isControl('ws-text-without-node')) sendTo(to, textFrame('', `prompt ${prompt_id} started`));
         return;
       }
       case 'execution_cached': {
@@ -110,6 +112,8 @@ export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs
       }
       case 'executing': {
         const msg = message('executing', { node: e.node, display_node: e.node, prompt_id });
+        // A control leaves the final executing out (the seed gives its meaning, not that it is sent).
+        if (e.node === null && ctx.isControl('ws-no-final-executing')) return;
         // The engine sends its final executing after execution_success; the reference sends it before by default.
         if (e.node === null && ctx.isControl('ws-final-executing-after-success')) run.heldFinal = msg;
         else sendTo(to, msg);

@@ -23,6 +23,8 @@ export interface AssetPolicy {
 
 const DEFAULT_RETENTION_SECONDS = 86_400;
 const PROXY_URL_LIFETIME_MS = 3_600_000;
+/** The one url_expires_at of every proxy url under the proxy-constant-url-expiry control. */
+const PROXY_CONSTANT_EXPIRY_MS = Date.parse('9999-12-31T23:59:59.000Z');
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface Minted {
@@ -66,10 +68,15 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext,
   };
   const moderation = new Moderation(blobs);
 
+  // Two controls read here, where a url is made: a signer that rounds its expiries up to the
+  // whole minute (the same url for a minute), and a proxy whose url carries a constant expiry
+  // (it has no signed URLs, seed W:79:36c2db9881b8).
+  const minuteSigner = ctx.isControl('signed-url-minute-expiry');
+  const constantProxyExpiry = ctx.isControl('proxy-constant-url-expiry');
   const presentUrl = (rec: Pick<AssetRecord, 'id' | 'hex' | 'content_type'>, nowMs: number): { url: string; expiresAtMs: number } =>
     policy.signedUrls
-      ? signer.sign(rec.hex, rec.content_type, nowMs)
-      : { url: `${policy.baseUrl()}/api/v2/assets/${rec.id}/content`, expiresAtMs: nowMs + PROXY_URL_LIFETIME_MS };
+      ? signer.sign(rec.hex, rec.content_type, minuteSigner ? Math.ceil(nowMs / 60_000) * 60_000 : nowMs)
+      : { url: `${policy.baseUrl()}/api/v2/assets/${rec.id}/content`, expiresAtMs: constantProxyExpiry ? PROXY_CONSTANT_EXPIRY_MS : nowMs + PROXY_URL_LIFETIME_MS };
 
   // Re-referencing content may only push the deadline later, never earlier.
   const retain = (account: string, hex: string, requestedSeconds: number | undefined, createdNew: boolean, nowMs: number): void => {
@@ -138,7 +145,13 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext,
   /** The caller's live asset, or a 404 that does not reveal whether someone else owns it. */
   const ownAsset = (account: string | undefined, id: string, readable = (rec: AssetRecord) => rec.account === account): AssetRecord => {
     const rec = UUID_RE.test(id) ? assets.get(id) : undefined;
-    if (rec === undefined || !readable(rec)) throw notFound('asset');
+    if (rec === undefined) throw notFound('asset');
+    if (!readable(rec)) {
+      // A control: another account's asset refused 403 forbidden (authenticated but not
+      // allowed, seed W:213:a4a409f683dc), which the seed lists beside the 404.
+      if (ctx.isControl('owner-scope-forbidden')) throw new ApiError('forbidden', 'this asset belongs to another account');
+      throw notFound('asset');
+    }
     if (rules.blocked(moderation, rec.hex)) throw new ApiError('content_blocked', 'content moderation flagged these bytes');
     return rec;
   };
@@ -165,6 +178,9 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext,
       }
       for (const name of rules.requiredUploadFields) if (!fields.has(name)) throw invalidRequest(name, `a ${name} field is required`);
       await file.commit();
+      // A control: moderation that refuses flagged bytes at upload, minting nothing (the seed
+      // names no operation where content_blocked is answered, W:218:96c1e20e9439).
+      if (ctx.isControl('moderation-at-upload') && rules.blocked(moderation, file.hex)) throw new ApiError('content_blocked', 'content moderation flagged these bytes');
       // Asset rule 5: the same path and bytes as an existing output answer with that output.
       const output = rules.outputMatch(assets, account, file.hex, path);
       if (output !== undefined) return reply.code(200).send(present(output, { createdNew: false }));

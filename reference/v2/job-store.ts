@@ -56,7 +56,7 @@ export class JobStore {
     return true;
   }
 
-  /** Records which job a claimed key created (only the idempotency-replay fault reads it back). */
+  /** Records which job a claimed key created (read back by the idempotent-replay control and the idempotency-replay fault). */
   bindKey(scope: string, account: string, key: string, jobId: string): void {
     const held = this.keys.get(`${scope}\n${account}\n${key}`);
     if (held) held.jobId = jobId;

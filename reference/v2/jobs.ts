@@ -2,12 +2,13 @@
 // the live event stream. Validation and execution belong to the engine; this file
 // adds what v2 promises around them (labels, idempotency, cursors, embedded URLs).
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ReferenceContext } from '../context.ts';
 import { ApiError, invalidRequest, notFound } from '../errors.ts';
 import type { Guard } from '../guard.ts';
 import type { ApiWorkflow, EngineEvent, JobState } from '../engine/types.ts';
-import { CursorCodec } from './cursor.ts';
+import { CursorCodec, type CursorPosition } from './cursor.ts';
 import { JOB_RETENTION_MS, type V2Job } from './job-store.ts';
 import { parseFilters, parseLabels } from './labels.ts';
 
@@ -38,10 +39,16 @@ function iso(ms: number | null): string | null {
 export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, guard: Guard, policy: JobPolicy): void {
   const { engine, jobs, assets } = ctx;
   const rules = ctx.policy.v2;
-  const cursors = new CursorCodec();
+  const cursors = new CursorCodec(ctx.isControl('job-list-plain-cursors'));
+  // The seed gives the job list no order: newest first (public docs), or oldest first under a control.
+  const oldestFirst = ctx.isControl('job-list-oldest-first');
+  const labelsOffJobRead = ctx.isControl('job-read-without-labels');
 
   const ownJob = (request: FastifyRequest, id: string): { job: V2Job; state: JobState } => {
     const account = guard.requireAccount(request);
+    // A control: an id not in the shape this server issues is refused as a bad request rather
+    // than not found (the seed does not say how such an id is answered).
+    if (!UUID_RE.test(id) && ctx.isControl('malformed-job-id-422')) throw invalidRequest('id', 'is not a job id this server issues');
     const job = UUID_RE.test(id) ? jobs.get(id) : undefined;
     const state = job ? engine.get(job.id) : undefined;
     if (!job || !state || job.account !== account || job.scope !== policy.scope(request)) throw notFound('job');
@@ -90,7 +97,9 @@ export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, g
       },
       urls: { self: mount, events: `${mount}/events`, cancel: `${mount}/cancel` },
     };
-    if (job.labels !== undefined) body.metadata = { ...job.labels };
+    // A control leaves them off the job read (the seed's job record names no labels member);
+    // they still show on the outputs' job_metadata.
+    if (job.labels !== undefined && !labelsOffJobRead) body.metadata = { ...job.labels };
     return body;
   };
 
@@ -115,6 +124,12 @@ export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, g
     if (traits.upstreamFailure) throw new ApiError('upstream_error', 'The server hit an unexpected error; try again later.');
     if (policy.credits && traits.noCredits) throw new ApiError('insufficient_credits', 'the account has no credits left');
 
+    // A control: a graph input referencing an asset by an id that is not a UUID is an invalid
+    // input (422 invalid_workflow naming the node), not a missing asset; the seed allows both.
+    if (ctx.isControl('asset-ref-url-invalid-workflow')) {
+      const named = nonUuidAssetRefs(body.workflow);
+      if (Object.keys(named).length > 0) throw new ApiError('invalid_workflow', 'an asset reference must name an asset by its UUID', { details: { node_errors: named } });
+    }
     const refusal = rules.validateWorkflow(engine, body.workflow, account);
     if (refusal) throw new ApiError(refusal.code, refusal.message, refusal.details ? { details: { ...refusal.details } } : {});
 
@@ -127,7 +142,15 @@ export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, g
       const claim = await rules.claimKey(jobs, scope, account, key);
       const replay = claim.kind === 'replay' ? jobs.get(claim.jobId) : undefined;
       if (replay) return reply.code(201).send(present(request, replay, engine.get(replay.id)!));
-      if (claim.kind !== 'claimed') throw new ApiError('idempotency_key_reuse', 'this Idempotency-Key was already used');
+      if (claim.kind !== 'claimed') {
+        // The other reading of "submission is idempotent" (seed W:19:bd358774d6ec), a control:
+        // a retry of the same request under its key is answered with the job the key made.
+        const earlier = ctx.isControl('idempotent-replay') ? jobs.get(jobs.jobOfKey(scope, account, key) ?? '') : undefined;
+        if (earlier && isDeepStrictEqual(earlier.workflow, body.workflow) && isDeepStrictEqual(earlier.labels, labels)) {
+          return reply.code(201).send(present(request, earlier, engine.get(earlier.id)!));
+        }
+        throw new ApiError('idempotency_key_reuse', 'this Idempotency-Key was already used');
+      }
     }
     const now = Date.now();
     const job: V2Job = {
@@ -179,8 +202,10 @@ export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, g
     const owner = cursor === undefined ? account : rules.listingOwner(account, cursor, cursors);
     const scope = `${policy.scope(request)}\n${owner}\n${JSON.stringify(Object.entries(filters).sort())}`;
     let list = jobs.list(policy.scope(request), owner).filter((j) => rules.matchesFilters(j.labels, filters));
+    if (oldestFirst) list.reverse();
     const pos = cursor === undefined ? undefined : rules.cursorPosition(cursors, scope, cursor);
-    if (pos) list = list.filter((j) => j.createdAt < pos.createdAt || (j.createdAt === pos.createdAt && j.id < pos.id));
+    const before = (j: V2Job, p: CursorPosition) => j.createdAt < p.createdAt || (j.createdAt === p.createdAt && j.id < p.id);
+    if (pos) list = list.filter((j) => (oldestFirst ? !before(j, pos) && !(j.createdAt === pos.createdAt && j.id === pos.id) : before(j, pos)));
     const page = list.slice(0, rules.pageSize(limit));
     const body: Record<string, unknown> = {
       jobs: page.map((j) => {
@@ -197,6 +222,20 @@ export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, g
     const { job, state } = ownJob(request, request.params.id);
     streamEvents(request, reply, ctx, job.id, state, (s) => present(request, job, s));
   });
+}
+
+/** The nodes whose inputs reference an asset (`core/ASSET`) by an id that is not a UUID, as node errors. */
+function nonUuidAssetRefs(workflow: unknown): Record<string, { class_type: string; errors: Array<{ type: string; message: string }> }> {
+  const named: Record<string, { class_type: string; errors: Array<{ type: string; message: string }> }> = {};
+  if (typeof workflow !== 'object' || workflow === null) return named;
+  for (const [id, node] of Object.entries(workflow as Record<string, { class_type?: unknown; inputs?: Record<string, unknown> }>)) {
+    for (const [input, value] of Object.entries(node?.inputs ?? {})) {
+      const ref = value as { __type?: unknown; info?: { id?: unknown } } | null;
+      if (typeof ref !== 'object' || ref === null || ref.__type !== 'core/ASSET' || typeof ref.info?.id !== 'string' || UUID_RE.test(ref.info.id)) continue;
+      named[id] = { class_type: String(node.class_type), errors: [{ type: 'invalid_inputs', message: `input ${input}: an asset reference must name an asset by its UUID` }] };
+    }
+  }
+  return named;
 }
 
 /** Server-sent events for one job: current state on connect, then live changes; ends after the terminal status. */

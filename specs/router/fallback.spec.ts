@@ -1,29 +1,42 @@
 // Seed R § Endpoints › fallback_provider rules 1-3; Cost estimate rule 5.
 import { test, rules } from '../../fixtures/test.ts';
+import type { ApiResponse } from '../../lib/api.ts';
 import { check, ensure, notJudged } from '../../lib/check.ts';
-import { numberAsDecimal, parseDecimal } from '../../lib/router/decimal.ts';
-import type { Quote } from '../../lib/router/estimate.ts';
-import { ALTERNATES, alternatesOf, describe, detailOf, hdr, modelRef, path } from '../../lib/router/models.ts';
+import { parseDecimal } from '../../lib/router/decimal.ts';
+import { creditsFigures, type Quote } from '../../lib/router/estimate.ts';
+import { alternatesOf, describe, detailOf, hdr, isProviderName, modelRef, path } from '../../lib/router/models.ts';
 import { imageBody } from '../../lib/router/bodies.ts';
+
+/**
+ * A provider failure reaching the caller: a 5xx (502, 503, 504), or 402, the request-level
+ * failure "for a reason the model did not report" (R § Errors, the 402 row); never a 2xx,
+ * never a refusal of the request itself (a 409 or another 4xx).
+ */
+function providerFailure(res: ApiResponse): boolean {
+  return res.status >= 500 || res.status === 402;
+}
 
 test.describe('fallback_provider', () => {
   test('a provider failure is retried on an alternate, and the success names it; only the literal false turns fallback off', rules('ROUTER.FALLBACK.SERVED'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('fallback_model', 'model whose native provider fails') as string);
     const body = imageBody(requireScenario);
-    const allowed = alternatesOf(await detailOf(api, m)) ?? [...ALTERNATES];
+    // The alternates the detail lists; when it lists none readably, any provider name (the seed names no alternate).
+    const listed = alternatesOf(await detailOf(api, m))?.providers;
+    const allowedName = (v: string | undefined): boolean => v !== undefined && (listed === undefined ? isProviderName(v) : listed.includes(v));
+    const expected = listed === undefined ? 'a provider name' : `one of ${listed.join(', ')}`;
     for (const value of [undefined, 'False', '0', 'no', 'true']) {
       const res = await api.call('runModel', { path: path(m), query: { fallback_provider: value }, json: body });
       const served = res.header(hdr(api, 'router-fallback-provider'));
       const what = `a run of ${m.id}${value === undefined ? '' : ` with fallback_provider=${value}`}`;
       check('ROUTER.FALLBACK.SERVED', res.status === 200, what, '200 (served by fallback)', describe(api, res));
-      check('ROUTER.FALLBACK.SERVED', served !== undefined && allowed.includes(served), `${hdr(api, 'router-fallback-provider')} of ${what}`, `one of ${allowed.join(', ')}`, served ?? 'absent');
+      check('ROUTER.FALLBACK.SERVED', allowedName(served), `${hdr(api, 'router-fallback-provider')} of ${what}`, expected, served ?? 'absent');
     }
   });
 
   test('fallback_provider=false lets the first failure reach the caller, without a fallback header', rules('ROUTER.FALLBACK.OFF'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('fallback_model', 'model whose native provider fails') as string);
     const res = await api.call('runModel', { path: path(m), query: { fallback_provider: 'false' }, json: imageBody(requireScenario) });
-    check('ROUTER.FALLBACK.OFF', res.status >= 500, `a run of ${m.id} with fallback_provider=false`, 'the first failure (5xx)', describe(api, res));
+    check('ROUTER.FALLBACK.OFF', providerFailure(res), `a run of ${m.id} with fallback_provider=false`, 'the first failure (a 5xx, or the request-level 402)', describe(api, res));
     check('ROUTER.FALLBACK.OFF', res.header(hdr(api, 'router-fallback-provider')) === undefined, 'the failure', 'no fallback header', res.header(hdr(api, 'router-fallback-provider')));
   });
 
@@ -41,7 +54,7 @@ test.describe('fallback_provider', () => {
     ];
     for (const [what, send] of cases) {
       const res = await send();
-      check('ROUTER.FALLBACK.SKIPPED', res.status >= 500 && res.header(hdr(api, 'router-fallback-provider')) === undefined, `${what} of ${m.id} whose first attempt fails`, 'the first failure unchanged (5xx, no fallback header; never a 409)', `${describe(api, res)}${res.header(hdr(api, 'router-fallback-provider')) ? ` served by ${res.header(hdr(api, 'router-fallback-provider'))}` : ''}`);
+      check('ROUTER.FALLBACK.SKIPPED', providerFailure(res) && res.header(hdr(api, 'router-fallback-provider')) === undefined, `${what} of ${m.id} whose first attempt fails`, 'the first failure unchanged (a 5xx or the request-level 402, no fallback header; never a 409)', `${describe(api, res)}${res.header(hdr(api, 'router-fallback-provider')) ? ` served by ${res.header(hdr(api, 'router-fallback-provider'))}` : ''}`);
     }
   });
 
@@ -83,7 +96,7 @@ test.describe('fallback_provider', () => {
     const m = modelRef(requireScenario('fallback_model', 'model with alternates') as string);
     const failing = requireScenario('failing_body', 'a body every provider fails on') as Record<string, unknown>;
     const res = await api.call('runModel', { path: path(m), json: failing });
-    if (res.status < 500) {
+    if (!providerFailure(res)) {
       notJudged('ROUTER.FALLBACK.FAILED_NO_HEADER', `the scenario's failing_body answered ${describe(api, res)}, not a provider failure, so no fallback attempt failed`);
       return;
     }
@@ -105,7 +118,7 @@ test.describe('fallback_provider', () => {
     // For an exact quote the credits-used header carries the figure (seed R § Cost estimate, credits).
     const header = res.header(hdr(api, 'credits-used'));
     const charged = header === undefined ? undefined : parseDecimal(header.trim());
-    const expected = typeof quote.credits === 'number' ? parseDecimal(numberAsDecimal(quote.credits) ?? '') : undefined;
-    check('ROUTER.FALLBACK.RATE', charged !== undefined && charged === expected, `${hdr(api, 'credits-used')} of the fallback run served by ${served}`, `${String(quote.credits)} (the ${served} leg's quote)`, header ?? 'absent', res);
+    const expected = creditsFigures(quote);
+    check('ROUTER.FALLBACK.RATE', charged !== undefined && expected !== undefined && expected.figures.includes(charged), `${hdr(api, 'credits-used')} of the fallback run served by ${served}`, `${expected?.shown ?? 'the credits of the exact quote'} (the ${served} leg's quote)`, header ?? 'absent', res);
   });
 });

@@ -1,6 +1,7 @@
 // Seed R § Endpoints › Idempotency rules 1-5; 409 and 429 rules 1-2.
 import { test, rules } from '../../fixtures/test.ts';
-import { check, ensure } from '../../lib/check.ts';
+import { check, ensure, step } from '../../lib/check.ts';
+import { refusedBody } from '../../lib/router/schema-doc.ts';
 import type { RuleId } from '../../lib/rule-ids.ts';
 import type { ApiClient, ApiResponse } from '../../lib/api.ts';
 import { honourRetryAfter } from '../../lib/time.ts';
@@ -127,7 +128,7 @@ test.describe('Idempotency', () => {
       const body = freshBody(requireScenario, 'released');
       const bad =
         status === 422
-          ? await api.call('runModel', withKey(key, { path: path(target), json: { ...body, prompt: '' } }))
+          ? await api.call('runModel', withKey(key, { path: path(target), json: (await step(`read the input schema of ${target.id}`, () => refusedBody(api, target, body))).body }))
           : status === 404
             ? await api.call('runModel', withKey(key, { path: { provider: target.provider, model: `conformance-missing-${Date.now()}` }, json: body }))
             : status === 400

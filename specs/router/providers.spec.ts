@@ -6,7 +6,7 @@ import type { ApiClient, ApiResponse } from '../../lib/api.ts';
 import { decodeDroppedParams } from '../../lib/checks/router.ts';
 import { parseDecimal } from '../../lib/router/decimal.ts';
 import type { Quote } from '../../lib/router/estimate.ts';
-import { NATIVE_ALIASES, checkRouterError, describe, errorTypeOf, hdr, jsonOf, modelRef, path, uniqueKey, withKey, type ModelRef } from '../../lib/router/models.ts';
+import { checkRouterError, describe, errorTypeOf, hdr, jsonOf, modelRef, nativeAliases, path, uniqueKey, withKey, type ModelRef } from '../../lib/router/models.ts';
 import { imageBody } from '../../lib/router/bodies.ts';
 
 const EDIT_PREFIX = "this request's `image` selects the edit operation";
@@ -31,10 +31,11 @@ function detailOf(res: ApiResponse): string {
 }
 
 test.describe('model_provider', () => {
-  test('default and the brand aliases name no override: the native leg, as without model_provider', rules('ROUTER.PROVIDER.ALIASES'), async ({ api, requireScenario }) => {
+  test('default and the two brand-named aliases name no override: the native leg, as without model_provider', rules('ROUTER.PROVIDER.ALIASES'), async ({ api, requireScenario }) => {
     const { m, body } = await setup(api, requireScenario);
     const native = (await api.call('estimateModel', { path: path(m), json: body })).json<Quote>();
-    for (const alias of NATIVE_ALIASES) {
+    // The brand-named aliases follow the target's brand (scenario input brand_aliases).
+    for (const alias of nativeAliases(api)) {
       const run = await api.call('runModel', { path: path(m), query: { model_provider: alias }, json: body });
       check('ROUTER.PROVIDER.ALIASES', run.status === 200, `a run with model_provider=${alias}`, '200 (native dispatch)', describe(api, run));
       check('ROUTER.PROVIDER.ALIASES', run.header(hdr(api, 'router-dropped-params')) === undefined && run.header(hdr(api, 'router-fallback-provider')) === undefined, `a run with model_provider=${alias}`, 'no translation and no fallback disclosed', run.header(hdr(api, 'router-dropped-params')) ?? run.header(hdr(api, 'router-fallback-provider')));

@@ -3,7 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { test, rules } from '../../fixtures/test.ts';
-import { check, ensure, notJudged } from '../../lib/check.ts';
+import { check, ensure, notJudged, step } from '../../lib/check.ts';
+import { refusedBody } from '../../lib/router/schema-doc.ts';
 import type { ApiResponse } from '../../lib/api.ts';
 import { checkRouterError, describe, jsonOf, modelRef, path, uniqueKey, withKey } from '../../lib/router/models.ts';
 import { isJsonMedia } from '../../lib/contracts/validate.ts';
@@ -128,16 +129,23 @@ test.describe('Queued request', () => {
 
   test('a body the model would reject is refused 422 at submit, not admitted', rules('ROUTER.QUEUE.VALIDATED_AT_SUBMIT'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'model with an authored schema') as string);
-    const res = await api.call('submitModelRequest', { path: path(m), json: { conformance: 'no required member' } });
-    check('ROUTER.QUEUE.VALIDATED_AT_SUBMIT', res.status === 422, `a submit to ${m.id} without its required members`, '422', describe(api, res));
+    // A field of another JSON type than the model's own schema document declares for it.
+    const { body, fields } = await step(`read the input schema of ${m.id}`, () => refusedBody(api, m, imageBody(requireScenario)));
+    const res = await api.call('submitModelRequest', { path: path(m), json: body });
+    check('ROUTER.QUEUE.VALIDATED_AT_SUBMIT', res.status === 422, `a submit to ${m.id} whose ${fields.join(', ')} is of the wrong type`, '422', describe(api, res));
   });
 
-  test('a fresh admission carries an estimate; a replay and a caller without the feature get none; an own-key run is quoted byok, an unreadable rate card pricing_unavailable', rules('ROUTER.QUEUE.ESTIMATE'), async ({ api, requireScenario, target }) => {
+  test('an estimate a fresh admission carries has a source; a replay and a caller without the feature get none; an own-key run is quoted byok, an unreadable rate card pricing_unavailable', rules('ROUTER.QUEUE.ESTIMATE'), async ({ api, requireScenario, target }) => {
     const m = modelRef(requireScenario('image_model', 'JSON model') as string);
     const body = { ...imageBody(requireScenario), prompt: `conformance estimate ${randomUUID()}` };
     const key = uniqueKey('submit-estimate');
     const fresh = handleOf(await api.call('submitModelRequest', withKey(key, { path: path(m), json: body })));
-    check('ROUTER.QUEUE.ESTIMATE', typeof fresh.estimate === 'object' && fresh.estimate !== null && typeof fresh.estimate.source === 'string', 'a fresh admission', 'an estimate with a source', fresh.estimate);
+    // R:72:d586e05637f1: the estimate appears when cost estimation is enabled for the caller, and is
+    // omitted while the feature rolls out; which holds for the default key is not stated, so
+    // an admission without one is accepted and only what an estimate says is judged.
+    const estimating = fresh.estimate !== undefined;
+    if (estimating) check('ROUTER.QUEUE.ESTIMATE', typeof fresh.estimate === 'object' && fresh.estimate !== null && typeof fresh.estimate.source === 'string', 'the estimate of a fresh admission', 'a cost estimate with a source', fresh.estimate);
+    else notJudged('ROUTER.QUEUE.ESTIMATE', `a fresh admission to ${m.id} carries no estimate (the feature may still be rolling out for this caller)`);
     const replay = await api.call('submitModelRequest', withKey(key, { path: path(m), json: body }));
     check('ROUTER.QUEUE.ESTIMATE', !('estimate' in replay.json<Handle>()), 'an idempotent replay of the submit', 'no estimate (the original quote is not stored)', replay.json<Handle>().estimate);
     const preview = api.as({ bearer: requireScenario('estimate_disabled_token', 'credential outside the estimate rollout') as string });
@@ -145,7 +153,8 @@ test.describe('Queued request', () => {
     check('ROUTER.QUEUE.ESTIMATE', !('estimate' in rolling), 'a submit by a caller without the estimate feature', 'no estimate', rolling.estimate);
     const byok = api.as({ bearer: requireScenario('byok_token', "credential resolving an own key for image_model's provider") as string });
     const own = handleOf(await byok.call('submitModelRequest', { path: path(m), json: body }));
-    check('ROUTER.QUEUE.ESTIMATE', own.estimate?.source === 'unknown' && own.estimate?.reason === 'byok', 'a submit that uses the caller\'s own key', 'estimate source unknown, reason byok', own.estimate);
+    if (own.estimate !== undefined) check('ROUTER.QUEUE.ESTIMATE', own.estimate?.source === 'unknown' && own.estimate?.reason === 'byok', 'a submit that uses the caller\'s own key', 'estimate source unknown, reason byok', own.estimate);
+    else notJudged('ROUTER.QUEUE.ESTIMATE', 'the own-key admission carries no estimate (the feature may still be rolling out), so its reason is not judged');
     // A figure needing a rate card that cannot be read at admission: reason pricing_unavailable.
     const stale = target.scenario.stale_card_model;
     if (typeof stale !== 'string') {
@@ -159,6 +168,10 @@ test.describe('Queued request', () => {
       return;
     }
     const unreadable = res.json<Handle>().estimate;
+    if (unreadable === undefined) {
+      notJudged('ROUTER.QUEUE.ESTIMATE', `the admission to ${sm.id} carries no estimate (the feature may still be rolling out), so its reason is not judged`);
+      return;
+    }
     // The seed's 503-instead-of-a-guess is the estimate route's; a submit that still reads a
     // figure from the card is not refused here. Without a figure, the reason is the card's.
     const figured = unreadable?.source === 'exact' || unreadable?.source === 'estimated';

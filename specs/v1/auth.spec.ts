@@ -8,7 +8,7 @@ import { saveWorkflow } from '../../lib/v1/workflows.ts';
 import { WsSession } from '../../lib/ws/session.ts';
 
 test.describe('Authentication', () => {
-  test('v1 operations take the key in X-API-Key: /api/view without it does not open', rules('V1.AUTH.API_KEY_HEADER'), async ({ v1 }) => {
+  test('v1 operations take the key in X-API-Key: /api/view of an output without it does not open', rules('V1.AUTH.API_KEY_HEADER'), async ({ v1 }) => {
     const run = await runPrompt(v1, saveWorkflow(`conformance-v1-auth-${randomUUID().slice(0, 8)}`), { expect: 'success', rule: 'V1.AUTH.API_KEY_HEADER' });
     const [out] = outputsOf(run.stream);
     const withKey = await v1.view({ filename: out!.filename, type: out!.type });
@@ -17,8 +17,9 @@ test.describe('Authentication', () => {
     // v1 error statuses are not shown by the seed: any refusal (4xx) holds; public docs say 401 (or 404 on /api/view).
     const refused = (status: number): boolean => status >= 400 && status < 500;
     check('V1.AUTH.API_KEY_HEADER', refused(without.status), '/api/view of the same output without X-API-Key', 'refused (a 4xx; public docs: 401 or 404), not the file', `${without.status} ${without.header('location') ?? ''}`);
-    const info = await v1.api.call('getObjectInfo', { auth: 'none' });
-    check('V1.AUTH.API_KEY_HEADER', refused(info.status), 'GET /api/object_info without X-API-Key', 'refused (a 4xx; public docs: 401)', info.status);
+    // GET /api/object_info (the node catalog) is left out: the seed names the credential header
+    // of the v1 operations (W:127:3a21e7b63064) but not that this read needs it, and the public
+    // documents give it no 401 either, so a catalog served without a key is accepted.
   });
 
   test('the WebSocket takes the key as query parameter token: a valid one connects, an unknown one is refused', rules('V1.AUTH.API_KEY_HEADER'), async ({ v1 }) => {

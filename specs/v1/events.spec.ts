@@ -23,10 +23,13 @@ test.describe('Events', () => {
   test('every execution message carries data.prompt_id, and clients filter on it', rules('WS.MESSAGE.PROMPT_ID'), async ({ v1 }) => {
     const run = await runPrompt(v1, saveWorkflow(prefix('promptid')), { expect: 'success', rule: 'WS.MESSAGE.PROMPT_ID' });
     const types = new Set(typesOf(run.stream.messages));
+    // Every message that arrives is judged as it comes (a message of an execution kind without
+    // data.prompt_id breaks this rule there). The seed does not say which kinds a server sends,
+    // so a kind that never came for this prompt is not judged, not broken.
     for (const t of ['execution_start', 'executing', 'executed']) {
-      check('WS.MESSAGE.PROMPT_ID', types.has(t), `messages of prompt ${run.promptId}`, `a "${t}" message carrying this prompt_id`, [...types]);
+      if (!types.has(t)) notJudged('WS.MESSAGE.PROMPT_ID', `no "${t}" message of prompt ${run.promptId} arrived (seen: ${[...types].join(', ')}), so its prompt_id was not seen`);
     }
-    // Which terminal message it is, is WS.POLL_AGREEMENT's question; here only that it names the prompt.
+    // The stream of a prompt is collected by its prompt_id; its terminal message names it.
     check('WS.MESSAGE.PROMPT_ID', [...types].some((t) => TERMINAL_TYPES.has(t)), `messages of prompt ${run.promptId}`, 'a terminal message carrying this prompt_id', [...types]);
   });
 

@@ -9,6 +9,7 @@ import { maxOverlap, runningIntervals } from '../../lib/v1/parallel.ts';
 import { outputsOf, runPrompt } from '../../lib/v1/run.ts';
 import { loadInvertWorkflow, savePreviewWorkflow, saveWorkflow, slowWorkflow } from '../../lib/v1/workflows.ts';
 import { show } from '../../lib/violations.ts';
+import { JOB_DEADLINE_MS } from '../../lib/time.ts';
 
 const prefix = (what: string): string => `conformance-v1-${what}-${randomUUID().slice(0, 8)}`;
 
@@ -76,7 +77,7 @@ test.describe('v1 cloud operations (deprecated)', () => {
     check('V1.PROMPT.PARTNER_KEY', withKey.polled.kind === 'success', `the partner graph with extra_data.${v1.partnerKeyField}`, 'a successful run', withKey.polled.status);
     const { outcome, res } = await v1.submit(prompt);
     // Refused at once, or accepted and then failed: either way it does not succeed.
-    const ended = outcome.kind === 'accepted' ? await v1.pollToTerminal(outcome.promptId, 30_000) : undefined;
+    const ended = outcome.kind === 'accepted' ? await v1.pollToTerminal(outcome.promptId) : undefined;
     const received = ended ? `accepted, then ${ended.status} (seen ${ended.seen.join(' → ')})` : `${res.status} refused: ${show(res.json<unknown>())}`;
     check('V1.PROMPT.PARTNER_KEY', ended === undefined || ended.kind === 'failure', `the partner graph submitted without extra_data.${v1.partnerKeyField}`, 'refused, or a failed job', received);
   });
@@ -97,11 +98,11 @@ test.describe('v1 cloud operations (deprecated)', () => {
       }
       const ids = submitted.flatMap((s) => (s.outcome.kind === 'accepted' ? [s.outcome.promptId] : []));
       precondition('V1.PROMPT.PARALLEL_QUEUE', ids.length === count, `the ${count} prompts submitted without waiting`, 'all accepted, to watch them run', `${ids.length} accepted`);
-      const ends = await Promise.all(ids.map((id) => client.pollToTerminal(id, 60_000)));
+      const ends = await Promise.all(ids.map((id) => client.pollToTerminal(id, 2 * JOB_DEADLINE_MS)));
       for (const [i, end] of ends.entries()) {
         check('V1.PROMPT.PARALLEL_QUEUE', end.kind === 'success', `prompt ${ids[i]} (${i + 1} of ${count})`, 'a successful terminal status once its turn came', `${end.status} (seen ${end.seen.join(' → ')})`);
       }
-      for (const id of ids) await session.streamOf(id, 30_000);
+      for (const id of ids) await session.streamOf(id);
       const intervals = runningIntervals(session.received, ids);
       precondition('V1.PROMPT.PARALLEL_QUEUE', intervals.length === ids.length, `the stream of the ${count} prompts`, 'each prompt\'s execution_start and terminal message, to time it', `${intervals.length} of ${ids.length} timed`);
       const together = maxOverlap(intervals);

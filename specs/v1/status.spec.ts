@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { test, rules } from '../../fixtures/v1/test.ts';
 import { check } from '../../lib/check.ts';
 import { runPrompt } from '../../lib/v1/run.ts';
+import { jobBound, JOB_DEADLINE_MS } from '../../lib/time.ts';
 import { classifyStatus } from '../../lib/v1/status.ts';
 import { saveWorkflow, slowWorkflow } from '../../lib/v1/workflows.ts';
 import type { V1Client } from '../../lib/v1/client.ts';
@@ -18,8 +19,8 @@ async function statusWhileRunning(v1: V1Client, slow: string): Promise<{ promptI
     // The slow node needs ~3 s; one progress of it means it runs with seconds to go.
     await session.waitFor(
       () => session.forPrompt(promptId).some((m) => m.type === 'progress' && m.data.node === '2'),
-      20_000,
-      () => new Error(`no progress of the slow node of prompt ${promptId} within 20 s`),
+      JOB_DEADLINE_MS,
+      () => jobBound(`no progress of the slow node of prompt ${promptId} arrived`),
     );
     const status = await v1.status(promptId);
     await session.streamOf(promptId);

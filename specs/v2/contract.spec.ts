@@ -1,6 +1,6 @@
 // Seed W § Endpoints › v2 operations; § Resources › Job record. The api fixture judges
 // every answer against the contract (status, media type, body, headers, and the job
-// record's members); this test provokes one answer of each operation a client drives in
+// record's members; what only the public documents give, at SHOULD: V2.CONTRACT.DOCUMENTED); this test provokes one answer of each operation a client drives in
 // the usual order, so a break in any of them shows here without the rest of the suite.
 // The live event stream is read by jobs.spec.ts (a stream may stay open on some servers).
 import { test, rules } from '../../fixtures/test.ts';
@@ -10,7 +10,7 @@ import { anyWorkflow, pollToEnd, submitJob } from '../../lib/v2/jobs.ts';
 test.describe('Contract', () => {
   test(
     'every answer has a status, media type, body and headers the contract declares for its operation, and every job record the seed\'s members',
-    rules('V2.CONTRACT.STATUS_DECLARED', 'V2.CONTRACT.BODY', 'V2.CONTRACT.HEADERS', 'V2.JOB.FIELDS', 'V2.JOB.OUTPUT_FIELDS'),
+    rules('V2.CONTRACT.STATUS_DECLARED', 'V2.CONTRACT.BODY', 'V2.CONTRACT.HEADERS', 'V2.CONTRACT.DOCUMENTED', 'V2.JOB.FIELDS', 'V2.JOB.OUTPUT_FIELDS'),
     async ({ api, surface }) => {
       // Assets: upload, read, look up and mint by hash, the content (whole and a range), delete.
       const { asset, bytes } = await createAsset(api);

@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CONTROLS, EXTRA_MEMBER, UNKNOWN_BUCKET, type ControlInfo, type ControlName } from '../../reference/controls.ts';
 import { CLOUD_KEYS, ROUTER_KEYS } from '../../reference/accounts.ts';
+import { BLOCKED_CONTENT_MARKER } from '../../reference/v2/moderation.ts';
 import { streamUrl, WsSession } from '../../lib/ws/session.ts';
 import type { TextMessage } from '../../lib/ws/schemas.ts';
 import { startReference, type RunningReference } from '../../reference/server.ts';
@@ -18,6 +19,7 @@ import { assertJudgedOnEvidence } from '../support/judged.ts';
 import { pollUntil } from '../../lib/time.ts';
 import { recordScore } from '../support/score.ts';
 import { SUITE_WORKERS } from '../support/concurrency.ts';
+import { ruleOrThrow } from '../../lib/rules.ts';
 
 const only = new Set((process.env.CONTROLS ?? '').split(',').filter(Boolean));
 const selected = CONTROLS.filter((c) => only.size === 0 || only.has(c.name));
@@ -49,6 +51,19 @@ async function v1Run(ref: RunningReference, prompt: object, announce = true): Pr
   }
 }
 const PREVIEW = { '1': { class_type: 'EmptyImage', inputs: { width: 4, height: 4, batch_size: 1, color: 7 } }, '2': { class_type: 'PreviewImage', inputs: { images: ['1', 0] } } };
+
+/** Uploads fresh bytes to a reference's local surface; the asset id. */
+const uploadLocal = async (ref: RunningReference): Promise<string> => {
+  const form = new FormData();
+  form.append('content_type', 'image/png');
+  form.append('file_path', `control-${Math.random()}.png`);
+  form.append('file', new Blob([Buffer.from(`control ${Math.random()}`)], { type: 'image/png' }), 'x.png');
+  return ((await (await fetch(`${ref.surfaces.local}/api/v2/assets`, { method: 'POST', body: form })).json()) as { id: string }).id;
+};
+
+/** Submits the slow job to a reference's local surface; its id. */
+const submitLocal = async (ref: RunningReference): Promise<string> =>
+  ((await (await fetch(`${ref.surfaces.local}/api/v2/jobs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(SLOW_JOB) })).json()) as { id: string }).id;
 
 // What each control visibly changes on a response of the reference.
 const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
@@ -106,6 +121,31 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
     assert.deepEqual((await v1Run(plain, PREVIEW, false)).frameTypes, [1], 'and type 1 to one that did not');
     assert.deepEqual((await v1Run(ctl, PREVIEW, true)).frameTypes, [1], 'under the control, type 1 to every client');
   },
+  'ws-no-final-executing': async ({ plain, ctl }) => {
+    const finals = async (ref: RunningReference) => (await v1Run(ref, PREVIEW)).messages.filter((m) => m.type === 'executing' && m.data.node == null).length;
+    assert.equal(await finals(plain), 1, 'the plain reference sends one final executing');
+    assert.equal(await finals(ctl), 0, 'under the control, none');
+  },
+  'ws-text-without-node': async ({ plain, ctl }) => {
+    const empties = async (ref: RunningReference) => {
+      const session = await WsSession.open(streamUrl(ref.surfaces.cloud, CLOUD_KEYS.alice));
+      try {
+        const res = await v1(ref, '/api/prompt', { method: 'POST', body: JSON.stringify({ prompt: PREVIEW }) });
+        await session.streamOf(((await res.json()) as { prompt_id: string }).prompt_id, 20_000);
+        return session.frames().filter((f) => f.frame_type === 3 && f.node_id === '').length;
+      } finally {
+        session.close();
+      }
+    };
+    assert.equal(await empties(plain), 0);
+    assert.ok((await empties(ctl)) >= 1, 'a TEXT frame with an empty node id, decoded without complaint');
+  },
+  'v1-object-info-open': async ({ plain, ctl }) => {
+    assert.equal((await fetch(`${plain.surfaces.cloud}/api/object_info`)).status, 401, 'the plain reference wants the key');
+    const open = await fetch(`${ctl.surfaces.cloud}/api/object_info`);
+    assert.equal(open.status, 200);
+    assert.ok('EmptyImage' in ((await open.json()) as Record<string, unknown>));
+  },
   'v1-null-display-names': async ({ ctl }) => {
     const info = (await (await v1(ctl, '/api/object_info')).json()) as Record<string, { display_name: unknown }>;
     assert.ok(Object.values(info).some((n) => n.display_name === null));
@@ -145,6 +185,246 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
     }, { deadlineMs: 5_000, intervalMs: 100 });
     assert.match(String(filled), /^blake3:[0-9a-f]{64}$/, 'filled a moment later');
   },
+  'job-list-oldest-first': async ({ plain, ctl }) => {
+    const order = async (ref: RunningReference) => {
+      const a = await submitLocal(ref);
+      await new Promise((r) => setTimeout(r, 10)); // distinct creation times
+      const b = await submitLocal(ref);
+      const ids = ((await (await fetch(`${ref.surfaces.local}/api/v2/jobs?limit=100`)).json()) as { jobs: Array<{ id: string }> }).jobs.map((j) => j.id);
+      return ids.indexOf(a) - ids.indexOf(b);
+    };
+    assert.ok((await order(plain)) > 0, 'the plain reference lists newest first');
+    assert.ok((await order(ctl)) < 0, 'under the control, oldest first');
+  },
+  'job-list-plain-cursors': async ({ plain, ctl }) => {
+    const cursorOf = async (ref: RunningReference) => {
+      for (let i = 0; i < 3; i++) await submitLocal(ref);
+      return ((await (await fetch(`${ref.surfaces.local}/api/v2/jobs?limit=1`)).json()) as { next_cursor: string }).next_cursor;
+    };
+    const list = (ref: RunningReference, cursor: string) => fetch(`${ref.surfaces.local}/api/v2/jobs?limit=1&cursor=${encodeURIComponent(cursor)}`);
+    const own = await cursorOf(ctl);
+    assert.match(own, /^\d+_[0-9a-f-]+$/, 'a bare position');
+    const moved = own.replace(/^\d+/, '9999999999999');
+    assert.equal((await list(ctl, moved)).status, 200, 'a changed position is read as a place in the list');
+    assert.equal((await list(ctl, 'not a position')).status, 400, 'an unreadable one is refused');
+    const signed = await cursorOf(plain);
+    // The first character (the last may only carry base64 padding bits).
+    assert.equal((await list(plain, (signed.startsWith('A') ? 'B' : 'A') + signed.slice(1))).status, 400, 'the plain reference refuses a changed cursor');
+  },
+  'proxy-constant-url-expiry': async ({ plain, ctl }) => {
+    const expiries = async (ref: RunningReference) => {
+      const id = await uploadLocal(ref);
+      const read = async () => ((await (await fetch(`${ref.surfaces.local}/api/v2/assets/${id}`)).json()) as { url_expires_at: string }).url_expires_at;
+      const first = await read();
+      await new Promise((r) => setTimeout(r, 20));
+      return [first, await read()];
+    };
+    const [p1, p2] = await expiries(plain);
+    assert.notEqual(p1, p2, 'the plain reference moves the expiry with each read');
+    assert.deepEqual(await expiries(ctl), ['9999-12-31T23:59:59.000Z', '9999-12-31T23:59:59.000Z'], 'under the control, one constant');
+  },
+  'signed-url-minute-expiry': async ({ ctl }) => {
+    const form = new FormData();
+    form.append('content_type', 'image/png');
+    form.append('file_path', `minute-${Math.random()}.png`);
+    form.append('file', new Blob([Buffer.from(`control ${Math.random()}`)], { type: 'image/png' }), 'x.png');
+    const auth = { authorization: `Bearer ${CLOUD_KEYS.alice}` };
+    const { id } = (await (await fetch(`${ctl.surfaces.cloud}/api/v2/assets`, { method: 'POST', body: form, headers: auth })).json()) as { id: string };
+    const read = await (await fetch(`${ctl.surfaces.cloud}/api/v2/assets/${id}`, { headers: auth })).json() as { url: string; url_expires_at: string };
+    assert.match(read.url_expires_at, /:00(\.000)?Z$/, 'an expiry on a whole minute');
+    const opened = await fetch(read.url);
+    assert.equal(opened.status, 200, 'the signed url still opens');
+  },
+  'moderation-at-upload': async ({ plain, ctl }) => {
+    const upload = (ref: RunningReference) => {
+      const form = new FormData();
+      form.append('content_type', 'image/png');
+      form.append('file_path', `flagged-${Math.random()}.png`);
+      form.append('file', new Blob([Buffer.from(`control ${Math.random()} ${BLOCKED_CONTENT_MARKER}`)], { type: 'image/png' }), 'x.png');
+      return fetch(`${ref.surfaces.local}/api/v2/assets`, { method: 'POST', body: form });
+    };
+    assert.equal((await upload(plain)).status, 201, 'the plain reference mints the asset (its reads are refused)');
+    const refused = await upload(ctl);
+    assert.equal(refused.status, 451);
+    assert.equal(((await refused.json()) as { error: { code: string } }).error.code, 'content_blocked');
+  },
+  'owner-scope-forbidden': async ({ plain, ctl }) => {
+    const foreignRead = async (ref: RunningReference) => {
+      const form = new FormData();
+      form.append('content_type', 'image/png');
+      form.append('file_path', `owned-${Math.random()}.png`);
+      form.append('file', new Blob([Buffer.from(`control ${Math.random()}`)], { type: 'image/png' }), 'x.png');
+      const { id } = (await (await fetch(`${ref.surfaces.cloud}/api/v2/assets`, { method: 'POST', body: form, headers: { authorization: `Bearer ${CLOUD_KEYS.alice}` } })).json()) as { id: string };
+      return (await fetch(`${ref.surfaces.cloud}/api/v2/assets/${id}`, { headers: { authorization: `Bearer ${CLOUD_KEYS.bob}` } })).status;
+    };
+    assert.equal(await foreignRead(plain), 404);
+    assert.equal(await foreignRead(ctl), 403);
+  },
+  'malformed-job-id-422': async ({ plain, ctl }) => {
+    assert.equal((await fetch(`${plain.surfaces.local}/api/v2/jobs/not-a-job`)).status, 404);
+    const refused = await fetch(`${ctl.surfaces.local}/api/v2/jobs/not-a-job`);
+    assert.equal(refused.status, 422);
+    assert.equal(((await refused.json()) as { error: { code: string } }).error.code, 'invalid_request');
+    assert.equal((await fetch(`${ctl.surfaces.local}/api/v2/jobs/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`)).status, 404, 'a well-formed unknown id is still not found');
+  },
+  'asset-ref-url-invalid-workflow': async ({ plain, ctl }) => {
+    const workflow = {
+      '1': { class_type: 'LoadImage', inputs: { image: { __type: 'core/ASSET', info: { id: 'https://assets.elsewhere.invalid/x.png' } } } },
+      '2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'control' } },
+    };
+    const code = async (ref: RunningReference) =>
+      ((await (await fetch(`${ref.surfaces.local}/api/v2/jobs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ workflow }) })).json()) as { error: { code: string } }).error.code;
+    assert.equal(await code(plain), 'missing_asset');
+    assert.equal(await code(ctl), 'invalid_workflow');
+  },
+  'jwt-refusal-plain-words': async ({ plain, ctl }) => {
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJjb250cm9sIn0.c2lnbmF0dXJl';
+    const message = async (ref: RunningReference) => {
+      const res = await fetch(`${ref.surfaces.serverless}/deployment/dep-ready/api/v2/assets/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`, { headers: { authorization: `Bearer ${jwt}` } });
+      assert.equal(res.status, 401);
+      return ((await res.json()) as { error: { message: string } }).error.message;
+    };
+    assert.match(await message(plain), /JWT/);
+    const words = await message(ctl);
+    assert.doesNotMatch(words, /jwt/i);
+    assert.match(words, /not accepted/);
+  },
+  'workflow-route-html': async ({ plain, ctl }) => {
+    for (const surface of ['local', 'cloud'] as const) {
+      assert.equal((await fetch(`${plain.surfaces[surface]}/workflow`)).status, 404, `the plain reference's ${surface} has no such route`);
+      const page = await fetch(`${ctl.surfaces[surface]}/workflow`);
+      assert.equal(page.status, 200);
+      assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
+    }
+  },
+  'job-read-without-labels': async ({ plain, ctl }) => {
+    const labelled = async (ref: RunningReference) => {
+      const auth = { authorization: `Bearer ${CLOUD_KEYS.alice}`, 'content-type': 'application/json' };
+      const job = (await (await fetch(`${ref.surfaces.cloud}/api/v2/jobs`, { method: 'POST', headers: auth, body: JSON.stringify({ ...SLOW_JOB, metadata: { control: 'labels' } }) })).json()) as { id: string; metadata?: unknown };
+      return job.metadata;
+    };
+    assert.deepEqual(await labelled(plain), { control: 'labels' });
+    assert.equal(await labelled(ctl), undefined);
+  },
+  'deployment-workflow-annotated': async ({ plain, ctl }) => {
+    const read = async (ref: RunningReference) =>
+      (await (await fetch(`${ref.surfaces.serverless}/deployment/dep-ready/workflow`, { headers: { authorization: `Bearer ${CLOUD_KEYS.alice}` } })).json()) as Record<string, Record<string, unknown>>;
+    const [p, c] = [await read(plain), await read(ctl)];
+    assert.ok(!('x_reference_control' in p), 'the plain reference answers the graph alone');
+    assert.ok('x_reference_control' in c, 'an unknown top-level member');
+    assert.ok(Object.entries(c).filter(([k]) => k !== 'x_reference_control').every(([, n]) => '_meta' in n), 'a _meta on every node');
+  },
+  'idempotent-replay': async ({ plain, ctl }) => {
+    const submit = (ref: RunningReference, key: string, width = 4) =>
+      fetch(`${ref.surfaces.local}/api/v2/jobs`, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': key }, body: JSON.stringify({ workflow: { ...SLOW_JOB.workflow, '1': { class_type: 'EmptyImage', inputs: { width, height: 4, batch_size: 1, color: 0 } } } }) });
+    const key = `control-${Math.random()}`;
+    assert.equal((await submit(plain, key)).status, 201);
+    assert.equal((await submit(plain, key)).status, 422, 'the plain reference refuses the retry');
+    const first = (await (await submit(ctl, key)).json()) as { id: string };
+    const retry = await submit(ctl, key);
+    assert.equal(retry.status, 201, 'the retry is answered');
+    assert.equal(((await retry.json()) as { id: string }).id, first.id, 'with the job the key made');
+    assert.equal((await submit(ctl, key, 5)).status, 422, 'another request under the key is still refused');
+  },
+  // The router's readings of seed R (reference/router/variations.ts).
+  'router-renamed-members': async ({ plain, ctl }) => {
+    assert.equal((await catalogPage(plain)).limit, 1, 'the plain reference names the page size limit');
+    const page = await catalogPage(ctl);
+    assert.ok(!('limit' in page) && page.page_size === 1, 'under the control, page_size');
+    const entry = (page.data as Array<Record<string, unknown>>)[0]!;
+    assert.equal(entry.model_id, `${String(entry.provider)}/${String(entry.model)}`);
+    assert.ok(!('id' in entry) && !('billing' in entry), 'no id or billing member');
+    assert.equal(typeof (entry.billing_facts as Record<string, unknown>).charged_on_policy_rejection, 'string');
+    const detail = (await (await router(ctl, '/v2/models/pixelforge/pf-flux-lite')).json()) as Record<string, unknown>;
+    assert.match(String(detail.schema_url), /^https:\/\/.+\/openapi\.json$/);
+    assert.deepEqual(detail.alternates, ['fal', 'wavespeed']);
+    assert.ok(!('input_schema_url' in detail) && !('model_providers' in detail));
+  },
+  'router-alternate-names': async ({ plain, ctl }) => {
+    const legs = async (ref: RunningReference) => ((await (await router(ref, '/v2/models/pixelforge/pf-flux-lite')).json()) as { model_providers: string[] }).model_providers;
+    assert.deepEqual(await legs(plain), ['fal', 'wavespeed']);
+    assert.deepEqual(await legs(ctl), ['fal', 'wavespeed-ai']);
+    const estimate = (ref: RunningReference) => router(ref, '/v2/models/pixelforge/pf-flux-lite/estimate?model_provider=wavespeed-ai', { method: 'POST', body: JSON.stringify({ prompt: 'a lighthouse' }) });
+    assert.equal((await estimate(plain)).status, 400, 'the plain reference registers no wavespeed-ai');
+    const quoted = await estimate(ctl);
+    assert.equal(quoted.status, 200, 'the name the detail lists is a registered provider with a leg');
+    assert.equal(((await quoted.json()) as { provider: string }).provider, 'wavespeed-ai');
+  },
+  'router-quotes-without-credits': async ({ plain, ctl }) => {
+    const quote = async (ref: RunningReference) => (await (await router(ref, '/v2/models/pixelforge/pf-flux-lite/estimate', { method: 'POST', body: JSON.stringify({ prompt: 'a lighthouse' }) })).json()) as Record<string, unknown>;
+    assert.equal(typeof (await quote(plain)).credits, 'number');
+    const q = await quote(ctl);
+    assert.equal(q.source, 'exact');
+    assert.ok(typeof q.amount === 'string' && typeof q.amount_cents === 'number' && !('credits' in q), JSON.stringify(q));
+  },
+  'router-text-default-cap': async ({ plain, ctl }) => {
+    const quote = async (ref: RunningReference) => (await (await router(ref, '/v2/models/textile/chat-small/estimate', { method: 'POST', body: JSON.stringify({ messages: [{ role: 'user', content: 'say hello' }] }) })).json()) as Record<string, unknown>;
+    const p = await quote(plain);
+    assert.deepEqual([p.source, p.reason], ['unknown', 'not_quotable']);
+    const c = await quote(ctl);
+    assert.equal(c.source, 'estimated');
+    assert.ok(typeof c.min_amount === 'string' && typeof c.max_amount === 'string', JSON.stringify(c));
+  },
+  'router-format-annotation': async ({ plain, ctl }) => {
+    const run = (ref: RunningReference) => router(ref, '/v2/models/pixelforge/pf-flux-lite', { method: 'POST', body: JSON.stringify({ prompt: 'a lighthouse', image: 'not a url' }) });
+    assert.equal((await run(plain)).status, 422, 'the plain reference asserts format uri');
+    assert.equal((await run(ctl)).status, 200, 'under the control it is an annotation');
+  },
+  'router-provider-requirements': async ({ plain, ctl }) => {
+    const run = (ref: RunningReference) => router(ref, '/v2/models/pixelforge/pf-flux-lite', { method: 'POST', body: JSON.stringify({ prompt: 'a lighthouse', num_images: 4 }) });
+    assert.equal((await run(plain)).status, 200);
+    const refused = await run(ctl);
+    assert.equal(refused.status, 400);
+    assert.equal(refused.headers.get('x-comfy-error-type'), 'invalid_input');
+    assert.equal(refused.headers.get('x-comfy-upstream-status'), '400', 'the provider called it malformed');
+    assert.match(refused.headers.get('x-comfy-upstream-detail') ?? '', /at most 3 images/);
+  },
+  'router-spend-headers-on-limits-only': async ({ plain, ctl }) => {
+    const run = (ref: RunningReference, key: string) => fetch(`${ref.surfaces.router}/v2/models/pixelforge/pf-flux-lite`, { method: 'POST', headers: { 'X-API-Key': key, 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'a lighthouse' }) });
+    assert.ok((await run(plain, ROUTER_KEYS.alice)).headers.get('x-committed-spend-limit'), 'the plain reference sends them on a 200');
+    const ok = await run(ctl, ROUTER_KEYS.alice);
+    assert.equal(ok.status, 200);
+    assert.equal(ok.headers.get('x-committed-spend-limit'), null, 'not on a 200 under the control');
+    let limited: Response | undefined;
+    for (let i = 0; i < 20 && limited?.status !== 429; i++) limited = await run(ctl, ROUTER_KEYS.limited);
+    assert.equal(limited?.status, 429);
+    assert.ok(limited.headers.get('x-committed-spend-limit'), 'still on a 429');
+  },
+  'router-no-submit-estimates': async ({ plain, ctl }) => {
+    const submit = async (ref: RunningReference) => {
+      const res = await router(ref, '/v2/models/pixelforge/pf-flux-lite/requests', { method: 'POST', body: JSON.stringify({ prompt: `a lighthouse ${Math.random()}` }) });
+      assert.equal(res.status, 201);
+      return (await res.json()) as Record<string, unknown>;
+    };
+    assert.ok('estimate' in (await submit(plain)));
+    assert.ok(!('estimate' in (await submit(ctl))));
+  },
+  'router-limits-runs-only': async ({ plain, ctl }) => {
+    const burst = async (ref: RunningReference, init?: RequestInit, path = '/v2/models?limit=1') => {
+      for (let i = 0; i < 20; i++) {
+        const res = await fetch(`${ref.surfaces.router}${path}`, { ...init, headers: { 'X-API-Key': ROUTER_KEYS.limited, 'content-type': 'application/json' } });
+        if (res.status === 429) return true;
+      }
+      return false;
+    };
+    assert.ok(await burst(plain), 'the plain reference limits catalog reads');
+    assert.ok(!(await burst(ctl)), 'under the control catalog reads are never 429');
+    assert.ok(await burst(ctl, { method: 'POST', body: JSON.stringify({ prompt: 'a lighthouse' }) }, '/v2/models/pixelforge/pf-flux-lite'), 'runs still are');
+  },
+  'router-provider-failure-402': async ({ plain, ctl }) => {
+    const run = (ref: RunningReference) => router(ref, '/v2/models/pixelforge/pf-flaky?fallback_provider=false', { method: 'POST', body: JSON.stringify({ prompt: 'a lighthouse' }) });
+    assert.equal((await run(plain)).status, 502);
+    const failed = await run(ctl);
+    assert.equal(failed.status, 402);
+    assert.equal(((await failed.json()) as { error_type: string }).error_type, 'provider_error');
+  },
+  'router-schema-failure-unavailable': async ({ plain, ctl }) => {
+    const doc = (ref: RunningReference) => router(ref, '/v2/models/pixelforge/pf-schema-lost/openapi.json');
+    const p = await doc(plain);
+    assert.deepEqual([p.status, p.headers.get('x-comfy-error-type')], [500, 'internal_error']);
+    const c = await doc(ctl);
+    assert.deepEqual([c.status, c.headers.get('x-comfy-error-type')], [500, 'service_unavailable']);
+  },
 };
 
 describe('each control is in effect', { concurrency: 1 }, () => {
@@ -179,11 +459,14 @@ describe('the suite raises no alarm on a correct server with harmless variations
       let clean = false;
       try {
         const report = (await runControls()).get(control.name)!;
-        assert.deepEqual(failedRules(report), [], `rules failed under control ${control.name}:\n${report.output}`);
+        // A control may depart from SHOULD rules that rest on public documents only: exactly those fail, and the run still passes.
+        const departs = [...((control as ControlInfo).departsFrom ?? [])].sort();
+        for (const id of departs) assert.ok(ruleOrThrow(id).level === 'SHOULD' && ruleOrThrow(id).source !== 'seed', `${control.name} departs from ${id}, which is not a SHOULD rule resting on public docs or an assumption`);
+        assert.deepEqual(failedRules(report), departs, `rules failed under control ${control.name}:\n${report.output}`);
         assert.deepEqual(rulesWith(report, 'error'), [], `rules the suite could not judge under control ${control.name}:\n${report.output}`);
         assert.deepEqual(report.unplaced, []);
         assert.equal(report.summary.verdict, 'pass', report.output);
-        assertJudgedOnEvidence(report, `control ${control.name}`, (control as ControlInfo).families);
+        assertJudgedOnEvidence(report, `control ${control.name}`, (control as ControlInfo).families, departs);
         clean = true;
       } finally {
         recordScore({ kind: 'control', name: control.name, ok: clean });

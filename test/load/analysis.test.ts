@@ -7,7 +7,7 @@ import { FAMILY_CONTRACTS } from '../../lib/contracts/registry.ts';
 import { Recorder } from '../../lib/recorder.ts';
 import { Redactor } from '../../lib/redact.ts';
 import type { SurfaceTarget } from '../../lib/targets.ts';
-import { maxOverlap, spendProblem } from '../../load/profiles/router-concurrency.ts';
+import { linkEdgeMs, maxOverlap, spendProblem } from '../../load/profiles/router-concurrency.ts';
 import { PollPool, retryAfterSeconds } from '../../load/profiles/poll-pool.ts';
 import { histogram, percentile } from '../../load/stats.ts';
 
@@ -43,6 +43,29 @@ test('in-flight peak counts overlapping calls, ignoring the edges where client a
   assert.equal(maxOverlap([[0, 1000], [10, 1010], [980, 2000]]), 2);
   assert.equal(maxOverlap([[0, 1000], [100, 1100], [200, 1200]]), 3);
   assert.equal(maxOverlap([]), 0);
+});
+
+test('the in-flight peak does not depend on the link: the edge is the round trip measured from the run\'s refusals', () => {
+  // A router that keeps its limit of 2, admitting each call the moment another ends: calls of
+  // 1 s in two lanes, back to back. Seen from a client over a link whose legs take `leg` ms
+  // (plus up to 10 ms of jitter), each interval is wider than the run by a leg at each end.
+  const seen = (leg: number, lanes: number, calls = 8): Array<[number, number]> =>
+    Array.from({ length: calls }, (_, i) => {
+      const start = Math.floor(i / lanes) * 1000 + (i % lanes) * (1000 / lanes);
+      return [start - leg - ((i * 7) % 10), start + 1000 + leg + ((i * 3) % 10)] as [number, number];
+    });
+  // A refusal is answered without running the model: its send-to-answer time is a round trip.
+  const refusals = (leg: number) => [2 * leg + 3, 2 * leg + 1, 2 * leg + 8, 2 * leg + 2, 2 * leg + 5];
+  for (const leg of [1, 20, 60, 150]) {
+    const edge = linkEdgeMs(refusals(leg));
+    assert.equal(maxOverlap(seen(leg, 2), edge), 2, `a kept limit over a link of ${2 * leg} ms round trip`);
+    // The limit + 1 (three lanes) is still seen, whatever the link.
+    assert.equal(maxOverlap(seen(leg, 3), edge), 3, `one call over the limit, ${2 * leg} ms round trip`);
+  }
+  // A fixed 50 ms edge misjudges the same kept limit once the link is slower than it.
+  assert.equal(maxOverlap(seen(60, 2), 50), 3);
+  assert.equal(linkEdgeMs([]), 50, 'no refusal: the floor (the client\'s own timing noise)');
+  assert.equal(linkEdgeMs([3, 1, 2]), 50);
 });
 
 test('committed-spend headers must be integers with Remaining = max(0, Limit - Current)', () => {

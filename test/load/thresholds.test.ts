@@ -35,3 +35,15 @@ test('evaluation compares the measured metric, and a metric nobody measured fail
   assert.equal(results[2]!.actual, undefined);
   assert.equal(evaluate([parseThreshold('p99<50')], { p99: NaN })[0]!.ok, false);
 });
+
+test('a missed threshold reads as the team\'s limit ("over your threshold"), told apart from a broken rule check', async () => {
+  const { thresholdOutcome, failureSummary } = await import('../../load/thresholds.ts');
+  const [p99, done] = evaluate(['p99<250', 'jobs_completed>0'].map(parseThreshold), { p99: 300, jobs_completed: 0 });
+  assert.equal(thresholdOutcome(p99!), 'over your threshold');
+  assert.equal(thresholdOutcome(done!), 'at your threshold');
+  assert.equal(thresholdOutcome(evaluate([parseThreshold('p99<250')], { p99: 10 })[0]!), 'within your threshold');
+  const onlyLatency = failureSummary({ thresholds: [p99!], checks: [{ rule: 'LOAD.POLL.RETRY_AFTER', ok: true }] });
+  assert.match(onlyLatency!, /^no rule check broken; your thresholds missed: p99<250 \(over your threshold, measured 300\)$/);
+  assert.match(failureSummary({ thresholds: [], checks: [{ rule: 'LOAD.POLL.RETRY_AFTER', ok: false }] })!, /^rule checks broken: LOAD\.POLL\.RETRY_AFTER$/);
+  assert.equal(failureSummary({ thresholds: [], checks: [] }), undefined);
+});

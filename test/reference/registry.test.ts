@@ -115,6 +115,7 @@ const PROBES: Record<string, (base: string) => Promise<boolean>> = {
   'registry-created-200': async (b) => (await post(b, NODE)).status === 201,
   'registry-unknown-node-created': async (b) => (await post(b, 'no-such-node')).status === 404,
   'registry-node-id-decoded-twice': async (b) => (await post(b, UNUSUAL_NODE_ID)).status === 201,
+  'registry-node-id-nul-500': async (b) => (await post(b, 'odd\u0000id')).status < 500,
   'registry-error-third-shape': async (b) => isMessage((await post(b, NODE, { headers: { authorization: '' } })).json),
   'registry-details-string': async (b) => isDetails((await post(b, NODE, { body: {} })).json),
 };

@@ -7,10 +7,12 @@ import { validateResponse } from '../../lib/contracts/validate.ts';
 import { runChecks } from '../../lib/checks/v2-errors.ts';
 import { ROUTER_RESPONSE_CHECKS, decodeDroppedParams, errorTypeTable } from '../../lib/checks/router.ts';
 import type { HttpResponse } from '../../lib/http.ts';
-import { checkQuoteArithmetic, type Quote } from '../../lib/router/estimate.ts';
+import { checkQuoteArithmetic, creditsFigures, type Quote } from '../../lib/router/estimate.ts';
+import { entryId, pageSizeOf } from '../../lib/router/catalog.ts';
+import { typeBrokenBody } from '../../lib/router/schema-doc.ts';
 import { doubleMatches, numberAsDecimal, parseDecimal } from '../../lib/router/decimal.ts';
 import { RuleViolation } from '../../lib/violations.ts';
-import { mirroringMembers, schemaUrlMember } from '../../lib/router/models.ts';
+import { alternatesOf, mirroringMembers, schemaUrlMember } from '../../lib/router/models.ts';
 
 const contract = loadContract('router-v2.openapi.yaml', 'Comfy', 'ROUTER');
 const op = (id: string) => contract.operations.get(id)!;
@@ -54,10 +56,26 @@ test('a missing request id, or an error type header that differs from the body, 
 });
 
 test('a known bucket with a status its pairing does not allow breaks ROUTER.ERR.CODE_STATUS; unpaired statuses take any bucket', () => {
-  assert.ok(judge('runModel', res(400, err('model_not_found'), { 'x-comfy-error-type': 'model_not_found' }), 'POST').includes('ROUTER.ERR.CODE_STATUS'));
-  assert.deepEqual(judge('runModel', res(413, err('invalid_input'), { 'x-comfy-error-type': 'invalid_input' }), 'POST'), []);
-  assert.deepEqual(judge('runModel', res(402, err('provider_error'), { 'x-comfy-error-type': 'provider_error' }), 'POST'), [], '402 may carry any request-level bucket');
+  const bucket = (status: number, type: string, id = 'runModel', method = 'POST') => judge(id, res(status, err(type), { 'x-comfy-error-type': type }), method);
+  assert.deepEqual(bucket(400, 'model_not_found'), ['ROUTER.ERR.CODE_STATUS'], "against the seed's own pairing: the MUST rule alone");
+  assert.deepEqual(bucket(413, 'invalid_input'), []);
+  assert.deepEqual(bucket(402, 'provider_error'), [], '402 may carry any request-level bucket');
   assert.deepEqual(errorTypeTable(contract).pairs.concurrency_limit_exceeded, [409, 429]);
+});
+
+test("pairings only public docs give are ROUTER.ERR.CODE_STATUS_PUBLIC (SHOULD), and a status whose seed condition names no bucket takes any under the seed", () => {
+  const bucket = (status: number, type: string, id: string, method = 'GET') => judge(id, res(status, err(type), { 'x-comfy-error-type': type }), method);
+  // The seed's 404 row names no bucket for an unknown queued request; public docs say request_not_found.
+  assert.deepEqual(bucket(404, 'request_not_found', 'getModelRequestStatus'), []);
+  assert.deepEqual(bucket(404, 'invalid_input', 'getModelRequestStatus'), ['ROUTER.ERR.CODE_STATUS_PUBLIC']);
+  // The seed's 500 names no bucket; public docs pair service_unavailable with 503 and internal_error with 500.
+  assert.deepEqual(bucket(500, 'internal_error', 'getModelSchema'), []);
+  assert.deepEqual(bucket(500, 'service_unavailable', 'getModelSchema'), ['ROUTER.ERR.CODE_STATUS_PUBLIC']);
+  // A bucket only public docs pair: never the MUST rule.
+  assert.deepEqual(bucket(503, 'internal_error', 'runModel', 'POST'), ['ROUTER.ERR.CODE_STATUS_PUBLIC']);
+  assert.deepEqual(bucket(504, 'provider_timeout', 'runModel', 'POST'), []);
+  assert.deepEqual(bucket(409, 'invalid_input', 'runModel', 'POST'), []);
+  assert.deepEqual(errorTypeTable(contract).publicPairs.request_not_found, [404]);
 });
 
 test('a Retry-After that is not integer seconds breaks ROUTER.HEADER.RETRY_AFTER', () => {
@@ -119,6 +137,29 @@ test('quote arithmetic: cents unrounded, credits x 211 rounded to 2 decimals (ei
   assert.equal(violated({ ...base, amount: '1', amount_cents: 100, credits: 211, min_amount: '1' }), 'ROUTER.ESTIMATE.FIELDS');
   assert.equal(violated({ source: 'estimated', pricing_as_of: '2026-01-01T00:00:00Z', min_amount: '0.1', max_amount: '0.2', min_amount_cents: 10, max_amount_cents: 20 }), undefined);
   assert.equal(violated({ source: 'unknown', pricing_as_of: '2026-01-01T00:00:00Z', reason: 'not_quotable' }), undefined);
+  // credits is not said to be always present (R:51:ad9a5652bd3b); amount_cents is, with amount (R:50:d9b658add9f4).
+  assert.equal(violated({ ...base, amount: '0.0125', amount_cents: 1.25 }), undefined);
+  assert.equal(violated({ ...base, amount: '0.0125' }), 'ROUTER.ESTIMATE.FIELDS');
+  // The credits an exact quote stands for: its own, or its amount in credits by either tie rule.
+  assert.deepEqual(creditsFigures({ ...base, amount: '0.0125', amount_cents: 1.25, credits: 2.64 })?.figures, [parseDecimal('2.64')]);
+  assert.deepEqual(creditsFigures({ ...base, amount: '0.015', amount_cents: 1.5 })?.figures, [parseDecimal('3.17'), parseDecimal('3.16')]);
+});
+
+test('members whose names seed R does not show are found by their values', () => {
+  assert.deepEqual(pageSizeOf({ data: [], has_more: false, limit: 20 }), { member: 'limit', value: 20 });
+  assert.deepEqual(pageSizeOf({ data: [], has_more: false, page_size: 20, total: 300 }), { member: 'page_size', value: 20 });
+  assert.equal(pageSizeOf({ data: [], has_more: false, page_size: 20, served: 7 }), undefined, 'ambiguous without an expected size');
+  assert.deepEqual(pageSizeOf({ data: [], has_more: false, page_size: 20, served: 7 }, 7), { member: 'served', value: 7 });
+  assert.deepEqual(alternatesOf({ id: 'a/b', model_providers: ['fal'], tags: ['x'] }), { member: 'model_providers', providers: ['fal'] });
+  assert.deepEqual(alternatesOf({ model_id: 'a/b', alternates: ['wavespeed-ai', 'fal'] }), { member: 'alternates', providers: ['wavespeed-ai', 'fal'] });
+  assert.equal(alternatesOf({ model_id: 'a/b', alternates: ['fal'], tags: ['image'] }), undefined, 'two lists of names: none is chosen');
+  assert.equal(entryId({ provider: 'bfl', model: 'flux-2-pro' }), 'bfl/flux-2-pro');
+});
+
+test('a body the model\'s own schema refuses breaks declared fields by JSON type only', () => {
+  const schema = { type: 'object', properties: { model: { type: 'string' }, prompt: { type: 'string', minLength: 1 }, n: { type: 'integer', maximum: 4 }, image: { type: 'string', format: 'uri' }, any: {} } };
+  assert.deepEqual(typeBrokenBody(schema, { prompt: 'a lighthouse' }, 2), { body: { prompt: 12345, n: 'not a number' }, fields: ['prompt', 'n'] });
+  assert.deepEqual(typeBrokenBody(schema, { prompt: 'x' }, 9).fields, ['prompt', 'n', 'image'], 'never the model member, never an untyped field');
 });
 
 test('decimal helpers: numbers in exponent form are expanded, doubles match their decimal', () => {

@@ -121,3 +121,16 @@ test('the trace format: exactly one of rules, untestable, gap or informative, wi
   assert.throws(() => parseTrace('W:\n  Part:\n    - {at: "R:3:0123456789ab", says: x, gap: y}\n'), /"at" must be W/);
   assert.throws(() => parseTrace('W:\n  Part:\n    - {at: "W:3:0123456789ab", says: x, gap: ""}\n'), /gap must say why/);
 });
+
+test('the trace paraphrases: no entry repeats eight words in a row of the statement it points at', () => {
+  const s = seeds();
+  const words = (t: string) => t.toLowerCase().replace(/[^a-z0-9_ ]+/g, ' ').split(/\s+/).filter(Boolean);
+  const runs = (w: string[]) => new Set(w.slice(0, Math.max(0, w.length - 7)).map((_, i) => w.slice(i, i + 8).join(' ')));
+  const copied = loadTrace().flatMap((e) => {
+    const hit = resolveRef(s, e);
+    if (typeof hit === 'string') return [];
+    const seed = runs(words(hit.text));
+    return [...runs(words(e.says))].some((r) => seed.has(r)) ? [`${refKey(e)}: ${e.says}`] : [];
+  });
+  assert.deepEqual(copied, [], 'say it in our own words');
+});

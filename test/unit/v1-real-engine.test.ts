@@ -58,11 +58,11 @@ test('WS.ORDER: progress_state (a snapshot of node states) may come after execut
   assert.deepEqual(broken(order([...CACHED_OUTPUT, msg('progress_state', { nodes: { '2': { state: 'finished' } } })])), []);
 });
 
-test('WS.ORDER still fails a node running after the end, a node before execution_start, two terminal messages, and no finish signal', () => {
+test('WS.ORDER still fails a node running after the end, a node before execution_start, and two terminal messages; a stream without the final node-less executing is accepted (the seed says what it means, not that it comes)', () => {
   assert.match(broken(order([...CACHED_OUTPUT.slice(0, 5), msg('execution_success'), msg('executing', { node: '4' }), msg('executing', { node: null })])).join(' | '), /after it|once execution finished/);
   assert.match(broken(order([msg('executing', { node: '1' }), msg('execution_start'), msg('executing', { node: null }), msg('execution_success')])).join(' | '), /before any node executes/);
   assert.match(broken(order([...CACHED_OUTPUT, msg('execution_error', { exception_type: 'E', exception_message: 'm', traceback: [] })])).join(' | '), /exactly one/);
-  assert.match(broken(order(CACHED_OUTPUT.slice(0, 6))).join(' | '), /executing message without node/);
+  assert.deepEqual(broken(order(CACHED_OUTPUT.filter((m) => !(m.type === 'executing' && m.data.node == null)))), []);
 });
 
 const v1 = loadContract('cloud-v1.openapi.yaml', 'Comfy', 'V1');

@@ -118,16 +118,27 @@ test('an output entry without url_expires_at, or with its url under another name
   assert.deepEqual(judge('getJob', res(200, { ...job, outputs: [{ ...renamed, content_url: url }] })), ['V2.JOB.OUTPUT_FIELDS']);
 });
 
-test('a cancel answering 202 and a delete answering 200 break V2.CONTRACT.STATUS_DECLARED', () => {
+test('a cancel answering 202, a submit answering 200 and a delete answering 200 break V2.CONTRACT.DOCUMENTED (statuses only the public documents give), and the body is still judged', () => {
   assert.deepEqual(judge('cancelJob', res(200, job), 'POST'), []);
-  assert.deepEqual(judge('cancelJob', res(202, job), 'POST'), ['V2.CONTRACT.STATUS_DECLARED']);
-  assert.deepEqual(judge('deleteAsset', res(200, { deleted: true, id: asset.id }), 'DELETE'), ['V2.CONTRACT.STATUS_DECLARED']);
+  assert.deepEqual(judge('cancelJob', res(202, job), 'POST'), ['V2.CONTRACT.DOCUMENTED']);
+  assert.deepEqual(judge('postJobs', res(200, job), 'POST'), ['V2.CONTRACT.DOCUMENTED']);
+  const { expires_at: _, ...noExpiry } = job;
+  assert.deepEqual(judge('postJobs', res(200, noExpiry), 'POST'), ['V2.CONTRACT.DOCUMENTED', 'V2.JOB.FIELDS']);
+  assert.deepEqual(judge('deleteAsset', res(200, { deleted: true, id: asset.id }), 'DELETE'), ['V2.CONTRACT.DOCUMENTED']);
+  // An operation the seed shows keeps its statuses at MUST.
+  assert.deepEqual(judge('getAsset', res(418, { error: { code: 'teapot', message: 'x' } })), ['V2.CONTRACT.STATUS_DECLARED']);
 });
 
-test('a workflow read whose graph is a JSON string, or sent as text/plain, breaks V2.CONTRACT.BODY', () => {
+test('a job record whose urls (a public-docs member) are missing breaks only V2.JOB.FIELDS_DOCUMENTED, not V2.JOB.FIELDS', () => {
+  const { urls: _, ...noUrls } = job;
+  assert.deepEqual(judge('getJob', res(200, noUrls)), []);
+  assert.deepEqual(judge('getJob', res(200, { ...job, urls: { self: job.urls.self } })), []);
+});
+
+test('a job workflow read (public docs) whose graph is a JSON string breaks V2.CONTRACT.DOCUMENTED; a deployment workflow read sent as text/plain breaks V2.CONTRACT.BODY', () => {
   const graph = { '1': { class_type: 'EmptyImage', inputs: {} } };
   assert.deepEqual(judge('getJobWorkflow', res(200, { workflow: graph, format: 'api' })), []);
-  assert.deepEqual(judge('getJobWorkflow', res(200, { workflow: JSON.stringify(graph), format: 'api' })), ['V2.CONTRACT.BODY']);
+  assert.deepEqual(judge('getJobWorkflow', res(200, { workflow: JSON.stringify(graph), format: 'api' })), ['V2.CONTRACT.DOCUMENTED']);
   assert.deepEqual(judge('getDeploymentWorkflow', res(200, graph)), []);
   assert.deepEqual(judge('getDeploymentWorkflow', res(200, graph, { 'content-type': 'text/plain; charset=utf-8' })), ['V2.CONTRACT.BODY']);
 });

@@ -108,6 +108,13 @@ test('a metadata_len off by any amount is rejected under the metadata rule', () 
   );
 });
 
+test('a TEXT frame with node_id_len 0 is a frame with an empty node id, not an error; a metadata_len of 0 is', () => {
+  const frame = decodeFrame(Buffer.concat([Buffer.from('0000000300000000', 'hex'), Buffer.from('queue note', 'utf8')]));
+  assert.deepEqual(frame, { frame_type: 3, node_id: '', text: 'queue note' });
+  assert.equal(judgeFrame(frame), undefined);
+  rejects(Buffer.concat([Buffer.from('0000000400000000', 'hex'), Buffer.from([0x89, 0x50, 0x4e, 0x47])]), FRAME_RULES.metadata, /metadata_len is 0/);
+});
+
 test('a node_id_len beyond the frame is rejected under the TEXT rule', () => {
   fc.assert(
     fc.property(nodeId, fc.string({ maxLength: 20 }), fc.integer({ min: 1, max: 1000 }), (id, text, extra) => {

@@ -110,6 +110,14 @@ export const CATALOG_FAULTS = [
     },
   },
   {
+    name: 'router-cursor-restarts',
+    rule: 'ROUTER.CATALOG.CURSOR_REFUSED',
+    description: 'a cursor the router did not issue is served as the first page instead of being refused',
+    install(s) {
+      s.policy.router.decodeCursor = (cursors, raw) => cursors.decode(raw) ?? 0;
+    },
+  },
+  {
     name: 'router-detail-http-url',
     rule: 'ROUTER.CATALOG.DETAIL',
     description: 'input_schema_url uses http:// instead of https://',

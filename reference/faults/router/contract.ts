@@ -2,7 +2,7 @@
 import type { FaultUnit } from '../../faults.ts';
 import { H } from '../../router/state.ts';
 import { errorAnswer, failureAnswer } from '../../router/dispatch.ts';
-import { CAPACITY_DETAIL, COLLECT, ESTIMATE, RUN, SCHEMA, STATUS, dropSpendHeaders, isObj, onRouter, params, routerError } from './shared.ts';
+import { CANCEL, CAPACITY_DETAIL, COLLECT, ESTIMATE, RUN, SCHEMA, STATUS, dropSpendHeaders, isObj, onRouter, params, routerError } from './shared.ts';
 
 export const CONTRACT_FAULTS = [
   {
@@ -96,6 +96,19 @@ export const CONTRACT_FAULTS = [
       // Routes only: an unknown path keeps its 404.
       onRouter(s, undefined, (out) => {
         if (!out.request.is404 && routerError(out)?.error_type === 'model_not_found') out.status = 400;
+      });
+    },
+  },
+  {
+    name: 'router-unknown-request-invalid-input',
+    rule: 'ROUTER.ERR.CODE_STATUS_PUBLIC',
+    description: 'an unknown queued request is answered 404 with bucket invalid_input (public docs: request_not_found)',
+    install(s) {
+      onRouter(s, [STATUS, COLLECT, CANCEL], (out) => {
+        const err = routerError(out);
+        if (out.status !== 404 || err?.error_type !== 'request_not_found') return;
+        err.error_type = 'invalid_input';
+        out.setHeader(H.errorType, 'invalid_input');
       });
     },
   },

@@ -217,14 +217,9 @@ export const V1_OPERATION_FAULTS = [
       });
     },
   },
-  {
-    name: 'v1-status-unknown-terminal',
-    rule: 'V1.STATUS.TERMINAL',
-    description: 'a finished job reports the status "finished", which is not a terminal value',
-    install(s) {
-      v1StatusRead(s, (status) => (status === 'success' || status === 'completed' ? 'finished' : status));
-    },
-  },
+  // Retired (issue #21 § 3): v1-status-unknown-terminal (V1.STATUS.TERMINAL), a finished job
+  // reporting "finished", which the seed reads as in flight. Only a suite-chosen deadline could
+  // see it, and a deadline hit is the suite's bound (an error), never a broken rule.
   {
     name: 'v1-status-early-terminal',
     rule: 'V1.STATUS.IN_FLIGHT',

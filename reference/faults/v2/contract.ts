@@ -16,7 +16,7 @@ export const CONTRACT_FAULTS = [
   // V2.CONTRACT.STATUS_DECLARED: success statuses a real server picks by its own taste.
   {
     name: 'cancel-202-accepted',
-    rule: 'V2.CONTRACT.STATUS_DECLARED',
+    rule: 'V2.CONTRACT.DOCUMENTED',
     description: 'cancel answers 202 Accepted (the cancel takes effect later) with the job record, a status the cancel operation does not declare',
     install(s) {
       s.respond({ routes: [CANCEL] }, (out) => {
@@ -26,7 +26,7 @@ export const CONTRACT_FAULTS = [
   },
   {
     name: 'asset-delete-200',
-    rule: 'V2.CONTRACT.STATUS_DECLARED',
+    rule: 'V2.CONTRACT.DOCUMENTED',
     description: 'deleting an asset answers 200 with {"deleted": true, "id": …} instead of 204, a status the delete operation does not declare',
     install(s) {
       s.respond({ routes: [DELETE_ASSET] }, (out) => {
@@ -40,7 +40,7 @@ export const CONTRACT_FAULTS = [
   // V2.CONTRACT.BODY: bodies whose shape no rule of its own covers.
   {
     name: 'job-workflow-as-string',
-    rule: 'V2.CONTRACT.BODY',
+    rule: 'V2.CONTRACT.DOCUMENTED',
     description: 'the workflow read of a job answers `workflow` as the graph JSON-encoded in a string (the stored text column), not as an object',
     install(s) {
       s.respond({ routes: [JOB_WORKFLOW] }, (out) => {

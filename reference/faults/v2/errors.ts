@@ -7,6 +7,18 @@ import { V2_SURFACES, errorObject } from './shared.ts';
 
 export const ERROR_FAULTS = [
   {
+    name: 'unrouted-plain-404',
+    rule: 'V2.ERR.ENVELOPE_UNROUTED',
+    description: "a path under /api/v2 that no operation has is answered by the framework's plain-text 404, not the v2 error envelope",
+    install(s) {
+      s.respond({ surfaces: V2_SURFACES }, (out) => {
+        if (out.error?.code !== 'not_found' || !out.error.message.startsWith('no route for') || !/\/api\/v2\//.test(out.request.url)) return;
+        out.setHeader('content-type', 'text/plain; charset=utf-8');
+        out.payload = '404 page not found';
+      });
+    },
+  },
+  {
     name: 'missing-retry-after',
     rule: 'V2.ERR.RETRY_AFTER',
     description: '429 answers omit the Retry-After header',

@@ -21,16 +21,6 @@ function assetInputRefusal(workflow: unknown): Refusal | undefined {
 
 export const JOB_FAULTS = [
   {
-    name: 'job-labels-dropped',
-    rule: 'V2.JOB.LABELS_EXACT',
-    description: 'job reads omit the labels the job was sent with',
-    install(s) {
-      s.respond({ routes: JOB_ROUTES }, (out) => {
-        delete record(out)?.metadata;
-      });
-    },
-  },
-  {
     name: 'idempotency-race',
     rule: 'V2.JOB.IDEMPOTENT',
     description: 'the Idempotency-Key is looked up and claimed with an await between, so concurrent submits with one key all create jobs',
@@ -48,7 +38,7 @@ export const JOB_FAULTS = [
   {
     name: 'idempotency-replay',
     rule: 'V2.JOB.IDEMPOTENT',
-    description: 'a reused Idempotency-Key replays the original job (201) instead of refusing 422',
+    description: 'a reused Idempotency-Key replays the original job (201) even for another workflow, instead of refusing 422 idempotency_key_reuse',
     install(s) {
       s.policy.v2.claimKey = (jobs, scope, account, key) => {
         if (jobs.claimKey(scope, account, key)) return { kind: 'claimed' };
@@ -164,25 +154,9 @@ export const JOB_FAULTS = [
       s.policy.v2.validateWorkflow = (engine, workflow, account) => engine.validate(workflow, account) ?? assetInputRefusal(workflow);
     },
   },
-  {
-    name: 'job-read-cached',
-    rule: 'V2.JOB.POLL_FIRST',
-    description: 'GET of a job serves the record cached when it was submitted, so polling never sees the job finish',
-    install(s) {
-      // The record as submitted is served for good.
-      const submitted = new Map<string, unknown>();
-      s.respond({ routes: ['POST /api/v2/jobs', 'GET /api/v2/jobs/:id'] }, (out) => {
-        const job = record(out);
-        if (job === undefined) return;
-        const id = job.id as string;
-        if (out.request.method === 'POST') {
-          if (!submitted.has(id)) submitted.set(id, structuredClone(job));
-        } else if (submitted.has(id)) {
-          out.body = structuredClone(submitted.get(id));
-        }
-      });
-    },
-  },
+  // Retired (issue #21 § 3): job-read-cached (V2.JOB.POLL_FIRST), a job read that never
+  // shows the job finish. Only a suite-chosen deadline could see it, and a deadline hit is
+  // the suite's bound (an error), never a broken rule: no finite run tells it from a slow job.
   {
     name: 'outputs-read-once',
     rule: 'V2.JOB.RETRIEVABLE',

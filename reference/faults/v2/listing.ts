@@ -29,20 +29,6 @@ export const LISTING_FAULTS = [
     },
   },
   {
-    name: 'cursor-garbage-restarts',
-    rule: 'V2.ERR.LIST_REFUSALS',
-    description: 'a job-list cursor the server cannot read restarts the list instead of being refused',
-    install(s) {
-      s.policy.v2.cursorPosition = (cursors, scope, cursor) => {
-        try {
-          return cursors.decode(scope, cursor);
-        } catch {
-          return undefined;
-        }
-      };
-    },
-  },
-  {
     name: 'list-unimplemented-as-403',
     rule: 'V2.ERR.NOT_IMPLEMENTED',
     description: 'the cloud job list answers 403 forbidden instead of 501 not_implemented',
@@ -53,13 +39,12 @@ export const LISTING_FAULTS = [
     },
   },
   {
-    name: 'list-empty-not-501',
-    rule: 'V2.ERR.NOT_IMPLEMENTED',
-    description: 'the cloud, which does not list jobs, answers the job list 200 with an empty page instead of 501 not_implemented',
+    name: 'list-filters-unbounded',
+    rule: 'V2.JOB.LIST_FILTER_LIMIT',
+    description: 'the job list answers more metadata filters than three with an empty page instead of refusing them',
     install(s) {
-      // A surface that does not list answers an empty page instead of saying so.
       s.respond({ routes: ['GET /api/v2/jobs'] }, (out) => {
-        if (out.error?.code !== 'not_implemented') return;
+        if (out.error?.code !== 'invalid_metadata_filter' || !/at most \d+ filters/.test(out.error.message)) return;
         out.status = 200;
         out.body = { jobs: [] };
       });

@@ -74,18 +74,13 @@ export const REFUSAL_FAULTS = [
     },
   },
   {
-    name: 'proxy-keeps-labels',
+    name: 'labels-refused-invalid-request',
     rule: 'V2.ERR.METADATA_NOT_SUPPORTED',
-    description: 'the local proxy accepts labels silently instead of refusing them',
+    description: 'the local proxy, which keeps no labels, refuses them 422 invalid_request instead of metadata_not_supported',
     install(s) {
-      // The proxy drops the labels before the route sees them, so nothing refuses them.
-      s.request(
-        { surfaces: ['local'], routes: ['POST /api/v2/jobs'] },
-        ({ request }) => {
-          if (isObj(request.body)) delete request.body.metadata;
-        },
-        'preHandler',
-      );
+      refusal(s, (inner) => {
+        if (inner.code === 'metadata_not_supported') inner.code = 'invalid_request';
+      });
     },
   },
   {

@@ -1,0 +1,100 @@
+// The router's harmless variations (reference/controls.ts, families: router): readings the
+// seed allows that the reference does not take by default. Each is consulted by name here,
+// so a control run of the router answers the way such a router would; no fault uses them.
+import type { ModelDef } from './catalog.ts';
+import { errorAnswer, type Answer } from './dispatch.ts';
+import type { PartnerAnswer } from './partners.ts';
+import { H, type RouterState } from './state.ts';
+
+/**
+ * router-renamed-members: the members whose names seed R leaves not shown (entry ID and
+ * billing facts, page size, schema URL, the list of alternates) under other names.
+ */
+export interface MemberNames {
+  id: string;
+  billing: string;
+  chargesOnPolicyRejection: string;
+  pageSize: string;
+  schemaUrl: string;
+  alternates: string;
+}
+
+const PUBLIC_NAMES: MemberNames = { id: 'id', billing: 'billing', chargesOnPolicyRejection: 'charges_on_policy_rejection', pageSize: 'limit', schemaUrl: 'input_schema_url', alternates: 'model_providers' };
+const OTHER_NAMES: MemberNames = { id: 'model_id', billing: 'billing_facts', chargesOnPolicyRejection: 'charged_on_policy_rejection', pageSize: 'page_size', schemaUrl: 'schema_url', alternates: 'alternates' };
+
+export function memberNames(state: RouterState): MemberNames {
+  return state.isControl('router-renamed-members') ? OTHER_NAMES : PUBLIC_NAMES;
+}
+
+/**
+ * router-alternate-names: the seed names none of the four registered alternates; this
+ * router lists wavespeed as `wavespeed-ai` (and still takes the old spelling).
+ */
+const SHOWN: Readonly<Record<string, string>> = { wavespeed: 'wavespeed-ai' };
+
+export function shownProvider(state: RouterState, provider: string): string {
+  return state.isControl('router-alternate-names') ? (SHOWN[provider] ?? provider) : provider;
+}
+
+/** A model_provider value as the registry reads it (a shown name to the provider it names). */
+export function readProvider(state: RouterState, value: string): string {
+  if (!state.isControl('router-alternate-names')) return value;
+  return Object.entries(SHOWN).find(([, shown]) => shown === value)?.[0] ?? value;
+}
+
+/** router-text-default-cap: text models bound a body without max_tokens by a default output cap. */
+export function defaultMaxTokens(state: RouterState): number | undefined {
+  return state.isControl('router-text-default-cap') ? 4096 : undefined;
+}
+
+/** router-quotes-without-credits: exact quotes carry amount and amount_cents, no credits. */
+export function shapeQuote(state: RouterState, quote: Record<string, unknown>): Record<string, unknown> {
+  if (state.isControl('router-quotes-without-credits')) delete quote.credits;
+  if (typeof quote.provider === 'string') quote.provider = shownProvider(state, quote.provider);
+  return quote;
+}
+
+/** router-format-annotation: `format` is an annotation (JSON Schema 2020-12's default), not asserted. */
+export function assertsFormats(state: RouterState): boolean {
+  return !state.isControl('router-format-annotation');
+}
+
+/**
+ * router-provider-requirements: the image partners make at most three images per call, a
+ * requirement beyond the schema (which allows four): they call a larger request malformed.
+ */
+export function partnerImageCap(state: RouterState): number | undefined {
+  return state.isControl('router-provider-requirements') ? 3 : undefined;
+}
+
+/** router-spend-headers-on-limits-only: the committed-spend headers only on 429s, never on a 200 run. */
+export function spendHeadersOnRuns(state: RouterState): boolean {
+  return !state.isControl('router-spend-headers-on-limits-only');
+}
+
+/** router-no-submit-estimates: the submit's estimate is still rolling out: never sent. */
+export function submitEstimates(state: RouterState): boolean {
+  return !state.isControl('router-no-submit-estimates');
+}
+
+/** router-limits-runs-only: the request allowance is counted on synchronous runs only. */
+export function rateLimited(state: RouterState, method: string, url: string): boolean {
+  if (!state.isControl('router-limits-runs-only')) return true;
+  return method === 'POST' && /^\/v2\/models\/[^/?]+\/[^/?]+(\?|$)/.test(url);
+}
+
+/**
+ * router-provider-failure-402: a provider that could not take the call (and said nothing
+ * the router can report) is a request-level failure, 402 provider_error, not a 502.
+ */
+export function providerFailure(state: RouterState, answer: Exclude<PartnerAnswer, { kind: 'ok' }>, model: ModelDef): Answer {
+  if (state.isControl('router-provider-failure-402') && answer.kind === 'unavailable') {
+    return errorAnswer(402, 'provider_error', `${model.id}: the provider could not take the call and reported no reason`, { [H.upstreamStatus]: String(answer.upstreamStatus) });
+  }
+  return state.rules.providerFailure(answer, model);
+}
+
+/** router-schema-failure-unavailable: a schema document that cannot be built is 500 service_unavailable. */
+export function schemaFailureBucket(state: RouterState): string | undefined {
+  return state.isControl('router-schema-failure-unavailable') ? 'service_unavailable' : undefined;
+}

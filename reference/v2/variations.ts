@@ -1,0 +1,33 @@
+// Controls (reference/controls.ts) that vary what the v2 surfaces answer outside the asset
+// and job routes: the surfaces' own files call these, and the controls are consulted here,
+// in the v2 folder, so their self-test covers the family they vary.
+import type { FastifyInstance } from 'fastify';
+import type { ReferenceContext } from '../context.ts';
+
+/** The 401 message for a JWT bearer on a deployment that takes API keys only (seed W:157:0f28ce1fb567). */
+export function jwtRefusalMessage(ctx: ReferenceContext): string {
+  // A control: the same refusal in other words, naming no "JWT" (the seed asks that it says so, not how).
+  if (ctx.isControl('jwt-refusal-plain-words')) return 'session and OAuth tokens are not accepted on this deployment; send an account API key';
+  return 'this deployment does not accept JWT bearer tokens; use an API key';
+}
+
+/**
+ * A control: cloud and proxy answer GET /workflow (a read only serverless deployments
+ * offer, seed W:24:b2fff39263f9) with a web page, as a front end serving its pages at any
+ * path does. It serves no graph.
+ */
+export function registerWorkflowPage(app: FastifyInstance, ctx: ReferenceContext): void {
+  if (!ctx.isControl('workflow-route-html')) return;
+  app.get('/workflow', async (_request, reply) => reply.type('text/html; charset=utf-8').send('<!doctype html><html><head><title>Workflows</title></head><body><div id="app"></div></body></html>'));
+}
+
+/**
+ * The body of a deployment's GET /workflow for the graph that ran. A control: the answer
+ * carries members beyond the graph (v2 changes are additive, seed W:22:0217f65ddc94): one
+ * unknown top-level member, and a `_meta` on every node, as an engine that titles its nodes does.
+ */
+export function deploymentWorkflowBody(ctx: ReferenceContext, graph: Record<string, unknown>): Record<string, unknown> {
+  if (!ctx.isControl('deployment-workflow-annotated')) return graph;
+  const nodes = Object.fromEntries(Object.entries(graph).map(([id, node]) => [id, typeof node === 'object' && node !== null ? { ...node, _meta: { title: `node ${id}` } } : node]));
+  return { ...nodes, x_reference_control: { note: 'a member beyond the graph' } };
+}
