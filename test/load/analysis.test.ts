@@ -118,7 +118,7 @@ function judgeOnly(family: 'v2' | 'router'): ApiClient {
   return new ApiClient({ contract: loadContract(c.file, 'Comfy', c.rulePrefix), target, recorder: new Recorder(new Redactor([])), checks: c.checks });
 }
 
-test('a 429 under load is judged by the contract and the always-on checks; v2 must say rate_limited, router buckets stay open', () => {
+test('a 429 under load is judged by the contract and the always-on checks; v2 must say rate_limited with Retry-After, router buckets stay open and Retry-After is judged only where sent', () => {
   const router = judgeOnly('router');
   const v2 = judgeOnly('v2');
   const spend = { 'x-committed-spend-limit': '100', 'x-committed-spend-current': '10', 'x-committed-spend-remaining': '90', 'x-comfy-request-id': 'r1', 'content-type': 'application/json' };
@@ -127,7 +127,9 @@ test('a 429 under load is judged by the contract and the always-on checks; v2 mu
   assert.equal(r429({ 'retry-after': '1', 'x-comfy-error-type': 'rate_limited', ...spend }, routerBody('rate_limited')), undefined);
   assert.equal(r429({ 'retry-after': '2', 'x-comfy-error-type': 'brand_new_bucket', ...spend }, routerBody('brand_new_bucket')), undefined, 'an unknown bucket is allowed');
   assert.match(r429({ 'retry-after': '1', 'x-comfy-error-type': 'rate_limited', ...spend }, JSON.stringify({ error_type: 'rate_limited' })) ?? '', /detail/);
-  assert.match(r429({ 'x-comfy-error-type': 'rate_limited', ...spend }, routerBody('rate_limited')) ?? '', /Retry-After/i);
+  // Seed R lists no Retry-After on a router 429: one that is absent is accepted, one that is sent is judged.
+  assert.equal(r429({ 'x-comfy-error-type': 'rate_limited', ...spend }, routerBody('rate_limited')), undefined);
+  assert.match(r429({ 'retry-after': 'soon', 'x-comfy-error-type': 'rate_limited', ...spend }, routerBody('rate_limited')) ?? '', /Retry-After|integer/i);
   const v2Body = (code: string) => JSON.stringify({ error: { code, message: 'slow down' } });
   const json = { 'content-type': 'application/json' };
   const id = '/api/v2/assets/0b6c0e4e-6f2b-4c1e-9b1a-1f2d3c4b5a69';
