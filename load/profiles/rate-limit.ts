@@ -14,6 +14,7 @@ import type { SurfaceTarget } from '../../lib/targets.ts';
 import type { CheckResult, Observation, Profile, PrepareContext, Skip, Workload } from '../types.ts';
 import { basePath, bearer, missing, scenarioNumber, scenarioString } from './common.ts';
 import { retryAfterSeconds } from './poll-pool.ts';
+import { pollUntil } from '../../lib/time.ts';
 import { errorOf } from '../../lib/repro.ts';
 
 /** How far the admitted rate may stray from the configured allowance. */
@@ -238,14 +239,16 @@ async function waitAndRetry(target: SurfaceTarget, family: 'v2' | 'router', path
   return { ok: false, detail: `${allowance * 2 + 5} calls in a row were never refused, so there was no Retry-After to wait` };
 }
 
-/** A router 429 without Retry-After (the seed gives it none): a client that waits a window gets in. Tries once a second for up to a minute. */
+/** A router 429 without Retry-After (the seed gives it none): a client that keeps asking, once a second for up to a minute, gets in. */
 async function pollUntilAdmitted(call: () => Promise<{ status: number }>): Promise<{ ok: boolean; detail: string }> {
-  for (let waited = 1; waited <= 60; waited++) {
-    await delay(1000);
+  const start = Date.now();
+  const answer = await pollUntil(async () => {
     const again = await call();
-    if (again.status !== 429) return { ok: again.status >= 200 && again.status < 300, detail: `the 429 carried no Retry-After; after ${waited} s of waiting the call answered ${again.status}` };
-  }
-  return { ok: false, detail: 'the 429 carried no Retry-After, and a call once a second for 60 s was refused every time' };
+    return again.status === 429 ? undefined : again.status;
+  }, { deadlineMs: 60_000, intervalMs: 1000 });
+  const waited = Math.round((Date.now() - start) / 1000);
+  if (answer === undefined) return { ok: false, detail: 'the 429 carried no Retry-After, and a call once a second for 60 s was refused every time' };
+  return { ok: answer >= 200 && answer < 300, detail: `the 429 carried no Retry-After; after ${waited} s of asking again the call answered ${answer}` };
 }
 
 export const rateLimit = rateLimitProfile({

@@ -9,7 +9,7 @@ import { imageBody } from '../../lib/router/bodies.ts';
 
 /**
  * A provider failure reaching the caller: a 5xx (502, 503, 504), or 402, the request-level
- * failure "for a reason the model did not report" (R § Errors, the 402 row); never a 2xx,
+ * failure the 402 row of R § Errors gives for a cause the model itself did not name; never a 2xx,
  * never a refusal of the request itself (a 409 or another 4xx).
  */
 function providerFailure(res: ApiResponse): boolean {

@@ -140,8 +140,8 @@ test.describe('Queued request', () => {
     const body = { ...imageBody(requireScenario), prompt: `conformance estimate ${randomUUID()}` };
     const key = uniqueKey('submit-estimate');
     const fresh = handleOf(await api.call('submitModelRequest', withKey(key, { path: path(m), json: body })));
-    // R:72:d586e05637f1: the estimate appears when cost estimation is enabled for the caller, and is
-    // omitted while the feature rolls out; which holds for the default key is not stated, so
+    // R:72:d586e05637f1: only callers with estimation switched on get an estimate, and it is left
+    // out during the rollout; the seed does not say which holds for the default key, so
     // an admission without one is accepted and only what an estimate says is judged.
     const estimating = fresh.estimate !== undefined;
     if (estimating) check('ROUTER.QUEUE.ESTIMATE', typeof fresh.estimate === 'object' && fresh.estimate !== null && typeof fresh.estimate.source === 'string', 'the estimate of a fresh admission', 'a cost estimate with a source', fresh.estimate);

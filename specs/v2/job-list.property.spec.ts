@@ -46,11 +46,11 @@ test.describe('Job list', () => {
     });
   });
 
-  test('a jobs-list limit that is not a positive integer is refused 422 invalid_request; a cursor the server refuses is refused 400 invalid_cursor', rules('V2.ERR.LIST_REFUSALS'), async ({ api, profile }, testInfo) => {
+  test('a jobs-list limit below 1, or not a whole number, is refused 422 invalid_request; a cursor the server refuses is refused 400 invalid_cursor', rules('V2.ERR.LIST_REFUSALS'), async ({ api, profile }, testInfo) => {
     const probe = await api.call('listJobs', { query: { limit: 1 } });
     if (probe.status === 501) return notJudged('V2.ERR.LIST_REFUSALS', 'this surface does not list jobs yet (501 not_implemented)');
     // Each refusal is judged on its own: one wrong answer does not hide the others.
-    // Seed W:217:ae18d5395772: a jobs-list limit that is not a positive integer is 422 invalid_request.
+    // Seed W:217:ae18d5395772: a jobs-list limit below 1, or not a whole number, is 422 invalid_request.
     for (const limit of ['0', '-3', 'ten']) {
       const res = await api.call('listJobs', { query: { limit } });
       check('V2.ERR.LIST_REFUSALS', res.status === 422 && res.errorCode === 'invalid_request', `the job list with limit=${limit}`, '422 invalid_request', `${res.status} ${res.errorCode ?? ''}`.trim(), res);

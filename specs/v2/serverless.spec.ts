@@ -115,7 +115,7 @@ function servesGraph(res: { status: number; body: Buffer }): boolean {
 }
 
 test.describe('Only the serverless surface reads the executed graph', () => {
-  test('only the serverless surface offers a read of the executed graph: GET {base}/workflow serves no graph elsewhere', rules('V2.SERVERLESS.WORKFLOW_ONLY'), async ({ api }) => {
+  test('GET {base}/workflow belongs to the serverless surface alone: any other surface serves no graph there', rules('V2.SERVERLESS.WORKFLOW_ONLY'), async ({ api }) => {
     // Sent past the contract client on purpose: on this surface the route is not expected to
     // exist, so there is no operation to validate the answer against. Seed W:24:b2fff39263f9
     // says no graph read is offered here, not how the path is answered: a 4xx, a web page or a

@@ -50,6 +50,9 @@ async function v1Run(ref: RunningReference, prompt: object, announce = true): Pr
     session.close();
   }
 }
+/** Returns once the clock reads later than `since` (times in these answers have millisecond resolution). */
+const clockPast = (since: number) => pollUntil(async () => (Date.now() > since ? true : undefined), { deadlineMs: 1000, intervalMs: 1 });
+
 const PREVIEW = { '1': { class_type: 'EmptyImage', inputs: { width: 4, height: 4, batch_size: 1, color: 7 } }, '2': { class_type: 'PreviewImage', inputs: { images: ['1', 0] } } };
 
 /** Uploads fresh bytes to a reference's local surface; the asset id. */
@@ -188,7 +191,7 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
   'job-list-oldest-first': async ({ plain, ctl }) => {
     const order = async (ref: RunningReference) => {
       const a = await submitLocal(ref);
-      await new Promise((r) => setTimeout(r, 10)); // distinct creation times
+      await clockPast(Date.now()); // distinct creation times
       const b = await submitLocal(ref);
       const ids = ((await (await fetch(`${ref.surfaces.local}/api/v2/jobs?limit=100`)).json()) as { jobs: Array<{ id: string }> }).jobs.map((j) => j.id);
       return ids.indexOf(a) - ids.indexOf(b);
@@ -216,7 +219,7 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
       const id = await uploadLocal(ref);
       const read = async () => ((await (await fetch(`${ref.surfaces.local}/api/v2/assets/${id}`)).json()) as { url_expires_at: string }).url_expires_at;
       const first = await read();
-      await new Promise((r) => setTimeout(r, 20));
+      await clockPast(Date.now()); // an expiry counted from a later instant
       return [first, await read()];
     };
     const [p1, p2] = await expiries(plain);

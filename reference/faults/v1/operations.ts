@@ -221,6 +221,17 @@ export const V1_OPERATION_FAULTS = [
   // reporting "finished", which the seed reads as in flight. Only a suite-chosen deadline could
   // see it, and a deadline hit is the suite's bound (an error), never a broken rule.
   {
+    // W § v1 job status: a job that finished successfully ends on the success value of its
+    // vocabulary. A translation into the second listing that picks the wrong terminal value
+    // reports a success as a failure there; answers in the first vocabulary are untouched.
+    name: 'v1-second-vocabulary-success-failed',
+    rule: 'V1.STATUS.TERMINAL',
+    description: 'in the second status vocabulary, a job that finished successfully reads failed instead of completed',
+    install(s) {
+      v1StatusRead(s, (status) => (status === 'completed' ? 'failed' : status));
+    },
+  },
+  {
     name: 'v1-status-early-terminal',
     rule: 'V1.STATUS.IN_FLIGHT',
     description: 'a running job already reports success',

@@ -158,6 +158,20 @@ export const JOB_FAULTS = [
   // shows the job finish. Only a suite-chosen deadline could see it, and a deadline hit is
   // the suite's bound (an error), never a broken rule: no finite run tells it from a slow job.
   {
+    // W design rule 2: a job's state is retrievable by its id until its expires_at. A
+    // retention bug that dates the job's end of life at its completion makes every read of
+    // a finished job say expired, so polling never shows how the job really ended.
+    name: 'job-reads-expired-at-finish',
+    rule: 'V2.JOB.POLL_FIRST',
+    description: 'a job that finished successfully reads expired on every job read, though its expires_at lies ahead',
+    install(s) {
+      s.respond({ routes: ['GET /api/v2/jobs/:id'] }, (out) => {
+        const job = record(out);
+        if (job?.status === 'succeeded') job.status = 'expired';
+      });
+    },
+  },
+  {
     name: 'outputs-read-once',
     rule: 'V2.JOB.RETRIEVABLE',
     description: "a finished job's outputs are listed on the first read that sees it finished and dropped from every later read",
