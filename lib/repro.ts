@@ -16,11 +16,27 @@ export function curlOf(ex: Exchange): string {
     const body = JSON.stringify(req.json);
     parts.push(`-H 'content-type: application/json' --data ${quote(body.length > 2000 ? `${body.slice(0, 2000)}…` : body)}`);
   }
-  for (const [name, v] of req.form ?? []) parts.push(`-F ${quote(typeof v === 'string' ? `${name}=${v}` : `${name}=@${v.filename};type=${v.contentType}`)}`);
+  // A multipart file travels with the command: a here-document writes it first, so the
+  // line runs as pasted (files larger than FILE_INLINE_MAX are named, not carried).
+  const files: string[] = [];
+  for (const [name, v] of req.form ?? []) {
+    if (typeof v === 'string') {
+      parts.push(`-F ${quote(`${name}=${v}`)}`);
+      continue;
+    }
+    const local = safeFileName(v.filename);
+    if (v.data.byteLength <= FILE_INLINE_MAX) files.push(`base64 -d > ${quote(local)} <<'B64'\n${Buffer.from(v.data).toString('base64').replace(/.{76}/g, '$&\n')}\nB64`);
+    else files.push(`# ${quote(local)}: the uploaded file (${v.data.byteLength} bytes) is too large to carry here`);
+    parts.push(`-F ${quote(`${name}=@${local};filename=${v.filename};type=${v.contentType}`)}`);
+  }
   if (req.rawBody !== undefined) parts.push(typeof req.rawBody === 'string' ? `--data-binary ${quote(req.rawBody.slice(0, 2000))}` : `--data-binary @body.bin`);
   parts.push(quote(req.url));
-  return redactMessage(parts.filter(Boolean).join(' '));
+  return redactMessage([...files, parts.filter(Boolean).join(' ')].join('\n'));
 }
+
+const FILE_INLINE_MAX = 64 * 1024;
+// The name the file gets on the reader's disk: no path, nothing a shell reads.
+const safeFileName = (name: string) => name.replace(/^.*[\\/]/, '').replace(/[^A-Za-z0-9._-]/g, '_') || 'upload.bin';
 
 /** The error code and message an answer carries (v2 envelope, router bucket, registry error), if any. */
 export function errorOf(body: Buffer | undefined, contentType: string | undefined): { code?: string; message?: string } {
