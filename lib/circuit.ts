@@ -24,6 +24,9 @@ function key(origin: string): string {
   return origin.replace(/[^A-Za-z0-9]+/g, '_');
 }
 
+/** How every reason of an open breaker begins: a skip with it is a rule not judged, never a skip by choice. */
+export const CIRCUIT_OPEN = 'target stopped answering at ';
+
 /** Why the breaker for this origin is open, or undefined when requests may go. */
 export function openReason(origin: string): string | undefined {
   const own = memory.get(origin)?.open;
@@ -59,7 +62,7 @@ export function timedOut(origin: string, where: string, timeoutMs: number): stri
     count = readFileSync(file, 'utf8').split('\n').filter(Boolean).length;
   }
   if (count < CIRCUIT_TIMEOUTS) return undefined;
-  const reason = `target stopped answering at ${where} (${count} exchanges in a row with ${origin} got no answer within ${timeoutMs} ms)`;
+  const reason = `${CIRCUIT_OPEN}${where} (${count} exchanges in a row with ${origin} got no answer within ${timeoutMs} ms)`;
   m.open = reason;
   if (d) writeFileSync(path.join(d, `${key(origin)}.open`), reason);
   return reason;

@@ -92,3 +92,14 @@ test('a broken result the catalog cannot place is kept as an error, never droppe
   assert.equal(m.unplaced.length, 1);
   assert.equal(verdictOf(m, false).passed, false);
 });
+
+test('a test skipped because its target stopped answering leaves its rule an error naming where, never a skip or a pass', () => {
+  const m = run([
+    { ...base, surface: 'cloud', status: 'passed', rules: ['V2.A'], results: [held('V2.A')] },
+    { ...base, surface: 'cloud', status: 'skipped', rules: ['V2.A', 'V2.B'], skipReason: 'target stopped answering at GET /api/v2/jobs (3 exchanges in a row got no answer within 1000 ms)' },
+  ]);
+  for (const id of ['V2.A', 'V2.B']) {
+    assert.equal(cell(m, id, 'cloud')?.status, 'error', id);
+    assert.match(cell(m, id, 'cloud')?.reason ?? '', /^not judged: target stopped answering at GET \/api\/v2\/jobs/);
+  }
+});
