@@ -74,18 +74,24 @@ exchanges (v1 stream) are not recorded, so their checks end in error on replay.
   --reports DIR          where reports go (default ./reports)
   -h, --help             this help`;
 
-export const MATRIX = `usage: workflow-conformance matrix REPORT.json... [--html FILE] [--out FILE]
+export const MATRIX = `usage: workflow-conformance matrix REPORT.json... [--differences] [--html FILE] [--out FILE]
 
 One table of several runs' conformance.json side by side: a row per rule, a column
-per implementation (target, and surface when a run had several). Markdown goes to
-stdout (or --out FILE); --html FILE writes an HTML page too.`;
+per run and surface, named by what tells the columns apart (the reference's fault or
+control, the target, the surface, the base URL, then the file). Markdown goes to
+stdout (or --out FILE); --html FILE writes an HTML page too.
+
+  --differences          Markdown: only the rules whose status differs between columns
+                         (the rows left out are counted). The HTML page shows the
+                         differences by default, with a switch to show every rule.`;
 
 export const INIT = `usage: workflow-conformance init --surface SURFACE [--name NAME] [--base-url URL] [--file FILE] [--force]
 
 Writes a commented targets file (default ./targets.yaml) with one entry for SURFACE
 (local, cloud, serverless, router, registry). Credentials are named by environment
 variable (token_env), never written in the file. The scenario inputs the reference
-uses are listed, commented out: uncomment those your server can give.
+uses are listed, commented out: uncomment those your server can give. A key the
+suite does not read (a misspelling) stops the run, naming the nearest known key.
 
   --name NAME            the entry's name (default: the surface)
   --base-url URL         the server's base URL (default: a placeholder to edit)

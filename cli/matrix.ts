@@ -5,7 +5,7 @@ import { sideBySide, sideBySideHtml } from '../report/side-by-side.ts';
 import { splitArgs, UsageError } from './args.ts';
 
 export function matrix(args: string[]): number {
-  const { flags, rest } = splitArgs(args, ['html', 'out']);
+  const { flags, rest } = splitArgs(args, ['html', 'out'], ['differences']);
   if (rest.length === 0) throw new UsageError('matrix needs one or more conformance.json files');
   const reports = rest.map((file) => {
     try {
@@ -16,7 +16,7 @@ export function matrix(args: string[]): number {
       throw new UsageError(`${file} is not a conformance.json: ${(err as Error).message}`);
     }
   });
-  const table = sideBySide(reports);
+  const table = sideBySide(reports, { differencesOnly: flags.has('differences') });
   if (flags.has('out')) writeFileSync(flags.get('out')!, table.markdown);
   else process.stdout.write(table.markdown);
   if (flags.has('html')) writeFileSync(flags.get('html')!, sideBySideHtml(table));

@@ -3,8 +3,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { templateOf, type TapeEntry } from '../../lib/cassette.ts';
 import { fromHar, toHar } from '../../lib/har.ts';
-import { sideBySide } from '../../report/side-by-side.ts';
-import { runErrorReport } from '../../report/run-error.ts';
 
 test('a request is matched by its path template: ids, hashes and numbers reduced, routes kept', () => {
   assert.equal(templateOf('get', 'http://h/api/v2/jobs/0b6a3f0e-8c1d-4d3e-9f5a-2b7c4e1d6a90?x=1'), 'GET /api/v2/jobs/{}');
@@ -23,18 +21,4 @@ test('HAR 1.2 round trip keeps what a replay needs: status, headers, bytes, erro
   assert.equal(har.log.version, '1.2');
   assert.equal(har.log.entries[2]!.response.status, 0, 'a request without answer is status 0, as HAR viewers expect');
   assert.deepEqual(fromHar(JSON.parse(JSON.stringify(har))), entries);
-});
-
-test('matrix: one row per rule, one column per implementation, verdicts on top', () => {
-  const a = runErrorReport('x', { name: 'alpha', surfaces: [{ surface: 'cloud', base_url: 'http://a' }] });
-  a.summary.verdict = 'pass';
-  a.rules = [{ id: 'V2.X', level: 'MUST', summary: 's', seed: 'W', seed_refs: [], source: 'seed', results: { cloud: { status: 'pass' }, local: { status: 'not_run' } } }];
-  const b = runErrorReport('y', { name: 'beta', surfaces: [{ surface: 'cloud', base_url: 'http://b' }, { surface: 'local', base_url: 'http://b2' }] });
-  b.summary.verdict = 'fail';
-  b.rules = [{ id: 'V2.X', level: 'MUST', summary: 's', seed: 'W', seed_refs: [], source: 'seed', results: { cloud: { status: 'fail' }, local: { status: 'pass' } } }];
-  const t = sideBySide([{ file: 'a.json', report: a }, { file: 'b.json', report: b }]);
-  assert.deepEqual(t.columns.map((c) => c.label), ['alpha', 'beta (cloud)', 'beta (local)']);
-  assert.deepEqual(t.rows, [{ id: 'V2.X', level: 'MUST', summary: 's', cells: ['pass', 'fail', 'pass'] }]);
-  assert.match(t.markdown, /\| `V2\.X` \| MUST \| pass \| \*\*FAIL\*\* \| pass \|/);
-  assert.match(t.markdown, /\| \*\*verdict\*\* \| \| \*\*PASS\*\* \| \*\*FAIL\*\* \| \*\*FAIL\*\* \|/);
 });
