@@ -70,8 +70,10 @@ export default defineConfig<Options>({
     target: { name: target.name, surfaces: target.surfaces.map((s) => ({ surface: s.surface, base_url: s.baseUrl })) },
   },
   reporter: quiet
-    ? [['./report/conformance-reporter.ts', { outputDir: reports, quiet: true }], ...blob]
+    ? [['./report/locations.ts'], ['./report/conformance-reporter.ts', { outputDir: reports, quiet: true }], ...blob]
     : [
+        // First: the real lines of tests run from an installed package, before anyone prints them.
+        ['./report/locations.ts'],
         [process.env.CI ? 'dot' : 'list'],
         ['html', { outputFolder: path.join(reports, 'html'), open: 'never' }],
         ['junit', { outputFile: path.join(reports, 'junit.xml') }],

@@ -42,6 +42,14 @@ test('installed from npm pack into an empty folder: --help, init, and run agains
     assert.match(written, /surface: local/);
     assert.doesNotMatch(written, /issue #\d|\(#\d+\)/, "init writes no note of this project's own tracker into the user's file");
 
+    // Test locations point at the real lines of the installed specs, not at tsx's one-line output.
+    const { CONFORMANCE_QUIET: _, ...listEnv } = env;
+    const listed = await run(bin, ['run', '--project', 'v2-cloud', '--list', 'specs/v2/errors.spec.ts'], { cwd: project, env: listEnv });
+    const source = readFileSync(path.join(ROOT, 'specs/v2/errors.spec.ts'), 'utf8').split('\n');
+    const firstTest = source.findIndex((l) => /^\s*test\(/.test(l)) + 1;
+    assert.match(listed.stdout, new RegExp(`errors\\.spec\\.ts:${firstTest}:\\d+ ›`), listed.stdout.slice(0, 600));
+    assert.doesNotMatch(listed.stdout, /spec\.ts:1:\d{3,}/);
+
     // init's file, then the suite against the embedded reference, from the project's folder.
     const embedded = await run(bin, ['run', '--surface', 'cloud', '--workers=1', 'specs/v2/errors.spec.ts'], { cwd: project, env, timeout: 240_000 }).catch((e: { stdout: string; stderr: string }) => e);
     const report = JSON.parse(readFileSync(path.join(project, 'reports', 'conformance.json'), 'utf8')) as { summary: { verdict: string } };
