@@ -50,4 +50,50 @@ export const LISTING_FAULTS = [
       });
     },
   },
+  {
+    name: 'list-cursor-wraps-around',
+    rule: 'V2.JOB.LIST_WALK',
+    description: 'the last page of a job listing carries, instead of no cursor, the cursor of its second page again, so a walk never ends',
+    install(s) {
+      // Per query (everything but the cursor), the first cursor handed out; the last page hands it out again.
+      const second = new Map<string, string>();
+      s.respond({ routes: ['GET /api/v2/jobs'] }, (out) => {
+        const body = out.body as { next_cursor?: string } | undefined;
+        if (out.status !== 200 || !body) return;
+        const { cursor, ...rest } = out.request.query as Record<string, string>;
+        const key = JSON.stringify(rest);
+        if (body.next_cursor && !cursor) second.set(key, body.next_cursor);
+        else if (!body.next_cursor && cursor && second.has(key)) body.next_cursor = second.get(key);
+      });
+    },
+  },
+  {
+    name: 'list-empty-pages-forever',
+    rule: 'V2.JOB.LIST_WALK',
+    // Serverless only: there the walk is scoped to the test's own jobs by label. The local
+    // surface keeps no labels, so its walk is the whole list under a page budget, and
+    // endless empty pages there end 'error' at the budget (a list of other callers' jobs
+    // may legitimately page past empty pages), never a verdict.
+    description: 'past the last job, the serverless job listing keeps answering empty pages that each carry a new cursor',
+    install(s) {
+      const MARK = 'past-the-end-';
+      let n = 0;
+      const pastTheEnd = new WeakSet<object>();
+      // A cursor of this fault's own making is taken off the request (the listing would refuse
+      // it) and the answer replaced by one more empty page.
+      const on = { surfaces: ['serverless'], routes: ['GET /api/v2/jobs'] } as const;
+      s.request(on, (inc) => {
+        const q = inc.request.query as Record<string, string>;
+        if (!q.cursor?.startsWith(MARK)) return;
+        delete q.cursor;
+        pastTheEnd.add(inc.request);
+      }, 'preHandler');
+      s.respond(on, (out) => {
+        const body = out.body as { jobs?: unknown[]; next_cursor?: string } | undefined;
+        if (out.status !== 200 || !body) return;
+        if (pastTheEnd.has(out.request)) out.body = { jobs: [], next_cursor: `${MARK}${++n}` };
+        else if (!body.next_cursor) body.next_cursor = `${MARK}${++n}`;
+      });
+    },
+  },
 ] as const satisfies ReadonlyArray<FaultUnit>;
