@@ -7,7 +7,8 @@ import path from 'node:path';
 import { stringify } from 'yaml';
 import { REFERENCE_PORT_ORDER, resolveTarget, TargetConfigError, type ResolvedTarget } from '../lib/targets.ts';
 import { toHar, type Har, type RecordingMeta } from '../lib/har.ts';
-import type { TapeEntry } from '../lib/cassette.ts';
+import { joinTape, placeholdersOf } from '../lib/cassette.ts';
+import { DEFAULT_API_KEY_PREFIX } from '../lib/registry/requests.ts';
 import { writeRunError } from '../report/run-error.ts';
 import { PLAYWRIGHT_CLI, PLAYWRIGHT_CONFIG, packageVersion, tsxImport } from './paths.ts';
 import { splitArgs, UsageError } from './args.ts';
@@ -29,7 +30,7 @@ function playwright(args: string[], env: Env): Promise<number> {
   return new Promise((resolve) => child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
 }
 
-const FLAG_ENV: Record<string, string> = {
+export const FLAG_ENV: Record<string, string> = {
   target: 'TARGET',
   'targets-file': 'TARGETS_FILE',
   surface: 'TARGET_SURFACE',
@@ -117,6 +118,8 @@ export async function runSuite(args: string[]): Promise<number> {
   if (tokenEnv !== undefined) {
     if (!process.env[tokenEnv]) throw new UsageError(`--token-env ${tokenEnv}: $${tokenEnv} is not set; export the key under that name`);
     env.TARGET_TOKEN = process.env[tokenEnv];
+    // A refused key is then named as the user gave it ($BADKEY), not as $TARGET_TOKEN.
+    env.TARGET_TOKEN_SOURCE = tokenEnv;
   }
   const reports = path.resolve(env.REPORTS_DIR ?? 'reports');
   env.REPORTS_DIR = reports;
@@ -143,13 +146,17 @@ export async function runSuite(args: string[]): Promise<number> {
   env.CONFORMANCE_RECORD_DIR = dir;
   try {
     const code = await playwright(rest, env);
-    const entries = readdirSync(dir)
-      .filter((f) => f.endsWith('.jsonl'))
-      .flatMap((f) => readFileSync(path.join(dir, f), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as TapeEntry));
+    const entries = joinTape(
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.jsonl'))
+        .flatMap((f) => readFileSync(path.join(dir, f), 'utf8').split('\n').filter(Boolean)),
+    );
     const meta: RecordingMeta = {
       target: { name: target.name, entry: target.recipe.entry, variables: target.recipe.variables },
       args: rest,
       env: Object.fromEntries(REPLAYED_SETTINGS.filter((k) => env[k] !== undefined).map((k) => [k, env[k]!])),
+      // What stands in for each credential on replay: no secret, only its form (lib/cassette.ts).
+      placeholders: placeholdersOf(target, [DEFAULT_API_KEY_PREFIX]),
       ...(verdictIn(reports) ? { verdict: verdictIn(reports)! } : {}),
     };
     writeFileSync(path.resolve(record), JSON.stringify(toHar(entries, meta, packageVersion()), null, 1) + '\n');
@@ -188,8 +195,8 @@ export async function replaySuite(args: string[]): Promise<number> {
   const targets = path.join(dir, 'targets.yaml');
   writeFileSync(targets, stringify({ targets: { [meta.target.name]: meta.target.entry } }));
   const env: Env = { ...process.env };
-  for (const k of ['TARGET_SURFACE', 'TARGET_BASE_URL', 'TARGET_TOKEN', 'REFERENCE_PORT', 'REFERENCE_FAULT', 'REFERENCE_CONTROL', 'CONFORMANCE_RECORD_DIR', ...REPLAYED_SETTINGS]) delete env[k];
-  for (const v of meta.target.variables) env[v] = `replayed-placeholder-${v.toLowerCase()}`;
+  for (const k of ['TARGET_SURFACE', 'TARGET_BASE_URL', 'TARGET_TOKEN', 'TARGET_TOKEN_SOURCE', 'REFERENCE_PORT', 'REFERENCE_FAULT', 'REFERENCE_CONTROL', 'CONFORMANCE_RECORD_DIR', ...REPLAYED_SETTINGS]) delete env[k];
+  for (const v of meta.target.variables) env[v] = meta.placeholders?.[v] ?? `replayed-placeholder-${v.toLowerCase()}`;
   Object.assign(env, meta.env, { TARGETS_FILE: targets, TARGET: meta.target.name, CONFORMANCE_REPLAY: path.resolve(file) });
   env.REPORTS_DIR = path.resolve(flags.get('reports') ?? env.REPORTS_DIR ?? 'reports');
   if (process.env.CONFORMANCE_QUIET !== '1') {
