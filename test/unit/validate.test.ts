@@ -142,3 +142,10 @@ test('a job workflow read (public docs) whose graph is a JSON string breaks V2.C
   assert.deepEqual(judge('getDeploymentWorkflow', res(200, graph)), []);
   assert.deepEqual(judge('getDeploymentWorkflow', res(200, graph, { 'content-type': 'text/plain; charset=utf-8' })), ['V2.CONTRACT.BODY']);
 });
+
+test("a nested component's rule is evidence only where the body holds it: a 404 envelope is no evidence for the node-error rule, a 422 with node errors is", () => {
+  const held = (id: string, r: HttpResponse, method = 'GET') => validateResponse(op(id), method, r).checked;
+  assert.ok(!held('getAsset', res(404, { error: { code: 'not_found', message: 'no such asset' } })).includes('V2.ERR.NODE_ERRORS_DETAILS'));
+  const refusal = { error: { code: 'invalid_workflow', message: 'x', details: { node_errors: { '3': { errors: [{ type: 'value_not_in_list', message: 'm', details: '', extra_info: {} }], class_type: 'KSampler', dependent_outputs: [] } } } } };
+  assert.ok(held('postJobs', res(422, refusal), 'POST').includes('V2.ERR.NODE_ERRORS_DETAILS'));
+});
