@@ -170,7 +170,8 @@ export async function runSync(state: RouterState, model: ModelDef, p: Principal,
 
   const success = (answer: Extract<PartnerAnswer, { kind: 'ok' }>, served: Leg, sent: Record<string, unknown>, extra: Record<string, string>): Answer => {
     const headers: Record<string, string> = { 'content-type': answer.contentType, ...extra, 'X-Content-Type-Options': 'nosniff' };
-    const calls = ownKey ? undefined : billedCalls(model, rules.ratedLeg(served, model), sent, answer.outputTokens);
+    // The run is billed by the operation its body selects (rules.videoOperation for the video family).
+    const calls = ownKey ? undefined : billedCalls(model, rules.ratedLeg(served, model), sent, answer.outputTokens, rules.videoOperation);
     if (calls !== undefined) headers[H.credits] = creditsOf(rules.runCharge(calls), rules.figures).toString(2);
     const out = presentOutput(state, model, q.strict, answer);
     headers['content-type'] = out.contentType;

@@ -137,12 +137,12 @@ export function quote(
 }
 
 /** The charge of a run that happened: exact figures, or the text model's actual usage. */
-export function charge(model: ModelDef, leg: Leg, body: Record<string, unknown>, outputTokens: number): Dec | undefined {
+export function charge(model: ModelDef, leg: Leg, body: Record<string, unknown>, outputTokens: number, videoOperation?: (model: ModelDef, body: Record<string, unknown>) => string): Dec | undefined {
   if (model.behaviour === 'unpriced') return undefined;
   if (model.kind === 'text') {
     return rate(model, leg, 'input_token').timesInt(inputTokens(body)).plus(rate(model, leg, 'output_token').timesInt(outputTokens));
   }
-  const q = quote(model, leg, body, { cardFresh: () => true });
+  const q = quote(model, leg, body, { cardFresh: () => true, ...(videoOperation ? { videoOperation } : {}) });
   return q.source === 'exact' ? q.amount : undefined;
 }
 
@@ -150,12 +150,12 @@ export function charge(model: ModelDef, leg: Leg, body: Record<string, unknown>,
  * The billed calls a run makes at the provider: the reference's image partners generate one
  * image per call, so `num_images` images are that many calls; other models make one.
  */
-export function billedCalls(model: ModelDef, leg: Leg, body: Record<string, unknown>, outputTokens: number): Dec[] | undefined {
-  const total = charge(model, leg, body, outputTokens);
+export function billedCalls(model: ModelDef, leg: Leg, body: Record<string, unknown>, outputTokens: number, videoOperation?: (model: ModelDef, body: Record<string, unknown>) => string): Dec[] | undefined {
+  const total = charge(model, leg, body, outputTokens, videoOperation);
   if (total === undefined) return undefined;
   const n = model.kind === 'image' && typeof body.num_images === 'number' && Number.isInteger(body.num_images) && body.num_images > 1 ? body.num_images : 1;
   if (n === 1) return [total];
-  const one = charge(model, leg, { ...body, num_images: 1 }, outputTokens) ?? total;
+  const one = charge(model, leg, { ...body, num_images: 1 }, outputTokens, videoOperation) ?? total;
   return Array.from({ length: n }, () => one);
 }
 

@@ -12,7 +12,7 @@ import { StaleCardError, charge, estimateBody, quote, type Leg, type Quote } fro
 import { resolvePrincipal, scopeOf, type Principal } from './principals.ts';
 import type { QueuedRequest } from './queue.ts';
 import { H, MAX_BODY_BYTES, type RouterState } from './state.ts';
-import { defaultMaxTokens, memberNames, partnerImageCap, providerFailure, rateLimited, schemaFailureBucket, shapeQuote, shownProvider, spendHeadersOnRuns, submitEstimates } from './variations.ts';
+import { capacityBucket, defaultMaxTokens, memberNames, partnerImageCap, providerFailure, quoteVideoOperation, rateLimited, rateLimitRetryAfter, schemaFailureBucket, shapeQuote, shownProvider, spendHeadersOnRuns, submitEstimates } from './variations.ts';
 
 interface ModelParams {
   provider: string;
@@ -89,7 +89,8 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
     if (!rateLimited(state, req.method, req.url)) return;
     const decision = rules.rateDecision(p.caller, state.limiter.take(p.caller));
     if (!decision.allowed) {
-      throw new RouterError(429, 'rate_limited', `request allowance used up; retry in ${decision.retryAfterSeconds} s`, { retryAfter: decision.retryAfterSeconds, headers: state.spendHeaders(scopeOf(p)) });
+      const retryAfter = rateLimitRetryAfter(state, decision.retryAfterSeconds);
+      throw new RouterError(429, 'rate_limited', retryAfter === undefined ? 'request allowance used up; try again once it resets' : `request allowance used up; retry in ${retryAfter} s`, { ...(retryAfter === undefined ? {} : { retryAfter }), headers: state.spendHeaders(scopeOf(p)) });
     }
   };
   app.addHook('onRequest', (req, _reply, done) => {
@@ -250,7 +251,7 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
     const q = parseRunQuery(req.query as Record<string, unknown>, state);
     const hasKey = req.headers['idempotency-key'] !== undefined;
     return withKey(req, reply, p, async () => {
-      if (def.behaviour === 'busy') throw new RouterError(503, 'service_unavailable', `${def.id} is at capacity; retry after the indicated time`, { retryAfter: 1 });
+      if (def.behaviour === 'busy') throw new RouterError(503, capacityBucket(state), `${def.id} is at capacity; retry after the indicated time`, { retryAfter: 1 });
       const leg = selectLeg(state, def, p, q, req.body, 'run', hasKey);
       // strict_mode means something only with an alternate.
       const strict = rules.strictMode(q.strict, leg);
@@ -283,7 +284,7 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
     const body = validateBody(state, def, req.body, { skipNative: false, rejectUnknown: false, route: 'estimate' });
     const result = rules.estimateQuote(p, def, leg, () => {
       try {
-        return quote(def, leg, body, { cardFresh: () => rules.cardFresh(def), videoOperation: rules.videoOperation, defaultMaxTokens: defaultMaxTokens(state) });
+        return quote(def, leg, body, { cardFresh: () => rules.cardFresh(def), videoOperation: quoteVideoOperation(state), defaultMaxTokens: defaultMaxTokens(state) });
       } catch (err) {
         if (err instanceof StaleCardError) throw new RouterError(503, 'service_unavailable', `the rate card for ${def.provider} is stale; no figure is given instead of a guess`);
         throw err;
@@ -310,7 +311,7 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
     const q = parseRunQuery(req.query as Record<string, unknown>, state);
     const hasKey = req.headers['idempotency-key'] !== undefined;
     return withKey(req, reply, p, async () => {
-      if (def.behaviour === 'busy') throw new RouterError(503, 'service_unavailable', `${def.id} is at capacity; retry after the indicated time`, { retryAfter: 1 });
+      if (def.behaviour === 'busy') throw new RouterError(503, capacityBucket(state), `${def.id} is at capacity; retry after the indicated time`, { retryAfter: 1 });
       const leg = selectLeg(state, def, p, q, req.body, 'submit', hasKey);
       const strict = q.strict && leg.kind === 'alternate';
       const body = rules.validateSubmit(req.body, () => validateBody(state, def, req.body, { skipNative: strict, rejectUnknown: q.rejectUnknown, route: 'submit' }));

@@ -4,6 +4,7 @@
 import type { ModelDef } from './catalog.ts';
 import { errorAnswer, type Answer } from './dispatch.ts';
 import type { PartnerAnswer } from './partners.ts';
+import { operationOf } from './pricing.ts';
 import { H, type RouterState } from './state.ts';
 
 /**
@@ -47,9 +48,13 @@ export function defaultMaxTokens(state: RouterState): number | undefined {
   return state.isControl('router-text-default-cap') ? 4096 : undefined;
 }
 
-/** router-quotes-without-credits: exact quotes carry amount and amount_cents, no credits. */
+/**
+ * router-quotes-without-credits: exact quotes carry amount and amount_cents, no credits.
+ * router-unknown-without-reason: unknown quotes carry no reason (R:52 allows one only there, never requires it).
+ */
 export function shapeQuote(state: RouterState, quote: Record<string, unknown>): Record<string, unknown> {
   if (state.isControl('router-quotes-without-credits')) delete quote.credits;
+  if (state.isControl('router-unknown-without-reason') && quote.source === 'unknown') delete quote.reason;
   if (typeof quote.provider === 'string') quote.provider = shownProvider(state, quote.provider);
   return quote;
 }
@@ -91,7 +96,38 @@ export function providerFailure(state: RouterState, answer: Exclude<PartnerAnswe
   if (state.isControl('router-provider-failure-402') && answer.kind === 'unavailable') {
     return errorAnswer(402, 'provider_error', `${model.id}: the provider could not take the call and reported no reason`, { [H.upstreamStatus]: String(answer.upstreamStatus) });
   }
-  return state.rules.providerFailure(answer, model);
+  const failed = state.rules.providerFailure(answer, model);
+  // router-deadline-own-clock: the router's own clock ends the call, so no provider status is reported.
+  if (state.isControl('router-deadline-own-clock') && answer.kind === 'timeout') return withoutHeader(failed, H.upstreamStatus);
+  // router-policy-upstream-detail: the provider's reason for a content-policy refusal goes out in the header (no body member).
+  if (state.isControl('router-policy-upstream-detail') && answer.kind === 'policy') {
+    return { ...failed, headers: { ...failed.headers, [H.upstreamDetail]: `the provider refused the ${answer.subject} on content-policy grounds` } };
+  }
+  return failed;
+}
+
+function withoutHeader(answer: Answer, name: string): Answer {
+  const headers = Object.fromEntries(Object.entries(answer.headers).filter(([k]) => k.toLowerCase() !== name.toLowerCase()));
+  return { ...answer, headers };
+}
+
+/** router-capacity-own-bucket: a capacity refusal names a bucket of its own (the set is open, R:251), not service_unavailable. */
+export function capacityBucket(state: RouterState): string {
+  return state.isControl('router-capacity-own-bucket') ? 'capacity_exhausted' : 'service_unavailable';
+}
+
+/** router-429-without-retry-after: a rate_limited 429 names no Retry-After (R lists none on a 429). */
+export function rateLimitRetryAfter(state: RouterState, seconds: number): number | undefined {
+  return state.isControl('router-429-without-retry-after') ? undefined : seconds;
+}
+
+/**
+ * router-video-quotes-by-role: the estimate route prices the video family by the roles in
+ * content[] (the sibling operation a body selects), while runs still bill by media kinds;
+ * quotes are not charges (R:62) and may price a sibling operation differently (R:66).
+ */
+export function quoteVideoOperation(state: RouterState): (model: ModelDef, body: Record<string, unknown>) => string {
+  return state.isControl('router-video-quotes-by-role') ? (model, body) => operationOf(model, body, true) : state.rules.videoOperation;
 }
 
 /** router-schema-failure-unavailable: a schema document that cannot be built is 500 service_unavailable. */

@@ -1,5 +1,5 @@
 // Properties of the catalog walk (seed R § Resources › Catalog page; Identifiers › page
-// cursor): any limit visits every model exactly once and ends only on has_more false;
+// cursor): any limit visits every model and ends only on has_more false (none twice, assumed);
 // cursors are opaque, and (public docs) a cursor the server did not produce is refused.
 import fc from 'fast-check';
 import { test, rules } from '../../fixtures/test.ts';
@@ -10,19 +10,24 @@ import { walkCatalog, type CatalogPage } from '../../lib/router/catalog.ts';
 import { checkRouterError } from '../../lib/router/models.ts';
 
 test.describe('Catalog page', () => {
-  test('following next_cursor while has_more visits every model exactly once, whatever the limit', rules('ROUTER.CATALOG.WALK'), async ({ api, profile }, testInfo) => {
+  // R:38:d5bbac65ae84 says to walk while has_more is true; that no entry comes twice is assumed
+  // (R:25:8ca9c6fc742c: a rebuilt catalog may shift cursors), so it is a SHOULD.
+  test('following next_cursor while has_more visits every model, whatever the limit, and (assumed) none twice', rules('ROUTER.CATALOG.WALK', 'ROUTER.CATALOG.WALK_UNIQUE'), async ({ api, profile }, testInfo) => {
     const reference = await walkCatalog(api, 100);
     const all = new Set(reference.ids);
-    check('ROUTER.CATALOG.WALK', all.size === reference.ids.length, `a walk at limit 100 (${reference.ids.length} entries)`, 'no entry twice', `${reference.ids.length - all.size} repeated`);
+    check('ROUTER.CATALOG.WALK_UNIQUE', all.size === reference.ids.length, `a walk at limit 100 (${reference.ids.length} entries)`, 'no entry twice', `${reference.ids.length - all.size} repeated`);
     // Each walk costs about (catalog size / limit) requests: small limits are drawn less often.
     const limit = fc.oneof({ weight: 1, arbitrary: fc.integer({ min: 1, max: 9 }) }, { weight: 4, arbitrary: fc.integer({ min: 10, max: 150 }) });
+    // Repeats are the SHOULD's: noted in the property and judged after it, so they never cut the MUST's runs short.
+    const repeated: string[] = [];
     await assertProperty(testInfo, { ...profile, numRuns: Math.max(3, Math.ceil(profile.numRuns / 3)) }, limit, async (n) => {
       const walk = await walkCatalog(api, n);
       const seen = new Set(walk.ids);
-      check('ROUTER.CATALOG.WALK', seen.size === walk.ids.length, `a walk at limit ${n}`, 'no entry twice', `${walk.ids.length - seen.size} repeated`);
+      if (seen.size !== walk.ids.length) repeated.push(`${walk.ids.length - seen.size} at limit ${n}`);
       const missing = [...all].filter((id) => !seen.has(id));
-      check('ROUTER.CATALOG.WALK', missing.length === 0 && seen.size === all.size, `a walk at limit ${n}`, `the ${all.size} models of the walk at limit 100`, `${seen.size} models; missing ${missing.slice(0, 3).join(', ')}`);
+      check('ROUTER.CATALOG.WALK', missing.length === 0, `a walk at limit ${n}`, `the ${all.size} models of the walk at limit 100`, `${seen.size} models; missing ${missing.slice(0, 3).join(', ')}`);
     });
+    check('ROUTER.CATALOG.WALK_UNIQUE', repeated.length === 0, 'the walks at the other limits', 'no entry twice', `repeated entries: ${repeated.join('; ')}`);
   });
 
   test('next_cursor is opaque: 1 to 512 characters, and not the offset of the next entry', rules('ROUTER.CATALOG.CURSOR_OPAQUE'), async ({ api }) => {

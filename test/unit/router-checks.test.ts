@@ -137,6 +137,9 @@ test('quote arithmetic: cents unrounded, credits x 211 rounded to 2 decimals (ei
   assert.equal(violated({ ...base, amount: '1', amount_cents: 100, credits: 211, min_amount: '1' }), 'ROUTER.ESTIMATE.FIELDS');
   assert.equal(violated({ source: 'estimated', pricing_as_of: '2026-01-01T00:00:00Z', min_amount: '0.1', max_amount: '0.2', min_amount_cents: 10, max_amount_cents: 20 }), undefined);
   assert.equal(violated({ source: 'unknown', pricing_as_of: '2026-01-01T00:00:00Z', reason: 'not_quotable' }), undefined);
+  // A reason only when the source is unknown (R:52:36c68f3d4dbe); not that every unknown quote has one.
+  assert.equal(violated({ source: 'unknown', pricing_as_of: '2026-01-01T00:00:00Z' }), undefined);
+  assert.equal(violated({ source: 'estimated', pricing_as_of: '2026-01-01T00:00:00Z', min_amount: '0.1', max_amount: '0.2', reason: 'not_quotable' }), 'ROUTER.ESTIMATE.FIELDS');
   // credits is not said to be always present (R:51:ad9a5652bd3b); amount_cents is, with amount (R:50:d9b658add9f4).
   assert.equal(violated({ ...base, amount: '0.0125', amount_cents: 1.25 }), undefined);
   assert.equal(violated({ ...base, amount: '0.0125' }), 'ROUTER.ESTIMATE.FIELDS');
@@ -177,4 +180,12 @@ test('a header is mirrored by any body member holding its value, and a schema UR
   const m = { id: 'bfl/flux-2-pro', provider: 'bfl', model: 'flux-2-pro' };
   assert.deepEqual(schemaUrlMember({ id: m.id, schema_url: 'https://api.example/v2/models/bfl/flux-2-pro/openapi.json' }, m), ['schema_url', 'https://api.example/v2/models/bfl/flux-2-pro/openapi.json']);
   assert.equal(schemaUrlMember({ id: m.id, docs: 'https://api.example/v2/models/bfl/other/openapi.json' }, m), undefined);
+});
+
+test('X-Svc-Credits-Used off the 2-decimal form is ROUTER.RUN.CREDITS_USED_FORMAT (SHOULD, public docs), never the MUST ROUTER.RUN.CREDITS_USED', () => {
+  const run = (credits: string) => judge('runModel', res(200, { images: [] }, { 'x-comfy-credits-used': credits, 'x-content-type-options': 'nosniff' }), 'POST');
+  assert.deepEqual(run('2.64'), []);
+  assert.deepEqual(run('12'), []);
+  // The seed ties the 2-decimal figure to exact quotes only (R:51); the header itself is a string (R:216).
+  assert.deepEqual(run('0.3456'), ['ROUTER.RUN.CREDITS_USED_FORMAT']);
 });

@@ -135,3 +135,18 @@ test('a live event stream that stays open after its terminal event is read up to
     await new Promise((r) => server.close(r));
   }
 });
+
+test('the runs spent looking for a router 429 are a scenario input: a burst with no 429 ends error naming rate_limit_max_runs, not a broken rule', async () => {
+  const { rateLimitMaxRuns, RATE_LIMIT_MAX_RUNS } = await import('../../lib/router/limits.ts');
+  const { SuiteCountBound } = await import('../../lib/violations.ts');
+  assert.equal(rateLimitMaxRuns({}), 20, 'a modest default');
+  assert.equal(rateLimitMaxRuns({ rate_limit_allowance: 5 }), 15, 'twice a stated allowance plus 5');
+  assert.equal(rateLimitMaxRuns({ rate_limit_allowance: 100 }), 20, 'never above the default unless asked');
+  assert.equal(rateLimitMaxRuns({ rate_limit_allowance: 100, rate_limit_max_runs: 250 }), 250);
+  assert.throws(() => rateLimitMaxRuns({ rate_limit_max_runs: 'many' }), /rate_limit_max_runs must be a whole number/);
+  const got = await outcomes(DECLARED, async () => {
+    throw new SuiteCountBound('15 rapid runs of a/b were never refused 429', 15, 'runs', `scenario input ${RATE_LIMIT_MAX_RUNS}`);
+  });
+  assert.deepEqual(got.broken, []);
+  assert.match(got.blocked[0]!, /15 rapid runs of a\/b were never refused 429 within the suite's bound of 15 runs \(scenario input rate_limit_max_runs raises it\)/);
+});

@@ -94,10 +94,24 @@ export const CATALOG_FAULTS = [
   },
   {
     name: 'router-page-overlap',
-    rule: 'ROUTER.CATALOG.WALK',
-    description: 'every page after the first repeats the last entry of the page before',
+    rule: 'ROUTER.CATALOG.WALK_UNIQUE',
+    description: 'a cursor followed for the first time resumes one entry early, so the page repeats the last entry of the page before (a followed-again cursor resumes where it should, so every walk still ends)',
     install(s) {
-      s.policy.router.pageStart = (position) => (position > 0 ? position - 1 : position);
+      // Stateful, so a walk at limit 1 still moves on: an overlap on every use would serve the same entry for ever.
+      const followed = new Set<number>();
+      s.policy.router.pageStart = (position) => {
+        if (position === 0 || followed.has(position)) return position;
+        followed.add(position);
+        return position - 1;
+      };
+    },
+  },
+  {
+    name: 'router-page-skips',
+    rule: 'ROUTER.CATALOG.WALK',
+    description: 'every page after the first starts one entry past its cursor, so the entry at each page boundary is never served',
+    install(s) {
+      s.policy.router.pageStart = (position) => (position > 0 ? position + 1 : position);
     },
   },
   {

@@ -21,6 +21,17 @@ export const ESTIMATE_FAULTS = [
     },
   },
   {
+    name: 'router-reason-on-estimated',
+    rule: 'ROUTER.ESTIMATE.FIELDS',
+    description: 'estimated quotes also carry reason not_quotable, to say why no exact figure is given',
+    install(s) {
+      onRouter(s, [ESTIMATE, SUBMIT], (out) => {
+        const est = estimateOf(out);
+        if (est?.source === 'estimated') est.reason = 'not_quotable';
+      });
+    },
+  },
+  {
     name: 'router-amount-exponent',
     rule: 'ROUTER.ESTIMATE.DECIMAL',
     description: 'amounts are written in exponent form',

@@ -18,10 +18,18 @@ export const IDEMPOTENCY_FAULTS = [
   },
   {
     name: 'router-key-256-accepted',
-    rule: 'ROUTER.IDEM.KEY_LENGTH',
+    rule: 'ROUTER.IDEM.KEY_OUT_OF_RANGE',
     description: 'a 256-character Idempotency-Key is accepted',
     install(s) {
       s.policy.router.maxKeyLength = 256;
+    },
+  },
+  {
+    name: 'router-key-cap-128',
+    rule: 'ROUTER.IDEM.KEY_LENGTH',
+    description: 'Idempotency-Keys longer than 128 characters are refused 400 invalid_input, below the 255 the seed allows',
+    install(s) {
+      s.policy.router.maxKeyLength = 128;
     },
   },
   {

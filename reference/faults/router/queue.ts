@@ -127,7 +127,7 @@ export const QUEUE_FAULTS = [
   },
   {
     name: 'router-cancel-ignored',
-    rule: 'ROUTER.QUEUE.CANCEL',
+    rule: 'ROUTER.QUEUE.CANCEL_QUEUED',
     description: 'a cancel is acknowledged 202 but the request, still waiting in the queue, runs on and succeeds',
     install(s) {
       // The acknowledgement is sent; the request is never told.
