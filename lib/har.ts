@@ -2,7 +2,13 @@
 // run opens in any HAR viewer, and its `_conformance` block says how to replay it
 // (the target as written, the Playwright selection, the property seed). Fields the
 // replay needs beyond HAR's own start with `_`, as the format allows.
-import type { TapeEntry } from './cassette.ts';
+//
+// A WebSocket connection is an entry as browsers export one: the upgrade request, its
+// 101 (or the refusal), `_resourceType: "websocket"` and `_webSocketMessages` (type
+// send/receive, time in seconds, opcode 1 text / 2 binary in base64, data). The replay
+// also needs `_after` on each (the test's HTTP exchanges completed when it came) and the
+// connection's close or failure (`_webSocketEvents`).
+import type { TapeEntry, WsItem } from './cassette.ts';
 
 type NV = Array<{ name: string; value: string }>;
 
@@ -15,6 +21,8 @@ export interface RecordingMeta {
   env: Record<string, string>;
   /** The recorded run's verdict, for the reader. */
   verdict?: string;
+  /** What each credential variable is set to on replay: its form only, never the secret (lib/cassette.ts placeholderFor). */
+  placeholders?: Record<string, string>;
 }
 
 export interface HarEntry {
@@ -26,6 +34,10 @@ export interface HarEntry {
   timings: { send: number; wait: number; receive: number };
   _scope: string;
   _key: string;
+  _resourceType?: 'websocket';
+  _webSocketMessages?: Array<{ type: 'send' | 'receive'; time: number; opcode: 1 | 2; data: string; _after: number }>;
+  _webSocketEvents?: Array<{ type: 'close' | 'error'; time: number; code?: number; reason?: string; _after: number }>;
+  _webSocketId?: string;
 }
 
 export interface Har {
@@ -77,7 +89,28 @@ function toEntry(t: TapeEntry): HarEntry {
     timings: { send: 0, wait: r?.elapsedMs ?? 0, receive: 0 },
     _scope: t.scope,
     _key: t.key,
+    ...(t.ws ? wsFields(t.ws) : {}),
   };
+}
+
+function wsFields(ws: NonNullable<TapeEntry['ws']>): Pick<HarEntry, '_resourceType' | '_webSocketMessages' | '_webSocketEvents' | '_webSocketId'> {
+  const frames = ws.items.filter((i) => i.kind === 'send' || i.kind === 'receive');
+  const events = ws.items.filter((i) => i.kind === 'close' || i.kind === 'error');
+  return {
+    _resourceType: 'websocket',
+    _webSocketId: ws.id,
+    _webSocketMessages: frames.map((i) => ({ type: i.kind as 'send' | 'receive', time: i.at / 1000, opcode: i.opcode ?? 1, data: i.data ?? '', _after: i.after })),
+    ...(events.length > 0 ? { _webSocketEvents: events.map((i) => ({ type: i.kind as 'close' | 'error', time: i.at / 1000, ...(i.code !== undefined ? { code: i.code } : {}), ...(i.reason !== undefined ? { reason: i.reason } : {}), _after: i.after })) } : {}),
+  };
+}
+
+/** A connection's frames and events back in the order they happened. */
+function wsItems(e: HarEntry): WsItem[] {
+  const ms = (seconds: number): number => Math.round(seconds * 1000);
+  const frames: WsItem[] = (e._webSocketMessages ?? []).map((m) => ({ kind: m.type, at: ms(m.time), after: m._after ?? 0, opcode: m.opcode, data: m.data }));
+  const events: WsItem[] = (e._webSocketEvents ?? []).map((v) => ({ kind: v.type, at: ms(v.time), after: v._after ?? 0, ...(v.code !== undefined ? { code: v.code } : {}), ...(v.reason !== undefined ? { reason: v.reason } : {}) }));
+  // Stable: a close recorded in the same millisecond as the last frame stays after it.
+  return [...frames, ...events].sort((a, b) => a.at - b.at);
 }
 
 export function toHar(entries: TapeEntry[], meta: RecordingMeta, version: string): Har {
@@ -109,6 +142,7 @@ export function fromHar(har: Har): TapeEntry[] {
             },
           }),
       ...(e.response._error ? { error: e.response._error } : {}),
+      ...(e._resourceType === 'websocket' ? { ws: { id: e._webSocketId ?? '', items: wsItems(e) } } : {}),
     };
   });
 }

@@ -1,7 +1,7 @@
 // Faults of the node registry (seed W § Node registry operation): each breaks exactly one rule.
 import type { FaultUnit } from '../faults.ts';
-import { REGISTRY_JWT_SECRET } from '../accounts.ts';
-import { jwtOutcome, unauthorized } from '../registry/auth.ts';
+import { REGISTRY_JWT_SECRET, cloudAccountForKey } from '../accounts.ts';
+import { apiKeyOutcome, jwtOutcome, unauthorized } from '../registry/auth.ts';
 import { verifyDevJwt } from '../registry/jwt.ts';
 import { messageError } from '../registry/errors.ts';
 import { isObj } from './v2/shared.ts';
@@ -73,6 +73,18 @@ export const REGISTRY_FAULTS = [
     description: 'any bearer with the API-key prefix is accepted, even an unknown or revoked key',
     install(s) {
       s.policy.registry.apiKeyBearerOutcome = () => ({ ok: true, principal: { kind: 'api-key', account: 'unchecked' } });
+    },
+  },
+  {
+    // Seed W:151: an API-key bearer is validated as if sent in X-API-Key. A registry that
+    // folds a billing check into its key check refuses a key the v1 operations accept in
+    // X-API-Key (its account merely has no credits); the one key a target names as
+    // `api_key` belongs to a paying account, so only the comparison with X-API-Key sees it.
+    name: 'registry-api-key-bearer-needs-credits',
+    rule: 'REGISTRY.AUTH.API_KEY_BEARER',
+    description: 'a bearer API key of an account without credits is refused 401, while X-API-Key accepts the same key',
+    install(s) {
+      s.policy.registry.apiKeyBearerOutcome = (token) => (cloudAccountForKey(token) === 'broke' ? unauthorized('the account behind this API key has no credits') : apiKeyOutcome(token));
     },
   },
   {

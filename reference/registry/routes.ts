@@ -1,14 +1,31 @@
 // The registry surface's one operation, `POST /nodes/{nodeId}/translations`, and its
 // error handling: every refusal and failure leaves in one of the seed's two error shapes.
 import type { FastifyError, FastifyInstance } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { ReferenceContext } from '../context.ts';
 import type { RegistryPolicy } from './policy.ts';
 import { authenticate } from './auth.ts';
 import { translationsOf } from './body.ts';
 import { RegistryError, detailsError, messageError, sendRegistryError } from './errors.ts';
 import { TranslationStore } from './nodes.ts';
 
-export function registerRegistryRoutes(app: FastifyInstance, rules: RegistryPolicy): void {
+/**
+ * A control: credential refusals under other client-error statuses than 401 and 403 (the
+ * seed shows no status for the operation, W:152:dff12f6f29d0). A malformed Authorization (not
+ * Bearer, or a bearer that is neither an API key nor a JWT) is a bad request, 400; a request
+ * with no credential at all meets a route hidden from strangers, 404.
+ */
+function refusedElsewise(err: RegistryError, headers: IncomingHttpHeaders): RegistryError {
+  if (err.status !== 401) return err;
+  const authorization = headers.authorization;
+  if (authorization === undefined) return messageError(404, 'not_found', 'no such route');
+  if (!/^Bearer\s/i.test(authorization) || /neither an API key nor a well-formed JWT/.test(err.message)) return messageError(400, 'bad_request', 'the Authorization header does not hold a credential this registry reads');
+  return err;
+}
+
+export function registerRegistryRoutes(app: FastifyInstance, rules: RegistryPolicy, ctx?: ReferenceContext): void {
   const store = new TranslationStore();
+  const otherRefusals = ctx?.isControl('registry-refusals-4xx') === true;
 
   app.setErrorHandler((err: unknown, request, reply) => {
     if (err instanceof RegistryError) return sendRegistryError(reply, err);
@@ -23,7 +40,12 @@ export function registerRegistryRoutes(app: FastifyInstance, rules: RegistryPoli
   app.setNotFoundHandler((request, reply) => sendRegistryError(reply, messageError(404, 'not_found', `no route for ${request.method} ${request.url.split('?')[0]}`)));
 
   app.post<{ Params: { nodeId: string } }>('/nodes/:nodeId/translations', async (request, reply) => {
-    const principal = authenticate(request.headers, rules);
+    let principal;
+    try {
+      principal = authenticate(request.headers, rules);
+    } catch (err) {
+      throw otherRefusals && err instanceof RegistryError ? refusedElsewise(err, request.headers) : err;
+    }
     const nodeId = rules.nodeIdOf(request.params.nodeId);
     const data = translationsOf(request.body);
     const node = rules.nodeFor(store, nodeId);

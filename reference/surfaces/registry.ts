@@ -18,7 +18,7 @@ export const registrySurface: SurfaceDefinition = {
     });
     ctx.installSeams(app, 'registry');
     app.get(HEALTH_PATH, async () => ({ ok: true }));
-    registerRegistryRoutes(app, ctx.policy.registry);
+    registerRegistryRoutes(app, ctx.policy.registry, ctx);
     return app;
   },
 };

@@ -1,30 +1,112 @@
-// Seed W § Node registry operation, Security: a bearer JWT, a bearer API key recognised by
-// its prefix and validated as if sent in X-API-Key, or an administrative-secret scheme.
+// Seed W § Node registry operation, Security (W:151:e64ce748e7f3): a bearer JWT, a bearer
+// API key recognised by its prefix and validated as if sent in X-API-Key, or an
+// administrative-secret scheme.
+//
+// X-API-Key is the header of the v1 cloud operations (§ Authentication rule 6). Where the
+// target has a cloud surface, each API key the target names is also sent there in
+// X-API-Key, and the registry must take it as bearer as X-API-Key takes it. The seed does
+// not make the registry read X-API-Key itself, so nothing is asked of that.
+//
+// The scenario's own credentials are checked first, as setup: one of the wrong form (not a
+// JWT, another prefix, a key X-API-Key does not treat as the input says) is the target's
+// mistake and ends the test `error` naming the input, never a rule failure. A replayed
+// recording holds stand-ins for credentials, so their form is not checked there.
+import { randomUUID } from 'node:crypto';
 import { test, rules } from '../../fixtures/test.ts';
-import type { Auth } from '../../lib/api.ts';
+import type { ReferenceCase } from '../../fixtures/reference-cases.ts';
+import type { ApiClient, ApiResponse, Auth } from '../../lib/api.ts';
+import { replaying } from '../../lib/cassette.ts';
 import { check } from '../../lib/check.ts';
-import { apiKeyPrefix, attach, checkAccepted, checkCredentialRefused, looksLikeJwt, tamperedJwt, unknownApiKey } from '../../lib/registry/requests.ts';
+import { apiKeyPrefix, attach, checkAccepted, checkCredentialRefused, describe, looksLikeJwt, tamperedJwt, unknownApiKey } from '../../lib/registry/requests.ts';
+import { resolveTarget, type ResolvedTarget, type SurfaceTarget } from '../../lib/targets.ts';
+import { SuiteError } from '../../lib/violations.ts';
+
+/** A scenario credential that must be a compact JWT (setup: a wrong one is the target's mistake). */
+function jwtInput(value: unknown, key: string): string {
+  if (!replaying() && (typeof value !== 'string' || !looksLikeJwt(value))) {
+    throw new SuiteError(`scenario input ${key} is not a compact JWT (three base64url parts joined by dots); set ${key} (or ${key}_env) to a JWT the registry issues`);
+  }
+  return value as string;
+}
+
+/** A scenario credential that must be an API key, i.e. carry the target's API-key prefix. */
+function apiKeyInput(value: unknown, key: string, target: SurfaceTarget): string {
+  const prefix = apiKeyPrefix(target);
+  if (!replaying() && (typeof value !== 'string' || !value.startsWith(prefix))) {
+    throw new SuiteError(`scenario input ${key} does not start with the API-key prefix "${prefix}"; set ${key} (or ${key}_env) to an API key, or api_key_prefix to the prefix the target's keys carry`);
+  }
+  return value as string;
+}
+
+/** The cloud surface of the same target (of this test's own reference in a self-test round), if it has one. */
+function cloudOf(resolved: ResolvedTarget, referenceCase: ReferenceCase | undefined): SurfaceTarget | undefined {
+  const whole = referenceCase ? resolveTarget({ ...process.env, REFERENCE_PORT: String(referenceCase.portBase) }) : resolved;
+  return whole.surfaces.find((s) => s.surface === 'cloud');
+}
+
+type Verdict = 'accepted' | 'refused';
+
+/**
+ * How the v1 operations take `key` in X-API-Key: the status read of a prompt nobody
+ * submitted gets past the key check to a 404 (or a success), or is refused 401/403.
+ * Any other answer (429, 5xx) says nothing about the key.
+ */
+async function inXApiKey(api: ApiClient, cloud: SurfaceTarget, key: string): Promise<{ verdict: Verdict | undefined; res: ApiResponse }> {
+  const res = await api.follow(`${cloud.baseUrl}/api/job/${randomUUID()}/status`, { auth: { apiKey: key } });
+  const verdict = res.status === 401 || res.status === 403 ? 'refused' : res.status === 404 || (res.status >= 200 && res.status < 300) ? 'accepted' : undefined;
+  return { verdict, res };
+}
+
+/** The API keys the target names for its cloud surface (its own and its scenario's), by input name; JWTs and OAuth tokens are not API keys. */
+function cloudApiKeys(cloud: SurfaceTarget, prefix: string): Array<[string, string]> {
+  const named: Array<[string, unknown]> = [['token', cloud.token], ...Object.entries(cloud.scenario).filter(([name]) => name.endsWith('token'))];
+  return named.filter((e): e is [string, string] => typeof e[1] === 'string' && e[1].startsWith(prefix));
+}
 
 test.describe('Node registry operation › Security', () => {
   test('a bearer token that is a JWT is accepted', rules('REGISTRY.AUTH.JWT'), async ({ api, requireScenario }) => {
-    const jwt = requireScenario('jwt', 'JWT for the registry') as string;
+    const jwt = jwtInput(requireScenario('jwt', 'JWT for the registry'), 'jwt');
     const nodeId = requireScenario('node_id', 'node to attach translations to') as string;
-    check('REGISTRY.AUTH.JWT', looksLikeJwt(jwt), 'the scenario input "jwt"', 'a compact JWT (three base64url parts)', 'something else');
     checkAccepted('REGISTRY.AUTH.JWT', await attach(api, nodeId, { auth: { bearer: jwt } }), 'translations sent with Authorization: Bearer <JWT>');
   });
 
-  test('a bearer API key is recognised by its prefix and accepted as X-API-Key accepts it', rules('REGISTRY.AUTH.API_KEY_BEARER'), async ({ api, target, requireScenario }) => {
-    const key = requireScenario('api_key', 'API key that X-API-Key accepts') as string;
+  test('a bearer API key is recognised by its prefix and accepted as X-API-Key accepts it', rules('REGISTRY.AUTH.API_KEY_BEARER'), async ({ api, target, resolved, referenceCase, requireScenario }) => {
+    const key = apiKeyInput(requireScenario('api_key', 'API key that X-API-Key accepts'), 'api_key', target);
     const nodeId = requireScenario('node_id', 'node to attach translations to') as string;
-    check('REGISTRY.AUTH.API_KEY_BEARER', key.startsWith(apiKeyPrefix(target)), 'the scenario input "api_key"', `a key starting with ${apiKeyPrefix(target)}`, 'another prefix');
+    const cloud = cloudOf(resolved, referenceCase);
+    if (cloud && (await inXApiKey(api, cloud, key)).verdict === 'refused') {
+      throw new SuiteError(`scenario input api_key is refused in X-API-Key by the v1 operations at ${cloud.baseUrl}; set api_key to a key X-API-Key accepts`);
+    }
     checkAccepted('REGISTRY.AUTH.API_KEY_BEARER', await attach(api, nodeId, { auth: { bearer: key } }), 'translations sent with Authorization: Bearer <API key>');
+    // Every API key the target names for its cloud surface: the same verdict both ways.
+    for (const [name, other] of cloud ? cloudApiKeys(cloud, apiKeyPrefix(target)) : []) {
+      const x = await inXApiKey(api, cloud!, other);
+      if (x.verdict === undefined) continue;
+      const res = await attach(api, nodeId, { auth: { bearer: other } });
+      // Refused means a client error (4xx): the seed shows no status for the registry (W:152:dff12f6f29d0).
+      const same = x.verdict === 'accepted' ? res.status >= 200 && res.status < 300 : res.status >= 400 && res.status < 500;
+      check(
+        'REGISTRY.AUTH.API_KEY_BEARER',
+        same,
+        `translations sent with the cloud surface's ${name} as bearer, a key X-API-Key ${x.verdict === 'accepted' ? `accepts (${x.res.status} at GET /api/job/{id}/status)` : `refuses (${x.res.status})`}`,
+        x.verdict === 'accepted' ? 'a success (2xx), as X-API-Key accepts it' : 'refused (a client error, 4xx), as X-API-Key refuses it',
+        describe(res),
+        res,
+      );
+    }
   });
 
-  test('an unknown or revoked API key sent as bearer is refused, as X-API-Key refuses it', rules('REGISTRY.AUTH.API_KEY_BEARER'), async ({ api, target, requireScenario }) => {
+  test('an unknown or revoked API key sent as bearer is refused, as X-API-Key refuses it', rules('REGISTRY.AUTH.API_KEY_BEARER'), async ({ api, target, resolved, referenceCase, requireScenario }) => {
     const nodeId = requireScenario('node_id', 'node to attach translations to') as string;
     const keys: Array<[string, string]> = [['an unknown key with the API-key prefix', unknownApiKey(target)]];
-    const revoked = target.scenario.revoked_api_key;
-    if (typeof revoked === 'string') keys.push(['a revoked key', revoked]);
+    if (target.scenario.revoked_api_key !== undefined) {
+      const revoked = apiKeyInput(target.scenario.revoked_api_key, 'revoked_api_key', target);
+      const cloud = cloudOf(resolved, referenceCase);
+      if (cloud && (await inXApiKey(api, cloud, revoked)).verdict === 'accepted') {
+        throw new SuiteError(`scenario input revoked_api_key is accepted in X-API-Key by the v1 operations at ${cloud.baseUrl}; set revoked_api_key to a key X-API-Key refuses`);
+      }
+      keys.push(['a revoked key', revoked]);
+    }
     for (const [what, key] of keys) {
       checkCredentialRefused('REGISTRY.AUTH.API_KEY_BEARER', await attach(api, nodeId, { auth: { bearer: key } }), `translations sent with ${what} as bearer`);
     }
@@ -37,17 +119,17 @@ test.describe('Node registry operation › Security', () => {
     checkAccepted('REGISTRY.AUTH.ADMIN_SECRET', await attach(api, nodeId, { auth: { headers: { [header]: secret } } }), `translations sent with ${header} and no bearer`);
   });
 
-  test('a request without credentials, or with invalid ones, is refused with 401 or 403', rules('REGISTRY.AUTH.REFUSED'), async ({ api, target, requireScenario }) => {
+  test('a request without credentials, or with invalid ones, is refused (a client error)', rules('REGISTRY.AUTH.REFUSED'), async ({ api, target, requireScenario }) => {
     const nodeId = requireScenario('node_id', 'node to attach translations to') as string;
+    const jwt = target.scenario.jwt === undefined ? undefined : jwtInput(target.scenario.jwt, 'jwt');
+    const expired = target.scenario.expired_jwt === undefined ? undefined : jwtInput(target.scenario.expired_jwt, 'expired_jwt');
     const attempts: Array<[string, Auth]> = [
       ['no credentials', 'none'],
       ['a bearer that is neither an API key nor a JWT', { bearer: 'not-a-credential' }],
       ['a non-bearer Authorization header', { raw: 'Basic Y29uZm9ybWFuY2U6c3VpdGU=' }],
     ];
-    const jwt = target.scenario.jwt;
-    if (typeof jwt === 'string') attempts.push(['a JWT whose signature was altered', { bearer: tamperedJwt(jwt) }]);
-    const expired = target.scenario.expired_jwt;
-    if (typeof expired === 'string') attempts.push(['an expired JWT', { bearer: expired }]);
+    if (jwt !== undefined) attempts.push(['a JWT whose signature was altered', { bearer: tamperedJwt(jwt) }]);
+    if (expired !== undefined) attempts.push(['an expired JWT', { bearer: expired }]);
     const header = target.scenario.admin_secret_header;
     if (typeof header === 'string') attempts.push(['a wrong administrative secret', { headers: { [header]: 'conformance-wrong-secret' } }]);
     for (const [what, auth] of attempts) {

@@ -1,37 +1,76 @@
 // A recorded run (workflow-conformance run --record) replayed offline gives the same
-// rule verdicts as the run that recorded it: for a passing run, and for a run against
-// a fault, whose failure the replay finds again from the recording alone.
-import { test } from 'node:test';
+// rule verdicts as the run that recorded it: for a passing run of every project (the v1
+// WebSocket included, replayed from its recorded frames), and for a run against a fault,
+// whose failure the replay finds again from the recording alone. The replay opens no
+// connection: the recorded addresses are held by listeners that count every attempt.
+// What the recording lacks ends `error` "not in the recording", never a failure.
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT } from '../support/run-suite.ts';
 import { freePortBase } from '../support/ports.ts';
 import type { ConformanceReport } from '../../report/report.ts';
+import type { Har } from '../../lib/har.ts';
 
 const BIN = path.join(ROOT, 'bin', 'workflow-conformance.mjs');
 
-function cli(args: string[], env: Record<string, string>, cwd: string): Promise<{ code: number | null; output: string }> {
+function cli(args: string[], env: Record<string, string>, cwd: string, timeoutMs = 240_000): Promise<{ code: number | null; output: string }> {
   const clean = { ...process.env } as Record<string, string>;
   for (const k of ['TARGET', 'TARGETS_FILE', 'TARGET_SURFACE', 'TARGET_BASE_URL', 'TARGET_TOKEN', 'NODE_TEST_CONTEXT', 'REFERENCE_FAULT', 'REFERENCE_CONTROL', 'REPORTS_DIR', 'FC_SEED', 'CONFORMANCE_STRICT', 'CONFORMANCE_BASELINE']) delete clean[k];
   const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...clean, CONFORMANCE_QUIET: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d));
   child.stderr.on('data', (d: Buffer) => (output += d));
-  const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 240_000);
+  const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), timeoutMs);
   return new Promise((resolve) => child.on('close', (code) => (clearTimeout(timer), resolve({ code, output }))));
 }
 
 const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport;
 const cells = (r: ConformanceReport) => Object.fromEntries(r.rules.flatMap((row) => Object.entries(row.results).map(([s, c]) => [`${row.id} on ${s}`, c?.status])));
+/** The cells two reports disagree on, `rule on surface: recorded -> replayed` (empty when they agree). */
+function differences(recorded: ConformanceReport, replayed: ConformanceReport): string[] {
+  const a = cells(recorded);
+  const b = cells(replayed);
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => a[k] !== b[k]).map((k) => `${k}: ${a[k]} -> ${b[k]} ${cellOf(replayed, k.split(' on ')[0]!, k.split(' on ')[1]!)?.reason ?? ''}`.slice(0, 600));
+}
+type Cell = { status?: string; reason?: string } | undefined;
+const cellOf = (r: ConformanceReport, id: string, surface: string): Cell => (r.rules.find((row) => row.id === id)?.results as Record<string, Cell> | undefined)?.[surface];
+const allCells = (r: ConformanceReport): Cell[] => r.rules.flatMap((row) => Object.values(row.results as Record<string, Cell>));
 
-async function recordThenReplay(fault: string | undefined, specs: string[]) {
+/** Listeners on every port the recording names, counting each connection made to them (none may be). */
+async function watchPorts(ports: number[]): Promise<{ attempts: () => number; close: () => Promise<void> }> {
+  let attempts = 0;
+  const servers = await Promise.all(
+    ports.map(
+      (port) =>
+        new Promise<net.Server>((resolve, reject) => {
+          const server = net.createServer((socket) => {
+            attempts++;
+            socket.destroy();
+          });
+          // A port still held means the recorded reference did not stop: that fails here too.
+          server.once('error', reject);
+          server.listen(port, '127.0.0.1', () => resolve(server));
+        }),
+    ),
+  );
+  return { attempts: () => attempts, close: () => Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r())))).then(() => undefined) };
+}
+
+/** Every port a recording's exchanges and WebSocket connections were made to. */
+function portsOf(har: Har): number[] {
+  return [...new Set(har.log.entries.map((e) => Number(new URL(e.request.url).port)))].sort();
+}
+
+async function recordThenReplay(fault: string | undefined, args: string[]) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'cassette-'));
   try {
     const port = String(await freePortBase());
-    const rec = await cli(['run', '--surface', 'cloud', '--workers=1', '--record', 'run.har', '--reports', 'recorded', ...(fault ? ['--fault', fault] : []), ...specs.map((s) => path.join(ROOT, s))], { REFERENCE_PORT: port }, dir);
+    const rec = await cli(['run', '--record', 'run.har', '--reports', 'recorded', ...(fault ? ['--fault', fault] : []), ...args], { REFERENCE_PORT: port }, dir);
     assert.match(rec.output, /recorded \d+ exchanges to run\.har/, rec.output.slice(-2000));
     const har = readFileSync(path.join(dir, 'run.har'), 'utf8');
     assert.ok(!/comfyui-ref-/.test(har), 'the recording carries no development key');
@@ -42,18 +81,80 @@ async function recordThenReplay(fault: string | undefined, specs: string[]) {
   }
 }
 
-test('a passing run, replayed from its recording, passes with the same cells', async () => {
-  const r = await recordThenReplay(undefined, ['specs/v2/assets.spec.ts']);
-  assert.equal(r.recorded.summary.verdict, 'pass');
-  assert.equal(r.replayed.summary.verdict, 'pass', r.output.slice(-2000));
-  assert.deepEqual(cells(r.replayed), cells(r.recorded));
-  assert.equal(r.repCode, 0);
+describe('a passing run of every project, recorded and replayed with the reference stopped', { concurrency: 1 }, () => {
+  const PROJECTS = ['v2-local', 'v2-cloud', 'v2-serverless', 'v1-cloud', 'registry', 'router'];
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'cassette-all-'));
+  let recorded: ConformanceReport;
+  let har: Har;
+  before(async () => {
+    const port = String(await freePortBase());
+    const rec = await cli(['run', '--record', 'run.har', '--reports', 'recorded', ...PROJECTS.flatMap((p) => ['--project', p])], { REFERENCE_PORT: port }, dir, 600_000);
+    assert.match(rec.output, /recorded \d+ exchanges to run\.har/, rec.output.slice(-2000));
+    recorded = read(path.join(dir, 'recorded', 'conformance.json'));
+    har = JSON.parse(readFileSync(path.join(dir, 'run.har'), 'utf8')) as Har;
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('the replay gets the same cells, and not one connection is attempted', async () => {
+    assert.equal(recorded.summary.verdict, 'pass', JSON.stringify(recorded.summary));
+    assert.ok(!/comfyui-ref-/.test(JSON.stringify(har)), 'the recording carries no development key');
+    const ws = har.log.entries.filter((e) => e._resourceType === 'websocket');
+    assert.ok(ws.length > 0 && ws.some((e) => (e._webSocketMessages ?? []).some((m) => m.type === 'receive')), 'the v1 WebSocket connections and their frames are in the recording');
+    const ports = portsOf(har);
+    assert.ok(ports.length >= 5, `the recording names the reference's five ports: ${ports.join(', ')}`);
+    // The reference that answered the recording is gone; listeners now hold its ports.
+    const watch = await watchPorts(ports);
+    try {
+      const rep = await cli(['replay', 'run.har', '--reports', 'replayed'], {}, dir, 600_000);
+      const replayed = read(path.join(dir, 'replayed', 'conformance.json'));
+      assert.equal(watch.attempts(), 0, 'the replay connected to a recorded address');
+      assert.equal(replayed.summary.verdict, 'pass', `${JSON.stringify(replayed.summary)}\n${rep.output.slice(-2000)}`);
+      assert.deepEqual(differences(recorded, replayed), []);
+      for (const surface of ['local', 'cloud', 'serverless', 'router', 'registry']) assert.ok(replayed.rules.some((row) => cellOf(replayed, row.id, surface)?.status === 'pass'), `rules pass on ${surface}`);
+      // The v1 stream's rules were judged from the recorded frames.
+      for (const rule of ['WS.ORDER', 'WS.POLL_AGREEMENT', 'V1.PROMPT.PARALLEL_QUEUE']) assert.equal(cellOf(replayed, rule, 'cloud')?.status, 'pass', rule);
+      assert.equal(rep.code, 0);
+    } finally {
+      await watch.close();
+    }
+  });
+
+  test('what the recording lacks (its WebSocket connections, one HTTP answer) ends error "not in the recording", never fail', async () => {
+    const cut = structuredClone(har);
+    cut.log._conformance!.args = ['--project', 'v1-cloud'];
+    // An upload a v1 test makes before it opens any stream, so the cut is what it meets first.
+    const missing = cut.log.entries.find(
+      (e) => e._scope.startsWith('v1-cloud') && e._key === 'POST /api/upload/image' && !cut.log.entries.some((w) => w._resourceType === 'websocket' && w._scope === e._scope && w.startedDateTime <= e.startedDateTime),
+    );
+    assert.ok(missing, 'the recording holds an image upload of a v1 test made before its stream');
+    cut.log.entries = cut.log.entries.filter((e) => e._resourceType !== 'websocket' && e !== missing);
+    writeFileSync(path.join(dir, 'cut.har'), JSON.stringify(cut));
+    const watch = await watchPorts(portsOf(har));
+    try {
+      const rep = await cli(['replay', 'cut.har', '--reports', 'cut'], {}, dir);
+      const replayed = read(path.join(dir, 'cut', 'conformance.json'));
+      assert.equal(watch.attempts(), 0, 'the replay connected to a recorded address');
+      assert.deepEqual(replayed.summary.must_failed, [], rep.output.slice(-2000));
+      assert.deepEqual(replayed.summary.should_failed, []);
+      assert.equal(replayed.summary.verdict, 'error');
+      assert.deepEqual(allCells(replayed).filter((c) => c?.status === 'fail'), []);
+      for (const rule of ['WS.ORDER', 'WS.POLL_AGREEMENT', 'WS.CLIENT_ID_IGNORED']) {
+        const c = cellOf(replayed, rule, 'cloud');
+        assert.equal(c?.status, 'error', `${rule}: ${JSON.stringify(c)}`);
+        assert.match(String(c?.reason), /not in the recording: GET ws:\/\/127\.0\.0\.1:\d+\/ws\?.*the recording holds no WebSocket connection of this test/, rule);
+      }
+      const upload = allCells(replayed).filter((c) => c?.status === 'error' && /not in the recording: POST http:\/\/127\.0\.0\.1:\d+\/api\/upload\/image/.test(String(c.reason)));
+      assert.ok(upload.length > 0, 'the test whose upload was cut ends error naming it');
+    } finally {
+      await watch.close();
+    }
+  });
 });
 
 test('a run against stale-asset-url, replayed, fails V2.ASSET.FRESH_URL again and nothing else', async () => {
-  const r = await recordThenReplay('stale-asset-url', ['specs/v2/assets.spec.ts']);
+  const r = await recordThenReplay('stale-asset-url', ['--surface', 'cloud', '--workers=1', path.join(ROOT, 'specs/v2/assets.spec.ts')]);
   assert.deepEqual(r.recorded.summary.must_failed, ['V2.ASSET.FRESH_URL']);
   assert.deepEqual(r.replayed.summary.must_failed, ['V2.ASSET.FRESH_URL'], r.output.slice(-2000));
-  assert.deepEqual(cells(r.replayed), cells(r.recorded));
+  assert.deepEqual(differences(r.recorded, r.replayed), []);
   assert.notEqual(r.repCode, 0);
 });

@@ -104,6 +104,7 @@ const PROBES: Record<string, (base: string) => Promise<boolean>> = {
   'registry-jwt-refused': async (b) => (await post(b, NODE)).status === 201,
   'registry-api-key-bearer-refused': async (b) => (await post(b, NODE, { headers: { authorization: `Bearer ${CLOUD_KEYS.alice}` } })).status === 201,
   'registry-api-key-unchecked': async (b) => (await post(b, NODE, { headers: { authorization: `Bearer ${REVOKED_CLOUD_KEY}` } })).status === 401,
+  'registry-api-key-bearer-needs-credits': async (b) => (await post(b, NODE, { headers: { authorization: `Bearer ${CLOUD_KEYS.broke}` } })).status === 201,
   'registry-admin-secret-ignored': async (b) => (await post(b, NODE, { headers: { authorization: '', [REGISTRY_ADMIN_HEADER]: REGISTRY_ADMIN_SECRET } })).status === 201,
   'registry-jwt-expiry-ignored': async (b) => {
     const old = mintDevJwt(REGISTRY_JWT_SECRET, 'alice', { issuedAt: Math.floor(Date.now() / 1000) - 7200, ttlSeconds: 3600 });
