@@ -20,6 +20,14 @@ export const VARIABLES = `Environment (flags above set the same variables):
   CONFORMANCE_CIRCUIT_TIMEOUTS   timeouts in a row after which a surface counts as stopped (3)
   FC_SEED, FC_PATH, FC_NUM_RUNS  replay or resize a property-based check`;
 
+/** The flags that choose a target, shared by run and load (they set the variables above). */
+const TARGET_FLAGS = `  --target NAME          an entry of the targets file (TARGET)
+  --targets-file FILE    the targets file (TARGETS_FILE)
+  --surface SURFACE      local, cloud, serverless, router, registry (TARGET_SURFACE); alone, one
+                         surface of the embedded reference
+  --base-url URL         an ad hoc target's base URL (TARGET_BASE_URL; needs --surface)
+  --token-env NAME       the variable holding the ad hoc target's key (sets TARGET_TOKEN from it)`;
+
 export const MAIN = `usage: workflow-conformance <command> [options]
 
 Conformance suite for the workflow API v2, the v1 cloud operations, the node registry
@@ -31,18 +39,15 @@ Commands:
   matrix     one table of several runs' results side by side (rule x implementation)
   init       write a commented targets file for one surface
   reference  start the reference server
-  load       run a load profile
+  load       run a load profile against the target (load merge, load compare: its reports)
+  merge-reports  join the blob reports of a sharded run (run --shard=i/n) into one report
 
 workflow-conformance <command> --help   the options of one command
 ${VARIABLES}`;
 
 export const RUN = `usage: workflow-conformance run [options] [playwright options and spec files]
 
-  --target NAME          an entry of the targets file (TARGET)
-  --targets-file FILE    the targets file (TARGETS_FILE)
-  --surface SURFACE      local, cloud, serverless, router, registry (TARGET_SURFACE)
-  --base-url URL         an ad hoc target's base URL (TARGET_BASE_URL; needs --surface)
-  --token-env NAME       the variable holding the ad hoc target's key (sets TARGET_TOKEN from it)
+${TARGET_FLAGS}
   --reports DIR          where reports go (REPORTS_DIR, default ./reports)
   --profile quick|full   property runs per check (CONFORMANCE_PROFILE)
   --strict               SHOULD failures fail the run too (CONFORMANCE_STRICT=1)
@@ -67,9 +72,10 @@ ${VARIABLES}`;
 export const REPLAY = `usage: workflow-conformance replay FILE [--reports DIR] [playwright options]
 
 Runs the specs of a recording (run --record FILE) again with the current checks,
-answering every request from the recording: nothing is sent. A request the recording
-has no answer for ends that check in error ("not in the cassette"). WebSocket
-exchanges (v1 stream) are not recorded, so their checks end in error on replay.
+answering every request from the recording: no connection is opened. The v1
+WebSocket is replayed from its recorded frames, in their recorded order and times. A
+request or connection the recording has no answer for ends that check in error
+("not in the recording: <method> <url>"), never in a failure.
 
   --reports DIR          where reports go (default ./reports)
   -h, --help             this help`;
@@ -97,3 +103,68 @@ suite does not read (a misspelling) stops the run, naming the nearest known key.
   --base-url URL         the server's base URL (default: a placeholder to edit)
   --file FILE            where to write (default ./targets.yaml)
   --force                replace an existing file`;
+
+export const LOAD = `usage: workflow-conformance load --profile NAME [options]
+       workflow-conformance load --list
+       workflow-conformance load merge DIR_OR_REPORT... --out DIR
+       workflow-conformance load compare BASELINE.json CURRENT.json [--tolerance PERCENT]
+
+Drives one load profile at a fixed arrival rate against the target (no target: the
+embedded reference, started in this process on REFERENCE_PORT if set, else on free
+ports). Only loopback targets, unless the target's entry opts in (load: {allow: true,
+max_rate, max_duration_s}). Every run is bounded and stops by itself.
+
+${TARGET_FLAGS}
+  --profile NAME         the profile (--list names them and the surfaces each needs)
+  --duration SECONDS     measured seconds (after the warm-up)
+  --rate REQ_PER_S       arrival rate of the whole run (a shard takes its part)
+  --threshold EXPR       your limit, e.g. 'p99<500ms', 'errors<1%', 'rate>=40' (repeatable);
+                         replaces the profile's limit on the same metric, keeps the others
+  --shard I/N            run shard I of N (1/N of the rate); join them with load merge
+  --model open|closed    open (default): arrivals on schedule; closed: autocannon's loop
+  --arrival constant|poisson   open model: evenly spaced (default) or Poisson arrivals
+  --seed N               seed of Poisson arrivals
+  --fault NAME           with the embedded reference: break one rule
+  --out DIR              where the reports go (default ./reports/load, or $REPORTS_DIR/load)
+  --quiet                no live progress
+  -h, --help             this help
+
+Exit status: 0 pass, 1 a threshold or check failed or nothing was judged (the profile was
+skipped: the line and the report say why), 2 the run could not start, 130 interrupted.`;
+
+export const LOAD_MERGE = `usage: workflow-conformance load merge DIR_OR_REPORT... --out DIR
+
+Joins the reports of one profile's shards (load --shard I/N, one directory or report per
+shard) into one report: counts summed, HDR histograms added (never averaged
+percentiles), thresholds evaluated again. Refuses a missing or doubled shard, shards of
+different profiles or load models, and shards that ran against different servers.
+
+  --out DIR              where the merged report goes
+  -h, --help             this help
+
+Exit status: 0 pass, 1 fail or every shard skipped, 2 the inputs cannot be merged, 130 a
+shard was interrupted.`;
+
+export const LOAD_COMPARE = `usage: workflow-conformance load compare BASELINE.json CURRENT.json [--tolerance PERCENT]
+
+Compares two runs of one profile. A metric is a regression when it is worse than the
+baseline by more than the tolerance (default 10 %) and by more than its noise floor; the
+table prints the floor of each metric and how it was set. A verdict, threshold or check
+that went from pass to fail is a regression too.
+
+  --tolerance PERCENT    relative change allowed (default 10)
+  -h, --help             this help
+
+Exit status: 0 no regression, 1 regressions, 2 the files cannot be compared.`;
+
+export const MERGE_REPORTS = `usage: workflow-conformance merge-reports BLOB_DIR [--reports DIR]
+
+Joins the blob reports of a sharded run (run --shard=I/N on each machine writes
+reports/blob-report/; gather them into BLOB_DIR) into one HTML report, junit.xml and
+conformance.{json,md}, as one unsharded run writes them. Give it the same
+CONFORMANCE_STRICT, CONFORMANCE_PROFILE and CONFORMANCE_BASELINE as the shards.
+
+  --reports DIR          where the merged reports go (REPORTS_DIR, default ./reports)
+  -h, --help             this help
+
+Exit status: 0 the merged verdict is pass, 1 fail or error, 2 usage error.`;

@@ -1,22 +1,12 @@
 // workflow-conformance: the one entry point, installed as a package bin and used by
 // the repository's own npm scripts.
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { PACKAGE_ROOT, packageVersion, tsxImport } from './paths.ts';
+import { packageVersion } from './paths.ts';
 import { INIT, MAIN, MATRIX, REPLAY, RUN } from './help.ts';
 import { runSuite, replaySuite } from './run.ts';
 import { init } from './init.ts';
 import { matrix } from './matrix.ts';
 import { UsageError } from './args.ts';
-
-/** Starts one of the suite's own TypeScript entry points with the given arguments. */
-function delegate(entry: string, args: string[]): Promise<number> {
-  const child = spawn(process.execPath, [...tsxImport(), path.join(PACKAGE_ROOT, entry), ...args], { stdio: 'inherit', cwd: process.cwd() });
-  const forward = (sig: NodeJS.Signals) => child.kill(sig);
-  process.on('SIGINT', forward);
-  process.on('SIGTERM', forward);
-  return new Promise((resolve) => child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
-}
+import { loadCommand, mergeReportsCommand, spawnEntry } from './load.ts';
 
 const wantsHelp = (args: string[]) => args.includes('--help') || args.includes('-h');
 
@@ -45,12 +35,14 @@ async function main(argv: string[]): Promise<number> {
       if (wantsHelp(args)) return print(INIT);
       return init(args);
     case 'reference':
-      return delegate('reference/main.ts', args);
+      return spawnEntry('reference/main.ts', args);
     case 'load':
-      // The load runner has its own options and help (load/run.ts).
-      return delegate('load/run.ts', args);
+      // load, load merge, load compare: the target flags as for run; the runner's own options in load/run.ts.
+      return loadCommand(args);
+    case 'merge-reports':
+      return mergeReportsCommand(args);
     default:
-      throw new UsageError(`unknown command "${command}"; commands: run, replay, matrix, init, reference, load (--help lists them)`);
+      throw new UsageError(`unknown command "${command}"; commands: run, replay, matrix, init, reference, load, merge-reports (--help lists them)`);
   }
 }
 

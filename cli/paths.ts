@@ -9,6 +9,7 @@ export const PACKAGE_ROOT = path.resolve(import.meta.dirname, '..');
 const require = createRequire(path.join(PACKAGE_ROOT, 'package.json'));
 
 export const PLAYWRIGHT_CONFIG = path.join(PACKAGE_ROOT, 'playwright.config.ts');
+export const MERGE_CONFIG = path.join(PACKAGE_ROOT, 'merge.config.ts');
 export const PLAYWRIGHT_CLI = require.resolve('@playwright/test/cli');
 
 /** `--import <tsx>` for a child node process, resolved from the package (the user's project may not have tsx). */

@@ -15,7 +15,7 @@ import { defaultLateAfterMs, driveOpen } from './drivers/open.ts';
 import type { Arrival } from './drivers/schedule.ts';
 import type { DriveOptions, DriveResult, Model } from './drivers/types.ts';
 import { chartOf, encodeFigures, metricsOf, type RawFigures } from './figures.ts';
-import { ContractSampler, type Violation } from './sampler.ts';
+import { ContractSampler, levelOf, type Violation } from './sampler.ts';
 import { shardTarget, type Shard } from './shard.ts';
 import { round, type Histogram } from './stats.ts';
 import { evaluate, parseThreshold, type ThresholdResult } from './thresholds.ts';
@@ -74,6 +74,7 @@ export interface LoadReport {
     name: string;
     title: string;
     description: string;
+    /** The surfaces the profile can load, in order of preference (`cloud, local, serverless`). */
     surface: string;
     family: string;
     thresholds: string[];
@@ -92,7 +93,8 @@ export interface LoadReport {
   metrics: Record<string, number>;
   thresholds: ThresholdResult[];
   checks: CheckResult[];
-  contract: { family: string; sampled: number; violations: number; unmatched: number; byRule: Record<string, number>; examples: Violation[] };
+  /** violations: sampled responses that broke a MUST rule; should: those that departed from SHOULD rules only. */
+  contract: { family: string; sampled: number; violations: number; should?: number; unmatched: number; byRule: Record<string, number>; examples: Violation[] };
   statusCodes: Record<string, number>;
   timeline: Second[];
   histogram: Histogram;
@@ -177,7 +179,7 @@ export async function runProfile(profile: Profile, opts: RunOptions = {}): Promi
   const model: Model = opts.model ?? 'open';
   const startedAt = new Date();
   const notes: string[] = [];
-  const open = await openTarget(profile.surface, env, opts.fault, opts.reference);
+  const open = await openTarget(profile.surfaces, env, opts.fault, opts.reference);
   try {
     const { settings, notes: capNotes } = clampSettings(profile, opts, model, open.ceiling);
     for (const n of capNotes) opts.notice?.(n);
@@ -196,7 +198,7 @@ export async function runProfile(profile: Profile, opts: RunOptions = {}): Promi
         name: profile.name,
         title: profile.title,
         description: profile.description,
-        surface: profile.surface,
+        surface: profile.surfaces.join(', '),
         family: profile.family,
         thresholds: thresholdExprs,
         requested: { rate: opts.rate ?? profile.rate, connections: profile.connections, durationS: opts.durationS ?? profile.durationS, warmupS: opts.warmupS ?? profile.warmupS },
@@ -207,7 +209,7 @@ export async function runProfile(profile: Profile, opts: RunOptions = {}): Promi
       ...(opts.shard && opts.shard.count > 1 ? { shard: opts.shard } : {}),
       target: {
         name: open.resolved.name,
-        surface: profile.surface,
+        surface: open.surface?.surface ?? '(none)',
         baseUrl: open.surface?.baseUrl ?? '(none)',
         embedded: open.embedded,
         ...(opts.fault ? { fault: opts.fault } : {}),
@@ -230,7 +232,11 @@ export async function runProfile(profile: Profile, opts: RunOptions = {}): Promi
       figures: {},
       notes,
     });
-    if (!open.surface) return ended('skipped', `target ${open.resolved.name} has no ${profile.surface} surface`);
+    if (!open.surface) {
+      const has = open.resolved.surfaces.map((x) => x.surface).join(', ');
+      const needs = profile.surfaces.length > 1 ? `one of the surfaces ${profile.surfaces.join(', ')}` : `a ${profile.surfaces[0]} surface`;
+      return ended('skipped', `${profile.name} needs ${needs}; target ${open.resolved.name} has only ${has} (workflow-conformance load --list names each profile's surfaces)`);
+    }
     const target = shardTarget(open.surface, profile.perShardScenario, opts.shard, profile.name);
 
     const family = FAMILY_CONTRACTS[profile.family];
@@ -363,7 +369,12 @@ export async function runProfile(profile: Profile, opts: RunOptions = {}): Promi
     };
     const checks: CheckResult[] = [];
     if (sampler && !result.interrupted) {
-      const rules = [...sampler.rules.entries()].map(([r, n]) => `${r} ×${n}`).join(', ');
+      // Findings keep their rule's level: only MUST findings break LOAD.CONTRACT.UNDER_LOAD;
+      // SHOULD findings (statuses or bodies only the public documents give) are reported apart.
+      const counted = (level: 'MUST' | 'SHOULD') => [...sampler.rules.entries()].filter(([r]) => levelOf(r) === level).map(([r, n]) => `${r} ×${n}`).join(', ');
+      const firstMust = sampler.kept.find((v) => v.level === 'MUST');
+      const firstShould = sampler.kept.find((v) => v.level === 'SHOULD');
+      const should = sampler.departures > 0 ? `; SHOULD only (reported, not failing): ${sampler.departures} departed from rules the public documents give (${counted('SHOULD')})` : '';
       checks.push({
         rule: 'LOAD.CONTRACT.UNDER_LOAD',
         name: 'sampled responses under load keep the contract',
@@ -372,9 +383,10 @@ export async function runProfile(profile: Profile, opts: RunOptions = {}): Promi
           sampler.sampled === 0
             ? 'no response could be matched to a contract operation'
             : sampler.violations === 0
-              ? `${sampler.sampled} responses validated, none broke the contract`
-              : `${sampler.violations} of ${sampler.sampled} sampled responses broke the contract (${rules}); first: ${sampler.kept[0]?.summary ?? ''}`,
+              ? `${sampler.sampled} responses validated, none broke a MUST rule of the contract${should}`
+              : `${sampler.violations} of ${sampler.sampled} sampled responses broke the contract (${counted('MUST')}); first: ${firstMust?.summary ?? ''}${should}`,
       });
+      if (sampler.departures > 0) notes.push(`SHOULD: ${sampler.departures} of ${sampler.sampled} sampled responses departed from SHOULD rules only (${counted('SHOULD')}), reported without failing the run; first: ${firstShould?.summary ?? ''}`);
     }
     checks.push(...(outcome.checks ?? []).map((x) => ({ ...x, detail: redactor.text(x.detail) })));
     notes.push(...(outcome.notes ?? []));
@@ -391,6 +403,7 @@ export async function runProfile(profile: Profile, opts: RunOptions = {}): Promi
         family: profile.family,
         sampled: sampler?.sampled ?? 0,
         violations: sampler?.violations ?? 0,
+        should: sampler?.departures ?? 0,
         unmatched: sampler?.unmatched ?? 0,
         byRule: Object.fromEntries(sampler?.rules ?? []),
         examples: (sampler?.kept ?? []).map((v) => ({ ...v, received: redactor.text(v.received).slice(0, 600) })),

@@ -41,10 +41,22 @@ export function mergeHdr(parts: readonly Hdr[]): Hdr {
   return out;
 }
 
-/** The value at a percentile in ms (NaN for an empty histogram). */
+/**
+ * The largest value recorded, in ms, read the way HDR reads a percentile: as the upper
+ * edge of its bucket (within HDR_PRECISION of the value itself; HdrHistogram's own
+ * getMaxValue does the same). Reading the max as the exact value while percentiles are
+ * bucket edges let p99.9 exceed max when both fell in one bucket (p99.9 10.007 ms beside a
+ * max of 10.001 ms), and made a run's max differ from the same run's decoded histogram.
+ */
+export function maxMs(h: Hdr): number {
+  if (h.totalCount === 0) return NaN;
+  return (h instanceof hdr.JsHistogram ? h.highestEquivalentValue(h.maxValue) : h.maxValue) / 1000;
+}
+
+/** The value at a percentile in ms (NaN for an empty histogram); never above maxMs. */
 export function percentileMs(h: Hdr, p: number): number {
   if (h.totalCount === 0) return NaN;
-  return h.getValueAtPercentile(p) / 1000;
+  return Math.min(h.getValueAtPercentile(p) / 1000, maxMs(h));
 }
 
 export interface HdrSummary {
@@ -69,7 +81,7 @@ export function summarizeHdr(h: Hdr): HdrSummary {
     p95: r3(percentileMs(h, 95)),
     p99: r3(percentileMs(h, 99)),
     'p99.9': r3(percentileMs(h, 99.9)),
-    max: empty ? NaN : r3(h.maxValue / 1000),
+    max: r3(maxMs(h)),
     mean: empty ? NaN : r3(h.mean / 1000),
   };
 }

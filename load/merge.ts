@@ -1,10 +1,11 @@
-// npm run load:merge -- <dir or report.json>... --out <dir>
-// Merges the reports of one profile's shards (`npm run load -- --shard i/n`) into one
+// workflow-conformance load merge <dir or report.json>... --out <dir>   (npm run load:merge -- …)
+// Merges the reports of one profile's shards (`workflow-conformance load --shard i/n`) into one
 // report (JSON, Markdown, HTML): counts are summed and the HDR histograms added bucket by
 // bucket, so the merged percentiles are those of all the shards' requests together,
 // never an average of percentiles. Thresholds are evaluated again on the merged figures.
-// Exit status: 0 the merged run passed (or was skipped), 1 it failed, 2 the inputs cannot
-// be merged, 130 a shard was interrupted.
+// Shards that ran against different servers are refused: their figures do not add up to
+// one server's load. Exit status: 0 the merged run passed, 1 it failed or every shard was
+// skipped, 2 the inputs cannot be merged, 130 a shard was interrupted.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -12,10 +13,9 @@ import { parseArgs } from 'node:util';
 import { environment, REPORT_SCHEMA, type LoadReport, type Verdict } from './engine.ts';
 import { chartOf, mergeFigures, metricsOf } from './figures.ts';
 import { writeReports } from './report/write.ts';
-import { evaluate, failureSummary, METRIC_UNITS, parseThreshold, thresholdOutcome } from './thresholds.ts';
+import { evaluate, failureSummary, limitText, METRIC_UNITS, parseThreshold, thresholdOutcome, withUnit } from './thresholds.ts';
 import { secondsFromRaw } from './timeline.ts';
-
-const USAGE = 'usage: npm run load:merge -- <dir or report.json>... --out <dir>';
+import { LOAD_MERGE as USAGE } from '../cli/help.ts';
 
 export class MergeError extends Error {
   override name = 'MergeError';
@@ -66,6 +66,15 @@ function mergeProfileMetrics(reports: readonly LoadReport[], computed: ReadonlyS
   return { metrics, largest };
 }
 
+/**
+ * The server a shard loaded: its surface and base URL; for the embedded reference (each
+ * machine starts its own, on ports of its own) the reference and the fault it ran with.
+ */
+export function serverOf(r: LoadReport): string {
+  const t = r.target;
+  return t.embedded ? `the embedded reference, ${t.surface} surface${t.fault ? `, fault ${t.fault}` : ''}` : `${t.surface} ${t.baseUrl}`;
+}
+
 export function mergeReports(reports: readonly LoadReport[]): LoadReport {
   if (reports.length === 0) throw new MergeError('no load reports (schema load-report/2) among the inputs');
   const first = reports[0]!;
@@ -78,6 +87,11 @@ export function mergeReports(reports: readonly LoadReport[]): LoadReport {
   if (reports.some((r) => (r.shard?.count ?? 1) !== count)) throw new MergeError(`shards of different splits: ${reports.map((r) => `${r.shard?.index ?? 1}/${r.shard?.count ?? 1}`).join(', ')}`);
   const dup = indexes.find((i, k) => indexes.indexOf(i) !== k);
   if (dup !== undefined) throw new MergeError(`shard ${dup}/${count} appears twice`);
+  const servers = new Set(reports.map(serverOf));
+  if (servers.size > 1) {
+    const each = [...reports].sort((a, b) => (a.shard?.index ?? 1) - (b.shard?.index ?? 1)).map((r) => `shard ${r.shard?.index ?? 1}/${count}: ${serverOf(r)}`);
+    throw new MergeError(`shards ran against different servers (${each.join('; ')}); their figures are not one server's load, so merge only the shards of one run against one server`);
+  }
   const absent = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !indexes.includes(i));
   if (absent.length) throw new MergeError(`shard${absent.length > 1 ? 's' : ''} ${absent.map((i) => `${i}/${count}`).join(', ')} missing: a merge of part of the run would understate its load`);
 
@@ -128,6 +142,7 @@ export function mergeReports(reports: readonly LoadReport[]): LoadReport {
       family: first.contract.family,
       sampled: sorted.reduce((s, r) => s + r.contract.sampled, 0),
       violations: sorted.reduce((s, r) => s + r.contract.violations, 0),
+      should: sorted.reduce((s, r) => s + (r.contract.should ?? 0), 0),
       unmatched: sorted.reduce((s, r) => s + r.contract.unmatched, 0),
       byRule,
       examples: sorted.flatMap((r) => r.contract.examples).slice(0, 25),
@@ -144,12 +159,16 @@ export function mergeReports(reports: readonly LoadReport[]): LoadReport {
 async function main(): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ options: { out: { type: 'string' } }, allowPositionals: true });
+    parsed = parseArgs({ options: { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true });
   } catch (err) {
-    console.error(`load:merge: ${(err as Error).message}\n${USAGE}`);
+    console.error(`load merge: ${(err as Error).message}\n${USAGE}`);
     return 2;
   }
   const { values, positionals } = parsed;
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
   if (positionals.length === 0 || !values.out) {
     console.error(USAGE);
     return 2;
@@ -162,15 +181,19 @@ async function main(): Promise<number> {
     console.log(`${merged.profile.name} (${found.length} shards merged): ${merged.verdict.toUpperCase()}${merged.verdict === 'fail' ? ` — ${failureSummary(merged) ?? ''}` : ''}`);
     if (m.requests !== undefined) {
       console.log(`  ${m.requests} requests at ${m.rate}/s of ${m.requested_rate}/s; corrected p50 ${m.p50} ms, p99 ${m.p99} ms; uncorrected p99 ${m.uncorrected_p99} ms; late ${m.late}%, dropped ${m.dropped}; errors ${m.errors}%`);
-      for (const t of merged.thresholds) console.log(`  ${t.ok ? 'pass' : 'FAIL'}  ${t.expr}  ${thresholdOutcome(t)} (measured ${t.actual ?? 'nothing'})`);
+      for (const t of merged.thresholds) console.log(`  ${t.ok ? 'pass' : 'FAIL'}  ${t.metric} ${limitText(t)}  ${thresholdOutcome(t)} (measured ${withUnit(t.actual, t.unit)})`);
       for (const c of merged.checks) if (!c.ok) console.log(`  FAIL  ${c.rule}: ${c.detail}`);
     }
     console.log(`  reports: ${files.json}\n           ${files.markdown}\n           ${files.html}`);
     if (merged.verdict === 'interrupted') return 130;
+    if (merged.verdict === 'skipped') {
+      console.error(`load merge: nothing was judged: every shard was skipped: ${merged.skipReason ?? 'no reason given'}`);
+      return 1;
+    }
     return merged.verdict === 'fail' ? 1 : 0;
   } catch (err) {
     if (err instanceof MergeError) {
-      console.error(`load:merge: ${err.message}`);
+      console.error(`load merge: ${err.message}`);
       return 2;
     }
     throw err;

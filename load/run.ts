@@ -1,32 +1,26 @@
-// npm run load -- --profile <name> [--duration <seconds>] [--rate <req/s>] [--shard i/n] [--model open|closed] ...
-// npm run load -- --list
-// Exit status: 0 the profile passed (or was skipped with a reason), 1 a threshold or
-// check failed, 2 the run could not start (usage, target, safety refusal), 130 it was
-// interrupted (Ctrl-C): the report is still written, with the verdict `interrupted`.
+// workflow-conformance load --profile <name> [target flags as for run] [--duration <seconds>] [--rate <req/s>] ...
+// workflow-conformance load --list        (npm run load -- … in this repository)
+// Exit status: 0 the profile passed, 1 a threshold or check failed or nothing was judged
+// (the profile was skipped: the summary line and the report say why), 2 the run could not
+// start (usage, target, safety refusal), 130 it was interrupted (Ctrl-C): the report is
+// still written, with the verdict `interrupted`.
 import { parseArgs } from 'node:util';
 import { TargetConfigError } from '../lib/targets.ts';
+import { didYouMean } from '../lib/nearest.ts';
+import { LOAD as USAGE } from '../cli/help.ts';
+import { TARGET_FLAGS, targetEnv } from '../cli/load.ts';
+import { UsageError } from '../cli/args.ts';
 import { ARRIVALS, type Arrival } from './drivers/schedule.ts';
 import { MODELS, type Model } from './drivers/types.ts';
 import { runProfile } from './engine.ts';
 import { PROFILES, profileNamed } from './profiles/index.ts';
 import { createProgress } from './progress.ts';
-import { writeReports } from './report/write.ts';
+import { defaultReportDir, writeReports } from './report/write.ts';
 import { parseShard, type Shard } from './shard.ts';
 import { LoadSafetyError } from './target.ts';
-import { failureSummary, thresholdOutcome, ThresholdError } from './thresholds.ts';
-
-const USAGE = `usage: npm run load -- --profile <name> [--duration <seconds>] [--rate <req/s>] [--shard <i>/<n>]
-                      [--model open|closed] [--arrival constant|poisson] [--seed <n>]
-                      [--fault <name>] [--out <dir>] [--quiet]
-       npm run load -- --list
-Target: as for the suite (TARGET, TARGETS_FILE, TARGET_SURFACE, TARGET_BASE_URL, TARGET_TOKEN);
-none set = the embedded reference, started in this process.`;
+import { failureSummary, limitText, thresholdOutcome, ThresholdError, withOverrides, withUnit } from './thresholds.ts';
 
 export const EXIT_INTERRUPTED = 130;
-
-class UsageError extends Error {
-  override name = 'UsageError';
-}
 
 function positive(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
@@ -41,29 +35,41 @@ function oneOf<T extends string>(value: string | undefined, allowed: readonly T[
   return value as T;
 }
 
+const OPTIONS = {
+  profile: { type: 'string' },
+  duration: { type: 'string' },
+  rate: { type: 'string' },
+  threshold: { type: 'string', multiple: true },
+  shard: { type: 'string' },
+  model: { type: 'string' },
+  arrival: { type: 'string' },
+  seed: { type: 'string' },
+  fault: { type: 'string' },
+  out: { type: 'string' },
+  list: { type: 'boolean' },
+  quiet: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  // The target, as for run (cli/load.ts: targetEnv sets the same variables from them).
+  target: { type: 'string' },
+  'targets-file': { type: 'string' },
+  surface: { type: 'string' },
+  'base-url': { type: 'string' },
+  'token-env': { type: 'string' },
+} as const;
+
 function parse(argv: string[]) {
   try {
     return parseArgs({
       args: argv,
-      options: {
-        profile: { type: 'string' },
-        duration: { type: 'string' },
-        rate: { type: 'string' },
-        shard: { type: 'string' },
-        model: { type: 'string' },
-        arrival: { type: 'string' },
-        seed: { type: 'string' },
-        fault: { type: 'string' },
-        out: { type: 'string' },
-        list: { type: 'boolean' },
-        quiet: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
+      options: OPTIONS,
       allowPositionals: false,
     }).values;
   } catch (err) {
     // parseArgs' own errors (unknown option, missing value) read well once the code is dropped.
-    throw new UsageError((err as Error).message);
+    const message = (err as Error).message;
+    const unknown = /^Unknown option '--([^']+)'/.exec(message);
+    if (unknown) throw new UsageError(`Unknown option '--${unknown[1]}'${didYouMean(unknown[1]!, Object.keys(OPTIONS), (f) => `--${f}`)}`);
+    throw new UsageError(message);
   }
 }
 
@@ -74,7 +80,11 @@ async function main(): Promise<number> {
     return 0;
   }
   if (values.list) {
-    for (const p of PROFILES) console.log(p.name);
+    // A profile runs on the first of its surfaces the target has (--surface picks another).
+    const width = Math.max(...PROFILES.map((p) => p.name.length)) + 2;
+    const needs = (p: (typeof PROFILES)[number]): string => `needs ${p.surfaces.length > 1 ? `one of ${p.surfaces.join(', ')}` : p.surfaces[0]}`;
+    const needWidth = Math.max(...PROFILES.map((p) => needs(p).length)) + 2;
+    for (const p of PROFILES) console.log(`${p.name.padEnd(width)}${needs(p).padEnd(needWidth)}${p.title}`);
     return 0;
   }
   if (!values.profile) throw new UsageError('--profile <name> or --list is needed');
@@ -94,6 +104,11 @@ async function main(): Promise<number> {
       throw new UsageError((err as Error).message);
     }
   }
+  // The team's own limits replace the profile's on the same metric (a mistake stops here, exit 2).
+  const thresholds = values.threshold?.length ? withOverrides(profile.thresholds, values.threshold) : undefined;
+  const flags = new Map<string, string>();
+  for (const f of [...TARGET_FLAGS, 'token-env'] as const) if (values[f] !== undefined) flags.set(f, values[f]);
+  const env = targetEnv(flags);
   const progress = createProgress(process.stderr, values.quiet === true);
 
   // First Ctrl-C: stop the load and write what was measured, marked interrupted.
@@ -114,12 +129,14 @@ async function main(): Promise<number> {
       ...(arrival ? { arrival } : {}),
       ...(seed !== undefined ? { seed: Math.round(seed) } : {}),
       ...(shard ? { shard } : {}),
+      ...(thresholds ? { thresholds } : {}),
+      env,
       signal: interrupt.signal,
       // Caps are said before the load starts, not only in the report.
       notice: (line) => console.error(`load: note: ${line}`),
       progress,
     });
-    const files = await writeReports(report, values.out);
+    const files = await writeReports(report, values.out ?? defaultReportDir(env));
     const m = report.metrics;
     const shardText = report.shard ? ` (shard ${report.shard.index}/${report.shard.count})` : '';
     console.log(`${profile.name}${shardText}: ${report.verdict.toUpperCase()}${report.skipReason ? ` — ${report.skipReason}` : ''}${report.verdict === 'fail' ? ` — ${failureSummary(report) ?? ''}` : ''}`);
@@ -129,12 +146,17 @@ async function main(): Promise<number> {
       console.log(`  latency (corrected)   p50 ${m.p50} ms, p99 ${m.p99} ms, max ${m.max} ms`);
       console.log(`  latency (uncorrected) p50 ${m.uncorrected_p50} ms, p99 ${m.uncorrected_p99} ms, max ${m.uncorrected_max} ms`);
       if (report.model.name === 'open') console.log(`  late ${m.late_requests} (${m.late}%), dropped ${m.dropped}, arrival spacing p99 ${m.spacing_p99} ms`);
-      for (const t of report.thresholds) console.log(`  ${t.ok ? 'pass' : 'FAIL'}  ${t.expr}  ${thresholdOutcome(t)} (measured ${t.actual ?? 'nothing'})`);
+      for (const t of report.thresholds) console.log(`  ${t.ok ? 'pass' : 'FAIL'}  ${t.metric} ${limitText(t)}  ${thresholdOutcome(t)} (measured ${withUnit(t.actual, t.unit)})`);
       for (const c of report.checks) console.log(`  ${c.ok ? 'pass' : 'FAIL'}  ${c.rule}: ${c.detail}`);
     }
     for (const n of report.notes) console.log(`  note: ${n}`);
     console.log(`  reports: ${files.json}\n           ${files.markdown}\n           ${files.html}`);
     if (report.verdict === 'interrupted') return EXIT_INTERRUPTED;
+    if (report.verdict === 'skipped') {
+      // Nothing was judged: never a pass (a CI gate must not go green on it).
+      console.error(`load: nothing was judged: ${profile.name} was skipped: ${report.skipReason ?? 'no reason given'}`);
+      return 1;
+    }
     return report.verdict === 'fail' ? 1 : 0;
   } finally {
     process.off('SIGINT', onSigint);

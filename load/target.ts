@@ -1,11 +1,11 @@
-// The load runner's target, chosen exactly as the suite chooses it (fixtures/targets.ts:
-// TARGET, TARGETS_FILE, TARGET_SURFACE, TARGET_BASE_URL, TARGET_TOKEN); with none set the
-// embedded reference is started in this process on free ports. A non-loopback target
-// is refused unless its targets.yaml entry opts in with its own ceilings.
+// The load runner's target, chosen exactly as the suite chooses it (lib/targets.ts:
+// TARGET, TARGETS_FILE, TARGET_SURFACE, TARGET_BASE_URL, TARGET_TOKEN); when that is the
+// embedded reference (nothing set, or TARGET_SURFACE alone) it is started in this process,
+// on REFERENCE_PORT and the four ports after it when that is set, else on free ports. A
+// non-loopback target is refused unless its targets.yaml entry opts in with its own ceilings.
 import net from 'node:net';
-import path from 'node:path';
 import { startReference, type RunningReference } from '../reference/server.ts';
-import { loadTargetsFile, REPO_ROOT, resolveTarget, TargetConfigError, type ResolvedTarget, type SurfaceTarget } from '../lib/targets.ts';
+import { loadTargetsFile, REFERENCE_PORT_ORDER, resolveTarget, TargetConfigError, targetsFileFor, type ResolvedTarget, type SurfaceTarget } from '../lib/targets.ts';
 import type { Surface } from '../lib/families.ts';
 
 /** Ceilings no profile, override or opt-in can exceed. */
@@ -23,7 +23,7 @@ export interface LoadCeiling {
 
 export interface OpenTarget {
   resolved: ResolvedTarget;
-  /** The profile's surface on this target, or undefined when the target has none. */
+  /** The first of the profile's surfaces this target has, or undefined when it has none of them. */
   surface: SurfaceTarget | undefined;
   ceiling: LoadCeiling;
   embedded: boolean;
@@ -50,8 +50,17 @@ function freePort(port: number): Promise<boolean> {
   });
 }
 
-/** Starts the embedded reference on a free range of five loopback ports. */
-export async function startEmbedded(fault?: string): Promise<RunningReference> {
+/**
+ * Starts the embedded reference: on `portBase` and the ports after it when given (a busy
+ * one is a configuration error naming REFERENCE_PORT), else on a free range of loopback ports.
+ */
+export async function startEmbedded(fault?: string, portBase?: number): Promise<RunningReference> {
+  if (portBase !== undefined) {
+    for (let i = 0; i < REFERENCE_PORT_ORDER.length; i++) {
+      if (!(await freePort(portBase + i))) throw new TargetConfigError(`port ${portBase + i} on 127.0.0.1 is in use, so the embedded reference cannot start there (REFERENCE_PORT=${portBase} and the ${REFERENCE_PORT_ORDER.length - 1} ports after it); stop what holds it or set REFERENCE_PORT to another base`);
+    }
+    return startReference({ portBase, ...(fault ? { fault } : {}) });
+  }
   let last: unknown;
   for (let attempt = 0; attempt < 30; attempt++) {
     const base = 20000 + Math.floor(Math.random() * 40000);
@@ -70,7 +79,7 @@ export async function startEmbedded(fault?: string): Promise<RunningReference> {
 /** The `load:` block of the TARGET's entry: `{allow: true, max_rate, max_duration_s}`. */
 function optIn(env: Env): LoadCeiling | undefined {
   if (!env.TARGET) return undefined;
-  const file = env.TARGETS_FILE ? path.resolve(env.TARGETS_FILE) : path.join(REPO_ROOT, 'targets.yaml');
+  const file = targetsFileFor(env);
   const entry = loadTargetsFile(file)[env.TARGET];
   const load = entry?.load;
   if (!load || typeof load !== 'object' || Array.isArray(load)) return undefined;
@@ -84,22 +93,33 @@ function optIn(env: Env): LoadCeiling | undefined {
   return { maxRate: Math.min(rate, HARD_MAX_RATE), maxDurationS: Math.min(duration, HARD_MAX_DURATION_S), source: `targets.yaml ${env.TARGET}.load` };
 }
 
+/** The first of `wanted` the target has. */
+function pick(resolved: ResolvedTarget, wanted: readonly Surface[]): SurfaceTarget | undefined {
+  for (const w of wanted) {
+    const s = resolved.surfaces.find((x) => x.surface === w);
+    if (s) return s;
+  }
+  return undefined;
+}
+
 /**
- * `shared`: a reference this process already started (tests and shards side by side
- * load one server); it is used as the embedded one but left running at the end.
+ * `surfaces`: the profile's, in order of preference. `shared`: a reference this process
+ * already started (tests and shards side by side load one server); it is used as the
+ * embedded one but left running at the end.
  */
-export async function openTarget(surface: Surface, env: Env = process.env, fault?: string, shared?: RunningReference): Promise<OpenTarget> {
-  const adHoc = Boolean(env.TARGET || env.TARGET_SURFACE || env.TARGET_BASE_URL);
-  if (!adHoc) {
+export async function openTarget(surfaces: Surface | readonly Surface[], env: Env = process.env, fault?: string, shared?: RunningReference): Promise<OpenTarget> {
+  const wanted: readonly Surface[] = typeof surfaces === 'string' ? [surfaces] : surfaces;
+  // Resolved first, as the suite resolves it: a mistake in the target is said before anything starts.
+  const chosen = resolveTarget(env);
+  if (chosen.embedded) {
     if (shared && fault) throw new TargetConfigError('a fault is switched on when the reference starts; a shared reference cannot take one');
-    const reference = shared ?? (await startEmbedded(fault));
+    const reference = shared ?? (await startEmbedded(fault, env.REFERENCE_PORT ? chosen.referencePort : undefined));
     try {
       const portBase = Number(new URL(reference.surfaces.local).port);
       const resolved = resolveTarget({ ...env, REFERENCE_PORT: String(portBase) });
-      const s = resolved.surfaces.find((x) => x.surface === surface);
       return {
         resolved,
-        surface: s,
+        surface: pick(resolved, wanted),
         embedded: true,
         ceiling: { maxRate: HARD_MAX_RATE, maxDurationS: HARD_MAX_DURATION_S, source: 'built-in ceiling (embedded reference)' },
         close: () => (shared ? Promise.resolve() : reference.close()),
@@ -110,8 +130,8 @@ export async function openTarget(surface: Surface, env: Env = process.env, fault
     }
   }
   if (fault) throw new TargetConfigError('--fault switches a fault on in the embedded reference; it cannot be used with TARGET or TARGET_BASE_URL');
-  const resolved = resolveTarget(env);
-  const s = resolved.surfaces.find((x) => x.surface === surface);
+  const resolved = chosen;
+  const s = pick(resolved, wanted);
   let ceiling: LoadCeiling = { maxRate: HARD_MAX_RATE, maxDurationS: HARD_MAX_DURATION_S, source: 'built-in ceiling (loopback target)' };
   const remote = resolved.surfaces.filter((x) => !isLoopback(x.baseUrl));
   if (remote.length > 0) {

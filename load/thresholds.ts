@@ -114,6 +114,29 @@ export function evaluate(thresholds: readonly Threshold[], metrics: Readonly<Rec
 // A miss reads "over your threshold", apart from the LOAD.* rule checks, which are the
 // seeds' requirements. Both still decide the exit code: a team's gate is its own call.
 
+/** A value in its unit, as the reports print it: `250 ms`, `0.1 %`, `40 req/s`, `3` (a count). */
+export function withUnit(value: number | undefined, unit: Unit, digits = 3): string {
+  if (value === undefined || !Number.isFinite(value)) return 'not measured';
+  const n = String(Math.round(value * 10 ** digits) / 10 ** digits);
+  return unit === 'count' ? n : unit === 'rps' ? `${n} req/s` : `${n} ${unit}`;
+}
+
+/** A threshold's limit with its unit: `< 250 ms`. */
+export function limitText(t: Threshold): string {
+  return `${t.op} ${withUnit(t.limit, t.unit)}`;
+}
+
+/**
+ * The thresholds of a run: the profile's, with each of the team's own (`--threshold`)
+ * replacing the profile's on the same metric and any other added. Every one is parsed
+ * here, so a mistake stops the run before it starts.
+ */
+export function withOverrides(profile: readonly string[], own: readonly string[]): string[] {
+  const mine = own.map(parseThreshold);
+  const replaced = new Set(mine.map((t) => t.metric));
+  return [...profile.filter((e) => !replaced.has(parseThreshold(e).metric)), ...mine.map((t) => t.expr)];
+}
+
 /** How one threshold result reads in a report. */
 export function thresholdOutcome(t: ThresholdResult): string {
   if (t.ok) return 'within your threshold';
@@ -126,7 +149,7 @@ export function thresholdOutcome(t: ThresholdResult): string {
 /** Why a run failed, thresholds and rules told apart: undefined when nothing failed. */
 export function failureSummary(r: { thresholds: readonly ThresholdResult[]; checks: ReadonlyArray<{ rule: string; ok: boolean }> }): string | undefined {
   const rules = [...new Set(r.checks.filter((c) => !c.ok).map((c) => c.rule))];
-  const over = r.thresholds.filter((t) => !t.ok).map((t) => `${t.expr} (${thresholdOutcome(t)}, measured ${t.actual ?? 'nothing'})`);
+  const over = r.thresholds.filter((t) => !t.ok).map((t) => `${t.expr} (${thresholdOutcome(t)}, measured ${withUnit(t.actual, t.unit)})`);
   if (rules.length === 0 && over.length === 0) return undefined;
   return [rules.length ? `rule checks broken: ${rules.join(', ')}` : 'no rule check broken', ...(over.length ? [`your thresholds missed: ${over.join('; ')}`] : [])].join('; ');
 }

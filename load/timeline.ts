@@ -2,7 +2,7 @@
 // the requested rate; a late answer still belongs to the second its user arrived in).
 // Each second keeps an HDR histogram of corrected latency, so shards' seconds merge by
 // adding counts, like the run's whole figures.
-import { decodeHdr, encodeHdr, mergeHdr, newHdr, percentileMs, recordMs, type Hdr } from './hdr.ts';
+import { decodeHdr, encodeHdr, maxMs, mergeHdr, newHdr, percentileMs, recordMs, type Hdr } from './hdr.ts';
 import { round } from './stats.ts';
 
 /** One second of the run. */
@@ -52,7 +52,7 @@ function render(t: number, b: Bucket | undefined, requested: number, warmupS: nu
     p50: empty ? NaN : round(percentileMs(h, 50)),
     p90: empty ? NaN : round(percentileMs(h, 90)),
     p99: empty ? NaN : round(percentileMs(h, 99)),
-    max: empty ? NaN : round(h.maxValue / 1000),
+    max: empty ? NaN : round(maxMs(h)),
     statuses,
     errors: b?.errors ?? 0,
     late: b?.late ?? 0,

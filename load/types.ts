@@ -23,7 +23,12 @@ export interface Profile extends LoadSettings {
   name: string;
   title: string;
   description: string;
-  surface: Surface;
+  /**
+   * The surfaces the profile can load, in order of preference: it runs on the first of
+   * them the target has (`--surface` picks another) and is skipped, with that reason,
+   * on a target that has none of them.
+   */
+  surfaces: readonly Surface[];
   /** The contract family responses are validated against (undefined: no contract registered yet). */
   family: Family;
   /** k6-style limits (load/thresholds.ts) deciding the exit code. */

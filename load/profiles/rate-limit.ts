@@ -103,7 +103,7 @@ export function rateLimitProfile(spec: RateLimitSpec): Profile {
     name: spec.name,
     title: spec.title,
     description: `Drives the rate-limited account at several times its allowance: 429s, admitted rate, waiting Retry-After, and another account alongside.`,
-    surface: spec.surface,
+    surfaces: [spec.surface],
     family: spec.family,
     rate: 20,
     connections: 4,

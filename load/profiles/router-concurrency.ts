@@ -63,7 +63,7 @@ export const routerConcurrency: Profile = {
   name: 'router-concurrency',
   title: 'Router in-flight limit and committed-spend headers under parallel load',
   description: 'Synchronous runs of a slow model from a workspace with a small in-flight limit, sent faster than the limit lets them finish.',
-  surface: 'router',
+  surfaces: ['router'],
   family: 'router',
   rate: 6,
   connections: 6,

@@ -12,7 +12,7 @@ export const routerQueuePoll: Profile = {
   name: 'router-queue-poll',
   title: 'Router queued-status polling honouring Retry-After',
   description: 'GET status_url of queued requests of a slow model at a fixed arrival rate; each request is polled again only after its Retry-After.',
-  surface: 'router',
+  surfaces: ['router'],
   family: 'router',
   rate: 50,
   connections: 10,

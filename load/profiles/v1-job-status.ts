@@ -19,7 +19,7 @@ export const v1JobStatus: Profile = {
   name: 'v1-job-status',
   title: 'v1 job status polling honouring Retry-After',
   description: `GET /api/job/{prompt_id}/status of ${POOL} running prompts (a ${SLEEP_S} s node each, replaced as they finish) at a fixed arrival rate.`,
-  surface: 'cloud',
+  surfaces: ['cloud'],
   family: 'v1',
   rate: 50,
   connections: 10,

@@ -4,7 +4,8 @@
 // (from the intended start) beside uncorrected (from the actual send).
 import type { LoadReport } from '../engine.ts';
 import { barChart, esc, legend, lineChart } from './svg.ts';
-import { failureSummary, thresholdOutcome } from '../thresholds.ts';
+import { failureSummary, limitText, thresholdOutcome, withUnit } from '../thresholds.ts';
+import { COORDINATED_OMISSION_NOTE, figureRows } from './text.ts';
 
 // Colours by status class, a shade per code within the class.
 const PALETTES: Record<string, string[]> = {
@@ -32,6 +33,7 @@ export function renderHtml(r: LoadReport): string {
   const xMax = Math.max(1, t.length);
   const warm = r.profile.effective.warmupS;
   const charts: string[] = [];
+  const warmNote = warm > 0 ? `<div class="legend"><small>Shaded: the ${warm} s warm-up, left out of every figure and threshold.</small></div>` : '';
   if (r.verdict !== 'skipped' && t.length > 0) {
     const pct = [
       { name: 'p50', color: '#1565c0', points: t.map((s): [number, number] => [s.t + 0.5, s.p50]) },
@@ -39,12 +41,12 @@ export function renderHtml(r: LoadReport): string {
       { name: 'p99', color: '#c62828', points: t.map((s): [number, number] => [s.t + 0.5, s.p99]) },
     ];
     charts.push(
-      `<figure id="chart-latency-time"><figcaption>Latency percentiles over time (per second)</figcaption>${lineChart({ title: 'Latency percentiles over time', xLabel: 'seconds since start', yLabel: 'ms', series: pct, xMax, shadeTo: warm })}${legend(pct)}</figure>`,
+      `<figure id="chart-latency-time"><figcaption>Corrected latency percentiles over time (from each request's intended start, per second of arrival)</figcaption>${lineChart({ title: 'Corrected latency percentiles over time', xLabel: 'seconds since start', yLabel: 'corrected latency, ms', series: pct, xMax, shadeTo: warm })}${legend(pct)}${warmNote}</figure>`,
     );
     const h = r.histogram;
     const cats = h.bounds.map((b) => `≤${b < 1 ? Number(b.toPrecision(2)) : b < 100 ? Math.round(b * 10) / 10 : Math.round(b)}`);
     charts.push(
-      `<figure id="chart-histogram"><figcaption>Latency histogram (measured responses)</figcaption>${barChart({ title: 'Latency histogram', xLabel: 'latency bucket (ms, log-spaced)', yLabel: 'responses', categories: cats, stacks: [{ name: 'responses', color: '#1565c0', values: h.counts }] })}</figure>`,
+      `<figure id="chart-histogram"><figcaption>Corrected latency histogram (from each request's intended start; measured responses, warm-up left out)</figcaption>${barChart({ title: 'Corrected latency histogram', xLabel: 'corrected latency bucket (ms, log-spaced)', yLabel: 'responses', categories: cats, stacks: [{ name: 'responses', color: '#1565c0', values: h.counts }] })}</figure>`,
     );
     const rate = [
       { name: 'achieved', color: '#2e7d32', points: t.map((s): [number, number] => [s.t + 0.5, s.achieved]) },
@@ -52,7 +54,7 @@ export function renderHtml(r: LoadReport): string {
       ...(r.model.name === 'open' ? [{ name: 'late', color: '#c62828', points: t.map((s): [number, number] => [s.t + 0.5, s.late ?? 0]) }] : []),
     ];
     charts.push(
-      `<figure id="chart-rate"><figcaption>Achieved vs requested rate${r.model.name === 'open' ? ', and late arrivals' : ''}</figcaption>${lineChart({ title: 'Achieved vs requested rate', xLabel: 'seconds since start', yLabel: 'responses per second', series: rate, xMax, shadeTo: warm })}${legend(rate)}</figure>`,
+      `<figure id="chart-rate"><figcaption>Achieved vs requested rate${r.model.name === 'open' ? ', and late arrivals' : ''}</figcaption>${lineChart({ title: 'Achieved vs requested rate', xLabel: 'seconds since start', yLabel: 'responses per second', series: rate, xMax, shadeTo: warm })}${legend(rate)}${warmNote}</figure>`,
     );
     const codes = [...new Set(t.flatMap((s) => Object.keys(s.statuses)))].sort();
     const colors = colorsFor(codes);
@@ -63,13 +65,13 @@ export function renderHtml(r: LoadReport): string {
   }
   const m = r.metrics;
   const rows = (pairs: Array<[string, string]>): string => pairs.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('');
-  const thresholds = r.thresholds.map((x) => `<tr class="${x.ok ? 'ok' : 'bad'}"><td><code>${esc(x.expr)}</code></td><td>${esc(num(x.actual, 3))}</td><td>${esc(thresholdOutcome(x))}</td></tr>`).join('');
+  const thresholds = r.thresholds.map((x) => `<tr class="${x.ok ? 'ok' : 'bad'}"><td><code>${esc(x.expr)}</code></td><td>${esc(limitText(x))}</td><td>${esc(withUnit(x.actual, x.unit))}</td><td>${esc(thresholdOutcome(x))}</td></tr>`).join('');
   const why = r.verdict === 'fail' ? failureSummary(r) : undefined;
   const checks = r.checks.map((c) => `<tr class="${c.ok ? 'ok' : 'bad'}"><td><code>${esc(c.rule)}</code></td><td>${esc(c.name)}<br><small>${esc(c.detail)}</small></td><td>${c.ok ? 'pass' : 'FAIL'}</td></tr>`).join('');
   const violations = r.contract.examples
-    .map((v) => `<li><code>${esc(v.rule)}</code> ${esc(v.method)} ${esc(v.path)} → ${v.status}: ${esc(v.summary)}<br><small>expected ${esc(v.expected)}; received ${esc(v.received)}</small></li>`)
+    .map((v) => `<li><code>${esc(v.rule)}</code>${v.level === 'SHOULD' ? ' (SHOULD, not failing)' : ''} ${esc(v.method)} ${esc(v.path)} → ${v.status}: ${esc(v.summary)}<br><small>expected ${esc(v.expected)}; received ${esc(v.received)}</small></li>`)
     .join('');
-  const figures = Object.keys(r.figures).length ? `<h2>Figures</h2><pre>${esc(JSON.stringify(r.figures, null, 2))}</pre>` : '';
+  const figures = Object.keys(r.figures).length ? `<h2>Figures</h2><p>What the profile counted besides the latency.</p><table id="figures">${rows(figureRows(r.figures))}</table>` : '';
   const env = Object.entries(r.environment).map(([k, v]): [string, string] => [k, String(v)]);
   const open = r.model.name === 'open';
   const latRow = (name: string, cls: string, keys: string[]): string => `<tr class="${cls}"><th>${esc(name)}</th>${keys.map((k) => `<td>${esc(num(m[k]))} ms</td>`).join('')}</tr>`;
@@ -77,7 +79,8 @@ export function renderHtml(r: LoadReport): string {
     r.verdict === 'skipped' || m.p50 === undefined
       ? ''
       : `<h2>Latency: corrected and uncorrected</h2><table id="latency-table"><tr><th></th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max</th></tr>${latRow('corrected (from the intended start)', 'corrected', ['p50', 'p90', 'p99', 'p99.9', 'max'])}${latRow('uncorrected (from the actual send)', 'uncorrected', ['uncorrected_p50', 'uncorrected_p90', 'uncorrected_p99', 'uncorrected_p99.9', 'uncorrected_max'])}</table>
-<p id="late-arrivals">${open ? `Late arrivals: ${esc(num(m.late_requests, 0))} (${esc(num(m.late, 2))}%) sent more than ${esc(num(r.model.late_after_ms, 1))} ms after their intended start; dropped (never sent): ${esc(num(m.dropped, 0))}; arrival spacing p50 ${esc(num(m.spacing_p50, 3))} ms, p99 ${esc(num(m.spacing_p99, 3))} ms.` : 'Late arrivals: not measured (closed model).'}</p>`;
+<p id="late-arrivals">${open ? `Late arrivals: ${esc(num(m.late_requests, 0))} (${esc(num(m.late, 2))}%) sent more than ${esc(num(r.model.late_after_ms, 1))} ms after their intended start; dropped (never sent): ${esc(num(m.dropped, 0))}; arrival spacing p50 ${esc(num(m.spacing_p50, 3))} ms, p99 ${esc(num(m.spacing_p99, 3))} ms.` : 'Late arrivals: not measured (closed model).'}</p>
+<p id="coordinated-omission">${esc(COORDINATED_OMISSION_NOTE)}</p>`;
   const measured = m.measured_s !== undefined ? `${num(m.measured_s, 1)} s measured of ${r.profile.effective.durationS} s` : `${r.profile.effective.durationS} s measured`;
   const shard = r.shard ? (r.shard.merged ? `, merged from ${r.shard.merged} shards` : `, shard ${r.shard.index}/${r.shard.count}`) : '';
   return `<!doctype html>
@@ -92,7 +95,7 @@ h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:24px 0 8px}
 .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(660px,1fr));gap:16px}
 figure{margin:0;border:1px solid #ddd;border-radius:6px;padding:8px;background:#fff}figcaption{font-weight:600;margin-bottom:4px}
 svg.chart{max-width:100%;height:auto}.grid{stroke:#eee}.axis{stroke:#999}.tick{font-size:10px;fill:#666}.axis-label{font-size:11px;fill:#444}
-.warmup{fill:#000;opacity:.05}.legend span{margin-right:14px;font-size:12px}.legend i{display:inline-block;width:12px;height:12px;margin-right:4px;vertical-align:-2px;border-radius:2px}
+.warmup{fill:#000;opacity:.05}.warmup-label{font-size:11px;fill:#555}.legend span{margin-right:14px;font-size:12px}.legend i{display:inline-block;width:12px;height:12px;margin-right:4px;vertical-align:-2px;border-radius:2px}
 table{border-collapse:collapse;margin:4px 0}td,th{border:1px solid #ddd;padding:4px 8px;text-align:left;vertical-align:top}
 tr.bad td{background:#fdecea}tr.ok td:last-child{color:#2e7d32}tr.bad td:last-child{color:#c62828;font-weight:600}
 pre{background:#f6f6f6;padding:8px;overflow:auto}small{color:#555}
@@ -108,12 +111,12 @@ ${why ? `<p id="failed-on"><strong>Failed on:</strong> ${esc(why)}</p>` : ''}
     ['requests (measured)', `${num(m.requests, 0)} at ${num(m.rate)} req/s (${num(m.rate_achieved, 1)}% of requested)`],
     ['latency (corrected)', `p50 ${num(m.p50)} ms · p90 ${num(m.p90)} ms · p95 ${num(m.p95)} ms · p99 ${num(m.p99)} ms · max ${num(m.max)} ms`],
     ['errors', `${num(m.errors, 3)}% (transport errors ${num(m.transport_errors, 0)})`],
-    ['contract', `${r.contract.sampled} responses validated against the ${r.contract.family} contract, ${r.contract.violations} violations`],
+    ['contract', `${r.contract.sampled} responses validated against the ${r.contract.family} contract, ${r.contract.violations} violations${r.contract.should ? `, ${r.contract.should} SHOULD departures (not failing)` : ''}`],
     ['started', `${r.startedAt} → ${r.finishedAt}`],
   ])}</table>
 ${latencyTable}
 <div class="charts">${charts.join('\n')}</div>
-${thresholds ? `<h2>Your thresholds</h2><p>Limits the profile sets (the team's choice), not rules of the seeds; the rule checks are below.</p><table><tr><th>your threshold</th><th>measured</th><th>result</th></tr>${thresholds}</table>` : ''}
+${thresholds ? `<h2>Your thresholds</h2><p>Limits the profile sets (the team's choice; <code>--threshold</code> sets your own), not rules of the seeds; the rule checks are below.</p><table><tr><th>your threshold</th><th>limit</th><th>measured</th><th>result</th></tr>${thresholds}</table>` : ''}
 ${checks ? `<h2>Checks</h2><table><tr><th>rule</th><th>check</th><th>result</th></tr>${checks}</table>` : ''}
 ${violations ? `<h2>Contract violations (first ${r.contract.examples.length})</h2><ul>${violations}</ul>` : ''}
 <h2>Status codes (measured)</h2><p>${esc(Object.entries(r.statusCodes).map(([k, v]) => `${k} ×${v}`).join(', ') || 'none')}</p>

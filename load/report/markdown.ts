@@ -1,6 +1,7 @@
 // A load run as Markdown, short enough for a pull-request comment.
 import type { LoadReport } from '../engine.ts';
-import { failureSummary, thresholdOutcome } from '../thresholds.ts';
+import { failureSummary, limitText, thresholdOutcome, withUnit } from '../thresholds.ts';
+import { COORDINATED_OMISSION_NOTE } from './text.ts';
 
 const fmt = (n: number | undefined, digits = 2): string => (n === undefined || !Number.isFinite(n) ? '–' : String(Math.round(n * 10 ** digits) / 10 ** digits));
 
@@ -34,14 +35,16 @@ export function renderMarkdown(r: LoadReport): string {
     `| corrected (from the intended start) | ${fmt(m.p50)} ms | ${fmt(m.p90)} ms | ${fmt(m.p99)} ms | ${fmt(m['p99.9'])} ms | ${fmt(m.max)} ms |`,
     `| uncorrected (from the actual send) | ${fmt(m.uncorrected_p50)} ms | ${fmt(m.uncorrected_p90)} ms | ${fmt(m.uncorrected_p99)} ms | ${fmt(m['uncorrected_p99.9'])} ms | ${fmt(m.uncorrected_max)} ms |`,
     '',
+    COORDINATED_OMISSION_NOTE,
+    '',
   );
   const why = r.verdict === 'fail' ? failureSummary(r) : undefined;
   if (why) lines.push(`Failed on: ${why}.`, '');
   if (r.thresholds.length) {
     // The team's limits, not the seeds' rules (load/thresholds.ts): a miss is "over your threshold".
-    lines.push('Thresholds are your limits (the profile\'s), not rules of the seeds; the rule checks follow below.', '');
-    lines.push('| your threshold | measured | result |', '| - | -: | - |');
-    for (const t of r.thresholds) lines.push(`| \`${t.expr}\` | ${fmt(t.actual, 3)}${t.unit === 'count' || t.unit === 'rps' ? '' : ` ${t.unit}`} | ${t.ok ? thresholdOutcome(t) : `**${thresholdOutcome(t)}**`} |`);
+    lines.push('Thresholds are your limits (the profile\'s, or your own with `--threshold`), not rules of the seeds; the rule checks follow below.', '');
+    lines.push('| your threshold | limit | measured | result |', '| - | - | -: | - |');
+    for (const t of r.thresholds) lines.push(`| \`${t.expr}\` | ${limitText(t)} | ${withUnit(t.actual, t.unit)} | ${t.ok ? thresholdOutcome(t) : `**${thresholdOutcome(t)}**`} |`);
     lines.push('');
   }
   if (r.checks.length) {

@@ -63,7 +63,11 @@ export function lineChart(opts: { title: string; xLabel: string; yLabel: string;
   const xMax = Math.max(1, opts.xMax);
   const x = (v: number): number => M.left + (v / xMax) * iw;
   const y = (v: number): number => M.top + ih - (Math.min(v, yMax) / yMax) * ih;
-  const shade = opts.shadeTo ? `<rect class="warmup" x="${M.left}" y="${M.top}" width="${(x(opts.shadeTo) - M.left).toFixed(1)}" height="${ih}"><title>warm-up (left out of the figures)</title></rect>` : '';
+  // The warm-up band is named on the chart itself, not only in a tooltip.
+  const shade = opts.shadeTo
+    ? `<rect class="warmup" x="${M.left}" y="${M.top}" width="${(x(opts.shadeTo) - M.left).toFixed(1)}" height="${ih}"><title>warm-up (left out of the figures)</title></rect>` +
+      `<text class="warmup-label" x="${(M.left + 4).toFixed(1)}" y="${(M.top + 12).toFixed(1)}">warm-up</text>`
+    : '';
   const lines = opts.series
     .map((s) => {
       const pts = s.points.filter(([, v]) => Number.isFinite(v));

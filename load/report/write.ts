@@ -1,12 +1,14 @@
-// Writes one run's three files: reports/load/<profile>-<time>.{json,md,html}.
+// Writes one run's three files: reports/load/<profile>-<time>.{json,md,html}, under the
+// working folder (REPORTS_DIR, default ./reports), as the conformance reports are.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { REPO_ROOT } from '../../lib/targets.ts';
 import type { LoadReport } from '../engine.ts';
 import { renderHtml } from './html.ts';
 import { renderMarkdown } from './markdown.ts';
 
-export const DEFAULT_REPORT_DIR = path.join(REPO_ROOT, 'reports', 'load');
+export function defaultReportDir(env: Record<string, string | undefined> = process.env): string {
+  return path.resolve(env.REPORTS_DIR ?? 'reports', 'load');
+}
 
 export interface Written {
   json: string;
@@ -14,7 +16,7 @@ export interface Written {
   html: string;
 }
 
-export async function writeReports(report: LoadReport, dir = DEFAULT_REPORT_DIR): Promise<Written> {
+export async function writeReports(report: LoadReport, dir = defaultReportDir()): Promise<Written> {
   await mkdir(dir, { recursive: true });
   const stamp = report.startedAt.replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
   const base = path.join(dir, `${report.profile.name}-${stamp}`);

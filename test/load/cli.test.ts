@@ -17,7 +17,9 @@ test('a misspelt flag prints one line and the usage, exit 2', () => {
   assert.equal(r.status, 2);
   const lines = r.stderr.trim().split('\n');
   assert.match(lines[0]!, /^load: Unknown option '--profle'/);
-  assert.match(r.stderr, /usage: npm run load -- --profile <name>/);
+  assert.match(lines[0]!, /\(did you mean --profile\?\)$/);
+  assert.match(r.stderr, /usage: workflow-conformance load --profile NAME/);
+  assert.doesNotMatch(r.stderr, /npm run/);
   assert.doesNotMatch(r.stderr, /ERR_PARSE_ARGS|\n\s+at /, 'no error code, no stack');
   const bad = spawnSync(process.execPath, [...RUNNER, '--profile', 'v2-job-poll', '--shard', '3/2'], { cwd: ROOT, encoding: 'utf8' });
   assert.equal(bad.status, 2);

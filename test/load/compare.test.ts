@@ -4,7 +4,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { compareReports, readReport, CompareError } from '../../load/compare.ts';
+import { compareReports, readReport, renderComparison, CompareError, LATENCY_RESOLUTION_MS } from '../../load/compare.ts';
+import type { Second } from '../../load/timeline.ts';
 import { fakeReport } from './helpers.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -19,9 +20,37 @@ test('a metric worse than the baseline beyond the tolerance is a regression; wit
   assert.equal(compareReports(base, cur, 200).regressions.length, 0, 'a wide tolerance forgives both');
 });
 
-test('small absolute changes on tiny latencies are noise, not regressions', () => {
-  const cmp = compareReports(fakeReport({ p50: 0.4 }), fakeReport({ p50: 0.9 }), 10);
+/** Measured seconds whose p50 take the given values (one second of warm-up first, left out). */
+function seconds(p50s: number[]): Second[] {
+  const one = (t: number, p50: number, warmup: boolean): Second => ({ t, warmup, requested: 50, achieved: 50, p50, p90: p50 * 1.5, p99: p50 * 2, max: p50 * 3, statuses: { 200: 50 }, errors: 0, late: 0 });
+  return [one(0, 40, true), ...p50s.map((v, i) => one(i + 1, v, false))];
+}
+
+test('issue #25: a p50 80 % worse on a steady server is a regression, not noise (it passed as "no regression" under a fixed 1 ms floor)', () => {
+  const steady = [0.98, 1.0, 1.02, 0.99, 1.01, 1.0, 0.97, 1.03];
+  const base = fakeReport({ p50: 1.0 }, { timeline: seconds(steady) });
+  const cur = fakeReport({ p50: 1.8 }, { timeline: seconds(steady.map((v) => v * 1.8)) });
+  const cmp = compareReports(base, cur, 10);
+  assert.deepEqual(cmp.regressions, ['p50 1ms → 1.8ms (+80.0%)']);
+  const p50 = cmp.diffs.find((d) => d.metric === 'p50')!;
+  assert.ok(p50.floor < 0.8 && p50.floor >= LATENCY_RESOLUTION_MS, `floor ${p50.floor}`);
+  assert.match(p50.floorFrom, /per-second p50 spread|timer resolution/);
+  const text = renderComparison(cmp, 'a.json', 'b.json', 10);
+  assert.match(text, /1 regression/);
+  assert.match(text, /\| p50 \| 1ms \| 1\.8ms \| \+80% \| [0-9.]+ms \((per-second p50 spread|timer resolution)\) \| \*\*REGRESSION\*\* \|/);
+});
+
+test('the floor of a latency is the spread of the runs\' own seconds: a change inside it is not a regression, but it is listed', () => {
+  const noisy = [0.2, 1.4, 0.3, 1.2, 0.25, 1.3, 0.35, 1.1];
+  const cmp = compareReports(fakeReport({ p50: 0.4 }, { timeline: seconds(noisy) }), fakeReport({ p50: 0.9 }, { timeline: seconds(noisy) }), 10);
   assert.deepEqual(cmp.regressions, []);
+  assert.equal(cmp.withinFloor.length, 1);
+  assert.match(cmp.withinFloor[0]!, /^p50 0\.4ms → 0\.9ms \(\+125\.0%\): worse by 0\.5ms, within its noise floor of [0-9.]+ms \(per-second p50 spread\)$/);
+  const text = renderComparison(cmp, 'a.json', 'b.json', 10);
+  assert.match(text, /no regression beyond the noise floor; 1 change\(s\) for the worse above the tolerance are within it/);
+  assert.match(text, /Above the tolerance but within the noise floor \(not counted\):\n- p50/);
+  // Without per-second figures the floor is the timer's resolution: the same change counts.
+  assert.equal(compareReports(fakeReport({ p50: 0.4 }), fakeReport({ p50: 0.9 }), 10).regressions.length, 1);
 });
 
 test('a verdict, threshold or check that went from pass to fail is a regression', () => {
@@ -51,5 +80,14 @@ test('npm run load:compare exits 1 on a regression and 0 without one', () => {
   const worse = run(a, b);
   assert.equal(worse.status, 1, worse.stderr);
   assert.match(worse.stdout, /p99 .*REGRESSION/);
+  assert.match(worse.stdout, /\| metric \| baseline \| current \| change \| noise floor \|/, 'the floor applied is printed');
   assert.equal(run(a, a).status, 0);
+  // The installed command: the same through workflow-conformance load compare, with its own help.
+  const cli = (...args: string[]) => spawnSync(process.execPath, ['bin/workflow-conformance.mjs', 'load', 'compare', ...args], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(cli(a, b).status, 1);
+  const help = cli('--help');
+  assert.equal(help.status, 0);
+  assert.match(help.stdout, /^usage: workflow-conformance load compare /);
+  assert.match(help.stdout, /noise floor/);
+  assert.doesNotMatch(help.stdout, /npm run/);
 });

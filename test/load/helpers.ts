@@ -4,6 +4,7 @@ import type { LoadReport } from '../../load/engine.ts';
 import { runProfile } from '../../load/engine.ts';
 import { profileNamed } from '../../load/profiles/index.ts';
 import type { LoadSettings } from '../../load/types.ts';
+import type { RunningReference } from '../../reference/server.ts';
 
 export function fakeReport(metrics: Record<string, number>, over: Partial<LoadReport> = {}): LoadReport {
   const settings: LoadSettings = { rate: 50, connections: 5, durationS: 10, warmupS: 2 };
@@ -41,14 +42,15 @@ export const SMOKE: Record<string, Partial<LoadSettings>> = {
   'router-concurrency': { rate: 5, durationS: 3, warmupS: 1 },
 };
 
-export async function smoke(name: string, fault?: string): Promise<LoadReport> {
+/** A short run of profile `name`: against a fresh reference (with `fault` on), or against `reference` (one started with a control). */
+export async function smoke(name: string, fault?: string, reference?: RunningReference): Promise<LoadReport> {
   const profile = profileNamed(name);
   if (!profile) throw new Error(`no profile ${name}`);
   const s = SMOKE[name] ?? {};
   // Smoke runs share two cores with the rest of the test run: latency limits are for real
   // runs; here only a generous ceiling stays, the functional limits all apply.
   const thresholds = [...profile.thresholds.filter((t) => !/^\s*(p\(?[0-9.]+\)?|max|mean)\s*[<>=]/.test(t)), 'p99<3000'];
-  return runProfile(profile, { env: {}, thresholds, ...(s.rate ? { rate: s.rate } : {}), ...(s.durationS ? { durationS: s.durationS } : {}), ...(s.warmupS !== undefined ? { warmupS: s.warmupS } : {}), ...(fault ? { fault } : {}) });
+  return runProfile(profile, { env: {}, thresholds, ...(s.rate ? { rate: s.rate } : {}), ...(s.durationS ? { durationS: s.durationS } : {}), ...(s.warmupS !== undefined ? { warmupS: s.warmupS } : {}), ...(fault ? { fault } : {}), ...(reference ? { reference } : {}) });
 }
 
 export function failedRules(r: LoadReport): string[] {

@@ -11,13 +11,16 @@ import { PROFILES } from '../../load/profiles/index.ts';
 import { writeReports } from '../../load/report/write.ts';
 import { recordScore } from '../support/score.ts';
 import { smoke } from './helpers.ts';
+import { startReference } from '../../reference/server.ts';
+import { freePortBase } from '../support/ports.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-test('npm run load -- --list prints the profile names, one per line', () => {
+test('npm run load -- --list prints the profiles, one per line: name first, then the surfaces it needs', () => {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'load/run.ts', '--list'], { cwd: ROOT, encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
-  assert.deepEqual(r.stdout.trim().split('\n'), PROFILES.map((p) => p.name));
+  assert.deepEqual(r.stdout.trim().split('\n').map((l) => l.split(/\s+/)[0]), PROFILES.map((p) => p.name));
+  for (const p of PROFILES) assert.ok(r.stdout.split('\n').find((l) => l.startsWith(`${p.name} `))?.includes(p.surfaces.join(', ')), p.name);
   for (const name of ['v2-job-poll', 'v1-job-status', 'router-queue-poll', 'rate-limit', 'router-rate-limit', 'router-concurrency']) assert.ok(r.stdout.includes(name), name);
 });
 
@@ -39,5 +42,21 @@ describe('each profile passes against the reference', { concurrency: false }, ()
       assert.ok(report.metrics.requests! > 0);
       assert.ok(report.metrics.sampled! > 0, 'a sample of responses was validated against the contract');
     });
+  }
+});
+
+// A control varies what a profile judges: the load analysis must accept it too, as the
+// conformance run does (test/e2e/controls.test.ts). Seed R lists no Retry-After on a 429.
+test('router-rate-limit passes against a reference whose 429s carry no Retry-After (control router-429-without-retry-after)', async () => {
+  const reference = await startReference({ portBase: await freePortBase(), control: 'router-429-without-retry-after' });
+  try {
+    const report = await smoke('router-rate-limit', undefined, reference);
+    const failed = [...report.thresholds.filter((t) => !t.ok).map((t) => `${t.expr} (measured ${t.actual})`), ...report.checks.filter((c) => !c.ok).map((c) => `${c.rule}: ${c.detail}`)];
+    assert.equal(report.verdict, 'pass', `${report.skipReason ?? ''} ${failed.join('; ')}`);
+    assert.ok(Number(report.metrics.refused) > 0, 'the limited key was refused under load');
+    assert.deepEqual(report.figures.retry_after_values, {}, 'no 429 named a Retry-After');
+    assert.match(report.checks.find((c) => c.rule === 'LOAD.RATE_LIMIT.RETRY_SUCCEEDS')?.detail ?? '', /no Retry-After/);
+  } finally {
+    await reference.close();
   }
 });

@@ -43,7 +43,20 @@ test('a missed threshold reads as the team\'s limit ("over your threshold"), tol
   assert.equal(thresholdOutcome(done!), 'at your threshold');
   assert.equal(thresholdOutcome(evaluate([parseThreshold('p99<250')], { p99: 10 })[0]!), 'within your threshold');
   const onlyLatency = failureSummary({ thresholds: [p99!], checks: [{ rule: 'LOAD.POLL.RETRY_AFTER', ok: true }] });
-  assert.match(onlyLatency!, /^no rule check broken; your thresholds missed: p99<250 \(over your threshold, measured 300\)$/);
+  assert.match(onlyLatency!, /^no rule check broken; your thresholds missed: p99<250 \(over your threshold, measured 300 ms\)$/);
   assert.match(failureSummary({ thresholds: [], checks: [{ rule: 'LOAD.POLL.RETRY_AFTER', ok: false }] })!, /^rule checks broken: LOAD\.POLL\.RETRY_AFTER$/);
   assert.equal(failureSummary({ thresholds: [], checks: [] }), undefined);
+});
+
+test('a team sets its own limits with --threshold: one on the same metric replaces the profile\'s, others are added; values print with their unit', async () => {
+  const { withOverrides, withUnit, limitText } = await import('../../load/thresholds.ts');
+  const profile = ['p99<250', 'errors<0.1%', 'contract_violations==0'];
+  assert.deepEqual(withOverrides(profile, ['p(99)<0.5s', 'rate>=40']), ['errors<0.1%', 'contract_violations==0', 'p(99)<0.5s', 'rate>=40']);
+  assert.deepEqual(withOverrides(profile, []), profile);
+  assert.throws(() => withOverrides(profile, ['errors<1']), /write the limit with %/);
+  assert.equal(limitText(parseThreshold('p(99)<0.5s')), '< 500 ms');
+  assert.equal(limitText(parseThreshold('errors<0.1%')), '< 0.1 %');
+  assert.equal(withUnit(41.5, 'rps'), '41.5 req/s');
+  assert.equal(withUnit(3, 'count'), '3');
+  assert.equal(withUnit(undefined, 'ms'), 'not measured');
 });
