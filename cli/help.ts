@@ -16,6 +16,9 @@ export const VARIABLES = `Environment (flags above set the same variables):
   CONFORMANCE_QUIET       1: reports only, no console listing
   CONFORMANCE_HTTP_TIMEOUT_MS, CONFORMANCE_MAX_BODY_BYTES   bounds of every exchange (15000 ms, 16 MiB)
   CONFORMANCE_JOB_DEADLINE_MS    how long a polled job may take (30000 ms)
+  CONFORMANCE_STREAM_GRACE_MS    how long a v1 stream's end may lag behind the polled end (5000 ms)
+  CONFORMANCE_RETRY_AFTER_MAX_MS the longest Retry-After waited out (60000 ms)
+  CONFORMANCE_LIST_WALK_MAX_PAGES  pages of one walk of the whole v2 job list (1000)
   CONFORMANCE_PROBE_TIMEOUT_MS   how long the preflight waits per surface (10000 ms)
   CONFORMANCE_CIRCUIT_TIMEOUTS   timeouts in a row after which a surface counts as stopped (3)
   FC_SEED, FC_PATH, FC_NUM_RUNS  replay or resize a property-based check`;
@@ -57,6 +60,7 @@ ${TARGET_FLAGS}
                          statement their rule rests on (CONFORMANCE_SEEDS; default: a
                          seeds/ folder beside the targets file, if there is one)
   --record FILE          keep every exchange of the run as HAR 1.2, credentials redacted
+  --shard=I/N            run part I of N (on N machines); join them with merge-reports
   -h, --help             this help
 
 Anything else goes to Playwright: --project=v2-cloud, --grep @V2.AUTH.BEARER_KEY,

@@ -18,7 +18,7 @@ import { createServer } from 'node:net';
 type Env = Record<string, string | undefined>;
 
 /** Settings that change what the suite sends or how it judges: a replay needs the same. */
-const REPLAYED_SETTINGS = ['CONFORMANCE_PROFILE', 'CONFORMANCE_STRICT', 'FC_SEED', 'FC_PATH', 'FC_NUM_RUNS', 'CONFORMANCE_JOB_DEADLINE_MS', 'CONFORMANCE_HTTP_TIMEOUT_MS', 'CONFORMANCE_MAX_BODY_BYTES'];
+const REPLAYED_SETTINGS = ['CONFORMANCE_PROFILE', 'CONFORMANCE_STRICT', 'FC_SEED', 'FC_PATH', 'FC_NUM_RUNS', 'CONFORMANCE_JOB_DEADLINE_MS', 'CONFORMANCE_STREAM_GRACE_MS', 'CONFORMANCE_LIST_WALK_MAX_PAGES', 'CONFORMANCE_HTTP_TIMEOUT_MS', 'CONFORMANCE_MAX_BODY_BYTES'];
 
 function playwright(args: string[], env: Env): Promise<number> {
   // tsx loads the suite's TypeScript even from node_modules, where Playwright's own

@@ -71,4 +71,27 @@ export function timedOut(origin: string, where: string, timeoutMs: number): stri
 /** For tests: forget this process's state. */
 export function resetCircuit(): void {
   memory.clear();
+  streamStalled = undefined;
+}
+
+// A v1 stream that left a finished prompt without its terminal message (lib/v1/run.ts) is
+// likely to do so again: the run's later waits for a stream's end are cut to the grace, so a
+// server that never ends its runs on the stream costs seconds per test, not a job deadline.
+const STALLED_FILE = 'stream-without-terminal';
+let streamStalled: string | undefined;
+
+/** Notes that a stream left a finished prompt without its terminal message. */
+export function noteStreamStalled(reason: string): void {
+  streamStalled = reason;
+  const d = dir(true);
+  if (d) writeFileSync(path.join(d, STALLED_FILE), reason);
+}
+
+/** Why waits for a stream's end are cut short in this run, if a stream already stalled. */
+export function streamStalledReason(): string | undefined {
+  if (streamStalled) return streamStalled;
+  const d = dir();
+  const file = d ? path.join(d, STALLED_FILE) : undefined;
+  if (file && existsSync(file)) streamStalled = readFileSync(file, 'utf8');
+  return streamStalled;
 }
