@@ -59,6 +59,7 @@ export const CONTROLS = [
   { name: 'job-list-plain-cursors', description: 'v2 job-list cursors are bare positions (<created ms>_<job id>), unsigned and bound to no account: a changed or foreign one that reads as a position is a place in the caller\'s own list', families: ['v2'] },
   { name: 'proxy-constant-url-expiry', description: 'the self-hosted proxy (no signed URLs) gives every asset url one constant url_expires_at', families: ['v2'] },
   { name: 'signed-url-minute-expiry', description: 'hosted v2 surfaces sign asset urls with expiries rounded up to the whole minute, so reads within one minute get the same url', families: ['v2'] },
+  { name: 'content-location-relative', description: "the hosted v2 content endpoint's 302 carries a relative Location (path and query of the signed URL), as RFC 9110 allows", families: ['v2'] },
   { name: 'moderation-at-upload', description: 'v2 uploads of bytes content moderation flags are refused 451 content_blocked at once, minting no asset', families: ['v2'] },
   { name: 'owner-scope-forbidden', description: "a v2 read of another account's asset (or its content) is refused 403 forbidden instead of 404", families: ['v2'] },
   { name: 'malformed-job-id-422', description: 'a v2 job id that is not a UUID is refused 422 invalid_request instead of 404', families: ['v2'] },
@@ -68,6 +69,12 @@ export const CONTROLS = [
   { name: 'job-read-without-labels', description: 'v2 job reads carry no metadata member; the labels are kept and show on the outputs\' job_metadata', families: ['v2'] },
   { name: 'deployment-workflow-annotated', description: "a serverless deployment's GET /workflow carries an unknown top-level member beside the nodes, and a _meta member on every node", families: ['v2'] },
   { name: 'idempotent-replay', description: 'a v2 submit repeating an earlier request under its Idempotency-Key is answered 201 with the job that key made, not refused (the other reading of "submission is idempotent")', families: ['v2'] },
+  { name: 'labels-not-kept', description: 'the hosted cloud takes v2 job labels without refusing them and keeps none: no metadata on the job, no job_metadata on its outputs (a reason the seed gives for an absent job_metadata)', families: ['v2'] },
+  { name: 'job-without-urls', description: 'v2 job records embed no urls member (the public documents\' urls.self/events/cancel); clients reach the job by its id at the documented paths, and outputs still carry their content-endpoint url', families: ['v2'], departsFrom: ['V2.JOB.FIELDS_DOCUMENTED'] },
+  { name: 'job-submit-200', description: 'the hosted cloud answers an accepted v2 submit 200 instead of the public documents\' 201', families: ['v2'], departsFrom: ['V2.CONTRACT.DOCUMENTED'] },
+  { name: 'ws-no-executing', description: 'the v1 stream sends no executing message at all (neither per node nor the final one): execution_start, progress, executed and the terminal message tell the run', families: ['v1'] },
+  { name: 'v1-subscription-fails-later', description: 'a v1 prompt from an account without an active subscription is accepted (200 {prompt_id}) and its job then ends error, instead of a refusal at submit', families: ['v1'] },
+  { name: 'registry-refusals-4xx', description: 'the registry refuses a malformed Authorization (not Bearer, or a bearer that is no credential) 400, and a request with no credential 404 (a route hidden from strangers), instead of 401', families: ['registry'] },
   // The router: readings seed R allows that the reference does not take (issue #21 §3, router items).
   { name: 'router-renamed-members', description: 'the router names the members seed R does not show otherwise: model_id, billing_facts.charged_on_policy_rejection, page_size, schema_url, alternates', families: ['router'], departsFrom: ['ROUTER.CATALOG.MEMBER_NAMES'] },
   { name: 'router-alternate-names', description: 'the router lists and names the wavespeed alternate wavespeed-ai (the seed names none of the four), still taking the old spelling', families: ['router'] },
@@ -80,6 +87,14 @@ export const CONTROLS = [
   { name: 'router-limits-runs-only', description: 'the request allowance counts synchronous runs only: catalog reads are never answered 429 (GET /v2/models lists no 429)', families: ['router'] },
   { name: 'router-provider-failure-402', description: 'a provider that could not take the call and reported nothing is a request-level failure: 402 provider_error, not 502', families: ['router'] },
   { name: 'router-schema-failure-unavailable', description: 'a schema document the router cannot build is answered 500 with bucket service_unavailable (the seed names no bucket for that 500; public docs pair service_unavailable with 503)', families: ['router'], departsFrom: ['ROUTER.ERR.CODE_STATUS_PUBLIC'] },
+  { name: 'router-unknown-without-reason', description: 'quotes whose source is unknown carry no reason, on the estimate route and in a submit\'s estimate (the seed allows a reason only there, never requires one)', families: ['router'], departsFrom: ['ROUTER.ESTIMATE.UNKNOWN_REASON'] },
+  { name: 'router-policy-upstream-detail', description: "a content-policy refusal carries the provider's reason in X-Comfy-Upstream-Detail (no body member: that comes only with invalid_input)", families: ['router'] },
+  { name: 'router-deadline-own-clock', description: "a 504 deadline_exceeded ended by the router's own clock carries Retry-After but no X-Comfy-Upstream-Status (no provider status to report)", families: ['router'] },
+  { name: 'router-capacity-own-bucket', description: 'a capacity 503 (with Retry-After) names a bucket of its own, capacity_exhausted, instead of service_unavailable (the seed names no bucket for it)', families: ['router'] },
+  { name: 'router-429-without-retry-after', description: 'a rate_limited 429 carries the spend headers but no Retry-After (the seed lists none on a 429); a client tries again once the allowance resets', families: ['router'] },
+  { name: 'router-video-quotes-by-role', description: 'the estimate route prices the video family by the roles in content[], while runs still bill by media kinds (quotes are not charges)', families: ['router'] },
+  { name: 'router-alternate-answers-raw', description: "runs on wavespeed without strict mode answer wavespeed's own response ({data: {id, outputs, status}}), the router having no translator back to the native output for it", families: ['router'] },
+  { name: 'router-queue-own-names', description: 'the two unfinished queue statuses are named QUEUED and RUNNING (the seed shows only COMPLETED; the public documents say IN_QUEUE and IN_PROGRESS)', families: ['router'], departsFrom: ['ROUTER.QUEUE.STATUS_NAMES'] },
 ] as const satisfies ReadonlyArray<ControlInfo>;
 
 export type ControlName = (typeof CONTROLS)[number]['name'];

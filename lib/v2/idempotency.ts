@@ -13,7 +13,8 @@ export const isReuseRefusal = (res: ApiResponse): boolean => res.status === 422 
 
 /** The job id a success answer carries (undefined for anything else). */
 export function acceptedJobId(res: ApiResponse): string | undefined {
-  if (res.status !== 200 && res.status !== 201) return undefined;
+  // Any success (the public documents say 201; that is V2.CONTRACT.DOCUMENTED's, not this rule's).
+  if (res.status < 200 || res.status >= 300) return undefined;
   const id = res.json<{ id?: unknown }>().id;
   return typeof id === 'string' ? id : undefined;
 }

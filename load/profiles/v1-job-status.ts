@@ -75,9 +75,11 @@ export const v1JobStatus: Profile = {
       method: 'GET',
       headers,
       next: (now) => ({ path: pool.next(now) }),
-      expected: (status) => status === 200,
+      // Any success is a normal answer (v1 statuses are not shown, W:234; another status than the documented one is a
+      // SHOULD departure of the contract sample, not an error of the load).
+      expected: (status) => status >= 200 && status < 300,
       observe(o) {
-        if (o.status !== 200) return;
+        if (o.status < 200 || o.status >= 300) return;
         const status = statusOf(o.body);
         if (typeof status !== 'string') {
           badBodies += 1;

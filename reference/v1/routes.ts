@@ -136,7 +136,10 @@ export function registerV1Routes(app: FastifyInstance, ctx: ReferenceContext, jo
     if (extraData !== undefined && !isPlainObject(extraData)) {
       return refuse(400, { error: promptError('invalid_prompt', 'extra_data must be an object'), node_errors: {} });
     }
-    if (rules.promptTraits(account).noCredits) {
+    // A control: the subscription is enforced when the job would run, not at submit (the seed
+    // says running needs one, W:127:032fbcb7b0a5, not where): accepted, then the job fails.
+    const failsLater = rules.promptTraits(account).noCredits && ctx.isControl('v1-subscription-fails-later');
+    if (rules.promptTraits(account).noCredits && !failsLater) {
       return refuse(402, { error: promptError('insufficient_credits', 'the account has no credits left'), node_errors: {} });
     }
     const refusal = engine.validate(body.prompt, account);
@@ -158,7 +161,9 @@ export function registerV1Routes(app: FastifyInstance, ctx: ReferenceContext, jo
     const id = randomUUID();
     const clientId = typeof extraData?.client_id === 'string' ? extraData.client_id : undefined;
     jobs.add({ id, account, workflow: prompt, clientId, createdAt: Date.now() });
-    engine.submit({ id, account, workflow: prompt, ...(extraData ? { extraData } : {}) });
+    // Under the control above, what runs is a node that fails naming the missing subscription.
+    const runs: ApiWorkflow = failsLater ? { '1': { class_type: 'FailNode', inputs: { message: 'running workflows needs an active subscription' } } } : prompt;
+    engine.submit({ id, account, workflow: runs, ...(extraData ? { extraData } : {}) });
     return reply.send({ prompt_id: id, number: number++, node_errors: {} });
   });
 

@@ -112,12 +112,14 @@ export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs
       }
       case 'executing': {
         const msg = message('executing', { node: e.node, display_node: e.node, prompt_id });
-        // A control leaves the final executing out (the seed gives its meaning, not that it is sent).
+        if (e.node !== null) run.executed.push(e.node);
+        // Controls leave the final executing out, or every executing (the seed gives what the
+        // message means, not that it is sent).
+        if (ctx.isControl('ws-no-executing')) return;
         if (e.node === null && ctx.isControl('ws-no-final-executing')) return;
         // The engine sends its final executing after execution_success; the reference sends it before by default.
         if (e.node === null && ctx.isControl('ws-final-executing-after-success')) run.heldFinal = msg;
         else sendTo(to, msg);
-        if (e.node !== null) run.executed.push(e.node);
         return;
       }
       case 'progress': {

@@ -10,6 +10,7 @@ import { blobHash, expiresIn, filePath, mediaType, tag } from './fields.ts';
 import { readUpload } from './upload.ts';
 import { Moderation } from './moderation.ts';
 import { accountTraits } from './account-traits.ts';
+import { contentLocation } from './variations.ts';
 
 /** What differs between surfaces serving the same asset contract. */
 export interface AssetPolicy {
@@ -244,7 +245,7 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext,
     async (request, reply) => {
       const rec = ownAsset(guard.requireAccount(request), request.params.id);
       if (rules.redirectContent(policy.signedUrls)) {
-        return reply.code(302).header('Location', signer.sign(rec.hex, rec.content_type).url).send();
+        return reply.code(302).header('Location', contentLocation(ctx, signer.sign(rec.hex, rec.content_type).url, `${request.protocol}://${request.headers.host ?? ''}`)).send();
       }
       return serveBlob(request, reply, blobs, { hex: rec.hex, size: rec.size_bytes, contentType: rec.content_type });
     },

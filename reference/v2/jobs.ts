@@ -43,6 +43,12 @@ export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, g
   // The seed gives the job list no order: newest first (public docs), or oldest first under a control.
   const oldestFirst = ctx.isControl('job-list-oldest-first');
   const labelsOffJobRead = ctx.isControl('job-read-without-labels');
+  // A control: the records embed no urls (the public documents' names; the seed names none).
+  const withoutUrls = ctx.isControl('job-without-urls');
+  // Controls of the hosted cloud (its scope): labels taken and not kept (W:53:60fb6dc0818b
+  // lists that as a reason for an absent job_metadata), and a submit answered 200.
+  const labelsDropped = (request: FastifyRequest): boolean => ctx.isControl('labels-not-kept') && policy.scope(request) === 'cloud';
+  const submitted = (request: FastifyRequest): number => (ctx.isControl('job-submit-200') && policy.scope(request) === 'cloud' ? 200 : 201);
 
   const ownJob = (request: FastifyRequest, id: string): { job: V2Job; state: JobState } => {
     const account = guard.requireAccount(request);
@@ -95,7 +101,7 @@ export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, g
         queue_ms: state.startedAt === null ? null : state.startedAt - job.createdAt,
         execution_ms: state.startedAt === null || state.completedAt === null ? null : state.completedAt - state.startedAt,
       },
-      urls: { self: mount, events: `${mount}/events`, cancel: `${mount}/cancel` },
+      ...(withoutUrls ? {} : { urls: { self: mount, events: `${mount}/events`, cancel: `${mount}/cancel` } }),
     };
     // A control leaves them off the job read (the seed's job record names no labels member);
     // they still show on the outputs' job_metadata.
@@ -141,13 +147,13 @@ export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, g
     if (typeof key === 'string' && key.length > 0) {
       const claim = await rules.claimKey(jobs, scope, account, key);
       const replay = claim.kind === 'replay' ? jobs.get(claim.jobId) : undefined;
-      if (replay) return reply.code(201).send(present(request, replay, engine.get(replay.id)!));
+      if (replay) return reply.code(submitted(request)).send(present(request, replay, engine.get(replay.id)!));
       if (claim.kind !== 'claimed') {
         // The other reading of "submission is idempotent" (seed W:19:bd358774d6ec), a control:
         // a retry of the same request under its key is answered with the job the key made.
         const earlier = ctx.isControl('idempotent-replay') ? jobs.get(jobs.jobOfKey(scope, account, key) ?? '') : undefined;
         if (earlier && isDeepStrictEqual(earlier.workflow, body.workflow) && isDeepStrictEqual(earlier.labels, labels)) {
-          return reply.code(201).send(present(request, earlier, engine.get(earlier.id)!));
+          return reply.code(submitted(request)).send(present(request, earlier, engine.get(earlier.id)!));
         }
         throw new ApiError('idempotency_key_reuse', 'this Idempotency-Key was already used');
       }
@@ -157,7 +163,7 @@ export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, g
       id: randomUUID(),
       account,
       scope,
-      ...(labels !== undefined ? { labels } : {}),
+      ...(labels !== undefined && !labelsDropped(request) ? { labels } : {}),
       workflow: body.workflow as ApiWorkflow,
       createdAt: now,
       expiresAt: now + JOB_RETENTION_MS,
@@ -165,7 +171,7 @@ export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, g
     jobs.add(job);
     if (typeof key === 'string' && key.length > 0) jobs.bindKey(scope, account, key, job.id);
     const state = engine.submit({ id: job.id, account, workflow: job.workflow, ...(extraData ? { extraData: extraData as Record<string, unknown> } : {}) });
-    return reply.code(201).send(present(request, job, state));
+    return reply.code(submitted(request)).send(present(request, job, state));
   });
 
   app.get<{ Params: { id: string } }>('/api/v2/jobs/:id', { onRequest: guard.admit }, async (request, reply) => {

@@ -31,3 +31,15 @@ export function deploymentWorkflowBody(ctx: ReferenceContext, graph: Record<stri
   const nodes = Object.fromEntries(Object.entries(graph).map(([id, node]) => [id, typeof node === 'object' && node !== null ? { ...node, _meta: { title: `node ${id}` } } : node]));
   return { ...nodes, x_reference_control: { note: 'a member beyond the graph' } };
 }
+
+/**
+ * The Location of the content endpoint's redirect. A control: a relative reference (path and
+ * query only), which RFC 9110 allows and any HTTP client resolves against the request URL;
+ * only where the storage is on the origin the request went to (a serverless deployment's
+ * storage is the cloud's, so its Location stays absolute).
+ */
+export function contentLocation(ctx: ReferenceContext, signedUrl: string, requestOrigin: string): string {
+  const u = new URL(signedUrl);
+  if (!ctx.isControl('content-location-relative') || u.origin !== requestOrigin) return signedUrl;
+  return `${u.pathname}${u.search}`;
+}

@@ -1,10 +1,10 @@
-// Seed W § Events, over arbitrary node ids: an execution's messages (executing, or
-// execution_cached for a node skipped because cached) name the prompt's own node ids,
+// Seed W § Events, over arbitrary node ids: an execution's messages (executing, progress,
+// executed, or execution_cached for a node skipped because cached) name the prompt's own node ids,
 // and a TEXT frame carries its node id (counted in UTF-8 bytes) intact.
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { test, rules } from '../../fixtures/v1/test.ts';
-import { check } from '../../lib/check.ts';
+import { check, notJudged } from '../../lib/check.ts';
 import { assertProperty } from '../../fixtures/property.ts';
 import { nodeId } from '../../lib/ws/arbitraries.ts';
 import { runPrompt } from '../../lib/v1/run.ts';
@@ -23,11 +23,17 @@ test.describe('Events', () => {
         [txt!]: { class_type: textClass, inputs: { text } },
       };
       const run = await runPrompt(v1, prompt, { expect: 'success', rule: 'WS.MESSAGE.FIELDS' });
-      // A node either executes (executing names it) or is skipped because cached (execution_cached lists it).
+      // Every node id a message names (executing, progress, executed, or execution_cached for a
+      // node skipped because cached) is one of the prompt's own, byte for byte. The seed does
+      // not say which messages a run sends, so a node no message names is not a failure.
+      const ours = [img!, save!, txt!];
       const named = new Set(
-        run.stream.messages.flatMap((m) => (m.type === 'executing' && m.data.node != null ? [String(m.data.node)] : m.type === 'execution_cached' && Array.isArray(m.data.nodes) ? m.data.nodes.map(String) : [])),
+        run.stream.messages.flatMap((m) =>
+          m.type === 'execution_cached' && Array.isArray(m.data.nodes) ? m.data.nodes.map(String) : ['executing', 'progress', 'executed'].includes(m.type) && m.data.node != null ? [String(m.data.node)] : [],
+        ),
       );
-      check('WS.MESSAGE.FIELDS', named.size === 3 && [img, save, txt].every((id) => named.has(id!)), 'the nodes named by executing or execution_cached', JSON.stringify([img, save, txt]), JSON.stringify([...named]));
+      if (named.size === 0) notJudged('WS.MESSAGE.FIELDS', `no message of prompt ${run.promptId} named a node, so no node id was seen come back`);
+      else check('WS.MESSAGE.FIELDS', [...named].every((id) => ours.includes(id)), 'the node ids the messages name', `ids among ${JSON.stringify(ours)}, intact`, JSON.stringify([...named]));
       const frames = run.session.frames().filter((f): f is Extract<DecodedFrame, { frame_type: 3 }> => f.frame_type === 3 && f.text.endsWith(text.slice(-36)));
       check('WS.BINARY.TEXT', frames.some((f) => f.node_id === txt && f.text === text), 'the TEXT frame of the text node', `node id ${JSON.stringify(txt)} and text ${JSON.stringify(text)}`, frames.map((f) => ({ node_id: f.node_id, text: f.text })));
     });

@@ -40,14 +40,15 @@ test.describe('Events', () => {
     // kind that never came is reported as not judged, not as broken.
     const run = await runPrompt(v1, slowWorkflow(slow, 0.3, prefix('fields')), { expect: 'success', rule: 'WS.MESSAGE.FIELDS' });
     const seen = new Set(typesOf(run.session.messages()));
-    for (const kind of ['status', 'progress', 'progress_state', 'execution_cached']) {
+    for (const kind of ['status', 'progress', 'progress_state', 'execution_cached', 'executing', 'executed']) {
       if (!seen.has(kind)) notJudged('WS.MESSAGE.FIELDS', `no "${kind}" message arrived during prompt ${run.promptId} (seen: ${[...seen].join(', ')}), so its fields were not judged`);
     }
-    check('WS.MESSAGE.FIELDS', seen.has('executing') && seen.has('executed'), `messages of prompt ${run.promptId}`, 'executing and executed messages, judged against their fields', [...seen]);
   });
 
   test('executed names its outputs in images / video / audio lists, each entry with filename, subfolder and type', rules('WS.EXECUTED.OUTPUT_LISTS'), async ({ v1 }) => {
     const run = await runPrompt(v1, saveWorkflow(prefix('lists')), { expect: 'success', rule: 'WS.EXECUTED.OUTPUT_LISTS' });
+    // The seed says what an executed message holds, not that one is sent for every node.
+    if (!run.stream.messages.some((m) => m.type === 'executed' && m.data.node === '2')) return notJudged('WS.EXECUTED.OUTPUT_LISTS', `no executed message of SaveImage (node 2) arrived for prompt ${run.promptId}, so its output lists were not seen`);
     const outs = outputsOf(run.stream, '2');
     check('WS.EXECUTED.OUTPUT_LISTS', outs.length === 1 && outs[0]!.filename.length > 0, 'the executed message of SaveImage', 'one images entry {filename, subfolder, type}', outs);
   });
@@ -59,7 +60,9 @@ test.describe('Events', () => {
     const prompt = savePreviewWorkflow(prefix('order'));
     for (const pass of ['first', 'second']) {
       const run = await runPrompt(v1, prompt, { expect: 'success', rule: 'WS.ORDER' });
-      check('WS.ORDER', run.stream.messages.some((m) => m.type === 'executing' || m.type === 'executed'), `messages of the ${pass} run of the prompt (${run.promptId})`, 'node messages (executing, executed) to order', typesOf(run.stream.messages));
+      // The seed does not say which messages a run sends: a run with no node message has only
+      // its start and end to order, which runPrompt judged.
+      if (!run.stream.messages.some((m) => m.type === 'executing' || m.type === 'progress' || m.type === 'executed')) notJudged('WS.ORDER', `no node message (executing, progress, executed) arrived in the ${pass} run of the prompt (${run.promptId}), so no node was seen to order`);
     }
   });
 

@@ -38,10 +38,11 @@ test.describe('v1 cloud operations (deprecated)', () => {
     }
   });
 
-  test('POST /api/upload/image answers name and subfolder, and the name is a workflow input', rules('V1.UPLOAD.IMAGE'), async ({ v1 }) => {
+  test('POST /api/upload/image answers name and subfolder', rules('V1.UPLOAD.IMAGE'), async ({ v1 }) => {
+    // The seed gives the answer's shape only (W:132:48a3d961e570); what a name is good for is
+    // not stated there (the flat namespace check, V1.NAMESPACE.FLAT, runs a name as an input).
     const up = await v1.uploadImage(uniquePng(6, 6), { type: 'input', overwrite: 'true' });
     check('V1.UPLOAD.IMAGE', typeof up.name === 'string' && up.name.length > 0 && typeof up.subfolder === 'string', 'the upload answer', '{name: string, subfolder: string}', up);
-    await runPrompt(v1, loadInvertWorkflow(up.name, prefix('upload')), { expect: 'success', rule: 'V1.UPLOAD.IMAGE' });
   });
 
   test('POST /api/upload/mask takes original_ref as a JSON-encoded string and answers name and subfolder', rules('V1.UPLOAD.MASK'), async ({ v1 }) => {
@@ -119,10 +120,15 @@ test.describe('v1 cloud operations (deprecated)', () => {
     }
   });
 
-  test('running workflows requires an active subscription: a prompt of an account without one is refused with error', rules('V1.PROMPT.SUBSCRIPTION'), async ({ v1, requireScenario }) => {
+  test('running workflows requires an active subscription: a prompt of an account without one does not run', rules('V1.PROMPT.SUBSCRIPTION'), async ({ v1, requireScenario }) => {
     const key = requireScenario('inactive_subscription_token', 'a key of an account without an active subscription') as string;
-    const { outcome, res } = await v1.withKey(key).submit(saveWorkflow(prefix('subscription')));
-    check('V1.PROMPT.SUBSCRIPTION', outcome.kind === 'refused', 'POST /api/prompt from an account without an active subscription', 'refused with error (public docs: 402 or 429)', `${res.status} ${show(res.json<unknown>())}`);
+    const client = v1.withKey(key);
+    const { outcome, res } = await client.submit(saveWorkflow(prefix('subscription')));
+    // The seed says running needs a subscription (W:127:032fbcb7b0a5), not where it is enforced:
+    // refused at submit (the public documents: 402 or 429 with error), or accepted and then failed.
+    const ended = outcome.kind === 'accepted' ? await client.pollToTerminal(outcome.promptId) : undefined;
+    const received = ended ? `accepted, then ${ended.status} (seen ${ended.seen.join(' → ')})` : `${res.status} ${show(res.json<unknown>())}`;
+    check('V1.PROMPT.SUBSCRIPTION', ended === undefined ? outcome.kind === 'refused' : ended.kind === 'failure', 'a prompt from an account without an active subscription', 'refused with error, or accepted and then failed: never run to success', received);
   });
 
   test('the cloud stores files in a flat content-addressed namespace: subfolder is ignored', rules('V1.NAMESPACE.FLAT'), async ({ v1 }) => {

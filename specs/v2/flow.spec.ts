@@ -2,11 +2,11 @@
 // does): every step follows the URLs the previous answer embedded.
 import { isDeepStrictEqual } from 'node:util';
 import { test, rules } from '../../fixtures/test.ts';
-import { check, checkStatus, notJudged } from '../../lib/check.ts';
+import { check, checkStatus, ensure, notJudged } from '../../lib/check.ts';
 import { uniquePng } from '../../lib/data/png.ts';
 import { assetRef, invertWorkflow } from '../../lib/data/workflows.ts';
 import { blake3Of, createAsset, defaultFilePath, downloadVia, settledHash, type Asset } from '../../lib/v2/assets.ts';
-import { classes, firstOutput, outputAssetId, pollToEnd, postJob, refusedClasses, type Job } from '../../lib/v2/jobs.ts';
+import { accepted, classes, firstOutput, followable, outputAssetId, pollToEnd, postJob, refusedClasses } from '../../lib/v2/jobs.ts';
 
 test.describe('Round trip', () => {
   test('upload, dedup, submit with labels, poll, outputs, asset read, content', rules('V2.FLOW.ROUND_TRIP'), async ({ api, target }) => {
@@ -23,7 +23,7 @@ test.describe('Round trip', () => {
     const hash = blake3Of(bytes);
     checkStatus('V2.ASSET.BY_HASH', await api.call('checkAssetByHash', { path: { hash } }), [200]);
     const again = await api.call('assetFromHash', { json: { hash, file_path: defaultFilePath(api) } });
-    checkStatus('V2.ASSET.FROM_HASH', again, [200, 201]);
+    ensure('V2.ASSET.FROM_HASH_MINTS', accepted(again), 'create-from-hash of the uploaded blob', 'a success (2xx) with an asset over it', `${again.status} ${again.errorCode ?? ''}`, again);
     const input = again.json<Asset>();
 
     const labels = target.surface === 'local' ? undefined : { flow: asset.id.slice(0, 8) };
@@ -33,8 +33,8 @@ test.describe('Round trip', () => {
     refusedClasses(api, submitted, workflow);
     // Refused as a missing asset, the minted asset is not an input like an upload: this
     // test's own rule. Any other refusal of this valid workflow is the submit rule's.
-    checkStatus(submitted.errorCode === 'missing_asset' ? rule : 'V2.JOB.SUBMIT', submitted, [201]);
-    const job = submitted.json<Job>();
+    ensure(submitted.errorCode === 'missing_asset' ? rule : 'V2.JOB.SUBMIT', accepted(submitted), 'the submit of a workflow reading the asset minted from the hash', 'a success (2xx)', `${submitted.status} ${submitted.errorCode ?? ''}`, submitted);
+    const job = followable(submitted);
     const done = await pollToEnd(api, job);
     const out = firstOutput(done);
 

@@ -13,7 +13,7 @@ import { createAsset, downloadVia, sameBytes, type Asset } from '../../lib/v2/as
 import { parseSse, reachedStatus, statusesOf } from '../../lib/v2/events.ts';
 import { checkOneJobPerKey, checkOtherRequestRefused } from '../../lib/v2/idempotency.ts';
 import { jobStates, PUBLIC_JOB_STATES } from '../../lib/v2/states.ts';
-import { anyWorkflow, checkDocumentedFields, classes, firstOutput, outputAssetId, pollToEnd, postJob, refusedClasses, submitJob, uploadedImageWorkflow, type Job } from '../../lib/v2/jobs.ts';
+import { accepted, anyWorkflow, checkDocumentedFields, classes, firstOutput, followable, jobUrl, outputAssetId, pollToEnd, postJob, refusedClasses, submitJob, uploadedImageWorkflow, type Job } from '../../lib/v2/jobs.ts';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -30,13 +30,20 @@ const readAsset = async (api: ApiClient, id: string) => {
 
 test.describe('Jobs: submit, poll, retrieve', () => {
   test('a submitted workflow reaches a terminal state by plain GET polling of its self URL', rules('V2.JOB.SUBMIT', 'V2.JOB.POLL_FIRST', 'V2.JOB.FOLLOW_URLS'), async ({ api }) => {
+    // submitJob judges the submit (a 2xx with a job the suite can follow); pollToEnd follows
+    // urls.self where the job embeds it (V2.JOB.FOLLOW_URLS), else the job read path.
     const job = await submitJob(api, { workflow: await uploadedImageWorkflow(api) });
-    check('V2.JOB.SUBMIT', typeof job.id === 'string' && job.id.length > 0, 'the submit answer', 'a job with an id', job);
     const done = await pollToEnd(api, job);
     // v2 state names are not shown in the seed (W:100:65afe34f1ab1): the success name is scenario
     // input job_success_state (default the public documents' succeeded; lib/v2/states.ts).
     const { success } = jobStates(api.target.scenario);
     check('V2.JOB.POLL_FIRST', done.status === success, 'the terminal status of a valid image workflow', `${success} (scenario input job_success_state)`, `${done.status} ${done.error ? JSON.stringify(done.error) : ''}`);
+    // The follow-up URLs the seed itself names on a job (W:62:0daa6bf082cc): each output's url,
+    // the content endpoint, which answers the bytes (proxy) or a redirect to them (hosted).
+    for (const out of done.outputs) {
+      const res = await api.follow(out.url);
+      check('V2.JOB.FOLLOW_URLS', res.operationId === 'getAssetContent' && (res.status === 200 || res.status === 302), "GET of an output's url", 'the content endpoint: 200 with the bytes, or 302 to them', `${res.operationId ?? out.url} ${res.status}`, res);
+    }
   });
 
   test("a succeeded job's outputs are assets whose bytes can be read", rules('V2.JOB.OUTPUTS_REAL'), async ({ api }) => {
@@ -50,7 +57,7 @@ test.describe('Jobs: submit, poll, retrieve', () => {
 
   test('a job record and its outputs carry the members the public documents name', rules('V2.JOB.FIELDS_DOCUMENTED', 'V2.JOB.OUTPUT_FIELDS_DOCUMENTED'), async ({ api, contract }) => {
     const done = await finishedImageJob(api);
-    const res = await api.follow(done.urls.self);
+    const res = await api.call('getJob', { path: { id: done.id } });
     checkStatus('V2.JOB.FIELDS_DOCUMENTED', res, [200]);
     checkDocumentedFields(contract, res);
     // The public documents' state names, judged here at SHOULD (the seed shows none).
@@ -141,9 +148,13 @@ test.describe('Jobs: submit, poll, retrieve', () => {
     const slow = target.scenario.slow_node_class;
     const job = await submitJob(api, { workflow: typeof slow === 'string' ? slowWorkflow(slow, 1, classes(api)) : await uploadedImageWorkflow(api) });
     // The stream may stay open after the job ends: the read stops at its first terminal status
-    // event. A job that outlasts the suite's job deadline is that bound's error, not the server's.
-    const res = await api.follow(job.urls.events, { headers: { accept: 'text/event-stream' }, timeoutMs: JOB_DEADLINE_MS, boundVariable: JOB_DEADLINE_VAR, readUntil: (body) => reachedStatus(body, jobStates(api.target.scenario).terminal) });
-    check('V2.JOB.FOLLOW_URLS', res.operationId === 'streamJobEvents', "the job's urls.events", 'the event stream operation', res.operationId ?? job.urls.events, res);
+    // event (a status the target names in job_terminal_states, lib/v2/states.ts). A job that
+    // outlasts the suite's job deadline is that bound's error, not the server's.
+    const read = { headers: { accept: 'text/event-stream' }, timeoutMs: JOB_DEADLINE_MS, boundVariable: JOB_DEADLINE_VAR, readUntil: (body: Buffer) => reachedStatus(body, jobStates(api.target.scenario).terminal) };
+    // The stream's URL as the job embeds it (urls.events, a public-docs name), else the public documents' path.
+    const events = jobUrl(job, 'events');
+    const res = events !== undefined ? await api.follow(events, read) : await api.call('streamJobEvents', { path: { id: job.id }, ...read });
+    if (events !== undefined) check('V2.JOB.FOLLOW_URLS', res.operationId === 'streamJobEvents', "the job's urls.events", 'the event stream operation', res.operationId ?? events, res);
     const polled = await pollToEnd(api, job);
     const type = res.header('content-type') ?? '';
     const { statuses, malformed } = statusesOf(parseSse(res.body.toString('utf8')));
@@ -156,32 +167,34 @@ test.describe('Jobs: submit, poll, retrieve', () => {
 });
 
 test.describe('Job metadata (labels)', () => {
-  test('labels are stored exactly as sent with the job (or refused 422 metadata_not_supported), and absent when the job was sent with none', rules('V2.JOB.LABELS_EXACT', 'V2.ERR.METADATA_NOT_SUPPORTED'), async ({ api }) => {
+  test('labels are stored exactly as sent with the job (or refused 422 metadata_not_supported), and absent when the job was sent with none', rules('V2.JOB.LABELS_EXACT', 'V2.ERR.METADATA_NOT_SUPPORTED', 'V2.JOB.FIELDS_DOCUMENTED'), async ({ api }) => {
     const labels = { team: 'conformance', 'run.id': randomUUID().slice(0, 8), note: 'ünïcode ok' };
     const workflow = anyWorkflow(api);
     const sent = await postJob(api, { workflow, metadata: labels });
     refusedClasses(api, sent, workflow);
-    if (sent.status !== 201) {
-      // A surface that keeps no labels says so with its own code.
+    if (!accepted(sent)) {
+      // A surface that keeps no labels and says so refuses them with its own code.
       checkStatus('V2.ERR.METADATA_NOT_SUPPORTED', sent, [422], 'metadata_not_supported');
       return notJudged('V2.JOB.LABELS_EXACT', 'this surface keeps no job labels (422 metadata_not_supported)');
     }
+    // Accepting labels and keeping none is allowed too (W:53:60fb6dc0818b lists it as a reason
+    // for an absent job_metadata): only a refusal is judged by the code.
     notJudged('V2.ERR.METADATA_NOT_SUPPORTED', 'this surface accepted the labels');
-    // The seed's job record names no labels member (W:62:bb4ec501a98f): where the labels show is
-    // the job read's `metadata` (public docs) or the output asset's job_metadata, read through
-    // the job (W:53:5c648a19d79d). Whichever shows them must show them exactly as sent.
-    const read = await api.call('getJob', { path: { id: sent.json<Job>().id } });
-    checkStatus('V2.JOB.LABELS_EXACT', read, [200]);
-    const kept = read.json<Job>().metadata;
-    if (kept !== undefined) check('V2.JOB.LABELS_EXACT', isDeepStrictEqual(kept, labels), 'metadata of a labelled job', JSON.stringify(labels), kept, read);
-    const out = firstOutput(await pollToEnd(api, sent.json<Job>()));
-    const { asset, res } = await readAsset(api, outputAssetId(out));
-    if (asset.job_metadata !== undefined) check('V2.JOB.LABELS_EXACT', isDeepStrictEqual(asset.job_metadata, labels), "job_metadata of the labelled job's output asset", JSON.stringify(labels), asset.job_metadata, res);
-    // Absent from both proves nothing: the seed lets job_metadata be absent when the labels
-    // could not be read (W:53:60fb6dc0818b).
-    if (kept === undefined && asset.job_metadata === undefined) return notJudged('V2.JOB.LABELS_EXACT', 'the labels show neither on the job read (a member the seed does not name) nor on its output asset (which may leave them out), so how they were stored is not seen');
-    const plain = await api.call('getJob', { path: { id: (await submitJob(api, { workflow: anyWorkflow(api) })).id } });
-    check('V2.JOB.LABELS_EXACT', plain.json<Job>().metadata === undefined, 'metadata of a job sent without labels', 'absent', plain.json<Job>().metadata, plain);
+    const done = await pollToEnd(api, followable(sent));
+    // The job read's `metadata` is the public documents' member (the seed's job record names no
+    // labels member, W:62:bb4ec501a98f): where it is sent, it holds the labels as sent.
+    if (done.metadata !== undefined) check('V2.JOB.FIELDS_DOCUMENTED', isDeepStrictEqual(done.metadata, labels), "metadata of a labelled job (the public documents' member)", JSON.stringify(labels), done.metadata);
+    // The seed shows a job's labels on its outputs' job_metadata, read through the job (W:47, W:53:5c648a19d79d).
+    const { asset, res } = await readAsset(api, outputAssetId(firstOutput(done)));
+    // Absent proves nothing: the seed lets job_metadata be absent when the surface keeps no labels
+    // or they could not be read (W:53:60fb6dc0818b).
+    if (asset.job_metadata === undefined) return notJudged('V2.JOB.LABELS_EXACT', "the labelled job's output asset carries no job_metadata, which the seed allows (labels not kept, or not readable), so how they were stored is not seen");
+    check('V2.JOB.LABELS_EXACT', isDeepStrictEqual(asset.job_metadata, labels), "job_metadata of the labelled job's output asset", JSON.stringify(labels), asset.job_metadata, res);
+    // A job sent without labels has none (W:58:2c59198f0025).
+    const plain = await pollToEnd(api, await submitJob(api, { workflow: anyWorkflow(api) }));
+    const unlabelled = await readAsset(api, outputAssetId(firstOutput(plain)));
+    check('V2.JOB.LABELS_EXACT', unlabelled.asset.job_metadata === undefined, 'job_metadata of the output of a job sent without labels', 'absent', unlabelled.asset.job_metadata, unlabelled.res);
+    check('V2.JOB.FIELDS_DOCUMENTED', plain.metadata === undefined, 'metadata of a job sent without labels', 'absent', plain.metadata);
   });
 
   test('labels breaking a limit are refused 422 metadata_invalid, with details.key except for too many pairs', rules('V2.ERR.METADATA_INVALID'), async ({ api, target }) => {
@@ -190,7 +203,7 @@ test.describe('Job metadata (labels)', () => {
     const badKey = typeof target.scenario.metadata_bad_key === 'string' ? target.scenario.metadata_bad_key : 'Bad Key!';
     const maxPairs = Number(target.scenario.metadata_max_pairs ?? 0);
     const keyRes = await postJob(api, { workflow: anyWorkflow(api), metadata: { [badKey]: 'x' } });
-    if (keyRes.status === 201) notJudged('V2.ERR.METADATA_INVALID', `the server accepted the label key ${JSON.stringify(badKey)}; set scenario input metadata_bad_key to a key it refuses`);
+    if (accepted(keyRes)) notJudged('V2.ERR.METADATA_INVALID', `the server accepted the label key ${JSON.stringify(badKey)}; set scenario input metadata_bad_key to a key it refuses`);
     else {
       checkStatus('V2.ERR.METADATA_INVALID', keyRes, [422], 'metadata_invalid');
       const details = keyRes.json<{ error: { details?: { key?: string } | null } }>().error.details;
@@ -199,7 +212,7 @@ test.describe('Job metadata (labels)', () => {
     const pairs = Number.isInteger(maxPairs) && maxPairs > 0 ? maxPairs + 1 : 200;
     const many = Object.fromEntries(Array.from({ length: pairs }, (_, i) => [`k${i}`, 'v']));
     const tooMany = await postJob(api, { workflow: anyWorkflow(api), metadata: many });
-    if (tooMany.status === 201) return notJudged('V2.ERR.METADATA_INVALID', `the server accepted ${pairs} label pairs; set scenario input metadata_max_pairs to its limit`);
+    if (accepted(tooMany)) return notJudged('V2.ERR.METADATA_INVALID', `the server accepted ${pairs} label pairs; set scenario input metadata_max_pairs to its limit`);
     checkStatus('V2.ERR.METADATA_INVALID', tooMany, [422], 'metadata_invalid');
     const d2 = tooMany.json<{ error: { details?: unknown } }>().error.details;
     check('V2.ERR.METADATA_INVALID', d2 === undefined || d2 === null, `details of a refusal of ${pairs} pairs (too many)`, 'no details', d2, tooMany);
@@ -215,7 +228,7 @@ test.describe('Idempotent submission', () => {
     const workflow = anyWorkflow(api);
     const first = await postJob(api, { workflow }, key);
     refusedClasses(api, first, workflow);
-    checkStatus('V2.JOB.IDEMPOTENT', first, [201]);
+    ensure('V2.JOB.IDEMPOTENT', accepted(first), 'the first submit under a fresh key', 'a success (2xx)', `${first.status} ${first.errorCode ?? ''}`, first);
     const retry = await postJob(api, { workflow }, key);
     const jobId = checkOneJobPerKey([first, retry], 'a submit and its retry under one key');
     checkOtherRequestRefused(await postJob(api, { workflow: anyWorkflow(api, 3, 3) }, key), jobId);
@@ -235,7 +248,7 @@ test.describe('Idempotent submission', () => {
     for (let i = 0; i < 3; i++) {
       const res = await postJob(api, { workflow }, randomUUID());
       refusedClasses(api, res, workflow);
-      checkStatus('V2.JOB.IDEMPOTENT', res, [201]);
+      ensure('V2.JOB.IDEMPOTENT', accepted(res), `submit ${i + 1} of 3 under its own key`, 'a success (2xx)', `${res.status} ${res.errorCode ?? ''}`, res);
       ids.add(res.json<Job>().id);
     }
     check('V2.JOB.IDEMPOTENT', ids.size === 3, 'three submits with three keys', 'three distinct jobs', [...ids]);
@@ -263,7 +276,8 @@ test.describe('Limits: concurrent jobs per tier', () => {
     const named = jobStates(api.target.scenario);
     const unfinished = (): Job[] => jobs.filter((j) => !named.terminal.has(states.get(j.id) ?? j.status));
     while (unfinished().length > 0 && Date.now() < end) {
-      const reads = await Promise.all(jobs.map((j) => keyed.follow(j.urls.self)));
+      // Each by its urls.self where it embeds one (a public-docs name), else by the job read path.
+      const reads = await Promise.all(jobs.map((j) => (jobUrl(j, 'self') !== undefined ? keyed.follow(jobUrl(j, 'self')!) : keyed.call('getJob', { path: { id: j.id } }))));
       for (const [i, r] of reads.entries()) states.set(jobs[i]!.id, r.json<Job>().status);
       const running = new Set([...states].filter(([, s]) => named.running.has(s)).map(([id]) => id));
       most = Math.max(most, [...running].filter((id) => before.has(id)).length);

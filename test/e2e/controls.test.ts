@@ -251,6 +251,18 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
     assert.equal(refused.status, 451);
     assert.equal(((await refused.json()) as { error: { code: string } }).error.code, 'content_blocked');
   },
+  'content-location-relative': async ({ plain, ctl }) => {
+    const location = async (ref: RunningReference) => {
+      const form = new FormData();
+      form.append('content_type', 'image/png');
+      form.append('file_path', `located-${Math.random()}.png`);
+      form.append('file', new Blob([Buffer.from(`control ${Math.random()}`)], { type: 'image/png' }), 'x.png');
+      const { id } = (await (await fetch(`${ref.surfaces.cloud}/api/v2/assets`, { method: 'POST', body: form, headers: { authorization: `Bearer ${CLOUD_KEYS.alice}` } })).json()) as { id: string };
+      return (await fetch(`${ref.surfaces.cloud}/api/v2/assets/${id}/content`, { redirect: 'manual', headers: { authorization: `Bearer ${CLOUD_KEYS.alice}` } })).headers.get('location') ?? '';
+    };
+    assert.match(await location(plain), /^http:\/\/127\.0\.0\.1:\d+\/storage\//);
+    assert.match(await location(ctl), /^\/storage\/blobs\/[0-9a-f]{64}\?/);
+  },
   'owner-scope-forbidden': async ({ plain, ctl }) => {
     const foreignRead = async (ref: RunningReference) => {
       const form = new FormData();
@@ -328,6 +340,63 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
     assert.equal(retry.status, 201, 'the retry is answered');
     assert.equal(((await retry.json()) as { id: string }).id, first.id, 'with the job the key made');
     assert.equal((await submit(ctl, key, 5)).status, 422, 'another request under the key is still refused');
+  },
+  'labels-not-kept': async ({ plain, ctl }) => {
+    const auth = { authorization: `Bearer ${CLOUD_KEYS.alice}`, 'content-type': 'application/json' };
+    const labelled = async (ref: RunningReference) => {
+      const res = await fetch(`${ref.surfaces.cloud}/api/v2/jobs`, { method: 'POST', headers: auth, body: JSON.stringify({ ...SLOW_JOB, metadata: { control: 'labels' } }) });
+      assert.equal(res.status, 201, 'the labels are taken, not refused');
+      const { id, metadata } = (await res.json()) as { id: string; metadata?: unknown };
+      const read = (await (await fetch(`${ref.surfaces.cloud}/api/v2/jobs/${id}`, { headers: auth })).json()) as { metadata?: unknown };
+      return [metadata, read.metadata];
+    };
+    assert.deepEqual(await labelled(plain), [{ control: 'labels' }, { control: 'labels' }]);
+    assert.deepEqual(await labelled(ctl), [undefined, undefined], 'kept nowhere');
+  },
+  'job-without-urls': async ({ plain, ctl }) => {
+    const submitted = async (ref: RunningReference) =>
+      (await (await fetch(`${ref.surfaces.local}/api/v2/jobs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(SLOW_JOB) })).json()) as { id: string; urls?: unknown };
+    assert.ok((await submitted(plain)).urls !== undefined, 'the plain reference embeds urls');
+    const job = await submitted(ctl);
+    assert.equal(job.urls, undefined, 'under the control, none');
+    assert.equal((await fetch(`${ctl.surfaces.local}/api/v2/jobs/${job.id}`)).status, 200, 'the job is read at its documented path');
+  },
+  'job-submit-200': async ({ plain, ctl }) => {
+    const submit = async (ref: RunningReference, surface: 'cloud' | 'local') =>
+      (await fetch(`${ref.surfaces[surface]}/api/v2/jobs`, { method: 'POST', headers: { authorization: `Bearer ${CLOUD_KEYS.alice}`, 'content-type': 'application/json' }, body: JSON.stringify(SLOW_JOB) })).status;
+    assert.equal(await submit(plain, 'cloud'), 201);
+    assert.equal(await submit(ctl, 'cloud'), 200, 'the hosted cloud answers 200');
+    assert.equal(await submit(ctl, 'local'), 201, 'the proxy still 201');
+  },
+  'ws-no-executing': async ({ plain, ctl }) => {
+    const kinds = async (ref: RunningReference) => (await v1Run(ref, PREVIEW)).messages.map((m) => m.type);
+    assert.ok((await kinds(plain)).includes('executing'), 'the plain reference sends executing');
+    const types = await kinds(ctl);
+    assert.ok(!types.includes('executing'), types.join(' '));
+    assert.ok(types.includes('execution_start') && types.includes('execution_success'), types.join(' '));
+  },
+  'v1-subscription-fails-later': async ({ plain, ctl }) => {
+    const headers = { 'X-API-Key': CLOUD_KEYS.broke, 'content-type': 'application/json' };
+    const prompt = { '1': { class_type: 'EmptyImage', inputs: { width: 4, height: 4, batch_size: 1, color: 3 } }, '2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'control-subscription' } } };
+    const submit = (ref: RunningReference) => fetch(`${ref.surfaces.cloud}/api/prompt`, { method: 'POST', headers, body: JSON.stringify({ prompt }) });
+    assert.equal((await submit(plain)).status, 402, 'the plain reference refuses at submit');
+    const accepted = await submit(ctl);
+    assert.equal(accepted.status, 200);
+    const { prompt_id } = (await accepted.json()) as { prompt_id: string };
+    const status = await pollUntil(async () => {
+      const s = ((await (await fetch(`${ctl.surfaces.cloud}/api/job/${prompt_id}/status`, { headers })).json()) as { status: string }).status;
+      return ['success', 'error'].includes(s) ? s : undefined;
+    }, { deadlineMs: 10_000, intervalMs: 100 });
+    assert.equal(status, 'error', 'the job then fails');
+  },
+  'registry-refusals-4xx': async ({ plain, ctl }) => {
+    const attach = (ref: RunningReference, headers: Record<string, string>) =>
+      fetch(`${ref.surfaces.registry}/nodes/ref-image-tools/translations`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ data: { fr: { title: 'x' } } }) });
+    assert.equal((await attach(plain, {})).status, 401);
+    assert.equal((await attach(ctl, {})).status, 404, 'no credential: 404');
+    assert.equal((await attach(ctl, { authorization: 'Basic Y29udHJvbDp4' })).status, 400, 'not Bearer: 400');
+    assert.equal((await attach(ctl, { authorization: 'Bearer not-a-credential' })).status, 400, 'a bearer that is no credential: 400');
+    assert.equal((await attach(ctl, { authorization: `Bearer ${CLOUD_KEYS.alice}` })).status, 201, 'a good key still works');
   },
   // The router's readings of seed R (reference/router/variations.ts).
   'router-renamed-members': async ({ plain, ctl }) => {
@@ -427,6 +496,77 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
     assert.deepEqual([p.status, p.headers.get('x-comfy-error-type')], [500, 'internal_error']);
     const c = await doc(ctl);
     assert.deepEqual([c.status, c.headers.get('x-comfy-error-type')], [500, 'service_unavailable']);
+  },
+  'router-unknown-without-reason': async ({ plain, ctl }) => {
+    const quote = async (ref: RunningReference) => (await (await router(ref, '/v2/models/textile/chat-small/estimate', { method: 'POST', body: JSON.stringify({ messages: [{ role: 'user', content: 'say hello' }] }) })).json()) as Record<string, unknown>;
+    assert.deepEqual([(await quote(plain)).source, (await quote(plain)).reason], ['unknown', 'not_quotable']);
+    const q = await quote(ctl);
+    assert.ok(q.source === 'unknown' && !('reason' in q), JSON.stringify(q));
+  },
+  'router-policy-upstream-detail': async ({ plain, ctl }) => {
+    const run = (ref: RunningReference) => router(ref, '/v2/models/pixelforge/pf-flux-lite', { method: 'POST', body: JSON.stringify({ prompt: '[[policy:input_text]]' }) });
+    const p = await run(plain);
+    assert.deepEqual([p.status, p.headers.get('x-comfy-upstream-detail')], [400, null]);
+    const c = await run(ctl);
+    assert.equal(c.headers.get('x-comfy-error-type'), 'content_policy_violation');
+    assert.match(c.headers.get('x-comfy-upstream-detail') ?? '', /content-policy/);
+    assert.ok(!('upstream_detail' in ((await c.json()) as Record<string, unknown>)), 'no body member');
+  },
+  'router-deadline-own-clock': async ({ plain, ctl }) => {
+    const run = (ref: RunningReference) => router(ref, '/v2/models/pixelforge/pf-timeout', { method: 'POST', body: JSON.stringify({ prompt: 'a lighthouse' }) });
+    assert.ok((await run(plain)).headers.get('x-comfy-upstream-status'), 'the plain reference reports an upstream status');
+    const c = await run(ctl);
+    assert.deepEqual([c.status, c.headers.get('x-comfy-error-type'), c.headers.get('x-comfy-upstream-status')], [504, 'deadline_exceeded', null]);
+    assert.ok(c.headers.get('retry-after'), 'still with Retry-After');
+  },
+  'router-capacity-own-bucket': async ({ plain, ctl }) => {
+    const run = (ref: RunningReference) => router(ref, '/v2/models/pixelforge/pf-busy', { method: 'POST', body: JSON.stringify({ prompt: 'a lighthouse' }) });
+    assert.equal((await run(plain)).headers.get('x-comfy-error-type'), 'service_unavailable');
+    const c = await run(ctl);
+    assert.deepEqual([c.status, c.headers.get('x-comfy-error-type')], [503, 'capacity_exhausted']);
+    assert.ok(c.headers.get('retry-after'), 'with Retry-After');
+  },
+  'router-429-without-retry-after': async ({ plain, ctl }) => {
+    const limited = async (ref: RunningReference): Promise<Response> => {
+      const found = await pollUntil(async () => {
+        const res = await fetch(`${ref.surfaces.router}/v2/models/pixelforge/pf-flux-lite`, { method: 'POST', headers: { 'X-API-Key': ROUTER_KEYS.limited, 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'a lighthouse' }) });
+        return res.status === 429 ? res : undefined;
+      }, { deadlineMs: 5000, intervalMs: 0 });
+      assert.ok(found, 'a 429 within the allowance window');
+      return found;
+    };
+    assert.ok((await limited(plain)).headers.get('retry-after'), 'the plain reference names a Retry-After');
+    const c = await limited(ctl);
+    assert.equal(c.headers.get('x-comfy-error-type'), 'rate_limited');
+    assert.equal(c.headers.get('retry-after'), null);
+    assert.ok(c.headers.get('x-committed-spend-limit'), 'still with the spend headers');
+  },
+  'router-video-quotes-by-role': async ({ plain, ctl }) => {
+    const content = (role: string) => [{ type: 'text', text: 'a paper boat' }, { type: 'image_url', image_url: { url: 'https://example.com/frame.png' }, role }];
+    const amount = async (ref: RunningReference, role: string) => ((await (await router(ref, '/v2/models/vidra/seedance-sim/estimate', { method: 'POST', body: JSON.stringify({ content: content(role), duration: 5 }) })).json()) as { amount: string }).amount;
+    assert.equal(await amount(plain, 'reference_image'), await amount(plain, 'first_frame'));
+    assert.notEqual(await amount(ctl, 'reference_image'), await amount(ctl, 'first_frame'), 'quoted by role under the control');
+    const credits = async (role: string) => (await router(ctl, '/v2/models/vidra/seedance-sim', { method: 'POST', body: JSON.stringify({ content: content(role), duration: 5 }) })).headers.get('x-comfy-credits-used');
+    assert.equal(await credits('reference_image'), await credits('first_frame'), 'runs still bill by media kind');
+  },
+  'router-alternate-answers-raw': async ({ plain, ctl }) => {
+    const run = async (ref: RunningReference, query: string, body: object) => (await (await router(ref, `/v2/models/pixelforge/pf-flux-lite${query}`, { method: 'POST', body: JSON.stringify(body) })).json()) as Record<string, unknown>;
+    assert.ok('images' in (await run(plain, '?model_provider=wavespeed', { prompt: 'a lighthouse' })), 'translated back to the native output without the control');
+    const raw = await run(ctl, '?model_provider=wavespeed', { prompt: 'a lighthouse' });
+    assert.deepEqual(Object.keys(raw), ['data'], "wavespeed's own answer under the control");
+    assert.deepEqual(Object.keys(await run(ctl, '?model_provider=wavespeed&strict_mode=true', { text: 'a lighthouse' })), ['data'], 'the shape strict mode returns');
+    assert.ok('images' in (await run(ctl, '?model_provider=fal', { prompt: 'a lighthouse' })), 'other alternates still translated back');
+  },
+  'router-queue-own-names': async ({ plain, ctl }) => {
+    const waiting = async (ref: RunningReference) => {
+      const res = await router(ref, '/v2/models/pixelforge/pf-slow/requests', { method: 'POST', body: JSON.stringify({ prompt: 'a lighthouse' }) });
+      assert.equal(res.status, 201);
+      const h = (await res.json()) as { status: string; status_url: string };
+      const read = (await (await fetch(h.status_url, { headers: { 'X-API-Key': ROUTER_KEYS.alice } })).json()) as { status: string };
+      return [h.status, read.status];
+    };
+    assert.deepEqual(await waiting(plain), ['IN_QUEUE', 'IN_QUEUE']);
+    assert.deepEqual(await waiting(ctl), ['QUEUED', 'QUEUED'], 'a waiting request under the control');
   },
 };
 

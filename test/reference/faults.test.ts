@@ -165,7 +165,22 @@ const PROBES: Record<string, { probe: Probe }> = {
   'hash-mismatch-accepted': {
     probe: async (ref) => {
       const res = await upload(ref.surfaces.cloud, ALICE, { expectedHash: blake3Hash(uniqueBytes()) });
-      return res.status === 409 && anyCode(res.body) === 'hash_mismatch';
+      return res.status >= 400 && res.status < 500;
+    },
+  },
+  'hash-mismatch-as-invalid-request': {
+    probe: async (ref) => {
+      const res = await upload(ref.surfaces.cloud, ALICE, { expectedHash: blake3Hash(uniqueBytes()) });
+      // Accepted (the field not read) is not this rule's; a refusal must be 409 hash_mismatch.
+      return (res.status >= 200 && res.status < 300) || (res.status === 409 && anyCode(res.body) === 'hash_mismatch');
+    },
+  },
+  'from-hash-size-zero': {
+    probe: async (ref) => {
+      const bytes = uniqueBytes();
+      await upload(ref.surfaces.cloud, ALICE, { bytes });
+      const res = await postJson(`${ref.surfaces.cloud}/api/v2/assets/from-hash`, ALICE, { hash: blake3Hash(bytes), file_path: 'minted.bin' });
+      return res.status < 300 && res.body.size_bytes === bytes.length;
     },
   },
   'unknown-key-accepted': {

@@ -21,3 +21,11 @@ test('auth headers, URL signatures, key query parameters and partner keys are re
 test('prose that merely mentions a bearer is left readable', () => {
   assert.equal(new Redactor([]).text('a key sent as Authorization Bearer works'), 'a key sent as Authorization Bearer works');
 });
+
+test('redacting serialized JSON keeps it JSON: a signed URL quoted inside a string, a token with an escaped quote', () => {
+  const r = new Redactor([]);
+  const quoted = r.text(JSON.stringify({ received: JSON.stringify('/storage/blobs/ab?ct=image%2Fpng&signature=0f1e2d') }));
+  assert.match((JSON.parse(quoted) as { received: string }).received, /signature=\[REDACTED\]"$/);
+  const body = r.text(JSON.stringify({ token: 'a"b-secret' }));
+  assert.deepEqual(JSON.parse(body), { token: REDACTED });
+});

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { Transform, pipeline, type Readable } from 'node:stream';
 import { formatHash } from '../../blobs.ts';
 import { upstreamError } from '../../errors.ts';
-import { ASSET_ROUTES, CONTENT, HOSTED, UUID_RE, iso, isObj, param, record } from './shared.ts';
+import { ASSET_ROUTES, CONTENT, HOSTED, UUID_RE, errorObject, iso, isObj, param, record } from './shared.ts';
 
 const isReadable = (v: unknown): v is Readable => isObj(v) && typeof (v as { pipe?: unknown }).pipe === 'function';
 
@@ -214,11 +214,39 @@ export const ASSET_FAULTS = [
     },
   },
   {
+    // The field is the public documents' (the seed names no way to state a hash): a server
+    // that ignores it departs from the SHOULD rule, and the seed's 409 is then not provoked.
     name: 'hash-mismatch-accepted',
-    rule: 'V2.ASSET.HASH_MISMATCH',
+    rule: 'V2.ASSET.EXPECTED_HASH',
     description: 'a mismatching expected_hash is ignored and the asset minted',
     install(s) {
       s.policy.v2.hashMatches = () => true;
+    },
+  },
+  {
+    name: 'hash-mismatch-as-invalid-request',
+    rule: 'V2.ASSET.HASH_MISMATCH',
+    description: 'an upload whose content hash does not match is refused as a malformed upload (422 invalid_request) instead of 409 hash_mismatch',
+    install(s) {
+      // The server treats the mismatch as one more bad upload field.
+      s.respond({ routes: ['POST /api/v2/assets'] }, (out) => {
+        const inner = errorObject(out);
+        if (inner === undefined || out.error?.code !== 'hash_mismatch') return;
+        out.status = 422;
+        inner.code = 'invalid_request';
+        inner.details = { field: 'expected_hash' };
+      });
+    },
+  },
+  {
+    name: 'from-hash-size-zero',
+    rule: 'V2.ASSET.FROM_HASH_MINTS',
+    description: 'an asset minted from a hash reports size_bytes 0 (the server fills the record from the request, which carries no size)',
+    install(s) {
+      s.respond({ routes: ['POST /api/v2/assets/from-hash'] }, (out) => {
+        const rec = record(out);
+        if (rec !== undefined && out.status >= 200 && out.status < 300) rec.size_bytes = 0;
+      });
     },
   },
   {
