@@ -15,10 +15,9 @@ interface Page {
   next_cursor?: string;
 }
 
-// Codes that refuse the test's label itself: the surface keeps no job labels (seed
-// W:221:da2758a81dda, W:53:60fb6dc0818b) or not this one (W:220:7eb6baa5b560, limits not
-// shown), so the walk cannot be scoped to the test's jobs.
-const LABEL_REFUSALS = ['metadata_not_supported', 'metadata_invalid'];
+// A surface may keep no job labels (seed W:221:da2758a81dda, W:53:60fb6dc0818b) or refuse
+// this one (W:220:7eb6baa5b560, limits not shown): then the walk cannot be scoped to the
+// test's jobs.
 
 test.describe('Job list', () => {
   test('walking the list with random limits yields every job once, no duplicates, no gaps', rules('V2.JOB.LIST_WALK'), async ({ api, profile }, testInfo) => {
@@ -38,7 +37,10 @@ test.describe('Job list', () => {
         const res = await step('submit a labelled job (POST /api/v2/jobs)', async () => {
           const r = await postJob(api, { workflow, metadata: label });
           refusedClasses(api, r, workflow);
-          if (i === 0 && r.status === 422 && LABEL_REFUSALS.includes(r.errorCode ?? '')) return r;
+          // A refusal of the labels (with the seed's code or another: that is
+          // V2.ERR.METADATA_NOT_SUPPORTED's question, judged in its own test) leaves the walk
+          // unscoped; the unlabelled submits that follow are V2.JOB.SUBMIT's.
+          if (i === 0 && r.status >= 400 && r.status < 500) return r;
           ensure('V2.JOB.SUBMIT', accepted(r), `POST /api/v2/jobs answered ${r.status}${r.errorCode ? ` ${r.errorCode}` : ''}`, 'a success (2xx; the public documents say 201)', r.status, r);
           return r;
         });
