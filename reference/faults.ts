@@ -17,6 +17,11 @@ export interface FaultInfo {
   readonly description: string;
   /** What proves the fault is caught: the conformance suite (default) or a load profile. */
   readonly caughtBy?: 'suite' | 'load';
+  /**
+   * A control (reference/controls.ts) the fault is installed on, for a check that must not
+   * lean on one reading the seed leaves open: the fault matrix runs the two together.
+   */
+  readonly under?: string;
 }
 
 export interface FaultUnit extends FaultInfo {

@@ -95,7 +95,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
     for (const surface of SURFACES) {
       const app = await surface.build(ctx);
       apps.push(app);
-      // A control (never with a fault) rewrites answers last.
+      // A control rewrites answers last (with a fault only where the fault names it, FaultInfo.under).
       installControl(app, control);
       await app.listen({ host: HOST, port: portBase + surface.portOffset });
     }

@@ -3,6 +3,7 @@
 import { CONTRACT_FAULTS } from './router/contract.ts';
 import { CATALOG_FAULTS } from './router/catalog.ts';
 import { RUN_FAULTS } from './router/runs.ts';
+import { FALLBACK_FAULTS } from './router/fallback.ts';
 import { IDEMPOTENCY_FAULTS } from './router/idempotency.ts';
 import { QUEUE_FAULTS } from './router/queue.ts';
 import { ESTIMATE_FAULTS } from './router/estimates.ts';
@@ -12,6 +13,7 @@ export const ROUTER_FAULTS = [
   ...CONTRACT_FAULTS,
   ...CATALOG_FAULTS,
   ...RUN_FAULTS,
+  ...FALLBACK_FAULTS,
   ...IDEMPOTENCY_FAULTS,
   ...QUEUE_FAULTS,
   ...ESTIMATE_FAULTS,

@@ -11,7 +11,7 @@ import type { Principal } from './principals.ts';
 import { inputSchema } from './schemas.ts';
 import { H, type RouterState } from './state.ts';
 import { withoutFormats, type ValidationEntry } from './validation.ts';
-import { assertsFormats, partnerImageCap, providerFailure, readProvider, shownProvider } from './variations.ts';
+import { alternateAnswer, assertsFormats, partnerImageCap, providerFailure, readProvider, shownProvider } from './variations.ts';
 
 export type Route = 'run' | 'submit' | 'estimate';
 
@@ -92,7 +92,7 @@ export function validateBody(state: RouterState, model: ModelDef, body: unknown,
     throw new RouterValidationError([{ loc: ['body'], msg: 'Input should be a valid dictionary', type: 'dict_type', input: body ?? null }]);
   }
   const entries: ValidationEntry[] = [];
-  if (typeof body.model === 'string' && !rules.bodyNamesModel(body.model, model)) {
+  if (typeof body.model === 'string' && !rules.bodyNamesModel(body.model, model, opts.route)) {
     entries.push({ loc: ['body', 'model'], msg: `the body names ${body.model}, but the path addresses ${model.id}`, type: 'model_mismatch', ctx: { expected: model.id }, input: body.model });
   }
   const schema = inputSchema(model);
@@ -101,7 +101,7 @@ export function validateBody(state: RouterState, model: ModelDef, body: unknown,
   } else if (!(opts.skipNative && rules.strictSkipsNative(opts.route))) {
     rules.validateNative(assertsFormats(state) ? schema : withoutFormats(schema), body, entries);
   }
-  if (rules.rejectsUnknown(opts.route, opts.rejectUnknown) && schema && schema.additionalProperties === false && !opts.skipNative) {
+  if (rules.rejectsUnknown(opts.route, opts.rejectUnknown) && schema && rules.refusesUndeclared(schema) && !opts.skipNative) {
     entries.push(...rules.undeclared(schema, body));
   }
   if (entries.length > 0) throw new RouterValidationError(entries);
@@ -149,8 +149,8 @@ export function failureAnswer(answer: Exclude<PartnerAnswer, { kind: 'ok' }>, mo
 export const SLOW_MS = 1000;
 
 /** The output as the caller receives it, on the synchronous route and on collect alike. */
-export function presentOutput(state: RouterState, model: ModelDef, strict: boolean, answer: Extract<PartnerAnswer, { kind: 'ok' }>): { contentType: string; bytes: Buffer } {
-  return state.rules.shapeOutput(model, { contentType: answer.contentType, bytes: answer.bytes }, strict);
+export function presentOutput(state: RouterState, model: ModelDef, strict: boolean, answer: Extract<PartnerAnswer, { kind: 'ok' }>, leg: Leg): { contentType: string; bytes: Buffer } {
+  return alternateAnswer(state, model, leg, strict, state.rules.shapeOutput(model, { contentType: answer.contentType, bytes: answer.bytes }, strict, leg));
 }
 
 function sentBody(model: ModelDef, leg: Leg, body: Record<string, unknown>, strict: boolean): { body: Record<string, unknown>; dropped: string[] } {
@@ -161,8 +161,11 @@ function droppedHeader(dropped: string[]): Record<string, string> {
   return dropped.length === 0 ? {} : { [H.dropped]: JSON.stringify(dropped) };
 }
 
-/** A synchronous run: the first attempt, and one fallback attempt when the seed allows it. */
-export async function runSync(state: RouterState, model: ModelDef, p: Principal, q: RunQuery, leg: Leg, body: Record<string, unknown>): Promise<Answer> {
+/**
+ * A synchronous run: the first attempt, and one fallback attempt when the seed allows it.
+ * `keyRecord`, when set, is what the call's Idempotency-Key holds instead of the answer sent.
+ */
+export async function runSync(state: RouterState, model: ModelDef, p: Principal, q: RunQuery, leg: Leg, body: Record<string, unknown>): Promise<Answer & { keyRecord?: Answer }> {
   const rules = state.rules;
   const ownKey = p.ownKeys.has(model.provider) && leg.kind === 'native';
   const edit = selectsEdit(model, body);
@@ -173,7 +176,7 @@ export async function runSync(state: RouterState, model: ModelDef, p: Principal,
     // The run is billed by the operation its body selects (rules.videoOperation for the video family).
     const calls = ownKey ? undefined : billedCalls(model, rules.ratedLeg(served, model), sent, answer.outputTokens, rules.videoOperation);
     if (calls !== undefined) headers[H.credits] = creditsOf(rules.runCharge(calls), rules.figures).toString(2);
-    const out = presentOutput(state, model, q.strict, answer);
+    const out = presentOutput(state, model, q.strict, answer, served);
     headers['content-type'] = out.contentType;
     return { status: 200, headers, body: out.bytes };
   };
@@ -182,8 +185,15 @@ export async function runSync(state: RouterState, model: ModelDef, p: Principal,
   const answer = callPartner({ model, leg, body: first.body, strict: q.strict, imageCap: partnerImageCap(state) });
   if (answer.kind === 'ok') return success(answer, leg, first.body, droppedHeader(first.dropped));
 
+  // A submit-and-poll partner's generation outlived the call: the caller gets the failure,
+  // the key holds the generation, so a same-key retry collects its result (R:172:095fab30ad8d).
+  if (answer.kind === 'timeout' && answer.finished !== undefined) {
+    const failure = providerFailure(state, answer, model);
+    return { ...failure, keyRecord: rules.cutoffRecord(failure, success(answer.finished, leg, first.body, droppedHeader(first.dropped))) };
+  }
+
   // Fallback is skipped for own keys, edits and strict mode.
-  const skipped = ownKey || (edit && rules.fallbackSkipsEdits) || q.strict;
+  const skipped = ownKey || (edit && rules.fallbackSkipsEdits) || (q.strict && rules.fallbackSkipsStrict);
   const failure = providerFailure(state, answer, model);
   if (!q.fallback || skipped) return failure;
   const served = fallback(state, model, p, leg, body, answer);
@@ -208,7 +218,7 @@ export function fallback(state: RouterState, model: ModelDef, p: Principal, leg:
     leg.kind === 'native'
       ? ALTERNATES.filter((a) => model.alternates.includes(a) && p.enabled.has(a) && !p.gateDown).map((a) => ({ kind: 'alternate' as const, provider: a }))
       : [{ kind: 'native' as const, provider: model.provider }];
-  const tries = rules.fallbackTries(eligible);
+  const tries = rules.fallbackTries(eligible, body);
   let last: Leg | undefined;
   for (const next of tries) {
     last = next;

@@ -4,7 +4,8 @@
 // Scenario inputs in a body (any text field): `[[fail]]` makes every provider answer 503,
 // `[[malformed]]` makes the provider call the request malformed (400, with a reason),
 // `[[policy]]` / `[[policy:<subject>]]` makes it refuse on content-policy grounds, and
-// `[[timeout]]` makes the call pass its deadline after the generation was submitted.
+// `[[timeout]]` makes the call pass its deadline after the generation was submitted, and
+// `[[cutoff]]` does the same at a submit-and-poll partner that still finishes the generation.
 // `[[fail:native,fal]]`, `[[malformed:native]]`, `[[timeout:native]]` limit a trigger to the
 // legs listed (`native` is the model's own provider), so fallback has somewhere to go.
 import { createHash } from 'node:crypto';
@@ -17,7 +18,7 @@ export type PartnerAnswer =
   | { kind: 'unparseable'; upstreamStatus: number } // provider answered something that is not a result
   | { kind: 'rejected'; upstreamStatus: number; reason: string } // provider called the request malformed
   | { kind: 'policy'; subject: string }
-  | { kind: 'timeout' };
+  | { kind: 'timeout'; finished?: Extract<PartnerAnswer, { kind: 'ok' }> }; // `finished`: the generation completed after the call was cut off
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -40,13 +41,13 @@ function texts(value: unknown, out: string[] = []): string[] {
   return out;
 }
 
-export type TriggerKind = 'fail' | 'malformed' | 'timeout';
+export type TriggerKind = 'fail' | 'malformed' | 'timeout' | 'cutoff';
 export type Trigger = { kind: TriggerKind; legs?: string[] } | { kind: 'policy'; subject: string };
 
 /** A trigger written in the body, if any. */
 export function triggerIn(body: unknown): Trigger | undefined {
   for (const t of texts(body)) {
-    const m = /\[\[(fail|malformed|timeout)(?::([a-z0-9_,-]+))?\]\]/.exec(t);
+    const m = /\[\[(fail|malformed|timeout|cutoff)(?::([a-z0-9_,-]+))?\]\]/.exec(t);
     if (m) return { kind: m[1] as TriggerKind, ...(m[2] ? { legs: m[2].split(',') } : {}) };
     const p = /\[\[policy(?::([a-z_]+))?\]\]/.exec(t);
     if (p) return { kind: 'policy', subject: p[1] ?? 'input_text' };
@@ -109,7 +110,20 @@ export interface Dispatch {
   imageCap?: number | undefined;
 }
 
-export function callPartner({ model, leg, body, strict, imageCap }: Dispatch): PartnerAnswer {
+export function callPartner(dispatch: Dispatch): PartnerAnswer {
+  const answer = generate(dispatch);
+  // Cut off mid-generation: the caller's call ends at its deadline, the partner finishes anyway.
+  if (hits(triggerIn(dispatch.body), 'cutoff', dispatch.leg) && answer.kind === 'ok') return { kind: 'timeout', finished: answer };
+  return answer;
+}
+
+/** Whether an answer's body still holds one of the alternate providers' own asset links (only a fault asks). */
+export function holdsPartnerLink(body: Buffer): boolean {
+  const text = body.toString('utf8');
+  return Object.values(CDN).some((origin) => text.includes(origin));
+}
+
+function generate({ model, leg, body, strict, imageCap }: Dispatch): PartnerAnswer {
   const trigger = triggerIn(body);
   if (imageCap !== undefined && model.kind === 'image' && typeof body.num_images === 'number' && body.num_images > imageCap) {
     return { kind: 'rejected', upstreamStatus: 400, reason: `num_images: this partner makes at most ${imageCap} images per call` };

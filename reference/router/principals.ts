@@ -37,6 +37,11 @@ const PRINCIPALS: Record<RouterCaller, Principal> = {
   crowded: { caller: 'crowded', user: 'judy', workspace: 'crowded', estimates: true, credits: true, enabled: STANDARD, gateDown: false, ownKeys: new Set(), inFlightLimit: ROUTER_CONCURRENCY_LIMIT },
 };
 
+/** The scope of a scenario caller's keys and queued requests (the aged-out request is the default caller's). */
+export function scopeOfCaller(caller: RouterCaller): string {
+  return scopeOf(PRINCIPALS[caller]);
+}
+
 /** Asked by the limiter on every call: one shared object rather than a new one each time. */
 const ROUTER_STANDARD_ALLOWANCE: Allowance = { requests: 100_000, windowSeconds: 1 };
 

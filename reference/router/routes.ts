@@ -6,13 +6,13 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { validSegments, type ModelDef } from './catalog.ts';
 import { commitmentCents, errorAnswer, fallback, parseRunQuery, presentOutput, runSync, selectLeg, SLOW_MS, validateBody, type Answer } from './dispatch.ts';
 import { RouterError, RouterValidationError, invalidInput, modelNotFound } from './errors.ts';
-import { fingerprintOf, REPLAY_CAP_BYTES, type Lookup } from './idempotency.ts';
+import { fingerprintOf, type Lookup } from './idempotency.ts';
 import { callPartner, canonical, translate, type PartnerAnswer } from './partners.ts';
 import { StaleCardError, charge, estimateBody, quote, type Leg, type Quote } from './pricing.ts';
 import { resolvePrincipal, scopeOf, type Principal } from './principals.ts';
 import type { QueuedRequest } from './queue.ts';
 import { H, MAX_BODY_BYTES, type RouterState } from './state.ts';
-import { capacityBucket, defaultMaxTokens, memberNames, partnerImageCap, providerFailure, quoteVideoOperation, rateLimited, rateLimitRetryAfter, schemaFailureBucket, shapeQuote, shownProvider, spendHeadersOnRuns, submitEstimates } from './variations.ts';
+import { capacityBucket, defaultMaxTokens, memberNames, partnerImageCap, providerFailure, quoteVideoOperation, rateLimited, rateLimitRetryAfter, schemaFailureBucket, shapeQuote, shownProvider, shownQueueStatus, spendHeadersOnRuns, submitEstimates } from './variations.ts';
 
 interface ModelParams {
   provider: string;
@@ -208,7 +208,7 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
     const url = new URL(req.url, 'http://x');
     const fingerprint = fingerprintOf(req.method, url.pathname, [...url.searchParams].sort().map(([k, v]) => `${k}=${v}`).join('&'), canonical(req.body ?? null));
     const s = scope(p);
-    const found: Lookup = rules.claimKey(state.idempotency, s, key, fingerprint);
+    const found: Lookup = rules.claimKey(state.idempotency, s, key, fingerprint, p.caller);
     switch (found.kind) {
       case 'replay':
         return send(reply, { ...found.answer, headers: { ...found.answer.headers, 'Idempotent-Replayed': 'true' } });
@@ -232,7 +232,7 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
     }
     if (outcome.dispatched && rules.keyKept(outcome.answer)) {
       const kept = outcome.record ?? outcome.answer;
-      state.idempotency.record(s, key, fingerprint, kept, kept.body.length <= REPLAY_CAP_BYTES);
+      state.idempotency.record(s, key, fingerprint, kept, rules.replayable(kept));
     } else {
       state.idempotency.release(s, key);
     }
@@ -262,11 +262,12 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
       if (!endCall) {
         throw new RouterError(429, 'concurrency_limit_exceeded', `this workspace already has ${p.inFlightLimit ?? 0} calls in flight; reduce in-flight calls`, { headers: state.spendHeaders(s) });
       }
-      const release = state.reserve(s, commitmentCents(p.ownKeys.has(def.provider) ? undefined : charge(def, leg, body, 0)));
+      const release = rules.holdSpend(() => state.reserve(s, commitmentCents(p.ownKeys.has(def.provider) ? undefined : charge(def, leg, body, 0))));
       try {
-        const answer = await runSync(state, def, p, { ...q, strict }, leg, body);
+        const { keyRecord, ...answer } = await runSync(state, def, p, { ...q, strict }, leg, body);
         if (answer.status === 200 && spendHeadersOnRuns(state)) Object.assign(answer.headers, state.spendHeaders(s));
-        return { answer, dispatched: true };
+        if (keyRecord?.status === 200 && spendHeadersOnRuns(state)) Object.assign(keyRecord.headers, state.spendHeaders(s));
+        return { answer, dispatched: true, ...(keyRecord ? { record: keyRecord } : {}) };
       } finally {
         release();
         endCall();
@@ -281,7 +282,7 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
     const def = resolveModel(req.params as ModelParams);
     const q = parseRunQuery(req.query as Record<string, unknown>, state);
     const leg = selectLeg(state, def, p, { ...q, strict: false }, req.body, 'estimate', false);
-    const body = validateBody(state, def, req.body, { skipNative: false, rejectUnknown: false, route: 'estimate' });
+    const body = validateBody(state, def, req.body, { skipNative: rules.estimateStrict(q.strict) && leg.kind === 'alternate', rejectUnknown: false, route: 'estimate' });
     const result = rules.estimateQuote(p, def, leg, () => {
       try {
         return quote(def, leg, body, { cardFresh: () => rules.cardFresh(def), videoOperation: quoteVideoOperation(state), defaultMaxTokens: defaultMaxTokens(state) });
@@ -297,8 +298,8 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
   // ---- POST /v2/models/{provider}/{model}/requests (queued submit) ----
   const presentStatus = (def: ModelDef, r: QueuedRequest): Record<string, unknown> => {
     const status = state.queue.status(r);
-    const body: Record<string, unknown> = { request_id: r.id, status };
-    if (status === 'IN_QUEUE') body.queue_position = state.queue.position(r);
+    const body: Record<string, unknown> = { request_id: r.id, status: shownQueueStatus(state, status) };
+    if (status === 'IN_QUEUE') body.queue_position = rules.queuePosition(state.queue, r);
     if (status === 'COMPLETED' && r.errorType !== undefined) body.error_type = r.errorType;
     return { ...body, ...queueUrls(def, r.id) };
   };
@@ -316,7 +317,7 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
       const strict = q.strict && leg.kind === 'alternate';
       const body = rules.validateSubmit(req.body, () => validateBody(state, def, req.body, { skipNative: strict, rejectUnknown: q.rejectUnknown, route: 'submit' }));
       const r = admit(def, leg, strict, body, p);
-      const handle: Record<string, unknown> = { request_id: r.id, status: 'IN_QUEUE', queue_position: state.queue.position(r), ...queueUrls(def, r.id) };
+      const handle: Record<string, unknown> = { request_id: r.id, status: shownQueueStatus(state, 'IN_QUEUE'), queue_position: rules.queuePosition(state.queue, r), ...queueUrls(def, r.id) };
       const withEstimate = p.estimates && submitEstimates(state) ? { ...handle, estimate: submitEstimate(def, leg, body, p) } : handle;
       const json = (b: unknown): Buffer => Buffer.from(JSON.stringify(b));
       const headers = { 'content-type': 'application/json; charset=utf-8' };
@@ -326,7 +327,8 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
     });
   });
 
-  const submitEstimate = (def: ModelDef, leg: Leg, body: Record<string, unknown>, p: Principal): Record<string, unknown> => {
+  const submitEstimate = (def: ModelDef, pinned: Leg, body: Record<string, unknown>, p: Principal): Record<string, unknown> => {
+    const leg = rules.submitEstimateLeg(pinned, def);
     let result: Quote;
     if (p.ownKeys.has(def.provider) && leg.kind === 'native') result = { source: 'unknown', reason: 'byok' };
     else {
@@ -347,14 +349,14 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
     const runMs = def.behaviour === 'slow' ? 3 * SLOW_MS : 20;
     // A slow model's requests also wait in the queue long enough to be seen (and cancelled) there.
     const waitMs = def.behaviour === 'slow' ? 2 * SLOW_MS : undefined;
-    const stored = (ok: Extract<PartnerAnswer, { kind: 'ok' }>): QueuedRequest => {
-      const out = presentOutput(state, def, strict, ok);
+    const stored = (ok: Extract<PartnerAnswer, { kind: 'ok' }>, served: Leg = leg): QueuedRequest => {
+      const out = presentOutput(state, def, strict, ok, served);
       return state.queue.add({ scope: scope(p), modelId: def.id, result: { status: 200, contentType: out.contentType, bytes: out.bytes } }, runMs, waitMs);
     };
     if (answer.kind === 'ok') return stored(answer);
     // A queued submit has no fallback: only a fault turns it on.
     const served = rules.queuedFallback && !strict ? fallback(state, def, p, leg, body, answer) : undefined;
-    if (served?.kind === 'served') return stored(served.answer);
+    if (served?.kind === 'served') return stored(served.answer, served.leg);
     const failed = providerFailure(state, answer, def);
     const errorType = failed.headers[H.errorType] ?? 'provider_error';
     const parsed = JSON.parse(failed.body.toString('utf8')) as { detail?: string };
@@ -388,6 +390,7 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
     const { def, r, id } = findRequest(req);
     if (!r) throw unknownRequest(id);
     if (state.queue.status(r) !== 'COMPLETED') return sendJson(reply, 202, presentStatus(def, r), pollHeaders());
+    if (r.agedOut) throw new RouterError(410, 'request_not_found', `the result of request ${r.id} is no longer kept; submit the request again`);
     if (r.result) return send(reply, { status: 200, headers: { 'content-type': r.result.contentType, 'X-Content-Type-Options': 'nosniff' }, body: r.result.bytes });
     const failure = r.failure ?? { status: 502, errorType: 'provider_error', detail: 'the run failed' };
     return send(reply, errorAnswer(failure.status, failure.errorType, failure.detail));

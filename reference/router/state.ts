@@ -5,7 +5,8 @@ import { RateLimiter } from '../ratelimit.ts';
 import { Catalog, type ModelDef } from './catalog.ts';
 import { CursorCodec } from './cursor.ts';
 import { IdempotencyStore } from './idempotency.ts';
-import { QueueStore } from './queue.ts';
+import { AGED_OUT_REQUEST_ID, QueueStore } from './queue.ts';
+import { scopeOfCaller } from './principals.ts';
 import type { RouterPolicy } from './policy.ts';
 import type { SchemaDocument } from './schemas.ts';
 import type { ControlName } from '../controls.ts';
@@ -46,6 +47,7 @@ export class RouterState {
     readonly isControl: (name: ControlName) => boolean = () => false,
   ) {
     this.limiter = new RateLimiter((caller) => rules.callerAllowance(caller));
+    this.queue.addAgedOut(AGED_OUT_REQUEST_ID, scopeOfCaller('alice'), 'pixelforge/pf-flux-lite');
   }
 
   /**

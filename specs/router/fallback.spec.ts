@@ -1,6 +1,6 @@
 // Seed R § Endpoints › fallback_provider rules 1-3; Cost estimate rule 5.
 import { test, rules } from '../../fixtures/test.ts';
-import type { ApiResponse } from '../../lib/api.ts';
+import type { ApiClient, ApiResponse } from '../../lib/api.ts';
 import { check, ensure, notJudged } from '../../lib/check.ts';
 import { parseDecimal } from '../../lib/router/decimal.ts';
 import { creditsFigures, type Quote } from '../../lib/router/estimate.ts';
@@ -14,6 +14,12 @@ import { imageBody } from '../../lib/router/bodies.ts';
  */
 function providerFailure(res: ApiResponse): boolean {
   return res.status >= 500 || res.status === 402;
+}
+
+/** The first failure reached the caller unchanged: a provider failure, no fallback header. */
+function checkSkipped(api: ApiClient, res: ApiResponse, what: string): void {
+  const by = res.header(hdr(api, 'router-fallback-provider'));
+  check('ROUTER.FALLBACK.SKIPPED', providerFailure(res) && by === undefined, what, 'the first failure unchanged (a 5xx or the request-level 402, no fallback header; never a 409)', `${describe(api, res)}${by ? ` served by ${by}` : ''}`, res);
 }
 
 test.describe('fallback_provider', () => {
@@ -40,37 +46,52 @@ test.describe('fallback_provider', () => {
     check('ROUTER.FALLBACK.OFF', res.header(hdr(api, 'router-fallback-provider')) === undefined, 'the failure', 'no fallback header', res.header(hdr(api, 'router-fallback-provider')));
   });
 
-  test('fallback is skipped, never refused, for own-key requests, edit bodies and strict mode', rules('ROUTER.FALLBACK.SKIPPED'), async ({ api, requireScenario }) => {
+  test('fallback is skipped, never refused, for own-key requests and edit bodies', rules('ROUTER.FALLBACK.SKIPPED'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('fallback_model', 'model whose native provider fails') as string);
     const body = imageBody(requireScenario);
     const byok = api.as({ bearer: requireScenario('byok_token', "credential resolving an own key for fallback_model's provider") as string });
     const image = requireScenario('edit_image_url', 'an input image URL') as string;
-    const strictProvider = requireScenario('edit_servable_provider', 'an alternate of the model') as string;
-    const failing = requireScenario('failing_body', 'a body every provider fails on') as Record<string, unknown>;
+    // fallback_model's native provider fails while its alternates serve: a router that fell back would be served.
     const cases: Array<[string, () => ReturnType<typeof api.call>]> = [
       ['an own-key run', () => byok.call('runModel', { path: path(m), json: body })],
       ['an edit', () => api.call('runModel', { path: path(m), json: { ...body, image } })],
-      [`a strict-mode run on ${strictProvider}`, () => api.call('runModel', { path: path(m), query: { model_provider: strictProvider, strict_mode: true }, json: failing })],
     ];
     for (const [what, send] of cases) {
       const res = await send();
-      check('ROUTER.FALLBACK.SKIPPED', providerFailure(res) && res.header(hdr(api, 'router-fallback-provider')) === undefined, `${what} of ${m.id} whose first attempt fails`, 'the first failure unchanged (a 5xx or the request-level 402, no fallback header; never a 409)', `${describe(api, res)}${res.header(hdr(api, 'router-fallback-provider')) ? ` served by ${res.header(hdr(api, 'router-fallback-provider'))}` : ''}`);
+      checkSkipped(api, res, `${what} of ${m.id} whose first attempt fails`);
     }
+  });
+
+  test('fallback is skipped under strict mode: a body only the named alternate fails on reaches the caller as that failure', rules('ROUTER.FALLBACK.SKIPPED'), async ({ api, requireScenario }) => {
+    // R:145, R:157: strict mode turns fallback off. The body fails on the named provider alone, on
+    // image_model whose other legs serve it, so any fallback would be served and seen.
+    const m = modelRef(requireScenario('image_model', 'model whose other legs serve the strict body') as string);
+    const strict = requireScenario('strict_failing_body', "a body in an alternate's own schema that only that alternate fails on") as { provider: string; body: Record<string, unknown> };
+    const res = await api.call('runModel', { path: path(m), query: { model_provider: strict.provider, strict_mode: true }, json: strict.body });
+    checkSkipped(api, res, `a strict-mode run of ${m.id} on ${strict.provider}, with a body only ${strict.provider} fails on`);
   });
 
   test('fallback retries once, on the first eligible alternate of a fixed order, and never for the request\'s own failure or a generation that may have been submitted', rules('ROUTER.FALLBACK.ATTEMPTS'), async ({ api, requireScenario, target }) => {
     const name = hdr(api, 'router-fallback-provider');
-    // A fixed order: the same request falling back again lands on the same alternate.
+    // A fixed order: every request of one caller falling back lands on the same alternate, the
+    // first eligible one. The bodies differ (in their prompt), so an order that depends on the
+    // request is seen; six runs leave a pick at random between two alternates one chance in 32.
     const m = modelRef(requireScenario('fallback_model', 'model whose native provider fails') as string);
     const body = imageBody(requireScenario);
     const served: string[] = [];
-    for (let i = 0; i < 4; i++) {
-      const res = await api.call('runModel', { path: path(m), json: body });
+    const runs = 6;
+    for (let i = 0; i < runs; i++) {
+      const json = typeof body.prompt === 'string' ? { ...body, prompt: `${body.prompt} (fallback order ${i + 1})` } : body;
+      const res = await api.call('runModel', { path: path(m), json });
       const by = res.header(name);
       if (res.status === 200 && by !== undefined) served.push(by);
     }
-    if (served.length < 2) notJudged('ROUTER.FALLBACK.ATTEMPTS', `only ${served.length} of 4 runs of ${m.id} were served by fallback (ROUTER.FALLBACK.SERVED judges that), so there is no order to compare`);
-    else check('ROUTER.FALLBACK.ATTEMPTS', new Set(served).size === 1, `${name} of ${served.length} runs of ${m.id} that fell back`, 'the same alternate every time (the first eligible one in a fixed order)', served);
+    if (served.length < 2) notJudged('ROUTER.FALLBACK.ATTEMPTS', `only ${served.length} of ${runs} runs of ${m.id} were served by fallback (ROUTER.FALLBACK.SERVED judges that), so there is no order to compare`);
+    else check('ROUTER.FALLBACK.ATTEMPTS', new Set(served).size === 1, `${name} of ${served.length} runs of ${m.id} that fell back, with bodies differing in their prompt`, 'the same alternate every time (the first eligible one in a fixed order)', served);
+    // Which alternate is first is the target's to say (the seed states no order): given, every fallback lands there.
+    const first = target.scenario.fallback_alternate;
+    if (typeof first !== 'string') notJudged('ROUTER.FALLBACK.ATTEMPTS', `the target gives no fallback_alternate (the first eligible alternate of ${m.id} for the default key), so which alternate serves is not judged, only that it is always the same`);
+    else if (served.length > 0) check('ROUTER.FALLBACK.ATTEMPTS', served.every((p) => p === first), `${name} of the runs of ${m.id} that fell back`, `${first} every time (scenario fallback_alternate: the first eligible alternate)`, served);
 
     // Failures that must reach the caller unchanged although an alternate would serve the body.
     const im = modelRef(requireScenario('image_model', 'model with alternates') as string);

@@ -1,12 +1,12 @@
 // Seed R § Endpoints › Idempotency rules 1-5; 409 and 429 rules 1-2.
 import { test, rules } from '../../fixtures/test.ts';
-import { check, ensure, step } from '../../lib/check.ts';
+import { check, ensure, notJudged, step } from '../../lib/check.ts';
 import { refusedBody } from '../../lib/router/schema-doc.ts';
 import type { RuleId } from '../../lib/rule-ids.ts';
 import type { ApiClient, ApiResponse } from '../../lib/api.ts';
 import { honourRetryAfter } from '../../lib/time.ts';
-import { checkRouterError, describe, jsonOf, modelRef, path, uniqueKey, withKey, type ModelRef } from '../../lib/router/models.ts';
-import { imageBody, type Need } from '../../lib/router/bodies.ts';
+import { checkRouterError, describe, hdr, jsonOf, modelRef, path, uniqueKey, withKey, type ModelRef } from '../../lib/router/models.ts';
+import { imageBody, videoBody, type Need } from '../../lib/router/bodies.ts';
 import { retryAfterOf } from '../../lib/router/queue.ts';
 
 const REPLAYED = 'idempotent-replayed';
@@ -22,7 +22,7 @@ function replayed(res: ApiResponse): boolean {
 }
 
 test.describe('Idempotency', () => {
-  test('a retry with the same key and request is answered from the record, byte for byte, marked Idempotent-Replayed', rules('ROUTER.IDEM.REPLAY'), async ({ api, requireScenario }) => {
+  test('a retry with the same key and request is answered from the record, byte for byte, marked Idempotent-Replayed, without dispatching or charging again', rules('ROUTER.IDEM.REPLAY'), async ({ api, requireScenario, target }) => {
     const m = modelRef(requireScenario('image_model', 'JSON model') as string);
     const body = freshBody(requireScenario, 'replay');
     const key = uniqueKey('replay');
@@ -32,6 +32,24 @@ test.describe('Idempotency', () => {
     const again = await api.call('runModel', withKey(key, { path: path(m), json: body }));
     check('ROUTER.IDEM.REPLAY', again.status === 200 && replayed(again), 'the retry with the same key', '200 with Idempotent-Replayed: true', `${again.status}, Idempotent-Replayed: ${again.header(REPLAYED) ?? 'absent'}`);
     check('ROUTER.IDEM.REPLAY', again.body.equals(first.body), 'the replayed body', 'the recorded bytes', `${again.body.length} bytes that differ`);
+    checkCreditsReplayed(api, first, again);
+    // Nothing is dispatched for a replay (R:169:6f5647df6adb), so nothing holds the key: two
+    // retries at once of a slow model's recorded call are both answered from the record, never
+    // one of them refused as if the original were still running.
+    const slow = target.scenario.slow_model;
+    if (typeof slow !== 'string') notJudged('ROUTER.IDEM.REPLAY', 'the target gives no slow_model, so retries that would overlap a dispatch are not sent');
+    else {
+      const sm = modelRef(slow);
+      const slowKey = uniqueKey('replay-slow');
+      const slowBody = freshBody(requireScenario, 'replay-slow');
+      const original = await api.call('runModel', withKey(slowKey, { path: path(sm), json: slowBody }));
+      ensureRan(api, original);
+      const retries = await Promise.all([0, 1].map(() => api.call('runModel', withKey(slowKey, { path: path(sm), json: slowBody }))));
+      for (const [i, r] of retries.entries()) {
+        check('ROUTER.IDEM.REPLAY', r.status === 200 && replayed(r) && r.body.equals(original.body), `retry ${i + 1} of two sent at once with the key of a finished call to ${sm.id}`, 'the recorded answer (200, Idempotent-Replayed: true, the same bytes): nothing is dispatched, so nothing is running', `${describe(api, r)}, Idempotent-Replayed: ${r.header(REPLAYED) ?? 'absent'}${r.status === 200 && !r.body.equals(original.body) ? ', other bytes' : ''}`, r);
+        if (r.status === 200) checkCreditsReplayed(api, original, r);
+      }
+    }
     // The queued submit answers its handle again: the same request.
     const submitKey = uniqueKey('replay-submit');
     const admitted = await api.call('submitModelRequest', withKey(submitKey, { path: path(m), json: body }));
@@ -87,6 +105,9 @@ test.describe('Idempotency', () => {
     const id = jsonOf(first)?.request_id;
     const mate = await submit(teammate);
     check('ROUTER.IDEM.SCOPE', mate.status === 201 && jsonOf(mate)?.request_id === id, "a teammate's submit with the same key and request", `the recorded answer (request ${String(id)})`, `${describe(api, mate)} ${String(jsonOf(mate)?.request_id ?? '')}`);
+    // R:170:583f5ec8e664: the same key with a request that differs is refused 409, for a teammate too.
+    const differs = await teammate.call('submitModelRequest', withKey(key, { path: path(m), json: freshBody(requireScenario, 'scope-other') }));
+    checkRouterError(api, 'ROUTER.IDEM.SCOPE', differs, [409], 'invalid_input', `a teammate's submit with the same key and another request answered ${describe(api, differs)}`);
     const other = await submit(outsider);
     check('ROUTER.IDEM.SCOPE', other.status === 201 && jsonOf(other)?.request_id !== id, "another workspace's submit with the same key", 'a fresh admission (another request)', `${describe(api, other)} ${String(jsonOf(other)?.request_id ?? '')}`);
   });
@@ -112,7 +133,7 @@ test.describe('Idempotency', () => {
     }
   });
 
-  test('a refusal raised before dispatch releases the key: the corrected request with the same key runs afresh', rules('ROUTER.IDEM.RELEASED_ON_REFUSAL'), async ({ api, requireScenario }) => {
+  test('a refusal raised before dispatch releases the key: the corrected request with the same key runs afresh', rules('ROUTER.IDEM.RELEASED_ON_REFUSAL'), async ({ api, requireScenario, target }) => {
     const m = modelRef(requireScenario('image_model', 'JSON model') as string);
     const disabled = requireScenario('disabled_provider', 'a provider not turned on for the default key') as string;
     const gated = modelRef(requireScenario('disabled_provider_model', 'a model that provider has a leg for') as string);
@@ -138,6 +159,61 @@ test.describe('Idempotency', () => {
       const fixed = await api.call('runModel', withKey(key, { path: path(target), json: body }));
       check('ROUTER.IDEM.RELEASED_ON_REFUSAL', fixed.status === 200 && !replayed(fixed), `the corrected request with the key of a ${what} (${status})`, 'a fresh 200', `${describe(api, fixed)}, Idempotent-Replayed: ${fixed.header(REPLAYED) ?? 'absent'}`);
     }
+    // Two more of R:173:9444fff5531e's refusals: not entitled (403) and a body naming another
+    // model (422). Each is corrected by sending the same key where the request can run.
+    const more: Array<{ what: string; status: number; owner: RuleId; refused: ModelRef; fixed: ModelRef; body: Record<string, unknown>; bad: Record<string, unknown> }> = [];
+    const forbidden = target.scenario.forbidden_model;
+    if (typeof forbidden === 'string') {
+      const body = freshBody(requireScenario, 'released');
+      more.push({ what: 'not-entitled refusal (a model the caller may not use)', status: 403, owner: 'ROUTER.AUTH.FORBIDDEN', refused: modelRef(forbidden), fixed: m, body, bad: body });
+    } else notJudged('ROUTER.IDEM.RELEASED_ON_REFUSAL', 'the target gives no forbidden_model, so a not-entitled 403 is not sent');
+    const video = target.scenario.video_model;
+    if (typeof video === 'string') {
+      const vm = modelRef(video);
+      const body = videoBody(requireScenario);
+      more.push({ what: 'refusal of a body naming another model', status: 422, owner: 'ROUTER.RUN.MODEL_MISMATCH', refused: vm, fixed: vm, body, bad: { ...body, model: 'conformance-some-other-model' } });
+    } else notJudged('ROUTER.IDEM.RELEASED_ON_REFUSAL', 'the target gives no video_model (whose body names its model), so a model-mismatch 422 is not sent');
+    for (const r of more) {
+      const key = uniqueKey('released');
+      const bad = await api.call('runModel', withKey(key, { path: path(r.refused), json: r.bad }));
+      checkRouterError(api, r.owner, bad, [r.status], undefined, `the ${r.what} answered ${describe(api, bad)}`);
+      const fixed = await api.call('runModel', withKey(key, { path: path(r.fixed), json: r.body }));
+      check('ROUTER.IDEM.RELEASED_ON_REFUSAL', fixed.status === 200 && !replayed(fixed), `the corrected request (to ${r.fixed.id}) with the key of a ${r.what} (${r.status})`, 'a fresh 200', `${describe(api, fixed)}, Idempotent-Replayed: ${fixed.header(REPLAYED) ?? 'absent'}`, fixed);
+    }
+  });
+
+  test("an answer holding a partner's own asset link is replayed by a same-key retry a moment later", rules('ROUTER.IDEM.PROVIDER_LINK_WINDOW'), async ({ api, requireScenario }) => {
+    const m = modelRef(requireScenario('image_model', 'JSON model with alternates') as string);
+    // A run served by an alternate answers with that provider's own URLs, not copied (R:231:3fe97d8e9554).
+    // Such an answer is replayed for a few minutes (R:172:012b38b74594): a retry a moment later is inside that window.
+    const alt = (requireScenario('translation', 'an alternate of image_model') as { provider: string }).provider;
+    const key = uniqueKey('partner-link');
+    const body = freshBody(requireScenario, 'partner-link');
+    const first = await api.call('runModel', withKey(key, { path: path(m), query: { model_provider: alt }, json: body }));
+    ensure('ROUTER.PROVIDER.TRANSLATION', first.status === 200, `a keyed run of ${m.id} on ${alt}`, '200', describe(api, first), first);
+    const again = await api.call('runModel', withKey(key, { path: path(m), query: { model_provider: alt }, json: body }));
+    check('ROUTER.IDEM.PROVIDER_LINK_WINDOW', again.status === 200 && again.body.equals(first.body), `the same-key retry, a moment later, of a run of ${m.id} served by ${alt} (its own asset links)`, 'the recorded answer (200, the same bytes): inside the few minutes such an answer is replayed', `${describe(api, again)}${again.status === 200 && !again.body.equals(first.body) ? ', other bytes' : ''}`, again);
+  });
+
+  test("a submit-and-poll model's call cut off mid-generation keeps its key: the same-key retry collects the original result", rules('ROUTER.IDEM.PROVIDER_LINK_WINDOW'), async ({ api, requireScenario }) => {
+    // R:172:095fab30ad8d: no replay window there; the key holds the generation and the retry collects it.
+    const cut = requireScenario('polled_cutoff', 'a submit-and-poll model and a body whose call is cut off mid-generation') as { model: string; body: Record<string, unknown> };
+    const pm = modelRef(cut.model);
+    const key = uniqueKey('cutoff');
+    const send = () => api.call('runModel', withKey(key, { path: path(pm), json: cut.body }));
+    const first = await send();
+    if (first.status < 500) {
+      notJudged('ROUTER.IDEM.PROVIDER_LINK_WINDOW', `the call of ${pm.id} with polled_cutoff's body answered ${describe(api, first)}, not cut off (a 5xx), so there is nothing to collect`);
+      return;
+    }
+    // Still generating: the original keyed call counts as running (409 concurrency_limit_exceeded); wait as it says.
+    let retry = first;
+    for (let i = 0; i < 6; i++) {
+      await honourRetryAfter(retryAfterOf(retry) ?? 1);
+      retry = await send();
+      if (!(retry.status === 409 && errorTypeIs(api, retry, 'concurrency_limit_exceeded'))) break;
+    }
+    check('ROUTER.IDEM.PROVIDER_LINK_WINDOW', retry.status === 200, `the same-key retry of a call to ${pm.id} cut off mid-generation (${describe(api, first)})`, "200 with the generation's result (the key holds the generation)", describe(api, retry), retry);
   });
 
   test('a content-policy refusal is recorded and replayed to the same key', rules('ROUTER.IDEM.POLICY_REPLAYED'), async ({ api, requireScenario }) => {
@@ -150,6 +226,20 @@ test.describe('Idempotency', () => {
     check('ROUTER.IDEM.POLICY_REPLAYED', again.status === 400 && replayed(again), 'the retry of a content-policy refusal with the same key', '400 with Idempotent-Replayed: true', `${describe(api, again)}, Idempotent-Replayed: ${again.header(REPLAYED) ?? 'absent'}`);
   });
 });
+
+/**
+ * X-Svc-Credits-Used of a replay: nothing is charged again (R:169:6f5647df6adb), so it repeats
+ * the recorded figure, or reports nothing or zero (both readings of "the cost of the run" for
+ * an answer that cost nothing now); another figure says the retry was charged anew.
+ */
+function checkCreditsReplayed(api: ApiClient, original: ApiResponse, replay: ApiResponse): void {
+  const name = hdr(api, 'credits-used');
+  const was = original.header(name)?.trim();
+  const now = replay.header(name)?.trim();
+  const zero = now !== undefined && /^0+(\.0+)?$/.test(now);
+  // The original named no figure: there is none to repeat, and any figure on the replay is its own reading.
+  if (was !== undefined) check('ROUTER.IDEM.REPLAY', now === undefined || zero || Number(now) === Number(was), `${name} of a replay`, `${was} (the recorded answer's), absent or 0: not charged again`, now ?? 'absent', replay);
+}
 
 function errorTypeIs(api: ApiClient, res: ApiResponse, type: string): boolean {
   return jsonOf(res)?.error_type === type || res.header(`x-${api.target.brand.toLowerCase()}-error-type`) === type;

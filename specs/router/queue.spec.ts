@@ -5,26 +5,57 @@ import { isDeepStrictEqual } from 'node:util';
 import { test, rules } from '../../fixtures/test.ts';
 import { check, ensure, notJudged, step } from '../../lib/check.ts';
 import { refusedBody } from '../../lib/router/schema-doc.ts';
-import type { ApiResponse } from '../../lib/api.ts';
+import type { ApiClient, ApiResponse } from '../../lib/api.ts';
 import { checkRouterError, describe, jsonOf, modelRef, path, uniqueKey, withKey } from '../../lib/router/models.ts';
 import { isJsonMedia } from '../../lib/contracts/validate.ts';
 import { imageBody, textBody } from '../../lib/router/bodies.ts';
-import { retryAfterOf, untilCompleted, type Handle } from '../../lib/router/queue.ts';
+import { noteQueueStatus, retryAfterOf, untilCompleted, type Handle } from '../../lib/router/queue.ts';
 
 /** The names public docs give the two unfinished statuses (the seed shows only COMPLETED). */
 const UNFINISHED = ['IN_QUEUE', 'IN_PROGRESS'];
-const STATUS_MEMBERS = new Set(['request_id', 'status', 'queue_position', 'error_type', 'status_url', 'response_url', 'cancel_url', 'estimate', 'logs', 'metrics']);
+/** Members of a status answer that are its own, never a piece of the result. */
+const OWN_MEMBERS = ['request_id', 'status', 'queue_position', 'error_type', 'status_url', 'response_url', 'cancel_url'];
 
 /** A submit of a valid body is admitted: anything but 201 breaks ROUTER.QUEUE.HANDLE. */
 function handleOf(res: ApiResponse): Handle {
   ensure('ROUTER.QUEUE.HANDLE', res.status === 201, 'a submit of a valid body', '201 with the handle', String(res.status), res);
+  noteQueueStatus(res, 'a submit');
   return res.json<Handle>();
 }
 
-/** At most three distinct values over what one test saw (seed: a closed set of exactly three). */
-function checkAtMostThree(values: string[]): void {
-  const distinct = [...new Set(values)];
-  check('ROUTER.QUEUE.STATUS_CLOSED', distinct.length <= 3, 'the queue statuses seen', 'at most three distinct values', distinct);
+/** A status read of a live request: its status is counted with every other of the run (ROUTER.QUEUE.STATUS_CLOSED). */
+async function readStatus(api: ApiClient, h: Handle): Promise<ApiResponse> {
+  const res = await api.follow(h.status_url);
+  noteQueueStatus(res, `a status read of request ${h.request_id}`);
+  return res;
+}
+
+function strings(value: unknown, out: Set<string> = new Set()): Set<string> {
+  if (typeof value === 'string') out.add(value);
+  else if (Array.isArray(value)) value.forEach((v) => strings(v, out));
+  else if (value !== null && typeof value === 'object') Object.values(value).forEach((v) => strings(v, out));
+  return out;
+}
+
+/**
+ * Where a status body carries the result, at any depth: a member holding the whole result
+ * document, or a string of the result long enough to be its own (an output URL, an ID: 16
+ * characters and more) that is neither the status's own (its request ID and URLs) nor sent
+ * in the request (a prompt echoed back) nor the model's ID. Scalars alone (a seed, a flag)
+ * are not telling, so they are not judged.
+ */
+function resultPieces(status: Record<string, unknown>, result: unknown, sent: unknown, modelId: string): string[] {
+  const own = new Set([...OWN_MEMBERS.map((k) => status[k]).filter((v): v is string => typeof v === 'string'), ...strings(sent), modelId]);
+  const telling = new Set([...strings(result)].filter((v) => v.length >= 16 && !own.has(v)));
+  const found: string[] = [];
+  const walk = (value: unknown, at: string): void => {
+    if (value !== null && typeof value === 'object' && isDeepStrictEqual(value, result)) found.push(`${at} (the whole result)`);
+    else if (typeof value === 'string' && telling.has(value)) found.push(`${at} (${JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value)}, from the result)`);
+    else if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${at}[${i}]`));
+    else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, `${at}.${k}`);
+  };
+  for (const [k, v] of Object.entries(status)) if (!OWN_MEMBERS.includes(k)) walk(v, k);
+  return found;
 }
 
 test.describe('Queued request', () => {
@@ -32,6 +63,7 @@ test.describe('Queued request', () => {
     const m = modelRef(requireScenario('image_model', 'JSON model') as string);
     const res = await api.call('submitModelRequest', { path: path(m), json: imageBody(requireScenario) });
     check('ROUTER.QUEUE.HANDLE', res.status === 201, `a submit to ${m.id}`, '201', describe(api, res));
+    noteQueueStatus(res, 'a submit');
     const h = res.json<Handle>();
     check('ROUTER.QUEUE.HANDLE', h.queue_position === undefined || (Number.isInteger(h.queue_position) && h.queue_position >= 0), 'queue_position', 'an integer of at least 0', h.queue_position);
     for (const [member, op] of [['status_url', 'getModelRequestStatus'], ['response_url', 'getModelRequest'], ['cancel_url', 'cancelModelRequest']] as const) {
@@ -40,15 +72,16 @@ test.describe('Queued request', () => {
       const rel = url.pathname.slice(base.pathname.replace(/\/+$/, '').length);
       check('ROUTER.QUEUE.HANDLE', url.origin === base.origin && api.operation(op).pathPattern.test(rel), member, `an absolute URL of the ${op} operation`, h[member]);
     }
-    const status = await api.follow(h.status_url);
+    const status = await readStatus(api, h);
     check('ROUTER.QUEUE.HANDLE', status.status === 200 && status.json<Handle>().request_id === h.request_id, 'the status_url, followed', `200 for ${h.request_id}`, describe(api, status));
   });
 
-  test('an unfinished request: status and collect carry Retry-After, collect answers 202 with the status, and status is one of exactly three values; Retry-After is integer seconds', rules('ROUTER.QUEUE.POLL_RETRY_AFTER', 'ROUTER.QUEUE.COLLECT_PENDING', 'ROUTER.QUEUE.STATUS_CLOSED', 'ROUTER.QUEUE.STATUS_NAMES', 'ROUTER.HEADER.RETRY_AFTER'), async ({ api, requireScenario }) => {
+  test('an unfinished request: status and collect carry Retry-After, collect answers 202 with the status, and status is one of exactly three values over its life and the run; Retry-After is integer seconds', rules('ROUTER.QUEUE.POLL_RETRY_AFTER', 'ROUTER.QUEUE.COLLECT_PENDING', 'ROUTER.QUEUE.STATUS_CLOSED', 'ROUTER.QUEUE.STATUS_NAMES', 'ROUTER.HEADER.RETRY_AFTER'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('slow_model', 'a model slow enough to be seen unfinished') as string);
     const h = handleOf(await api.call('submitModelRequest', { path: path(m), json: imageBody(requireScenario) }));
-    const status = await api.follow(h.status_url);
+    const status = await readStatus(api, h);
     const collect = await api.follow(h.response_url);
+    if (collect.status === 202) noteQueueStatus(collect, `a collect of unfinished request ${h.request_id}`);
     const s = status.json<Handle>();
     if (s.status === 'COMPLETED') {
       // The model finished before it could be read unfinished: nothing here can be judged.
@@ -63,9 +96,10 @@ test.describe('Queued request', () => {
     // Judged on the pending answer only: a collect answering anything else breaks COLLECT_PENDING, not this rule too.
     if (pending) check('ROUTER.QUEUE.POLL_RETRY_AFTER', retryAfterOf(collect) !== undefined, 'collect of an unfinished request', 'Retry-After', collect.header('retry-after') ?? 'absent', collect);
     else notJudged('ROUTER.QUEUE.POLL_RETRY_AFTER', `collect of the unfinished request answered ${describe(api, collect)}, not the pending 202 (ROUTER.QUEUE.COLLECT_PENDING judges that)`);
+    // Watched to its end: every status it takes (waiting, running, COMPLETED) joins the run's count.
     const unfinished = [h.status, s.status, ...(pending ? [pending.status] : [])];
-    checkAtMostThree([...unfinished, 'COMPLETED']);
-    for (const v of unfinished) check('ROUTER.QUEUE.STATUS_NAMES', UNFINISHED.includes(v), 'a status of the unfinished request', UNFINISHED.join(' or '), v);
+    await untilCompleted(api, h, { seen: (res) => unfinished.push(res.json<Handle>().status) });
+    for (const v of new Set(unfinished)) check('ROUTER.QUEUE.STATUS_NAMES', UNFINISHED.includes(v), 'a status of the unfinished request', UNFINISHED.join(' or '), v);
   });
 
   test('collect of a finished request is byte for byte the synchronous answer; success has no error_type, failure has one and is COMPLETED too; status never carries the result', rules('ROUTER.QUEUE.COLLECT_IDENTICAL', 'ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE', 'ROUTER.QUEUE.STATUS_NO_RESULT', 'ROUTER.QUEUE.STATUS_CLOSED'), async ({ api, requireScenario }) => {
@@ -87,16 +121,15 @@ test.describe('Queued request', () => {
     check('ROUTER.QUEUE.COLLECT_IDENTICAL', collected.status === 200, 'collect of the finished request', '200', describe(api, collected));
     check('ROUTER.QUEUE.COLLECT_IDENTICAL', collected.header('content-type') === sync.header('content-type'), 'media type of the collected result', sync.header('content-type') ?? '(none)', collected.header('content-type'));
     check('ROUTER.QUEUE.COLLECT_IDENTICAL', collected.body.equals(sync.body), 'the collected bytes', `the ${sync.body.length} bytes of the synchronous answer`, `${collected.body.length} bytes that differ`);
-    const result = collected.json<Record<string, unknown>>();
-    const leaked = Object.keys(okDone).filter((k) => !STATUS_MEMBERS.has(k) && k in result);
-    check('ROUTER.QUEUE.STATUS_NO_RESULT', leaked.length === 0, 'status of the finished request', 'no member of the result', leaked);
+    const leaked = resultPieces(okDone as unknown as Record<string, unknown>, jsonOf(collected) ?? collected.body.toString('utf8'), body, m.id);
+    check('ROUTER.QUEUE.STATUS_NO_RESULT', leaked.length === 0, 'status of the finished request', 'no piece of the result, at any depth', leaked);
   });
 
-  test('cancel of an unfinished request answers 202 CANCELLATION_REQUESTED, and of a finished one ALREADY_COMPLETED (409 or 400); a cancel of a request still waiting in the queue takes effect (public docs)', rules('ROUTER.QUEUE.CANCEL', 'ROUTER.QUEUE.CANCEL_QUEUED'), async ({ api, requireScenario }) => {
+  test('cancel of an unfinished request answers 202 CANCELLATION_REQUESTED, and of a finished one ALREADY_COMPLETED (409 or 400); the request ends COMPLETED; a cancel of a request still waiting in the queue takes effect (public docs)', rules('ROUTER.QUEUE.CANCEL', 'ROUTER.QUEUE.CANCEL_QUEUED', 'ROUTER.QUEUE.STATUS_CLOSED'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('slow_model', 'a model slow enough to cancel') as string);
     const h = handleOf(await api.call('submitModelRequest', { path: path(m), json: imageBody(requireScenario) }));
     const statusOf = async (): Promise<string | undefined> => {
-      const res = await api.follow(h.status_url);
+      const res = await readStatus(api, h);
       return res.status === 200 ? res.json<Handle>().status : undefined;
     };
     const before = await statusOf();
@@ -106,11 +139,13 @@ test.describe('Queued request', () => {
     const done = await untilCompleted(api, h);
     check('ROUTER.QUEUE.STATUS_CLOSED', done.status === 'COMPLETED', 'the final status of a cancelled request', 'COMPLETED', done.status);
     // R:104:618235c3f8bc: a cancel is requested, not promised to work, so whether it takes effect is no
-    // MUST. The assumption judged at SHOULD: a request read IN_QUEUE (the public docs' name) just
-    // before the cancel, and not IN_PROGRESS just after, had not reached the partner and is stopped.
-    const queued = before === 'IN_QUEUE' && after !== 'IN_PROGRESS';
+    // MUST. The assumption judged at SHOULD: a request read waiting just before the cancel, and
+    // still waiting or COMPLETED just after, had not reached the partner and is stopped. Waiting is
+    // the status the submit answered (R:103:ba1b172aaf32: the initial status), whatever its name.
+    const waiting = h.status;
+    const queued = before === waiting && (after === waiting || after === 'COMPLETED');
     if (!queued) {
-      notJudged('ROUTER.QUEUE.CANCEL_QUEUED', `${m.id} read ${before ?? 'no status'} before the cancel and ${after ?? 'no status'} after it, not still waiting in the queue (public docs: IN_QUEUE), so the run may have been at the partner (seed: it may still finish)`);
+      notJudged('ROUTER.QUEUE.CANCEL_QUEUED', `${m.id} read ${before ?? 'no status'} before the cancel and ${after ?? 'no status'} after it, not still waiting in the queue (the submit's initial status, ${waiting}) on both sides of it, so the run may have been at the partner (seed: it may still finish)`);
     } else {
       const tookEffect = typeof done.error_type === 'string' && done.error_type !== '';
       check('ROUTER.QUEUE.CANCEL_QUEUED', tookEffect, 'a request cancelled while still waiting in the queue', 'COMPLETED with an error_type (the cancel took effect)', done);
@@ -123,6 +158,38 @@ test.describe('Queued request', () => {
     const again = await api.follow(h.cancel_url, { method: 'PUT' });
     const body = again.body.length > 0 ? (JSON.parse(again.body.toString('utf8')) as Record<string, unknown>) : {};
     check('ROUTER.QUEUE.CANCEL', (again.status === 409 || again.status === 400) && body.status === 'ALREADY_COMPLETED', 'cancel of a finished request', 'ALREADY_COMPLETED under 409 or 400 (the two codes the seed names)', `${again.status} ${JSON.stringify(body)}`);
+  });
+
+  test('queue_position counts the requests ahead: a later admission counts an earlier one of the same caller and model still waiting (assumed: arrival order)', rules('ROUTER.QUEUE.POSITION'), async ({ api, requireScenario }) => {
+    const m = modelRef(requireScenario('slow_model', 'a model whose requests wait in the queue long enough to be seen there') as string);
+    const body = imageBody(requireScenario);
+    const submit = async (n: number): Promise<Handle> => handleOf(await api.call('submitModelRequest', { path: path(m), json: typeof body.prompt === 'string' ? { ...body, prompt: `${body.prompt} (queue position ${n})` } : body }));
+    const first = await submit(1);
+    const second = await submit(2);
+    // Read after the second admission: still waiting then means it was waiting when the second
+    // handle was composed, so it was among the requests ahead of it, and nothing since can
+    // have moved ahead of it (R:70:2c153ddb521c: the number ahead at the instant of composing).
+    const read = await readStatus(api, first);
+    const now = read.status === 200 ? read.json<Handle>() : undefined;
+    try {
+      if (now?.status !== first.status) {
+        notJudged('ROUTER.QUEUE.POSITION', `request ${first.request_id} read ${now?.status ?? describe(api, read)} after the second admission, no longer its initial status ${first.status}, so it may not have been waiting ahead of the second`);
+      } else if (typeof now.queue_position !== 'number' || typeof second.queue_position !== 'number') {
+        notJudged('ROUTER.QUEUE.POSITION', `no queue_position to compare (the second handle: ${String(second.queue_position)}; the first request's status: ${String(now.queue_position)})`);
+      } else {
+        check('ROUTER.QUEUE.POSITION', second.queue_position >= now.queue_position + 1, `queue_position of a second admission to ${m.id} (${second.queue_position}) against the first, still waiting after it (${now.queue_position})`, `at least ${now.queue_position + 1}: the requests still ahead of the first, and the first itself`, second.queue_position, read);
+      }
+    } finally {
+      // Both leave the queue at once (the cancel is only asked; its answer is ROUTER.QUEUE.CANCEL's).
+      for (const h of [first, second]) await api.follow(h.cancel_url, { method: 'PUT' });
+    }
+  });
+
+  test('collect of a request whose stored result has aged out answers 410 (public docs)', rules('ROUTER.QUEUE.COLLECT_GONE'), async ({ api, requireScenario }) => {
+    const m = modelRef(requireScenario('image_model', 'the model of aged_out_request_id') as string);
+    const id = requireScenario('aged_out_request_id', 'a queued request of image_model, submitted with the default key, whose stored result has aged out') as string;
+    const res = await api.call('getModelRequest', { path: { ...path(m), request_id: id } });
+    checkRouterError(api, 'ROUTER.QUEUE.COLLECT_GONE', res, [410], undefined, `collect of request ${id}, whose result has aged out, answered ${describe(api, res)}`);
   });
 
   test('a model whose partner answers with bytes cannot be queued: 403 not_enabled', rules('ROUTER.QUEUE.BYTES_REFUSED'), async ({ api, requireScenario }) => {
@@ -150,8 +217,18 @@ test.describe('Queued request', () => {
     const estimating = fresh.estimate !== undefined;
     if (estimating) check('ROUTER.QUEUE.ESTIMATE', typeof fresh.estimate === 'object' && fresh.estimate !== null && typeof fresh.estimate.source === 'string', 'the estimate of a fresh admission', 'a cost estimate with a source', fresh.estimate);
     else notJudged('ROUTER.QUEUE.ESTIMATE', `a fresh admission to ${m.id} carries no estimate (the feature may still be rolling out for this caller)`);
-    const replay = await api.call('submitModelRequest', withKey(key, { path: path(m), json: body }));
-    check('ROUTER.QUEUE.ESTIMATE', !('estimate' in replay.json<Handle>()), 'an idempotent replay of the submit', 'no estimate (the original quote is not stored)', replay.json<Handle>().estimate);
+    // R:72: an idempotent replay (Idempotent-Replayed: true) carries no estimate. Judged on answers
+    // that are replays only, to the caller and to a teammate (the keyspace is the workspace's,
+    // R:170); a same-key submit answered otherwise is ROUTER.IDEM.REPLAY's or SCOPE's to judge.
+    const mate = target.scenario.teammate_token;
+    const retries: Array<[string, ApiClient]> = [['the caller', api], ...(typeof mate === 'string' ? [['a teammate', api.as({ bearer: mate })] as [string, ApiClient]] : [])];
+    if (typeof mate !== 'string') notJudged('ROUTER.QUEUE.ESTIMATE', 'the target gives no teammate_token, so a replay to another member of the workspace is not judged');
+    for (const [who, client] of retries) {
+      const replay = await client.call('submitModelRequest', withKey(key, { path: path(m), json: body }));
+      const isReplay = replay.status === 201 && replay.header('idempotent-replayed')?.trim().toLowerCase() === 'true';
+      if (!isReplay) notJudged('ROUTER.QUEUE.ESTIMATE', `the same-key submit by ${who} answered ${describe(api, replay)}, Idempotent-Replayed: ${replay.header('idempotent-replayed') ?? 'absent'}: not a replay, so what a replay carries is not judged on it`);
+      else check('ROUTER.QUEUE.ESTIMATE', !('estimate' in replay.json<Handle>()), `an idempotent replay of the submit, to ${who}`, 'no estimate (the original quote is not stored)', replay.json<Handle>().estimate, replay);
+    }
     const preview = api.as({ bearer: requireScenario('estimate_disabled_token', 'credential outside the estimate rollout') as string });
     const rolling = handleOf(await preview.call('submitModelRequest', { path: path(m), json: body }));
     check('ROUTER.QUEUE.ESTIMATE', !('estimate' in rolling), 'a submit by a caller without the estimate feature', 'no estimate', rolling.estimate);

@@ -41,7 +41,7 @@ function batchOf(index: number): Promise<Map<string, CaseReport>> {
         runBatch(
           batches[i]!.map((f) => {
             const sel = selections.get(f.name)!;
-            return { id: f.name, fault: f.name, projects: sel.surfaces.map((surface) => ({ family: sel.family, surface })), files: sel.files, ...(sel.tag ? { tag: sel.tag } : {}) };
+            return { id: f.name, fault: f.name, ...(f.under ? { control: f.under } : {}), projects: sel.surfaces.map((surface) => ({ family: sel.family, surface })), files: sel.files, ...(sel.tag ? { tag: sel.tag } : {}) };
           }),
           { workers: MATRIX_WORKERS_BATCHED },
         ),

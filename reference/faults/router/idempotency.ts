@@ -2,8 +2,11 @@
 import type { FaultUnit } from '../../faults.ts';
 import { randomUUID } from 'node:crypto';
 import { RouterValidationError } from '../../router/errors.ts';
+import { fingerprintOf, REPLAY_CAP_BYTES } from '../../router/idempotency.ts';
+import { canonical, holdsPartnerLink } from '../../router/partners.ts';
+import { resolvePrincipal, scopeOf } from '../../router/principals.ts';
 import { H } from '../../router/state.ts';
-import { onRouter } from './shared.ts';
+import { RUN, onRouter, routerError } from './shared.ts';
 
 export const IDEMPOTENCY_FAULTS = [
   {
@@ -33,6 +36,38 @@ export const IDEMPOTENCY_FAULTS = [
     },
   },
   {
+    name: 'router-key-cap-128-conflict',
+    rule: 'ROUTER.IDEM.KEY_LENGTH',
+    description: 'Idempotency-Keys longer than 128 characters are refused 409 invalid_input, as if they held another request',
+    install(s) {
+      s.policy.router.claimKey = (store, scope, key, fingerprint) => (key.length > 128 ? { kind: 'conflict' } : store.claim(scope, key, fingerprint));
+    },
+  },
+  {
+    name: 'router-replay-redispatches',
+    rule: 'ROUTER.IDEM.REPLAY',
+    description: 'a synchronous run retried under a recorded key is dispatched (and charged) again, and its new answer is sent marked Idempotent-Replayed: true (queued submits replay their handle)',
+    install(s) {
+      const runKeys = new Set<string>();
+      const again = new Set<string>();
+      s.request({ surfaces: ['router'], routes: [RUN] }, ({ request }) => {
+        const key = request.headers['idempotency-key'];
+        if (typeof key === 'string') runKeys.add(key);
+      });
+      s.policy.router.claimKey = (store, scope, key, fingerprint) => {
+        const found = store.claim(scope, key, fingerprint);
+        if (found.kind !== 'replay' || !runKeys.has(key)) return found;
+        store.release(scope, key);
+        again.add(key);
+        return store.claim(scope, key, fingerprint);
+      };
+      onRouter(s, [RUN], (out) => {
+        const key = out.request.headers['idempotency-key'];
+        if (out.status === 200 && typeof key === 'string' && again.has(key)) out.setHeader('Idempotent-Replayed', 'true');
+      });
+    },
+  },
+  {
     name: 'router-conflict-replays',
     rule: 'ROUTER.IDEM.CONFLICT',
     description: 'a key reused with a different body replays the first answer',
@@ -52,6 +87,24 @@ export const IDEMPOTENCY_FAULTS = [
       s.policy.router.claimKey = (store, scope, key, fingerprint) => {
         const found = store.claim(scope, key, fingerprint);
         return found.kind === 'running' && found.sameRequest ? { kind: 'fresh' } : found;
+      };
+    },
+  },
+  {
+    name: 'router-teammate-conflict-runs',
+    rule: 'ROUTER.IDEM.SCOPE',
+    description: "key conflicts are told apart per member: a teammate's different request under a key of the workspace is run afresh instead of refused 409",
+    install(s) {
+      const owner = new Map<string, string>();
+      s.policy.router.claimKey = (store, scope, key, fingerprint, caller) => {
+        const id = `${scope}\0${key}`;
+        let found = store.claim(scope, key, fingerprint);
+        if (found.kind === 'conflict' && owner.has(id) && owner.get(id) !== caller) {
+          store.release(scope, key);
+          found = store.claim(scope, key, fingerprint);
+        }
+        if (found.kind === 'fresh') owner.set(id, caller);
+        return found;
       };
     },
   },
@@ -99,6 +152,49 @@ export const IDEMPOTENCY_FAULTS = [
         if (err instanceof RouterValidationError) store.record(scope, key, fingerprint, { status: 422, headers: {}, body: Buffer.from('{}') }, true);
         else store.release(scope, key);
       };
+    },
+  },
+  {
+    name: 'router-forbidden-records-key',
+    rule: 'ROUTER.IDEM.RELEASED_ON_REFUSAL',
+    description: 'a 403 for a model the caller may not use records its Idempotency-Key, as a dispatched answer would be, so the corrected request under it is refused 409',
+    install(s) {
+      onRouter(s, [RUN], (out) => {
+        const key = out.request.headers['idempotency-key'];
+        if (out.status !== 403 || routerError(out)?.error_type !== 'forbidden' || typeof key !== 'string') return;
+        const { router } = out.ctx;
+        const scope = router.rules.requestScope(resolvePrincipal(out.request.headers, router.rules.bearerFirst), scopeOf);
+        const url = new URL(out.request.url, 'http://x');
+        const fingerprint = fingerprintOf(out.request.method, url.pathname, [...url.searchParams].sort().map(([k, v]) => `${k}=${v}`).join('&'), canonical(out.request.body ?? null));
+        router.idempotency.record(scope, key, fingerprint, { status: 403, headers: { [H.errorType]: 'forbidden' }, body: Buffer.from(JSON.stringify(out.body)) }, true);
+      });
+    },
+  },
+  {
+    name: 'router-mismatch-records-key',
+    rule: 'ROUTER.IDEM.RELEASED_ON_REFUSAL',
+    description: 'the 422 for a body naming another model than the path records its Idempotency-Key (the check runs after the key is taken), so the corrected request under it is refused 409',
+    install(s) {
+      s.policy.router.keyAfterRefusal = (store, scope, key, fingerprint, err) => {
+        if (err instanceof RouterValidationError && err.entries.some((e) => e.type === 'model_mismatch')) store.record(scope, key, fingerprint, { status: 422, headers: {}, body: Buffer.from('{}') }, true);
+        else store.release(scope, key);
+      };
+    },
+  },
+  {
+    name: 'router-partner-link-not-replayed',
+    rule: 'ROUTER.IDEM.PROVIDER_LINK_WINDOW',
+    description: "an answer holding a partner's own asset link is recorded but never replayable: a retry a moment later is refused 409 invalid_input (no window)",
+    install(s) {
+      s.policy.router.replayable = (answer) => answer.body.length <= REPLAY_CAP_BYTES && !holdsPartnerLink(answer.body);
+    },
+  },
+  {
+    name: 'router-cutoff-replays-failure',
+    rule: 'ROUTER.IDEM.PROVIDER_LINK_WINDOW',
+    description: "the key of a call cut off mid-generation at a submit-and-poll partner holds the 504 the caller got, not the generation: the same-key retry gets the 504 again instead of the result",
+    install(s) {
+      s.policy.router.cutoffRecord = (sent) => sent;
     },
   },
   {

@@ -115,6 +115,40 @@ export const QUEUE_FAULTS = [
     },
   },
   {
+    name: 'router-status-with-nested-result',
+    rule: 'ROUTER.QUEUE.STATUS_NO_RESULT',
+    description: 'the status of a finished request carries the result nested under an output member',
+    install(s) {
+      onRouter(s, [STATUS], (out) => {
+        if (out.status !== 200 || !isObj(out.body) || out.body.status !== 'COMPLETED' || 'error_type' in out.body) return;
+        const { router } = out.ctx;
+        const { provider, model } = params(out);
+        const scope = router.rules.requestScope(resolvePrincipal(out.request.headers, router.rules.bearerFirst), scopeOf);
+        const result = router.queue.get(scope, `${provider}/${model}`, String(out.body.request_id))?.result;
+        if (result === undefined || result.contentType !== 'application/json') return;
+        out.body = { ...out.body, output: JSON.parse(result.bytes.toString('utf8')) as unknown };
+      });
+    },
+  },
+  {
+    name: 'router-status-cancelling',
+    rule: 'ROUTER.QUEUE.STATUS_CLOSED',
+    description: 'once a cancel is asked, the request reads status CANCELLATION_REQUESTED (a state of its own) until the cancel takes effect, when it would have started running',
+    install(s) {
+      const cancelling = new Set<string>();
+      s.policy.router.cancelRequest = (queue, r) => {
+        const at = Math.max(Date.now(), r.startsAt);
+        queue.cancel(r);
+        r.startsAt = at;
+        r.endsAt = at;
+        cancelling.add(r.id);
+      };
+      onRouter(s, [STATUS, COLLECT], (out) => {
+        if (isObj(out.body) && cancelling.has(String(out.body.request_id)) && out.body.status !== 'COMPLETED' && typeof out.body.status === 'string') out.body.status = 'CANCELLATION_REQUESTED';
+      });
+    },
+  },
+  {
     name: 'router-failed-status',
     rule: 'ROUTER.QUEUE.STATUS_CLOSED',
     description: 'a request that did not succeed ends with a terminal status of its own (FAILED, CANCELLED) instead of COMPLETED',
@@ -132,6 +166,56 @@ export const QUEUE_FAULTS = [
     install(s) {
       // The acknowledgement is sent; the request is never told.
       s.policy.router.cancelRequest = () => undefined;
+    },
+  },
+  {
+    name: 'router-cancel-ignored-own-names',
+    rule: 'ROUTER.QUEUE.CANCEL_QUEUED',
+    description: 'on a router naming its unfinished statuses QUEUED and RUNNING (control router-queue-own-names), a cancel is acknowledged 202 but the request, still waiting in the queue, runs on and succeeds',
+    under: 'router-queue-own-names',
+    install(s) {
+      s.policy.router.cancelRequest = () => undefined;
+    },
+  },
+  {
+    name: 'router-queue-position-behind',
+    rule: 'ROUTER.QUEUE.POSITION',
+    description: 'queue_position counts the requests admitted after this one that still wait, not those ahead of it',
+    install(s) {
+      s.policy.router.queuePosition = (queue, r) => queue.behind(r);
+    },
+  },
+  {
+    name: 'router-aged-out-collect-404',
+    rule: 'ROUTER.QUEUE.COLLECT_GONE',
+    description: 'collect of a request whose result has aged out answers 404 request_not_found, as if the request had never existed',
+    install(s) {
+      onRouter(s, [COLLECT], (out) => {
+        if (out.status !== 410) return;
+        out.status = 404;
+        out.setHeader(H.errorType, 'request_not_found');
+        out.body = { detail: `no queued request ${params(out).request_id ?? ''} for this model and caller`, error_type: 'request_not_found' };
+      });
+    },
+  },
+  {
+    name: 'router-estimate-requoted-for-teammate',
+    rule: 'ROUTER.QUEUE.ESTIMATE',
+    description: 'an idempotent replay of a submit to another member of the workspace is quoted again for that member: it carries the estimate',
+    install(s) {
+      // The first answer's estimate and its caller, by request; a replay to anyone else gets the estimate back.
+      const first = new Map<string, { caller: string; estimate: unknown }>();
+      onRouter(s, [SUBMIT], (out) => {
+        if (out.status !== 201 || !isObj(out.body)) return;
+        const id = String(out.body.request_id);
+        const caller = resolvePrincipal(out.request.headers, out.ctx.router.rules.bearerFirst).caller;
+        if (out.header('Idempotent-Replayed') === undefined) {
+          if (out.body.estimate !== undefined) first.set(id, { caller, estimate: structuredClone(out.body.estimate) });
+        } else {
+          const had = first.get(id);
+          if (had !== undefined && had.caller !== caller) out.body = { ...out.body, estimate: structuredClone(had.estimate) };
+        }
+      });
     },
   },
   {

@@ -12,6 +12,8 @@ import { PLAN_ENV, type Plan } from './plan.ts';
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const plan = JSON.parse(readFileSync(process.env[PLAN_ENV]!, 'utf8')) as Plan;
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+// What every worker of this batch shares (lib/router/queue.ts: the queue statuses seen per target).
+process.env.CONFORMANCE_RUN_DIR ??= path.join(plan.reportsDir, 'run');
 
 export default defineConfig<Options>({
   testDir: path.join(ROOT, 'specs'),
