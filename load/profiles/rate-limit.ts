@@ -16,6 +16,7 @@ import { basePath, bearer, missing, scenarioNumber, scenarioString } from './com
 import { retryAfterSeconds } from './poll-pool.ts';
 import { pollUntil } from '../../lib/time.ts';
 import { errorOf } from '../../lib/repro.ts';
+import { brandHeader } from '../../lib/checks/router.ts';
 
 /** How far the admitted rate may stray from the configured allowance. */
 export const ALLOWANCE_TOLERANCE_PCT = 10;
@@ -81,10 +82,14 @@ export function judge429(client: ApiClient, family: 'v2' | 'router', path: strin
   // headers names capacity 503s, queue reads, 409 and 504), so there the contract judges
   // one only where it is sent.
   if (family === 'v2' && o.headers['retry-after'] === undefined) return 'no Retry-After on the 429';
-  // Router buckets are an open set (a limit may be named concurrency_limit_exceeded or a
-  // bucket this suite does not know); v2's rate limit has its own code, rate_limited.
-  if (family === 'router') return undefined;
   const { code } = errorOf(response.body, o.headers['content-type']);
+  // The router's bucket set is open, but R:166:dcc51415a25e and R:269:7d2845441036 name the two
+  // a 429 carries: rate_limited (the allowance) and concurrency_limit_exceeded (calls in flight,
+  // which a driven account may meet too). Any other name is no refusal a client knows to wait out.
+  if (family === 'router') {
+    const bucket = code ?? o.headers[brandHeader({ brand: client.target.brand }, 'error-type').toLowerCase()];
+    return bucket === 'rate_limited' || bucket === 'concurrency_limit_exceeded' ? undefined : `a 429 under the bucket ${bucket ?? '(none)'}, not rate_limited (or concurrency_limit_exceeded)`;
+  }
   return code === 'rate_limited' ? undefined : `a 429 refused as ${code ?? 'no code'}, not rate_limited`;
 }
 

@@ -5,6 +5,7 @@
 // the v2 ones are in reference/faults/load/v2.ts.
 import type { FaultUnit } from '../faults.ts';
 import { routerAllowance } from '../router/principals.ts';
+import { H } from '../router/state.ts';
 import { STATUS, dropSpendHeaders, isObj, onRouter, routerError } from './router/shared.ts';
 import { ArrivalMeter } from './arrival-meter.ts';
 import { V2_LOAD_FAULTS } from './load/v2.ts';
@@ -57,6 +58,27 @@ export const LOAD_FAULTS = [
       onRouter(s, undefined, (out) => {
         const err = routerError(out);
         if (out.status === 429 && err?.error_type === 'rate_limited') delete err.detail;
+      });
+    },
+  },
+  {
+    name: 'load-429-burst-bucket',
+    rule: 'LOAD.RATE_LIMIT.ENVELOPE',
+    description: "a caller refused again within a second of a 429 rate_limited is refused by the router's burst guard: 429 under a bucket of its own, too_many_requests, instead of rate_limited",
+    caughtBy: 'load',
+    install(s) {
+      // The first refusal of a burst is the limiter's own; the ones after it come from the guard.
+      const lastRefused = new Map<string, number>();
+      onRouter(s, undefined, (out) => {
+        const err = routerError(out);
+        if (out.status !== 429 || err?.error_type !== 'rate_limited') return;
+        const who = String(out.request.headers['x-api-key'] ?? out.request.headers.authorization ?? '');
+        const now = Date.now();
+        const last = lastRefused.get(who);
+        lastRefused.set(who, now);
+        if (last === undefined || now - last > 1000) return;
+        err.error_type = 'too_many_requests';
+        out.setHeader(H.errorType, 'too_many_requests');
       });
     },
   },

@@ -4,7 +4,7 @@ import { test, rules } from '../../fixtures/test.ts';
 import { check, notJudged, step } from '../../lib/check.ts';
 import type { ApiClient } from '../../lib/api.ts';
 import { amountOf, checkQuoteCents, checkQuoteCredits, checkQuoteDecimals, checkQuoteFields, type Quote } from '../../lib/router/estimate.ts';
-import { checkRouterError, describe, jsonOf, modelRef, path, type ModelRef } from '../../lib/router/models.ts';
+import { asRecord, checkRouterError, describe, jsonOf, modelRef, path, type ModelRef } from '../../lib/router/models.ts';
 import { imageBody, textBody } from '../../lib/router/bodies.ts';
 import { SuiteError } from '../../lib/violations.ts';
 import { refusedBody } from '../../lib/router/schema-doc.ts';
@@ -106,7 +106,7 @@ test.describe('Cost estimate', () => {
     check('ROUTER.ESTIMATE.NO_BYOK_DETECTION', q.source === 'exact' || q.source === 'estimated', 'the quote for an own-key caller', 'a figure (exact or estimated), not byok', { source: q.source, reason: q.reason });
   });
 
-  test('the estimate validates as a default run: the same 422 as the run, and an undeclared top-level field is priced', rules('ROUTER.ESTIMATE.VALIDATION'), async ({ api, requireScenario }) => {
+  test('the estimate validates as a default run: the same 422 as the run (a body naming another model too, and an alternate\'s own schema), and an undeclared top-level field is priced', rules('ROUTER.ESTIMATE.VALIDATION'), async ({ api, requireScenario, target }) => {
     const m = modelRef(requireScenario('image_model', 'model with an authored schema') as string);
     const body = imageBody(requireScenario);
     // A field of another JSON type than the model's own schema document declares for it.
@@ -117,6 +117,52 @@ test.describe('Cost estimate', () => {
     check('ROUTER.ESTIMATE.VALIDATION', locs(run) === locs(est), 'the locs of the two 422s', locs(run), locs(est));
     const extra = await api.call('estimateModel', { path: path(m), json: { ...body, conformance_extra: 'undeclared' } });
     check('ROUTER.ESTIMATE.VALIDATION', extra.status === 200, 'an estimate of a body with an undeclared top-level field', '200 (priced anyway)', describe(api, extra));
+    // A body naming another model is the estimate's 422 as it is the run's (R:177:1232d32690e0).
+    const named = await api.call('estimateModel', { path: path(m), json: { ...body, model: 'conformance-some-other-model' } });
+    check('ROUTER.ESTIMATE.VALIDATION', named.status === 422, `an estimate for ${m.id} of a body naming conformance-some-other-model`, '422 (a model different from the path)', describe(api, named));
+    // Only the native contract is checked, with no strict parameter (R:64:ad4294906b92, R:65): a body
+    // in an alternate's own schema, which the native schema refuses, is refused here too.
+    const strict = target.scenario.strict_body as { provider?: unknown; body?: unknown } | undefined;
+    const own = asRecord(strict?.body);
+    if (typeof strict?.provider === 'string' && own !== undefined) {
+      const leg = await api.call('estimateModel', { path: path(m), query: { model_provider: strict.provider }, json: own });
+      check('ROUTER.ESTIMATE.VALIDATION', leg.status === 422, `an estimate with model_provider=${strict.provider} of a body in ${strict.provider}'s own schema (scenario strict_body, invalid natively)`, '422 (validated against the native contract only)', describe(api, leg));
+      const asStrict = await api.call('estimateModel', { path: path(m), query: { model_provider: strict.provider, strict_mode: true }, json: own });
+      // The route has no strict parameter: a router may ignore it (the native 422) or refuse it as an unknown parameter (400).
+      check('ROUTER.ESTIMATE.VALIDATION', asStrict.status === 422 || asStrict.status === 400, `the same estimate with strict_mode=true`, '422 (strict_mode is no parameter of the estimate: native validation stays), or 400 refusing the parameter', describe(api, asStrict));
+    } else {
+      notJudged('ROUTER.ESTIMATE.VALIDATION', 'the target gave no strict_body, so a body in an alternate\'s own schema is not sent to the estimate');
+    }
+  });
+
+  test("a queued submit's estimate keeps the quote's fields and prices the leg the request is pinned to", rules('ROUTER.ESTIMATE.FIELDS', 'ROUTER.QUEUE.ESTIMATE_LEG'), async ({ api, requireScenario }) => {
+    const image = modelRef(requireScenario('image_model', 'model with exact prices and alternates') as string);
+    const text = modelRef(requireScenario('text_model', 'model priced by output length') as string);
+    const alt = requireScenario('edit_servable_provider', 'an alternate of image_model') as string;
+    const submits: Array<[string, ModelRef, Record<string, unknown>, Record<string, string>]> = [
+      [image.id, image, imageBody(requireScenario), {}],
+      [`${image.id} with model_provider=${alt}`, image, imageBody(requireScenario), { model_provider: alt }],
+      [`${text.id} with max_tokens`, text, { ...textBody(requireScenario), max_tokens: 777 }, {}],
+      [`${text.id} without max_tokens`, text, textBody(requireScenario), {}],
+    ];
+    let carried = 0;
+    for (const [what, m, body, query] of submits) {
+      const res = await api.call('submitModelRequest', { path: path(m), query, json: body });
+      if (res.status !== 201) throw new SuiteError(`a queued submit of ${what} answered ${describe(api, res)}`);
+      // Absent during the rollout, or for a caller without estimation (ROUTER.QUEUE.ESTIMATE judges when).
+      const estimate = asRecord(jsonOf(res)?.estimate);
+      if (estimate === undefined) continue;
+      carried += 1;
+      checkQuoteFields(estimate, `the estimate of a submit of ${what}`);
+      if (query.model_provider === undefined) continue;
+      // The leg member's name is not shown (R:58): any member naming the pinned alternate.
+      const naming = Object.entries(estimate).filter(([, v]) => v === alt).map(([k]) => k);
+      check('ROUTER.QUEUE.ESTIMATE_LEG', naming.length > 0, `the estimate of a submit of ${what}`, `a member naming the pinned leg ${alt}`, estimate);
+    }
+    if (carried === 0) {
+      notJudged('ROUTER.ESTIMATE.FIELDS', 'no queued submit carried an estimate (the feature may still be rolling out), so only the estimate route\'s quotes are judged');
+      notJudged('ROUTER.QUEUE.ESTIMATE_LEG', 'no queued submit carried an estimate (the feature may still be rolling out)');
+    }
   });
 
   test('a caller without the estimate feature is answered 403 not_enabled', rules('ROUTER.ESTIMATE.ROLLOUT'), async ({ api, requireScenario }) => {

@@ -8,6 +8,9 @@ import { parseDecimal } from '../../lib/router/decimal.ts';
 import type { Quote } from '../../lib/router/estimate.ts';
 import { checkRouterError, describe, errorTypeOf, hdr, jsonOf, modelRef, nativeAliases, path, uniqueKey, withKey, type ModelRef } from '../../lib/router/models.ts';
 import { imageBody } from '../../lib/router/bodies.ts';
+import { modelDocument, validatorFor } from '../../lib/router/schema-doc.ts';
+import { isJsonMedia } from '../../lib/contracts/validate.ts';
+import { SuiteError } from '../../lib/violations.ts';
 
 const EDIT_PREFIX = "this request's `image` selects the edit operation";
 const BYOK_PREFIX = 'this request resolved a BYOK credential';
@@ -24,6 +27,12 @@ async function setup(api: ApiClient, requireScenario: (k: string, why: string) =
   const body = imageBody(requireScenario);
   const edit = { ...body, image: requireScenario('edit_image_url', 'an input image URL (selects the edit operation)') as string };
   return { m, body, edit };
+}
+
+/** Whether two answers carry the same top-level member names. */
+function sameMembers(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const [x, y] = [Object.keys(a).sort(), Object.keys(b).sort()];
+  return x.length === y.length && x.every((k, i) => k === y[i]);
 }
 
 function detailOf(res: ApiResponse): string {
@@ -135,6 +144,38 @@ test.describe('model_provider', () => {
     const raw = res.header(hdr(api, 'router-dropped-params'));
     const list = raw === undefined ? undefined : decodeDroppedParams(raw);
     check('ROUTER.PROVIDER.TRANSLATION', list !== undefined && list.some((s) => s.includes(t.dropped_field)), `${hdr(api, 'router-dropped-params')} of the run`, `a sentence naming ${t.dropped_field}`, raw ?? 'absent');
+  });
+
+  test("an alternate's answer is the model's native output or the alternate's own answer; with strict_mode=true it is the alternate's own, unchanged", rules('ROUTER.PROVIDER.ANSWER'), async ({ api, requireScenario }) => {
+    const m = modelRef(requireScenario('image_model', 'model with alternates') as string);
+    const s = requireScenario('strict_body', "a body in an alternate provider's own schema") as { provider: string; body: Record<string, unknown>; answer_members: unknown };
+    const named = Array.isArray(s.answer_members) && s.answer_members.every((k) => typeof k === 'string') ? (s.answer_members as string[]) : undefined;
+    // The alternate's own answer, as strict mode forwards it (R:145:efded79376a2).
+    const strict = await api.call('runModel', { path: path(m), query: { model_provider: s.provider, strict_mode: true }, json: s.body });
+    const own = strict.status === 200 ? jsonOf(strict) : undefined;
+    if (own === undefined) notJudged('ROUTER.PROVIDER.ANSWER', `the strict-mode run on ${s.provider} answered ${describe(api, strict)} without a JSON object, so there is no answer of ${s.provider}'s own to judge or compare with`);
+    else if (named === undefined) notJudged('ROUTER.PROVIDER.ANSWER', `the target names no strict_body.answer_members, so whether the strict-mode answer of ${s.provider} is its own, unchanged, is not judged`);
+    else check('ROUTER.PROVIDER.ANSWER', named.every((k) => k in own), `the strict-mode answer of ${s.provider}`, `${s.provider}'s own answer, unchanged: members ${named.join(', ')} (scenario strict_body.answer_members)`, Object.keys(own), strict);
+    // Without strict mode the answer is mapped back to the native contract, or else is the alternate's raw answer (R:144:8f87a4ad1340).
+    const res = await api.call('runModel', { path: path(m), query: { model_provider: s.provider }, json: imageBody(requireScenario) });
+    const out = res.status === 200 ? jsonOf(res) : undefined;
+    if (out === undefined) {
+      notJudged('ROUTER.PROVIDER.ANSWER', `a run on ${s.provider} without strict mode answered ${describe(api, res)} without a JSON object (ROUTER.PROVIDER.TRANSLATION judges the run)`);
+      return;
+    }
+    const doc = await modelDocument(api, m).catch((err: unknown) => {
+      if (err instanceof SuiteError) return undefined;
+      throw err;
+    });
+    const authored = doc?.output.find((o) => isJsonMedia(o.mediaType) && o.schema !== undefined);
+    const native = authored === undefined ? undefined : validatorFor(authored.schema!)(out);
+    const ownMembers = named ?? (own === undefined ? undefined : Object.keys(own));
+    const raw = ownMembers === undefined ? undefined : named !== undefined ? named.every((k) => k in out) : sameMembers(out, own!);
+    if (native === true || raw === true || (native === false && raw === false)) {
+      check('ROUTER.PROVIDER.ANSWER', native === true || raw === true, `the answer of a run on ${s.provider} without strict mode`, `${m.id}'s native output (valid against its authored output schema) or ${s.provider}'s own answer (members ${ownMembers!.join(', ')})`, Object.keys(out), res);
+    } else {
+      notJudged('ROUTER.PROVIDER.ANSWER', `${m.id}'s document authors ${authored === undefined ? 'no JSON output schema' : 'an output schema the answer does not meet'}, and ${ownMembers === undefined ? `no answer of ${s.provider}'s own is known` : `the answer is not shaped as ${s.provider}'s own`}: which of the two it is cannot be told`);
+    }
   });
 
   test('with strict_mode=true a body in the alternate\'s own schema is forwarded without native validation and without a dropped-params header; without model_provider strict_mode changes nothing', rules('ROUTER.PROVIDER.STRICT_MODE'), async ({ api, requireScenario }) => {

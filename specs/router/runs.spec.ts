@@ -5,11 +5,33 @@ import { test, rules } from '../../fixtures/test.ts';
 import { check, ensure, notJudged } from '../../lib/check.ts';
 import { formatScaled, parseDecimal } from '../../lib/router/decimal.ts';
 import { creditsFigures, type Quote } from '../../lib/router/estimate.ts';
-import { asRecord, describe, hdr, jsonOf, modelRef, path } from '../../lib/router/models.ts';
+import { asRecord, describe, errorTypeOf, hdr, jsonOf, modelRef, path, type ModelRef } from '../../lib/router/models.ts';
+import type { ApiClient, ApiResponse } from '../../lib/api.ts';
+import { setTimeout as delay } from 'node:timers/promises';
 import { imageBody, videoBody } from '../../lib/router/bodies.ts';
 import { minimalBody, modelDocument, validatorFor } from '../../lib/router/schema-doc.ts';
 import { formatAjvErrors, isJsonMedia } from '../../lib/contracts/validate.ts';
 import { SuiteError } from '../../lib/violations.ts';
+
+/**
+ * A scenario model with a body whose authored input schema allows undeclared top-level
+ * fields (read from its own document), if the target names one.
+ */
+async function openSchemaModel(api: ApiClient, scenario: Record<string, unknown>): Promise<{ m: ModelRef; body: Record<string, unknown> } | undefined> {
+  for (const [model, body] of [['video_model', 'video_body'], ['text_model', 'text_body']] as const) {
+    const id = scenario[model];
+    const b = asRecord(scenario[body]);
+    if (typeof id !== 'string' || b === undefined) continue;
+    const m = modelRef(id);
+    // A document this check cannot read leaves the model out (the schema rules judge the route).
+    const doc = await modelDocument(api, m).catch((err: unknown) => {
+      if (err instanceof SuiteError) return undefined;
+      throw err;
+    });
+    if (doc?.input !== undefined && doc.authored !== false && doc.input.additionalProperties !== false) return { m, body: structuredClone(b) };
+  }
+  return undefined;
+}
 
 test.describe('Synchronous run', () => {
   test('a valid native body to a JSON model answers 200 with a native JSON object', rules('ROUTER.RUN.NATIVE'), async ({ api, requireScenario }) => {
@@ -119,7 +141,42 @@ test.describe('Synchronous run', () => {
     check('ROUTER.RUN.SPEND_HEADERS', Number(got.remaining) === expected, 'X-Committed-Spend-Remaining', `${expected} (limit ${got.limit} − current ${got.current}, at least 0)`, got.remaining);
   });
 
-  test('reject_unknown_fields refuses undeclared top-level fields only; by default and for unauthored models they pass', rules('ROUTER.RUN.REJECT_UNKNOWN'), async ({ api, requireScenario }) => {
+  test('committed spend is held from admission to the end of a call: X-Committed-Spend-Current counts the calls in flight and does not grow once they ended', rules('ROUTER.RUN.SPEND_RESERVED'), async ({ api, requireScenario }) => {
+    // The in-flight-limited caller: no other check runs with it, and its 429s carry the spend headers (R:166).
+    const crowded = api.as({ bearer: requireScenario('concurrency_limited_token', 'a workspace with a small in-flight call limit') as string });
+    const limit = Number(requireScenario('concurrency_limit', 'how many synchronous calls that workspace may have in flight'));
+    if (!Number.isInteger(limit) || limit < 1) throw new SuiteError(`scenario input concurrency_limit must be a positive integer, got ${String(limit)}`);
+    const slow = modelRef(requireScenario('slow_model', 'a model whose calls last long enough to be seen in flight') as string);
+    const quick = modelRef(requireScenario('image_model', 'a JSON model') as string);
+    const body = imageBody(requireScenario);
+    // One round: `limit` slow calls, then calls until one is refused for the limit while they run.
+    const round = async (n: number): Promise<{ current?: bigint; why?: string }> => {
+      const running = Array.from({ length: limit }, () => crowded.call('runModel', { path: path(slow), json: body }));
+      let refused: ApiResponse | undefined;
+      for (let i = 0; i < 10 && refused === undefined; i++) {
+        await delay(100);
+        const res = await crowded.call('runModel', { path: path(quick), json: body });
+        if (res.status === 429 && errorTypeOf(api, res) === 'concurrency_limit_exceeded') refused = res;
+      }
+      const ended = await Promise.all(running);
+      const failed = ended.find((r) => r.status !== 200);
+      if (failed !== undefined) return { why: `a slow call of round ${n} answered ${describe(api, failed)}` };
+      if (refused === undefined) return { why: `no call of round ${n} was refused 429 concurrency_limit_exceeded while ${limit} slow calls of ${slow.id} ran` };
+      const raw = refused.header('x-committed-spend-current');
+      const current = raw !== undefined && /^\d+$/.test(raw.trim()) ? BigInt(raw.trim()) : undefined;
+      return current === undefined ? { why: `the 429 of round ${n} carries X-Committed-Spend-Current ${raw ?? 'absent'}, not integer cents (ROUTER.ERR.RATE_LIMITED, ROUTER.RUN.SPEND_HEADERS judge that)` } : { current };
+    };
+    const first = await round(1);
+    const second = first.current === undefined ? first : await round(2);
+    if (first.current === undefined || second.current === undefined) {
+      notJudged('ROUTER.RUN.SPEND_RESERVED', first.why ?? second.why ?? 'no reading');
+      return;
+    }
+    check('ROUTER.RUN.SPEND_RESERVED', first.current > 0n, `X-Committed-Spend-Current while ${limit} calls of ${slow.id} run`, 'above 0 (their spend is reserved from admission)', String(first.current));
+    check('ROUTER.RUN.SPEND_RESERVED', second.current <= first.current, `X-Committed-Spend-Current while ${limit} new calls run, after the first ${limit} ended`, `at most ${first.current} (the ended calls' spend was released)`, String(second.current));
+  });
+
+  test('reject_unknown_fields refuses undeclared top-level fields only; by default, for schemas allowing them and for unauthored models they pass', rules('ROUTER.RUN.REJECT_UNKNOWN'), async ({ api, requireScenario, target }) => {
     const m = modelRef(requireScenario('image_model', 'model with an authored schema') as string);
     const doc = await modelDocument(api, m);
     const body = minimalBody(doc.input);
@@ -141,6 +198,14 @@ test.describe('Synchronous run', () => {
     } else {
       notJudged('ROUTER.RUN.REJECT_UNKNOWN', `the input schema of ${m.id} declares no object member, so no nested undeclared field can be sent`);
     }
+    // A model whose authored schema allows undeclared fields has none to refuse either (R:159:c8fb1c4e85c7).
+    const open = await openSchemaModel(api, target.scenario);
+    if (open !== undefined) {
+      const res = await api.call('runModel', { path: path(open.m), query: { reject_unknown_fields: true }, json: { ...open.body, conformance_extra: 'not declared' } });
+      check('ROUTER.RUN.REJECT_UNKNOWN', res.status !== 422, `an undeclared top-level field to ${open.m.id}, whose authored schema allows undeclared fields, with reject_unknown_fields=true`, 'no 422 (nothing is refused for such a model)', describe(api, res));
+    } else {
+      notJudged('ROUTER.RUN.REJECT_UNKNOWN', 'none of the scenario models with a body (video_model, text_model) has an authored schema allowing undeclared fields, so that case is not judged');
+    }
     const free = modelRef(requireScenario('unauthored_model', 'model without an authored schema') as string);
     const unauthored = await api.call('runModel', { path: path(free), query: { reject_unknown_fields: true }, json: { ...imageBody(requireScenario), conformance_extra: true } });
     check('ROUTER.RUN.REJECT_UNKNOWN', unauthored.status !== 422, `an undeclared field to unauthored ${free.id} with reject_unknown_fields=true`, 'no 422', describe(api, unauthored));
@@ -156,7 +221,7 @@ test.describe('Synchronous run', () => {
     check('ROUTER.RUN.MODEL_MISMATCH', res.status === 422, `a run of ${m.id} whose body names conformance-some-other-model`, '422', describe(api, res));
   });
 
-  test('the video family bills by the media kinds present, not by their roles', rules('ROUTER.RUN.VIDEO_BILLING'), async ({ api, requireScenario }) => {
+  test('the video family bills by the media kinds present, not by their roles: any video input, wherever it stands, bills as video-to-video', rules('ROUTER.RUN.VIDEO_BILLING'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('video_model', 'the content[].role video family') as string);
     const text = { type: 'text', text: 'a paper boat on a river' };
     const image = (role: string) => ({ type: 'image_url', image_url: { url: 'https://example.com/frame.png' }, role });
@@ -164,20 +229,44 @@ test.describe('Synchronous run', () => {
     const name = hdr(api, 'credits-used');
     // What a run costs shows in its credits-used header (R:216:b96bd1ad467b, from the billing rate card);
     // quotes are not what is charged (R:62:226c3704bba9), so they are not compared here.
-    const cost = async (content: unknown[]): Promise<{ credits?: bigint; why?: string }> => {
-      const res = await api.call('runModel', { path: path(m), json: { content, duration: 5 } });
+    const cost = async (body: Record<string, unknown>): Promise<{ credits?: bigint; why?: string }> => {
+      const res = await api.call('runModel', { path: path(m), json: body });
       if (res.status !== 200) return { why: `a run answered ${describe(api, res)}` };
       if (res.header(hdr(api, 'router-fallback-provider')) !== undefined) return { why: 'a run was served by fallback (billed at that leg, not native dispatch)' };
       const raw = res.header(name);
       const credits = raw === undefined ? undefined : parseDecimal(raw.trim());
       return credits === undefined ? { why: `a run carries ${raw === undefined ? `no ${name}` : `${name} ${raw}, not a decimal`}` } : { credits };
     };
-    const compare = async (what: string, expected: string, a: unknown[], b: unknown[]): Promise<void> => {
+    const compare = async (what: string, expected: string, a: Record<string, unknown>, b: Record<string, unknown>): Promise<void> => {
       const [x, y] = [await cost(a), await cost(b)];
       if (x.credits === undefined || y.credits === undefined) notJudged('ROUTER.RUN.VIDEO_BILLING', `${what}: ${x.why ?? y.why} of ${m.id}, so the two costs cannot be compared`);
       else check('ROUTER.RUN.VIDEO_BILLING', x.credits === y.credits, `${name} of ${what}`, expected, `${formatScaled(x.credits)} and ${formatScaled(y.credits)}`);
     };
-    await compare('runs with one image as first_frame and as reference_image', 'the same credits (billed as image-to-video by media kind)', [text, image('first_frame')], [text, image('reference_image')]);
-    await compare('runs with a video input, without and with an image', 'the same credits (any video input bills as video-to-video)', [text, video], [text, image('first_frame'), video]);
+    const of = (content: unknown[]): Record<string, unknown> => ({ content, duration: 5 });
+    // Equalities only: the seed lets some models charge one rate for several operations, so two
+    // operations costing the same proves nothing, while one operation costing two figures does.
+    await compare('runs with one image as first_frame and as reference_image', 'the same credits (billed as image-to-video by media kind)', of([text, image('first_frame')]), of([text, image('reference_image')]));
+    await compare('runs with a video input, without and with an image before it', 'the same credits (any video input bills as video-to-video)', of([text, video]), of([text, image('first_frame'), video]));
+    await compare('runs with a video input, without and with an image after it', 'the same credits (any video input bills as video-to-video, wherever the image stands)', of([text, video]), of([text, video, image('first_frame')]));
+  });
+
+  test("a final render of a draft bills as the operation of the draft it renders, not by what its content holds", rules('ROUTER.RUN.VIDEO_BILLING'), async ({ api, requireScenario }) => {
+    const m = modelRef(requireScenario('video_model', 'the content[].role video family') as string);
+    const draft = requireScenario('video_draft', "a final render of a draft and a body billed as that draft's operation") as { render_body: unknown; draft_body: unknown };
+    const [render, made] = [asRecord(draft.render_body), asRecord(draft.draft_body)];
+    if (render === undefined || made === undefined) throw new SuiteError('scenario input video_draft must hold render_body and draft_body, each a JSON object body');
+    const name = hdr(api, 'credits-used');
+    const costs: bigint[] = [];
+    for (const [what, body] of [['the render', render], ['the run billed as its draft', made]] as const) {
+      const res = await api.call('runModel', { path: path(m), json: body });
+      const raw = res.status === 200 && res.header(hdr(api, 'router-fallback-provider')) === undefined ? res.header(name) : undefined;
+      const credits = raw === undefined ? undefined : parseDecimal(raw.trim());
+      if (credits === undefined) {
+        notJudged('ROUTER.RUN.VIDEO_BILLING', `${what} of scenario video_draft answered ${describe(api, res)}${res.status === 200 ? ` with ${name} ${res.header(name) ?? 'absent'} (or served by fallback)` : ''}, so the two costs cannot be compared`);
+        return;
+      }
+      costs.push(credits);
+    }
+    check('ROUTER.RUN.VIDEO_BILLING', costs[0] === costs[1], `${name} of a final render of a draft and of a run billed as that draft's operation (scenario video_draft)`, 'the same credits (a draft_task render bills as the operation of the draft it renders)', `${formatScaled(costs[0]!)} and ${formatScaled(costs[1]!)}`);
   });
 });

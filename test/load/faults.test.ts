@@ -14,6 +14,7 @@ const CAUGHT_BY: Record<(typeof LOAD_FAULTS)[number]['name'], string> = {
   'load-poll-invalid-body': 'router-queue-poll',
   'load-limiter-double': 'router-rate-limit',
   'load-429-no-detail': 'router-rate-limit',
+  'load-429-burst-bucket': 'router-rate-limit',
   'load-limit-spills-over': 'router-rate-limit',
   'load-retry-after-short': 'router-rate-limit',
   'load-concurrency-off-by-one': 'router-concurrency',

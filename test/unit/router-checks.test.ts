@@ -8,7 +8,7 @@ import { runChecks } from '../../lib/checks/v2-errors.ts';
 import { ROUTER_RESPONSE_CHECKS, decodeDroppedParams, errorTypeTable } from '../../lib/checks/router.ts';
 import type { HttpResponse } from '../../lib/http.ts';
 import { checkQuoteArithmetic, creditsFigures, type Quote } from '../../lib/router/estimate.ts';
-import { entryId, pageSizeOf } from '../../lib/router/catalog.ts';
+import { entryId, pageSizeOf, priceMembers, priceValues, quotedFigures } from '../../lib/router/catalog.ts';
 import { typeBrokenBody } from '../../lib/router/schema-doc.ts';
 import { doubleMatches, numberAsDecimal, parseDecimal } from '../../lib/router/decimal.ts';
 import { RuleViolation } from '../../lib/violations.ts';
@@ -157,6 +157,18 @@ test('members whose names seed R does not show are found by their values', () =>
   assert.deepEqual(alternatesOf({ model_id: 'a/b', alternates: ['wavespeed-ai', 'fal'] }), { member: 'alternates', providers: ['wavespeed-ai', 'fal'] });
   assert.equal(alternatesOf({ model_id: 'a/b', alternates: ['fal'], tags: ['image'] }), undefined, 'two lists of names: none is chosen');
   assert.equal(entryId({ provider: 'bfl', model: 'flux-2-pro' }), 'bfl/flux-2-pro');
+});
+
+test('a price in a catalog record is found by its name at any depth, or by a figure its quote gives under any name', () => {
+  assert.deepEqual(priceMembers({ id: 'a/b', billing: { charges_on_policy_rejection: 'yes' } }), []);
+  assert.deepEqual(priceMembers({ id: 'a/b', tiers: [{ unit_price: '0.04' }], billing: { cost_usd: 1 } }), ['tiers[0].unit_price', 'billing.cost_usd']);
+  const figures = quotedFigures({ source: 'exact', currency: 'USD', amount: '0.0125', amount_cents: 1.25, credits: 2.64, pricing_as_of: '2026-01-01T00:00:00Z' });
+  assert.deepEqual(figures.length, 3);
+  assert.deepEqual(priceValues({ id: 'a/b', rates: { text_to_image: '0.0125' } }, figures), ['rates.text_to_image = "0.0125"']);
+  assert.deepEqual(priceValues({ id: 'a/b', list: ['$2.64'], n: 1.25 }, figures), ['list[0] = "$2.64"', 'n = 1.25']);
+  // Whole figures are never compared: a count or version may equal a whole-dollar quote.
+  assert.deepEqual(quotedFigures({ amount: '1', amount_cents: 100, credits: 211 }), []);
+  assert.deepEqual(priceValues({ id: 'a/b', max_images: 4, version: '1.5' }, figures), []);
 });
 
 test('a body the model\'s own schema refuses breaks declared fields by JSON type only', () => {

@@ -75,6 +75,18 @@ export const CATALOG_FAULTS = [
     },
   },
   {
+    name: 'router-detail-rate-card',
+    rule: 'ROUTER.CATALOG.NO_PRICES',
+    description: "model details carry the model's rate card under rates (dollars per unit of each operation), as a router serving its internal catalog record would",
+    install(s) {
+      onRouter(s, [DETAIL], (out) => {
+        if (out.status !== 200 || !isObj(out.body)) return;
+        const def = out.ctx.router.catalog.get(String(out.body.provider), String(out.body.model));
+        if (def !== undefined && Object.keys(def.rates).length > 0) out.body.rates = { ...def.rates };
+      });
+    },
+  },
+  {
     name: 'router-page-no-has-more',
     rule: 'ROUTER.CATALOG.PAGE',
     description: 'catalog pages omit has_more',

@@ -32,6 +32,25 @@ export const ESTIMATE_FAULTS = [
     },
   },
   {
+    name: 'router-submit-reason-on-estimated',
+    rule: 'ROUTER.ESTIMATE.FIELDS',
+    description: "a queued submit's estimated quote carries reason not_quotable, to say why no exact figure is given (the estimate route's quotes do not)",
+    install(s) {
+      onRouter(s, [SUBMIT], (out) => {
+        const est = estimateOf(out);
+        if (est?.source === 'estimated') est.reason = 'not_quotable';
+      });
+    },
+  },
+  {
+    name: 'router-submit-estimate-native-leg',
+    rule: 'ROUTER.QUEUE.ESTIMATE_LEG',
+    description: "a queued submit with model_provider naming an alternate embeds the quote of the native leg (the model's own provider, at its rate), not of the leg the request is pinned to",
+    install(s) {
+      s.policy.router.submitEstimateLeg = (_pinned, model) => ({ kind: 'native', provider: model.provider });
+    },
+  },
+  {
     name: 'router-amount-exponent',
     rule: 'ROUTER.ESTIMATE.DECIMAL',
     description: 'amounts are written in exponent form',
@@ -84,9 +103,9 @@ export const ESTIMATE_FAULTS = [
   {
     name: 'router-estimate-leg-native',
     rule: 'ROUTER.ESTIMATE.CURRENCY_LEG',
-    description: 'quotes name the native provider whatever model_provider says',
+    description: 'quotes of the estimate route name the native provider whatever model_provider says',
     install(s) {
-      onRouter(s, [ESTIMATE, SUBMIT], (out) => {
+      onRouter(s, [ESTIMATE], (out) => {
         const est = estimateOf(out);
         if (est !== undefined) est.provider = params(out).provider;
       });
@@ -128,6 +147,23 @@ export const ESTIMATE_FAULTS = [
     description: 'the estimate refuses undeclared top-level fields',
     install(s) {
       s.policy.router.rejectsUnknown = (route, asked) => asked || route === 'estimate';
+    },
+  },
+  {
+    name: 'router-estimate-model-mismatch-priced',
+    rule: 'ROUTER.ESTIMATE.VALIDATION',
+    description: 'the estimate prices a body naming a model other than the path (the model-name check runs on runs and submits only)',
+    install(s) {
+      const correct = s.policy.router.bodyNamesModel;
+      s.policy.router.bodyNamesModel = (named, model, route) => route === 'estimate' || correct(named, model, route);
+    },
+  },
+  {
+    name: 'router-estimate-honours-strict',
+    rule: 'ROUTER.ESTIMATE.VALIDATION',
+    description: "the estimate reads strict_mode as a run does: with an alternate and strict_mode=true it skips native validation and prices a body in the alternate's own schema",
+    install(s) {
+      s.policy.router.estimateStrict = (asked) => asked;
     },
   },
   {

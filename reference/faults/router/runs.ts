@@ -82,11 +82,41 @@ export const RUN_FAULTS = [
     },
   },
   {
+    name: 'router-spend-released-at-admission',
+    rule: 'ROUTER.RUN.SPEND_RESERVED',
+    description: "a call's committed spend is released as soon as the call is admitted, so X-Committed-Spend-Current never counts calls in flight",
+    install(s) {
+      s.policy.router.holdSpend = (reserve) => {
+        reserve()();
+        return () => {};
+      };
+    },
+  },
+  {
+    name: 'router-spend-never-released',
+    rule: 'ROUTER.RUN.SPEND_RESERVED',
+    description: "a call's committed spend is never released at its end, so X-Committed-Spend-Current keeps growing with every call made",
+    install(s) {
+      s.policy.router.holdSpend = (reserve) => {
+        reserve();
+        return () => {};
+      };
+    },
+  },
+  {
     name: 'router-reject-unknown-nested',
     rule: 'ROUTER.RUN.REJECT_UNKNOWN',
     description: 'reject_unknown_fields also refuses undeclared nested fields',
     install(s) {
       s.policy.router.undeclared = (schema, body) => undeclaredTopLevel(schema, body, true);
+    },
+  },
+  {
+    name: 'router-reject-unknown-open-schema',
+    rule: 'ROUTER.RUN.REJECT_UNKNOWN',
+    description: "reject_unknown_fields=true refuses fields a model's authored schema does not declare even where that schema allows undeclared fields",
+    install(s) {
+      s.policy.router.refusesUndeclared = () => true;
     },
   },
   {
@@ -103,6 +133,42 @@ export const RUN_FAULTS = [
     description: 'the video family bills reference roles as reference-to-video',
     install(s) {
       s.policy.router.videoOperation = (model, body) => operationOf(model, body, true);
+    },
+  },
+  {
+    name: 'router-video-bills-last-media',
+    rule: 'ROUTER.RUN.VIDEO_BILLING',
+    description: 'the video family bills by the kind of the last media item in content (a video followed by an image bills as image-to-video)',
+    install(s) {
+      s.policy.router.videoOperation = (model, body) => {
+        const items = Array.isArray(body.content) ? body.content.filter(isObj) : [];
+        if (items.some((i) => i.type === 'draft_task')) return operationOf(model, body);
+        const last = items.filter((i) => i.type === 'video_url' || i.type === 'image_url').pop();
+        return last === undefined ? 'text_to_video' : last.type === 'video_url' ? 'video_to_video' : 'image_to_video';
+      };
+    },
+  },
+  {
+    name: 'router-video-draft-by-media',
+    rule: 'ROUTER.RUN.VIDEO_BILLING',
+    description: 'a final render from a draft_task item bills by the media kinds in its content (none: text-to-video), not as the operation of the draft it renders',
+    install(s) {
+      s.policy.router.videoOperation = (model, body) => {
+        const items = Array.isArray(body.content) ? body.content.filter(isObj) : [];
+        return operationOf(model, { ...body, content: items.filter((i) => i.type !== 'draft_task') });
+      };
+    },
+  },
+  {
+    name: 'router-video-images-as-text',
+    rule: 'ROUTER.RUN.VIDEO_BILLING',
+    description: 'the video family bills image inputs as text-to-video: only a video input changes the operation (a draft render still bills as its draft)',
+    install(s) {
+      s.policy.router.videoOperation = (model, body) => {
+        const items = Array.isArray(body.content) ? body.content.filter(isObj) : [];
+        if (items.some((i) => i.type === 'draft_task')) return operationOf(model, body);
+        return items.some((i) => i.type === 'video_url') ? 'video_to_video' : 'text_to_video';
+      };
     },
   },
   {
@@ -185,6 +251,28 @@ export const RUN_FAULTS = [
       onRouter(s, undefined, (out) => {
         out.setHeader(H.dropped, undefined);
       });
+    },
+  },
+  {
+    name: 'router-alternate-answer-enveloped',
+    rule: 'ROUTER.PROVIDER.ANSWER',
+    description: "a run on an alternate without strict mode is answered in the router's own envelope, {provider, output}, neither the model's native output nor the alternate's raw answer",
+    install(s) {
+      // Where the output is shaped, so a queued request's collect answers the same envelope.
+      s.policy.router.shapeOutput = (_model, out, strict, leg) =>
+        leg.kind === 'alternate' && !strict && out.contentType === 'application/json' ? { ...out, bytes: Buffer.from(`{"provider":${JSON.stringify(leg.provider)},"output":${out.bytes.toString('utf8')}}`) } : out;
+    },
+  },
+  {
+    name: 'router-strict-answer-translated',
+    rule: 'ROUTER.PROVIDER.ANSWER',
+    description: "a strict-mode answer is translated back into the model's native output (images[].url) instead of the alternate's answer unchanged",
+    install(s) {
+      s.policy.router.shapeOutput = (model, out, strict) => {
+        if (!strict || model.kind !== 'image' || out.contentType !== 'application/json') return out;
+        const urls = out.bytes.toString('utf8').match(/https:\/\/[^"]+/g) ?? [];
+        return { ...out, bytes: Buffer.from(JSON.stringify({ images: urls.map((url) => ({ url, content_type: 'image/png' })) })) };
+      };
     },
   },
   {
