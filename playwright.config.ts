@@ -25,12 +25,17 @@ const quiet = process.env.CONFORMANCE_QUIET === '1';
 const sharded = process.env.CONFORMANCE_SHARD === '1' || process.argv.some((a) => a.startsWith('--shard'));
 const blob: Array<[string, Record<string, unknown>]> = sharded ? [['blob', { outputDir: path.join(reports, 'blob-report') }]] : [];
 
+// The contract-driven explorer (specs/*/explore.spec.ts) runs in the full profile, or alone
+// under `workflow-conformance explore` (CONFORMANCE_EXPLORE=1); the quick profile leaves it out.
+const exploring = process.env.CONFORMANCE_PROFILE === 'full' || process.env.CONFORMANCE_EXPLORE === '1';
+
 const projects = target.surfaces.flatMap((s) =>
   familiesOn(s.surface)
     .filter((family) => existsSync(path.join(REPO_ROOT, 'specs', family)))
     .map((family) => ({
       name: projectName(family, s.surface),
       testDir: `./specs/${family}`,
+      ...(exploring ? {} : { testIgnore: '**/explore.spec.ts' }),
       use: { surface: s.surface, family },
     })),
 );

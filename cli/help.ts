@@ -38,6 +38,8 @@ operation and the model router.
 
 Commands:
   run        run the suite against a target (no target: the embedded reference server)
+  explore    walk every operation with requests drawn from the contracts (valid, and
+             broken in one place); runs in the full profile of run too
   replay     judge a recorded run (run --record) again, offline, with the current checks
   matrix     one table of several runs' results side by side (rule x implementation)
   init       write a commented targets file for one surface
@@ -52,7 +54,8 @@ export const RUN = `usage: workflow-conformance run [options] [playwright option
 
 ${TARGET_FLAGS}
   --reports DIR          where reports go (REPORTS_DIR, default ./reports)
-  --profile quick|full   property runs per check (CONFORMANCE_PROFILE)
+  --profile quick|full   property runs per check (CONFORMANCE_PROFILE); full also runs
+                         the contract-driven explorer (see explore --help)
   --strict               SHOULD failures fail the run too (CONFORMANCE_STRICT=1)
   --baseline FILE        expected failures (CONFORMANCE_BASELINE)
   --fault NAME           with the embedded reference: break one rule (REFERENCE_FAULT)
@@ -70,6 +73,29 @@ says which and why), 2 usage or configuration error.
 Before any test a preflight checks the target: variables named by *_env are set, no
 literal secrets, URLs with a scheme, every surface answers, and its credential is
 accepted. A mistake there stops the run in seconds with one message (verdict error).
+
+${VARIABLES}`;
+
+export const EXPLORE = `usage: workflow-conformance explore [run options] [playwright options]
+
+Contract-driven exploration: for every operation of the four contracts, requests drawn
+with fast-check from the contract's schemas (path, query and header parameters and the
+body), valid ones and ones broken in exactly one place (a required member left out,
+another type, out of range, outside an enum or format, oversized). Every answer is judged
+by the contract and the family's error checks, and under the rules that fix the answer
+to a mistake (no 5xx where a rule says the mistake is refused, one status class for one
+mistake). run --profile full includes the same tests.
+
+  --profile quick|full   requests per operation: 25, or 200 (FC_NUM_RUNS overrides)
+  --target, --surface, --base-url, --token-env, --reports, --fault   as for run
+
+Every operation prints its seed; FC_SEED=<seed> sends the same requests again, and
+FC_SEED=<seed> FC_PATH=<run> FC_NUM_RUNS=1 --grep <operation> the one a failure names.
+Operations that cost money or write shared state (v2 job submits, v1 prompts, router
+runs and queued submits, registry translation writes) are sent only when the target's
+scenario sets explore_paid: true, at most explore_paid_max (20) requests each.
+The report: reports/explore/explore.md (requests, answers by status, distinct failures
+with a curl each), one JSON per operation beside it, and the usual conformance report.
 
 ${VARIABLES}`;
 

@@ -1,12 +1,13 @@
 // workflow-conformance: the one entry point, installed as a package bin and used by
 // the repository's own npm scripts.
 import { packageVersion } from './paths.ts';
-import { INIT, MAIN, MATRIX, REPLAY, RUN } from './help.ts';
+import { EXPLORE, INIT, MAIN, MATRIX, REPLAY, RUN } from './help.ts';
 import { runSuite, replaySuite } from './run.ts';
 import { init } from './init.ts';
 import { matrix } from './matrix.ts';
 import { UsageError } from './args.ts';
 import { loadCommand, mergeReportsCommand, spawnEntry } from './load.ts';
+import { exploreCommand } from './explore.ts';
 
 const wantsHelp = (args: string[]) => args.includes('--help') || args.includes('-h');
 
@@ -25,6 +26,9 @@ async function main(argv: string[]): Promise<number> {
     case 'run':
       if (wantsHelp(args)) return print(RUN);
       return runSuite(args);
+    case 'explore':
+      if (wantsHelp(args)) return print(EXPLORE);
+      return exploreCommand(args);
     case 'replay':
       if (wantsHelp(args)) return print(REPLAY);
       return replaySuite(args);
@@ -42,7 +46,7 @@ async function main(argv: string[]): Promise<number> {
     case 'merge-reports':
       return mergeReportsCommand(args);
     default:
-      throw new UsageError(`unknown command "${command}"; commands: run, replay, matrix, init, reference, load, merge-reports (--help lists them)`);
+      throw new UsageError(`unknown command "${command}"; commands: run, explore, replay, matrix, init, reference, load, merge-reports (--help lists them)`);
   }
 }
 

@@ -125,6 +125,7 @@ export const SCENARIO_INPUTS: readonly ScenarioInput[] = [
   { name: 'parallel_limit', type: 'number', unlocks: "prompts the account's tier runs at once (V1.PROMPT.PARALLEL_QUEUE tells a tier of 1 from a server ignoring tiers)" },
   { name: 'inactive_subscription_token', type: 'credential', unlocks: 'an account without an active subscription: V1.PROMPT.SUBSCRIPTION' },
   { name: 'failing_node_class', type: 'node class', unlocks: 'fails at run time: V1.ERR.FAILED_JOB' },
+  { name: 'prompt_interrupt', type: 'mapping', members: ['method', 'path', 'body'], unlocks: "how a user cancels a running v1 prompt, an operation seed W does not show ({method, path, body}, sent with the v1 key; `{prompt_id}` in the path and in body strings becomes the prompt's id): WS.INTERRUPTED, with slow_node_class" },
   { name: 'text_node_class', type: 'node class', unlocks: 'sends its text as a TEXT frame: WS.BINARY.TEXT, WS.MESSAGE.FIELDS' },
   { name: 'preview_frame_node_class', type: 'node class', unlocks: 'sends a preview frame: WS.BINARY.PREVIEW_IMAGE, WS.BINARY.LAYOUT' },
   { name: 'step_preview_node_class', type: 'node class', unlocks: 'previews while running: WS.BINARY.PREVIEW_METADATA' },

@@ -9,6 +9,7 @@ import { ROUTER_FAULTS } from './faults/router.ts';
 import { V1_FAULTS } from './faults/v1.ts';
 import { REGISTRY_FAULTS } from './faults/registry.ts';
 import { LOAD_FAULTS } from './faults/load.ts';
+import { EXPLORE_FAULTS } from './faults/explore.ts';
 import { Seams as SeamsImpl } from './faults/seams.ts';
 
 export interface FaultInfo {
@@ -30,7 +31,7 @@ export interface FaultUnit extends FaultInfo {
 }
 
 // One catalog per API family; a new family adds its file here.
-const CATALOG = [...V2_FAULTS, ...V1_FAULTS, ...ROUTER_FAULTS, ...LOAD_FAULTS, ...REGISTRY_FAULTS] as const satisfies ReadonlyArray<FaultUnit>;
+const CATALOG = [...V2_FAULTS, ...V1_FAULTS, ...ROUTER_FAULTS, ...LOAD_FAULTS, ...REGISTRY_FAULTS, ...EXPLORE_FAULTS] as const satisfies ReadonlyArray<FaultUnit>;
 
 export const FAULTS: ReadonlyArray<FaultUnit> = CATALOG;
 

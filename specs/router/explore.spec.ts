@@ -1,5 +1,5 @@
 // Contract-driven exploration of every router operation (lib/explore/): parameters from the
-// contract, bodies from the model's own input schema. Runs and queued submits cost money:
+// contract, bodies from the body schema in the model's schema document. Runs and queued submits cost money:
 // they are sent only when the target sets explore_paid. Runs in the full profile and under
 // `workflow-conformance explore`.
 import { test, rules } from '../../fixtures/test.ts';
