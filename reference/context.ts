@@ -15,8 +15,8 @@ export type SurfaceName = 'local' | 'cloud' | 'serverless' | 'router' | 'registr
 export interface ReferenceContext {
   /** The override points (reference/policy.ts): correct unless a fault replaced one. */
   readonly policy: Policy;
-  /** WebSocket hooks (reference/faults/seams.ts): the messages to send for one message. */
-  socketOut(payload: string | Buffer): ReadonlyArray<string | Buffer>;
+  /** WebSocket hooks (reference/faults/seams.ts): the messages to send for one message; `later` sends more afterwards. */
+  socketOut(payload: string | Buffer, later?: (payloads: Array<string | Buffer>, ms: number) => void): ReadonlyArray<string | Buffer>;
   /** Attaches the fault's hooks to a surface app, first of all its hooks (reference/faults/seams.ts). */
   installSeams(app: FastifyInstance, surface: SurfaceName): void;
   readonly blobs: BlobStore;

@@ -41,3 +41,27 @@ export function maxOverlap(intervals: Interval[]): number {
   }
   return max;
 }
+
+/**
+ * How long (ms, summed) more than `limit` intervals were open at once. The seed gives no
+ * order between one prompt's terminal message and the start of the prompt that takes its
+ * slot, so a caller lets a short crossover pass (PARALLEL_CROSSOVER_MS) before it counts.
+ */
+export function overLimitMs(intervals: Interval[], limit: number): number {
+  const points = intervals.flatMap((i) => [
+    { at: i.start, delta: 1 },
+    { at: i.end, delta: -1 },
+  ]);
+  points.sort((a, b) => a.at - b.at || a.delta - b.delta);
+  let open = 0;
+  let over = 0;
+  for (const [k, p] of points.entries()) {
+    open += p.delta;
+    const next = points[k + 1];
+    if (open > limit && next) over += next.at - p.at;
+  }
+  return over;
+}
+
+/** The crossover between a prompt's end and the next one's start that is not counted as both running (the suite's choice). */
+export const PARALLEL_CROSSOVER_MS = 250;

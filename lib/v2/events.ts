@@ -57,3 +57,27 @@ export function reachedStatus(bodySoFar: Buffer | string, statuses: ReadonlySet<
   const end = Math.max(text.lastIndexOf('\n\n'), text.lastIndexOf('\r\n\r\n'), text.lastIndexOf('\r\r'));
   return end >= 0 && statusesOf(parseSse(text.slice(0, end))).statuses.some((s) => statuses.has(s));
 }
+
+/**
+ * The last terminal job state a stream names, read without the public documents' format:
+ * whatever the content type and event names, each SSE frame (or, failing those, each line)
+ * whose data is JSON, and in it any top-level string member holding one of `terminal` (the
+ * target's job_terminal_states). Undefined when none can be read.
+ */
+export function lastTerminalRead(text: string, terminal: ReadonlySet<string>): { state: string; member: string } | undefined {
+  const frames = parseSse(text);
+  const datas = frames.some((f) => f.data !== '') ? frames.map((f) => f.data) : text.split(/\r\n|\r|\n/);
+  let last: { state: string; member: string } | undefined;
+  for (const data of datas) {
+    let v: unknown;
+    try {
+      v = JSON.parse(data);
+    } catch {
+      continue;
+    }
+    if (typeof v === 'string' && terminal.has(v)) last = { state: v, member: '(the whole data)' };
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) continue;
+    for (const [member, value] of Object.entries(v)) if (typeof value === 'string' && terminal.has(value)) last = { state: value, member };
+  }
+  return last;
+}

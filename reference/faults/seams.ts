@@ -14,8 +14,9 @@
 //    at `onRequest` (before authentication) or `preHandler` (after it, body parsed). A
 //    hook may throw an error for the surface to answer, or adjust the request.
 // 4. WebSocket hooks, `seams.socket(hook)`: each message the v1 stream is about to send
-//    (text or binary frame) goes through them as `ctx.socketOut(payload)`; a hook answers
-//    the messages to send in its place (none, the same, rewritten, or more).
+//    (text or binary frame) goes through them as `ctx.socketOut(payload, later)`; a hook answers
+//    the messages to send in its place (none, the same, rewritten, or more), and may hand
+//    some to `later(payloads, ms)` to go to the same connections that many ms afterwards.
 // 5. Override points, `seams.policy`: a typed object of the few decisions a fault must
 //    change rather than reshape (reference/policy.ts lists them per family, each default
 //    being the correct behaviour). The correct code calls them where the decision is
@@ -75,7 +76,9 @@ export type EventHook = (e: StreamEvent) => void;
 export type RequestHook = (inc: Incoming) => void | Promise<void>;
 export type RequestStage = 'onRequest' | 'preHandler';
 export type SocketPayload = string | Buffer;
-export type SocketHook = (payload: SocketPayload) => SocketPayload[];
+/** Sends payloads to the same connections `ms` milliseconds from now (past the hooks). */
+export type SocketLater = (payloads: SocketPayload[], ms: number) => void;
+export type SocketHook = (payload: SocketPayload, later: SocketLater) => SocketPayload[];
 
 interface Hooked<H> {
   on: Match;
@@ -108,7 +111,8 @@ export class Seams {
   }
 
   /** What the v1 stream sends for one message: the message itself unless a hook rewrites it. */
-  readonly socketOut = (payload: SocketPayload): SocketPayload[] => this.sockets.reduce<SocketPayload[]>((list, hook) => list.flatMap(hook), [payload]);
+  readonly socketOut = (payload: SocketPayload, later: SocketLater = () => undefined): SocketPayload[] =>
+    this.sockets.reduce<SocketPayload[]>((list, hook) => list.flatMap((one) => hook(one, later)), [payload]);
 
   /** What a fault installed: how many hooks, and which override points it replaced (`family.point`). */
   describe(): { hooks: number; overrides: string[] } {

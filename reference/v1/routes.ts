@@ -167,6 +167,21 @@ export function registerV1Routes(app: FastifyInstance, ctx: ReferenceContext, jo
     return reply.send({ prompt_id: id, number: number++, node_errors: {} });
   });
 
+  // The engine's own interrupt of one running prompt (seed W shows no cancel for v1 prompts; a
+  // target names its operation in scenario input prompt_interrupt). The run ends cancelled,
+  // its stream with execution_interrupted.
+  app.post('/api/interrupt', { onRequest: auth }, async (request, reply) => {
+    const account = v1Account(request);
+    const body = request.body as { prompt_id?: unknown } | undefined;
+    const id = typeof body?.prompt_id === 'string' ? body.prompt_id : undefined;
+    if (id === undefined) return sendV1Error(reply, 400, 'invalid_request', 'prompt_id names the prompt to interrupt');
+    const job = jobs.get(id);
+    if (!job || !engine.get(job.id)) return sendV1Error(reply, 404, 'not_found', 'job not found');
+    if (job.account !== account) return sendV1Error(reply, 403, 'forbidden', 'the job belongs to another user');
+    engine.cancel(job.id);
+    return reply.code(200).send({});
+  });
+
   app.get<{ Params: { id: string } }>('/api/job/:id/status', { onRequest: auth }, async (request, reply) => {
     const account = v1Account(request);
     const job = jobs.get(request.params.id);

@@ -62,10 +62,13 @@ export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs
       const one = typeof payload === 'function' ? payload(c) : payload;
       byPayload.set(one, [...(byPayload.get(one) ?? []), c]);
     }
+    const send = (to: Client[], out: string | Buffer): void => {
+      for (const c of to) if (c.socket.readyState === WebSocket.OPEN) c.socket.send(out, { binary: typeof out !== 'string' });
+    };
     for (const [one, to] of byPayload) {
-      for (const out of ctx.socketOut(one)) {
-        for (const c of to) c.socket.send(out, { binary: typeof out !== 'string' });
-      }
+      // Only a fault's hook sends anything later (reference/faults/seams.ts).
+      const later = (outs: Array<string | Buffer>, ms: number): void => void setTimeout(() => outs.forEach((out) => send(to, out)), ms).unref();
+      for (const out of ctx.socketOut(one, later)) send(to, out);
     }
   };
   const message = (type: string, data: Record<string, unknown>): string => JSON.stringify({ type, data });

@@ -234,6 +234,8 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext,
   const chargeFirst = rules.rateLimitBeforeLookup;
   app.get<{ Params: { id: string } }>('/api/v2/assets/:id', { onRequest: chargeFirst ? guard.admit : guard.authenticate }, async (request, reply) => {
     const account = guard.requireAccount(request);
+    // The scenario account whose backing services are down fails its asset reads too.
+    if (accountTraits(account).upstreamFailure) throw upstreamError();
     const rec = ownAsset(account, request.params.id, (r) => rules.assetReadable(r, account));
     if (!chargeFirst) guard.charge(request);
     return reply.send(present(rec));

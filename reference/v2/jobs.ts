@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ReferenceContext } from '../context.ts';
-import { ApiError, invalidRequest, notFound } from '../errors.ts';
+import { ApiError, invalidRequest, notFound, upstreamError } from '../errors.ts';
+import { accountTraits } from './account-traits.ts';
 import type { Guard } from '../guard.ts';
 import type { ApiWorkflow, EngineEvent, JobState } from '../engine/types.ts';
 import { CursorCodec, type CursorPosition } from './cursor.ts';
@@ -52,6 +53,8 @@ export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, g
 
   const ownJob = (request: FastifyRequest, id: string): { job: V2Job; state: JobState } => {
     const account = guard.requireAccount(request);
+    // The scenario account whose backing services are down fails its job reads too (seed W § Errors, upstream_error).
+    if (accountTraits(account).upstreamFailure) throw upstreamError();
     // A control: an id not in the shape this server issues is refused as a bad request rather
     // than not found (the seed does not say how such an id is answered).
     if (!UUID_RE.test(id) && ctx.isControl('malformed-job-id-422')) throw invalidRequest('id', 'is not a job id this server issues');
@@ -194,6 +197,7 @@ export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, g
   app.get('/api/v2/jobs', { onRequest: guard.admit }, async (request, reply) => {
     if (!policy.listing) throw new ApiError('not_implemented', 'this surface does not list jobs yet');
     const account = guard.requireAccount(request);
+    if (accountTraits(account).upstreamFailure) throw upstreamError();
     const query = request.query as Record<string, unknown>;
     let limit = DEFAULT_LIMIT;
     if (query.limit !== undefined) {
@@ -257,6 +261,8 @@ function streamEvents(request: FastifyRequest, reply: FastifyReply, ctx: Referen
     res.end();
   };
   const outputsOf = (s: JobState) => (presentJob(s).outputs as unknown[]) ?? [];
+  // The events-state-member control names the state `state` (the seed shows no payload).
+  const stateMember = ctx.isControl('events-state-member') ? 'state' : 'status';
   function onEvent(e: EngineEvent): void {
     if (e.jobId !== jobId) return;
     if (e.kind === 'progress') send('progress', e.progress);
@@ -265,11 +271,11 @@ function streamEvents(request: FastifyRequest, reply: FastifyReply, ctx: Referen
       const current = ctx.engine.get(jobId);
       if (current) for (const o of outputsOf(current)) if ((o as { node_id: string }).node_id === e.node) send('output', o);
     } else if (e.kind === 'status') {
-      send('status', { status: e.status, queue_position: e.status === 'queued' ? e.queuePosition : null });
+      send('status', { [stateMember]: e.status, queue_position: e.status === 'queued' ? e.queuePosition : null });
       if (ctx.policy.v2.streamEnds(e.status)) end();
     }
   }
-  send('status', { status: state.status, queue_position: state.status === 'queued' ? state.queuePosition : null });
+  send('status', { [stateMember]: state.status, queue_position: state.status === 'queued' ? state.queuePosition : null });
   if (state.progress) send('progress', state.progress);
   if (state.lastPreview) send('preview', { node_id: state.lastPreview.node, content_type: 'image/png', data_base64: Buffer.from(state.lastPreview.png).toString('base64') });
   if (ctx.policy.v2.streamEnds(state.status)) {

@@ -9,7 +9,8 @@ import { outputsOf, runPrompt } from '../../lib/v1/run.ts';
 import { savePreviewWorkflow, saveWorkflow, slowWorkflow } from '../../lib/v1/workflows.ts';
 import type { DecodedFrame } from '../../lib/ws/frames.ts';
 import { TERMINAL_TYPES } from '../../lib/ws/schemas.ts';
-import { RuleViolation, show } from '../../lib/violations.ts';
+import { RuleViolation, show, SuiteError } from '../../lib/violations.ts';
+import { jobBound, JOB_DEADLINE_MS } from '../../lib/time.ts';
 
 const prefix = (what: string): string => `conformance-v1-${what}-${randomUUID().slice(0, 8)}`;
 const typesOf = (messages: Array<{ type: string }>): string[] => messages.map((m) => m.type);
@@ -63,6 +64,29 @@ test.describe('Events', () => {
       // The seed does not say which messages a run sends: a run with no node message has only
       // its start and end to order, which runPrompt judged.
       if (!run.stream.messages.some((m) => m.type === 'executing' || m.type === 'progress' || m.type === 'executed')) notJudged('WS.ORDER', `no node message (executing, progress, executed) arrived in the ${pass} run of the prompt (${run.promptId}), so no node was seen to order`);
+    }
+  });
+
+  test('a prompt its user cancels while it runs ends its stream with execution_interrupted and polls cancelled', rules('WS.INTERRUPTED'), async ({ v1, requireScenario }) => {
+    const slow = requireScenario('slow_node_class', 'a slow node class') as string;
+    // Seed W shows no operation that cancels a v1 prompt: the target names its own.
+    const how = requireScenario('prompt_interrupt', 'how a user cancels a running v1 prompt: method, path, body') as { method: string | undefined; path: string | undefined; body: unknown };
+    if (typeof how.path !== 'string' || how.path === '') throw new SuiteError('scenario input prompt_interrupt must hold a path (with {prompt_id} where the prompt is named)');
+    const session = await v1.openStream();
+    try {
+      const promptId = await v1.accept(slowWorkflow(slow, 5, prefix('interrupt')));
+      // The slow node runs ~5 s; its first progress means the prompt runs with seconds to go.
+      await session.waitFor(() => session.forPrompt(promptId).some((m) => m.type === 'progress' && m.data.node === '2'), JOB_DEADLINE_MS, () => jobBound(`no progress of the slow node of prompt ${promptId} arrived`));
+      const fill = (v: unknown): unknown => (typeof v === 'string' ? v.replaceAll('{prompt_id}', promptId) : Array.isArray(v) ? v.map(fill) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x)])) : v);
+      const asked = await v1.api.follow(String(fill(how.path)), { method: how.method ?? 'POST', ...(how.body !== undefined ? { json: fill(how.body) } : {}), auth: { apiKey: v1.key } });
+      if (asked.status < 200 || asked.status > 299) return notJudged('WS.INTERRUPTED', `the cancel named by scenario input prompt_interrupt answered ${asked.status} for a running prompt, so no prompt was cancelled (check the input)`);
+      const polled = await v1.pollToTerminal(promptId);
+      const stream = await session.streamOf(promptId);
+      if (polled.kind === 'success') return notJudged('WS.INTERRUPTED', `prompt ${promptId} ran to success although its cancel was accepted (${asked.status}): the cancel took no effect in time, so no interrupted run was seen`);
+      check('WS.INTERRUPTED', polled.status === 'cancelled', `the polled status of prompt ${promptId}, cancelled by its user while running`, 'cancelled', `${polled.status} (seen ${polled.seen.join(' → ')})`);
+      check('WS.INTERRUPTED', stream.terminal.type === 'execution_interrupted', `the stream's terminal message for prompt ${promptId}, cancelled by its user`, 'execution_interrupted ("cancelled by the user")', `${stream.terminal.type} ${show(stream.terminal.data)}`);
+    } finally {
+      session.close();
     }
   });
 

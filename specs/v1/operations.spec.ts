@@ -5,7 +5,7 @@ import { test, rules } from '../../fixtures/v1/test.ts';
 import { check, ensure, held, notJudged, precondition } from '../../lib/check.ts';
 import { uniquePng } from '../../lib/data/png.ts';
 import { imageKind } from '../../lib/ws/frames.ts';
-import { maxOverlap, runningIntervals } from '../../lib/v1/parallel.ts';
+import { maxOverlap, overLimitMs, PARALLEL_CROSSOVER_MS, runningIntervals } from '../../lib/v1/parallel.ts';
 import { outputsOf, runPrompt } from '../../lib/v1/run.ts';
 import { loadInvertWorkflow, savePreviewWorkflow, saveWorkflow, slowWorkflow } from '../../lib/v1/workflows.ts';
 import { show } from '../../lib/violations.ts';
@@ -43,6 +43,11 @@ test.describe('v1 cloud operations (deprecated)', () => {
     // not stated there (the flat namespace check, V1.NAMESPACE.FLAT, runs a name as an input).
     const up = await v1.uploadImage(uniquePng(6, 6), { type: 'input', overwrite: 'true' });
     check('V1.UPLOAD.IMAGE', typeof up.name === 'string' && up.name.length > 0 && typeof up.subfolder === 'string', 'the upload answer', '{name: string, subfolder: string}', up);
+    // The form's type takes `temp` for temporary files too (W:132:48a3d961e570).
+    const temp = await v1.upload(uniquePng(6, 6), { type: 'temp', overwrite: 'true' });
+    check('V1.UPLOAD.IMAGE', temp.status >= 200 && temp.status < 300, 'POST /api/upload/image with type=temp', 'a success (200) with name and subfolder', `${temp.status} ${show(temp.body.toString('utf8'), 200)}`);
+    const t = temp.json<{ name?: unknown; subfolder?: unknown }>();
+    check('V1.UPLOAD.IMAGE', typeof t.name === 'string' && t.name.length > 0 && typeof t.subfolder === 'string', 'the answer of a type=temp upload', '{name: string, subfolder: string}', t);
   });
 
   test('POST /api/upload/mask takes original_ref as a JSON-encoded string and answers name and subfolder', rules('V1.UPLOAD.MASK'), async ({ v1 }) => {
@@ -114,6 +119,10 @@ test.describe('v1 cloud operations (deprecated)', () => {
         else held('V1.PROMPT.PARALLEL_QUEUE', `the ${count} prompts on the stream: ${together} running at once (${shown})`);
       } else {
         check('V1.PROMPT.PARALLEL_QUEUE', together >= Math.min(limit, count), `the ${count} prompts on the stream (execution_start to terminal message)`, `${Math.min(limit, count)} running at once (the tier's limit is ${limit})`, `at most ${together} at once: ${shown}`);
+        // The other half: the ones past the limit queue, so no more than the limit run at once
+        // (a short crossover of one prompt's end and the next one's start is not counted).
+        const over = overLimitMs(intervals, limit);
+        check('V1.PROMPT.PARALLEL_QUEUE', over <= PARALLEL_CROSSOVER_MS, `the ${count} prompts on the stream (execution_start to terminal message)`, `no more than the tier's limit of ${limit} running at once (past a ${PARALLEL_CROSSOVER_MS} ms crossover)`, `more than ${limit} at once for ${over} ms (at most ${together}): ${shown}`);
       }
     } finally {
       session.close();

@@ -2,10 +2,21 @@
 // table that belong to jobs.
 import { randomUUID } from 'node:crypto';
 import { test, rules } from '../../fixtures/test.ts';
-import { check, checkStatus } from '../../lib/check.ts';
+import { check, checkStatus, notJudged } from '../../lib/check.ts';
 import { assetRef, invertWorkflow, malformedNodes, slowWorkflow, uiFormatWorkflow, unknownClassNodes, type Workflow } from '../../lib/data/workflows.ts';
 import { postOwnAsset } from '../../lib/v2/assets.ts';
 import { anyWorkflow, checkRefusalDetails, classes, jobUrl, pollToEnd, postJob, requireClass, submitJob } from '../../lib/v2/jobs.ts';
+
+/** The node error types seed W ties to malformed nodes (W:232:3301ff267691). */
+const MALFORMED_TYPES: ReadonlySet<string> = new Set(['invalid_node', 'invalid_inputs', 'invalid_class_type']);
+
+/** The named nodes none of whose errors has one of `types`, as `id: type, type`. */
+function namedWithout(nodeErrors: Record<string, { errors?: unknown }> | undefined, types: ReadonlySet<string>): string[] {
+  return Object.entries(nodeErrors ?? {}).flatMap(([id, entry]) => {
+    const got = (Array.isArray(entry.errors) ? entry.errors : []).map((e) => (e as { type?: unknown }).type);
+    return got.some((t) => typeof t === 'string' && types.has(t)) ? [] : [`${id}: ${got.join(', ') || 'no errors'}`];
+  });
+}
 
 test.describe('Errors: submit refusals', () => {
   test('a required input not connected is refused 422 invalid_workflow naming the node', rules('V2.ERR.INVALID_WORKFLOW', 'V2.ERR.NODE_ERRORS_DETAILS'), async ({ api }) => {
@@ -23,6 +34,9 @@ test.describe('Errors: submit refusals', () => {
     const details = checkRefusalDetails(res, workflow);
     check('V2.ERR.NODE_ERRORS_DETAILS', details.node_errors_truncated === true, 'node_errors_truncated with 60 malformed nodes', 'true', details.node_errors_truncated, res);
     check('V2.ERR.NODE_ERRORS_DETAILS', details.malformed_node_count === 60, 'malformed_node_count with 60 malformed nodes', '60', details.malformed_node_count, res);
+    // malformed_node_count belongs to the three malformed types (W:232:3301ff267691): each named node has one of them.
+    const untyped = namedWithout(details.node_errors, MALFORMED_TYPES);
+    check('V2.ERR.NODE_ERRORS_DETAILS', untyped.length === 0, 'error types of the nodes named in a malformed-nodes refusal', `each node with one of ${[...MALFORMED_TYPES].join(', ')}`, untyped.slice(0, 3), res);
   });
 
   test('unknown classes: at most ten listed, only their nodes named and counted', rules('V2.ERR.NODE_ERRORS_DETAILS'), async ({ api }) => {
@@ -35,6 +49,9 @@ test.describe('Errors: submit refusals', () => {
     const listed = (details.unknown_node_classes ?? []) as string[];
     check('V2.ERR.NODE_ERRORS_DETAILS', listed.length === 10, 'unknown_node_classes with 12 missing classes', 'exactly ten listed', listed.length, res);
     check('V2.ERR.NODE_ERRORS_DETAILS', details.node_errors_truncated === true && details.unknown_node_count === 60, 'truncation with 60 nodes of listed classes', 'node_errors_truncated true, unknown_node_count 60 (nodes of unlisted classes are not counted)', { truncated: details.node_errors_truncated, count: details.unknown_node_count }, res);
+    // A class the deployment lacks is an unknown_node_class error (W:230:2a85600fa562, W:231:85a3bff18d68).
+    const untyped = namedWithout(details.node_errors, new Set(['unknown_node_class']));
+    check('V2.ERR.NODE_ERRORS_DETAILS', untyped.length === 0 && Object.keys(details.node_errors ?? {}).length > 0, 'error types of the nodes named in an unknown-classes refusal', 'each node with an unknown_node_class error', untyped.slice(0, 3), res);
   });
 
   test('a workflow in the interface format is refused 422 workflow_format_ui', rules('V2.ERR.WORKFLOW_FORMAT_UI'), async ({ api }) => {
@@ -69,6 +86,16 @@ test.describe('Errors: submit refusals', () => {
     const flaky = api.as({ bearer: requireScenario('upstream_failure_token', 'key whose requests hit a backing-service failure') as string });
     // "Every operation can fail this way": a submit and an upload, each judged on its own.
     const answers = [await postJob(flaky, { workflow: anyWorkflow(api) }), (await postOwnAsset(flaky)).res];
+    // And reads: a job read, the job list and an asset read (ids the account does not hold, as
+    // it can make none). A read may be answered before any failing backend is touched (404,
+    // a cached page), so there only a server error is judged: it is the same 500 upstream_error.
+    const reads = [await flaky.call('getJob', { path: { id: randomUUID() } }), await flaky.call('listJobs', {}), await flaky.call('getAsset', { path: { id: randomUUID() } })];
+    for (const res of reads) {
+      // 501 not_implemented is the seed's answer of a surface that does not list jobs yet (W:224:cee6106f4ee8).
+      if (res.notOffered || (res.status === 501 && res.errorCode === 'not_implemented')) continue;
+      if (res.status < 500) notJudged('V2.ERR.UPSTREAM_GENERIC', `${res.operationId} with the failing backend answered ${res.status} ${res.errorCode ?? ''}: no backing-service failure was hit there`);
+      else answers.push(res);
+    }
     for (const res of answers) {
       check('V2.ERR.UPSTREAM_GENERIC', res.status === 500 && res.errorCode === 'upstream_error', `${res.operationId} with the failing backend`, '500 upstream_error', `${res.status} ${res.errorCode ?? ''}`, res);
       if (res.status !== 500) continue;

@@ -361,6 +361,25 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
     assert.equal(job.urls, undefined, 'under the control, none');
     assert.equal((await fetch(`${ctl.surfaces.local}/api/v2/jobs/${job.id}`)).status, 200, 'the job is read at its documented path');
   },
+  'events-state-member': async ({ plain, ctl }) => {
+    // The first status event of a job's live stream (sent on connect).
+    const firstStatus = async (ref: RunningReference) => {
+      const job = (await (await fetch(`${ref.surfaces.local}/api/v2/jobs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(SLOW_JOB) })).json()) as { id: string };
+      const res = await fetch(`${ref.surfaces.local}/api/v2/jobs/${job.id}/events`, { headers: { accept: 'text/event-stream' } });
+      const reader = res.body!.getReader();
+      let text = '';
+      while (!/event: status\ndata: [^\n]*\n/.test(text)) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += Buffer.from(value).toString('utf8');
+      }
+      await reader.cancel();
+      return JSON.parse(/event: status\ndata: ([^\n]*)\n/.exec(text)![1]!) as Record<string, unknown>;
+    };
+    assert.equal(typeof (await firstStatus(plain)).status, 'string', 'the plain reference names it status');
+    const data = await firstStatus(ctl);
+    assert.ok(typeof data.state === 'string' && !('status' in data), JSON.stringify(data));
+  },
   'job-submit-200': async ({ plain, ctl }) => {
     const submit = async (ref: RunningReference, surface: 'cloud' | 'local') =>
       (await fetch(`${ref.surfaces[surface]}/api/v2/jobs`, { method: 'POST', headers: { authorization: `Bearer ${CLOUD_KEYS.alice}`, 'content-type': 'application/json' }, body: JSON.stringify(SLOW_JOB) })).status;

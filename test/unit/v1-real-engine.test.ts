@@ -11,7 +11,7 @@ import { ResultLog, setActiveLog, type CheckResult } from '../../lib/results.ts'
 import { loadContract } from '../../lib/contracts/loader.ts';
 import { validateResponse } from '../../lib/contracts/validate.ts';
 import type { HttpResponse } from '../../lib/http.ts';
-import { maxOverlap, runningIntervals } from '../../lib/v1/parallel.ts';
+import { maxOverlap, overLimitMs, runningIntervals } from '../../lib/v1/parallel.ts';
 import type { Received } from '../../lib/ws/session.ts';
 
 const P = 'b8f1c3d2-0000-4000-8000-000000000001';
@@ -109,6 +109,12 @@ test('V1.PROMPT.PARALLEL_QUEUE: prompts timed on the stream; strictly one at a t
   assert.equal(maxOverlap(runningIntervals(serial, ids)), 1);
   const tier3 = [...ids.slice(0, 3).flatMap((id) => [at(0, id, 'execution_start'), at(1000, id, 'execution_success')]), at(1000, 'd', 'execution_start'), at(2000, 'd', 'execution_success')];
   assert.equal(maxOverlap(runningIntervals(tier3, ids)), 3);
+  // Past a tier of 3: none over it, a crossover of 40 ms, then all four at once for a second.
+  assert.equal(overLimitMs(runningIntervals(tier3, ids), 3), 0);
+  const crossover = [...tier3.slice(0, 6), at(960, 'd', 'execution_start'), at(1960, 'd', 'execution_success')];
+  assert.equal(overLimitMs(runningIntervals(crossover, ids), 3), 40);
+  const allAtOnce = ids.flatMap((id) => [at(0, id, 'execution_start'), at(1000, id, 'execution_success')]);
+  assert.equal(overLimitMs(runningIntervals(allAtOnce, ids), 3), 1000);
   // A prompt with no start on the stream (only a cached node's executed) is timed from that.
   assert.deepEqual(runningIntervals([at(5, 'e', 'executed'), at(9, 'e', 'execution_success')], ['e']), [{ promptId: 'e', start: 5, end: 9 }]);
 });

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { ApiResponse } from '../../lib/api.ts';
 import { classRefusal, uploadPathRefusal } from '../../lib/v2/setup.ts';
 import { emptyImageWorkflow, invertWorkflow, slowWorkflow, classesFor, inputNaming } from '../../lib/data/workflows.ts';
-import { parseSse, statusesOf } from '../../lib/v2/events.ts';
+import { lastTerminalRead, parseSse, statusesOf } from '../../lib/v2/events.ts';
 import { SetupRefused } from '../../lib/violations.ts';
 
 function answer(status: number, body: unknown): ApiResponse {
@@ -42,6 +42,13 @@ test('the event stream parser reads status frames and names the malformed ones',
   const { statuses, malformed } = statusesOf(frames);
   assert.deepEqual(statuses, ['queued', 'succeeded']);
   assert.equal(malformed.length, 1);
+});
+
+test('a stream in another format still tells its last terminal state, wherever a frame or line names one', () => {
+  const terminal = new Set(['succeeded', 'failed']);
+  assert.deepEqual(lastTerminalRead('event: update\ndata: {"state":"running"}\n\nevent: update\ndata: {"state":"failed"}\n\n', terminal), { state: 'failed', member: 'state' });
+  assert.deepEqual(lastTerminalRead('{"phase":"running"}\n{"phase":"succeeded"}\n', terminal), { state: 'succeeded', member: 'phase' });
+  assert.equal(lastTerminalRead('event: status\ndata: {"state":"running"}\n\n', terminal), undefined);
 });
 
 test('headOnTheWire sees the bytes a server writes after the headers of a HEAD answer, which fetch drops', async () => {

@@ -146,6 +146,26 @@ export const V1_OPERATION_FAULTS = [
     },
   },
   {
+    name: 'v1-tier-limit-ignored',
+    rule: 'V1.PROMPT.PARALLEL_QUEUE',
+    description: "every prompt submitted runs at once: nothing queues past the tier's limit of three",
+    install(s) {
+      s.policy.v2.runConcurrency = () => 1_000;
+    },
+  },
+  {
+    name: 'v1-upload-temp-refused',
+    rule: 'V1.UPLOAD.IMAGE',
+    description: 'an image upload with type=temp is refused 400: only input uploads are taken',
+    install(s) {
+      s.respond({ surfaces: ['cloud'], routes: ['POST /api/upload/image'] }, (out) => {
+        if (out.status !== 200 || !isObj(out.body) || out.body.type !== 'temp') return;
+        out.status = 400;
+        out.body = { code: 'invalid_request', message: 'type must be input' };
+      });
+    },
+  },
+  {
     name: 'v1-parallel-refused',
     rule: 'V1.PROMPT.PARALLEL_QUEUE',
     description: 'a prompt submitted while the tier limit is busy is refused 429 instead of queued',

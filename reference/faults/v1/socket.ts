@@ -110,6 +110,44 @@ export const V1_SOCKET_FAULTS = [
     },
   },
   {
+    name: 'ws-progress-flushed-late',
+    rule: 'WS.ORDER',
+    description: "each node's closing progress tick is buffered and flushed on a timer once the run has ended, a few ms after its terminal message",
+    install(s) {
+      // A throttled progress reporter: the tick that completes a node (value = max) waits in a
+      // buffer; the buffer is flushed 50 ms after the prompt's terminal message went out.
+      const buffered = new Map<string, SocketPayload[]>();
+      s.socket((payload, later) => {
+        if (typeof payload !== 'string') return [payload];
+        const message = JSON.parse(payload) as { type?: unknown; data?: unknown };
+        if (!isObj(message.data)) return [payload];
+        const prompt = String(message.data.prompt_id);
+        if (message.type === 'progress' && message.data.value === message.data.max) {
+          buffered.set(prompt, [...(buffered.get(prompt) ?? []), payload]);
+          return [];
+        }
+        if (message.type === 'execution_success' || message.type === 'execution_error' || message.type === 'execution_interrupted') {
+          const flush = buffered.get(prompt);
+          buffered.delete(prompt);
+          if (flush) later(flush, 50);
+        }
+        return [payload];
+      });
+    },
+  },
+  {
+    name: 'ws-interrupt-as-error',
+    rule: 'WS.INTERRUPTED',
+    description: 'a prompt its user cancels while it runs ends its stream with execution_error (the interrupt raised inside the node), not execution_interrupted',
+    install(s) {
+      onMessage(s, (type, data, payload) => {
+        if (type !== 'execution_interrupted') return [payload];
+        const error = { prompt_id: data.prompt_id, node_id: data.node_id ?? null, node_type: data.node_type ?? null, executed: data.executed ?? [], exception_type: 'InterruptProcessingException', exception_message: 'processing interrupted', traceback: [], current_inputs: {}, current_outputs: {} };
+        return [JSON.stringify({ type: 'execution_error', data: error })];
+      });
+    },
+  },
+  {
     name: 'ws-terminal-mismatch',
     rule: 'WS.POLL_AGREEMENT',
     description: 'the stream reports execution_error for a job that succeeded',

@@ -177,6 +177,17 @@ export const ASSET_FAULTS = [
     },
   },
   {
+    name: 'expires-equals-url-expiry-local',
+    rule: 'V2.ASSET.EXPIRES_DISTINCT',
+    description: 'the self-hosted proxy reports an asset expires_at equal to its url_expires_at (one expiry copied into both)',
+    install(s) {
+      s.respond({ surfaces: ['local'], routes: ['GET /api/v2/assets/:id', 'POST /api/v2/assets'] }, (out) => {
+        const rec = record(out);
+        if (rec !== undefined && rec.url_expires_at != null) rec.expires_at = rec.url_expires_at;
+      });
+    },
+  },
+  {
     name: 'upload-has-job',
     rule: 'V2.ASSET.NO_JOB_FOR_UPLOAD',
     description: 'fresh uploads carry a random job_id and empty job_metadata',

@@ -98,6 +98,17 @@ export const ERROR_FAULTS = [
     },
   },
   {
+    name: 'read-failure-untyped',
+    rule: 'V2.ERR.UPSTREAM_GENERIC',
+    description: 'a backing-service failure while reading (job read, job list, asset read) answers 500 internal_error: only submit and upload map it to upstream_error',
+    install(s) {
+      s.respond({ routes: ['GET /api/v2/jobs/:id', 'GET /api/v2/jobs', 'GET /api/v2/assets/:id'] }, (out) => {
+        const inner = errorObject(out);
+        if (inner !== undefined && out.error?.code === 'upstream_error') inner.code = 'internal_error';
+      });
+    },
+  },
+  {
     name: 'upload-failure-untyped',
     rule: 'V2.ERR.UPSTREAM_GENERIC',
     description: 'a backing-service failure during an upload answers 500 with code internal_error instead of upstream_error',

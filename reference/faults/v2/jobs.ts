@@ -70,6 +70,19 @@ export const JOB_FAULTS = [
     },
   },
   {
+    name: 'output-expiry-own-window',
+    rule: 'V2.URL.OUTPUT_EXPIRY',
+    description: "on the hosted cloud, job output url_expires_at is a window of its own (the job's created_at plus 7 days), not the job's expires_at",
+    install(s) {
+      s.respond({ surfaces: ['cloud'], routes: JOB_ROUTES }, (out) => {
+        const job = record(out);
+        const created = typeof job?.created_at === 'string' ? Date.parse(job.created_at) : Number.NaN;
+        if (!Array.isArray(job?.outputs) || Number.isNaN(created)) return;
+        for (const o of job.outputs) if (isObj(o)) o.url_expires_at = iso(created + 7 * 24 * 3600_000);
+      });
+    },
+  },
+  {
     name: 'queue-unbounded',
     rule: 'V2.ERR.QUEUE_FULL',
     description: 'no queue capacity: submits past it are accepted',
@@ -202,6 +215,39 @@ export const JOB_FAULTS = [
     description: "every submitted job runs at once, past the tier's concurrency limit",
     install(s) {
       s.policy.v2.runConcurrency = () => 1_000;
+    },
+  },
+  {
+    name: 'tier-limit-ignored-read-hint',
+    rule: 'V2.JOB.PARALLEL_QUEUE',
+    description: "every submitted job runs at once, past the tier's concurrency limit, and job reads carry Retry-After: 2 as a polling hint",
+    install(s) {
+      s.policy.v2.runConcurrency = () => 1_000;
+      // A hint on a successful read (the seed ties Retry-After to 429 answers only).
+      s.respond({ routes: ['GET /api/v2/jobs/:id'] }, (out) => {
+        if (out.status === 200) out.setHeader('retry-after', '2');
+      });
+    },
+  },
+  {
+    name: 'tier-limit-ignored-own-state-names',
+    rule: 'V2.JOB.PARALLEL_QUEUE',
+    description: "every submitted job runs at once, past the tier's concurrency limit, on a server whose in-flight job states have names of its own",
+    under: 'unknown-in-flight-status',
+    install(s) {
+      s.policy.v2.runConcurrency = () => 1_000;
+    },
+  },
+  {
+    name: 'events-terminal-failed-own-shape',
+    rule: 'V2.JOB.EVENTS_AGREE',
+    description: "on a live stream whose status events name the state `state` (control events-state-member), the last event says failed for a job that polling reads succeeded",
+    under: 'events-state-member',
+    install(s) {
+      s.event({ routes: [JOB_EVENTS] }, (e) => {
+        if (e.event !== 'status' || !isObj(e.data)) return;
+        for (const member of ['state', 'status']) if (e.data[member] === 'succeeded') e.data[member] = 'failed';
+      });
     },
   },
   {

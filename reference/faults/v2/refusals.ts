@@ -14,6 +14,16 @@ function refusal(s: Seams, rewrite: (inner: Inner, out: Outgoing) => void): void
   });
 }
 
+/** Rewrites the type of every error entry of a refusal's node_errors. */
+function retype(inner: Inner, to: (type: string) => string): void {
+  const nodes = isObj(inner.details) ? inner.details.node_errors : undefined;
+  if (!isObj(nodes)) return;
+  for (const entry of Object.values(nodes)) {
+    const errors = isObj(entry) ? entry.errors : undefined;
+    if (Array.isArray(errors)) for (const e of errors) if (isObj(e) && typeof e.type === 'string') e.type = to(e.type);
+  }
+}
+
 export const REFUSAL_FAULTS = [
   {
     name: 'truncation-count-missing',
@@ -22,6 +32,26 @@ export const REFUSAL_FAULTS = [
     install(s) {
       refusal(s, (inner) => {
         if (isObj(inner.details)) delete inner.details.malformed_node_count;
+      });
+    },
+  },
+  {
+    name: 'unknown-class-typed-invalid',
+    rule: 'V2.ERR.NODE_ERRORS_DETAILS',
+    description: 'nodes of a class the server lacks are named with error type invalid_class_type, not unknown_node_class (the classes are still listed and counted)',
+    install(s) {
+      refusal(s, (inner) => {
+        retype(inner, (t) => (t === 'unknown_node_class' ? 'invalid_class_type' : t));
+      });
+    },
+  },
+  {
+    name: 'malformed-typed-engine-native',
+    rule: 'V2.ERR.NODE_ERRORS_DETAILS',
+    description: "malformed nodes are named with the engine's own error type required_input_missing instead of one of invalid_node, invalid_inputs, invalid_class_type (the counts stay)",
+    install(s) {
+      refusal(s, (inner) => {
+        retype(inner, (t) => (t === 'invalid_node' || t === 'invalid_inputs' || t === 'invalid_class_type' ? 'required_input_missing' : t));
       });
     },
   },
