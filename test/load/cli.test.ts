@@ -29,7 +29,7 @@ test('a misspelt flag prints one line and the usage, exit 2', () => {
 test('Ctrl-C during a run: the cap is said before the load, the report says interrupted, exit non-zero', async () => {
   const out = mkdtempSync(path.join(tmpdir(), 'load-sigint-'));
   const env: Record<string, string | undefined> = { ...process.env };
-  for (const k of ['TARGET', 'TARGET_SURFACE', 'TARGET_BASE_URL', 'TARGET_TOKEN']) delete env[k];
+  for (const k of ['TARGET', 'TARGET_SURFACE', 'TARGET_BASE_URL', 'TARGET_TOKEN', 'REFERENCE_PORT']) delete env[k];
   const child = spawn(process.execPath, [...RUNNER, '--profile', 'router-queue-poll', '--rate', '20', '--duration', '100000', '--out', out], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
