@@ -9,12 +9,12 @@ import { CLOUD_KEYS, ROUTER_KEYS } from '../../reference/accounts.ts';
 import { BLOCKED_CONTENT_MARKER } from '../../reference/v2/moderation.ts';
 import { streamUrl, WsSession } from '../../lib/ws/session.ts';
 import type { TextMessage } from '../../lib/ws/schemas.ts';
-import { startReference, type RunningReference } from '../../reference/server.ts';
+import type { RunningReference } from '../../reference/server.ts';
 import { failedRules, rulesWith } from '../support/run-suite.ts';
 import { runBatch, type CaseReport } from '../support/batch/run.ts';
 import { resolveTarget } from '../../lib/targets.ts';
 import { familiesOn } from '../../lib/families.ts';
-import { freePortBase } from '../support/ports.ts';
+import { startOnFreePorts } from '../support/ports.ts';
 import { assertJudgedOnEvidence } from '../support/judged.ts';
 import { pollUntil } from '../../lib/time.ts';
 import { recordScore } from '../support/score.ts';
@@ -593,7 +593,7 @@ describe('each control is in effect', { concurrency: 1 }, () => {
   const refs = new Map<string, Refs>();
   let plain: RunningReference | undefined;
   before(async () => {
-    plain = await startReference({ portBase: await freePortBase() });
+    plain = await startOnFreePorts({});
   });
   after(async () => {
     await plain?.close();
@@ -601,7 +601,7 @@ describe('each control is in effect', { concurrency: 1 }, () => {
   });
   for (const control of selected) {
     test(control.name, async () => {
-      const ctl = await startReference({ portBase: await freePortBase(), control: control.name });
+      const ctl = await startOnFreePorts({ control: control.name });
       refs.set(control.name, { plain: plain!, ctl });
       await PROBES[control.name]({ plain: plain!, ctl });
     });

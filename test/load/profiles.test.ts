@@ -11,8 +11,7 @@ import { PROFILES } from '../../load/profiles/index.ts';
 import { writeReports } from '../../load/report/write.ts';
 import { recordScore } from '../support/score.ts';
 import { smoke } from './helpers.ts';
-import { startReference } from '../../reference/server.ts';
-import { freePortBase } from '../support/ports.ts';
+import { startOnFreePorts } from '../support/ports.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -48,7 +47,7 @@ describe('each profile passes against the reference', { concurrency: false }, ()
 // A control varies what a profile judges: the load analysis must accept it too, as the
 // conformance run does (test/e2e/controls.test.ts). Seed R lists no Retry-After on a 429.
 test('router-rate-limit passes against a reference whose 429s carry no Retry-After (control router-429-without-retry-after)', async () => {
-  const reference = await startReference({ portBase: await freePortBase(), control: 'router-429-without-retry-after' });
+  const reference = await startOnFreePorts({ control: 'router-429-without-retry-after' });
   try {
     const report = await smoke('router-rate-limit', undefined, reference);
     const failed = [...report.thresholds.filter((t) => !t.ok).map((t) => `${t.expr} (measured ${t.actual})`), ...report.checks.filter((c) => !c.ok).map((c) => `${c.rule}: ${c.detail}`)];

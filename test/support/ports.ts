@@ -1,6 +1,7 @@
 // Free loopback port ranges, so parallel reference servers never collide.
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
+import { startReference, type ReferenceOptions, type RunningReference } from '../../reference/server.ts';
 
 function free(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -42,4 +43,21 @@ export async function freePortBase(count = 5): Promise<number> {
     }
   }
   throw new Error('no free loopback port range found');
+}
+
+/**
+ * Starts an embedded reference on a free port range, trying another range when one of
+ * its ports was taken in between (another test file's reference, or an outgoing
+ * connection): a range found free is only free until someone binds it.
+ */
+export async function startOnFreePorts(opts: Omit<ReferenceOptions, 'portBase'> & { portBase?: number }, attempts = 8): Promise<RunningReference> {
+  let portBase = opts.portBase ?? (await freePortBase());
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startReference({ ...opts, portBase });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= attempts) throw err;
+      portBase = await freePortBase();
+    }
+  }
 }
