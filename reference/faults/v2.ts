@@ -8,6 +8,7 @@ import { LISTING_FAULTS } from './v2/listing.ts';
 import { REFUSAL_FAULTS } from './v2/refusals.ts';
 import { SERVERLESS_FAULTS } from './v2/serverless.ts';
 import { CONTRACT_FAULTS } from './v2/contract.ts';
+import { MODEL_FAULTS } from './v2/model.ts';
 
 export const V2_FAULTS = [
   ...ERROR_FAULTS,
@@ -18,4 +19,5 @@ export const V2_FAULTS = [
   ...REFUSAL_FAULTS,
   ...SERVERLESS_FAULTS,
   ...CONTRACT_FAULTS,
+  ...MODEL_FAULTS,
 ] as const;
