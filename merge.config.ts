@@ -8,18 +8,20 @@
 // REPORTS_DIR and CONFORMANCE_QUIET mean what they mean for playwright.config.ts.
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { runConfig } from './lib/config/env.ts';
 
+const config = runConfig();
 // Reports go to the working directory, as for playwright.config.ts.
-const reports = path.resolve(process.env.REPORTS_DIR ?? 'reports');
-const conformance: [string, Record<string, unknown>] = ['./report/conformance-reporter.ts', { outputDir: reports, quiet: process.env.CONFORMANCE_QUIET === '1' }];
+const reports = config.reportsDir;
+const conformance: [string, Record<string, unknown>] = ['./report/conformance-reporter.ts', { outputDir: reports, quiet: config.quiet }];
 
 export default defineConfig({
   testDir: './specs',
   reporter:
-    process.env.CONFORMANCE_QUIET === '1'
+    config.quiet
       ? [conformance]
       : [
-          [process.env.CI ? 'dot' : 'list'],
+          [config.ci ? 'dot' : 'list'],
           ['html', { outputFolder: path.join(reports, 'html'), open: 'never' }],
           ['junit', { outputFile: path.join(reports, 'junit.xml') }],
           conformance,

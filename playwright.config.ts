@@ -7,27 +7,29 @@ import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
 import type { Options } from './fixtures/test.ts';
 import { familiesOn, projectName } from './lib/families.ts';
 import { REPO_ROOT } from './lib/targets.ts';
-import { JOB_DEADLINE_MS, retryAfterMaxMs } from './lib/time.ts';
 import { startRun } from './cli/run-start.ts';
 
+// Reads the run's configuration (lib/config/env.ts) and resolves the target and, in the
+// main process, replaces the last run's report with "error: did not finish" until this run
+// writes its own; a configuration mistake ends here as one message and a report saying so
+// (cli/run-start.ts).
+const { config, target } = await startRun();
+// The bounds are read once the configuration is known to be good (lib/time.ts asks it when it loads).
+const { JOB_DEADLINE_MS, retryAfterMaxMs } = await import('./lib/time.ts');
 // Reports go to the working directory (a project that installed the suite gets them in
 // its own folder); REPORTS_DIR lets several runs (the suite's own fault tests) write side by side.
-const reports = path.resolve(process.env.REPORTS_DIR ?? 'reports');
-// Resolves the target and, in the main process, replaces the last run's report with
-// "error: did not finish" until this run writes its own; a configuration mistake ends
-// here as one message and a report saying so (lib/run-start.ts).
-const target = await startRun(reports);
+const reports = config.reportsDir;
 // CONFORMANCE_QUIET=1 keeps only the reports (no console listing, no HTML).
-const quiet = process.env.CONFORMANCE_QUIET === '1';
+const quiet = config.quiet;
 // Sharded runs (--shard=i/n, or CONFORMANCE_SHARD=1) also write a blob report to
 // reports/blob-report; `npx playwright merge-reports --config merge.config.ts <dir>`
 // joins the shards' blobs into one HTML, JUnit and conformance report.
-const sharded = process.env.CONFORMANCE_SHARD === '1' || process.argv.some((a) => a.startsWith('--shard'));
+const sharded = config.shard || process.argv.some((a) => a.startsWith('--shard'));
 const blob: Array<[string, Record<string, unknown>]> = sharded ? [['blob', { outputDir: path.join(reports, 'blob-report') }]] : [];
 
 // The contract-driven explorer (specs/*/explore.spec.ts) runs in the full profile, or alone
 // under `workflow-conformance explore` (CONFORMANCE_EXPLORE=1); the quick profile leaves it out.
-const exploring = process.env.CONFORMANCE_PROFILE === 'full' || process.env.CONFORMANCE_EXPLORE === '1';
+const exploring = config.profile === 'full' || config.explore;
 
 const projects = target.surfaces.flatMap((s) =>
   familiesOn(s.surface)
@@ -45,8 +47,8 @@ const webServer: PlaywrightTestConfig['webServer'] = target.embedded
       command: [
         'node --import tsx reference/main.ts',
         `--port ${target.referencePort}`,
-        ...(process.env.REFERENCE_FAULT ? [`--fault ${process.env.REFERENCE_FAULT}`] : []),
-        ...(process.env.REFERENCE_CONTROL ? [`--control ${process.env.REFERENCE_CONTROL}`] : []),
+        ...(config.fault ? [`--fault ${config.fault}`] : []),
+        ...(config.control ? [`--control ${config.control}`] : []),
       ].join(' '),
       url: `${new URL(target.surfaces[0]!.baseUrl).origin}/__reference/health`,
       reuseExistingServer: false,
@@ -60,9 +62,12 @@ export default defineConfig<Options>({
   testDir: './specs',
   projects,
   fullyParallel: true,
-  forbidOnly: !!process.env.CI,
+  forbidOnly: config.ci,
   retries: 0,
-  workers: process.env.CI ? 2 : undefined,
+  // Tests mostly wait on the target (jobs, Retry-After, polls), not on this machine: four
+  // workers keep a 2-core runner busy (the quick run: 77 s with one, 35 s with four, no
+  // gain at six). `--workers N` overrides.
+  workers: 4,
   // Room for a test that polls two jobs to their deadline (CONFORMANCE_JOB_DEADLINE_MS) and
   // waits out one Retry-After at its ceiling (CONFORMANCE_RETRY_AFTER_MAX_MS), so that the
   // suite's own bound, not the test timeout, is what such a test reports.
@@ -79,7 +84,7 @@ export default defineConfig<Options>({
     : [
         // First: the real lines of tests run from an installed package, before anyone prints them.
         ['./report/locations.ts'],
-        [process.env.CI ? 'dot' : 'list'],
+        [config.ci ? 'dot' : 'list'],
         ['html', { outputFolder: path.join(reports, 'html'), open: 'never' }],
         ['junit', { outputFile: path.join(reports, 'junit.xml') }],
         ['./report/conformance-reporter.ts', { outputDir: reports }],

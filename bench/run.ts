@@ -24,12 +24,10 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { ROUTER_KEYS } from '../reference/accounts.ts';
 import { REPO_ROOT } from '../lib/targets.ts';
 import { environment } from '../load/engine.ts';
+import { runConfig } from '../lib/config/env.ts';
 import { LATE_LIMIT, OPEN_CONNECTIONS, type OpenStep } from './open-step.ts';
 
-const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const OPEN_STEP_S = Number(process.env.BENCH_OPEN_STEP_S ?? 3);
-const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+const { durationS: DURATION_S, connections: CONNECTIONS, openStepS: OPEN_STEP_S, rounds: ROUNDS } = runConfig().bench;
 const KEY = ROUTER_KEYS.alice;
 
 interface Figure {

@@ -64,6 +64,11 @@ ${TARGET_FLAGS}
                          seeds/ folder beside the targets file, if there is one)
   --record FILE          keep every exchange of the run as HAR 1.2, credentials redacted
   --shard=I/N            run part I of N (on N machines); join them with merge-reports
+  --load NAMES|all       then run these load profiles (comma-separated; load --list names
+                         them) against the same target, on each of their surfaces it has, at
+                         their quick size (full: their own): their checks judge the LOAD.*
+                         cells of the one conformance.json
+                         (one verdict); each load report is written to reports/load/ and linked
   -h, --help             this help
 
 Anything else goes to Playwright: --project=v2-cloud, --grep @V2.AUTH.BEARER_KEY,
@@ -156,6 +161,9 @@ ${TARGET_FLAGS}
   --seed N               seed of Poisson arrivals
   --fault NAME           with the embedded reference: break one rule
   --out DIR              where the reports go (default ./reports/load, or $REPORTS_DIR/load)
+  --conformance FILE     join this run into an existing conformance.json: its checks judge
+                         the profile's LOAD.* cells, the verdict is computed again, the load
+                         report is linked; the exit status is then that verdict's
   --quiet                no live progress
   -h, --help             this help
 

@@ -5,31 +5,28 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { LOAD, LOAD_COMPARE, LOAD_MERGE, MERGE_REPORTS } from './help.ts';
 import { MERGE_CONFIG, PACKAGE_ROOT, PLAYWRIGHT_CLI, tsxImport } from './paths.ts';
-import { FLAG_ENV } from './run.ts';
+import { TARGET_FLAGS, withFlags } from '../lib/config/flags.ts';
 import { splitArgs, UsageError } from './args.ts';
-
-type Env = Record<string, string | undefined>;
+import { environment, runConfig, type Env } from '../lib/config/env.ts';
 
 /**
  * Starts a script (relative to the package, or absolute) under tsx; resolves with its exit
  * code. The child leads its own process group, so a Ctrl-C reaches it once, forwarded from
  * here: the load runner reads a second Ctrl-C as "leave at once, without the report".
  */
-export function spawnEntry(entry: string, args: string[], env: Env = process.env): Promise<number> {
+export function spawnEntry(entry: string, args: string[], env: Env = environment()): Promise<number> {
   const child = spawn(process.execPath, [...tsxImport(), path.resolve(PACKAGE_ROOT, entry), ...args], { stdio: 'inherit', cwd: process.cwd(), env, detached: true });
   const forward = (sig: NodeJS.Signals) => child.kill(sig);
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(sig, forward);
   return new Promise((resolve) => child.on('close', (code, signal) => resolve(code ?? (signal === 'SIGINT' ? 130 : 1))));
 }
 
-/** The flags that choose a target; each sets the variable `run` sets for it (cli/run.ts). */
-export const TARGET_FLAGS = ['target', 'targets-file', 'surface', 'base-url'] as const;
+/** The flags that choose a target; each sets the variable `run` sets for it (lib/config/flags.ts). */
+export { TARGET_FLAGS };
 
 /** The environment a target's flags describe: the variables of FLAG_ENV, and TARGET_TOKEN from --token-env. */
-export function targetEnv(flags: ReadonlyMap<string, string>, base: Env = process.env): Env {
-  const env: Env = { ...base };
-  for (const flag of TARGET_FLAGS) if (flags.has(flag)) env[FLAG_ENV[flag]!] = flags.get(flag);
-  if (env.TARGETS_FILE) env.TARGETS_FILE = path.resolve(env.TARGETS_FILE);
+export function targetEnv(flags: ReadonlyMap<string, string>, base: Env = environment()): Env {
+  const env = withFlags(base, flags, TARGET_FLAGS);
   const tokenEnv = flags.get('token-env');
   if (tokenEnv !== undefined) {
     if (!base[tokenEnv]) throw new UsageError(`--token-env ${tokenEnv}: $${tokenEnv} is not set; export the key under that name`);
@@ -65,8 +62,8 @@ export async function mergeReportsCommand(args: string[]): Promise<number> {
   if (dirs.length !== 1) throw new UsageError('merge-reports needs one folder holding the shards\' blob reports: workflow-conformance merge-reports BLOB_DIR');
   const blobs = path.resolve(dirs[0]!);
   if (!existsSync(blobs)) throw new UsageError(`${dirs[0]}: no such folder`);
-  const reports = path.resolve(flags.get('reports') ?? process.env.REPORTS_DIR ?? 'reports');
-  const code = await spawnEntry(PLAYWRIGHT_CLI, ['merge-reports', '--config', MERGE_CONFIG, ...rest.map((a) => (a === dirs[0] ? blobs : a))], { ...process.env, REPORTS_DIR: reports });
+  const reports = path.resolve(flags.get('reports') ?? runConfig().reportsDir);
+  const code = await spawnEntry(PLAYWRIGHT_CLI, ['merge-reports', '--config', MERGE_CONFIG, ...rest.map((a) => (a === dirs[0] ? blobs : a))], { ...environment(), REPORTS_DIR: reports });
   if (code !== 0) return code;
   // Playwright's merge ends 0 whatever the verdict; a CI step gates on this command's status.
   try {

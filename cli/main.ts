@@ -59,7 +59,7 @@ try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (err) {
   // Usage and configuration mistakes are one line each, never a stack trace.
-  const known = err instanceof UsageError || (err as Error).name === 'TargetConfigError';
+  const known = err instanceof UsageError || (err as Error).name === 'TargetConfigError' || (err as Error).name === 'ConfigError';
   process.stderr.write(`workflow-conformance: ${known ? (err as Error).message : ((err as Error).stack ?? String(err))}\n`);
   process.exitCode = 2;
 }

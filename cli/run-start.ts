@@ -7,7 +7,8 @@
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { resolveTarget, REFERENCE_PORT_ORDER, type ResolvedTarget } from '../lib/targets.ts';
+import { REFERENCE_PORT_ORDER, type ResolvedTarget } from '../lib/targets.ts';
+import { exportToChildren, resolvedTarget, runConfig, runConfigOrDefaults, type RunConfig } from '../lib/config/index.ts';
 import { Redactor } from '../lib/redact.ts';
 import { writeRunError } from '../report/run-error.ts';
 import { replaying } from '../lib/cassette.ts';
@@ -37,19 +38,25 @@ export function targetMeta(target: ResolvedTarget): { name: string; surfaces: Ar
   return { name: target.name, surfaces: target.surfaces.map((s) => ({ surface: s.surface, base_url: s.baseUrl })) };
 }
 
-/** Playwright runs its config again in every worker; only the main process prepares the run. */
-const isMain = process.env.TEST_WORKER_INDEX === undefined;
-
-export async function startRun(reports: string, env: Record<string, string | undefined> = process.env): Promise<ResolvedTarget> {
+/**
+ * The run's configuration and target, read once for this process. Playwright runs its
+ * config again in every worker; only the main process prepares the run.
+ */
+export async function startRun(): Promise<{ config: RunConfig; target: ResolvedTarget }> {
+  const partial = runConfigOrDefaults();
+  const reports = partial.reportsDir;
+  const isMain = !partial.run.worker;
+  let config: RunConfig;
   let target: ResolvedTarget;
   try {
-    target = resolveTarget(env);
+    config = runConfig();
+    target = resolvedTarget();
   } catch (err) {
     const message = `configuration error, no test was run: ${(err as Error).message}`;
     if (isMain) writeRunError(reports, message);
     throw startError(message);
   }
-  if (!isMain) return target;
+  if (!isMain) return { config, target };
   const redactor = new Redactor(target.secrets);
   if (target.embedded && !replaying()) {
     const busy = await busyReferencePort(target.referencePort!);
@@ -64,6 +71,6 @@ export async function startRun(reports: string, env: Record<string, string | und
     surfaces: targetMeta(target).surfaces.map((s) => ({ ...s, base_url: redactor.text(s.base_url) })),
   });
   // Shared by every worker of this run (lib/circuit.ts); workers inherit the environment.
-  env.CONFORMANCE_CIRCUIT_DIR ??= path.join(os.tmpdir(), `conformance-circuit-${process.pid}-${Date.now()}`);
-  return target;
+  exportToChildren({ CONFORMANCE_CIRCUIT_DIR: path.join(os.tmpdir(), `conformance-circuit-${process.pid}-${Date.now()}`) }, true);
+  return { config, target };
 }

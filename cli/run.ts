@@ -14,8 +14,8 @@ import { PLAYWRIGHT_CLI, PLAYWRIGHT_CONFIG, packageVersion, tsxImport } from './
 import { splitArgs, UsageError } from './args.ts';
 import { didYouMean } from '../lib/nearest.ts';
 import { createServer } from 'node:net';
-
-type Env = Record<string, string | undefined>;
+import { ConfigError, environment, parseRunConfig, runConfig, runConfigOrDefaults, type Env } from '../lib/config/env.ts';
+import { FLAG_ENV, withFlags } from '../lib/config/flags.ts';
 
 /** Settings that change what the suite sends or how it judges: a replay needs the same. */
 const REPLAYED_SETTINGS = ['CONFORMANCE_PROFILE', 'CONFORMANCE_STRICT', 'FC_SEED', 'FC_PATH', 'FC_NUM_RUNS', 'CONFORMANCE_JOB_DEADLINE_MS', 'CONFORMANCE_STREAM_GRACE_MS', 'CONFORMANCE_LIST_WALK_MAX_PAGES', 'CONFORMANCE_HTTP_TIMEOUT_MS', 'CONFORMANCE_MAX_BODY_BYTES'];
@@ -30,17 +30,8 @@ function playwright(args: string[], env: Env): Promise<number> {
   return new Promise((resolve) => child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
 }
 
-export const FLAG_ENV: Record<string, string> = {
-  target: 'TARGET',
-  'targets-file': 'TARGETS_FILE',
-  surface: 'TARGET_SURFACE',
-  'base-url': 'TARGET_BASE_URL',
-  reports: 'REPORTS_DIR',
-  profile: 'CONFORMANCE_PROFILE',
-  baseline: 'CONFORMANCE_BASELINE',
-  fault: 'REFERENCE_FAULT',
-  seeds: 'CONFORMANCE_SEEDS',
-};
+// Each flag and the variable it sets (lib/config/flags.ts).
+export { FLAG_ENV };
 
 /**
  * The user's copy of the seeds, for failures to show the statement their rule rests on:
@@ -61,7 +52,7 @@ const PLAYWRIGHT_FLAGS = [
   'update-source-method',
 ];
 const SHORT_FLAGS = ['-c', '-g', '-G', '-j', '-u', '-x'];
-const OWN_FLAGS = [...Object.keys(FLAG_ENV), 'token-env', 'record', 'strict'];
+const OWN_FLAGS = [...Object.keys(FLAG_ENV), 'token-env', 'record', 'strict', 'load'];
 
 /** The first argument that is neither one of ours nor Playwright's: a usage error naming the nearest flag. */
 function unknownFlag(rest: string[]): string | undefined {
@@ -102,27 +93,35 @@ function resolveOrReport(env: Env, reports: string): ResolvedTarget {
   }
 }
 
-export async function runSuite(args: string[]): Promise<number> {
-  const { flags, rest } = splitArgs(args, [...Object.keys(FLAG_ENV), 'token-env', 'record'], ['strict']);
-  const reportsAsked = path.resolve(flags.get('reports') ?? process.env.REPORTS_DIR ?? 'reports');
+/** `extra`: variables a command built on run sets for Playwright (explore sets CONFORMANCE_EXPLORE). */
+export async function runSuite(args: string[], extra: Env = {}): Promise<number> {
+  const { flags, rest } = splitArgs(args, [...Object.keys(FLAG_ENV), 'token-env', 'record', 'load'], ['strict']);
+  const reportsAsked = path.resolve(flags.get('reports') ?? runConfigOrDefaults().reportsDir);
   const slip = unknownFlag(rest);
   if (slip) refuse(reportsAsked, slip);
-  const env: Env = { ...process.env };
-  for (const [flag, name] of Object.entries(FLAG_ENV)) if (flags.has(flag)) env[name] = flags.get(flag);
+  // Flags win over the environment: each is written into the environment Playwright gets.
+  const env: Env = withFlags({ ...environment(), ...extra }, flags);
   if (flags.has('strict')) env.CONFORMANCE_STRICT = '1';
-  if (env.TARGETS_FILE) env.TARGETS_FILE = path.resolve(env.TARGETS_FILE);
   if (env.CONFORMANCE_BASELINE) env.CONFORMANCE_BASELINE = path.resolve(env.CONFORMANCE_BASELINE);
   const seeds = seedsDir(env);
   if (seeds) env.CONFORMANCE_SEEDS = seeds;
   const tokenEnv = flags.get('token-env');
   if (tokenEnv !== undefined) {
-    if (!process.env[tokenEnv]) throw new UsageError(`--token-env ${tokenEnv}: $${tokenEnv} is not set; export the key under that name`);
-    env.TARGET_TOKEN = process.env[tokenEnv];
+    const key = environment()[tokenEnv];
+    if (!key) throw new UsageError(`--token-env ${tokenEnv}: $${tokenEnv} is not set; export the key under that name`);
+    env.TARGET_TOKEN = key;
     // A refused key is then named as the user gave it ($BADKEY), not as $TARGET_TOKEN.
     env.TARGET_TOKEN_SOURCE = tokenEnv;
   }
   const reports = path.resolve(env.REPORTS_DIR ?? 'reports');
   env.REPORTS_DIR = reports;
+  // Every variable checked before Playwright starts: a bad value is one message naming it.
+  try {
+    parseRunConfig(env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    refuse(reports, err.message.split('\n').join('; '));
+  }
   const target = resolveOrReport(env, reports);
   if (env.REFERENCE_FAULT) {
     const { FAULTS } = await import('../reference/faults.ts');
@@ -138,6 +137,19 @@ export async function runSuite(args: string[]): Promise<number> {
   }
 
   const record = flags.get('record');
+  // --load: the conformance projects, then the named load profiles, one conformance.json (load/gate.ts).
+  const load = flags.get('load');
+  if (load !== undefined) {
+    if (record !== undefined) throw new UsageError('--load and --record cannot be combined: a recording replays the conformance projects only');
+    if (rest.some((a) => a.startsWith('--shard'))) throw new UsageError('--load and --shard cannot be combined: load the target once, after merge-reports, with load --profile NAME --conformance reports/conformance.json');
+    const { parseLoadProfiles, runLoadGate } = await import('../load/gate.ts');
+    const profiles = parseLoadProfiles(load);
+    const code = await playwright(rest, env);
+    // 0 pass, 1 fail: the report is complete; anything else (an interrupted run) stops here.
+    if (code !== 0 && code !== 1) return code;
+    const settings = parseRunConfig(env);
+    return runLoadGate({ profiles, env, reports, full: settings.profile === 'full', quiet: settings.quiet, ...(settings.fault ? { fault: settings.fault } : {}) });
+  }
   if (record === undefined) return playwright(rest, env);
 
   // One seed for every property, so the replay draws the same inputs.
@@ -194,12 +206,12 @@ export async function replaySuite(args: string[]): Promise<number> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-replay-'));
   const targets = path.join(dir, 'targets.yaml');
   writeFileSync(targets, stringify({ targets: { [meta.target.name]: meta.target.entry } }));
-  const env: Env = { ...process.env };
+  const env: Env = environment();
   for (const k of ['TARGET_SURFACE', 'TARGET_BASE_URL', 'TARGET_TOKEN', 'TARGET_TOKEN_SOURCE', 'REFERENCE_PORT', 'REFERENCE_FAULT', 'REFERENCE_CONTROL', 'CONFORMANCE_RECORD_DIR', ...REPLAYED_SETTINGS]) delete env[k];
   for (const v of meta.target.variables) env[v] = meta.placeholders?.[v] ?? `replayed-placeholder-${v.toLowerCase()}`;
   Object.assign(env, meta.env, { TARGETS_FILE: targets, TARGET: meta.target.name, CONFORMANCE_REPLAY: path.resolve(file) });
   env.REPORTS_DIR = path.resolve(flags.get('reports') ?? env.REPORTS_DIR ?? 'reports');
-  if (process.env.CONFORMANCE_QUIET !== '1') {
+  if (!runConfig().quiet) {
     process.stdout.write(`replaying ${file}: ${har.log.entries.length} exchanges of target "${meta.target.name}"${meta.verdict ? ` (recorded verdict: ${meta.verdict})` : ''}; nothing is sent\n`);
   }
   try {

@@ -25,37 +25,16 @@
 import { EventEmitter } from 'node:events';
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { HttpRequest, HttpResponse } from './http.ts';
+import type { HttpRequest, HttpResponse } from './http-types.ts';
+import type { TapeEntry, WsItem } from './tape.ts';
 import { REDACTED, redactHeader, redactMessage } from './redact.ts';
 import { SuiteError } from './violations.ts';
 import { fromHar, type Har } from './har.ts';
 import { seedRandomness } from './seeded-random.ts';
+import { runConfig } from './config/env.ts';
+import { UUID_RE } from './values.ts';
 
-/** One exchange as a worker records it (before it becomes a HAR entry). */
-export interface TapeEntry {
-  scope: string;
-  key: string;
-  started: string;
-  request: { method: string; url: string; headers: Record<string, string>; body?: string; bodyEncoding?: 'base64'; mimeType?: string };
-  response?: { status: number; headers: Record<string, string>; body: string; bodyEncoding?: 'base64'; truncated: boolean; elapsedMs: number };
-  error?: string;
-  /** A WebSocket connection: `request` is its upgrade, `response` the 101 or the refusal (absent when none came). */
-  ws?: { id: string; items: WsItem[] };
-}
-
-/** What happened on a recorded WebSocket connection after its upgrade, in order. */
-export interface WsItem {
-  kind: 'send' | 'receive' | 'close' | 'error';
-  /** Date.now() when it happened (the replay hands frames to the checks with this time). */
-  at: number;
-  /** HTTP exchanges the test had completed then. */
-  after: number;
-  /** 1 text, 2 binary (base64 in `data`). */
-  opcode?: 1 | 2;
-  data?: string;
-  code?: number;
-  reason?: string;
-}
+export type { TapeEntry, WsItem };
 
 /** A line of a worker's tape: an exchange (TapeEntry), or something that happened on a recorded WebSocket. */
 type TapeLine = TapeEntry | { ws_event: WsItem & { id: string } };
@@ -69,7 +48,7 @@ export function wsKeyOf(url: string): string {
 function isIdentity(segment: string): boolean {
   const s = decodeURIComponent(segment);
   if (/^\d+$/.test(s)) return true;
-  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s)) return true;
+  if (UUID_RE.test(s)) return true;
   if (/^[0-9a-f]{16,}$/i.test(s)) return true;
   // Generated names and ids mix letters and digits and are long: `job_3f9a…`, `req-20240101…`.
   return s.length >= 12 && /\d/.test(s) && /[a-z]/i.test(s) && !/^v\d+$/.test(s);
@@ -116,7 +95,7 @@ export function setCassetteScope(next: string): void {
   scope = next;
   const t = cassette();
   if (!t) return;
-  seedRandomness(`${process.env.FC_SEED ?? ''}\0${next}`);
+  seedRandomness(`${runConfig().property.seed ?? ''}\0${next}`);
   t.enterScope(next);
 }
 
@@ -373,16 +352,17 @@ let decided = false;
 export function cassette(): Recording | Replay | undefined {
   if (decided) return active;
   decided = true;
-  if (process.env.CONFORMANCE_REPLAY) {
-    active = new Replay(readTape(process.env.CONFORMANCE_REPLAY));
-  } else if (process.env.CONFORMANCE_RECORD_DIR) {
-    active = new Recording(process.env.CONFORMANCE_RECORD_DIR);
+  const { replay, recordDir } = runConfig().run;
+  if (replay) {
+    active = new Replay(readTape(replay));
+  } else if (recordDir) {
+    active = new Recording(recordDir);
   }
   return active;
 }
 
 export function replaying(): boolean {
-  return !!process.env.CONFORMANCE_REPLAY;
+  return !!runConfig().run.replay;
 }
 
 // --- what stands in for a credential on replay ------------------------------------------

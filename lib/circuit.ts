@@ -8,14 +8,15 @@
 // this process's own. A response of any kind from the origin resets the count.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { runConfig } from './config/env.ts';
 
 /** Consecutive timeouts on one origin that open its breaker (CONFORMANCE_CIRCUIT_TIMEOUTS). */
-export const CIRCUIT_TIMEOUTS = ((n) => (Number.isInteger(n) && n > 0 ? n : 3))(Number(process.env.CONFORMANCE_CIRCUIT_TIMEOUTS));
+export const CIRCUIT_TIMEOUTS = runConfig().bounds.circuitTimeouts;
 
 const memory = new Map<string, { timeouts: number; open?: string }>();
 
 function dir(create = false): string | undefined {
-  const d = process.env.CONFORMANCE_CIRCUIT_DIR;
+  const d = runConfig().run.circuitDir;
   if (d && create) mkdirSync(d, { recursive: true });
   return d;
 }
@@ -44,7 +45,7 @@ export function openReason(origin: string): string | undefined {
 export function answered(origin: string): void {
   const m = memory.get(origin);
   if (m && m.timeouts > 0 && !m.open) m.timeouts = 0;
-  const d = process.env.CONFORMANCE_CIRCUIT_DIR;
+  const d = runConfig().run.circuitDir;
   if (!d) return;
   const file = path.join(d, `${key(origin)}.timeouts`);
   if (existsSync(file)) rmSync(file, { force: true });

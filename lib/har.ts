@@ -8,7 +8,7 @@
 // send/receive, time in seconds, opcode 1 text / 2 binary in base64, data). The replay
 // also needs `_after` on each (the test's HTTP exchanges completed when it came) and the
 // connection's close or failure (`_webSocketEvents`).
-import type { TapeEntry, WsItem } from './cassette.ts';
+import type { TapeEntry, WsItem } from './tape.ts';
 
 type NV = Array<{ name: string; value: string }>;
 

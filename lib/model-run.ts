@@ -19,6 +19,7 @@ import { curlOf, refOf } from './repro.ts';
 import { activeLog, type CheckResult } from './results.ts';
 import { RuleViolation, SuiteError, show } from './violations.ts';
 import type { ModelBudget } from './profile.ts';
+import { runConfig } from './config/env.ts';
 
 export interface TraceStep {
   /** What the step did, with the indices it resolved ("upload blob #1 again under a new path"). */
@@ -138,7 +139,7 @@ export async function runModel<M extends object, R extends { trace: Trace }>(opt
       if (opts.finish) await trace.step(opts.finish.label, () => opts.finish!.fn(state.model, state.real));
     };
     // MODEL_TRACE=1 prints every run's steps to stderr (to see what the swarms draw).
-    const say = (how: string) => process.env.MODEL_TRACE === '1' && process.stderr.write(`[model] run ${runs} ${how}: ${trace.steps.map((s) => s.label).join(' | ')}\n`);
+    const say = (how: string) => runConfig().property.trace && process.stderr.write(`[model] run ${runs} ${how}: ${trace.steps.map((s) => s.label).join(' | ')}\n`);
     try {
       await (log ? log.strictly(body) : body());
       say('held');

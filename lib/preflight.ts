@@ -6,11 +6,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Surface } from './families.ts';
 import type { SurfaceTarget } from './targets.ts';
+import { runConfig } from './config/env.ts';
 
 /** CONFORMANCE_PROBE_TIMEOUT_MS bounds the wait for each surface's first response headers. */
-export function probeTimeoutMs(env: Record<string, string | undefined> = process.env): number {
-  const n = Number(env.CONFORMANCE_PROBE_TIMEOUT_MS);
-  return Number.isFinite(n) && n > 0 ? n : 10_000;
+export function probeTimeoutMs(): number {
+  return runConfig().bounds.probeTimeoutMs;
 }
 
 function why(err: unknown, timedOut: boolean, timeoutMs: number): string {

@@ -1,8 +1,11 @@
 // A copy-paste reproduction of one exchange, and the short reference a check result
 // carries to it. Built through the message redactor, so no credential survives.
-import type { Exchange } from './recorder.ts';
+import { errorOf, type Exchange } from './recorder.ts';
 import type { ExchangeRef } from './results.ts';
 import { redactMessage } from './redact.ts';
+
+// errorOf lives with the recorder (which counts error codes); load profiles read it from here.
+export { errorOf };
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 // Headers a reader needs to reproduce; the client's own accept header is noise.
@@ -37,20 +40,6 @@ export function curlOf(ex: Exchange): string {
 const FILE_INLINE_MAX = 64 * 1024;
 // The name the file gets on the reader's disk: no path, nothing a shell reads.
 const safeFileName = (name: string) => name.replace(/^.*[\\/]/, '').replace(/[^A-Za-z0-9._-]/g, '_') || 'upload.bin';
-
-/** The error code and message an answer carries (v2 envelope, router bucket, registry error), if any. */
-export function errorOf(body: Buffer | undefined, contentType: string | undefined): { code?: string; message?: string } {
-  if (!body || body.length === 0 || !/json/i.test(contentType ?? '')) return {};
-  try {
-    const json = JSON.parse(body.subarray(0, 65536).toString('utf8')) as Record<string, unknown>;
-    const e = (typeof json.error === 'object' && json.error !== null ? json.error : json) as Record<string, unknown>;
-    const code = typeof e.code === 'string' ? e.code : typeof e.error_type === 'string' ? e.error_type : typeof json.error === 'string' ? json.error : undefined;
-    const message = typeof e.message === 'string' ? e.message : typeof e.detail === 'string' ? e.detail : undefined;
-    return { ...(code ? { code } : {}), ...(message ? { message: message.slice(0, 300) } : {}) };
-  } catch {
-    return {};
-  }
-}
 
 export function refOf(ex: Exchange): ExchangeRef {
   const res = ex.response;

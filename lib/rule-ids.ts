@@ -1,4 +1,4 @@
-// Generated from contracts/rules.yaml by scripts/gen-rule-ids.mjs (npm run rules:types); do not edit.
+// Generated from contracts/rules.yaml by scripts/gen-rule-types.ts (npm run rules:types); do not edit.
 export const RULE_IDS = [
   'V2.CONTRACT.STATUS_DECLARED',
   'V2.CONTRACT.BODY',

@@ -111,6 +111,7 @@ export const SCENARIO_INPUTS: readonly ScenarioInput[] = [
   { name: 'queue_limited_token', type: 'credential', unlocks: 'an account whose queue holds one job: V2.ERR.QUEUE_FULL' },
   { name: 'no_credits_token', type: 'credential', unlocks: 'an account without credits: V2.ERR.INSUFFICIENT_CREDITS' },
   { name: 'upstream_failure_token', type: 'credential', unlocks: 'requests hit a backing-service failure: V2.ERR.UPSTREAM_GENERIC' },
+  { name: 'short_retention_token', type: 'credential', unlocks: "an account whose v2 jobs expire within a minute of creation (expires_at), so a run sees one gone: the gone-job half of V2.ASSET.JOB_METADATA_READ" },
   { name: 'forbidden_token', type: 'credential', unlocks: 'a valid key not let into the workflow API: V2.ERR.FORBIDDEN' },
   { name: 'jwt_token', type: 'credential', unlocks: 'a session JWT: V2.AUTH.JWT_ACCEPTED (cloud), ROUTER.AUTH.JWT (router)' },
   { name: 'oauth_token', type: 'credential', unlocks: 'an OAuth access token for the hosted cloud: V2.AUTH.JWT_ACCEPTED' },
@@ -124,7 +125,7 @@ export const SCENARIO_INPUTS: readonly ScenarioInput[] = [
   { name: 'parallel_token', type: 'credential', unlocks: "an account of its own for V1.PROMPT.PARALLEL_QUEUE's tier slots", default: "the target's token" },
   { name: 'parallel_limit', type: 'number', unlocks: "prompts the account's tier runs at once (V1.PROMPT.PARALLEL_QUEUE tells a tier of 1 from a server ignoring tiers)" },
   { name: 'inactive_subscription_token', type: 'credential', unlocks: 'an account without an active subscription: V1.PROMPT.SUBSCRIPTION' },
-  { name: 'failing_node_class', type: 'node class', unlocks: 'fails at run time: V1.ERR.FAILED_JOB' },
+  { name: 'failing_node_class', type: 'node class', unlocks: 'passes validation and fails at run time (sent a `message` input): V1.ERR.FAILED_JOB, V2.ERR.NODE_ERRORS_AFTER_DISPATCH' },
   { name: 'prompt_interrupt', type: 'mapping', members: ['method', 'path', 'body'], unlocks: "how a user cancels a running v1 prompt, an operation seed W does not show ({method, path, body}, sent with the v1 key; `{prompt_id}` in the path and in body strings becomes the prompt's id): WS.INTERRUPTED, with slow_node_class" },
   { name: 'text_node_class', type: 'node class', unlocks: 'sends its text as a TEXT frame: WS.BINARY.TEXT, WS.MESSAGE.FIELDS' },
   { name: 'preview_frame_node_class', type: 'node class', unlocks: 'sends a preview frame: WS.BINARY.PREVIEW_IMAGE, WS.BINARY.LAYOUT' },
@@ -159,6 +160,7 @@ export const SCENARIO_INPUTS: readonly ScenarioInput[] = [
   { name: 'fallback_model', type: 'model', unlocks: 'its native provider fails, an alternate serves: the ROUTER.FALLBACK rules' },
   { name: 'strict_failing_body', type: 'mapping', members: ['provider', 'body'], unlocks: "a body in an alternate's own schema that only that alternate fails on (image_model's other legs serve it): ROUTER.FALLBACK.SKIPPED under strict mode" },
   { name: 'fallback_alternate', type: 'provider', unlocks: "the alternate fallback_model's fallback lands on for the default key, the first eligible one in the router's fixed order: ROUTER.FALLBACK.ATTEMPTS", default: 'only judged to be the same on every run' },
+  { name: 'fallback_order_runs', type: 'number', unlocks: 'the most runs of fallback_model (each may be paid for) ROUTER.FALLBACK.ATTEMPTS compares for one fixed order; a pick at random between two alternates passes n of them one time in 2^(n-1)', default: '20' },
   { name: 'failing_body', type: 'body', unlocks: 'every provider fails on it: ROUTER.FALLBACK.FAILED_NO_HEADER, the failed queued request' },
   { name: 'malformed_body', type: 'body', unlocks: 'the provider calls it malformed: ROUTER.ERR.UPSTREAM_DETAIL' },
   { name: 'native_malformed_body', type: 'body', unlocks: 'only the native provider calls it malformed: ROUTER.FALLBACK.ATTEMPTS' },
@@ -203,5 +205,3 @@ export const SCENARIO_INPUTS: readonly ScenarioInput[] = [
   { name: 'explore_paid', type: 'boolean', unlocks: 'the explorer also sends operations that cost money or write shared state (v2 job submits, v1 prompts, router runs and queued submits, registry translation writes, deletes and cancels of its own resources)', default: 'off: those operations are skipped, deletes and cancels name nothing' },
   { name: 'explore_paid_max', type: 'number', unlocks: 'requests the explorer sends to each of those operations', default: '20' },
 ];
-
-export const SCENARIO_INPUT_NAMES: ReadonlySet<string> = new Set(SCENARIO_INPUTS.map((i) => i.name));

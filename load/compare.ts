@@ -13,6 +13,7 @@ import type { LoadReport } from './engine.ts';
 import { percentile } from './stats.ts';
 import type { Second } from './timeline.ts';
 import { LOAD_COMPARE as USAGE } from '../cli/help.ts';
+import { checkOf, checkText, held } from './checks.ts';
 
 export const DEFAULT_TOLERANCE_PCT = 10;
 
@@ -125,8 +126,8 @@ export function compareReports(baseline: LoadReport, current: LoadReport, tolera
   }
   const passedBefore = new Set(baseline.thresholds.filter((t) => t.ok).map((t) => t.expr));
   for (const t of current.thresholds) if (!t.ok && passedBefore.has(t.expr)) regressions.push(`threshold ${t.expr} now fails (measured ${t.actual ?? 'nothing'})`);
-  const checksBefore = new Set(baseline.checks.filter((c) => c.ok).map((c) => c.rule));
-  for (const c of current.checks) if (!c.ok && checksBefore.has(c.rule)) regressions.push(`check ${c.rule} now fails: ${c.detail}`);
+  const checksBefore = new Set(baseline.checks.filter(held).map((c) => c.rule));
+  for (const c of current.checks) if (!held(c) && checksBefore.has(c.rule)) regressions.push(`check ${c.rule} now fails: ${checkText(c)}`);
   return { profile: current.profile.name, diffs, regressions, improvements, withinFloor };
 }
 
@@ -163,7 +164,8 @@ export function readReport(file: string): LoadReport {
   // load-report/1 (before the open model) has the same metrics, thresholds and checks.
   const schema: unknown = r.schema;
   if ((schema !== 'load-report/1' && schema !== 'load-report/2') || !r.profile || !r.metrics) throw new CompareError(`${file} is not a load report (schema load-report/1 or /2)`);
-  return r as LoadReport;
+  // Checks of reports written before they were result values read as results (load/checks.ts).
+  return { ...r, checks: (r.checks ?? []).map(checkOf) } as LoadReport;
 }
 
 function main(): number {

@@ -16,6 +16,7 @@ import { writeReports } from './report/write.ts';
 import { evaluate, failureSummary, limitText, METRIC_UNITS, parseThreshold, thresholdOutcome, withUnit } from './thresholds.ts';
 import { secondsFromRaw } from './timeline.ts';
 import { LOAD_MERGE as USAGE } from '../cli/help.ts';
+import { checkOf, checkText, held } from './checks.ts';
 
 export class MergeError extends Error {
   override name = 'MergeError';
@@ -42,7 +43,7 @@ export function collectReports(inputs: readonly string[]): Array<{ file: string;
     } catch {
       continue;
     }
-    if (parsed.schema === REPORT_SCHEMA && parsed.profile && parsed.metrics) out.push({ file, report: parsed as LoadReport });
+    if (parsed.schema === REPORT_SCHEMA && parsed.profile && parsed.metrics) out.push({ file, report: { ...parsed, checks: (parsed.checks ?? []).map(checkOf) } as LoadReport });
   }
   return out;
 }
@@ -99,7 +100,7 @@ export function mergeReports(reports: readonly LoadReport[]): LoadReport {
   const label = (r: LoadReport): string => `shard ${r.shard?.index ?? 1}/${count}`;
   const ran = sorted.filter((r) => r.raw);
   const notes = sorted.flatMap((r) => r.notes.map((n) => `${label(r)}: ${n}`));
-  const checks = sorted.flatMap((r) => r.checks.map((c) => ({ ...c, detail: `${label(r)}: ${c.detail}` })));
+  const checks = sorted.flatMap((r) => r.checks.map((c) => ({ ...c, what: `${label(r)}: ${c.what}` })));
   const statusCodes: Record<string, number> = {};
   for (const r of sorted) for (const [k, v] of Object.entries(r.statusCodes)) statusCodes[k] = (statusCodes[k] ?? 0) + v;
   const byRule: Record<string, number> = {};
@@ -119,7 +120,7 @@ export function mergeReports(reports: readonly LoadReport[]): LoadReport {
   }
   if (sorted.some((r) => r.verdict === 'interrupted')) verdict = 'interrupted';
   else if (sorted.every((r) => r.verdict === 'skipped')) verdict = 'skipped';
-  else verdict = raw && sorted.every((r) => r.verdict !== 'skipped') && thresholds.every((t) => t.ok) && checks.every((c) => c.ok) ? 'pass' : 'fail';
+  else verdict = raw && sorted.every((r) => r.verdict !== 'skipped') && thresholds.every((t) => t.ok) && checks.every(held) ? 'pass' : 'fail';
   notes.push(`merged from ${count} shards: counts summed and HDR histograms added; percentiles are read from the merged histograms`);
 
   const totalRate = sorted.reduce((s, r) => s + r.profile.effective.rate, 0);
@@ -182,7 +183,7 @@ async function main(): Promise<number> {
     if (m.requests !== undefined) {
       console.log(`  ${m.requests} requests at ${m.rate}/s of ${m.requested_rate}/s; corrected p50 ${m.p50} ms, p99 ${m.p99} ms; uncorrected p99 ${m.uncorrected_p99} ms; late ${m.late}%, dropped ${m.dropped}; errors ${m.errors}%`);
       for (const t of merged.thresholds) console.log(`  ${t.ok ? 'pass' : 'FAIL'}  ${t.metric} ${limitText(t)}  ${thresholdOutcome(t)} (measured ${withUnit(t.actual, t.unit)})`);
-      for (const c of merged.checks) if (!c.ok) console.log(`  FAIL  ${c.rule}: ${c.detail}`);
+      for (const c of merged.checks) if (!held(c)) console.log(`  FAIL  ${c.rule}: ${checkText(c)}`);
     }
     console.log(`  reports: ${files.json}\n           ${files.markdown}\n           ${files.html}`);
     if (merged.verdict === 'interrupted') return 130;

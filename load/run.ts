@@ -3,19 +3,23 @@
 // Exit status: 0 the profile passed, 1 a threshold or check failed or nothing was judged
 // (the profile was skipped: the summary line and the report say why), 2 the run could not
 // start (usage, target, safety refusal), 130 it was interrupted (Ctrl-C): the report is
-// still written, with the verdict `interrupted`.
+// still written, with the verdict `interrupted`. With --conformance FILE the run's rule checks
+// join that conformance.json (its LOAD.* cells and summary) and the exit status is its verdict.
+import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { TargetConfigError } from '../lib/targets.ts';
+import { resolveTarget, TargetConfigError } from '../lib/targets.ts';
 import { didYouMean } from '../lib/nearest.ts';
 import { LOAD as USAGE } from '../cli/help.ts';
 import { TARGET_FLAGS, targetEnv } from '../cli/load.ts';
 import { UsageError } from '../cli/args.ts';
 import { ARRIVALS, type Arrival } from './drivers/schedule.ts';
 import { MODELS, type Model } from './drivers/types.ts';
-import { runProfile } from './engine.ts';
+import { runProfile, type LoadReport } from './engine.ts';
+import { checkText, held } from './checks.ts';
 import { PROFILES, profileNamed } from './profiles/index.ts';
 import { createProgress } from './progress.ts';
-import { defaultReportDir, writeReports } from './report/write.ts';
+import { defaultReportDir, writeReports, type Written } from './report/write.ts';
+import { ConformanceFileError, joinIntoFile, loadProfileRun } from '../report/load-cells.ts';
 import { parseShard, type Shard } from './shard.ts';
 import { LoadSafetyError } from './target.ts';
 import { failureSummary, limitText, thresholdOutcome, ThresholdError, withOverrides, withUnit } from './thresholds.ts';
@@ -46,6 +50,8 @@ const OPTIONS = {
   seed: { type: 'string' },
   fault: { type: 'string' },
   out: { type: 'string' },
+  // A conformance.json to join this run's results into (its LOAD.* cells and verdict; report/load-cells.ts).
+  conformance: { type: 'string' },
   list: { type: 'boolean' },
   quiet: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -147,11 +153,12 @@ async function main(): Promise<number> {
       console.log(`  latency (uncorrected) p50 ${m.uncorrected_p50} ms, p99 ${m.uncorrected_p99} ms, max ${m.uncorrected_max} ms`);
       if (report.model.name === 'open') console.log(`  late ${m.late_requests} (${m.late}%), dropped ${m.dropped}, arrival spacing p99 ${m.spacing_p99} ms`);
       for (const t of report.thresholds) console.log(`  ${t.ok ? 'pass' : 'FAIL'}  ${t.metric} ${limitText(t)}  ${thresholdOutcome(t)} (measured ${withUnit(t.actual, t.unit)})`);
-      for (const c of report.checks) console.log(`  ${c.ok ? 'pass' : 'FAIL'}  ${c.rule}: ${c.detail}`);
+      for (const c of report.checks) console.log(`  ${held(c) ? 'pass' : 'FAIL'}  ${c.rule}: ${checkText(c)}`);
     }
     for (const n of report.notes) console.log(`  note: ${n}`);
     console.log(`  reports: ${files.json}\n           ${files.markdown}\n           ${files.html}`);
     if (report.verdict === 'interrupted') return EXIT_INTERRUPTED;
+    if (values.conformance !== undefined) return joinConformance(values.conformance, report, profile.rules, files, env);
     if (report.verdict === 'skipped') {
       // Nothing was judged: never a pass (a CI gate must not go green on it).
       console.error(`load: nothing was judged: ${profile.name} was skipped: ${report.skipReason ?? 'no reason given'}`);
@@ -160,6 +167,26 @@ async function main(): Promise<number> {
     return report.verdict === 'fail' ? 1 : 0;
   } finally {
     process.off('SIGINT', onSigint);
+  }
+}
+
+/** Joins the run into an existing conformance.json (its LOAD.* cells, its one verdict); the exit status follows that verdict. */
+function joinConformance(file: string, report: LoadReport, rules: readonly string[], files: Written, env: Record<string, string | undefined>): number {
+  const target = path.resolve(file);
+  let secrets: string[] = [];
+  try {
+    secrets = resolveTarget(env).secrets;
+  } catch {
+    // Pattern redaction still applies.
+  }
+  try {
+    const joined = joinIntoFile(target, [loadProfileRun(report, rules, files, path.dirname(target))], secrets);
+    const s = joined.summary;
+    console.log(`joined into ${file}: conformance ${s.verdict.toUpperCase()}${s.reason ? ` (${s.reason})` : ''}${s.must_failed.length ? `; MUST failed: ${s.must_failed.join(', ')}` : ''}${s.errors.length ? `; could not judge: ${s.errors.join(', ')}` : ''}`);
+    return s.verdict === 'pass' ? 0 : 1;
+  } catch (err) {
+    if (err instanceof ConformanceFileError) throw new UsageError(`--conformance: ${err.message}`);
+    throw err;
   }
 }
 

@@ -7,6 +7,7 @@ import net from 'node:net';
 import { startReference, type RunningReference } from '../reference/server.ts';
 import { loadTargetsFile, REFERENCE_PORT_ORDER, resolveTarget, TargetConfigError, targetsFileFor, type ResolvedTarget, type SurfaceTarget } from '../lib/targets.ts';
 import type { Surface } from '../lib/families.ts';
+import { environment } from '../lib/config/env.ts';
 
 /** Ceilings no profile, override or opt-in can exceed. */
 export const HARD_MAX_RATE = 2000;
@@ -107,7 +108,7 @@ function pick(resolved: ResolvedTarget, wanted: readonly Surface[]): SurfaceTarg
  * already started (tests and shards side by side load one server); it is used as the
  * embedded one but left running at the end.
  */
-export async function openTarget(surfaces: Surface | readonly Surface[], env: Env = process.env, fault?: string, shared?: RunningReference): Promise<OpenTarget> {
+export async function openTarget(surfaces: Surface | readonly Surface[], env: Env = environment(), fault?: string, shared?: RunningReference): Promise<OpenTarget> {
   const wanted: readonly Surface[] = typeof surfaces === 'string' ? [surfaces] : surfaces;
   // Resolved first, as the suite resolves it: a mistake in the target is said before anything starts.
   const chosen = resolveTarget(env);

@@ -147,8 +147,8 @@ export function thresholdOutcome(t: ThresholdResult): string {
 }
 
 /** Why a run failed, thresholds and rules told apart: undefined when nothing failed. */
-export function failureSummary(r: { thresholds: readonly ThresholdResult[]; checks: ReadonlyArray<{ rule: string; ok: boolean }> }): string | undefined {
-  const rules = [...new Set(r.checks.filter((c) => !c.ok).map((c) => c.rule))];
+export function failureSummary(r: { thresholds: readonly ThresholdResult[]; checks: ReadonlyArray<{ rule: string; outcome: string }> }): string | undefined {
+  const rules = [...new Set(r.checks.filter((c) => c.outcome !== 'held').map((c) => c.rule))];
   const over = r.thresholds.filter((t) => !t.ok).map((t) => `${t.expr} (${thresholdOutcome(t)}, measured ${withUnit(t.actual, t.unit)})`);
   if (rules.length === 0 && over.length === 0) return undefined;
   return [rules.length ? `rule checks broken: ${rules.join(', ')}` : 'no rule check broken', ...(over.length ? [`your thresholds missed: ${over.join('; ')}`] : [])].join('; ');

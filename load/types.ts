@@ -4,10 +4,14 @@
 // autocannon's closed loop.
 import type { ApiClient } from '../lib/api.ts';
 import type { Family, Surface } from '../lib/families.ts';
+import type { CheckResult } from '../lib/results.ts';
+import type { RuleId } from '../lib/rule-ids.ts';
 import type { SurfaceTarget } from '../lib/targets.ts';
 import type { Method, NextRequest } from './drivers/types.ts';
 
 export type { NextRequest } from './drivers/types.ts';
+/** A load check's result is the result value every spec check yields (load/checks.ts builds it). */
+export type { CheckResult } from '../lib/results.ts';
 
 export interface LoadSettings {
   /** Requested arrival rate, requests per second across all connections. */
@@ -46,6 +50,16 @@ export interface Profile extends LoadSettings {
   perShardScenario?: string[];
   /** Shortest duration that still judges the profile (smoke runs go no lower). */
   minDurationS?: number;
+  /**
+   * The rules the profile judges: their cells in conformance.json on the surface it loaded
+   * (`run --load`, `load --conformance`); a skipped or stopped run marks them so.
+   */
+  rules: readonly RuleId[];
+  /**
+   * The smallest run that still judges every rule of the profile: what `run --load` uses under
+   * the quick profile (and the self-test's smoke runs), a few seconds at a low rate.
+   */
+  quick: Pick<LoadSettings, 'rate' | 'durationS' | 'warmupS'>;
   prepare(ctx: PrepareContext): Promise<Workload | Skip>;
 }
 
@@ -75,14 +89,6 @@ export interface Observation {
   at: number;
   /** False during warm-up. */
   measured: boolean;
-}
-
-/** One judged property of the run, under the rule it belongs to. */
-export interface CheckResult {
-  rule: string;
-  name: string;
-  ok: boolean;
-  detail: string;
 }
 
 export interface Outcome {

@@ -15,6 +15,9 @@ export const CLOUD_KEYS = {
   // hold running take no other check's tier slots, and no check's rate window is theirs.
   pat: 'comfyui-ref-pat-1b5d9f3a7c2e4618',
   quinn: 'comfyui-ref-quinn-6e2a8c4f0b7d4153',
+  // A scenario account whose jobs on a serverless deployment are kept for seconds only, so a
+  // run can see a job gone (reference/v2/account-traits.ts).
+  gwen: 'comfyui-ref-gwen-2f7b4d9e1a6c4835',
 } as const;
 
 /** A valid key whose scopes do not include the workflow API: authenticated but not allowed (403 forbidden). */
@@ -43,8 +46,8 @@ export interface Allowance {
 }
 
 // tiny exists so rate limiting can be exercised with a handful of requests.
-export const TINY_ALLOWANCE: Allowance = { requests: 5, windowSeconds: 2 };
-export const DEFAULT_ALLOWANCE: Allowance = { requests: 2000, windowSeconds: 1 };
+const TINY_ALLOWANCE: Allowance = { requests: 5, windowSeconds: 2 };
+const DEFAULT_ALLOWANCE: Allowance = { requests: 2000, windowSeconds: 1 };
 
 export function allowanceFor(account: string): Allowance {
   return account === 'tiny' ? TINY_ALLOWANCE : DEFAULT_ALLOWANCE;

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { link, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { blake3 } from '@noble/hashes/blake3.js';
 
-export const HASH_PREFIX = 'blake3:';
+const HASH_PREFIX = 'blake3:';
 const HASH_RE = /^blake3:([0-9a-f]{64})$/;
 const HEX_RE = /^[0-9a-f]{64}$/;
 
@@ -25,7 +25,6 @@ export const isBlobHex = (value: string): boolean => HEX_RE.test(value);
 export interface StagedBlob {
   readonly hex: string;
   readonly size: number;
-  readonly sha256Hex: string;
   /** Makes the bytes addressable by hash; a blob already on disk is left untouched. */
   commit(): Promise<void>;
   discard(): Promise<void>;
@@ -54,13 +53,10 @@ export class BlobStore {
   async stage(source: Readable): Promise<StagedBlob> {
     const tempPath = join(this.dir, `.upload-${randomUUID()}`);
     const b3 = blake3.create();
-    // SHA-256 is only reported by a fault, but computing it here avoids a second read.
-    const sha = createHash('sha256');
     let size = 0;
     const hasher = new Transform({
       transform(chunk: Buffer, _enc, done) {
         b3.update(chunk);
-        sha.update(chunk);
         size += chunk.length;
         done(null, chunk);
       },
@@ -77,7 +73,6 @@ export class BlobStore {
     return {
       hex,
       size,
-      sha256Hex: sha.digest('hex'),
       async commit() {
         if (settled) return;
         settled = true;

@@ -13,8 +13,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { loadContract, type Contract } from '../lib/contracts/loader.ts';
 import { FAMILY_CONTRACTS } from '../lib/contracts/registry.ts';
-import { BRAND } from './router/state.ts';
+import { BRAND } from './router/constants.ts';
 import type { Family } from '../lib/families.ts';
+import { isPlainObject } from '../lib/values.ts';
 
 export interface ControlInfo {
   readonly name: string;
@@ -128,7 +129,6 @@ const ETAG_SUFFIX = '.ctl';
 // Contract-guided JSON rewriting
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 interface Operation {
   method: string;
@@ -147,15 +147,15 @@ interface ContractInfo {
 
 function deref(doc: Obj, value: unknown): Obj | undefined {
   let cur = value;
-  for (let hops = 0; isObj(cur) && typeof cur.$ref === 'string' && hops < 10; hops++) {
+  for (let hops = 0; isPlainObject(cur) && typeof cur.$ref === 'string' && hops < 10; hops++) {
     const ref = cur.$ref as string;
     if (!ref.startsWith('#/')) return undefined;
     cur = ref
       .slice(2)
       .split('/')
-      .reduce<unknown>((node, key) => (isObj(node) ? node[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), doc);
+      .reduce<unknown>((node, key) => (isPlainObject(node) ? node[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), doc);
   }
-  return isObj(cur) ? cur : undefined;
+  return isPlainObject(cur) ? cur : undefined;
 }
 
 /** The contracts as the suite's one loader reads them (lib/contracts/loader.ts), one per family. */
@@ -175,11 +175,11 @@ function loadContracts(): ContractInfo {
     const doc = contract.document as Obj;
     const unpaired = contract.extensions['x-error-types-unpaired-statuses'];
     if (Array.isArray(unpaired)) for (const s of unpaired) if (typeof s === 'number') unpairedStatuses.add(s);
-    const paths = isObj(doc.paths) ? doc.paths : {};
+    const paths = isPlainObject(doc.paths) ? doc.paths : {};
     for (const spec of contract.operations.values()) {
       const item = paths[spec.path];
-      const op = isObj(item) ? item[spec.method.toLowerCase()] : undefined;
-      if (!isObj(op)) continue;
+      const op = isPlainObject(item) ? item[spec.method.toLowerCase()] : undefined;
+      if (!isPlainObject(op)) continue;
       const body = spec.pathPattern.source.slice(1, -1);
       operations.push({
         method: spec.method,
@@ -187,8 +187,8 @@ function loadContracts(): ContractInfo {
         pattern: spec.pathPattern,
         // A mount prefix (serverless /deployment/<id>) sits in front of the contract's paths.
         suffix: new RegExp(`^/.+${body}$`),
-        responses: isObj(op.responses) ? op.responses : {},
-        sseEvents: isObj(op['x-sse-events']) ? op['x-sse-events'] : undefined,
+        responses: isPlainObject(op.responses) ? op.responses : {},
+        sseEvents: isPlainObject(op['x-sse-events']) ? op['x-sse-events'] : undefined,
         doc,
       });
     }
@@ -211,11 +211,11 @@ function operationFor(method: string, url: string): Operation | undefined {
 
 function jsonSchemaOf(op: Operation, status: number): Obj | undefined {
   const response = deref(op.doc, op.responses[String(status)] ?? op.responses[`${String(status)[0]}XX`] ?? op.responses.default);
-  const content = response && isObj(response.content) ? response.content : undefined;
+  const content = response && isPlainObject(response.content) ? response.content : undefined;
   if (!content) return undefined;
   const media = Object.keys(content).find((m) => m === 'application/json' || m.endsWith('+json'));
   const entry = media ? content[media] : undefined;
-  return isObj(entry) && isObj(entry.schema) ? entry.schema : undefined;
+  return isPlainObject(entry) && isPlainObject(entry.schema) ? entry.schema : undefined;
 }
 
 const typesOf = (schema: Obj): string[] => (Array.isArray(schema.type) ? (schema.type as string[]) : typeof schema.type === 'string' ? [schema.type] : []);
@@ -229,7 +229,7 @@ function branchFor(doc: Obj, branches: unknown[], value: unknown): Obj | undefin
     const types = typesOf(b);
     const typeOk = types.length === 0 || types.includes(kind) || (kind === 'number' && types.includes('integer'));
     const required = Array.isArray(b.required) ? (b.required as string[]) : [];
-    if (typeOk && (!isObj(value) || required.every((k) => k in value))) return b;
+    if (typeOk && (!isPlainObject(value) || required.every((k) => k in value))) return b;
   }
   return undefined;
 }
@@ -239,12 +239,12 @@ function resolve(doc: Obj, raw: unknown): Obj | undefined {
   const schema = deref(doc, raw);
   if (!schema) return undefined;
   if (!Array.isArray(schema.allOf)) return schema;
-  const merged: Obj = { ...schema, properties: { ...(isObj(schema.properties) ? schema.properties : {}) } };
+  const merged: Obj = { ...schema, properties: { ...(isPlainObject(schema.properties) ? schema.properties : {}) } };
   delete merged.allOf;
   for (const part of schema.allOf as unknown[]) {
     const p = resolve(doc, part);
     if (!p) continue;
-    Object.assign(merged.properties as Obj, isObj(p.properties) ? p.properties : {});
+    Object.assign(merged.properties as Obj, isPlainObject(p.properties) ? p.properties : {});
     if (p.additionalProperties !== undefined && merged.additionalProperties === undefined) merged.additionalProperties = p.additionalProperties;
     if (typeof p.type === 'string' && merged.type === undefined) merged.type = p.type;
   }
@@ -269,11 +269,11 @@ function rewriteValue(doc: Obj, rawSchema: unknown, value: unknown, how: Rewrite
     return value;
   }
   if (Array.isArray(value)) return value.map((v) => rewriteValue(doc, schema?.items, v, how));
-  if (!isObj(value)) return value;
-  const props = schema && isObj(schema.properties) ? schema.properties : undefined;
+  if (!isPlainObject(value)) return value;
+  const props = schema && isPlainObject(schema.properties) ? schema.properties : undefined;
   const additional = schema?.additionalProperties;
   const entries = Object.entries(value).map(([k, v]): [string, unknown] => {
-    const sub = props && k in props ? props[k] : isObj(additional) ? additional : undefined;
+    const sub = props && k in props ? props[k] : isPlainObject(additional) ? additional : undefined;
     return [k, rewriteValue(doc, sub, v, how)];
   });
   // A record (declared members, no typed or closed remainder) may carry members a client does not know.
@@ -363,7 +363,7 @@ export function installControl(app: FastifyInstance, control: ControlName | unde
     app.addHook('onSend', async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
       if (reply.statusCode >= 300 || !ASSET_RECORD_ROUTE.test(req.routeOptions.url ?? '') || !isJsonType(reply.getHeader('content-type'))) return payload;
       const body = payloadJson(payload);
-      if (!isObj(body) || typeof body.created_at !== 'string' || Date.now() - Date.parse(body.created_at) >= LAZY_HASH_MS) return payload;
+      if (!isPlainObject(body) || typeof body.created_at !== 'string' || Date.now() - Date.parse(body.created_at) >= LAZY_HASH_MS) return payload;
       return JSON.stringify({ ...body, hash: null });
     });
     return;
@@ -374,7 +374,7 @@ export function installControl(app: FastifyInstance, control: ControlName | unde
     app.addHook('onSend', async (_req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
       if (!unpaired.has(reply.statusCode) || !isJsonType(reply.getHeader('content-type'))) return payload;
       const body = payloadJson(payload);
-      if (!isObj(body) || typeof body.error_type !== 'string') return payload;
+      if (!isPlainObject(body) || typeof body.error_type !== 'string') return payload;
       const known = body.error_type;
       // The header mirrors the body: every header that carried the old bucket carries the new one.
       for (const [name, value] of Object.entries(reply.getHeaders())) {

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 // HTTP status per error code, from the contract's Errors table.
-export const ERROR_STATUS = {
+const ERROR_STATUS = {
   invalid_workflow: 422,
   workflow_format_ui: 422,
   missing_asset: 422,
@@ -76,7 +76,7 @@ export function answeredError(reply: FastifyReply): ApiError | undefined {
   return answered.get(reply);
 }
 
-export function sendApiError(reply: FastifyReply, err: ApiError): FastifyReply {
+function sendApiError(reply: FastifyReply, err: ApiError): FastifyReply {
   const { status, headers, body } = errorAnswer(err);
   answered.set(reply, err);
   return reply.code(status).headers(headers).type('application/json; charset=utf-8').send(body);

@@ -1,9 +1,12 @@
 // Each fault deliberately breaks exactly one contract rule so the conformance
 // suite can prove that its check for that rule actually fails when it should.
-// A fault is one unit (reference/faults/<family>/<area>.ts): its name, the rule it
-// breaks, a description, and how it is installed through the seams of
-// reference/faults/seams.ts. The correct code in reference/ names no fault.
+// A fault is one unit (reference/faults/<family>/<area>.ts, typed by
+// reference/faults/unit.ts): its name, the rule it breaks, a description, the facts the
+// self-test needs about it, and how it is installed through the seams of
+// reference/faults/seams.ts. This module only gathers the units; none imports it. The
+// correct code in reference/ names no fault.
 import type { Seams } from './faults/seams.ts';
+import type { FaultUnit } from './faults/unit.ts';
 import { V2_FAULTS } from './faults/v2.ts';
 import { ROUTER_FAULTS } from './faults/router.ts';
 import { V1_FAULTS } from './faults/v1.ts';
@@ -12,23 +15,7 @@ import { LOAD_FAULTS } from './faults/load.ts';
 import { EXPLORE_FAULTS } from './faults/explore.ts';
 import { Seams as SeamsImpl } from './faults/seams.ts';
 
-export interface FaultInfo {
-  readonly name: string;
-  readonly rule: string;
-  readonly description: string;
-  /** What proves the fault is caught: the conformance suite (default) or a load profile. */
-  readonly caughtBy?: 'suite' | 'load';
-  /**
-   * A control (reference/controls.ts) the fault is installed on, for a check that must not
-   * lean on one reading the seed leaves open: the fault matrix runs the two together.
-   */
-  readonly under?: string;
-}
-
-export interface FaultUnit extends FaultInfo {
-  /** Attaches the fault's behaviour to a fresh set of seams (one running reference). */
-  install(seams: Seams): void;
-}
+export type { FaultInfo, FaultUnit } from './faults/unit.ts';
 
 // One catalog per API family; a new family adds its file here.
 const CATALOG = [...V2_FAULTS, ...V1_FAULTS, ...ROUTER_FAULTS, ...LOAD_FAULTS, ...REGISTRY_FAULTS, ...EXPLORE_FAULTS] as const satisfies ReadonlyArray<FaultUnit>;
@@ -36,10 +23,7 @@ const CATALOG = [...V2_FAULTS, ...V1_FAULTS, ...ROUTER_FAULTS, ...LOAD_FAULTS, .
 export const FAULTS: ReadonlyArray<FaultUnit> = CATALOG;
 
 /** Faults the conformance suite must catch (the rest are caught by load profiles). */
-export const SUITE_FAULTS: ReadonlyArray<FaultUnit> = FAULTS.filter((f) => (f.caughtBy ?? 'suite') === 'suite');
-
-// A literal union so a misspelt fault name fails type checking.
-export type FaultName = (typeof CATALOG)[number]['name'];
+export const SUITE_FAULTS: ReadonlyArray<FaultUnit> = FAULTS.filter((f) => f.caughtBy === undefined);
 
 /**
  * The seams of one running reference with at most one fault installed. Resolved once per

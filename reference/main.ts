@@ -6,7 +6,8 @@ import { REGISTRY_ADMIN_HEADER, REGISTRY_ADMIN_SECRET, REGISTRY_JWT_SECRET } fro
 import { mintDevJwt } from './registry/jwt.ts';
 import { DEFAULT_PORT_BASE, startReference } from './server.ts';
 import type { ReferenceOptions } from './server.ts';
-import { DEPLOYMENTS } from './surfaces/serverless.ts';
+import { ConfigError, runConfig } from '../lib/config/env.ts';
+import { DEPLOYMENTS } from './v2/deployments.ts';
 
 const USAGE = [
   'usage: workflow-conformance reference [--port N] [--fault NAME | --control NAME] [--local-token T] [--url-ttl S] [--log] | --list-faults | --list-controls',
@@ -22,6 +23,16 @@ function positiveInt(raw: string | undefined, flag: string): number | undefined 
   if (raw === undefined) return undefined;
   if (!/^\d+$/.test(raw) || Number(raw) < 1) fail(`${flag} must be a positive integer`);
   return Number(raw);
+}
+
+/** REFERENCE_PORT, as the suite reads it (lib/config/env.ts). */
+function configuredPort(): number | undefined {
+  try {
+    return runConfig().target.referencePort;
+  } catch (err) {
+    if (err instanceof ConfigError) fail(err.message);
+    throw err;
+  }
 }
 
 async function main(): Promise<void> {
@@ -54,7 +65,7 @@ async function main(): Promise<void> {
     return;
   }
   if (values['list-faults'] === true) {
-    process.stdout.write(FAULTS.map((f) => `${f.name}\t${f.rule}\t${f.description}\n`).join(''));
+    process.stdout.write(FAULTS.map((f) => `${f.name}\t${f.breaks}\t${f.description}\n`).join(''));
     return;
   }
 
@@ -66,7 +77,7 @@ async function main(): Promise<void> {
   if (values.fault !== undefined && values.control !== undefined) fail('--fault and --control are exclusive');
 
   // REFERENCE_PORT means the same here as for the suite, so `TARGET=reference` finds this server.
-  const portBase = positiveInt(values.port, '--port') ?? positiveInt(process.env.REFERENCE_PORT, 'REFERENCE_PORT') ?? DEFAULT_PORT_BASE;
+  const portBase = positiveInt(values.port, '--port') ?? configuredPort() ?? DEFAULT_PORT_BASE;
   const opts: ReferenceOptions = { portBase, log: values.log === true };
   if (values.fault !== undefined) opts.fault = values.fault;
   if (values.control !== undefined) opts.control = values.control;

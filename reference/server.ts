@@ -21,7 +21,7 @@ export type { SurfaceName } from './context.ts';
 export { FAULTS } from './faults.ts';
 
 export const DEFAULT_PORT_BASE = 18189;
-export const DEFAULT_URL_TTL_SECONDS = 21_600;
+const DEFAULT_URL_TTL_SECONDS = 21_600;
 const HOST = '127.0.0.1';
 
 export interface ReferenceOptions {

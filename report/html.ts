@@ -40,6 +40,9 @@ blockquote{border-left:3px solid #999;margin:4px 0;padding-left:8px;color:#333}.
 ${report.seed_coverage ? `<p>${esc(seedCoverageLine(report.seed_coverage))}</p>` : ''}
 ${report.run_errors?.length ? `<h2>The suite could not judge this target</h2><ul>${report.run_errors.map((e) => `<li>${esc(e)}</li>`).join('')}</ul>` : ''}
 ${failures.length ? `<h2>Failures (${failures.length} rules)</h2>${failures.join('\n')}` : ''}
+${report.load?.profiles.length ? `<h2>Load profiles (${report.load.profiles.length})</h2><p>Their rule checks judge the <code>LOAD.*</code> cells and count in the verdict; their thresholds are your limits, in their own reports only.</p><ul>${report.load.profiles
+    .map((r) => `<li><b>${esc(r.profile)}</b> on ${esc(r.surface)}${r.fault ? ` (fault ${esc(r.fault)})` : ''}: ${esc(r.verdict.toUpperCase())}${r.skip_reason ? ` — ${esc(r.skip_reason)}` : ''} — ${r.report ? `<a href="${esc(r.report.html)}">report</a> (<a href="${esc(r.report.markdown)}">markdown</a>, <a href="${esc(r.report.json)}">json</a>)` : `not run: ${esc(r.checks[0]?.what ?? 'it could not start')}`}</li>`)
+    .join('')}</ul>` : ''}
 <h2>Rules</h2><table><tr><th>Rule</th><th>Level</th>${surfaces.map((x) => `<th>${esc(x)}</th>`).join('')}<th>Seed</th></tr>
 ${report.rules
   .filter((r) => Object.values(r.results).some((c) => c?.status !== 'not_run'))

@@ -6,13 +6,16 @@ import path from 'node:path';
 import type { ConformanceReport } from './report.ts';
 import { toMarkdown } from './markdown.ts';
 import { toHtml } from './html.ts';
+import { runConfigOrDefaults } from '../lib/config/env.ts';
 
 export function runErrorReport(reason: string, target?: ConformanceReport['target']): ConformanceReport {
+  // A report saying the configuration is wrong is written with whatever of it could be read.
+  const config = runConfigOrDefaults();
   return {
     generated_at: new Date().toISOString(),
     target: target ?? { name: 'unknown', surfaces: [] },
-    profile: process.env.CONFORMANCE_PROFILE === 'full' ? 'full' : 'quick',
-    strict: process.env.CONFORMANCE_STRICT === '1' || process.env.CONFORMANCE_STRICT === 'true',
+    profile: config.profile,
+    strict: config.strict,
     summary: { verdict: 'error', reason, rules: 0, pass: 0, fail: 0, error: 0, skipped: 0, not_covered: 0, not_run: 0, must_failed: [], should_failed: [], errors: [] },
     unplaced: [],
     run_errors: [reason],

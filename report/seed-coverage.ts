@@ -5,7 +5,7 @@
 import type { Surface } from '../lib/families.ts';
 import type { SeedLetter } from '../lib/seeds/statements.ts';
 import type { TraceEntry } from '../lib/seeds/trace.ts';
-import type { Cell, RuleRow } from './matrix.ts';
+import { isJudged, type Cell, type RuleRow } from './matrix.ts';
 
 const SEED_SURFACES: Record<SeedLetter, readonly Surface[]> = { W: ['local', 'cloud', 'serverless', 'registry'], R: ['router'] };
 
@@ -52,7 +52,7 @@ export function seedCoverage(trace: TraceEntry[], rows: RuleRow[], surfacesRun: 
       cov.not_judged.push({ at, section: e.section, says: e.says, why: `gap: ${e.why}` });
     } else {
       const rules = e.rules.map((id) => byId.get(id)).filter((r): r is RuleRow => r !== undefined);
-      const judged = rules.some((r) => Object.entries(r.results).some(([s, c]) => surfacesRun.has(s as Surface) && (c?.status === 'pass' || c?.status === 'fail')));
+      const judged = rules.some((r) => Object.entries(r.results).some(([s, c]) => surfacesRun.has(s as Surface) && isJudged(c)));
       if (judged) cov.judged++;
       else {
         cov.not_judged_here++;

@@ -9,10 +9,10 @@
 // and bounded (explore_paid_max requests each): v2 job submits, v1 prompts, router runs
 // and queued submits, registry translation writes. Without it a delete or a cancel is only
 // ever sent for an id that names nothing.
-import { deflateSync } from 'node:zlib';
 import fc from 'fast-check';
 import type { ApiClient, ApiResponse } from '../api.ts';
 import { check } from '../check.ts';
+import { encodePng } from '../data/png.ts';
 import type { Contract } from '../contracts/loader.ts';
 import type { Family } from '../families.ts';
 import type { FilePart } from '../http.ts';
@@ -25,7 +25,8 @@ import { anyWorkflow, pollToEnd, submitJob } from '../v2/jobs.ts';
 import { saveWorkflow } from '../v1/workflows.ts';
 import { asRecord, modelRef, type ModelRef } from '../router/models.ts';
 import { minimalBody, modelDocument } from '../router/schema-doc.ts';
-import { UUID_RE, asObj, type Schema } from './schema.ts';
+import { asObj, type Schema } from './schema.ts';
+import { UUID_RE } from '../values.ts';
 import type { Hints, RequestCase } from './requests.ts';
 import type { Expectation, Prepared } from './run.ts';
 
@@ -60,36 +61,8 @@ export function paidMax(target: SurfaceTarget): number {
   return Number.isFinite(n) && n >= 1 ? Math.floor(n) : 20;
 }
 
-// ---- deterministic PNG bytes, so that a replay with the seed uploads the same file ----
-
-const CRC = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-function crc32(bytes: Uint8Array): number {
-  let c = 0xffffffff;
-  for (const b of bytes) c = CRC[(c ^ b) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-function chunk(type: string, data: Uint8Array): Buffer {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(data.length, 0);
-  head.write(type, 4, 'ascii');
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
-  return Buffer.concat([head, data, crc]);
-}
-/** A 4x4 RGB PNG whose pixels are these 48 bytes. */
-export function pngOf(pixels: Uint8Array): Buffer {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(4, 0);
-  ihdr.writeUInt32BE(4, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  const rows = Buffer.alloc(4 * 13);
-  for (let y = 0; y < 4; y++) rows.set(pixels.subarray(y * 12, y * 12 + 12), y * 13 + 1);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
-}
+/** A 4x4 RGB PNG whose pixels are these 48 bytes: deterministic, so a replay with the seed uploads the same file. */
+export const pngOf = (pixels: Uint8Array): Buffer => encodePng(pixels, 4, 4);
 
 const fileArb = (name: (hex: string) => string): fc.Arbitrary<FilePart> =>
   fc.tuple(fc.uint8Array({ minLength: 48, maxLength: 48 }), NAMES).map(([px, hex]) => ({ data: pngOf(px), filename: name(hex), contentType: 'image/png' }));

@@ -354,8 +354,3 @@ function hasPath(root: unknown, loc: Loc): boolean {
   }
   return typeof node === 'object' && node !== null;
 }
-
-/** Every mistake location of an operation, for the report's coverage line. */
-export function describeCase(c: RequestCase): string {
-  return c.mistake ? `${c.mistake.where}: ${c.mistake.note}` : 'a valid request';
-}

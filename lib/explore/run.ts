@@ -21,6 +21,7 @@ import type { RuleId } from '../rule-ids.ts';
 import type { RunProfile } from '../profile.ts';
 import type { Surface } from '../families.ts';
 import { SuiteError } from '../violations.ts';
+import { runConfig } from '../config/env.ts';
 import { operationModel, requestCases, type Hints, type RequestCase } from './requests.ts';
 
 /** What a rule says the answer to a request must be. */
@@ -330,8 +331,9 @@ function finish(report: OperationReport, started: number): OperationReport {
 
 /** Where the per-operation reports go: <reports>/explore/<project>/<operation>.json (not in the self-test's batched runs). */
 export function exploreReportDir(project: string): string | undefined {
-  if (process.env.CONFORMANCE_BATCH_RESULTS_ONLY === '1') return undefined;
-  return path.join(path.resolve(process.env.REPORTS_DIR ?? 'reports'), 'explore', project);
+  const config = runConfig();
+  if (config.run.batchResultsOnly) return undefined;
+  return path.join(config.reportsDir, 'explore', project);
 }
 
 /** Writes and attaches one operation's report, and prints its one-line summary with the seed. */
@@ -343,7 +345,7 @@ export async function publish(report: OperationReport, testInfo: TestInfo): Prom
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, `${report.operation}.json`), `${body}\n`);
   }
-  if (process.env.CONFORMANCE_QUIET !== '1') process.stdout.write(`${summaryLine(report)}\n`);
+  if (!runConfig().quiet) process.stdout.write(`${summaryLine(report)}\n`);
 }
 
 export function summaryLine(r: OperationReport): string {

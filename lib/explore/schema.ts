@@ -4,13 +4,12 @@
 // enum, a string outside its format or pattern, an oversized value). Schemas are the
 // contract's own (OpenAPI 3.1 / JSON Schema 2020-12), local $refs followed.
 import fc from 'fast-check';
+import { UUID_RE, isPlainObject } from '../values.ts';
 
 export type Schema = Record<string, unknown>;
 
 /** The ways a value is made invalid in exactly one place. */
 export type MistakeKind = 'missing' | 'type' | 'range' | 'enum' | 'format' | 'oversized';
-export const MISTAKE_KINDS: readonly MistakeKind[] = ['missing', 'type', 'range', 'enum', 'format', 'oversized'];
-
 /** How a value travels: a JSON body member, or text (a query, path or header value, a form field). */
 export type Wire = 'json' | 'query' | 'path' | 'header' | 'form';
 
@@ -32,7 +31,7 @@ export interface MistakeGen {
 }
 
 export function asObj(v: unknown): Schema | undefined {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Schema) : undefined;
+  return isPlainObject(v) ? (v as Schema) : undefined;
 }
 
 /** Follows `$ref`s (local, `#/...`) and folds `allOf` into one schema (shallow: properties and required joined). */
@@ -76,7 +75,6 @@ export function typesOf(s: Schema): string[] {
   return [];
 }
 
-export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const FORMATS: Record<string, RegExp> = {
   uuid: UUID_RE,
   'date-time': /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/i,

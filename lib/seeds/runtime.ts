@@ -3,12 +3,11 @@
 // workers), so a failure can show the statement its rule rests on. The project ships no
 // seed text: without a copy, a failure names the section and line only.
 import { loadSeeds, resolveRef, type SeedRef, type SeedStatements } from './statements.ts';
+import { runConfig } from '../config/env.ts';
 
-export const SEEDS_ENV = 'CONFORMANCE_SEEDS';
 let loaded: { dir: string | undefined; seeds: SeedStatements | undefined } | undefined;
 
-export function runSeeds(env: Record<string, string | undefined> = process.env): SeedStatements | undefined {
-  const dir = env[SEEDS_ENV];
+export function runSeeds(dir: string | undefined = runConfig().seeds.run): SeedStatements | undefined {
   if (!loaded || loaded.dir !== dir) {
     let seeds: SeedStatements | undefined;
     try {

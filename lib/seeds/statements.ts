@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { runConfig } from '../config/env.ts';
 
 /** The two seeds by letter: W the workflow API (file 000_…), R the model router (001_…). */
 export const SEED_FILES = { W: '000_', R: '001_' } as const;
@@ -82,7 +83,7 @@ export function statementsOf(seed: SeedLetter, text: string): Statement[] {
 
 /** Where the seeds are: SEEDS_DIR, else the shared folder beside this checkout. */
 export function defaultSeedsDir(): string | undefined {
-  const candidates = [process.env.SEEDS_DIR, path.resolve(import.meta.dirname, '../../../shared/seeds')];
+  const candidates = [runConfig().seeds.dev, path.resolve(import.meta.dirname, '../../../shared/seeds')];
   return candidates.find((d): d is string => !!d && existsSync(d));
 }
 

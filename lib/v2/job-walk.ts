@@ -13,13 +13,13 @@
 // jobs, and no cursor comes back twice (a walk that revisits a cursor goes round forever).
 import type { ApiClient } from '../api.ts';
 import { check, checkStatus } from '../check.ts';
-import { envLimit } from '../http.ts';
+import { runConfig } from '../config/env.ts';
 import type { RuleId } from '../rule-ids.ts';
 
 export const LIST_WALK_PAGES_VAR = 'CONFORMANCE_LIST_WALK_MAX_PAGES';
-/** Pages of an unscoped walk before the suite gives up (the variable raises it). Read at each walk, so a test can set it. */
+/** Pages of an unscoped walk before the suite gives up (the variable raises it). Asked at each walk (a test may reset the configuration). */
 export function listWalkMaxPages(): number {
-  return Math.floor(envLimit(LIST_WALK_PAGES_VAR, 1000));
+  return runConfig().bounds.listWalkMaxPages;
 }
 
 /** Pages a scoped walk may take that bring no job of its own not seen before (an empty last page, a short one). */

@@ -4,6 +4,8 @@
 // fresh submits while the load runs, so work keeps really running under the polls.
 import { setTimeout as delay } from 'node:timers/promises';
 import type { CheckResult, Observation } from '../types.ts';
+import type { RuleId } from '../../lib/rule-ids.ts';
+import { loadCheck } from '../checks.ts';
 
 interface Item {
   path: string;
@@ -171,20 +173,20 @@ export class RetryAfterLedger {
     };
   }
 
-  check(rule: string): CheckResult {
+  check(rule: RuleId): CheckResult {
     const values = [...this.values.entries()].sort((a, b) => a[0] - b[0]).map(([k, v]) => `${k} s ×${v}`).join(', ') || 'none';
     const ok = this.unfinished > 0 && this.missing === 0 && this.invalid === 0;
-    return {
+    return loadCheck(
       rule,
-      name: 'every poll of unfinished work carries Retry-After in integer seconds',
       ok,
-      detail:
-        this.unfinished === 0
-          ? 'no poll saw unfinished work, so the hint was never exercised'
-          : ok
-            ? `${this.unfinished} polls of unfinished work, all told when to poll again (${values})`
-            : `${this.missing} of ${this.unfinished} polls of unfinished work had no Retry-After and ${this.invalid} had a non-integer one; ${this.bad.join('; ')}`,
-    };
+      'every poll of unfinished work carries Retry-After in integer seconds',
+      'polls of unfinished work, each with an integer Retry-After',
+      this.unfinished === 0
+        ? 'no poll saw unfinished work, so the hint was never exercised'
+        : ok
+          ? `${this.unfinished} polls of unfinished work, all told when to poll again (${values})`
+          : `${this.missing} of ${this.unfinished} polls of unfinished work had no Retry-After and ${this.invalid} had a non-integer one; ${this.bad.join('; ')}`,
+    );
   }
 }
 

@@ -17,6 +17,7 @@ import { retryAfterSeconds } from './poll-pool.ts';
 import { pollUntil } from '../../lib/time.ts';
 import { errorOf } from '../../lib/repro.ts';
 import { brandHeader } from '../../lib/checks/router.ts';
+import { loadCheck } from '../checks.ts';
 
 /** How far the admitted rate may stray from the configured allowance. */
 export const ALLOWANCE_TOLERANCE_PCT = 10;
@@ -116,6 +117,9 @@ export function rateLimitProfile(spec: RateLimitSpec): Profile {
     warmupS: 2,
     // Two complete windows between the cut ones at the reference's 2 s window.
     minDurationS: 8,
+    rules: ['LOAD.CONTRACT.UNDER_LOAD', 'LOAD.RATE_LIMIT.ENVELOPE', 'LOAD.RATE_LIMIT.ALLOWANCE', 'LOAD.RATE_LIMIT.RETRY_SUCCEEDS', 'LOAD.RATE_LIMIT.ACCOUNT_SCOPED'],
+    // Two complete 2 s windows of the reference's small allowance between cut ones.
+    quick: { rate: 12, durationS: 8, warmupS: 1 },
     // Each shard must drive its own limited account, or each would see a fraction of the admissions.
     perShardScenario: ['rate_limited_token'],
     thresholds: ['errors<0.1%', `rate_limit_accuracy<${ALLOWANCE_TOLERANCE_PCT}%`, 'contract_violations==0'],
@@ -187,25 +191,28 @@ export function rateLimitProfile(spec: RateLimitSpec): Profile {
           const otherLimited = otherStatuses.get('429') ?? 0;
           const unit = estimate.method === 'windows' ? `per window (median of ${estimate.windows} complete windows)` : 'per second (mean over the run)';
           const checks: CheckResult[] = [
-            {
-              rule: 'LOAD.RATE_LIMIT.ENVELOPE',
-              name: 'every 429 under load is a valid refusal (an integer Retry-After on every v2 429)',
-              ok: refused > 0 && invalid429 === 0,
-              detail: refused === 0 ? 'no 429 was answered: the allowance was never exceeded' : invalid429 === 0 ? `${refused} refusals, all valid` : `${invalid429} of ${refused} refusals were not valid: ${bad429.join('; ')}`,
-            },
-            {
-              rule: 'LOAD.RATE_LIMIT.ALLOWANCE',
-              name: `admitted rate within ${ALLOWANCE_TOLERANCE_PCT}% of the configured allowance`,
-              ok: estimate.accuracyPct < ALLOWANCE_TOLERANCE_PCT,
-              detail: `admitted ${estimate.admitted} ${unit}, configured ${estimate.expected} (${allowance} per ${windowS} s): off by ${estimate.accuracyPct}%`,
-            },
-            { rule: 'LOAD.RATE_LIMIT.RETRY_SUCCEEDS', name: 'a client that waits Retry-After then gets in', ok: retry.ok, detail: retry.detail },
-            {
-              rule: 'LOAD.RATE_LIMIT.ACCOUNT_SCOPED',
-              name: 'another account calling at the same time is not limited',
-              ok: otherTotal > 0 && otherLimited === 0 && !otherStatuses.has('invalid'),
-              detail: otherTotal === 0 ? 'the other account made no call' : `other account: ${[...otherStatuses.entries()].map(([k, v]) => `${k} ×${v}`).join(', ')}${otherProblems.length ? `; ${otherProblems.join('; ')}` : ''}`,
-            },
+            loadCheck(
+              'LOAD.RATE_LIMIT.ENVELOPE',
+              refused > 0 && invalid429 === 0,
+              'every 429 under load is a valid refusal (an integer Retry-After on every v2 429)',
+              spec.family === 'v2' ? '429s, each rate_limited with an integer Retry-After' : '429s, each the router error body with spend headers under rate_limited or concurrency_limit_exceeded',
+              refused === 0 ? 'no 429 was answered: the allowance was never exceeded' : invalid429 === 0 ? `${refused} refusals, all valid` : `${invalid429} of ${refused} refusals were not valid: ${bad429.join('; ')}`,
+            ),
+            loadCheck(
+              'LOAD.RATE_LIMIT.ALLOWANCE',
+              estimate.accuracyPct < ALLOWANCE_TOLERANCE_PCT,
+              `admitted rate within ${ALLOWANCE_TOLERANCE_PCT}% of the configured allowance`,
+              `${estimate.expected} ${unit} (${allowance} per ${windowS} s), within ${ALLOWANCE_TOLERANCE_PCT}%`,
+              `admitted ${estimate.admitted} ${unit}, configured ${estimate.expected} (${allowance} per ${windowS} s): off by ${estimate.accuracyPct}%`,
+            ),
+            loadCheck('LOAD.RATE_LIMIT.RETRY_SUCCEEDS', retry.ok, 'a client that waits Retry-After then gets in', 'a 2xx once the Retry-After of a 429 has passed', retry.detail),
+            loadCheck(
+              'LOAD.RATE_LIMIT.ACCOUNT_SCOPED',
+              otherTotal > 0 && otherLimited === 0 && !otherStatuses.has('invalid'),
+              'another account calling at the same time is not limited',
+              'no 429 (and no broken answer) for the other account',
+              otherTotal === 0 ? 'the other account made no call' : `other account: ${[...otherStatuses.entries()].map(([k, v]) => `${k} ×${v}`).join(', ')}${otherProblems.length ? `; ${otherProblems.join('; ')}` : ''}`,
+            ),
           ];
           return {
             metrics: { rate_limit_accuracy: estimate.accuracyPct, refused: refused, admitted: admissions.filter((a) => a.admitted).length },

@@ -4,6 +4,7 @@
 // of a slow model are sent faster than the limit lets them finish: admitted calls must
 // never overlap beyond the limit, and each refusal must carry consistent spend headers.
 import type { CheckResult, Observation, Profile } from '../types.ts';
+import { loadCheck } from '../checks.ts';
 import { basePath, bearer, missing, scenarioNumber, scenarioObject, scenarioString } from './common.ts';
 
 const SPEND = ['x-committed-spend-limit', 'x-committed-spend-current', 'x-committed-spend-remaining'] as const;
@@ -70,6 +71,8 @@ export const routerConcurrency: Profile = {
   durationS: 15,
   warmupS: 2,
   minDurationS: 3,
+  rules: ['LOAD.CONTRACT.UNDER_LOAD', 'LOAD.CONCURRENCY.LIMIT', 'LOAD.CONCURRENCY.SPEND_HEADERS'],
+  quick: { rate: 5, durationS: 3, warmupS: 1 },
   // A call takes about a second: let the last measured ones finish.
   drainS: 2,
   // The in-flight limit is per workspace: shards sharing one would each see part of it.
@@ -142,21 +145,22 @@ export const routerConcurrency: Profile = {
         const baseline = admitted.length ? Math.min(...admitted.map(([a, b]) => b - a)) : 0;
         const measurable = admitted.length > 0 && 2 * edge < baseline;
         const checks: CheckResult[] = [
-          {
-            rule: 'LOAD.CONCURRENCY.LIMIT',
-            name: `admitted calls never exceed the in-flight limit (${limit}); the rest are refused 429 concurrency_limit_exceeded`,
-            ok: refusals > 0 && peak <= limit && admitted.length > 0,
-            detail:
-              refusals === 0
+          loadCheck(
+            'LOAD.CONCURRENCY.LIMIT',
+            refusals > 0 && peak <= limit && admitted.length > 0,
+            `admitted calls never exceed the in-flight limit (${limit}); the rest are refused 429 concurrency_limit_exceeded`,
+            `at most ${limit} admitted calls in flight at once, calls beyond it refused 429 concurrency_limit_exceeded`,
+            refusals === 0
                 ? `no call was refused concurrency_limit_exceeded (${admitted.length} admitted, peak ${peak} in flight): the limit was never reached or not enforced`
-                : `${admitted.length} admitted with at most ${peak} in flight at once (limit ${limit}), ${refusals} refused${wrongBucket ? `, ${wrongBucket} 429s of another bucket` : ''}${measurable ? '' : `; overlap not measurable: the link's round trip (${Math.round(edge)} ms) is half the quickest call (${Math.round(baseline)} ms) or more`}`,
-          },
-          {
-            rule: 'LOAD.CONCURRENCY.SPEND_HEADERS',
-            name: '429 concurrency_limit_exceeded carries consistent committed-spend headers',
-            ok: refusals > 0 && invalidRefusals === 0,
-            detail: refusals === 0 ? 'no refusal to judge' : invalidRefusals === 0 ? `${refusals} refusals, each with Limit, Current and Remaining = max(0, Limit - Current)` : `${invalidRefusals} of ${refusals} refusals: ${badRefusals.join('; ')}`,
-          },
+              : `${admitted.length} admitted with at most ${peak} in flight at once (limit ${limit}), ${refusals} refused${wrongBucket ? `, ${wrongBucket} 429s of another bucket` : ''}${measurable ? '' : `; overlap not measurable: the link's round trip (${Math.round(edge)} ms) is half the quickest call (${Math.round(baseline)} ms) or more`}`,
+          ),
+          loadCheck(
+            'LOAD.CONCURRENCY.SPEND_HEADERS',
+            refusals > 0 && invalidRefusals === 0,
+            '429 concurrency_limit_exceeded carries consistent committed-spend headers',
+            'refusals, each with integer Limit, Current and Remaining = max(0, Limit - Current)',
+            refusals === 0 ? 'no refusal to judge' : invalidRefusals === 0 ? `${refusals} refusals, each with Limit, Current and Remaining = max(0, Limit - Current)` : `${invalidRefusals} of ${refusals} refusals: ${badRefusals.join('; ')}`,
+          ),
         ];
         return {
           metrics: { concurrency_refusals: refusals, max_in_flight: peak, admitted_calls: admitted.length },

@@ -6,6 +6,7 @@ import type { LoadReport } from '../engine.ts';
 import { barChart, esc, legend, lineChart } from './svg.ts';
 import { failureSummary, limitText, thresholdOutcome, withUnit } from '../thresholds.ts';
 import { COORDINATED_OMISSION_NOTE, figureRows } from './text.ts';
+import { held } from '../checks.ts';
 
 // Colours by status class, a shade per code within the class.
 const PALETTES: Record<string, string[]> = {
@@ -67,7 +68,7 @@ export function renderHtml(r: LoadReport): string {
   const rows = (pairs: Array<[string, string]>): string => pairs.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('');
   const thresholds = r.thresholds.map((x) => `<tr class="${x.ok ? 'ok' : 'bad'}"><td><code>${esc(x.expr)}</code></td><td>${esc(limitText(x))}</td><td>${esc(withUnit(x.actual, x.unit))}</td><td>${esc(thresholdOutcome(x))}</td></tr>`).join('');
   const why = r.verdict === 'fail' ? failureSummary(r) : undefined;
-  const checks = r.checks.map((c) => `<tr class="${c.ok ? 'ok' : 'bad'}"><td><code>${esc(c.rule)}</code></td><td>${esc(c.name)}<br><small>${esc(c.detail)}</small></td><td>${c.ok ? 'pass' : 'FAIL'}</td></tr>`).join('');
+  const checks = r.checks.map((c) => `<tr class="${held(c) ? 'ok' : 'bad'}"><td><code>${esc(c.rule)}</code></td><td>${esc(c.what)}<br><small>${esc(c.outcome === 'broken' ? `expected ${c.expected ?? '?'}; received ${c.received ?? '?'}` : c.outcome === 'blocked' ? `not judged: stopped at ${c.step ?? 'a step'}` : (c.received ?? ''))}</small></td><td>${held(c) ? 'pass' : c.outcome === 'broken' ? 'FAIL' : c.outcome.replace('_', ' ').toUpperCase()}</td></tr>`).join('');
   const violations = r.contract.examples
     .map((v) => `<li><code>${esc(v.rule)}</code>${v.level === 'SHOULD' ? ' (SHOULD, not failing)' : ''} ${esc(v.method)} ${esc(v.path)} → ${v.status}: ${esc(v.summary)}<br><small>expected ${esc(v.expected)}; received ${esc(v.received)}</small></li>`)
     .join('');

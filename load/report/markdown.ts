@@ -2,6 +2,7 @@
 import type { LoadReport } from '../engine.ts';
 import { failureSummary, limitText, thresholdOutcome, withUnit } from '../thresholds.ts';
 import { COORDINATED_OMISSION_NOTE } from './text.ts';
+import { checkText, held } from '../checks.ts';
 
 const fmt = (n: number | undefined, digits = 2): string => (n === undefined || !Number.isFinite(n) ? '–' : String(Math.round(n * 10 ** digits) / 10 ** digits));
 
@@ -49,7 +50,7 @@ export function renderMarkdown(r: LoadReport): string {
   }
   if (r.checks.length) {
     lines.push('| rule | check | result |', '| - | - | - |');
-    for (const c of r.checks) lines.push(`| \`${c.rule}\` | ${c.name}: ${c.detail.replace(/\|/g, '\\|')} | ${c.ok ? 'pass' : '**FAIL**'} |`);
+    for (const c of r.checks) lines.push(`| \`${c.rule}\` | ${checkText(c).replace(/\|/g, '\\|')} | ${held(c) ? 'pass' : c.outcome === 'broken' ? '**FAIL**' : `**${c.outcome.replace('_', ' ').toUpperCase()}**`} |`);
     lines.push('');
   }
   const codes = Object.entries(r.statusCodes).map(([k, v]) => `${k} ×${v}`).join(', ');

@@ -5,8 +5,9 @@ import path from 'node:path';
 import type { LoadReport } from '../engine.ts';
 import { renderHtml } from './html.ts';
 import { renderMarkdown } from './markdown.ts';
+import { environment } from '../../lib/config/env.ts';
 
-export function defaultReportDir(env: Record<string, string | undefined> = process.env): string {
+export function defaultReportDir(env: Record<string, string | undefined> = environment()): string {
   return path.resolve(env.REPORTS_DIR ?? 'reports', 'load');
 }
 

@@ -3,6 +3,7 @@
 // description of them (public facts §2: NodeInfo).
 import type { EngineHost, Image, StoredOutput } from './types.ts';
 import { decodePng, encodePng, PngError } from './png.ts';
+import { isPlainObject } from '../../lib/values.ts';
 
 // ---------------------------------------------------------------------------------
 // Inputs
@@ -28,7 +29,7 @@ export function isLink(v: unknown): v is Link {
 }
 
 export function isAssetRefShaped(v: unknown): v is { __type: 'core/ASSET'; info?: unknown } {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && (v as { __type?: unknown }).__type === 'core/ASSET';
+  return isPlainObject(v) && v.__type === 'core/ASSET';
 }
 
 /** The asset id of a reference, or undefined when the reference is malformed. */
@@ -151,13 +152,13 @@ export interface NodeClass {
 // ---------------------------------------------------------------------------------
 // Image helpers
 
-export function isImage(v: unknown): v is Image {
+function isImage(v: unknown): v is Image {
   if (typeof v !== 'object' || v === null) return false;
   const i = v as Partial<Image>;
   return typeof i.width === 'number' && typeof i.height === 'number' && (i.channels === 3 || i.channels === 4) && i.data instanceof Uint8Array && i.data.length === i.width * i.height * i.channels;
 }
 
-export function solidImage(width: number, height: number, rgb: number): Image {
+function solidImage(width: number, height: number, rgb: number): Image {
   const data = new Uint8Array(width * height * 3);
   const r = (rgb >> 16) & 0xff;
   const g = (rgb >> 8) & 0xff;
@@ -170,7 +171,7 @@ export function solidImage(width: number, height: number, rgb: number): Image {
   return { width, height, channels: 3, data };
 }
 
-export function invertImage(img: Image): Image {
+function invertImage(img: Image): Image {
   const data = new Uint8Array(img.data.length);
   const c = img.channels;
   for (let i = 0; i < data.length; i++) data[i] = c === 4 && i % 4 === 3 ? img.data[i]! : 255 - img.data[i]!;

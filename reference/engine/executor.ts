@@ -27,6 +27,7 @@ import { acceptsLink, CanceledError, checkLiteral, isLink, NodeError, type Catal
 import { encodePng, PngError } from './png.ts';
 import { compareNodeIds, validateWorkflow } from './validate.ts';
 import type { EngineEvent, EngineHost, ExecutionFailure, ExecutionStatus, Image, JobSpec, JobState, Progress, Refusal, StoredOutput } from './types.ts';
+import { isPlainObject } from '../../lib/values.ts';
 
 export interface ExecutorOptions {
   host: EngineHost;
@@ -45,7 +46,7 @@ export type CancelResult = 'canceling' | 'terminal' | 'unknown';
 
 const TERMINAL: ReadonlySet<ExecutionStatus> = new Set(['succeeded', 'failed', 'canceled']);
 
-export function isTerminal(status: ExecutionStatus): boolean {
+function isTerminal(status: ExecutionStatus): boolean {
   return TERMINAL.has(status);
 }
 
@@ -59,10 +60,6 @@ interface Run {
 type Outcome = { kind: 'success' } | { kind: 'error'; failure: ExecutionFailure } | { kind: 'interrupted'; node: string | null };
 
 type WorkflowNode = { class_type: string; inputs: Record<string, unknown> };
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** extra_data (the partner key) is forwarded per run and never kept beyond it. */
 function dropExtraData(run: Run): void {

@@ -5,8 +5,8 @@ import { deflateSync, inflateSync } from 'node:zlib';
 import type { Image } from './types.ts';
 
 /** The upload limits of the v1 cloud (16384 px per edge, 64 MP); larger images are refused. */
-export const MAX_EDGE = 16_384;
-export const MAX_PIXELS = 67_108_864;
+const MAX_EDGE = 16_384;
+const MAX_PIXELS = 67_108_864;
 
 const SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
 
@@ -173,7 +173,7 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
 }
 
 /** Checks an Image's shape; throws PngError when dimensions and data disagree. */
-export function assertImage(img: Image): void {
+function assertImage(img: Image): void {
   if (!Number.isInteger(img.width) || !Number.isInteger(img.height) || img.width < 1 || img.height < 1) throw new PngError('image dimensions must be positive integers');
   if (img.width > MAX_EDGE || img.height > MAX_EDGE || img.width * img.height > MAX_PIXELS) throw new PngError(`image is ${img.width}x${img.height}, over the size limit`);
   if (img.channels !== 3 && img.channels !== 4) throw new PngError('image must have 3 or 4 channels');

@@ -22,9 +22,10 @@
 // kind's count field is absent, the nodes of that kind in node_errors are all of them.
 import { acceptsLink, assetRefId, checkLiteral, isAssetRefShaped, isLink, type Catalog, type InputSpec, type NodeClass } from './catalog.ts';
 import type { NodeErrorEntry, NodeErrorItem, NodeErrorType, Refusal, RefusalDetails } from './types.ts';
+import { isPlainObject } from '../../lib/values.ts';
 
-export const MAX_NAMED_NODES = 50;
-export const MAX_UNKNOWN_CLASSES = 10;
+const MAX_NAMED_NODES = 50;
+const MAX_UNKNOWN_CLASSES = 10;
 
 export interface ValidateOptions {
   catalog: Catalog;
@@ -54,10 +55,6 @@ export function compareNodeIds(a: string, b: string): number {
   if (na !== undefined) return -1;
   if (nb !== undefined) return 1;
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 type Kind = 'malformed' | 'browser' | 'unknown';

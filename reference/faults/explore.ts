@@ -3,8 +3,8 @@
 // where no check puts one, an oversized query value, a value outside an enum on an operation
 // whose hand-written checks never send one). The self-test runs the explorer tests for
 // them because those tests declare the rule (test/support/spec-map.ts).
-import type { FaultUnit } from '../faults.ts';
-import { H } from '../router/state.ts';
+import type { FaultUnit } from './unit.ts';
+import { H } from '../router/constants.ts';
 import { ESTIMATE, isObj, onRouter, routerError } from './router/shared.ts';
 import { GENERIC_500 } from './v2/shared.ts';
 
@@ -17,7 +17,7 @@ export const EXPLORE_FAULTS = [
     // every other from-hash check sends an integer expires_in: only the explorer's
     // "body.expires_in type" mistake reaches it.
     name: 'from-hash-expires-type-500',
-    rule: 'V2.ASSET.INVALID_UPLOAD',
+    breaks: 'V2.ASSET.INVALID_UPLOAD',
     description: 'an asset-from-hash body whose expires_in is not an integer answers 500 internal_error (caught by the explorer only)',
     install(s) {
       s.request(
@@ -39,7 +39,7 @@ export const EXPLORE_FAULTS = [
     // cursor checks change one character of a served cursor or send another account's: only
     // the explorer's oversized cursor (thousands of characters) reaches it.
     name: 'list-cursor-oversized-problem-json',
-    rule: 'V2.CONTRACT.BODY',
+    breaks: 'V2.CONTRACT.BODY',
     description: 'the job list refuses a cursor longer than 1024 characters with 400 invalid_cursor under Content-Type application/problem+json (caught by the explorer only)',
     install(s) {
       s.respond({ routes: ['GET /api/v2/jobs'] }, (out) => {
@@ -56,7 +56,7 @@ export const EXPLORE_FAULTS = [
     // another type; the body properties send broken bodies to the synchronous run only: only
     // the explorer's "outside the enum" mistake on the estimate reaches it.
     name: 'estimate-enum-500',
-    rule: 'ROUTER.CONTRACT.STATUS_DECLARED',
+    breaks: 'ROUTER.CONTRACT.STATUS_DECLARED',
     description: 'an estimate whose body holds a value outside an enum of the model schema answers 500 internal_error instead of the 422 (caught by the explorer only)',
     install(s) {
       onRouter(s, [ESTIMATE], (out) => {

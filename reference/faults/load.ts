@@ -1,11 +1,11 @@
 // Faults only a load profile can see: each shows up when many clients call at once
 // (or over a run long enough to measure a rate), so the conformance suite, which
-// sends one request at a time, skips them (caughtBy: 'load'); `npm run load` and
-// test/load/faults.test.ts prove each makes its profile fail. These act on the router;
-// the v2 ones are in reference/faults/load/v2.ts.
-import type { FaultUnit } from '../faults.ts';
+// sends one request at a time, skips them; each names the profile that catches it
+// (`caughtBy: { load }`), and `npm run load` and test/load/faults.test.ts prove it
+// fails. These act on the router; the v2 ones are in reference/faults/load/v2.ts.
+import type { FaultUnit } from './unit.ts';
 import { routerAllowance } from '../router/principals.ts';
-import { H } from '../router/state.ts';
+import { H } from '../router/constants.ts';
 import { STATUS, dropSpendHeaders, isObj, onRouter, routerError } from './router/shared.ts';
 import { ArrivalMeter } from './arrival-meter.ts';
 import { V2_LOAD_FAULTS } from './load/v2.ts';
@@ -15,9 +15,9 @@ export { ArrivalMeter, UNDER_LOAD_PER_SECOND } from './arrival-meter.ts';
 export const LOAD_FAULTS = [
   {
     name: 'load-poll-no-retry-after',
-    rule: 'LOAD.POLL.RETRY_AFTER',
+    breaks: 'LOAD.POLL.RETRY_AFTER',
     description: 'queue status polls of unfinished requests lose Retry-After while more than 20 polls arrived in the last second',
-    caughtBy: 'load',
+    caughtBy: { load: 'router-queue-poll' },
     install(s) {
       const meter = new ArrivalMeter();
       onRouter(s, [STATUS], (out) => {
@@ -27,9 +27,9 @@ export const LOAD_FAULTS = [
   },
   {
     name: 'load-poll-invalid-body',
-    rule: 'LOAD.CONTRACT.UNDER_LOAD',
+    breaks: 'LOAD.CONTRACT.UNDER_LOAD',
     description: 'queue status answers drop their status field while more than 20 polls arrived in the last second',
-    caughtBy: 'load',
+    caughtBy: { load: 'router-queue-poll' },
     install(s) {
       const meter = new ArrivalMeter();
       onRouter(s, [STATUS], (out) => {
@@ -39,9 +39,9 @@ export const LOAD_FAULTS = [
   },
   {
     name: 'load-limiter-double',
-    rule: 'LOAD.RATE_LIMIT.ALLOWANCE',
+    breaks: 'LOAD.RATE_LIMIT.ALLOWANCE',
     description: "the router's request limiter lets twice each caller's allowance through per window",
-    caughtBy: 'load',
+    caughtBy: { load: 'router-rate-limit' },
     install(s) {
       s.policy.router.callerAllowance = (caller) => {
         const allowance = routerAllowance(caller);
@@ -51,9 +51,9 @@ export const LOAD_FAULTS = [
   },
   {
     name: 'load-429-no-detail',
-    rule: 'LOAD.RATE_LIMIT.ENVELOPE',
+    breaks: 'LOAD.RATE_LIMIT.ENVELOPE',
     description: "the router's 429 rate_limited bodies lack detail (only error_type)",
-    caughtBy: 'load',
+    caughtBy: { load: 'router-rate-limit' },
     install(s) {
       onRouter(s, undefined, (out) => {
         const err = routerError(out);
@@ -63,9 +63,9 @@ export const LOAD_FAULTS = [
   },
   {
     name: 'load-429-burst-bucket',
-    rule: 'LOAD.RATE_LIMIT.ENVELOPE',
+    breaks: 'LOAD.RATE_LIMIT.ENVELOPE',
     description: "a caller refused again within a second of a 429 rate_limited is refused by the router's burst guard: 429 under a bucket of its own, too_many_requests, instead of rate_limited",
-    caughtBy: 'load',
+    caughtBy: { load: 'router-rate-limit' },
     install(s) {
       // The first refusal of a burst is the limiter's own; the ones after it come from the guard.
       const lastRefused = new Map<string, number>();
@@ -84,9 +84,9 @@ export const LOAD_FAULTS = [
   },
   {
     name: 'load-limit-spills-over',
-    rule: 'LOAD.RATE_LIMIT.ACCOUNT_SCOPED',
+    breaks: 'LOAD.RATE_LIMIT.ACCOUNT_SCOPED',
     description: "for a second after the router refuses one caller 429, every other caller is refused too",
-    caughtBy: 'load',
+    caughtBy: { load: 'router-rate-limit' },
     install(s) {
       // The caller the limiter last refused, and when.
       let last = { caller: '', at: -Infinity };
@@ -99,9 +99,9 @@ export const LOAD_FAULTS = [
   },
   {
     name: 'load-retry-after-short',
-    rule: 'LOAD.RATE_LIMIT.RETRY_SUCCEEDS',
+    breaks: 'LOAD.RATE_LIMIT.RETRY_SUCCEEDS',
     description: "the router's 429 Retry-After is one second shorter than the time left in the window (down to 0)",
-    caughtBy: 'load',
+    caughtBy: { load: 'router-rate-limit' },
     install(s) {
       // The wait is understated (down to 0), so a client that obeys it comes back too early.
       onRouter(s, undefined, (out) => {
@@ -116,18 +116,18 @@ export const LOAD_FAULTS = [
   },
   {
     name: 'load-concurrency-off-by-one',
-    rule: 'LOAD.CONCURRENCY.LIMIT',
+    breaks: 'LOAD.CONCURRENCY.LIMIT',
     description: 'the router admits one synchronous call more than the in-flight limit',
-    caughtBy: 'load',
+    caughtBy: { load: 'router-concurrency' },
     install(s) {
       s.policy.router.inFlightLimit = (limit) => limit + 1;
     },
   },
   {
     name: 'load-concurrency-no-spend',
-    rule: 'LOAD.CONCURRENCY.SPEND_HEADERS',
+    breaks: 'LOAD.CONCURRENCY.SPEND_HEADERS',
     description: '429 concurrency_limit_exceeded answers lack the committed-spend headers',
-    caughtBy: 'load',
+    caughtBy: { load: 'router-concurrency' },
     install(s) {
       onRouter(s, undefined, (out) => {
         if (out.status === 429 && routerError(out)?.error_type === 'concurrency_limit_exceeded') dropSpendHeaders(out);

@@ -1,5 +1,5 @@
 // Faults of the node registry (seed W § Node registry operation): each breaks exactly one rule.
-import type { FaultUnit } from '../faults.ts';
+import type { FaultUnit } from './unit.ts';
 import { REGISTRY_JWT_SECRET, cloudAccountForKey } from '../accounts.ts';
 import { apiKeyOutcome, jwtOutcome, unauthorized } from '../registry/auth.ts';
 import { verifyDevJwt } from '../registry/jwt.ts';
@@ -12,7 +12,7 @@ export const REGISTRY_FAULTS = [
   // Contract
   {
     name: 'registry-created-303',
-    rule: 'REGISTRY.CONTRACT.STATUS_DECLARED',
+    breaks: 'REGISTRY.CONTRACT.STATUS_DECLARED',
     description: 'stored translations are answered 303 See Other instead of a success status',
     install(s) {
       s.respond({ surfaces: ['registry'], routes: [ROUTE] }, (out) => {
@@ -27,7 +27,7 @@ export const REGISTRY_FAULTS = [
     // written as a fire-and-forget write answers 204 No Content, which carries none. Only the
     // admin-secret test sees it, and REGISTRY.AUTH.ADMIN_SECRET asks only for a success.
     name: 'registry-admin-write-204',
-    rule: 'REGISTRY.CONTRACT.STATUS_DECLARED',
+    breaks: 'REGISTRY.CONTRACT.STATUS_DECLARED',
     description: 'translations stored with the administrative secret are answered 204 No Content, without the node',
     install(s) {
       s.respond({ surfaces: ['registry'], routes: [ROUTE] }, (out) => {
@@ -40,7 +40,7 @@ export const REGISTRY_FAULTS = [
   },
   {
     name: 'registry-errors-text-plain',
-    rule: 'REGISTRY.CONTRACT.BODY',
+    breaks: 'REGISTRY.CONTRACT.BODY',
     description: '404 answers are plain text instead of a JSON error body',
     install(s) {
       s.respond({ surfaces: ['registry'] }, (out) => {
@@ -53,7 +53,7 @@ export const REGISTRY_FAULTS = [
   // Security
   {
     name: 'registry-jwt-refused',
-    rule: 'REGISTRY.AUTH.JWT',
+    breaks: 'REGISTRY.AUTH.JWT',
     description: 'bearer JWTs are refused (401)',
     install(s) {
       s.policy.registry.jwtBearerOutcome = () => unauthorized('this registry does not accept JWT bearers');
@@ -61,7 +61,7 @@ export const REGISTRY_FAULTS = [
   },
   {
     name: 'registry-api-key-bearer-refused',
-    rule: 'REGISTRY.AUTH.API_KEY_BEARER',
+    breaks: 'REGISTRY.AUTH.API_KEY_BEARER',
     description: 'a bearer API key is not recognised by its prefix and fails as a malformed JWT',
     install(s) {
       s.policy.registry.apiKeyBearer = () => false;
@@ -69,7 +69,7 @@ export const REGISTRY_FAULTS = [
   },
   {
     name: 'registry-api-key-unchecked',
-    rule: 'REGISTRY.AUTH.API_KEY_BEARER',
+    breaks: 'REGISTRY.AUTH.API_KEY_BEARER',
     description: 'any bearer with the API-key prefix is accepted, even an unknown or revoked key',
     install(s) {
       s.policy.registry.apiKeyBearerOutcome = () => ({ ok: true, principal: { kind: 'api-key', account: 'unchecked' } });
@@ -81,7 +81,7 @@ export const REGISTRY_FAULTS = [
     // X-API-Key (its account merely has no credits); the one key a target names as
     // `api_key` belongs to a paying account, so only the comparison with X-API-Key sees it.
     name: 'registry-api-key-bearer-needs-credits',
-    rule: 'REGISTRY.AUTH.API_KEY_BEARER',
+    breaks: 'REGISTRY.AUTH.API_KEY_BEARER',
     description: 'a bearer API key of an account without credits is refused 401, while X-API-Key accepts the same key',
     install(s) {
       s.policy.registry.apiKeyBearerOutcome = (token) => (cloudAccountForKey(token) === 'broke' ? unauthorized('the account behind this API key has no credits') : apiKeyOutcome(token));
@@ -89,7 +89,7 @@ export const REGISTRY_FAULTS = [
   },
   {
     name: 'registry-admin-secret-ignored',
-    rule: 'REGISTRY.AUTH.ADMIN_SECRET',
+    breaks: 'REGISTRY.AUTH.ADMIN_SECRET',
     description: 'the administrative-secret header is ignored (401 without a bearer)',
     install(s) {
       s.policy.registry.adminSecret = () => undefined;
@@ -97,7 +97,7 @@ export const REGISTRY_FAULTS = [
   },
   {
     name: 'registry-jwt-expiry-ignored',
-    rule: 'REGISTRY.AUTH.REFUSED',
+    breaks: 'REGISTRY.AUTH.REFUSED',
     description: 'expired JWTs are accepted',
     install(s) {
       s.policy.registry.jwtBearerOutcome = (token, nowMs) => jwtOutcome(verifyDevJwt(REGISTRY_JWT_SECRET, token, nowMs, true));
@@ -105,7 +105,7 @@ export const REGISTRY_FAULTS = [
   },
   {
     name: 'registry-anonymous-accepted',
-    rule: 'REGISTRY.AUTH.REFUSED',
+    breaks: 'REGISTRY.AUTH.REFUSED',
     description: 'requests without any credential are accepted',
     install(s) {
       s.policy.registry.anonymousPrincipal = () => ({ kind: 'anonymous' });
@@ -114,7 +114,7 @@ export const REGISTRY_FAULTS = [
   // Body
   {
     name: 'registry-missing-data-accepted',
-    rule: 'REGISTRY.BODY.DATA',
+    breaks: 'REGISTRY.BODY.DATA',
     description: 'a body without "data" is accepted',
     install(s) {
       // A body without "data" reaches the route as one with no translations.
@@ -129,7 +129,7 @@ export const REGISTRY_FAULTS = [
   },
   {
     name: 'registry-bad-body-422',
-    rule: 'REGISTRY.BODY.STATUS_400',
+    breaks: 'REGISTRY.BODY.STATUS_400',
     description: 'a malformed body is answered 422 instead of 400',
     install(s) {
       s.respond({ surfaces: ['registry'] }, (out) => {
@@ -140,7 +140,7 @@ export const REGISTRY_FAULTS = [
   // Success
   {
     name: 'registry-created-200',
-    rule: 'REGISTRY.CREATE.STATUS',
+    breaks: 'REGISTRY.CREATE.STATUS',
     description: 'stored translations are answered 200 instead of 201',
     install(s) {
       s.respond({ surfaces: ['registry'], routes: [ROUTE] }, (out) => {
@@ -151,7 +151,7 @@ export const REGISTRY_FAULTS = [
   // Node id
   {
     name: 'registry-unknown-node-created',
-    rule: 'REGISTRY.NODE.UNKNOWN',
+    breaks: 'REGISTRY.NODE.UNKNOWN',
     description: 'an id that names no node is accepted (the node is created on the fly)',
     install(s) {
       s.policy.registry.nodeFor = (store, id) => store.node(id) ?? store.adopt(id);
@@ -159,7 +159,7 @@ export const REGISTRY_FAULTS = [
   },
   {
     name: 'registry-node-id-decoded-twice',
-    rule: 'REGISTRY.NODE.PATH_ID',
+    breaks: 'REGISTRY.NODE.PATH_ID',
     description: 'the node id is percent-decoded a second time (ids with "%" are lost: one that is no escape is dropped)',
     install(s) {
       s.policy.registry.nodeIdOf = (segment) => {
@@ -173,7 +173,7 @@ export const REGISTRY_FAULTS = [
   },
   {
     name: 'registry-node-id-nul-500',
-    rule: 'REGISTRY.NODE.ID_NO_5XX',
+    breaks: 'REGISTRY.NODE.ID_NO_5XX',
     description: 'a node id holding a control character makes the route fail with 500 (the store rejects it)',
     install(s) {
       s.request({ surfaces: ['registry'], routes: [ROUTE] }, ({ request }) => {
@@ -185,7 +185,7 @@ export const REGISTRY_FAULTS = [
   // Errors
   {
     name: 'registry-error-third-shape',
-    rule: 'REGISTRY.ERR.SHAPE',
+    breaks: 'REGISTRY.ERR.SHAPE',
     description: 'credential refusals are {code, message}, a third shape',
     install(s) {
       s.respond({ surfaces: ['registry'] }, (out) => {
@@ -195,7 +195,7 @@ export const REGISTRY_FAULTS = [
   },
   {
     name: 'registry-details-string',
-    rule: 'REGISTRY.ERR.SHAPE',
+    breaks: 'REGISTRY.ERR.SHAPE',
     description: '"details" is one joined string instead of an array of strings',
     install(s) {
       s.respond({ surfaces: ['registry'] }, (out) => {

@@ -8,6 +8,7 @@ import { IDEMPOTENCY_FAULTS } from './router/idempotency.ts';
 import { QUEUE_FAULTS } from './router/queue.ts';
 import { ESTIMATE_FAULTS } from './router/estimates.ts';
 import { ACCESS_FAULTS } from './router/access.ts';
+import { ROUTER_MODEL_FAULTS } from './router/model.ts';
 
 export const ROUTER_FAULTS = [
   ...CONTRACT_FAULTS,
@@ -18,4 +19,5 @@ export const ROUTER_FAULTS = [
   ...QUEUE_FAULTS,
   ...ESTIMATE_FAULTS,
   ...ACCESS_FAULTS,
+  ...ROUTER_MODEL_FAULTS,
 ] as const;

@@ -6,11 +6,24 @@ import { timingSafeEqual } from 'node:crypto';
 import { REGISTRY_ADMIN_HEADER, REGISTRY_ADMIN_SECRET, bearerToken, cloudAccountForKey, type CloudAccount } from '../accounts.ts';
 import { messageError, type RegistryError } from './errors.ts';
 import type { JwtVerdict } from './jwt.ts';
-import type { RegistryPolicy } from './policy.ts';
 
 export type RegistryPrincipal = { kind: 'jwt'; subject: string } | { kind: 'api-key'; account: CloudAccount | 'unchecked' } | { kind: 'admin' } | { kind: 'anonymous' };
 
 export type Outcome = { ok: true; principal: RegistryPrincipal } | { ok: false; refusal: RegistryError };
+
+/** The override points authentication asks (part of RegistryPolicy; a fault may replace any). */
+export interface RegistryAuthPolicy {
+  /** A bearer with the API-key prefix is an API key; anything else is read as a JWT. */
+  apiKeyBearer(token: string): boolean;
+  /** An API-key bearer is checked exactly as X-API-Key checks it. */
+  apiKeyBearerOutcome(token: string): Outcome;
+  /** A JWT bearer is verified against the development secret, expiry included. */
+  jwtBearerOutcome(token: string, nowMs: number): Outcome;
+  /** The administrative secret a request presents. */
+  adminSecret(presented: string | undefined): string | undefined;
+  /** The caller a request without any credential acts as (none: 401). */
+  anonymousPrincipal(): RegistryPrincipal | undefined;
+}
 
 export const unauthorized = (message: string): Outcome => ({ ok: false, refusal: messageError(401, 'unauthorized', message) });
 
@@ -31,8 +44,8 @@ export function jwtOutcome(verdict: JwtVerdict): Outcome {
   return unauthorized(verdict.reason === 'expired' ? 'the JWT has expired' : verdict.reason === 'bad-signature' ? 'the JWT signature does not verify' : 'the bearer credential is neither an API key nor a well-formed JWT');
 }
 
-function bearer(token: string, rules: RegistryPolicy): Outcome {
-  return rules.apiKeyBearer(token) ? rules.apiKeyBearerOutcome(token) : rules.jwtBearerOutcome(token, Date.now());
+function bearer(token: string, policy: RegistryAuthPolicy): Outcome {
+  return policy.apiKeyBearer(token) ? policy.apiKeyBearerOutcome(token) : policy.jwtBearerOutcome(token, Date.now());
 }
 
 function sameSecret(given: string): boolean {
@@ -42,22 +55,22 @@ function sameSecret(given: string): boolean {
 }
 
 /** The caller, or the refusal to send: the first presented credential's own refusal, else 401. */
-export function authenticate(headers: IncomingHttpHeaders, rules: RegistryPolicy): RegistryPrincipal {
+export function authenticate(headers: IncomingHttpHeaders, policy: RegistryAuthPolicy): RegistryPrincipal {
   const refusals: RegistryError[] = [];
   const authorization = header(headers, 'authorization');
   if (authorization !== undefined) {
     const token = bearerToken(authorization);
-    const outcome = token === undefined ? unauthorized('the Authorization header is not "Bearer <credential>"') : bearer(token, rules);
+    const outcome = token === undefined ? unauthorized('the Authorization header is not "Bearer <credential>"') : bearer(token, policy);
     if (outcome.ok) return outcome.principal;
     refusals.push(outcome.refusal);
   }
-  const admin = rules.adminSecret(header(headers, REGISTRY_ADMIN_HEADER));
+  const admin = policy.adminSecret(header(headers, REGISTRY_ADMIN_HEADER));
   if (admin !== undefined) {
     if (sameSecret(admin)) return { kind: 'admin' };
     refusals.push(messageError(403, 'forbidden', 'the administrative secret is not accepted'));
   }
   if (refusals[0]) throw refusals[0];
-  const anonymous = rules.anonymousPrincipal();
+  const anonymous = policy.anonymousPrincipal();
   if (anonymous !== undefined) return anonymous;
   throw messageError(401, 'unauthorized', `credentials required: Authorization: Bearer <JWT or API key>, or ${REGISTRY_ADMIN_HEADER}`);
 }

@@ -1,10 +1,11 @@
 // Development JWTs for the registry surface: compact JWS, HS256 over a shared development
-// secret, with `sub`, `iat` and a real `exp`. The suite's credential list mints its tokens
-// with the same function (fixtures/reference-dev.ts), so nothing has to be read from the
+// secret, with `sub`, `iat` and a real `exp`. The reference's printed credential list mints its
+// tokens with the same function (reference/main.ts), so nothing has to be read from the
 // server's output. Only HS256 is accepted: an unsigned ("alg": "none") token is refused.
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { isPlainObject } from '../../lib/values.ts';
 
-export const JWT_ISSUER = 'reference-registry';
+const JWT_ISSUER = 'reference-registry';
 
 export interface DevJwtClaims {
   sub: string;
@@ -33,7 +34,7 @@ function parseSegment(segment: string): Record<string, unknown> | undefined {
   if (!/^[A-Za-z0-9_-]+$/.test(segment)) return undefined;
   try {
     const value: unknown = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return isPlainObject(value) ? value : undefined;
   } catch {
     return undefined;
   }

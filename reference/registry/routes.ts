@@ -23,7 +23,7 @@ function refusedElsewise(err: RegistryError, headers: IncomingHttpHeaders): Regi
   return err;
 }
 
-export function registerRegistryRoutes(app: FastifyInstance, rules: RegistryPolicy, ctx?: ReferenceContext): void {
+export function registerRegistryRoutes(app: FastifyInstance, policy: RegistryPolicy, ctx?: ReferenceContext): void {
   const store = new TranslationStore();
   const otherRefusals = ctx?.isControl('registry-refusals-4xx') === true;
 
@@ -42,13 +42,13 @@ export function registerRegistryRoutes(app: FastifyInstance, rules: RegistryPoli
   app.post<{ Params: { nodeId: string } }>('/nodes/:nodeId/translations', async (request, reply) => {
     let principal;
     try {
-      principal = authenticate(request.headers, rules);
+      principal = authenticate(request.headers, policy);
     } catch (err) {
       throw otherRefusals && err instanceof RegistryError ? refusedElsewise(err, request.headers) : err;
     }
-    const nodeId = rules.nodeIdOf(request.params.nodeId);
+    const nodeId = policy.nodeIdOf(request.params.nodeId);
     const data = translationsOf(request.body);
-    const node = rules.nodeFor(store, nodeId);
+    const node = policy.nodeFor(store, nodeId);
     if (!node) throw detailsError(404, 'node not found', [`no node has the id ${JSON.stringify(nodeId)}`]);
     const translations = store.put(node.id, data);
     return reply

@@ -57,14 +57,14 @@ function generated(): ModelDef[] {
   const push = (def: Omit<ModelDef, 'id' | 'listed'> & { listed?: boolean }): void => {
     out.push({ listed: true, ...def, id: `${def.provider}/${def.model}` });
   };
-  const policy = ['yes', 'no', 'unknown'] as const;
+  const charges = ['yes', 'no', 'unknown'] as const;
   for (let i = 0; i < 110; i++) {
     const name = `pf-${ADJECTIVES[i % ADJECTIVES.length]}-${Math.floor(i / ADJECTIVES.length) + 1}${i % 7 === 0 ? '.5' : ''}`;
-    push({ provider: 'pixelforge', model: name, kind: 'image', chargesOnPolicyRejection: policy[i % 3]!, alternates: ALT_SETS[i % ALT_SETS.length]!, authored: true, closed: i % 2 === 0, rates: imageRates(IMAGE_RATES[i % IMAGE_RATES.length]!) });
+    push({ provider: 'pixelforge', model: name, kind: 'image', chargesOnPolicyRejection: charges[i % 3]!, alternates: ALT_SETS[i % ALT_SETS.length]!, authored: true, closed: i % 2 === 0, rates: imageRates(IMAGE_RATES[i % IMAGE_RATES.length]!) });
   }
   for (let i = 0; i < 60; i++) {
     const name = `lm_${ADJECTIVES[(i * 5) % ADJECTIVES.length]}-v${(i % 4) + 1}-${i}`;
-    push({ provider: 'lumina', model: name, kind: 'image', chargesOnPolicyRejection: policy[(i + 1) % 3]!, alternates: i % 3 === 0 ? ['higgsfield', 'fal'] : [], authored: true, closed: false, rates: imageRates(IMAGE_RATES[(i + 3) % IMAGE_RATES.length]!) });
+    push({ provider: 'lumina', model: name, kind: 'image', chargesOnPolicyRejection: charges[(i + 1) % 3]!, alternates: i % 3 === 0 ? ['higgsfield', 'fal'] : [], authored: true, closed: false, rates: imageRates(IMAGE_RATES[(i + 3) % IMAGE_RATES.length]!) });
   }
   for (let i = 0; i < 40; i++) {
     push({ provider: 'vidra', model: `clip-${ADJECTIVES[(i * 3) % ADJECTIVES.length]}-${i}`, kind: 'video', chargesOnPolicyRejection: 'yes', alternates: i % 2 === 0 ? ['fal'] : [], authored: true, closed: false, rates: { text_to_video: '0.0243', image_to_video: '0.0243', reference_to_video: '0.0304', video_to_video: '0.0417' } });
@@ -129,7 +129,7 @@ export class Catalog {
   }
 }
 
-export const SEGMENT = /^[a-z0-9]+([._-][a-z0-9]+)*$/;
+const SEGMENT = /^[a-z0-9]+([._-][a-z0-9]+)*$/;
 
 export function validSegments(provider: string, model: string): boolean {
   return SEGMENT.test(provider) && provider.length <= 64 && SEGMENT.test(model) && model.length <= 128;

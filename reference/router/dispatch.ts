@@ -9,11 +9,12 @@ import { callPartner, translate, type PartnerAnswer } from './partners.ts';
 import { billedCalls, creditsOf, type Leg } from './pricing.ts';
 import type { Principal } from './principals.ts';
 import { inputSchema } from './schemas.ts';
-import { H, type RouterState } from './state.ts';
+import type { Answer, Route } from './answer.ts';
+import { H } from './constants.ts';
+import type { RouterState } from './state.ts';
 import { withoutFormats, type ValidationEntry } from './validation.ts';
 import { alternateAnswer, assertsFormats, partnerImageCap, providerFailure, readProvider, shownProvider } from './variations.ts';
-
-export type Route = 'run' | 'submit' | 'estimate';
+import { isPlainObject } from '../../lib/values.ts';
 
 export interface RunQuery {
   modelProvider?: string;
@@ -33,7 +34,7 @@ function flag(raw: unknown, name: string): boolean {
 export function parseRunQuery(query: Record<string, unknown>, state: RouterState): RunQuery {
   const mp = query.model_provider;
   // Only the exact literal `false` turns fallback off (public docs: False, 0, no leave it on).
-  const fallback = !state.rules.fallbackOff(query.fallback_provider);
+  const fallback = !state.policy.fallbackOff(query.fallback_provider);
   return {
     ...(typeof mp === 'string' ? { modelProvider: mp } : {}),
     strict: flag(query.strict_mode, 'strict_mode'),
@@ -42,21 +43,17 @@ export function parseRunQuery(query: Record<string, unknown>, state: RouterState
   };
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-export function selectsEdit(model: ModelDef, body: unknown): boolean {
-  return model.kind === 'image' && isObject(body) && typeof body.image === 'string';
+function selectsEdit(model: ModelDef, body: unknown): boolean {
+  return model.kind === 'image' && isPlainObject(body) && typeof body.image === 'string';
 }
 
 /** model_provider rule 6: refusals in the fixed order; otherwise the leg that serves the call. */
 export function selectLeg(state: RouterState, model: ModelDef, p: Principal, q: RunQuery, body: unknown, route: Route, hasKey: boolean): Leg {
-  const rules = state.rules;
+  const policy = state.policy;
   const native: Leg = { kind: 'native', provider: model.provider };
   const mp = q.modelProvider === undefined ? undefined : readProvider(state, q.modelProvider);
   if (mp === undefined) return native;
-  if (rules.nativeAlias(mp)) return native;
+  if (policy.nativeAlias(mp)) return native;
   // 1. Not a registered provider.
   if (!(ALTERNATES as readonly string[]).includes(mp)) {
     throw new RouterError(400, 'invalid_input', `model_provider ${JSON.stringify(mp)} is not a registered provider; use one of ${ALTERNATES.join(', ')}`);
@@ -65,21 +62,21 @@ export function selectLeg(state: RouterState, model: ModelDef, p: Principal, q: 
   // Estimates price a leg: they detect no own key and answer no 409.
   if (route !== 'estimate') {
     const edit = (): void => {
-      if (selectsEdit(model, body) && !rules.carriesEdit(alt)) {
+      if (selectsEdit(model, body) && !policy.carriesEdit(alt)) {
         throw new RouterError(409, 'invalid_input', `${EDIT_PREFIX}, which ${alt}'s translator for ${model.id} cannot serve; drop model_provider or send without the edit`);
       }
     };
     const byok = (): void => {
-      if (rules.ownKeyConflict(p, model, hasKey)) {
+      if (policy.ownKeyConflict(p, model, hasKey)) {
         throw new RouterError(409, 'invalid_input', `${BYOK_PREFIX} for ${model.provider}; drop model_provider or send without the own-key credential`);
       }
     };
     // 2. Edit the translator cannot serve; 3. own-key credential for the path's provider.
-    for (const refusal of rules.legRefusals) (refusal === 'edit' ? edit : byok)();
+    for (const refusal of policy.legRefusals) (refusal === 'edit' ? edit : byok)();
   }
   // 4. The provider's gate.
   if (p.gateDown) throw new RouterError(503, 'service_unavailable', `the gate for ${alt} could not be evaluated; try again later`);
-  if (!rules.providerEnabled(p, alt)) throw new RouterError(403, 'not_enabled', `${alt} is not turned on for this caller`);
+  if (!policy.providerEnabled(p, alt)) throw new RouterError(403, 'not_enabled', `${alt} is not turned on for this caller`);
   // 5. A real provider with no leg for this model: the same answer as rule 1.
   if (!model.alternates.includes(alt)) throw invalidInput(`model_provider ${JSON.stringify(alt)} has no leg for ${model.id}`);
   return { kind: 'alternate', provider: alt };
@@ -87,62 +84,25 @@ export function selectLeg(state: RouterState, model: ModelDef, p: Principal, q: 
 
 /** Schema checks of a default run (the estimate's too): the 422 entries, if any. */
 export function validateBody(state: RouterState, model: ModelDef, body: unknown, opts: { skipNative: boolean; rejectUnknown: boolean; route: Route }): Record<string, unknown> {
-  const rules = state.rules;
-  if (!isObject(body)) {
+  const policy = state.policy;
+  if (!isPlainObject(body)) {
     throw new RouterValidationError([{ loc: ['body'], msg: 'Input should be a valid dictionary', type: 'dict_type', input: body ?? null }]);
   }
   const entries: ValidationEntry[] = [];
-  if (typeof body.model === 'string' && !rules.bodyNamesModel(body.model, model, opts.route)) {
+  if (typeof body.model === 'string' && !policy.bodyNamesModel(body.model, model, opts.route)) {
     entries.push({ loc: ['body', 'model'], msg: `the body names ${body.model}, but the path addresses ${model.id}`, type: 'model_mismatch', ctx: { expected: model.id }, input: body.model });
   }
   const schema = inputSchema(model);
   if (!schema) {
-    entries.push(...rules.unauthoredEntries(body));
-  } else if (!(opts.skipNative && rules.strictSkipsNative(opts.route))) {
-    rules.validateNative(assertsFormats(state) ? schema : withoutFormats(schema), body, entries);
+    entries.push(...policy.unauthoredEntries(body));
+  } else if (!(opts.skipNative && policy.strictSkipsNative(opts.route))) {
+    policy.validateNative(assertsFormats(state) ? schema : withoutFormats(schema), body, entries);
   }
-  if (rules.rejectsUnknown(opts.route, opts.rejectUnknown) && schema && rules.refusesUndeclared(schema) && !opts.skipNative) {
-    entries.push(...rules.undeclared(schema, body));
+  if (policy.rejectsUnknown(opts.route, opts.rejectUnknown) && schema && policy.refusesUndeclared(schema) && !opts.skipNative) {
+    entries.push(...policy.undeclared(schema, body));
   }
   if (entries.length > 0) throw new RouterValidationError(entries);
   return body;
-}
-
-/** An answer the caller gets, produced by a provider (and so recorded against a key). */
-export interface Answer {
-  status: number;
-  headers: Record<string, string>;
-  body: Buffer;
-}
-
-export function errorAnswer(status: number, errorType: string, detail: string, headers: Record<string, string> = {}, extra: Record<string, unknown> = {}): Answer {
-  return {
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8', [H.errorType]: errorType, ...headers },
-    body: Buffer.from(JSON.stringify({ detail, error_type: errorType, ...extra })),
-  };
-}
-
-/** Turns a partner's failure into the router's answer. */
-export function failureAnswer(answer: Exclude<PartnerAnswer, { kind: 'ok' }>, model: ModelDef): Answer {
-  switch (answer.kind) {
-    case 'unavailable':
-    case 'unparseable': {
-      const upstream = String(answer.upstreamStatus);
-      const why = answer.kind === 'unavailable' ? 'the provider could not take the call' : "the provider's answer could not be turned into a result";
-      return errorAnswer(502, 'provider_error', `${model.id}: ${why}`, { [H.upstreamStatus]: upstream });
-    }
-    case 'rejected':
-      return errorAnswer(400, 'invalid_input', `${model.id}: the provider rejected the request as malformed`, { [H.upstreamStatus]: String(answer.upstreamStatus), [H.upstreamDetail]: answer.reason }, { upstream_detail: answer.reason });
-    case 'policy': {
-      return errorAnswer(400, 'content_policy_violation', `${model.id}: the provider refused the request on content-policy grounds`, { [H.refusalSubject]: answer.subject }, { refusal_subject: answer.subject });
-    }
-    case 'timeout':
-      return errorAnswer(504, 'deadline_exceeded', `${model.id}: the call passed its deadline; check the bucket before retrying with the same key`, {
-        [H.upstreamStatus]: '504',
-        'Retry-After': '2',
-      });
-  }
 }
 
 // Long enough that a second call (or a poll) lands while it runs, even on a loaded machine.
@@ -150,7 +110,7 @@ export const SLOW_MS = 1000;
 
 /** The output as the caller receives it, on the synchronous route and on collect alike. */
 export function presentOutput(state: RouterState, model: ModelDef, strict: boolean, answer: Extract<PartnerAnswer, { kind: 'ok' }>, leg: Leg): { contentType: string; bytes: Buffer } {
-  return alternateAnswer(state, model, leg, strict, state.rules.shapeOutput(model, { contentType: answer.contentType, bytes: answer.bytes }, strict, leg));
+  return alternateAnswer(state, model, leg, strict, state.policy.shapeOutput(model, { contentType: answer.contentType, bytes: answer.bytes }, strict, leg));
 }
 
 function sentBody(model: ModelDef, leg: Leg, body: Record<string, unknown>, strict: boolean): { body: Record<string, unknown>; dropped: string[] } {
@@ -166,16 +126,16 @@ function droppedHeader(dropped: string[]): Record<string, string> {
  * `keyRecord`, when set, is what the call's Idempotency-Key holds instead of the answer sent.
  */
 export async function runSync(state: RouterState, model: ModelDef, p: Principal, q: RunQuery, leg: Leg, body: Record<string, unknown>): Promise<Answer & { keyRecord?: Answer }> {
-  const rules = state.rules;
+  const policy = state.policy;
   const ownKey = p.ownKeys.has(model.provider) && leg.kind === 'native';
   const edit = selectsEdit(model, body);
   if (model.behaviour === 'slow') await delay(SLOW_MS);
 
   const success = (answer: Extract<PartnerAnswer, { kind: 'ok' }>, served: Leg, sent: Record<string, unknown>, extra: Record<string, string>): Answer => {
     const headers: Record<string, string> = { 'content-type': answer.contentType, ...extra, 'X-Content-Type-Options': 'nosniff' };
-    // The run is billed by the operation its body selects (rules.videoOperation for the video family).
-    const calls = ownKey ? undefined : billedCalls(model, rules.ratedLeg(served, model), sent, answer.outputTokens, rules.videoOperation);
-    if (calls !== undefined) headers[H.credits] = creditsOf(rules.runCharge(calls), rules.figures).toString(2);
+    // The run is billed by the operation its body selects (policy.videoOperation for the video family).
+    const calls = ownKey ? undefined : billedCalls(model, policy.ratedLeg(served, model), sent, answer.outputTokens, policy.videoOperation);
+    if (calls !== undefined) headers[H.credits] = creditsOf(policy.runCharge(calls), policy.figures).toString(2);
     const out = presentOutput(state, model, q.strict, answer, served);
     headers['content-type'] = out.contentType;
     return { status: 200, headers, body: out.bytes };
@@ -189,16 +149,16 @@ export async function runSync(state: RouterState, model: ModelDef, p: Principal,
   // the key holds the generation, so a same-key retry collects its result (R:172:095fab30ad8d).
   if (answer.kind === 'timeout' && answer.finished !== undefined) {
     const failure = providerFailure(state, answer, model);
-    return { ...failure, keyRecord: rules.cutoffRecord(failure, success(answer.finished, leg, first.body, droppedHeader(first.dropped))) };
+    return { ...failure, keyRecord: policy.cutoffRecord(failure, success(answer.finished, leg, first.body, droppedHeader(first.dropped))) };
   }
 
   // Fallback is skipped for own keys, edits and strict mode.
-  const skipped = ownKey || (edit && rules.fallbackSkipsEdits) || (q.strict && rules.fallbackSkipsStrict);
+  const skipped = ownKey || (edit && policy.fallbackSkipsEdits) || (q.strict && policy.fallbackSkipsStrict);
   const failure = providerFailure(state, answer, model);
   if (!q.fallback || skipped) return failure;
   const served = fallback(state, model, p, leg, body, answer);
   if (served === undefined) return failure;
-  if (served.kind === 'failed') return rules.failedFallback(failure, served.leg);
+  if (served.kind === 'failed') return policy.failedFallback(failure, served.leg);
   return success(served.answer, served.leg, served.sent, { [H.fallback]: shownProvider(state, served.leg.provider), ...droppedHeader(served.dropped) });
 }
 
@@ -212,13 +172,13 @@ export type FallbackOutcome =
  * scanned in a fixed order and the first eligible one is tried once. Undefined: no attempt.
  */
 export function fallback(state: RouterState, model: ModelDef, p: Principal, leg: Leg, body: Record<string, unknown>, answer: Exclude<PartnerAnswer, { kind: 'ok' }>): FallbackOutcome | undefined {
-  const rules = state.rules;
-  if (!rules.fallbackAfter(answer)) return undefined;
+  const policy = state.policy;
+  if (!policy.fallbackAfter(answer)) return undefined;
   const eligible: Leg[] =
     leg.kind === 'native'
       ? ALTERNATES.filter((a) => model.alternates.includes(a) && p.enabled.has(a) && !p.gateDown).map((a) => ({ kind: 'alternate' as const, provider: a }))
       : [{ kind: 'native' as const, provider: model.provider }];
-  const tries = rules.fallbackTries(eligible, body);
+  const tries = policy.fallbackTries(eligible, body);
   let last: Leg | undefined;
   for (const next of tries) {
     last = next;

@@ -3,7 +3,7 @@
 // released when the router refused before dispatch.
 import { createHash } from 'node:crypto';
 
-export const RECORD_TTL_MS = 24 * 3600 * 1000;
+const RECORD_TTL_MS = 24 * 3600 * 1000;
 /** Answers larger than this are recorded but not replayable. */
 export const REPLAY_CAP_BYTES = 128 * 1024;
 

@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import type { Alternate, ModelDef } from './catalog.ts';
 import type { Leg } from './pricing.ts';
+import { isPlainObject } from '../../lib/values.ts';
 
 export type PartnerAnswer =
   | { kind: 'ok'; contentType: string; bytes: Buffer; outputTokens: number }
@@ -20,13 +21,9 @@ export type PartnerAnswer =
   | { kind: 'policy'; subject: string }
   | { kind: 'timeout'; finished?: Extract<PartnerAnswer, { kind: 'ok' }> }; // `finished`: the generation completed after the call was cut off
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (isObject(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`;
+  if (isPlainObject(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`;
   return JSON.stringify(value);
 }
 
@@ -37,7 +34,7 @@ function digest(...parts: string[]): string {
 function texts(value: unknown, out: string[] = []): string[] {
   if (typeof value === 'string') out.push(value);
   else if (Array.isArray(value)) value.forEach((v) => texts(v, out));
-  else if (isObject(value)) Object.values(value).forEach((v) => texts(v, out));
+  else if (isPlainObject(value)) Object.values(value).forEach((v) => texts(v, out));
   return out;
 }
 
@@ -45,7 +42,7 @@ export type TriggerKind = 'fail' | 'malformed' | 'timeout' | 'cutoff';
 export type Trigger = { kind: TriggerKind; legs?: string[] } | { kind: 'policy'; subject: string };
 
 /** A trigger written in the body, if any. */
-export function triggerIn(body: unknown): Trigger | undefined {
+function triggerIn(body: unknown): Trigger | undefined {
   for (const t of texts(body)) {
     const m = /\[\[(fail|malformed|timeout|cutoff)(?::([a-z0-9_,-]+))?\]\]/.exec(t);
     if (m) return { kind: m[1] as TriggerKind, ...(m[2] ? { legs: m[2].split(',') } : {}) };
@@ -178,11 +175,11 @@ export const CARRIES_EDIT_MEDIA: ReadonlySet<Alternate> = new Set<Alternate>(['f
 /** Translates a native body for an alternate: the fields it keeps, and one sentence per dropped field. */
 export function translate(model: ModelDef, provider: Alternate, body: Record<string, unknown>): { body: Record<string, unknown>; dropped: string[] } {
   if (model.kind !== 'image') return { body, dropped: [] };
-  const rules = CANNOT_EXPRESS[provider];
+  const cannot = CANNOT_EXPRESS[provider];
   const kept: Record<string, unknown> = {};
   const dropped: string[] = [];
   for (const [k, v] of Object.entries(body)) {
-    if (k in rules) dropped.push(`${k}: ${rules[k]}; the field was dropped`);
+    if (k in cannot) dropped.push(`${k}: ${cannot[k]}; the field was dropped`);
     else kept[k] = v;
   }
   return { body: kept, dropped };

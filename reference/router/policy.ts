@@ -9,13 +9,13 @@ import { RouterError } from './errors.ts';
 import { CARRIES_EDIT_MEDIA, type PartnerAnswer } from './partners.ts';
 import { NATIVE_ALIASES, type Alternate, type ModelDef } from './catalog.ts';
 import type { CursorCodec } from './cursor.ts';
-import { failureAnswer, type Answer, type Route } from './dispatch.ts';
+import { failureAnswer, type Answer, type Route } from './answer.ts';
 import { REPLAY_CAP_BYTES, type IdempotencyStore, type Lookup } from './idempotency.ts';
 import type { QueueStore, QueuedRequest } from './queue.ts';
 import { CORRECT_FIGURES, operationOf, type Figures, type Leg, type Quote } from './pricing.ts';
 import { routerAllowance, type Principal } from './principals.ts';
 import { schemaDocument, type SchemaDocument } from './schemas.ts';
-import { BRAND, MAX_BODY_BYTES } from './state.ts';
+import { BRAND, MAX_BODY_BYTES } from './constants.ts';
 import { undeclaredTopLevel, validateAgainst, type ValidationEntry } from './validation.ts';
 import type { JsonSchema } from './schemas.ts';
 

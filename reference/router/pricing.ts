@@ -2,6 +2,7 @@
 // credits are the amount times 211, rounded to 2 decimals.
 import type { Alternate, ModelDef } from './catalog.ts';
 import { Dec } from './decimal.ts';
+import { isPlainObject } from '../../lib/values.ts';
 
 export const CREDITS_PER_DOLLAR = 211;
 
@@ -44,16 +45,12 @@ export class StaleCardError extends Error {
   }
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 /** The operation a body selects (metering follows it). */
 export function operationOf(model: ModelDef, body: Record<string, unknown>, byRole = false): string {
   if (model.kind === 'image') return typeof body.image === 'string' ? 'image_to_image' : 'text_to_image';
   if (model.kind === 'video') {
-    const items = Array.isArray(body.content) ? body.content.filter(isObject) : [];
-    const draft = items.find((i) => i.type === 'draft_task' && isObject(i.draft_task));
+    const items = Array.isArray(body.content) ? body.content.filter(isPlainObject) : [];
+    const draft = items.find((i) => i.type === 'draft_task' && isPlainObject(i.draft_task));
     if (draft) {
       // A final render bills as the operation of the draft it renders (its id names it).
       const id = String((draft.draft_task as Record<string, unknown>).id ?? '');
@@ -81,7 +78,7 @@ function tokensOf(text: string): number {
 }
 
 function inputTokens(body: Record<string, unknown>): number {
-  const messages = Array.isArray(body.messages) ? body.messages.filter(isObject) : [];
+  const messages = Array.isArray(body.messages) ? body.messages.filter(isPlainObject) : [];
   return messages.reduce((n, m) => n + tokensOf(String(m.content ?? '')), 0);
 }
 

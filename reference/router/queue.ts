@@ -35,7 +35,7 @@ export interface QueuedRequest {
   completedStatus?: Buffer;
 }
 
-export const QUEUE_WAIT_MS = 10;
+const QUEUE_WAIT_MS = 10;
 
 /** The queued request of the default caller on pixelforge/pf-flux-lite whose result has aged out (targets.yaml: aged_out_request_id). */
 export const AGED_OUT_REQUEST_ID = '5e0c1d2a-7b3f-4c8e-9a61-0d4f2b8c3e71';

@@ -10,22 +10,7 @@ import { scopeOfCaller } from './principals.ts';
 import type { RouterPolicy } from './policy.ts';
 import type { SchemaDocument } from './schemas.ts';
 import type { ControlName } from '../controls.ts';
-
-/** The reference serves the Comfy brand (targets.yaml, reference entry). */
-export const BRAND = 'Comfy';
-export const H = {
-  requestId: `X-${BRAND}-Request-Id`,
-  errorType: `X-${BRAND}-Error-Type`,
-  fallback: `X-${BRAND}-Router-Fallback-Provider`,
-  dropped: `X-${BRAND}-Router-Dropped-Params`,
-  credits: `X-${BRAND}-Credits-Used`,
-  upstreamStatus: `X-${BRAND}-Upstream-Status`,
-  upstreamDetail: `X-${BRAND}-Upstream-Detail`,
-  refusalSubject: `X-${BRAND}-Refusal-Subject`,
-} as const;
-
-export const SPEND_LIMIT_CENTS = 50_000;
-export const MAX_BODY_BYTES = 1024 * 1024;
+import { SPEND_LIMIT_CENTS } from './constants.ts';
 
 export class RouterState {
   readonly catalog = new Catalog(randomUUID());
@@ -41,12 +26,12 @@ export class RouterState {
 
   constructor(
     /** The override points (reference/router/policy.ts): correct unless a fault replaced one. */
-    readonly rules: RouterPolicy,
+    readonly policy: RouterPolicy,
     readonly baseUrl: () => string,
     /** The harmless variation the reference runs with (reference/controls.ts), for the router's own. */
     readonly isControl: (name: ControlName) => boolean = () => false,
   ) {
-    this.limiter = new RateLimiter((caller) => rules.callerAllowance(caller));
+    this.limiter = new RateLimiter((caller) => policy.callerAllowance(caller));
     this.queue.addAgedOut(AGED_OUT_REQUEST_ID, scopeOfCaller('alice'), 'pixelforge/pf-flux-lite');
   }
 
@@ -57,7 +42,7 @@ export class RouterState {
   startCall(scope: string, limit: number | undefined): (() => void) | undefined {
     if (limit === undefined) return () => {};
     const running = this.runningCalls.get(scope) ?? 0;
-    if (running >= this.rules.inFlightLimit(limit)) return undefined;
+    if (running >= this.policy.inFlightLimit(limit)) return undefined;
     this.runningCalls.set(scope, running + 1);
     let ended = false;
     return () => {
@@ -70,7 +55,7 @@ export class RouterState {
   document(model: ModelDef): SchemaDocument {
     let doc = this.docs.get(model.id);
     if (!doc) {
-      doc = this.rules.schemaDocument(model);
+      doc = this.policy.schemaDocument(model);
       this.docs.set(model.id, doc);
     }
     return doc;

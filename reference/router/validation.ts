@@ -3,6 +3,7 @@
 // Undeclared fields are never refused here; reject_unknown_fields is checked separately
 // and only at the top level.
 import type { JsonSchema } from './schemas.ts';
+import { isPlainObject } from '../../lib/values.ts';
 
 export type Loc = Array<string | number>;
 
@@ -12,10 +13,6 @@ export interface ValidationEntry {
   type: string;
   ctx?: Record<string, unknown>;
   input?: unknown;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function typeName(schemaType: unknown): string {
@@ -48,7 +45,7 @@ function typeOk(schemaType: unknown, v: unknown): boolean {
     case 'array':
       return Array.isArray(v);
     case 'object':
-      return isObject(v);
+      return isPlainObject(v);
     default:
       return true;
   }
@@ -97,15 +94,15 @@ export function validateAgainst(schema: JsonSchema, value: unknown, loc: Loc, ou
     } else if (typeof s.maxItems === 'number' && value.length > s.maxItems) {
       out.push({ loc, msg: `List should have at most ${s.maxItems} items`, type: 'too_long', ctx: { max_length: s.maxItems, actual_length: value.length }, input: value });
     }
-    if (isObject(s.items)) value.forEach((item, i) => validateAgainst(s.items as JsonSchema, item, [...loc, i], out));
+    if (isPlainObject(s.items)) value.forEach((item, i) => validateAgainst(s.items as JsonSchema, item, [...loc, i], out));
   }
-  if (isObject(value)) {
-    const props = isObject(s.properties) ? s.properties : {};
+  if (isPlainObject(value)) {
+    const props = isPlainObject(s.properties) ? s.properties : {};
     for (const req of Array.isArray(s.required) ? (s.required as string[]) : []) {
       if (!(req in value)) out.push({ loc: [...loc, req], msg: 'Field required', type: 'missing', input: value });
     }
     for (const [k, sub] of Object.entries(props)) {
-      if (k in value && isObject(sub)) validateAgainst(sub, value[k], [...loc, k], out);
+      if (k in value && isPlainObject(sub)) validateAgainst(sub, value[k], [...loc, k], out);
     }
   }
 }
@@ -114,7 +111,7 @@ export function validateAgainst(schema: JsonSchema, value: unknown, loc: Loc, ou
 export function withoutFormats(schema: JsonSchema): JsonSchema {
   const strip = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(strip);
-    if (!isObject(v)) return v;
+    if (!isPlainObject(v)) return v;
     return Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'format').map(([k, x]) => [k, strip(x)]));
   };
   return strip(schema) as JsonSchema;
@@ -124,12 +121,12 @@ export function withoutFormats(schema: JsonSchema): JsonSchema {
 export function undeclaredTopLevel(schema: JsonSchema, body: Record<string, unknown>, nestedToo = false): ValidationEntry[] {
   const out: ValidationEntry[] = [];
   const walk = (s: JsonSchema, value: Record<string, unknown>, loc: Loc, top: boolean): void => {
-    const props = isObject(s.properties) ? s.properties : {};
+    const props = isPlainObject(s.properties) ? s.properties : {};
     for (const [k, v] of Object.entries(value)) {
       if (!(k in props)) {
         if (top) out.push({ loc: [...loc, k], msg: 'Extra inputs are not permitted', type: 'extra_forbidden', input: v });
         else if (nestedToo) out.push({ loc: [...loc, k], msg: 'Extra inputs are not permitted', type: 'extra_forbidden', input: v });
-      } else if (nestedToo && isObject(v) && isObject(props[k])) {
+      } else if (nestedToo && isPlainObject(v) && isPlainObject(props[k])) {
         walk(props[k] as JsonSchema, v, [...loc, k], false);
       }
     }

@@ -2,11 +2,12 @@
 // seed allows that the reference does not take by default. Each is consulted by name here,
 // so a control run of the router answers the way such a router would; no fault uses them.
 import type { ModelDef } from './catalog.ts';
-import { errorAnswer, type Answer } from './dispatch.ts';
+import { errorAnswer, type Answer } from './answer.ts';
 import type { PartnerAnswer } from './partners.ts';
 import { operationOf, type Leg } from './pricing.ts';
 import { createHash } from 'node:crypto';
-import { H, type RouterState } from './state.ts';
+import { H } from './constants.ts';
+import type { RouterState } from './state.ts';
 
 /**
  * router-renamed-members: the members whose names seed R leaves not shown (entry ID and
@@ -106,7 +107,7 @@ export function providerFailure(state: RouterState, answer: Exclude<PartnerAnswe
   if (state.isControl('router-provider-failure-402') && answer.kind === 'unavailable') {
     return errorAnswer(402, 'provider_error', `${model.id}: the provider could not take the call and reported no reason`, { [H.upstreamStatus]: String(answer.upstreamStatus) });
   }
-  const failed = state.rules.providerFailure(answer, model);
+  const failed = state.policy.providerFailure(answer, model);
   // router-deadline-own-clock: the router's own clock ends the call, so no provider status is reported.
   if (state.isControl('router-deadline-own-clock') && answer.kind === 'timeout') return withoutHeader(failed, H.upstreamStatus);
   // router-policy-upstream-detail: the provider's reason for a content-policy refusal goes out in the header (no body member).
@@ -137,7 +138,7 @@ export function rateLimitRetryAfter(state: RouterState, seconds: number): number
  * quotes are not charges (R:62) and may price a sibling operation differently (R:66).
  */
 export function quoteVideoOperation(state: RouterState): (model: ModelDef, body: Record<string, unknown>) => string {
-  return state.isControl('router-video-quotes-by-role') ? (model, body) => operationOf(model, body, true) : state.rules.videoOperation;
+  return state.isControl('router-video-quotes-by-role') ? (model, body) => operationOf(model, body, true) : state.policy.videoOperation;
 }
 
 /**

@@ -15,7 +15,7 @@ export const routerSurface: SurfaceDefinition = {
       forceCloseConnections: true,
       // Model segments reach 128 characters, and invalid ones must still be answered.
       routerOptions: { maxParamLength: 1024 },
-      bodyLimit: ctx.router.rules.bodyLimitBytes,
+      bodyLimit: ctx.router.policy.bodyLimitBytes,
     });
     ctx.installSeams(app, 'router');
     app.get(HEALTH_PATH, async () => ({ ok: true }));

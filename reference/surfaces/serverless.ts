@@ -13,21 +13,7 @@ import { registerAssetRoutes } from '../v2/assets.ts';
 import { registerJobRoutes } from '../v2/jobs.ts';
 import type { SurfaceDefinition } from './surface.ts';
 import { keyNotAllowed } from './cloud.ts';
-
-export type DeploymentState = 'ready' | 'not_ready' | 'unavailable' | 'stopped';
-
-export const DEPLOYMENTS: Record<string, DeploymentState> = {
-  'dep-ready': 'ready',
-  'dep-warming': 'not_ready',
-  'dep-nogpu': 'unavailable',
-  'dep-stopped': 'stopped',
-};
-
-/** The graph a deployment is built around, returned by GET /workflow until a job has run there. */
-export const DEPLOYMENT_WORKFLOW = {
-  '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, color: 0 } },
-  '2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'deployment' } },
-};
+import { DEPLOYMENT_WORKFLOW } from '../v2/deployments.ts';
 
 function serverlessResolver(ctx: ReferenceContext): AccountResolver {
   return (header, request) => {

@@ -10,7 +10,7 @@ import type { ApiWorkflow } from '../engine/types.ts';
 const isLink = (v: unknown): v is [string | number, number] => Array.isArray(v) && v.length === 2 && (typeof v[0] === 'string' || typeof v[0] === 'number') && typeof v[1] === 'number';
 
 /** Each node's signature: its class and inputs, with links replaced by the linked node's signature. */
-export function nodeSignatures(workflow: ApiWorkflow): Map<string, string> {
+function nodeSignatures(workflow: ApiWorkflow): Map<string, string> {
   const sigs = new Map<string, string>();
   const visiting = new Set<string>();
   const sigOf = (id: string): string => {

@@ -2,14 +2,14 @@
 // namespace per account. The answered name is derived from the bytes alone, so
 // `subfolder` is accepted and ignored; uploads are stored as the account's assets
 // under that name, which is how LoadImage finds them in the shared engine.
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { StagedBlob } from '../blobs.ts';
 import type { ReferenceContext } from '../context.ts';
 
 /** Public docs: uploads above 50 MB are refused 400. */
-export const V1_MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+const V1_MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
 
 export class UploadError extends Error {}
 
@@ -87,7 +87,7 @@ export class V1Files {
   }
 
   /** Commits the staged bytes and files them under their content-derived name. */
-  async store(account: string, staged: StagedBlob, declaredType: string | undefined, subfolder: string): Promise<StoredFile> {
+  async store(account: string, staged: StagedBlob, declaredType: string | undefined, subfolder: string, upload: 'image' | 'mask' = 'image'): Promise<StoredFile> {
     await staged.commit();
     const head = await new Promise<Uint8Array>((resolve, reject) => {
       const chunks: Buffer[] = [];
@@ -99,7 +99,7 @@ export class V1Files {
     const { contentType, ext } = sniff(head, declaredType);
     const name = `${staged.hex}${ext}`;
     // The namespace is flat: subfolder plays no part in where the bytes live.
-    const key = this.ctx.policy.v1.storageKey(name, subfolder);
+    const key = this.ctx.policy.v1.storageKey(name, subfolder, upload);
     const now = Date.now();
     this.ctx.assets.add({
       id: randomUUID(),
@@ -110,7 +110,6 @@ export class V1Files {
       file_path: key,
       tags: ['input'],
       created_at: new Date(now).toISOString(),
-      sha256Hex: staged.sha256Hex || createHash('sha256').digest('hex'),
     });
     let set = this.names.get(account);
     if (!set) {

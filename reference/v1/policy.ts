@@ -14,8 +14,8 @@ export interface V1Policy {
   streamsTo(client: { account: string; clientId: string | undefined }, job: V1Job): boolean;
   /** original_ref of a mask upload: a JSON-encoded object. */
   parseOriginalRef(raw: string): unknown;
-  /** The storage key of an upload: the flat namespace keeps the name alone. */
-  storageKey(name: string, subfolder: string): string;
+  /** The storage key of an upload (image or mask): the flat namespace keeps the name alone. */
+  storageKey(name: string, subfolder: string, upload: 'image' | 'mask'): string;
   /** The extra_data field a partner node reads the caller's key from. */
   partnerKeyField: string;
   /** The traits a prompt is judged by (subscription and credits). */

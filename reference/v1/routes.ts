@@ -11,10 +11,7 @@ import { accountForKey, v1Account, v1Authenticate } from './auth.ts';
 import { promptError, sendV1Error, type PromptError } from './errors.ts';
 import { readV1Form, UploadError, V1Files, type V1Form } from './files.ts';
 import { v1Status, type V1Jobs } from './jobs.ts';
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+import { isPlainObject } from '../../lib/values.ts';
 
 function iso(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
@@ -36,7 +33,7 @@ function refusalBody(refusal: Refusal): { error: PromptError; node_errors: Recor
 
 export function registerV1Routes(app: FastifyInstance, ctx: ReferenceContext, jobs: V1Jobs): void {
   const { engine, assets, signer } = ctx;
-  const rules = ctx.policy.v1;
+  const policy = ctx.policy.v1;
   const files = new V1Files(ctx);
   const auth = v1Authenticate();
   let number = 0;
@@ -100,7 +97,7 @@ export function registerV1Routes(app: FastifyInstance, ctx: ReferenceContext, jo
     const rawRef = form.fields.get('original_ref');
     let ref: unknown;
     try {
-      ref = rawRef === undefined ? undefined : rules.parseOriginalRef(rawRef);
+      ref = rawRef === undefined ? undefined : policy.parseOriginalRef(rawRef);
     } catch {
       ref = undefined;
     }
@@ -115,7 +112,7 @@ export function registerV1Routes(app: FastifyInstance, ctx: ReferenceContext, jo
       return sendV1Error(reply, 400, 'invalid_request', `original_ref names an unknown image "${refName}"`);
     }
     const subfolder = form.fields.get('subfolder') ?? '';
-    const stored = await files.store(account, form.file, form.fileType, subfolder);
+    const stored = await files.store(account, form.file, form.fileType, subfolder, 'mask');
     return reply.send({
       name: stored.name,
       subfolder,
@@ -138,8 +135,8 @@ export function registerV1Routes(app: FastifyInstance, ctx: ReferenceContext, jo
     }
     // A control: the subscription is enforced when the job would run, not at submit (the seed
     // says running needs one, W:127:032fbcb7b0a5, not where): accepted, then the job fails.
-    const failsLater = rules.promptTraits(account).noCredits && ctx.isControl('v1-subscription-fails-later');
-    if (rules.promptTraits(account).noCredits && !failsLater) {
+    const failsLater = policy.promptTraits(account).noCredits && ctx.isControl('v1-subscription-fails-later');
+    if (policy.promptTraits(account).noCredits && !failsLater) {
       return refuse(402, { error: promptError('insufficient_credits', 'the account has no credits left'), node_errors: {} });
     }
     const refusal = engine.validate(body.prompt, account);
@@ -148,14 +145,14 @@ export function registerV1Routes(app: FastifyInstance, ctx: ReferenceContext, jo
     const prompt = body.prompt as ApiWorkflow;
     const partnerNodes = Object.entries(prompt).filter(([, node]) => engine.catalog.get(node.class_type)?.apiNode === true);
     if (partnerNodes.length > 0) {
-      const field = rules.partnerKeyField;
+      const field = policy.partnerKeyField;
       const key = extraData?.[field];
       if (typeof key !== 'string' || accountForKey(key) !== account) {
         const why = typeof key === 'string' ? `extra_data.${field} is not an API key of this account` : `extra_data.${field} is missing`;
         return refuse(200, { error: promptError('missing_partner_key', `partner node(s) ${partnerNodes.map(([id]) => id).join(', ')} need the caller's API key: ${why}`), node_errors: {} });
       }
     }
-    const busy = rules.busyRefusal(engine, account);
+    const busy = policy.busyRefusal(engine, account);
     if (busy) return refuse(busy.status, { error: busy.error, node_errors: {} });
 
     const id = randomUUID();
@@ -209,7 +206,7 @@ export function registerV1Routes(app: FastifyInstance, ctx: ReferenceContext, jo
     // The namespace is flat: subfolder is ignored, only the name and its kind count.
     const rec = assets.findOwnedByPath(account, type === 'input' ? filename : `${type}/${filename}`);
     if (!rec) return sendV1Error(reply, 404, 'not_found', `no ${type} file named "${filename}"`);
-    if (!rules.viewRedirects) return serveBlob(request, reply, ctx.blobs, { hex: rec.hex, size: rec.size_bytes, contentType: rec.content_type });
+    if (!policy.viewRedirects) return serveBlob(request, reply, ctx.blobs, { hex: rec.hex, size: rec.size_bytes, contentType: rec.content_type });
     return reply.code(302).header('location', signer.sign(rec.hex, rec.content_type).url).send();
   });
 }

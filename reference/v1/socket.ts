@@ -42,7 +42,7 @@ function refuse(socket: Duplex, status: number, reason: string, message: string)
 
 export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs: V1Jobs): void {
   const { engine } = ctx;
-  const rules = ctx.policy.v1;
+  const policy = ctx.policy.v1;
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   const clients = new Set<Client>();
   const runs = new Map<string, Run>();
@@ -51,7 +51,7 @@ export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs
   const queueRemaining = (account: string): number => engine.activeCount(account);
   const now = (): number => Date.now();
 
-  const recipients = (job: V1Job): Client[] => [...clients].filter((c) => rules.streamsTo(c, job));
+  const recipients = (job: V1Job): Client[] => [...clients].filter((c) => policy.streamsTo(c, job));
 
   // A payload may differ per connection (previews, by what the connection announced); the
   // seams see each distinct payload once, whatever the number of connections it goes to.
@@ -188,7 +188,7 @@ export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs
       return;
     }
     const token = url.searchParams.get('token');
-    const account = rules.socketAccount(token);
+    const account = policy.socketAccount(token);
     if (account === undefined) {
       refuse(socket, 401, 'Unauthorized', token === null ? 'missing token query parameter' : 'unknown API key in token');
       return;

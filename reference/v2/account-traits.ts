@@ -10,6 +10,11 @@ export interface AccountTraits {
   noCredits: boolean;
   /** Submits fail 500 upstream_error, as when a backing service is down. */
   upstreamFailure: boolean;
+  /**
+   * How long the account's jobs stay retrievable where the seed states no job retention (a
+   * serverless deployment; the hosted cloud keeps its 30-day placeholder). Absent: that too.
+   */
+  jobRetentionMs?: number;
 }
 
 const DEFAULT: AccountTraits = { queueCapacity: 200, concurrency: 3, noCredits: false, upstreamFailure: false };
@@ -18,6 +23,7 @@ const SCENARIOS: Record<string, Partial<AccountTraits>> = {
   carol: { queueCapacity: 1, concurrency: 1 },
   broke: { noCredits: true },
   flaky: { upstreamFailure: true },
+  gwen: { jobRetentionMs: 3_000 },
 };
 
 export function accountTraits(account: string): AccountTraits {

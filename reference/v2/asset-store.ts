@@ -7,8 +7,6 @@ export interface AssetRecord {
   readonly file_path: string | null;
   readonly tags: readonly string[];
   readonly created_at: string;
-  /** Kept only so the hash-not-blake3 fault can report it. */
-  readonly sha256Hex: string;
   /** The job that produced the asset; uploads have none. */
   readonly job_id?: string;
 }

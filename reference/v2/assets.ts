@@ -11,9 +11,10 @@ import { readUpload } from './upload.ts';
 import { Moderation } from './moderation.ts';
 import { accountTraits } from './account-traits.ts';
 import { contentLocation } from './variations.ts';
+import { UUID_RE, isPlainObject } from '../../lib/values.ts';
 
 /** What differs between surfaces serving the same asset contract. */
-export interface AssetPolicy {
+export interface AssetSurface {
   /** Hosted surfaces hand out signed storage URLs and redirect content reads to them. */
   readonly signedUrls: boolean;
   /** Whether retention deadlines apply; where they do not, expires_in is ignored. */
@@ -26,7 +27,6 @@ const DEFAULT_RETENTION_SECONDS = 86_400;
 const PROXY_URL_LIFETIME_MS = 3_600_000;
 /** The one url_expires_at of every proxy url under the proxy-constant-url-expiry control. */
 const PROXY_CONSTANT_EXPIRY_MS = Date.parse('9999-12-31T23:59:59.000Z');
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface Minted {
   record: AssetRecord;
@@ -37,7 +37,6 @@ interface BlobFacts {
   hex: string;
   size: number;
   contentType: string;
-  sha256Hex: string;
 }
 
 function single(fields: Map<string, unknown[]>, name: string): unknown {
@@ -47,16 +46,12 @@ function single(fields: Map<string, unknown[]>, name: string): unknown {
   return values[0];
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** The folders the placement-roots-only control allows (the reference's own outputs live under output/). */
 const PLACEMENT_ROOTS = ['input', 'output', 'models'];
 
-export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext, guard: Guard, policy: AssetPolicy): void {
+export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext, guard: Guard, surface: AssetSurface): void {
   const { assets, blobs, signer } = ctx;
-  const rules = ctx.policy.v2;
+  const policy = ctx.policy.v2;
   // The placement-roots-only control (a legal variation: a proxy that allowlists its roots)
   // is read here because an upload's file_path arrives in a multipart body only this route
   // reads, so no hook sees it before the asset is minted.
@@ -75,16 +70,16 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext,
   const minuteSigner = ctx.isControl('signed-url-minute-expiry');
   const constantProxyExpiry = ctx.isControl('proxy-constant-url-expiry');
   const presentUrl = (rec: Pick<AssetRecord, 'id' | 'hex' | 'content_type'>, nowMs: number): { url: string; expiresAtMs: number } =>
-    policy.signedUrls
+    surface.signedUrls
       ? signer.sign(rec.hex, rec.content_type, minuteSigner ? Math.ceil(nowMs / 60_000) * 60_000 : nowMs)
-      : { url: `${policy.baseUrl()}/api/v2/assets/${rec.id}/content`, expiresAtMs: constantProxyExpiry ? PROXY_CONSTANT_EXPIRY_MS : nowMs + PROXY_URL_LIFETIME_MS };
+      : { url: `${surface.baseUrl()}/api/v2/assets/${rec.id}/content`, expiresAtMs: constantProxyExpiry ? PROXY_CONSTANT_EXPIRY_MS : nowMs + PROXY_URL_LIFETIME_MS };
 
   // Re-referencing content may only push the deadline later, never earlier.
   const retain = (account: string, hex: string, requestedSeconds: number | undefined, createdNew: boolean, nowMs: number): void => {
-    if (!policy.retention) return;
+    if (!surface.retention) return;
     const wanted = nowMs + (requestedSeconds ?? DEFAULT_RETENTION_SECONDS) * 1000;
     const existing = createdNew ? undefined : assets.deadline(account, hex);
-    const next = existing === undefined ? wanted : rules.extendRetention(existing, wanted);
+    const next = existing === undefined ? wanted : policy.extendRetention(existing, wanted);
     assets.setDeadline(account, hex, next);
   };
 
@@ -106,7 +101,6 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext,
       file_path: meta.filePath,
       tags: meta.tags,
       created_at: new Date(nowMs).toISOString(),
-      sha256Hex: blob.sha256Hex,
     };
     const record: AssetRecord = base;
     assets.add(record);
@@ -117,7 +111,7 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext,
     const { createdNew } = opts;
     const link = presentUrl(rec, Date.now());
     let expiresAt: string | null = null;
-    if (policy.retention) {
+    if (surface.retention) {
       const deadline = assets.deadline(rec.account, rec.hex);
       expiresAt = deadline === undefined ? null : new Date(deadline).toISOString();
     }
@@ -153,7 +147,7 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext,
       if (ctx.isControl('owner-scope-forbidden')) throw new ApiError('forbidden', 'this asset belongs to another account');
       throw notFound('asset');
     }
-    if (rules.blocked(moderation, rec.hex)) throw new ApiError('content_blocked', 'content moderation flagged these bytes');
+    if (policy.blocked(moderation, rec.hex)) throw new ApiError('content_blocked', 'content moderation flagged these bytes');
     return rec;
   };
 
@@ -167,27 +161,27 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext,
       const expectedHex = rawExpected === undefined ? undefined : blobHash(rawExpected, 'expected_hash');
       const tags = (fields.get('tags') ?? []).map((t) => tag(t, 'tags'));
       const rawExpires = single(fields, 'expires_in');
-      const requested = rawExpires === undefined || !policy.retention ? undefined : expiresIn(rawExpires, 'expires_in');
+      const requested = rawExpires === undefined || !surface.retention ? undefined : expiresIn(rawExpires, 'expires_in');
       // "Every operation can fail this way" (seed W § Errors, upstream_error): the scenario
       // account whose backing services are down fails its uploads too.
       if (accountTraits(account).upstreamFailure) throw upstreamError();
       if (file === undefined) throw invalidRequest('file', 'a file part is required');
-      if (expectedHex !== undefined && !rules.hashMatches(expectedHex, file.hex)) {
+      if (expectedHex !== undefined && !policy.hashMatches(expectedHex, file.hex)) {
         throw new ApiError('hash_mismatch', 'expected_hash does not match the uploaded bytes', {
           details: { expected_hash: formatHash(expectedHex), computed_hash: formatHash(file.hex) },
         });
       }
-      for (const name of rules.requiredUploadFields) if (!fields.has(name)) throw invalidRequest(name, `a ${name} field is required`);
+      for (const name of policy.requiredUploadFields) if (!fields.has(name)) throw invalidRequest(name, `a ${name} field is required`);
       await file.commit();
       // A control: moderation that refuses flagged bytes at upload, minting nothing (the seed
       // names no operation where content_blocked is answered, W:218:96c1e20e9439).
-      if (ctx.isControl('moderation-at-upload') && rules.blocked(moderation, file.hex)) throw new ApiError('content_blocked', 'content moderation flagged these bytes');
+      if (ctx.isControl('moderation-at-upload') && policy.blocked(moderation, file.hex)) throw new ApiError('content_blocked', 'content moderation flagged these bytes');
       // Asset rule 5: the same path and bytes as an existing output answer with that output.
-      const output = rules.outputMatch(assets, account, file.hex, path);
+      const output = policy.outputMatch(assets, account, file.hex, path);
       if (output !== undefined) return reply.code(200).send(present(output, { createdNew: false }));
       const { record, createdNew } = mint(
         account,
-        { hex: file.hex, size: file.size, contentType, sha256Hex: file.sha256Hex },
+        { hex: file.hex, size: file.size, contentType },
         { filePath: path, tags, expiresIn: requested, fromUpload: true },
       );
       return reply.code(createdNew ? 201 : 200).send(present(record, { createdNew }));
@@ -204,10 +198,10 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext,
     const path = body.file_path === undefined || body.file_path === null ? null : placed(filePath(body.file_path, 'file_path'));
     if (body.tags !== undefined && !Array.isArray(body.tags)) throw invalidRequest('tags', 'must be an array of strings');
     const tags = ((body.tags as unknown[] | undefined) ?? []).map((t) => tag(t, 'tags'));
-    const requested = body.expires_in === undefined || !policy.retention ? undefined : expiresIn(body.expires_in, 'expires_in');
+    const requested = body.expires_in === undefined || !surface.retention ? undefined : expiresIn(body.expires_in, 'expires_in');
 
     // Another account's blob is indistinguishable from no blob at all.
-    if (!rules.heldForFromHash(assets, account, hex)) throw new ApiError('blob_not_found', 'no blob with that hash is available to this account');
+    if (!policy.heldForFromHash(assets, account, hex)) throw new ApiError('blob_not_found', 'no blob with that hash is available to this account');
     const existing = assets.findByPath(account, hex, path);
     if (existing !== undefined) {
       retain(account, hex, requested, false, Date.now());
@@ -217,7 +211,7 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext,
     if (template === undefined) throw upstreamError();
     const { record } = mint(
       account,
-      { hex, size: template.size_bytes, contentType: template.content_type, sha256Hex: template.sha256Hex },
+      { hex, size: template.size_bytes, contentType: template.content_type },
       { filePath: path, tags, expiresIn: requested, fromUpload: false },
     );
     return reply.code(201).send(present(record, { createdNew: false }));
@@ -226,17 +220,17 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext,
   app.head<{ Params: { hash: string } }>('/api/v2/assets/by-hash/:hash', { onRequest: guard.admit }, async (request, reply) => {
     const account = guard.requireAccount(request);
     const hex = parseHash(request.params.hash);
-    const found = hex !== undefined && rules.heldForByHash(assets, account, hex);
+    const found = hex !== undefined && policy.heldForByHash(assets, account, hex);
     return reply.code(found ? 200 : 404).send();
   });
 
   // The rate limit applies to unknown and foreign ids too, so it is charged before the lookup.
-  const chargeFirst = rules.rateLimitBeforeLookup;
+  const chargeFirst = policy.rateLimitBeforeLookup;
   app.get<{ Params: { id: string } }>('/api/v2/assets/:id', { onRequest: chargeFirst ? guard.admit : guard.authenticate }, async (request, reply) => {
     const account = guard.requireAccount(request);
     // The scenario account whose backing services are down fails its asset reads too.
     if (accountTraits(account).upstreamFailure) throw upstreamError();
-    const rec = ownAsset(account, request.params.id, (r) => rules.assetReadable(r, account));
+    const rec = ownAsset(account, request.params.id, (r) => policy.assetReadable(r, account));
     if (!chargeFirst) guard.charge(request);
     return reply.send(present(rec));
   });
@@ -246,7 +240,7 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext,
     { onRequest: guard.admit },
     async (request, reply) => {
       const rec = ownAsset(guard.requireAccount(request), request.params.id);
-      if (rules.redirectContent(policy.signedUrls)) {
+      if (policy.redirectContent(surface.signedUrls)) {
         return reply.code(302).header('Location', contentLocation(ctx, signer.sign(rec.hex, rec.content_type).url, `${request.protocol}://${request.headers.host ?? ''}`)).send();
       }
       return serveBlob(request, reply, blobs, { hex: rec.hex, size: rec.size_bytes, contentType: rec.content_type });
@@ -256,7 +250,7 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext,
   app.delete<{ Params: { id: string } }>('/api/v2/assets/:id', { onRequest: guard.admit }, async (request, reply) => {
     const account = guard.requireAccount(request);
     const rec = ownAsset(account, request.params.id);
-    rules.deleteAsset(assets, rec.id);
+    policy.deleteAsset(assets, rec.id);
     return reply.code(204).send();
   });
 }

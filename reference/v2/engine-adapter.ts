@@ -1,17 +1,22 @@
 // The workflow engine as the v2 surfaces use it. Inputs resolve through the caller's
 // own assets (by id, or by file path for `image: "<name>"`); every produced image is
 // stored as a blob and minted as an asset carrying the job's id.
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { blake3 } from '@noble/hashes/blake3.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import type { BlobStore } from '../blobs.ts';
-import type { V2Policy } from './policy.ts';
 import { defaultCatalog, type Catalog } from '../engine/catalog.ts';
 import { Executor } from '../engine/executor.ts';
 import { validateWorkflow } from '../engine/validate.ts';
 import type { EngineEvent, EngineHost, JobSpec, JobState, Refusal, StoredOutput } from '../engine/types.ts';
-import type { AssetStore } from './asset-store.ts';
+import type { AssetRecord, AssetStore } from './asset-store.ts';
+
+/** The two override points the engine asks (V2Policy has both; a fault may replace either later). */
+export interface EnginePolicy {
+  runConcurrency(account: string): number;
+  inputAssetUsable(rec: AssetRecord): boolean;
+}
 
 export class V2Engine {
   readonly catalog: Catalog = defaultCatalog();
@@ -20,10 +25,10 @@ export class V2Engine {
   constructor(
     private readonly assets: AssetStore,
     private readonly blobs: BlobStore,
-    private readonly rules: V2Policy,
+    private readonly policy: EnginePolicy,
   ) {
     // Asked when a prompt could start, so a fault installed through the policy is seen.
-    this.executor = new Executor({ host: this.host(), catalog: this.catalog, concurrencyFor: (account) => this.rules.runConcurrency(account) });
+    this.executor = new Executor({ host: this.host(), catalog: this.catalog, concurrencyFor: (account) => this.policy.runConcurrency(account) });
   }
 
   private ownAsset(account: string, id: string) {
@@ -64,7 +69,6 @@ export class V2Engine {
           file_path: `${out.kind}/${filename}`,
           tags: [out.kind],
           created_at: new Date(now).toISOString(),
-          sha256Hex: createHash('sha256').update(out.png).digest('hex'),
           job_id: out.jobId,
         });
         return { ref: id, filename, subfolder: '', type: out.kind, contentType: 'image/png', sizeBytes: out.png.byteLength };
@@ -77,7 +81,7 @@ export class V2Engine {
       catalog: this.catalog,
       assetExists: (id) => {
         const rec = this.ownAsset(account, id);
-        return rec !== undefined && this.rules.inputAssetUsable(rec);
+        return rec !== undefined && this.policy.inputAssetUsable(rec);
       },
       inputFileExists: (name) => this.byPath(account, name) !== undefined,
     });

@@ -4,8 +4,8 @@ import { parseHash } from '../blobs.ts';
 // Validation shared by the multipart upload and the JSON from-hash body; each
 // failure names the offending field.
 
-export const MIN_EXPIRES_IN = 60;
-export const MAX_EXPIRES_IN = 604_800;
+const MIN_EXPIRES_IN = 60;
+const MAX_EXPIRES_IN = 604_800;
 const MAX_PATH_LENGTH = 4096;
 const MAX_TAG_LENGTH = 256;
 const MEDIA_TYPE_RE = /^[A-Za-z0-9!#$&^_.+-]+\/[A-Za-z0-9!#$&^_.+-]+(\s*;.*)?$/;

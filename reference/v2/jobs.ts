@@ -12,9 +12,10 @@ import type { ApiWorkflow, EngineEvent, JobState } from '../engine/types.ts';
 import { CursorCodec, type CursorPosition } from './cursor.ts';
 import { JOB_RETENTION_MS, type V2Job } from './job-store.ts';
 import { parseFilters, parseLabels } from './labels.ts';
+import { UUID_RE } from '../../lib/values.ts';
 
 /** What differs between the surfaces serving the v2 job contract. */
-export interface JobPolicy {
+export interface JobSurface {
   /** Listing and reads are confined to this scope (a surface, or one deployment). */
   scope(request: FastifyRequest): string;
   /** Where job URLs are mounted, host-relative (`/deployment/<id>` on serverless, '' elsewhere). */
@@ -29,7 +30,6 @@ export interface JobPolicy {
   readonly credits: boolean;
 }
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 100;
 
@@ -37,9 +37,9 @@ function iso(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
 }
 
-export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, guard: Guard, policy: JobPolicy): void {
+export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, guard: Guard, surface: JobSurface): void {
   const { engine, jobs, assets } = ctx;
-  const rules = ctx.policy.v2;
+  const policy = ctx.policy.v2;
   const cursors = new CursorCodec(ctx.isControl('job-list-plain-cursors'));
   // The seed gives the job list no order: newest first (public docs), or oldest first under a control.
   const oldestFirst = ctx.isControl('job-list-oldest-first');
@@ -48,8 +48,8 @@ export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, g
   const withoutUrls = ctx.isControl('job-without-urls');
   // Controls of the hosted cloud (its scope): labels taken and not kept (W:53:60fb6dc0818b
   // lists that as a reason for an absent job_metadata), and a submit answered 200.
-  const labelsDropped = (request: FastifyRequest): boolean => ctx.isControl('labels-not-kept') && policy.scope(request) === 'cloud';
-  const submitted = (request: FastifyRequest): number => (ctx.isControl('job-submit-200') && policy.scope(request) === 'cloud' ? 200 : 201);
+  const labelsDropped = (request: FastifyRequest): boolean => ctx.isControl('labels-not-kept') && surface.scope(request) === 'cloud';
+  const submitted = (request: FastifyRequest): number => (ctx.isControl('job-submit-200') && surface.scope(request) === 'cloud' ? 200 : 201);
 
   const ownJob = (request: FastifyRequest, id: string): { job: V2Job; state: JobState } => {
     const account = guard.requireAccount(request);
@@ -60,13 +60,13 @@ export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, g
     if (!UUID_RE.test(id) && ctx.isControl('malformed-job-id-422')) throw invalidRequest('id', 'is not a job id this server issues');
     const job = UUID_RE.test(id) ? jobs.get(id) : undefined;
     const state = job ? engine.get(job.id) : undefined;
-    if (!job || !state || job.account !== account || job.scope !== policy.scope(request)) throw notFound('job');
+    if (!job || !state || job.account !== account || job.scope !== surface.scope(request)) throw notFound('job');
     return { job, state };
   };
 
   const present = (request: FastifyRequest, job: V2Job, state: JobState): Record<string, unknown> => {
-    const base = policy.baseUrl(request);
-    const mount = `${policy.mountPrefix(request)}/api/v2/jobs/${job.id}`;
+    const base = surface.baseUrl(request);
+    const mount = `${surface.mountPrefix(request)}/api/v2/jobs/${job.id}`;
     const outputs = state.outputs
       .filter((o) => o.type === 'output')
       .map((o) => {
@@ -98,7 +98,16 @@ export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, g
       progress: state.progress,
       outputs,
       error: f
-        ? { code: 'node_execution_error', message: f.exception_message, node_id: f.node_id, class_type: f.class_type, traceback: f.traceback.join('\n') }
+        ? {
+            code: 'node_execution_error',
+            message: f.exception_message,
+            node_id: f.node_id,
+            class_type: f.class_type,
+            traceback: f.traceback.join('\n'),
+            // A failure of one node after dispatch is that node's error, in the same entry
+            // shape a submit refusal's details.node_errors uses (seed W:230:2a85600fa562).
+            ...(f.node_id !== null && f.class_type !== null ? { node_errors: engineNodeErrors(f.node_id, f.class_type, f.exception_message) } : {}),
+          }
         : null,
       metrics: {
         queue_ms: state.startedAt === null ? null : state.startedAt - job.createdAt,
@@ -114,7 +123,7 @@ export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, g
 
   app.post('/api/v2/jobs', { onRequest: guard.admit }, async (request, reply) => {
     const account = guard.requireAccount(request);
-    const scope = policy.scope(request);
+    const scope = surface.scope(request);
     const body = request.body as Record<string, unknown> | null;
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidRequest('body', 'must be a JSON object');
     for (const reserved of ['webhook_url', 'inputs']) {
@@ -126,12 +135,12 @@ export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, g
     }
     let labels: Record<string, string> | undefined;
     if (body.metadata !== undefined) {
-      if (!policy.labels) throw new ApiError('metadata_not_supported', 'this surface keeps no job labels yet');
+      if (!surface.labels) throw new ApiError('metadata_not_supported', 'this surface keeps no job labels yet');
       labels = parseLabels(body.metadata);
     }
-    const traits = rules.submitTraits(account);
+    const traits = policy.submitTraits(account);
     if (traits.upstreamFailure) throw new ApiError('upstream_error', 'The server hit an unexpected error; try again later.');
-    if (policy.credits && traits.noCredits) throw new ApiError('insufficient_credits', 'the account has no credits left');
+    if (surface.credits && traits.noCredits) throw new ApiError('insufficient_credits', 'the account has no credits left');
 
     // A control: a graph input referencing an asset by an id that is not a UUID is an invalid
     // input (422 invalid_workflow naming the node), not a missing asset; the seed allows both.
@@ -139,7 +148,7 @@ export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, g
       const named = nonUuidAssetRefs(body.workflow);
       if (Object.keys(named).length > 0) throw new ApiError('invalid_workflow', 'an asset reference must name an asset by its UUID', { details: { node_errors: named } });
     }
-    const refusal = rules.validateWorkflow(engine, body.workflow, account);
+    const refusal = policy.validateWorkflow(engine, body.workflow, account);
     if (refusal) throw new ApiError(refusal.code, refusal.message, refusal.details ? { details: { ...refusal.details } } : {});
 
     const active = engine.activeCount(account);
@@ -148,7 +157,7 @@ export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, g
     // Claimed only once the request reaches submission, so refusals above leave the key free.
     const key = request.headers['idempotency-key'];
     if (typeof key === 'string' && key.length > 0) {
-      const claim = await rules.claimKey(jobs, scope, account, key);
+      const claim = await policy.claimKey(jobs, scope, account, key);
       const replay = claim.kind === 'replay' ? jobs.get(claim.jobId) : undefined;
       if (replay) return reply.code(submitted(request)).send(present(request, replay, engine.get(replay.id)!));
       if (claim.kind !== 'claimed') {
@@ -169,7 +178,8 @@ export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, g
       ...(labels !== undefined && !labelsDropped(request) ? { labels } : {}),
       workflow: body.workflow as ApiWorkflow,
       createdAt: now,
-      expiresAt: now + JOB_RETENTION_MS,
+      // The hosted cloud's placeholder (seed W § Limits 2); elsewhere a scenario account may keep jobs shorter.
+      expiresAt: now + (scope === 'cloud' ? JOB_RETENTION_MS : (accountTraits(account).jobRetentionMs ?? JOB_RETENTION_MS)),
     };
     jobs.add(job);
     if (typeof key === 'string' && key.length > 0) jobs.bindKey(scope, account, key, job.id);
@@ -184,7 +194,7 @@ export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, g
 
   app.post<{ Params: { id: string } }>('/api/v2/jobs/:id/cancel', { onRequest: guard.admit }, async (request, reply) => {
     const { job } = ownJob(request, request.params.id);
-    rules.cancel(engine, job.id);
+    policy.cancel(engine, job.id);
     return reply.send(present(request, job, engine.get(job.id)!));
   });
 
@@ -195,7 +205,7 @@ export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, g
   });
 
   app.get('/api/v2/jobs', { onRequest: guard.admit }, async (request, reply) => {
-    if (!policy.listing) throw new ApiError('not_implemented', 'this surface does not list jobs yet');
+    if (!surface.listing) throw new ApiError('not_implemented', 'this surface does not list jobs yet');
     const account = guard.requireAccount(request);
     if (accountTraits(account).upstreamFailure) throw upstreamError();
     const query = request.query as Record<string, unknown>;
@@ -209,14 +219,14 @@ export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, g
     if (query.cursor !== undefined && typeof query.cursor !== 'string') throw new ApiError('invalid_cursor', 'cursor must be given once');
     const cursor = query.cursor;
     // A cursor is bound to the listing it was issued for: surface, account and filters.
-    const owner = cursor === undefined ? account : rules.listingOwner(account, cursor, cursors);
-    const scope = `${policy.scope(request)}\n${owner}\n${JSON.stringify(Object.entries(filters).sort())}`;
-    let list = jobs.list(policy.scope(request), owner).filter((j) => rules.matchesFilters(j.labels, filters));
+    const owner = cursor === undefined ? account : policy.listingOwner(account, cursor, cursors);
+    const scope = `${surface.scope(request)}\n${owner}\n${JSON.stringify(Object.entries(filters).sort())}`;
+    let list = jobs.list(surface.scope(request), owner).filter((j) => policy.matchesFilters(j.labels, filters));
     if (oldestFirst) list.reverse();
-    const pos = cursor === undefined ? undefined : rules.cursorPosition(cursors, scope, cursor);
+    const pos = cursor === undefined ? undefined : policy.cursorPosition(cursors, scope, cursor);
     const before = (j: V2Job, p: CursorPosition) => j.createdAt < p.createdAt || (j.createdAt === p.createdAt && j.id < p.id);
     if (pos) list = list.filter((j) => (oldestFirst ? !before(j, pos) && !(j.createdAt === pos.createdAt && j.id === pos.id) : before(j, pos)));
-    const page = list.slice(0, rules.pageSize(limit));
+    const page = list.slice(0, policy.pageSize(limit));
     const body: Record<string, unknown> = {
       jobs: page.map((j) => {
         const state = engine.get(j.id);
@@ -232,6 +242,15 @@ export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, g
     const { job, state } = ownJob(request, request.params.id);
     streamEvents(request, reply, ctx, job.id, state, (s) => present(request, job, s));
   });
+}
+
+/**
+ * The node errors of a job the engine failed after dispatch: keyed by the failing node's id,
+ * its class, and one error typed as the v1 WebSocket names a run-time failure
+ * (execution_error, seed W § Errors, v1 errors); the message is the engine's own.
+ */
+export function engineNodeErrors(nodeId: string, classType: string, message: string): Record<string, { class_type: string; errors: Array<{ type: string; message: string }> }> {
+  return { [nodeId]: { class_type: classType, errors: [{ type: 'execution_error', message }] } };
 }
 
 /** The nodes whose inputs reference an asset (`core/ASSET`) by an id that is not a UUID, as node errors. */

@@ -2,7 +2,7 @@
 // the reference picks these and the suite reads them from targets.yaml, never assumes them.
 import { ApiError } from '../errors.ts';
 
-export const LABEL_LIMITS = { maxPairs: 16, keyPattern: /^[a-z0-9][a-z0-9_.-]{0,62}$/, maxValueLength: 256, maxFilters: 3 } as const;
+const LABEL_LIMITS = { maxPairs: 16, keyPattern: /^[a-z0-9][a-z0-9_.-]{0,62}$/, maxValueLength: 256, maxFilters: 3 } as const;
 
 // C0/C1 controls and the Unicode bidi overrides/isolates.
 const FORBIDDEN_CHARS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;

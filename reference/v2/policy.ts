@@ -10,7 +10,7 @@ import type { CursorCodec, CursorPosition } from './cursor.ts';
 import type { V2Engine } from './engine-adapter.ts';
 import type { JobStore } from './job-store.ts';
 import type { Moderation } from './moderation.ts';
-import { DEPLOYMENTS, type DeploymentState } from '../surfaces/serverless.ts';
+import { DEPLOYMENTS, type DeploymentState } from './deployments.ts';
 
 /** How a submit's Idempotency-Key claim went: the submit runs, is refused, or answers with an earlier job. */
 export type KeyClaim = { kind: 'claimed' } | { kind: 'reused' } | { kind: 'replay'; jobId: string };

@@ -18,7 +18,8 @@ import type { ApiClient, ApiResponse, Auth } from '../../lib/api.ts';
 import { replaying } from '../../lib/cassette.ts';
 import { check } from '../../lib/check.ts';
 import { apiKeyPrefix, attach, checkAccepted, checkCredentialRefused, describe, looksLikeJwt, tamperedJwt, unknownApiKey } from '../../lib/registry/requests.ts';
-import { resolveTarget, type ResolvedTarget, type SurfaceTarget } from '../../lib/targets.ts';
+import type { ResolvedTarget, SurfaceTarget } from '../../lib/targets.ts';
+import { resolvedTarget } from '../../lib/config/index.ts';
 import { SuiteError } from '../../lib/violations.ts';
 
 /** A scenario credential that must be a compact JWT (setup: a wrong one is the target's mistake). */
@@ -40,7 +41,7 @@ function apiKeyInput(value: unknown, key: string, target: SurfaceTarget): string
 
 /** The cloud surface of the same target (of this test's own reference in a self-test round), if it has one. */
 function cloudOf(resolved: ResolvedTarget, referenceCase: ReferenceCase | undefined): SurfaceTarget | undefined {
-  const whole = referenceCase ? resolveTarget({ ...process.env, REFERENCE_PORT: String(referenceCase.portBase) }) : resolved;
+  const whole = referenceCase ? resolvedTarget(referenceCase.portBase) : resolved;
   return whole.surfaces.find((s) => s.surface === 'cloud');
 }
 

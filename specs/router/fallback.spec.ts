@@ -6,6 +6,7 @@ import { parseDecimal } from '../../lib/router/decimal.ts';
 import { creditsFigures, type Quote } from '../../lib/router/estimate.ts';
 import { alternatesOf, describe, detailOf, hdr, isProviderName, modelRef, path } from '../../lib/router/models.ts';
 import { imageBody } from '../../lib/router/bodies.ts';
+import { SuiteError } from '../../lib/violations.ts';
 
 /**
  * A provider failure reaching the caller: a 5xx (502, 503, 504), or 402, the request-level
@@ -14,6 +15,13 @@ import { imageBody } from '../../lib/router/bodies.ts';
  */
 function providerFailure(res: ApiResponse): boolean {
   return res.status >= 500 || res.status === 402;
+}
+
+/** Scenario fallback_order_runs: how many runs of fallback_model may be compared for one order (default 20). */
+function fallbackOrderRuns(raw: unknown): number {
+  if (raw === undefined) return 20;
+  if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < 2) throw new SuiteError('scenario input fallback_order_runs must be a whole number of runs, at least 2');
+  return raw;
 }
 
 /** The first failure reached the caller unchanged: a provider failure, no fallback header. */
@@ -75,21 +83,25 @@ test.describe('fallback_provider', () => {
     const name = hdr(api, 'router-fallback-provider');
     // A fixed order: every request of one caller falling back lands on the same alternate, the
     // first eligible one. The bodies differ (in their prompt), so an order that depends on the
-    // request is seen; six runs leave a pick at random between two alternates one chance in 32.
+    // request is seen. A pick at random between two alternates passes n runs with chance 2^(1-n)
+    // (2^-n against fallback_alternate): scenario fallback_order_runs bounds n (each run may be
+    // paid for), by default 20, about one in half a million. The runs stop at the first
+    // disagreement: only a router that keeps one order pays for all of them.
     const m = modelRef(requireScenario('fallback_model', 'model whose native provider fails') as string);
     const body = imageBody(requireScenario);
     const served: string[] = [];
-    const runs = 6;
+    const runs = fallbackOrderRuns(target.scenario.fallback_order_runs);
+    const first = target.scenario.fallback_alternate;
     for (let i = 0; i < runs; i++) {
       const json = typeof body.prompt === 'string' ? { ...body, prompt: `${body.prompt} (fallback order ${i + 1})` } : body;
       const res = await api.call('runModel', { path: path(m), json });
       const by = res.header(name);
       if (res.status === 200 && by !== undefined) served.push(by);
+      if (new Set(served).size > 1 || (typeof first === 'string' && by !== undefined && by !== first)) break;
     }
     if (served.length < 2) notJudged('ROUTER.FALLBACK.ATTEMPTS', `only ${served.length} of ${runs} runs of ${m.id} were served by fallback (ROUTER.FALLBACK.SERVED judges that), so there is no order to compare`);
     else check('ROUTER.FALLBACK.ATTEMPTS', new Set(served).size === 1, `${name} of ${served.length} runs of ${m.id} that fell back, with bodies differing in their prompt`, 'the same alternate every time (the first eligible one in a fixed order)', served);
     // Which alternate is first is the target's to say (the seed states no order): given, every fallback lands there.
-    const first = target.scenario.fallback_alternate;
     if (typeof first !== 'string') notJudged('ROUTER.FALLBACK.ATTEMPTS', `the target gives no fallback_alternate (the first eligible alternate of ${m.id} for the default key), so which alternate serves is not judged, only that it is always the same`);
     else if (served.length > 0) check('ROUTER.FALLBACK.ATTEMPTS', served.every((p) => p === first), `${name} of the runs of ${m.id} that fell back`, `${first} every time (scenario fallback_alternate: the first eligible alternate)`, served);
 

@@ -57,7 +57,11 @@ test.describe('v1 cloud operations (deprecated)', () => {
     // The seed shows the answer's JSON, not its status: any success.
     check('V1.UPLOAD.MASK', res.status >= 200 && res.status < 300, 'POST /api/upload/mask with original_ref as a JSON string', 'a success (200) with name and subfolder', `${res.status} ${show(res.body.toString('utf8'), 200)}`);
     const body = res.json<{ name?: unknown; subfolder?: unknown }>();
-    check('V1.UPLOAD.MASK', typeof body.name === 'string' && typeof body.subfolder === 'string', 'the mask upload answer', '{name: string, subfolder: string}', body);
+    ensure('V1.UPLOAD.MASK', typeof body.name === 'string' && body.name.length > 0 && typeof body.subfolder === 'string', 'the mask upload answer', '{name: string, subfolder: string}', body);
+    // The subfolder is accepted and ignored (W:133:ac68dfd5ba49): the answered name alone finds
+    // the mask, as a prompt loading it by that name shows.
+    const run = await runPrompt(v1, loadInvertWorkflow(body.name, prefix('mask')), { expect: 'success', rule: 'V1.UPLOAD.MASK' });
+    check('V1.UPLOAD.MASK', outputsOf(run.stream).length > 0, `a prompt loading the mask by its answered name ${String(body.name)} (uploaded with subfolder clipspace)`, 'runs through with an output (the subfolder plays no part in finding it)', run.stream.messages.map((m) => m.type));
   });
 
   test('POST /api/prompt answers a prompt_id (string) for an API-format workflow', rules('V1.PROMPT.SUBMIT'), async ({ v1 }) => {

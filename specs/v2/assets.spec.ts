@@ -15,7 +15,7 @@ const readAsset = async (api: ApiClient, id: string) => {
 };
 
 test.describe('Asset', () => {
-  test('the hash is the server-computed blake3 of the bytes, written blake3:<hex>', rules('V2.ASSET.HASH_BLAKE3', 'V2.ASSET.FIELDS'), async ({ api }) => {
+  test('the hash is the server-computed blake3 of the bytes, written blake3:<hex>', rules('V2.ASSET.CREATE', 'V2.ASSET.HASH_BLAKE3', 'V2.ASSET.FIELDS'), async ({ api }) => {
     const { asset, bytes, res } = await createAsset(api);
     const expected = blake3Of(bytes);
     check('V2.ASSET.FIELDS', asset.size_bytes === bytes.length, 'size_bytes of the created asset', String(bytes.length), asset.size_bytes, res);

@@ -9,6 +9,14 @@ import { uniquePng } from '../../lib/data/png.ts';
 import { honourRetryAfter } from '../../lib/time.ts';
 import type { ApiResponse } from '../../lib/api.ts';
 import { blake3Of, createAsset, defaultFilePath, postAsset, postOwnAsset } from '../../lib/v2/assets.ts';
+import type { Workflow } from '../../lib/data/workflows.ts';
+import { accepted, checkRefusalDetails, followable, isNodeErrorEntry, pollToEnd, postJob, refusedClasses, requireClass } from '../../lib/v2/jobs.ts';
+import { jobStates } from '../../lib/v2/states.ts';
+
+/** The node error types seed W names (W:66:2e4eea868945): the list is open, so only their spelling is held to. */
+const SEED_NODE_ERROR_TYPES = ['unknown_node_class', 'invalid_node', 'invalid_inputs', 'invalid_class_type', 'waits_for_browser'];
+/** A type's letters and digits, lower-cased: two spellings of one name compare equal. */
+const spelling = (t: string): string => t.toLowerCase().replace(/[^a-z0-9]/g, '');
 
 test.describe('Errors', () => {
   test('every error answer is the v2 envelope and a known code carries its table status', rules('V2.ERR.ENVELOPE', 'V2.ERR.CODE_STATUS', 'V2.ERR.ORG_ID_ONLY_SSO'), async ({ api }) => {
@@ -39,6 +47,42 @@ test.describe('Errors', () => {
     const notAllowed = api.as({ bearer: requireScenario('forbidden_token', 'valid key the surface does not let in') as string });
     for (const res of [await notAllowed.call('getAsset', { path: { id: randomUUID() } }), await notAllowed.call('listJobs')]) {
       check('V2.ERR.FORBIDDEN', res.status === 403 && res.errorCode === 'forbidden', `${res.operationId} with a valid key that is not allowed`, '403 forbidden', `${res.status} ${res.errorCode ?? ''}`, res);
+    }
+  });
+
+  test("a job the engine fails after dispatch names its node errors as a submit refusal does", rules('V2.ERR.NODE_ERRORS_AFTER_DISPATCH'), async ({ api, requireScenario, target }) => {
+    // W:230:2a85600fa562: node_errors entries are the same whether the submit refused the graph or
+    // the engine did after dispatch. The scenario's class passes validation and fails when it runs;
+    // the same one-node graph with a class no engine has is refused at submit, the entry to compare.
+    const rule = 'V2.ERR.NODE_ERRORS_AFTER_DISPATCH';
+    const failing = requireClass(requireScenario('failing_node_class', 'a node class that passes validation and fails at run time'), 'failing_node_class');
+    const node = (cls: string): Workflow => ({ '1': { class_type: cls, inputs: { message: 'conformance: failing on purpose' } } });
+    const missing = node(`ConformanceMissing${randomUUID().slice(0, 8)}`);
+    const refusal = await postJob(api, { workflow: missing });
+    const refusedEntries = refusal.status >= 400 && refusal.status < 500 ? Object.values(checkRefusalDetails(refusal, missing).node_errors ?? {}) : [];
+    const refusedTypes = refusedEntries.flatMap((e) => (Array.isArray(e.errors) ? e.errors : []).map((x) => (x as { type?: unknown }).type)).filter((t): t is string => typeof t === 'string');
+
+    const workflow = node(failing);
+    const res = await postJob(api, { workflow });
+    refusedClasses(api, res, workflow);
+    if (!accepted(res)) return notJudged(rule, `the graph of failing_node_class ${failing} was refused at submit (${res.status} ${res.errorCode ?? ''}), so nothing fails after dispatch`);
+    const done = await pollToEnd(api, followable(res));
+    if (done.status === jobStates(target.scenario).success) return notJudged(rule, `job ${done.id} of failing_node_class ${failing} ran through (${done.status}); the class must fail when it runs`);
+    const nodeErrors: unknown = done.error?.node_errors;
+    // The seed gives the entries' shape, not that every run-time failure carries entries.
+    if (nodeErrors === undefined || nodeErrors === null) return notJudged(rule, `failed job ${done.id} carries no error.node_errors, so there are no entries to compare`);
+    const what = `error.node_errors of job ${done.id}, which ${failing} failed after dispatch`;
+    ensure(rule, typeof nodeErrors === 'object' && !Array.isArray(nodeErrors) && Object.keys(nodeErrors).length > 0, what, 'an object keyed by node id, as details.node_errors of a submit refusal', nodeErrors);
+    for (const [id, entry] of Object.entries(nodeErrors as Record<string, { class_type?: unknown; errors?: unknown }>)) {
+      check(rule, id in workflow, `a key of ${what}`, 'a node id of the submitted graph ("1")', id);
+      check(rule, isNodeErrorEntry(entry), `${what}["${id}"]`, '{class_type: string, errors: [{type, message}, ...]}, the entry a submit refusal names a node with', entry);
+      check(rule, entry.class_type === failing, `${what}["${id}"].class_type`, failing, entry.class_type);
+      // One kind of error has one name on both paths: a respelling of a name the seed or the
+      // submit refusal uses (InvalidInputs for invalid_inputs) is another naming.
+      const types = (Array.isArray(entry.errors) ? entry.errors : []).map((x) => (x as { type?: unknown }).type).filter((t): t is string => typeof t === 'string');
+      const known = [...SEED_NODE_ERROR_TYPES, ...refusedTypes];
+      const respelt = types.filter((t) => !known.includes(t) && known.some((k) => spelling(k) === spelling(t)));
+      check(rule, respelt.length === 0, `error types of ${what}["${id}"]`, `the names a submit refusal uses (${[...new Set(known)].join(', ')}), never another spelling of them`, respelt);
     }
   });
 

@@ -23,6 +23,9 @@ async function finishedImageJob(api: ApiClient, body: { metadata?: Record<string
   return pollToEnd(api, await submitJob(api, { workflow: await uploadedImageWorkflow(api, prefix), ...body }));
 }
 
+/** How soon short_retention_token's jobs must expire for the gone-job check to wait for one. */
+const GONE_WITHIN_MS = 60_000;
+
 const readAsset = async (api: ApiClient, id: string) => {
   const res = await api.call('getAsset', { path: { id } });
   checkStatus('V2.ASSET.FIELDS', res, [200]);
@@ -124,6 +127,30 @@ test.describe('Jobs: submit, poll, retrieve', () => {
     // Absent is allowed (the surface keeps none, the labels could not be read); present must be the job's.
     if (asset.job_metadata === undefined) notJudged('V2.ASSET.JOB_METADATA_READ', 'job_metadata of a labelled job\'s output is absent, which the seed allows (labels not kept or not readable), so the read-through is not seen');
     else check('V2.ASSET.JOB_METADATA_READ', isDeepStrictEqual(asset.job_metadata, labels), 'job_metadata of the output asset', JSON.stringify(labels), asset.job_metadata, res);
+  });
+
+  test('job_metadata is absent once the producing job is gone', rules('V2.ASSET.JOB_METADATA_READ'), async ({ api, requireScenario, target }) => {
+    // W:53:60fb6dc0818b names a gone job as one reason job_metadata is absent: read through the
+    // job on every read, the labels go with it. A job is gone past its own expires_at; the
+    // scenario account's jobs expire within a minute, so the test waits that out.
+    const rule = 'V2.ASSET.JOB_METADATA_READ';
+    if (target.surface === 'local') return notJudged(rule, 'labels are not sent to the self-hosted proxy (the seed does not say it keeps them)');
+    const brief = api.as({ bearer: requireScenario('short_retention_token', 'an account whose jobs expire within a minute') as string });
+    const labels = { run: randomUUID().slice(0, 8), suite: 'conformance' };
+    const done = await finishedImageJob(brief, { metadata: labels });
+    const outputId = outputAssetId(firstOutput(done));
+    const alive = await readAsset(brief, outputId);
+    if (alive.asset.job_metadata === undefined) return notJudged(rule, `the output of labelled job ${done.id} shows no job_metadata while the job lives (which the seed allows), so its going cannot be seen`);
+    const left = instant(done.expires_at) - Date.now();
+    if (!(left <= GONE_WITHIN_MS)) return notJudged(rule, `job ${done.id} of short_retention_token expires at ${String(done.expires_at)}, not within a minute: the input must name an account whose jobs expire that soon`);
+    // A second past expires_at: a server may round the instant to the second.
+    await delay(Math.max(0, left) + 1_000);
+    const job = await brief.call('getJob', { path: { id: done.id } });
+    if (job.status !== 404 && job.status !== 410) return notJudged(rule, `job ${done.id} still answers ${job.status} past its expires_at, so it is not gone`);
+    const after = await brief.call('getAsset', { path: { id: outputId } });
+    if (after.status !== 200) return notJudged(rule, `the output asset ${outputId} went with its job (${after.status}), so no job_metadata is left to read`);
+    const gone = after.json<Asset>();
+    check(rule, gone.job_metadata === undefined, `job_metadata of output asset ${outputId} once its job ${done.id} is gone (the job read answers ${job.status})`, 'absent: the labels are read through the job, which is gone', gone.job_metadata, after);
   });
 
   test('job state and outputs stay retrievable by ID (until expires_at)', rules('V2.JOB.RETRIEVABLE'), async ({ api }) => {

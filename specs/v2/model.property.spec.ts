@@ -24,7 +24,7 @@ import { emptyModel, type V2Model, type V2Real } from '../../lib/v2/model/state.
 
 async function stateMachine(api: ApiClient, recorder: Recorder, testInfo: TestInfo): Promise<void> {
   const facts = await probeSurface(api);
-  const budget = modelBudgetFor(process.env);
+  const budget = modelBudgetFor();
   testInfo.setTimeout(testInfo.timeout + budget.timeLimitMs);
   const outcome = await runModel<V2Model, V2Real>({
     title: testInfo.titlePath.slice(1).join(' › '),

@@ -2,10 +2,10 @@
 // against that fault fails exactly the rule the fault breaks, and no other.
 //
 // Faults run in batches: one Playwright invocation per batch, each fault against its
-// own reference (test/support/batch/), on the tests that declare its rule (or, where
-// no test declares it, the spec files that name it). A fault that needs an environment
-// of its own runs alone, as a user would run the suite. FAULTS=name,name narrows the
-// matrix for a local re-run.
+// own reference (test/support/batch/), on the tests that declare its rule, as Playwright's
+// listing shows them (test/support/spec-map.ts; where no test declares it, the whole
+// family). A fault that needs an environment of its own (`runEnv` on the unit) runs alone,
+// as a user would run the suite. FAULTS=name,name narrows the matrix for a local re-run.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SUITE_FAULTS, type FaultInfo } from '../../reference/faults.ts';
@@ -14,21 +14,17 @@ import { failedRules, ROOT, runSuite } from '../support/run-suite.ts';
 import { ruleOrThrow } from '../../lib/rules.ts';
 import type { Surface } from '../../lib/families.ts';
 import { resolveTarget } from '../../lib/targets.ts';
-import { buildSpecMap, selectionFor, type SpecSelection } from '../support/spec-map.ts';
+import { selectionFor, specMap, type SpecSelection } from '../support/spec-map.ts';
 import { recordScore } from '../support/score.ts';
 import { MATRIX_WORKERS_BATCHED, BATCH_SIZE } from '../support/concurrency.ts';
 import { runBatch, type CaseReport } from '../support/batch/run.ts';
 
 const referenceSurfaces = new Set<Surface>(resolveTarget({}).surfaces.map((s) => s.surface));
-const map = buildSpecMap(ROOT);
+const map = await specMap(ROOT);
 const only = new Set((process.env.FAULTS ?? '').split(',').filter(Boolean));
 const faults = SUITE_FAULTS.filter((f) => only.size === 0 || only.has(f.name));
-// A fault that needs an environment of its own runs alone, with these variables (none now:
-// job-read-cached, which needed a short job deadline, is retired, issue #21 § 3).
-const RUN_ENV: Record<string, Record<string, string>> = {};
-
-const selections = new Map<string, SpecSelection>(faults.map((f) => [f.name, selectionFor(f.rule, referenceSurfaces, { root: ROOT, fault: f.name, map })]));
-const batched = faults.filter((f) => !RUN_ENV[f.name]);
+const selections = new Map<string, SpecSelection>(faults.map((f) => [f.name, selectionFor(f.breaks, referenceSurfaces, { map, ...(f.seenBy ? { seenBy: f.seenBy } : {}) })]));
+const batched = faults.filter((f) => !f.runEnv);
 const batches: FaultInfo[][] = [];
 for (let i = 0; i < batched.length; i += BATCH_SIZE) batches.push(batched.slice(i, i + BATCH_SIZE));
 
@@ -66,30 +62,30 @@ async function judgedRun(fault: FaultInfo): Promise<Judged> {
   const index = batches.findIndex((b) => b.includes(fault));
   if (index >= 0) {
     const report = (await batchOf(index)).get(fault.name)!;
-    const cell = Object.values(report.rules.find((r) => r.id === fault.rule)?.results ?? {}).find((c) => c?.status === 'fail');
+    const cell = Object.values(report.rules.find((r) => r.id === fault.breaks)?.results ?? {}).find((c) => c?.status === 'fail');
     return { failed: failedRules(report), runFails: report.summary.verdict !== 'pass', shouldFailed: report.summary.should_failed, ...(cell?.reason ? { reason: cell.reason } : {}), output: `${report.tests} tests; ${report.output.slice(-2000)}` };
   }
-  const run = await runSuite({ fault: fault.name, args: [...sel.projects, ...sel.files], workers: 1, env: RUN_ENV[fault.name]! });
-  const cell = Object.values(run.report.rules.find((r) => r.id === fault.rule)?.results ?? {}).find((c) => c?.status === 'fail');
+  const run = await runSuite({ fault: fault.name, args: [...sel.projects, ...sel.files], workers: 1, env: { ...fault.runEnv } });
+  const cell = Object.values(run.report.rules.find((r) => r.id === fault.breaks)?.results ?? {}).find((c) => c?.status === 'fail');
   return { failed: failedRules(run.report), runFails: run.exitCode !== 0, shouldFailed: run.report.summary.should_failed, ...(cell?.reason ? { reason: cell.reason } : {}), output: run.output.slice(-2000) };
 }
 
 describe('each reference fault is caught by its rule, and only that rule', { concurrency: true }, () => {
   for (const fault of faults) {
-    test(`${fault.name} → ${fault.rule}`, async () => {
+    test(`${fault.name} → ${fault.breaks}`, async () => {
       let caught = false;
       try {
         const run = await judgedRun(fault);
         const sel = selections.get(fault.name)!;
         // A fault installed on a control: the SHOULD rules that control departs from fail too, as it means them to.
         const departed = new Set<string>((CONTROLS as ReadonlyArray<ControlInfo>).find((c) => c.name === fault.under)?.departsFrom ?? []);
-        assert.deepEqual(run.failed.filter((r) => !departed.has(r)), [fault.rule], `fault ${fault.name} (${fault.description}) made these rules fail: ${run.failed.join(', ') || 'none'} [specs: ${sel.why}]\n${run.output}`);
-        if (ruleOrThrow(fault.rule).level === 'MUST') {
+        assert.deepEqual(run.failed.filter((r) => !departed.has(r)), [fault.breaks], `fault ${fault.name} (${fault.description}) made these rules fail: ${run.failed.join(', ') || 'none'} [specs: ${sel.why}]\n${run.output}`);
+        if (ruleOrThrow(fault.breaks).level === 'MUST') {
           assert.ok(run.runFails, 'a failing MUST rule fails the run');
         } else {
           // A SHOULD failure is reported without failing the run (CONFORMANCE_STRICT=1 would fail it).
           assert.ok(!run.runFails, `a SHOULD failure alone must not fail the run:\n${run.output}`);
-          assert.deepEqual(run.shouldFailed, [fault.rule]);
+          assert.deepEqual(run.shouldFailed, [fault.breaks]);
         }
         assert.ok(run.reason, 'the failure says what was expected and what came back');
         caught = true;

@@ -15,6 +15,7 @@ import { RuleViolation, SuiteError } from '../../lib/violations.ts';
 import { downloadVia } from '../../lib/v2/assets.ts';
 import globalSetup, { probeSurface } from '../../fixtures/global-setup.ts';
 import type { SurfaceTarget } from '../../lib/targets.ts';
+import { resetRunConfig } from '../../lib/config/index.ts';
 import { startHostileServer, type Behaviour, type HostileServer } from '../support/hostile-server.ts';
 
 let hostile: HostileServer;
@@ -120,6 +121,7 @@ test('a target that is not listening: each request says so, and the run-level pr
   try {
     for (const k of ['TARGET', 'TARGET_TOKEN']) delete process.env[k];
     Object.assign(process.env, { TARGET_SURFACE: 'local', TARGET_BASE_URL: base });
+    resetRunConfig();
     await assert.rejects(globalSetup(), (e: Error) => {
       assert.equal(e.message, `[suite-error] target "adhoc" is not reachable, so no test was run:\n  local at ${base}: nothing listens there (connection refused)`);
       return true;
@@ -127,5 +129,6 @@ test('a target that is not listening: each request says so, and the run-level pr
   } finally {
     for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
     Object.assign(process.env, saved);
+    resetRunConfig();
   }
 });

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { send } from '../../lib/http.ts';
 import { CIRCUIT_TIMEOUTS, resetCircuit } from '../../lib/circuit.ts';
 import { SuiteError } from '../../lib/violations.ts';
+import { resetRunConfig } from '../../lib/config/index.ts';
 import { startHostileServer, type HostileServer } from '../support/hostile-server.ts';
 
 let hostile: HostileServer;
@@ -20,6 +21,7 @@ const get = (url: string, timeoutMs: number) => send({ method: 'GET', url, heade
 
 test(`after ${CIRCUIT_TIMEOUTS} timeouts in a row the origin's breaker opens: the next exchange ends at once, naming where the target stopped`, async () => {
   process.env.CONFORMANCE_CIRCUIT_DIR = mkdtempSync(path.join(os.tmpdir(), 'circuit-'));
+  resetRunConfig();
   resetCircuit();
   for (let i = 0; i < CIRCUIT_TIMEOUTS; i++) await assert.rejects(get(hostile.url('hang', `/api/v2/jobs/${i}`), 200), SuiteError);
   const hitsBefore = hostile.hits.get('hang') ?? 0;
@@ -38,6 +40,7 @@ test(`after ${CIRCUIT_TIMEOUTS} timeouts in a row the origin's breaker opens: th
   resetCircuit();
   await assert.rejects(get(hostile.url('hang', '/x'), 5000), /target stopped answering/);
   delete process.env.CONFORMANCE_CIRCUIT_DIR;
+  resetRunConfig();
   resetCircuit();
 });
 

@@ -55,8 +55,8 @@ test('the floor of a latency is the spread of the runs\' own seconds: a change i
 
 test('a verdict, threshold or check that went from pass to fail is a regression', () => {
   const ok = { expr: 'p99<50', metric: 'p99', op: '<' as const, limit: 50, unit: 'ms' as const };
-  const base = fakeReport({}, { thresholds: [{ ...ok, actual: 10, ok: true }], checks: [{ rule: 'LOAD.POLL.RETRY_AFTER', name: 'n', ok: true, detail: '' }] });
-  const cur = fakeReport({}, { verdict: 'fail', thresholds: [{ ...ok, actual: 60, ok: false }], checks: [{ rule: 'LOAD.POLL.RETRY_AFTER', name: 'n', ok: false, detail: 'missing' }] });
+  const base = fakeReport({}, { thresholds: [{ ...ok, actual: 10, ok: true }], checks: [{ rule: 'LOAD.POLL.RETRY_AFTER', outcome: 'held', what: 'n' }] });
+  const cur = fakeReport({}, { verdict: 'fail', thresholds: [{ ...ok, actual: 60, ok: false }], checks: [{ rule: 'LOAD.POLL.RETRY_AFTER', outcome: 'broken', what: 'n', expected: 'a Retry-After', received: 'missing' }] });
   const r = compareReports(base, cur).regressions;
   assert.equal(r.length, 3);
 });

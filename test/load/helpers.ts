@@ -2,7 +2,8 @@
 // against a fresh in-process reference (no TARGET from the outer environment).
 import type { LoadReport } from '../../load/engine.ts';
 import { runProfile } from '../../load/engine.ts';
-import { profileNamed } from '../../load/profiles/index.ts';
+import { PROFILES, profileNamed } from '../../load/profiles/index.ts';
+import { quickOptions } from '../../load/quick.ts';
 import type { LoadSettings } from '../../load/types.ts';
 import type { RunningReference } from '../../reference/server.ts';
 
@@ -30,29 +31,18 @@ export function fakeReport(metrics: Record<string, number>, over: Partial<LoadRe
   };
 }
 
-/** Smoke settings: a few seconds at a low rate (CI has two cores shared with the reference). */
-export const SMOKE: Record<string, Partial<LoadSettings>> = {
-  'v2-job-poll': { rate: 30, durationS: 3, warmupS: 1 },
-  'v1-job-status': { rate: 30, durationS: 3, warmupS: 1 },
-  // Above the 20 polls/s at which the reference's under-load faults switch on.
-  'router-queue-poll': { rate: 30, durationS: 3, warmupS: 1 },
-  // Two complete 2 s windows of the reference's small allowance between cut ones.
-  'rate-limit': { rate: 12, durationS: 8, warmupS: 1 },
-  'router-rate-limit': { rate: 12, durationS: 8, warmupS: 1 },
-  'router-concurrency': { rate: 5, durationS: 3, warmupS: 1 },
-};
+/** Smoke settings: each profile's quick size (Profile.quick), a few seconds at a low rate. */
+export const SMOKE: Record<string, Partial<LoadSettings>> = Object.fromEntries(PROFILES.map((p) => [p.name, p.quick]));
 
 /** A short run of profile `name`: against a fresh reference (with `fault` on), or against `reference` (one started with a control). */
 export async function smoke(name: string, fault?: string, reference?: RunningReference): Promise<LoadReport> {
   const profile = profileNamed(name);
   if (!profile) throw new Error(`no profile ${name}`);
-  const s = SMOKE[name] ?? {};
-  // Smoke runs share two cores with the rest of the test run: latency limits are for real
-  // runs; here only a generous ceiling stays, the functional limits all apply.
-  const thresholds = [...profile.thresholds.filter((t) => !/^\s*(p\(?[0-9.]+\)?|max|mean)\s*[<>=]/.test(t)), 'p99<3000'];
-  return runProfile(profile, { env: {}, thresholds, ...(s.rate ? { rate: s.rate } : {}), ...(s.durationS ? { durationS: s.durationS } : {}), ...(s.warmupS !== undefined ? { warmupS: s.warmupS } : {}), ...(fault ? { fault } : {}), ...(reference ? { reference } : {}) });
+  // Smoke runs share two cores with the rest of the test run: the quick size, with only a
+  // generous latency ceiling (load/quick.ts); the functional limits all apply.
+  return runProfile(profile, { env: {}, ...quickOptions(profile), ...(fault ? { fault } : {}), ...(reference ? { reference } : {}) });
 }
 
 export function failedRules(r: LoadReport): string[] {
-  return [...new Set(r.checks.filter((c) => !c.ok).map((c) => c.rule))].sort();
+  return [...new Set(r.checks.filter((c) => c.outcome !== 'held').map((c) => c.rule))].sort();
 }

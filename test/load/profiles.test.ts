@@ -36,7 +36,7 @@ describe('each profile passes against the reference', { concurrency: false }, ()
       assert.equal(json.schema, 'load-report/2');
       assert.equal(json.profile.name, p.name);
       assert.ok(json.environment.node);
-      const failed = [...report.thresholds.filter((t) => !t.ok).map((t) => `${t.expr} (measured ${t.actual})`), ...report.checks.filter((c) => !c.ok).map((c) => `${c.rule}: ${c.detail}`)];
+      const failed = [...report.thresholds.filter((t) => !t.ok).map((t) => `${t.expr} (measured ${t.actual})`), ...report.checks.filter((c) => c.outcome !== 'held').map((c) => `${c.rule}: ${c.what}: ${c.received ?? ''}`)];
       assert.equal(report.verdict, 'pass', `${report.skipReason ?? ''} ${failed.join('; ')}`);
       assert.ok(report.metrics.requests! > 0);
       assert.ok(report.metrics.sampled! > 0, 'a sample of responses was validated against the contract');
@@ -50,11 +50,11 @@ test('router-rate-limit passes against a reference whose 429s carry no Retry-Aft
   const reference = await startOnFreePorts({ control: 'router-429-without-retry-after' });
   try {
     const report = await smoke('router-rate-limit', undefined, reference);
-    const failed = [...report.thresholds.filter((t) => !t.ok).map((t) => `${t.expr} (measured ${t.actual})`), ...report.checks.filter((c) => !c.ok).map((c) => `${c.rule}: ${c.detail}`)];
+    const failed = [...report.thresholds.filter((t) => !t.ok).map((t) => `${t.expr} (measured ${t.actual})`), ...report.checks.filter((c) => c.outcome !== 'held').map((c) => `${c.rule}: ${c.what}: ${c.received ?? ''}`)];
     assert.equal(report.verdict, 'pass', `${report.skipReason ?? ''} ${failed.join('; ')}`);
     assert.ok(Number(report.metrics.refused) > 0, 'the limited key was refused under load');
     assert.deepEqual(report.figures.retry_after_values, {}, 'no 429 named a Retry-After');
-    assert.match(report.checks.find((c) => c.rule === 'LOAD.RATE_LIMIT.RETRY_SUCCEEDS')?.detail ?? '', /no Retry-After/);
+    assert.match(report.checks.find((c) => c.rule === 'LOAD.RATE_LIMIT.RETRY_SUCCEEDS')?.received ?? '', /no Retry-After/);
   } finally {
     await reference.close();
   }

@@ -42,9 +42,9 @@ test('a missed threshold reads as the team\'s limit ("over your threshold"), tol
   assert.equal(thresholdOutcome(p99!), 'over your threshold');
   assert.equal(thresholdOutcome(done!), 'at your threshold');
   assert.equal(thresholdOutcome(evaluate([parseThreshold('p99<250')], { p99: 10 })[0]!), 'within your threshold');
-  const onlyLatency = failureSummary({ thresholds: [p99!], checks: [{ rule: 'LOAD.POLL.RETRY_AFTER', ok: true }] });
+  const onlyLatency = failureSummary({ thresholds: [p99!], checks: [{ rule: 'LOAD.POLL.RETRY_AFTER', outcome: 'held' }] });
   assert.match(onlyLatency!, /^no rule check broken; your thresholds missed: p99<250 \(over your threshold, measured 300 ms\)$/);
-  assert.match(failureSummary({ thresholds: [], checks: [{ rule: 'LOAD.POLL.RETRY_AFTER', ok: false }] })!, /^rule checks broken: LOAD\.POLL\.RETRY_AFTER$/);
+  assert.match(failureSummary({ thresholds: [], checks: [{ rule: 'LOAD.POLL.RETRY_AFTER', outcome: 'broken' }] })!, /^rule checks broken: LOAD\.POLL\.RETRY_AFTER$/);
   assert.equal(failureSummary({ thresholds: [], checks: [] }), undefined);
 });
 

@@ -244,20 +244,20 @@ describe('faults', { concurrency: true }, () => {
     const names = new Set(FAULTS.map((f) => f.name));
     for (const probe of Object.keys(PROBES)) assert.ok(names.has(probe), `probe ${probe} has no fault`);
     for (const f of FAULTS) {
-      assert.match(f.rule, /^[A-Z0-9]+\.[A-Z0-9_.]+$/, f.name);
+      assert.match(f.breaks, /^[A-Z0-9]+\.[A-Z0-9_.]+$/, f.name);
       assert.ok(f.description.length > 0, f.name);
     }
   });
 
   for (const fault of FAULTS.filter((f) => f.name in PROBES)) {
-    test(`${fault.name} breaks ${fault.rule}`, async () => {
+    test(`${fault.name} breaks ${fault.breaks}`, async () => {
       const entry = PROBES[fault.name];
       assert.ok(entry !== undefined, `no probe for ${fault.name}`);
       const [clean, broken] = await Promise.all([startOnFreePorts(), startOnFreePorts({ fault: fault.name })]);
       try {
         const [holds, holdsUnderFault] = await Promise.all([verdict(entry.probe, clean), verdict(entry.probe, broken)]);
-        assert.equal(holds, true, `${fault.rule} should hold without the fault`);
-        assert.equal(holdsUnderFault, false, `${fault.rule} should break with ${fault.name}`);
+        assert.equal(holds, true, `${fault.breaks} should hold without the fault`);
+        assert.equal(holdsUnderFault, false, `${fault.breaks} should break with ${fault.name}`);
         // The other rules must survive this fault, except checks that read the very thing it breaks.
         const others = Object.entries(PROBES).filter(([name]) => name !== fault.name && !(OVERLAPS[fault.name] ?? []).includes(name));
         const verdicts = await Promise.all(others.map(async ([name, other]) => [name, await verdict(other.probe, broken)] as const));

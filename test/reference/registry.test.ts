@@ -125,7 +125,7 @@ describe('registry faults', { concurrency: true }, () => {
   test('every registry fault names a catalogued REGISTRY rule, installs something through the seams and has a probe', () => {
     const rules = loadRules();
     for (const f of REGISTRY_FAULTS) {
-      assert.ok(f.rule.startsWith('REGISTRY.') && rules.has(f.rule), `${f.name} names ${f.rule}`);
+      assert.ok(f.breaks.startsWith('REGISTRY.') && rules.has(f.breaks), `${f.name} names ${f.breaks}`);
       const { hooks, overrides } = faultSeams(f.name).describe();
       assert.ok(hooks > 0 || overrides.length > 0, `${f.name} installs no hook and replaces no override point`);
       assert.ok(overrides.every((o) => o.startsWith('registry.')), `${f.name} replaces override points of another family: ${overrides.join(', ')}`);

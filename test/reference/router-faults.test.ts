@@ -68,7 +68,7 @@ describe('router faults', { concurrency: true }, () => {
   test('every router fault names a catalogued ROUTER rule, and installs something through the seams', () => {
     const rules = loadRules();
     for (const f of ROUTER_FAULTS) {
-      assert.ok(f.rule.startsWith('ROUTER.') && rules.has(f.rule), `${f.name} names ${f.rule}`);
+      assert.ok(f.breaks.startsWith('ROUTER.') && rules.has(f.breaks), `${f.name} names ${f.breaks}`);
       const { hooks, overrides } = faultSeams(f.name).describe();
       assert.ok(hooks > 0 || overrides.length > 0, `${f.name} installs no hook and replaces no override point`);
       assert.ok(overrides.every((o) => o.startsWith('router.')), `${f.name} replaces override points of another family: ${overrides.join(', ')}`);

@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import type { RunningReference } from '../../reference/server.ts';
 import { startOnFreePorts } from './helpers.ts';
 import { IMAGE, KEYS, call, prompt, uniqueKey } from './router-helpers.ts';
-import { MAX_BODY_BYTES } from '../../reference/router/state.ts';
+import { MAX_BODY_BYTES } from '../../reference/router/constants.ts';
 
 let ref: RunningReference;
 let base: string;

@@ -1,4 +1,4 @@
-// The router arbitraries generate what they claim (fixtures/arbitraries/router.ts).
+// The router arbitraries generate what they claim (lib/arbitraries/router.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';

@@ -13,6 +13,7 @@ import { placeholderFor, setCassetteScope, type TapeEntry } from '../../lib/cass
 import { fromHar, toHar } from '../../lib/har.ts';
 import { send } from '../../lib/http.ts';
 import { WsSession } from '../../lib/ws/session.ts';
+import { resetRunConfig } from '../../lib/config/index.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'cassette-ws-'));
 let attempts = 0;
@@ -46,6 +47,7 @@ before(async () => {
   const file = path.join(dir, 'run.har');
   writeFileSync(file, JSON.stringify(har));
   process.env.CONFORMANCE_REPLAY = file;
+  resetRunConfig();
 });
 
 after(() => {

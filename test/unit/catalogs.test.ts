@@ -17,7 +17,7 @@ test('rules.yaml parses: unique ids with a family prefix, a level, surfaces, a s
 
 test('every fault breaks a rule that is in the catalog, and fault names are unique', () => {
   const rules = loadRules();
-  for (const f of FAULTS) assert.ok(rules.has(f.rule), `${f.name} names unknown rule ${f.rule}`);
+  for (const f of FAULTS) assert.ok(rules.has(f.breaks), `${f.name} names unknown rule ${f.breaks}`);
   assert.equal(new Set(FAULTS.map((f) => f.name)).size, FAULTS.length);
   assert.ok(FAULTS.length >= 5);
 });

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { ApiResponse, type ApiClient } from '../../lib/api.ts';
 import { RuleViolation } from '../../lib/violations.ts';
 import { walkJobs, LIST_WALK_PAGES_VAR } from '../../lib/v2/job-walk.ts';
+import { resetRunConfig } from '../../lib/config/index.ts';
 
 type Query = { limit: number; cursor?: string } & Record<string, unknown>;
 
@@ -57,6 +58,7 @@ test('a page over the limit breaks V2.JOB.LIST_WALK', async () => {
 
 test('an unscoped walk of a long list stops at the page budget, judged only as far as it went', async () => {
   process.env[LIST_WALK_PAGES_VAR] = '5';
+  resetRunConfig();
   try {
     const walk = await walkJobs(fake(list([...own, ...others])), { rule: 'V2.JOB.LIST_WALK', limit: 3 });
     assert.deepEqual([walk.pages, walk.ended, walk.outOfBudget, walk.ids.length], [5, false, 5, 15]);
@@ -67,5 +69,6 @@ test('an unscoped walk of a long list stops at the page budget, judged only as f
     assert.deepEqual([stopped.foreign, stopped.pages], [true, 1]);
   } finally {
     delete process.env[LIST_WALK_PAGES_VAR];
+    resetRunConfig();
   }
 });

@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { check } from '../../lib/check.ts';
 import { ModelCommand, runModel, type Trace } from '../../lib/model-run.ts';
 import { modelBudgetFor } from '../../lib/profile.ts';
+import { parseRunConfig } from '../../lib/config/env.ts';
 import type { Recorder } from '../../lib/recorder.ts';
 import { runLikeATest } from './run-like-a-test.ts';
 
@@ -64,7 +65,7 @@ async function toyRun(env: Record<string, string | undefined>) {
   const { evidence } = await runLikeATest(['V2.ASSET.DEDUP', 'V2.ASSET.FIELDS'], async (recorder) => {
     const outcome = await runModel<Model, Real>({
       title: 'toy',
-      budget: { ...modelBudgetFor(env), timeLimitMs: 20_000 },
+      budget: { ...modelBudgetFor(parseRunConfig(env)), timeLimitMs: 20_000 },
       recorder,
       phases,
       fresh: (run, trace) => {
@@ -103,11 +104,12 @@ test('a state that goes wrong after three steps is found, shrunk, and reported a
 });
 
 test('FC_PATH carries the replay path of the commands after an @', () => {
-  const b = modelBudgetFor({ FC_SEED: '7', FC_PATH: '3:1:0@BDAAIV:q,,AA:', CONFORMANCE_PROFILE: 'full' });
+  const budget = (env: Record<string, string>) => modelBudgetFor(parseRunConfig(env));
+  const b = budget({ FC_SEED: '7', FC_PATH: '3:1:0@BDAAIV:q,,AA:', CONFORMANCE_PROFILE: 'full' });
   assert.equal(b.seed, 7);
   assert.equal(b.path, '3:1:0');
   assert.equal(b.replayPath, 'BDAAIV:q,,AA:');
-  assert.ok(b.numRuns > modelBudgetFor({}).numRuns, 'full draws more sequences than quick');
-  assert.ok(b.maxCommands >= modelBudgetFor({}).maxCommands);
-  assert.equal(modelBudgetFor({ FC_NUM_RUNS: '3', FC_MAX_COMMANDS: '5' }).maxCommands, 5);
+  assert.ok(b.numRuns > budget({}).numRuns, 'full draws more sequences than quick');
+  assert.ok(b.maxCommands >= budget({}).maxCommands);
+  assert.equal(budget({ FC_NUM_RUNS: '3', FC_MAX_COMMANDS: '5' }).maxCommands, 5);
 });

@@ -19,6 +19,13 @@ const { V1Client } = await import('../../lib/v1/client.ts');
 const { send } = await import('../../lib/http.ts');
 const { reachedStatus } = await import('../../lib/v2/events.ts');
 const { runLikeATest } = await import('./run-like-a-test.ts');
+const { resetRunConfig } = await import('../../lib/config/index.ts');
+/** Sets (or, with undefined, clears) one variable and has the configuration read again. */
+function setVar(name: string, value: string | undefined): void {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
+  resetRunConfig();
+}
 type Api = import('../../lib/api.ts').ApiClient;
 
 function answer(operationId: string, status: number, body: unknown, headers: Record<string, string> = {}): InstanceType<typeof ApiResponse> {
@@ -44,27 +51,26 @@ test('a Retry-After of 12 s is honoured under a ceiling of 20 s, and the suite\'
   const sleep = async (ms: number) => void waits.push(ms);
   const before = process.env.CONFORMANCE_RETRY_AFTER_MAX_MS;
   try {
-    process.env.CONFORMANCE_RETRY_AFTER_MAX_MS = '20000';
+    setVar('CONFORMANCE_RETRY_AFTER_MAX_MS', '20000');
     await honourRetryAfter(12, { sleep });
     assert.ok(waits.length === 1 && waits[0]! >= 12_000, `waited ${waits.join(', ')} ms`);
-    process.env.CONFORMANCE_RETRY_AFTER_MAX_MS = '10000';
+    setVar('CONFORMANCE_RETRY_AFTER_MAX_MS', '10000');
     await assert.rejects(honourRetryAfter(12, { sleep, what: 'the status of queued request r1' }), (e: unknown) => {
       assert.ok(e instanceof SuiteBound);
       assert.match(e.message, /the status of queued request r1 asked to wait Retry-After 12 s, longer than the suite's bound of 10 s \(CONFORMANCE_RETRY_AFTER_MAX_MS raises it\)/);
       return true;
     });
     assert.equal(waits.length, 1, 'a Retry-After over the ceiling is not waited');
-    delete process.env.CONFORMANCE_RETRY_AFTER_MAX_MS;
+    setVar('CONFORMANCE_RETRY_AFTER_MAX_MS', undefined);
     await honourRetryAfter(12, { sleep });
     assert.equal(waits.length, 2, 'the default ceiling (60 s) honours 12 s');
   } finally {
-    if (before === undefined) delete process.env.CONFORMANCE_RETRY_AFTER_MAX_MS;
-    else process.env.CONFORMANCE_RETRY_AFTER_MAX_MS = before;
+    setVar('CONFORMANCE_RETRY_AFTER_MAX_MS', before);
   }
 });
 
 test('a queued router request whose poll asks Retry-After 12 s, over the ceiling, ends error naming the variable, not a broken rule', async () => {
-  process.env.CONFORMANCE_RETRY_AFTER_MAX_MS = '10000';
+  setVar('CONFORMANCE_RETRY_AFTER_MAX_MS', '10000');
   try {
     const handle = { request_id: 'r1', status: 'IN_QUEUE', status_url: 'http://127.0.0.1:1/s', response_url: 'http://127.0.0.1:1/r', cancel_url: 'http://127.0.0.1:1/c' };
     const api = { follow: async () => answer('getRequestStatus', 200, { ...handle, status: 'IN_PROGRESS' }, { 'retry-after': '12' }) } as unknown as Api;
@@ -75,7 +81,7 @@ test('a queued router request whose poll asks Retry-After 12 s, over the ceiling
     assert.equal(got.blocked.length, 1);
     assert.match(got.blocked[0]!, /Retry-After 12 s, longer than the suite's bound of 10 s \(CONFORMANCE_RETRY_AFTER_MAX_MS raises it\)/);
   } finally {
-    delete process.env.CONFORMANCE_RETRY_AFTER_MAX_MS;
+    setVar('CONFORMANCE_RETRY_AFTER_MAX_MS', undefined);
   }
 });
 

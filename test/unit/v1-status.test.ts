@@ -1,4 +1,4 @@
-// Reading v1 answers the way the seed tells clients to (fixtures/v1/status.ts): status
+// Reading v1 answers the way the seed tells clients to (lib/v1/status.ts): status
 // by terminal vs in flight in either vocabulary, and /api/prompt's `error` first.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
-// The v1 stream's binary frame codec (fixtures/ws/frames.ts) and the schema judgement
-// of decoded frames and text messages (fixtures/ws/schemas.ts): arbitrary frames
+// The v1 stream's binary frame codec (lib/ws/frames.ts) and the schema judgement
+// of decoded frames and text messages (lib/ws/schemas.ts): arbitrary frames
 // round-trip; corrupted ones are rejected, with a message that says what is wrong,
 // under the rule they break.
 import { test } from 'node:test';

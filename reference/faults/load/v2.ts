@@ -1,6 +1,6 @@
 // Load faults of the v2 surfaces: each shows only while many requests arrive at once,
 // so only the v2 load profiles (load/profiles/rate-limit.ts, v2-job-poll.ts) see them.
-import type { FaultUnit } from '../../faults.ts';
+import type { FaultUnit } from '../unit.ts';
 import { ArrivalMeter } from '../arrival-meter.ts';
 import { HOSTED, errorObject, record } from '../v2/shared.ts';
 
@@ -14,9 +14,9 @@ const REFUSALS_UNDER_LOAD = 4;
 export const V2_LOAD_FAULTS = [
   {
     name: 'load-v2-429-queue-full',
-    rule: 'LOAD.RATE_LIMIT.ENVELOPE',
+    breaks: 'LOAD.RATE_LIMIT.ENVELOPE',
     description: 'while one account draws more than 4 refusals a second, its v2 429s say queue_full (the overload path) instead of rate_limited; Retry-After is kept',
-    caughtBy: 'load',
+    caughtBy: { load: 'rate-limit' },
     install(s) {
       const refusals = new Map<string, ArrivalMeter>();
       s.respond({ surfaces: HOSTED }, (out) => {
@@ -32,9 +32,9 @@ export const V2_LOAD_FAULTS = [
   },
   {
     name: 'load-v2-poll-no-expires-at',
-    rule: 'LOAD.CONTRACT.UNDER_LOAD',
+    breaks: 'LOAD.CONTRACT.UNDER_LOAD',
     description: 'v2 job reads are answered from a summary cache without expires_at while more than 20 reads arrived in the last second',
-    caughtBy: 'load',
+    caughtBy: { load: 'v2-job-poll' },
     install(s) {
       const meter = new ArrivalMeter();
       s.respond({ surfaces: HOSTED, routes: ['GET /api/v2/jobs/:id'] }, (out) => {

@@ -1,14 +1,14 @@
 // Router faults of credits, body size and authentication (seed R § Authentication, § Errors).
-import type { FaultUnit } from '../../faults.ts';
+import type { FaultUnit } from '../unit.ts';
 import { ROUTER_KEYS } from '../../accounts.ts';
 import { resolvePrincipal } from '../../router/principals.ts';
-import { H, MAX_BODY_BYTES } from '../../router/state.ts';
+import { H, MAX_BODY_BYTES } from '../../router/constants.ts';
 import { onRouter, routerError } from './shared.ts';
 
 export const ACCESS_FAULTS = [
   {
     name: 'router-unfunded-403',
-    rule: 'ROUTER.ERR.INSUFFICIENT_CREDITS_402',
+    breaks: 'ROUTER.ERR.INSUFFICIENT_CREDITS_402',
     description: 'an unfunded workspace is refused 403 forbidden instead of 402 insufficient_credits',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -21,7 +21,7 @@ export const ACCESS_FAULTS = [
   },
   {
     name: 'router-unfunded-runs',
-    rule: 'ROUTER.ERR.INSUFFICIENT_CREDITS',
+    breaks: 'ROUTER.ERR.INSUFFICIENT_CREDITS',
     description: 'an unfunded workspace is run',
     install(s) {
       s.policy.router.funded = () => true;
@@ -29,7 +29,7 @@ export const ACCESS_FAULTS = [
   },
   {
     name: 'router-no-body-cap',
-    rule: 'ROUTER.ERR.BODY_TOO_LARGE',
+    breaks: 'ROUTER.ERR.BODY_TOO_LARGE',
     description: 'the body size cap is 8 MiB instead of 1 MiB',
     install(s) {
       s.policy.router.bodyLimitBytes = 8 * MAX_BODY_BYTES;
@@ -37,7 +37,7 @@ export const ACCESS_FAULTS = [
   },
   {
     name: 'router-catalog-open',
-    rule: 'ROUTER.AUTH.REQUIRED',
+    breaks: 'ROUTER.AUTH.REQUIRED',
     description: 'the catalog list answers without credentials',
     install(s) {
       // The catalog list answers an anonymous caller as the default one.
@@ -47,7 +47,7 @@ export const ACCESS_FAULTS = [
   },
   {
     name: 'router-bearer-wins',
-    rule: 'ROUTER.AUTH.KEY_FORMS',
+    breaks: 'ROUTER.AUTH.KEY_FORMS',
     description: 'Authorization takes precedence over X-API-Key',
     install(s) {
       s.policy.router.bearerFirst = true;
@@ -55,7 +55,7 @@ export const ACCESS_FAULTS = [
   },
   {
     name: 'router-jwt-refused',
-    rule: 'ROUTER.AUTH.JWT',
+    breaks: 'ROUTER.AUTH.JWT',
     description: 'a bearer JWT is refused 401 (only API keys are accepted)',
     install(s) {
       s.policy.router.acceptsJwt = false;

@@ -1,7 +1,7 @@
 // Router faults of model addresses, the catalog, details and schema documents (seed R § Models).
-import type { FaultUnit } from '../../faults.ts';
+import type { FaultUnit } from '../unit.ts';
 import { createHash } from 'node:crypto';
-import { BRAND } from '../../router/state.ts';
+import { BRAND } from '../../router/constants.ts';
 import { schemaDocument } from '../../router/schemas.ts';
 import { RouterError } from '../../router/errors.ts';
 import { validSegments } from '../../router/catalog.ts';
@@ -19,7 +19,7 @@ function eachEntry(s: Seams, edit: (entry: Obj, out: Outgoing) => void): void {
 export const CATALOG_FAULTS = [
   {
     name: 'router-ids-case-insensitive',
-    rule: 'ROUTER.ID.SEGMENTS',
+    breaks: 'ROUTER.ID.SEGMENTS',
     description: 'model addresses with uppercase letters are folded to lowercase and served',
     install(s) {
       s.policy.router.modelSegments = (provider, model) =>
@@ -28,7 +28,7 @@ export const CATALOG_FAULTS = [
   },
   {
     name: 'router-billing-renamed',
-    rule: 'ROUTER.CATALOG.MEMBER_NAMES',
+    breaks: 'ROUTER.CATALOG.MEMBER_NAMES',
     description: 'the billing facts are carried as billing_facts.charged_on_policy_rejection',
     install(s) {
       // The list's entries and the detail alike, the member in its place.
@@ -50,7 +50,7 @@ export const CATALOG_FAULTS = [
   },
   {
     name: 'router-entry-no-billing',
-    rule: 'ROUTER.CATALOG.ENTRY',
+    breaks: 'ROUTER.CATALOG.ENTRY',
     description: 'catalog entries omit the billing object',
     install(s) {
       eachEntry(s, (entry) => {
@@ -60,7 +60,7 @@ export const CATALOG_FAULTS = [
   },
   {
     name: 'router-catalog-prices',
-    rule: 'ROUTER.CATALOG.NO_PRICES',
+    breaks: 'ROUTER.CATALOG.NO_PRICES',
     description: 'catalog entries carry price_usd',
     install(s) {
       // Priced where the entry is built, so the detail, which repeats the entry, carries it too.
@@ -76,7 +76,7 @@ export const CATALOG_FAULTS = [
   },
   {
     name: 'router-detail-rate-card',
-    rule: 'ROUTER.CATALOG.NO_PRICES',
+    breaks: 'ROUTER.CATALOG.NO_PRICES',
     description: "model details carry the model's rate card under rates (dollars per unit of each operation), as a router serving its internal catalog record would",
     install(s) {
       onRouter(s, [DETAIL], (out) => {
@@ -88,7 +88,7 @@ export const CATALOG_FAULTS = [
   },
   {
     name: 'router-page-no-has-more',
-    rule: 'ROUTER.CATALOG.PAGE',
+    breaks: 'ROUTER.CATALOG.PAGE',
     description: 'catalog pages omit has_more',
     install(s) {
       onRouter(s, [LIST], (out) => {
@@ -98,7 +98,7 @@ export const CATALOG_FAULTS = [
   },
   {
     name: 'router-limit-unclamped',
-    rule: 'ROUTER.CATALOG.LIMIT',
+    breaks: 'ROUTER.CATALOG.LIMIT',
     description: 'a limit above 100 is served up to 150 instead of being clamped',
     install(s) {
       s.policy.router.maxPageLimit = 150;
@@ -106,7 +106,7 @@ export const CATALOG_FAULTS = [
   },
   {
     name: 'router-page-overlap',
-    rule: 'ROUTER.CATALOG.WALK_UNIQUE',
+    breaks: 'ROUTER.CATALOG.WALK_UNIQUE',
     description: 'a cursor followed for the first time resumes one entry early, so the page repeats the last entry of the page before (a followed-again cursor resumes where it should, so every walk still ends)',
     install(s) {
       // Stateful, so a walk at limit 1 still moves on: an overlap on every use would serve the same entry for ever.
@@ -120,7 +120,7 @@ export const CATALOG_FAULTS = [
   },
   {
     name: 'router-page-skips',
-    rule: 'ROUTER.CATALOG.WALK',
+    breaks: 'ROUTER.CATALOG.WALK',
     description: 'every page after the first starts one entry past its cursor, so the entry at each page boundary is never served',
     install(s) {
       s.policy.router.pageStart = (position) => (position > 0 ? position + 1 : position);
@@ -128,7 +128,7 @@ export const CATALOG_FAULTS = [
   },
   {
     name: 'router-cursor-offset',
-    rule: 'ROUTER.CATALOG.CURSOR_OPAQUE',
+    breaks: 'ROUTER.CATALOG.CURSOR_OPAQUE',
     description: 'next_cursor is the plain offset and any number is accepted as a cursor',
     install(s) {
       s.policy.router.encodeCursor = (_cursors, position) => String(position);
@@ -137,7 +137,7 @@ export const CATALOG_FAULTS = [
   },
   {
     name: 'router-cursor-restarts',
-    rule: 'ROUTER.CATALOG.CURSOR_REFUSED',
+    breaks: 'ROUTER.CATALOG.CURSOR_REFUSED',
     description: 'a cursor the router did not issue is served as the first page instead of being refused',
     install(s) {
       s.policy.router.decodeCursor = (cursors, raw) => cursors.decode(raw) ?? 0;
@@ -145,7 +145,7 @@ export const CATALOG_FAULTS = [
   },
   {
     name: 'router-detail-http-url',
-    rule: 'ROUTER.CATALOG.DETAIL',
+    breaks: 'ROUTER.CATALOG.DETAIL',
     description: 'input_schema_url uses http:// instead of https://',
     install(s) {
       onRouter(s, [DETAIL], (out) => {
@@ -155,7 +155,7 @@ export const CATALOG_FAULTS = [
   },
   {
     name: 'router-detail-no-schema-url',
-    rule: 'ROUTER.CATALOG.DETAIL',
+    breaks: 'ROUTER.CATALOG.DETAIL',
     description: 'the detail of a model with an authored schema omits its schema URL',
     install(s) {
       onRouter(s, [DETAIL], (out) => {
@@ -165,7 +165,7 @@ export const CATALOG_FAULTS = [
   },
   {
     name: 'router-detail-extra-leg',
-    rule: 'ROUTER.CATALOG.DETAIL_LEGS',
+    breaks: 'ROUTER.CATALOG.DETAIL_LEGS',
     description: 'the detail lists higgsfield for models it has no leg for',
     install(s) {
       onRouter(s, [DETAIL], (out) => {
@@ -176,7 +176,7 @@ export const CATALOG_FAULTS = [
   },
   {
     name: 'router-retired-200',
-    rule: 'ROUTER.CATALOG.RETIRED',
+    breaks: 'ROUTER.CATALOG.RETIRED',
     description: 'retired models are still served',
     install(s) {
       s.policy.router.retiredOn = () => undefined;
@@ -184,7 +184,7 @@ export const CATALOG_FAULTS = [
   },
   {
     name: 'router-retired-wording',
-    rule: 'ROUTER.CATALOG.RETIRED_DETAIL',
+    breaks: 'ROUTER.CATALOG.RETIRED_DETAIL',
     description: 'the retired-model detail says "this model is no longer available"',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -195,7 +195,7 @@ export const CATALOG_FAULTS = [
   },
   {
     name: 'router-sunset-retired',
-    rule: 'ROUTER.CATALOG.SUNSET_LISTED',
+    breaks: 'ROUTER.CATALOG.SUNSET_LISTED',
     description: 'a model whose sunset date is in the future is treated as retired',
     install(s) {
       s.policy.router.retiredOn = (def) => def.retired?.on ?? def.sunset;
@@ -203,7 +203,7 @@ export const CATALOG_FAULTS = [
   },
   {
     name: 'router-schema-no-flag',
-    rule: 'ROUTER.SCHEMA.DOCUMENT',
+    breaks: 'ROUTER.SCHEMA.DOCUMENT',
     description: 'schema documents lack x-comfy-input-schema-authored',
     install(s) {
       s.policy.router.schemaDocument = (model) => {
@@ -216,7 +216,7 @@ export const CATALOG_FAULTS = [
   },
   {
     name: 'router-etag-weak',
-    rule: 'ROUTER.SCHEMA.ETAG',
+    breaks: 'ROUTER.SCHEMA.ETAG',
     description: 'the schema document ETag is weak (W/)',
     install(s) {
       onRouter(s, [SCHEMA], (out) => {
@@ -227,7 +227,7 @@ export const CATALOG_FAULTS = [
   },
   {
     name: 'router-no-cache-control',
-    rule: 'ROUTER.SCHEMA.CACHE_CONTROL',
+    breaks: 'ROUTER.SCHEMA.CACHE_CONTROL',
     description: 'schema documents carry no Cache-Control',
     install(s) {
       onRouter(s, [SCHEMA], (out) => {
@@ -237,7 +237,7 @@ export const CATALOG_FAULTS = [
   },
   {
     name: 'router-ignore-if-none-match',
-    rule: 'ROUTER.SCHEMA.NOT_MODIFIED',
+    breaks: 'ROUTER.SCHEMA.NOT_MODIFIED',
     description: 'If-None-Match is ignored: always 200 with the body',
     install(s) {
       s.request({ surfaces: ['router'], routes: [SCHEMA] }, ({ request }) => {
@@ -247,7 +247,7 @@ export const CATALOG_FAULTS = [
   },
   {
     name: 'router-unauthored-validated',
-    rule: 'ROUTER.SCHEMA.UNAUTHORED',
+    breaks: 'ROUTER.SCHEMA.UNAUTHORED',
     description: 'unauthored models refuse bodies without a prompt (422)',
     install(s) {
       s.policy.router.unauthoredEntries = (body) => (typeof body.prompt === 'string' ? [] : [{ loc: ['body', 'prompt'], msg: 'Field required', type: 'missing', input: body }]);
@@ -255,7 +255,7 @@ export const CATALOG_FAULTS = [
   },
   {
     name: 'router-snapshot-needs-key',
-    rule: 'ROUTER.SCHEMA.SNAPSHOT',
+    breaks: 'ROUTER.SCHEMA.SNAPSHOT',
     description: 'the published snapshot is found only with a key (404 without one)',
     install(s) {
       s.request(
@@ -271,7 +271,7 @@ export const CATALOG_FAULTS = [
   },
   {
     name: 'router-restricted-visible',
-    rule: 'ROUTER.AUTH.FORBIDDEN',
+    breaks: 'ROUTER.AUTH.FORBIDDEN',
     description: 'a restricted model is served to every caller',
     install(s) {
       s.policy.router.restricted = () => false;
@@ -279,7 +279,7 @@ export const CATALOG_FAULTS = [
   },
   {
     name: 'router-schema-failure-404',
-    rule: 'ROUTER.SCHEMA.INTERNAL_ERROR',
+    breaks: 'ROUTER.SCHEMA.INTERNAL_ERROR',
     description: 'a schema document that cannot be built is answered 404 model_not_found, as if the model did not exist',
     install(s) {
       s.policy.router.schemaFailure = (model) => new RouterError(404, 'model_not_found', `no schema document for ${model.id}`);

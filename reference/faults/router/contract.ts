@@ -1,13 +1,13 @@
 // Router faults of the contract, the common headers and the error bodies (seed R § Errors).
-import type { FaultUnit } from '../../faults.ts';
-import { H } from '../../router/state.ts';
-import { errorAnswer, failureAnswer } from '../../router/dispatch.ts';
+import type { FaultUnit } from '../unit.ts';
+import { H } from '../../router/constants.ts';
+import { errorAnswer, failureAnswer } from '../../router/answer.ts';
 import { CANCEL, CAPACITY_DETAIL, COLLECT, ESTIMATE, RUN, SCHEMA, STATUS, dropSpendHeaders, isObj, onRouter, params, routerError } from './shared.ts';
 
 export const CONTRACT_FAULTS = [
   {
     name: 'router-schema-203',
-    rule: 'ROUTER.CONTRACT.STATUS_DECLARED',
+    breaks: 'ROUTER.CONTRACT.STATUS_DECLARED',
     description: 'the schema route answers its document with 203 instead of 200',
     install(s) {
       onRouter(s, [SCHEMA], (out) => {
@@ -17,7 +17,7 @@ export const CONTRACT_FAULTS = [
   },
   {
     name: 'router-estimate-text-plain',
-    rule: 'ROUTER.CONTRACT.BODY',
+    breaks: 'ROUTER.CONTRACT.BODY',
     description: 'estimates are sent as text/plain',
     install(s) {
       onRouter(s, [ESTIMATE], (out) => {
@@ -27,8 +27,10 @@ export const CONTRACT_FAULTS = [
   },
   {
     name: 'router-upstream-status-text',
-    rule: 'ROUTER.CONTRACT.HEADERS',
+    breaks: 'ROUTER.CONTRACT.HEADERS',
     description: 'X-Comfy-Upstream-Status on a 502 reads "n/a" instead of an integer',
+    // A contract check: the test declaring the rule provokes no 502; the provider-error test of errors.spec.ts does.
+    seenBy: { files: ['specs/router/errors.spec.ts'], why: 'the fault shows only on 502 answers, which the provider-error test of errors.spec.ts provokes' },
     install(s) {
       onRouter(s, undefined, (out) => {
         if (out.status === 502 && out.header(H.upstreamStatus) !== undefined) out.setHeader(H.upstreamStatus, 'n/a');
@@ -37,7 +39,7 @@ export const CONTRACT_FAULTS = [
   },
   {
     name: 'router-no-request-id-on-errors',
-    rule: 'ROUTER.HEADER.REQUEST_ID',
+    breaks: 'ROUTER.HEADER.REQUEST_ID',
     description: 'error responses lack X-Comfy-Request-Id',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -47,7 +49,7 @@ export const CONTRACT_FAULTS = [
   },
   {
     name: 'router-error-type-header-mismatch',
-    rule: 'ROUTER.HEADER.ERROR_TYPE',
+    breaks: 'ROUTER.HEADER.ERROR_TYPE',
     description: '404 answers carry X-Comfy-Error-Type not_found while the body says model_not_found or request_not_found',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -57,7 +59,7 @@ export const CONTRACT_FAULTS = [
   },
   {
     name: 'router-retry-after-date',
-    rule: 'ROUTER.HEADER.RETRY_AFTER',
+    breaks: 'ROUTER.HEADER.RETRY_AFTER',
     description: 'queue polls give Retry-After as an HTTP date',
     install(s) {
       // Poll answers only: unfinished status reads and pending collects.
@@ -68,7 +70,7 @@ export const CONTRACT_FAULTS = [
   },
   {
     name: 'router-dropped-params-comma',
-    rule: 'ROUTER.HEADER.DROPPED_PARAMS_JSON',
+    breaks: 'ROUTER.HEADER.DROPPED_PARAMS_JSON',
     description: 'X-Comfy-Router-Dropped-Params is a comma-joined list instead of a JSON array',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -79,7 +81,7 @@ export const CONTRACT_FAULTS = [
   },
   {
     name: 'router-v2-envelope',
-    rule: 'ROUTER.ERR.BODY',
+    breaks: 'ROUTER.ERR.BODY',
     description: 'error bodies use the v2 envelope {error: {code, message}}',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -90,7 +92,7 @@ export const CONTRACT_FAULTS = [
   },
   {
     name: 'router-model-not-found-400',
-    rule: 'ROUTER.ERR.CODE_STATUS',
+    breaks: 'ROUTER.ERR.CODE_STATUS',
     description: 'model_not_found is sent with HTTP 400',
     install(s) {
       // Routes only: an unknown path keeps its 404.
@@ -101,7 +103,7 @@ export const CONTRACT_FAULTS = [
   },
   {
     name: 'router-unknown-request-invalid-input',
-    rule: 'ROUTER.ERR.CODE_STATUS_PUBLIC',
+    breaks: 'ROUTER.ERR.CODE_STATUS_PUBLIC',
     description: 'an unknown queued request is answered 404 with bucket invalid_input (public docs: request_not_found)',
     install(s) {
       onRouter(s, [STATUS, COLLECT, CANCEL], (out) => {
@@ -114,7 +116,7 @@ export const CONTRACT_FAULTS = [
   },
   {
     name: 'router-422-string-detail',
-    rule: 'ROUTER.ERR.VALIDATION_BODY',
+    breaks: 'ROUTER.ERR.VALIDATION_BODY',
     description: '422 bodies carry detail as one string',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -125,7 +127,7 @@ export const CONTRACT_FAULTS = [
   },
   {
     name: 'router-loc-body-only',
-    rule: 'ROUTER.ERR.VALIDATION_LOC',
+    breaks: 'ROUTER.ERR.VALIDATION_LOC',
     description: 'every 422 entry has loc ["body"]',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -136,7 +138,7 @@ export const CONTRACT_FAULTS = [
   },
   {
     name: 'router-array-body-400',
-    rule: 'ROUTER.ERR.NON_OBJECT_BODY',
+    breaks: 'ROUTER.ERR.NON_OBJECT_BODY',
     description: 'a JSON body that is not an object answers 400 invalid_input',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -150,7 +152,7 @@ export const CONTRACT_FAULTS = [
   },
   {
     name: 'router-unknown-model-estimate-400',
-    rule: 'ROUTER.ERR.MODEL_NOT_FOUND',
+    breaks: 'ROUTER.ERR.MODEL_NOT_FOUND',
     description: 'the estimate of an unknown model answers 400 invalid_input',
     install(s) {
       onRouter(s, [ESTIMATE], (out) => {
@@ -165,7 +167,7 @@ export const CONTRACT_FAULTS = [
   },
   {
     name: 'router-429-no-spend',
-    rule: 'ROUTER.ERR.RATE_LIMITED',
+    breaks: 'ROUTER.ERR.RATE_LIMITED',
     description: '429 answers lack the committed-spend headers',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -175,7 +177,7 @@ export const CONTRACT_FAULTS = [
   },
   {
     name: 'router-provider-error-503',
-    rule: 'ROUTER.ERR.PROVIDER_ERROR',
+    breaks: 'ROUTER.ERR.PROVIDER_ERROR',
     description: 'an unusable provider answer is 503 service_unavailable',
     install(s) {
       s.policy.router.providerFailure = (answer, model) =>
@@ -184,7 +186,7 @@ export const CONTRACT_FAULTS = [
   },
   {
     name: 'router-capacity-no-retry-after',
-    rule: 'ROUTER.ERR.CAPACITY',
+    breaks: 'ROUTER.ERR.CAPACITY',
     description: 'capacity refusals lack Retry-After',
     install(s) {
       // The synchronous route only.
@@ -195,7 +197,7 @@ export const CONTRACT_FAULTS = [
   },
   {
     name: 'router-deadline-no-retry-after',
-    rule: 'ROUTER.ERR.DEADLINE',
+    breaks: 'ROUTER.ERR.DEADLINE',
     description: '504 deadline_exceeded lacks Retry-After',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -205,7 +207,7 @@ export const CONTRACT_FAULTS = [
   },
   {
     name: 'router-refusal-subject-dropped',
-    rule: 'ROUTER.ERR.CONTENT_POLICY',
+    breaks: 'ROUTER.ERR.CONTENT_POLICY',
     description: 'the subject the provider named is lost: neither X-Comfy-Refusal-Subject nor the member',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -218,7 +220,7 @@ export const CONTRACT_FAULTS = [
   },
   {
     name: 'router-refusal-subject-header-only',
-    rule: 'ROUTER.ERR.CONTENT_POLICY',
+    breaks: 'ROUTER.ERR.CONTENT_POLICY',
     description: 'the refusal subject is sent in the header but not mirrored in the body',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -229,7 +231,7 @@ export const CONTRACT_FAULTS = [
   },
   {
     name: 'router-refusal-subject-mismatch',
-    rule: 'ROUTER.ERR.CONTENT_POLICY',
+    breaks: 'ROUTER.ERR.CONTENT_POLICY',
     description: 'the body refusal_subject differs from X-Comfy-Refusal-Subject',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -240,7 +242,7 @@ export const CONTRACT_FAULTS = [
   },
   {
     name: 'router-upstream-detail-dropped',
-    rule: 'ROUTER.ERR.UPSTREAM_DETAIL',
+    breaks: 'ROUTER.ERR.UPSTREAM_DETAIL',
     description: "the provider's reason for calling a request malformed is lost (neither X-Comfy-Upstream-Detail nor the member)",
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -253,7 +255,7 @@ export const CONTRACT_FAULTS = [
   },
   {
     name: 'router-upstream-detail-on-router-400',
-    rule: 'ROUTER.ERR.UPSTREAM_DETAIL',
+    breaks: 'ROUTER.ERR.UPSTREAM_DETAIL',
     description: 'the router-raised unregistered-provider 400 carries upstream_detail',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -267,7 +269,7 @@ export const CONTRACT_FAULTS = [
   // camelCase still mirrors both values, only under other names.
   {
     name: 'router-error-members-camel-case',
-    rule: 'ROUTER.ERR.MEMBER_NAMES',
+    breaks: 'ROUTER.ERR.MEMBER_NAMES',
     description: 'the optional error members are serialised camelCase: refusalSubject and upstreamDetail',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -283,7 +285,7 @@ export const CONTRACT_FAULTS = [
   },
   {
     name: 'router-upstream-detail-as-provider-message',
-    rule: 'ROUTER.ERR.MEMBER_NAMES',
+    breaks: 'ROUTER.ERR.MEMBER_NAMES',
     description: "the provider's reason is mirrored in the body as provider_message instead of upstream_detail",
     install(s) {
       onRouter(s, undefined, (out) => {

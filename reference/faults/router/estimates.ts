@@ -1,5 +1,5 @@
 // Router faults of cost estimates (seed R § Estimates): figures, reasons, validation, rollout.
-import type { FaultUnit } from '../../faults.ts';
+import type { FaultUnit } from '../unit.ts';
 import { Dec } from '../../router/decimal.ts';
 import { CORRECT_FIGURES } from '../../router/pricing.ts';
 import { ESTIMATE, SUBMIT, estimateOf, onRouter, params, type Obj } from './shared.ts';
@@ -7,7 +7,7 @@ import { ESTIMATE, SUBMIT, estimateOf, onRouter, params, type Obj } from './shar
 export const ESTIMATE_FAULTS = [
   {
     name: 'router-exact-with-range',
-    rule: 'ROUTER.ESTIMATE.FIELDS',
+    breaks: 'ROUTER.ESTIMATE.FIELDS',
     description: 'exact quotes also carry min_amount and max_amount',
     install(s) {
       onRouter(s, [ESTIMATE, SUBMIT], (out) => {
@@ -22,7 +22,7 @@ export const ESTIMATE_FAULTS = [
   },
   {
     name: 'router-reason-on-estimated',
-    rule: 'ROUTER.ESTIMATE.FIELDS',
+    breaks: 'ROUTER.ESTIMATE.FIELDS',
     description: 'estimated quotes also carry reason not_quotable, to say why no exact figure is given',
     install(s) {
       onRouter(s, [ESTIMATE, SUBMIT], (out) => {
@@ -33,7 +33,7 @@ export const ESTIMATE_FAULTS = [
   },
   {
     name: 'router-submit-reason-on-estimated',
-    rule: 'ROUTER.ESTIMATE.FIELDS',
+    breaks: 'ROUTER.ESTIMATE.FIELDS',
     description: "a queued submit's estimated quote carries reason not_quotable, to say why no exact figure is given (the estimate route's quotes do not)",
     install(s) {
       onRouter(s, [SUBMIT], (out) => {
@@ -44,7 +44,7 @@ export const ESTIMATE_FAULTS = [
   },
   {
     name: 'router-submit-estimate-native-leg',
-    rule: 'ROUTER.QUEUE.ESTIMATE_LEG',
+    breaks: 'ROUTER.QUEUE.ESTIMATE_LEG',
     description: "a queued submit with model_provider naming an alternate embeds the quote of the native leg (the model's own provider, at its rate), not of the leg the request is pinned to",
     install(s) {
       s.policy.router.submitEstimateLeg = (_pinned, model) => ({ kind: 'native', provider: model.provider });
@@ -52,7 +52,7 @@ export const ESTIMATE_FAULTS = [
   },
   {
     name: 'router-amount-exponent',
-    rule: 'ROUTER.ESTIMATE.DECIMAL',
+    breaks: 'ROUTER.ESTIMATE.DECIMAL',
     description: 'amounts are written in exponent form',
     install(s) {
       s.policy.router.figures = { ...CORRECT_FIGURES, dollars: (amount) => amount.toNumber(8).toExponential() };
@@ -60,7 +60,7 @@ export const ESTIMATE_FAULTS = [
   },
   {
     name: 'router-cents-rounded',
-    rule: 'ROUTER.ESTIMATE.CENTS',
+    breaks: 'ROUTER.ESTIMATE.CENTS',
     description: 'amount_cents is rounded to whole cents',
     install(s) {
       s.policy.router.figures = { ...CORRECT_FIGURES, cents: (cents) => cents.round(0).toNumber() };
@@ -68,7 +68,7 @@ export const ESTIMATE_FAULTS = [
   },
   {
     name: 'router-credits-truncated',
-    rule: 'ROUTER.ESTIMATE.CREDITS',
+    breaks: 'ROUTER.ESTIMATE.CREDITS',
     description: 'credits are truncated to 2 decimals instead of rounded',
     install(s) {
       s.policy.router.figures = { ...CORRECT_FIGURES, credits: (raw) => raw.floor(2) };
@@ -76,7 +76,7 @@ export const ESTIMATE_FAULTS = [
   },
   {
     name: 'router-subcent-unpriced',
-    rule: 'ROUTER.ESTIMATE.SUBCENT',
+    breaks: 'ROUTER.ESTIMATE.SUBCENT',
     description: 'a sub-cent price is read as no price: quoted unknown unpriced_model',
     install(s) {
       // A rate card kept in whole cents: a price below half a cent reads as none.
@@ -93,7 +93,7 @@ export const ESTIMATE_FAULTS = [
   },
   {
     name: 'router-subcent-zero',
-    rule: 'ROUTER.ESTIMATE.SUBCENT',
+    breaks: 'ROUTER.ESTIMATE.SUBCENT',
     description: 'sub-cent exact prices are quoted as 0',
     install(s) {
       // A sub-cent price is zero, consistently in every figure.
@@ -102,7 +102,7 @@ export const ESTIMATE_FAULTS = [
   },
   {
     name: 'router-estimate-leg-native',
-    rule: 'ROUTER.ESTIMATE.CURRENCY_LEG',
+    breaks: 'ROUTER.ESTIMATE.CURRENCY_LEG',
     description: 'quotes of the estimate route name the native provider whatever model_provider says',
     install(s) {
       onRouter(s, [ESTIMATE], (out) => {
@@ -113,7 +113,7 @@ export const ESTIMATE_FAULTS = [
   },
   {
     name: 'router-not-quotable-wrong-reason',
-    rule: 'ROUTER.ESTIMATE.REASON',
+    breaks: 'ROUTER.ESTIMATE.REASON',
     description: 'unbounded bodies are quoted with reason pricing_unavailable',
     install(s) {
       onRouter(s, [ESTIMATE], (out) => {
@@ -124,7 +124,7 @@ export const ESTIMATE_FAULTS = [
   },
   {
     name: 'router-unpriced-not-quotable',
-    rule: 'ROUTER.ESTIMATE.REASON',
+    breaks: 'ROUTER.ESTIMATE.REASON',
     description: 'a model the rate card does not price is quoted with reason not_quotable instead of unpriced_model',
     install(s) {
       onRouter(s, [ESTIMATE, SUBMIT], (out) => {
@@ -135,7 +135,7 @@ export const ESTIMATE_FAULTS = [
   },
   {
     name: 'router-estimate-byok-reason',
-    rule: 'ROUTER.ESTIMATE.NO_BYOK_DETECTION',
+    breaks: 'ROUTER.ESTIMATE.NO_BYOK_DETECTION',
     description: 'the estimate answers reason byok for an own-key caller',
     install(s) {
       s.policy.router.estimateQuote = (p, def, leg, quote) => (p.ownKeys.has(def.provider) && leg.kind === 'native' ? { source: 'unknown', reason: 'byok' } : quote());
@@ -143,7 +143,7 @@ export const ESTIMATE_FAULTS = [
   },
   {
     name: 'router-estimate-rejects-unknown',
-    rule: 'ROUTER.ESTIMATE.VALIDATION',
+    breaks: 'ROUTER.ESTIMATE.VALIDATION',
     description: 'the estimate refuses undeclared top-level fields',
     install(s) {
       s.policy.router.rejectsUnknown = (route, asked) => asked || route === 'estimate';
@@ -151,7 +151,7 @@ export const ESTIMATE_FAULTS = [
   },
   {
     name: 'router-estimate-model-mismatch-priced',
-    rule: 'ROUTER.ESTIMATE.VALIDATION',
+    breaks: 'ROUTER.ESTIMATE.VALIDATION',
     description: 'the estimate prices a body naming a model other than the path (the model-name check runs on runs and submits only)',
     install(s) {
       const correct = s.policy.router.bodyNamesModel;
@@ -160,7 +160,7 @@ export const ESTIMATE_FAULTS = [
   },
   {
     name: 'router-estimate-honours-strict',
-    rule: 'ROUTER.ESTIMATE.VALIDATION',
+    breaks: 'ROUTER.ESTIMATE.VALIDATION',
     description: "the estimate reads strict_mode as a run does: with an alternate and strict_mode=true it skips native validation and prices a body in the alternate's own schema",
     install(s) {
       s.policy.router.estimateStrict = (asked) => asked;
@@ -168,7 +168,7 @@ export const ESTIMATE_FAULTS = [
   },
   {
     name: 'router-estimate-rollout-open',
-    rule: 'ROUTER.ESTIMATE.ROLLOUT',
+    breaks: 'ROUTER.ESTIMATE.ROLLOUT',
     description: 'callers outside the rollout are quoted',
     install(s) {
       s.policy.router.estimatesEnabled = () => true;
@@ -176,7 +176,7 @@ export const ESTIMATE_FAULTS = [
   },
   {
     name: 'router-estimate-stale-card-guessed',
-    rule: 'ROUTER.ESTIMATE.STALE_CARD',
+    breaks: 'ROUTER.ESTIMATE.STALE_CARD',
     description: 'a stale rate card is used for a figure',
     install(s) {
       s.policy.router.cardFresh = () => true;

@@ -1,17 +1,17 @@
 // Router faults of Idempotency-Key handling (seed R § Idempotency).
-import type { FaultUnit } from '../../faults.ts';
+import type { FaultUnit } from '../unit.ts';
 import { randomUUID } from 'node:crypto';
 import { RouterValidationError } from '../../router/errors.ts';
 import { fingerprintOf, REPLAY_CAP_BYTES } from '../../router/idempotency.ts';
 import { canonical, holdsPartnerLink } from '../../router/partners.ts';
 import { resolvePrincipal, scopeOf } from '../../router/principals.ts';
-import { H } from '../../router/state.ts';
+import { H } from '../../router/constants.ts';
 import { RUN, onRouter, routerError } from './shared.ts';
 
 export const IDEMPOTENCY_FAULTS = [
   {
     name: 'router-replay-unmarked',
-    rule: 'ROUTER.IDEM.REPLAY',
+    breaks: 'ROUTER.IDEM.REPLAY',
     description: 'replays of successful answers lack Idempotent-Replayed',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -21,7 +21,7 @@ export const IDEMPOTENCY_FAULTS = [
   },
   {
     name: 'router-key-256-accepted',
-    rule: 'ROUTER.IDEM.KEY_OUT_OF_RANGE',
+    breaks: 'ROUTER.IDEM.KEY_OUT_OF_RANGE',
     description: 'a 256-character Idempotency-Key is accepted',
     install(s) {
       s.policy.router.maxKeyLength = 256;
@@ -29,7 +29,7 @@ export const IDEMPOTENCY_FAULTS = [
   },
   {
     name: 'router-key-cap-128',
-    rule: 'ROUTER.IDEM.KEY_LENGTH',
+    breaks: 'ROUTER.IDEM.KEY_LENGTH',
     description: 'Idempotency-Keys longer than 128 characters are refused 400 invalid_input, below the 255 the seed allows',
     install(s) {
       s.policy.router.maxKeyLength = 128;
@@ -37,7 +37,7 @@ export const IDEMPOTENCY_FAULTS = [
   },
   {
     name: 'router-key-cap-128-conflict',
-    rule: 'ROUTER.IDEM.KEY_LENGTH',
+    breaks: 'ROUTER.IDEM.KEY_LENGTH',
     description: 'Idempotency-Keys longer than 128 characters are refused 409 invalid_input, as if they held another request',
     install(s) {
       s.policy.router.claimKey = (store, scope, key, fingerprint) => (key.length > 128 ? { kind: 'conflict' } : store.claim(scope, key, fingerprint));
@@ -45,7 +45,7 @@ export const IDEMPOTENCY_FAULTS = [
   },
   {
     name: 'router-replay-redispatches',
-    rule: 'ROUTER.IDEM.REPLAY',
+    breaks: 'ROUTER.IDEM.REPLAY',
     description: 'a synchronous run retried under a recorded key is dispatched (and charged) again, and its new answer is sent marked Idempotent-Replayed: true (queued submits replay their handle)',
     install(s) {
       const runKeys = new Set<string>();
@@ -69,7 +69,7 @@ export const IDEMPOTENCY_FAULTS = [
   },
   {
     name: 'router-conflict-replays',
-    rule: 'ROUTER.IDEM.CONFLICT',
+    breaks: 'ROUTER.IDEM.CONFLICT',
     description: 'a key reused with a different body replays the first answer',
     install(s) {
       s.policy.router.claimKey = (store, scope, key, fingerprint) => {
@@ -81,7 +81,7 @@ export const IDEMPOTENCY_FAULTS = [
   },
   {
     name: 'router-inflight-dispatches',
-    rule: 'ROUTER.IDEM.IN_FLIGHT',
+    breaks: 'ROUTER.IDEM.IN_FLIGHT',
     description: 'a same-key retry while the original runs is dispatched again',
     install(s) {
       s.policy.router.claimKey = (store, scope, key, fingerprint) => {
@@ -92,7 +92,7 @@ export const IDEMPOTENCY_FAULTS = [
   },
   {
     name: 'router-teammate-conflict-runs',
-    rule: 'ROUTER.IDEM.SCOPE',
+    breaks: 'ROUTER.IDEM.SCOPE',
     description: "key conflicts are told apart per member: a teammate's different request under a key of the workspace is run afresh instead of refused 409",
     install(s) {
       const owner = new Map<string, string>();
@@ -110,7 +110,7 @@ export const IDEMPOTENCY_FAULTS = [
   },
   {
     name: 'router-keys-global',
-    rule: 'ROUTER.IDEM.SCOPE',
+    breaks: 'ROUTER.IDEM.SCOPE',
     description: 'idempotency keys are shared by every workspace',
     install(s) {
       s.policy.router.requestScope = () => 'global';
@@ -118,7 +118,7 @@ export const IDEMPOTENCY_FAULTS = [
   },
   {
     name: 'router-keyed-anonymous-replay',
-    rule: 'ROUTER.IDEM.AUTH_401',
+    breaks: 'ROUTER.IDEM.AUTH_401',
     description: 'an unauthenticated request with a recorded key is answered from the record',
     install(s) {
       // Before authentication: a recorded answer under the key, in any workspace, is replayed.
@@ -134,7 +134,7 @@ export const IDEMPOTENCY_FAULTS = [
   },
   {
     name: 'router-gallery-rerun',
-    rule: 'ROUTER.IDEM.NOT_REPLAYABLE',
+    breaks: 'ROUTER.IDEM.NOT_REPLAYABLE',
     description: 'a key whose answer was too large to replay is run again',
     install(s) {
       s.policy.router.claimKey = (store, scope, key, fingerprint) => {
@@ -145,7 +145,7 @@ export const IDEMPOTENCY_FAULTS = [
   },
   {
     name: 'router-refusal-records-key',
-    rule: 'ROUTER.IDEM.RELEASED_ON_REFUSAL',
+    breaks: 'ROUTER.IDEM.RELEASED_ON_REFUSAL',
     description: 'a 422 schema refusal records the key',
     install(s) {
       s.policy.router.keyAfterRefusal = (store, scope, key, fingerprint, err) => {
@@ -156,14 +156,14 @@ export const IDEMPOTENCY_FAULTS = [
   },
   {
     name: 'router-forbidden-records-key',
-    rule: 'ROUTER.IDEM.RELEASED_ON_REFUSAL',
+    breaks: 'ROUTER.IDEM.RELEASED_ON_REFUSAL',
     description: 'a 403 for a model the caller may not use records its Idempotency-Key, as a dispatched answer would be, so the corrected request under it is refused 409',
     install(s) {
       onRouter(s, [RUN], (out) => {
         const key = out.request.headers['idempotency-key'];
         if (out.status !== 403 || routerError(out)?.error_type !== 'forbidden' || typeof key !== 'string') return;
         const { router } = out.ctx;
-        const scope = router.rules.requestScope(resolvePrincipal(out.request.headers, router.rules.bearerFirst), scopeOf);
+        const scope = router.policy.requestScope(resolvePrincipal(out.request.headers, router.policy.bearerFirst), scopeOf);
         const url = new URL(out.request.url, 'http://x');
         const fingerprint = fingerprintOf(out.request.method, url.pathname, [...url.searchParams].sort().map(([k, v]) => `${k}=${v}`).join('&'), canonical(out.request.body ?? null));
         router.idempotency.record(scope, key, fingerprint, { status: 403, headers: { [H.errorType]: 'forbidden' }, body: Buffer.from(JSON.stringify(out.body)) }, true);
@@ -172,7 +172,7 @@ export const IDEMPOTENCY_FAULTS = [
   },
   {
     name: 'router-mismatch-records-key',
-    rule: 'ROUTER.IDEM.RELEASED_ON_REFUSAL',
+    breaks: 'ROUTER.IDEM.RELEASED_ON_REFUSAL',
     description: 'the 422 for a body naming another model than the path records its Idempotency-Key (the check runs after the key is taken), so the corrected request under it is refused 409',
     install(s) {
       s.policy.router.keyAfterRefusal = (store, scope, key, fingerprint, err) => {
@@ -183,7 +183,7 @@ export const IDEMPOTENCY_FAULTS = [
   },
   {
     name: 'router-partner-link-not-replayed',
-    rule: 'ROUTER.IDEM.PROVIDER_LINK_WINDOW',
+    breaks: 'ROUTER.IDEM.PROVIDER_LINK_WINDOW',
     description: "an answer holding a partner's own asset link is recorded but never replayable: a retry a moment later is refused 409 invalid_input (no window)",
     install(s) {
       s.policy.router.replayable = (answer) => answer.body.length <= REPLAY_CAP_BYTES && !holdsPartnerLink(answer.body);
@@ -191,7 +191,7 @@ export const IDEMPOTENCY_FAULTS = [
   },
   {
     name: 'router-cutoff-replays-failure',
-    rule: 'ROUTER.IDEM.PROVIDER_LINK_WINDOW',
+    breaks: 'ROUTER.IDEM.PROVIDER_LINK_WINDOW',
     description: "the key of a call cut off mid-generation at a submit-and-poll partner holds the 504 the caller got, not the generation: the same-key retry gets the 504 again instead of the result",
     install(s) {
       s.policy.router.cutoffRecord = (sent) => sent;
@@ -199,7 +199,7 @@ export const IDEMPOTENCY_FAULTS = [
   },
   {
     name: 'router-policy-released',
-    rule: 'ROUTER.IDEM.POLICY_REPLAYED',
+    breaks: 'ROUTER.IDEM.POLICY_REPLAYED',
     description: 'content-policy refusals release the key',
     install(s) {
       s.policy.router.keyKept = (answer) => answer.headers[H.errorType] !== 'content_policy_violation';

@@ -1,6 +1,6 @@
 // Router faults of the queue (seed R § Queue): handles, status reads, collect and cancel.
-import type { FaultUnit } from '../../faults.ts';
-import { H } from '../../router/state.ts';
+import type { FaultUnit } from '../unit.ts';
+import { H } from '../../router/constants.ts';
 import { RouterError } from '../../router/errors.ts';
 import { resolvePrincipal, scopeOf } from '../../router/principals.ts';
 import { CANCEL, COLLECT, QUEUE_URLS, STATUS, SUBMIT, isObj, onRouter, params, routerError, type Obj } from './shared.ts';
@@ -8,7 +8,7 @@ import { CANCEL, COLLECT, QUEUE_URLS, STATUS, SUBMIT, isObj, onRouter, params, r
 export const QUEUE_FAULTS = [
   {
     name: 'router-request-id-uppercase',
-    rule: 'ROUTER.ID.REQUEST_ID',
+    breaks: 'ROUTER.ID.REQUEST_ID',
     description: 'queued request IDs are reported in uppercase',
     install(s) {
       // IDs go out in uppercase and are folded back on the way in.
@@ -26,7 +26,7 @@ export const QUEUE_FAULTS = [
   },
   {
     name: 'router-status-url-relative',
-    rule: 'ROUTER.QUEUE.HANDLE',
+    breaks: 'ROUTER.QUEUE.HANDLE',
     description: 'queue URLs are host-relative',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -38,7 +38,7 @@ export const QUEUE_FAULTS = [
   },
   {
     name: 'router-fourth-status',
-    rule: 'ROUTER.QUEUE.STATUS_NAMES',
+    breaks: 'ROUTER.QUEUE.STATUS_NAMES',
     description: 'an unfinished request, queued or running, reports status RUNNING on status reads',
     install(s) {
       onRouter(s, [STATUS, COLLECT], (out) => {
@@ -48,7 +48,7 @@ export const QUEUE_FAULTS = [
   },
   {
     name: 'router-poll-no-retry-after',
-    rule: 'ROUTER.QUEUE.POLL_RETRY_AFTER',
+    breaks: 'ROUTER.QUEUE.POLL_RETRY_AFTER',
     description: 'polls of unfinished requests carry no Retry-After',
     install(s) {
       onRouter(s, [STATUS, COLLECT], (out) => {
@@ -58,7 +58,7 @@ export const QUEUE_FAULTS = [
   },
   {
     name: 'router-collect-pending-200',
-    rule: 'ROUTER.QUEUE.COLLECT_PENDING',
+    breaks: 'ROUTER.QUEUE.COLLECT_PENDING',
     description: 'collect of an unfinished request answers 200 with the status body',
     install(s) {
       onRouter(s, [COLLECT], (out) => {
@@ -71,7 +71,7 @@ export const QUEUE_FAULTS = [
   },
   {
     name: 'router-collect-reserialized',
-    rule: 'ROUTER.QUEUE.COLLECT_IDENTICAL',
+    breaks: 'ROUTER.QUEUE.COLLECT_IDENTICAL',
     description: 'collected JSON results are pretty-printed',
     install(s) {
       onRouter(s, [COLLECT], (out) => {
@@ -81,7 +81,7 @@ export const QUEUE_FAULTS = [
   },
   {
     name: 'router-error-type-null',
-    rule: 'ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE',
+    breaks: 'ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE',
     description: 'a successful request reports error_type null',
     install(s) {
       onRouter(s, [STATUS], (out) => {
@@ -93,14 +93,14 @@ export const QUEUE_FAULTS = [
   },
   {
     name: 'router-status-with-result',
-    rule: 'ROUTER.QUEUE.STATUS_NO_RESULT',
+    breaks: 'ROUTER.QUEUE.STATUS_NO_RESULT',
     description: 'the status of a finished request carries the result members',
     install(s) {
       onRouter(s, [STATUS], (out) => {
         if (out.status !== 200 || !isObj(out.body) || out.body.status !== 'COMPLETED' || 'error_type' in out.body) return;
         const { router } = out.ctx;
         const { provider, model } = params(out);
-        const scope = router.rules.requestScope(resolvePrincipal(out.request.headers, router.rules.bearerFirst), scopeOf);
+        const scope = router.policy.requestScope(resolvePrincipal(out.request.headers, router.policy.bearerFirst), scopeOf);
         const result = router.queue.get(scope, `${provider}/${model}`, String(out.body.request_id))?.result;
         if (result === undefined || result.contentType !== 'application/json') return;
         const parsed: unknown = JSON.parse(result.bytes.toString('utf8'));
@@ -116,14 +116,14 @@ export const QUEUE_FAULTS = [
   },
   {
     name: 'router-status-with-nested-result',
-    rule: 'ROUTER.QUEUE.STATUS_NO_RESULT',
+    breaks: 'ROUTER.QUEUE.STATUS_NO_RESULT',
     description: 'the status of a finished request carries the result nested under an output member',
     install(s) {
       onRouter(s, [STATUS], (out) => {
         if (out.status !== 200 || !isObj(out.body) || out.body.status !== 'COMPLETED' || 'error_type' in out.body) return;
         const { router } = out.ctx;
         const { provider, model } = params(out);
-        const scope = router.rules.requestScope(resolvePrincipal(out.request.headers, router.rules.bearerFirst), scopeOf);
+        const scope = router.policy.requestScope(resolvePrincipal(out.request.headers, router.policy.bearerFirst), scopeOf);
         const result = router.queue.get(scope, `${provider}/${model}`, String(out.body.request_id))?.result;
         if (result === undefined || result.contentType !== 'application/json') return;
         out.body = { ...out.body, output: JSON.parse(result.bytes.toString('utf8')) as unknown };
@@ -132,7 +132,7 @@ export const QUEUE_FAULTS = [
   },
   {
     name: 'router-status-cancelling',
-    rule: 'ROUTER.QUEUE.STATUS_CLOSED',
+    breaks: 'ROUTER.QUEUE.STATUS_CLOSED',
     description: 'once a cancel is asked, the request reads status CANCELLATION_REQUESTED (a state of its own) until the cancel takes effect, when it would have started running',
     install(s) {
       const cancelling = new Set<string>();
@@ -150,7 +150,7 @@ export const QUEUE_FAULTS = [
   },
   {
     name: 'router-failed-status',
-    rule: 'ROUTER.QUEUE.STATUS_CLOSED',
+    breaks: 'ROUTER.QUEUE.STATUS_CLOSED',
     description: 'a request that did not succeed ends with a terminal status of its own (FAILED, CANCELLED) instead of COMPLETED',
     install(s) {
       onRouter(s, [STATUS], (out) => {
@@ -161,7 +161,7 @@ export const QUEUE_FAULTS = [
   },
   {
     name: 'router-cancel-ignored',
-    rule: 'ROUTER.QUEUE.CANCEL_QUEUED',
+    breaks: 'ROUTER.QUEUE.CANCEL_QUEUED',
     description: 'a cancel is acknowledged 202 but the request, still waiting in the queue, runs on and succeeds',
     install(s) {
       // The acknowledgement is sent; the request is never told.
@@ -170,7 +170,7 @@ export const QUEUE_FAULTS = [
   },
   {
     name: 'router-cancel-ignored-own-names',
-    rule: 'ROUTER.QUEUE.CANCEL_QUEUED',
+    breaks: 'ROUTER.QUEUE.CANCEL_QUEUED',
     description: 'on a router naming its unfinished statuses QUEUED and RUNNING (control router-queue-own-names), a cancel is acknowledged 202 but the request, still waiting in the queue, runs on and succeeds',
     under: 'router-queue-own-names',
     install(s) {
@@ -179,7 +179,7 @@ export const QUEUE_FAULTS = [
   },
   {
     name: 'router-queue-position-behind',
-    rule: 'ROUTER.QUEUE.POSITION',
+    breaks: 'ROUTER.QUEUE.POSITION',
     description: 'queue_position counts the requests admitted after this one that still wait, not those ahead of it',
     install(s) {
       s.policy.router.queuePosition = (queue, r) => queue.behind(r);
@@ -187,7 +187,7 @@ export const QUEUE_FAULTS = [
   },
   {
     name: 'router-aged-out-collect-404',
-    rule: 'ROUTER.QUEUE.COLLECT_GONE',
+    breaks: 'ROUTER.QUEUE.COLLECT_GONE',
     description: 'collect of a request whose result has aged out answers 404 request_not_found, as if the request had never existed',
     install(s) {
       onRouter(s, [COLLECT], (out) => {
@@ -200,7 +200,7 @@ export const QUEUE_FAULTS = [
   },
   {
     name: 'router-estimate-requoted-for-teammate',
-    rule: 'ROUTER.QUEUE.ESTIMATE',
+    breaks: 'ROUTER.QUEUE.ESTIMATE',
     description: 'an idempotent replay of a submit to another member of the workspace is quoted again for that member: it carries the estimate',
     install(s) {
       // The first answer's estimate and its caller, by request; a replay to anyone else gets the estimate back.
@@ -208,7 +208,7 @@ export const QUEUE_FAULTS = [
       onRouter(s, [SUBMIT], (out) => {
         if (out.status !== 201 || !isObj(out.body)) return;
         const id = String(out.body.request_id);
-        const caller = resolvePrincipal(out.request.headers, out.ctx.router.rules.bearerFirst).caller;
+        const caller = resolvePrincipal(out.request.headers, out.ctx.router.policy.bearerFirst).caller;
         if (out.header('Idempotent-Replayed') === undefined) {
           if (out.body.estimate !== undefined) first.set(id, { caller, estimate: structuredClone(out.body.estimate) });
         } else {
@@ -220,7 +220,7 @@ export const QUEUE_FAULTS = [
   },
   {
     name: 'router-cancel-done-202',
-    rule: 'ROUTER.QUEUE.CANCEL',
+    breaks: 'ROUTER.QUEUE.CANCEL',
     description: 'cancel of a finished request answers 202 CANCELLATION_REQUESTED',
     install(s) {
       onRouter(s, [CANCEL], (out) => {
@@ -233,7 +233,7 @@ export const QUEUE_FAULTS = [
   },
   {
     name: 'router-bytes-queued',
-    rule: 'ROUTER.QUEUE.BYTES_REFUSED',
+    breaks: 'ROUTER.QUEUE.BYTES_REFUSED',
     description: 'the bytes-returning model is admitted to the queue',
     install(s) {
       s.policy.router.queueable = () => true;
@@ -241,7 +241,7 @@ export const QUEUE_FAULTS = [
   },
   {
     name: 'router-submit-unvalidated',
-    rule: 'ROUTER.QUEUE.VALIDATED_AT_SUBMIT',
+    breaks: 'ROUTER.QUEUE.VALIDATED_AT_SUBMIT',
     description: 'submits are admitted without schema validation',
     install(s) {
       s.policy.router.validateSubmit = (body, validate) => (isObj(body) ? body : validate());
@@ -249,7 +249,7 @@ export const QUEUE_FAULTS = [
   },
   {
     name: 'router-estimate-on-replay',
-    rule: 'ROUTER.QUEUE.ESTIMATE',
+    breaks: 'ROUTER.QUEUE.ESTIMATE',
     description: 'an idempotent replay of a submit repeats the estimate',
     install(s) {
       // A replay answers the handle as first sent, estimate included.
@@ -264,7 +264,7 @@ export const QUEUE_FAULTS = [
   },
   {
     name: 'router-queue-falls-back',
-    rule: 'ROUTER.QUEUE.NO_FALLBACK',
+    breaks: 'ROUTER.QUEUE.NO_FALLBACK',
     description: 'a queued run whose provider fails falls back to an alternate, as a synchronous run does',
     install(s) {
       s.policy.router.queuedFallback = true;
@@ -272,7 +272,7 @@ export const QUEUE_FAULTS = [
   },
   {
     name: 'router-submit-fails-on-stale-card',
-    rule: 'ROUTER.QUEUE.ESTIMATE_NEVER_FAILS',
+    breaks: 'ROUTER.QUEUE.ESTIMATE_NEVER_FAILS',
     description: 'a submit whose embedded estimate cannot read the rate card is refused 503, as the estimate route is',
     install(s) {
       s.policy.router.submitQuoteUnavailable = (def) => {
@@ -282,7 +282,7 @@ export const QUEUE_FAULTS = [
   },
   {
     name: 'router-submit-stale-not-quotable',
-    rule: 'ROUTER.QUEUE.ESTIMATE',
+    breaks: 'ROUTER.QUEUE.ESTIMATE',
     description: 'a submit whose rate card cannot be read at admission is quoted not_quotable instead of pricing_unavailable',
     install(s) {
       s.policy.router.submitQuoteUnavailable = () => ({ source: 'unknown', reason: 'not_quotable' });
@@ -290,7 +290,7 @@ export const QUEUE_FAULTS = [
   },
   {
     name: 'router-queue-drops-strict',
-    rule: 'ROUTER.QUEUE.COLLECT_SELECTION',
+    breaks: 'ROUTER.QUEUE.COLLECT_SELECTION',
     description: 'the queued request does not keep strict_mode: it is dispatched translated, and collect answers native output instead of the alternate\'s own',
     install(s) {
       s.policy.router.queuedStrict = () => false;
@@ -298,7 +298,7 @@ export const QUEUE_FAULTS = [
   },
   {
     name: 'router-unknown-request-200',
-    rule: 'ROUTER.QUEUE.UNKNOWN_404',
+    breaks: 'ROUTER.QUEUE.UNKNOWN_404',
     description: 'status of an unknown request ID answers 200 IN_QUEUE',
     install(s) {
       onRouter(s, [STATUS], (out) => {

@@ -1,16 +1,16 @@
 // Router faults of synchronous runs, model_provider dispatch and fallback (seed R § Running a model).
-import type { FaultUnit } from '../../faults.ts';
+import type { FaultUnit } from '../unit.ts';
 import { ALTERNATES, NATIVE_ALIASES } from '../../router/catalog.ts';
 import { Dec } from '../../router/decimal.ts';
 import { operationOf } from '../../router/pricing.ts';
-import { H } from '../../router/state.ts';
+import { H } from '../../router/constants.ts';
 import { undeclaredTopLevel, validateAgainst } from '../../router/validation.ts';
 import { COLLECT, RUN, isObj, onRouter } from './shared.ts';
 
 export const RUN_FAULTS = [
   {
     name: 'router-output-array',
-    rule: 'ROUTER.RUN.NATIVE',
+    breaks: 'ROUTER.RUN.NATIVE',
     description: 'image model output is wrapped in a JSON array',
     install(s) {
       s.policy.router.shapeOutput = (model, out, strict) =>
@@ -19,7 +19,7 @@ export const RUN_FAULTS = [
   },
   {
     name: 'router-output-enveloped',
-    rule: 'ROUTER.RUN.OUTPUT_SCHEMA',
+    breaks: 'ROUTER.RUN.OUTPUT_SCHEMA',
     description: 'image model output is wrapped in {"data": ...}',
     install(s) {
       s.policy.router.shapeOutput = (model, out, strict) =>
@@ -28,7 +28,7 @@ export const RUN_FAULTS = [
   },
   {
     name: 'router-seed-max-1e6',
-    rule: 'ROUTER.RUN.SCHEMA_BODIES',
+    breaks: 'ROUTER.RUN.SCHEMA_BODIES',
     description: 'a seed above 1000000 is refused although the schema allows up to 2147483647',
     install(s) {
       s.policy.router.validateNative = (schema, body, entries) => {
@@ -41,7 +41,7 @@ export const RUN_FAULTS = [
   },
   {
     name: 'router-no-nosniff',
-    rule: 'ROUTER.RUN.NOSNIFF',
+    breaks: 'ROUTER.RUN.NOSNIFF',
     description: 'successful runs and collected results lack X-Content-Type-Options',
     install(s) {
       onRouter(s, [RUN, COLLECT], (out) => {
@@ -51,7 +51,7 @@ export const RUN_FAULTS = [
   },
   {
     name: 'router-bytes-as-base64',
-    rule: 'ROUTER.RUN.BYTES',
+    breaks: 'ROUTER.RUN.BYTES',
     description: 'the bytes-returning model is answered as JSON with base64 audio',
     install(s) {
       s.policy.router.shapeOutput = (model, out) =>
@@ -60,7 +60,7 @@ export const RUN_FAULTS = [
   },
   {
     name: 'router-credits-doubled',
-    rule: 'ROUTER.RUN.CREDITS_USED',
+    breaks: 'ROUTER.RUN.CREDITS_USED',
     description: 'X-Comfy-Credits-Used reports twice the credits',
     install(s) {
       // Not on a fallback run, which the serving leg bills.
@@ -72,7 +72,7 @@ export const RUN_FAULTS = [
   },
   {
     name: 'router-spend-remaining-limit',
-    rule: 'ROUTER.RUN.SPEND_HEADERS',
+    breaks: 'ROUTER.RUN.SPEND_HEADERS',
     description: 'X-Committed-Spend-Remaining always equals the limit',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -83,7 +83,7 @@ export const RUN_FAULTS = [
   },
   {
     name: 'router-spend-released-at-admission',
-    rule: 'ROUTER.RUN.SPEND_RESERVED',
+    breaks: 'ROUTER.RUN.SPEND_RESERVED',
     description: "a call's committed spend is released as soon as the call is admitted, so X-Committed-Spend-Current never counts calls in flight",
     install(s) {
       s.policy.router.holdSpend = (reserve) => {
@@ -94,7 +94,7 @@ export const RUN_FAULTS = [
   },
   {
     name: 'router-spend-never-released',
-    rule: 'ROUTER.RUN.SPEND_RESERVED',
+    breaks: 'ROUTER.RUN.SPEND_RESERVED',
     description: "a call's committed spend is never released at its end, so X-Committed-Spend-Current keeps growing with every call made",
     install(s) {
       s.policy.router.holdSpend = (reserve) => {
@@ -105,7 +105,7 @@ export const RUN_FAULTS = [
   },
   {
     name: 'router-reject-unknown-nested',
-    rule: 'ROUTER.RUN.REJECT_UNKNOWN',
+    breaks: 'ROUTER.RUN.REJECT_UNKNOWN',
     description: 'reject_unknown_fields also refuses undeclared nested fields',
     install(s) {
       s.policy.router.undeclared = (schema, body) => undeclaredTopLevel(schema, body, true);
@@ -113,7 +113,7 @@ export const RUN_FAULTS = [
   },
   {
     name: 'router-reject-unknown-open-schema',
-    rule: 'ROUTER.RUN.REJECT_UNKNOWN',
+    breaks: 'ROUTER.RUN.REJECT_UNKNOWN',
     description: "reject_unknown_fields=true refuses fields a model's authored schema does not declare even where that schema allows undeclared fields",
     install(s) {
       s.policy.router.refusesUndeclared = () => true;
@@ -121,7 +121,7 @@ export const RUN_FAULTS = [
   },
   {
     name: 'router-model-mismatch-ignored',
-    rule: 'ROUTER.RUN.MODEL_MISMATCH',
+    breaks: 'ROUTER.RUN.MODEL_MISMATCH',
     description: 'a body naming another model is run anyway',
     install(s) {
       s.policy.router.bodyNamesModel = () => true;
@@ -129,7 +129,7 @@ export const RUN_FAULTS = [
   },
   {
     name: 'router-video-bills-by-role',
-    rule: 'ROUTER.RUN.VIDEO_BILLING',
+    breaks: 'ROUTER.RUN.VIDEO_BILLING',
     description: 'the video family bills reference roles as reference-to-video',
     install(s) {
       s.policy.router.videoOperation = (model, body) => operationOf(model, body, true);
@@ -137,7 +137,7 @@ export const RUN_FAULTS = [
   },
   {
     name: 'router-video-bills-last-media',
-    rule: 'ROUTER.RUN.VIDEO_BILLING',
+    breaks: 'ROUTER.RUN.VIDEO_BILLING',
     description: 'the video family bills by the kind of the last media item in content (a video followed by an image bills as image-to-video)',
     install(s) {
       s.policy.router.videoOperation = (model, body) => {
@@ -150,7 +150,7 @@ export const RUN_FAULTS = [
   },
   {
     name: 'router-video-draft-by-media',
-    rule: 'ROUTER.RUN.VIDEO_BILLING',
+    breaks: 'ROUTER.RUN.VIDEO_BILLING',
     description: 'a final render from a draft_task item bills by the media kinds in its content (none: text-to-video), not as the operation of the draft it renders',
     install(s) {
       s.policy.router.videoOperation = (model, body) => {
@@ -161,7 +161,7 @@ export const RUN_FAULTS = [
   },
   {
     name: 'router-video-images-as-text',
-    rule: 'ROUTER.RUN.VIDEO_BILLING',
+    breaks: 'ROUTER.RUN.VIDEO_BILLING',
     description: 'the video family bills image inputs as text-to-video: only a video input changes the operation (a draft render still bills as its draft)',
     install(s) {
       s.policy.router.videoOperation = (model, body) => {
@@ -173,7 +173,7 @@ export const RUN_FAULTS = [
   },
   {
     name: 'router-alias-comfyui-refused',
-    rule: 'ROUTER.PROVIDER.ALIASES',
+    breaks: 'ROUTER.PROVIDER.ALIASES',
     description: 'model_provider=comfyui is refused as unregistered',
     install(s) {
       s.policy.router.nativeAlias = (mp) => mp !== 'comfyui' && (NATIVE_ALIASES as readonly string[]).includes(mp);
@@ -181,7 +181,7 @@ export const RUN_FAULTS = [
   },
   {
     name: 'router-unregistered-runs',
-    rule: 'ROUTER.PROVIDER.UNREGISTERED',
+    breaks: 'ROUTER.PROVIDER.UNREGISTERED',
     description: 'an unregistered model_provider is ignored (native dispatch)',
     install(s) {
       s.policy.router.nativeAlias = (mp) => (NATIVE_ALIASES as readonly string[]).includes(mp) || !(ALTERNATES as readonly string[]).includes(mp);
@@ -189,7 +189,7 @@ export const RUN_FAULTS = [
   },
   {
     name: 'router-no-leg-404',
-    rule: 'ROUTER.PROVIDER.NO_LEG',
+    breaks: 'ROUTER.PROVIDER.NO_LEG',
     description: 'a provider without a leg for the model answers 404 model_not_found',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -204,7 +204,7 @@ export const RUN_FAULTS = [
   },
   {
     name: 'router-edit-forwarded',
-    rule: 'ROUTER.PROVIDER.EDIT_UNSERVABLE',
+    breaks: 'ROUTER.PROVIDER.EDIT_UNSERVABLE',
     description: "an edit is forwarded to a translator that cannot carry the media",
     install(s) {
       s.policy.router.carriesEdit = () => true;
@@ -212,7 +212,7 @@ export const RUN_FAULTS = [
   },
   {
     name: 'router-byok-cleared-by-key',
-    rule: 'ROUTER.PROVIDER.BYOK_CONFLICT',
+    breaks: 'ROUTER.PROVIDER.BYOK_CONFLICT',
     description: 'a request with an Idempotency-Key skips the own-key 409',
     install(s) {
       s.policy.router.ownKeyConflict = (p, model, hasKey) => p.ownKeys.has(model.provider) && !hasKey;
@@ -220,7 +220,7 @@ export const RUN_FAULTS = [
   },
   {
     name: 'router-gate-ignored',
-    rule: 'ROUTER.PROVIDER.GATE',
+    breaks: 'ROUTER.PROVIDER.GATE',
     description: 'providers not turned on for the caller are served',
     install(s) {
       s.policy.router.providerEnabled = () => true;
@@ -228,7 +228,7 @@ export const RUN_FAULTS = [
   },
   {
     name: 'router-refusal-order',
-    rule: 'ROUTER.PROVIDER.REFUSAL_ORDER',
+    breaks: 'ROUTER.PROVIDER.REFUSAL_ORDER',
     description: 'the own-key refusal is checked before the edit refusal',
     install(s) {
       s.policy.router.legRefusals = ['own-key', 'edit'];
@@ -236,7 +236,7 @@ export const RUN_FAULTS = [
   },
   {
     name: 'router-strict-without-provider',
-    rule: 'ROUTER.PROVIDER.STRICT_MODE',
+    breaks: 'ROUTER.PROVIDER.STRICT_MODE',
     description: 'strict_mode=true without model_provider skips native validation',
     install(s) {
       // strict_mode holds on the native leg too, so the native schema is skipped there.
@@ -245,7 +245,7 @@ export const RUN_FAULTS = [
   },
   {
     name: 'router-translation-silent',
-    rule: 'ROUTER.PROVIDER.TRANSLATION',
+    breaks: 'ROUTER.PROVIDER.TRANSLATION',
     description: 'fields dropped in translation are not disclosed',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -255,7 +255,7 @@ export const RUN_FAULTS = [
   },
   {
     name: 'router-alternate-answer-enveloped',
-    rule: 'ROUTER.PROVIDER.ANSWER',
+    breaks: 'ROUTER.PROVIDER.ANSWER',
     description: "a run on an alternate without strict mode is answered in the router's own envelope, {provider, output}, neither the model's native output nor the alternate's raw answer",
     install(s) {
       // Where the output is shaped, so a queued request's collect answers the same envelope.
@@ -265,7 +265,7 @@ export const RUN_FAULTS = [
   },
   {
     name: 'router-strict-answer-translated',
-    rule: 'ROUTER.PROVIDER.ANSWER',
+    breaks: 'ROUTER.PROVIDER.ANSWER',
     description: "a strict-mode answer is translated back into the model's native output (images[].url) instead of the alternate's answer unchanged",
     install(s) {
       s.policy.router.shapeOutput = (model, out, strict) => {
@@ -277,7 +277,7 @@ export const RUN_FAULTS = [
   },
   {
     name: 'router-strict-validates',
-    rule: 'ROUTER.PROVIDER.STRICT_MODE',
+    breaks: 'ROUTER.PROVIDER.STRICT_MODE',
     description: 'strict_mode=true still validates the body against the native schema',
     install(s) {
       s.policy.router.strictSkipsNative = (route) => route !== 'run';
@@ -285,7 +285,7 @@ export const RUN_FAULTS = [
   },
   {
     name: 'router-fallback-no-header',
-    rule: 'ROUTER.FALLBACK.SERVED',
+    breaks: 'ROUTER.FALLBACK.SERVED',
     description: 'a successful fallback does not name the serving provider',
     install(s) {
       onRouter(s, [RUN], (out) => {
@@ -295,7 +295,7 @@ export const RUN_FAULTS = [
   },
   {
     name: 'router-fallback-ignores-false',
-    rule: 'ROUTER.FALLBACK.OFF',
+    breaks: 'ROUTER.FALLBACK.OFF',
     description: 'fallback_provider=false is ignored',
     install(s) {
       s.policy.router.fallbackOff = () => false;
@@ -303,7 +303,7 @@ export const RUN_FAULTS = [
   },
   {
     name: 'router-fallback-on-edit',
-    rule: 'ROUTER.FALLBACK.SKIPPED',
+    breaks: 'ROUTER.FALLBACK.SKIPPED',
     description: 'edit bodies fall back too',
     install(s) {
       s.policy.router.fallbackSkipsEdits = false;
@@ -311,7 +311,7 @@ export const RUN_FAULTS = [
   },
   {
     name: 'router-fallback-failed-header',
-    rule: 'ROUTER.FALLBACK.FAILED_NO_HEADER',
+    breaks: 'ROUTER.FALLBACK.FAILED_NO_HEADER',
     description: 'a failed fallback attempt carries the fallback header',
     install(s) {
       s.policy.router.failedFallback = (failure, next) => ({ ...failure, headers: { ...failure.headers, [H.fallback]: next.provider } });
@@ -319,7 +319,7 @@ export const RUN_FAULTS = [
   },
   {
     name: 'router-fallback-no-credits',
-    rule: 'ROUTER.FALLBACK.RATE',
+    breaks: 'ROUTER.FALLBACK.RATE',
     description: 'a run served by fallback carries no X-Comfy-Credits-Used although its leg is quoted exactly',
     install(s) {
       onRouter(s, [RUN], (out) => {
@@ -330,7 +330,7 @@ export const RUN_FAULTS = [
   // fallback_provider rule 1, each broken the way a router's retry loop is typically got wrong.
   {
     name: 'router-fallback-round-robin',
-    rule: 'ROUTER.FALLBACK.ATTEMPTS',
+    breaks: 'ROUTER.FALLBACK.ATTEMPTS',
     description: 'fallback spreads load: each fallback goes to the next eligible alternate in turn, not the first in a fixed order',
     install(s) {
       let turn = 0;
@@ -339,7 +339,7 @@ export const RUN_FAULTS = [
   },
   {
     name: 'router-fallback-until-served',
-    rule: 'ROUTER.FALLBACK.ATTEMPTS',
+    breaks: 'ROUTER.FALLBACK.ATTEMPTS',
     description: 'fallback retries every eligible alternate in turn until one serves, not once',
     install(s) {
       s.policy.router.fallbackTries = (eligible) => eligible;
@@ -347,7 +347,7 @@ export const RUN_FAULTS = [
   },
   {
     name: 'router-fallback-on-rejection',
-    rule: 'ROUTER.FALLBACK.ATTEMPTS',
+    breaks: 'ROUTER.FALLBACK.ATTEMPTS',
     description: 'a request the provider called malformed (the request\'s own failure) is retried on an alternate',
     install(s) {
       s.policy.router.fallbackAfter = (answer) => answer.kind === 'unavailable' || answer.kind === 'rejected';
@@ -355,7 +355,7 @@ export const RUN_FAULTS = [
   },
   {
     name: 'router-fallback-after-timeout',
-    rule: 'ROUTER.FALLBACK.ATTEMPTS',
+    breaks: 'ROUTER.FALLBACK.ATTEMPTS',
     description: 'a call that passed its deadline after the generation was submitted is retried on an alternate',
     install(s) {
       s.policy.router.fallbackAfter = (answer) => answer.kind === 'unavailable' || answer.kind === 'timeout';
@@ -363,7 +363,7 @@ export const RUN_FAULTS = [
   },
   {
     name: 'router-credits-last-call',
-    rule: 'ROUTER.RUN.CREDITS_SUM',
+    breaks: 'ROUTER.RUN.CREDITS_SUM',
     description: 'X-Comfy-Credits-Used carries the cost of the last billed call of a run, not the sum of its calls',
     install(s) {
       s.policy.router.runCharge = (calls) => calls[calls.length - 1]!;
@@ -371,7 +371,7 @@ export const RUN_FAULTS = [
   },
   {
     name: 'router-fallback-native-rate',
-    rule: 'ROUTER.FALLBACK.RATE',
+    breaks: 'ROUTER.FALLBACK.RATE',
     description: 'a fallback run is charged at the native rate',
     install(s) {
       s.policy.router.ratedLeg = (_served, model) => ({ kind: 'native', provider: model.provider });

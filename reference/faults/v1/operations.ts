@@ -1,6 +1,6 @@
 // Faults of the deprecated v1 cloud operations (seed W § v1 cloud operations): object_info,
 // uploads, prompts, /api/view and the job status read.
-import type { FaultUnit } from '../../faults.ts';
+import type { FaultUnit } from '../unit.ts';
 import { randomUUID } from 'node:crypto';
 import { CLOUD_KEYS } from '../../accounts.ts';
 import { accountTraits } from '../../v2/account-traits.ts';
@@ -31,7 +31,7 @@ function viewed(out: Outgoing): { id: string } | undefined {
 export const V1_OPERATION_FAULTS = [
   {
     name: 'v1-status-created-201',
-    rule: 'V1.CONTRACT.STATUS_DECLARED',
+    breaks: 'V1.CONTRACT.STATUS_DECLARED',
     description: 'the job status read answers 201 instead of 200',
     install(s) {
       s.respond({ surfaces: ['cloud'], routes: [STATUS] }, (out) => {
@@ -41,7 +41,7 @@ export const V1_OPERATION_FAULTS = [
   },
   {
     name: 'v1-object-info-text',
-    rule: 'V1.CONTRACT.BODY',
+    breaks: 'V1.CONTRACT.BODY',
     description: 'object_info is sent as text/plain',
     install(s) {
       s.respond({ surfaces: ['cloud'], routes: ['GET /api/object_info'] }, (out) => {
@@ -51,7 +51,7 @@ export const V1_OPERATION_FAULTS = [
   },
   {
     name: 'v1-view-404-html',
-    rule: 'V1.CONTRACT.ERROR_BODY',
+    breaks: 'V1.CONTRACT.ERROR_BODY',
     description: '/api/view answers a missing file 404 with an HTML error page instead of a JSON body (or none)',
     install(s) {
       // The web framework's own error page answers instead of the route's JSON.
@@ -64,7 +64,7 @@ export const V1_OPERATION_FAULTS = [
   },
   {
     name: 'v1-view-no-location',
-    rule: 'V1.CONTRACT.HEADERS',
+    breaks: 'V1.CONTRACT.HEADERS',
     description: 'the /api/view 302 carries no Location header',
     install(s) {
       s.respond({ surfaces: ['cloud'], routes: [VIEW] }, (out) => {
@@ -74,7 +74,7 @@ export const V1_OPERATION_FAULTS = [
   },
   {
     name: 'v1-object-info-no-required',
-    rule: 'V1.OBJECT_INFO',
+    breaks: 'V1.OBJECT_INFO',
     description: 'object_info entries carry input without input.required',
     install(s) {
       s.respond({ surfaces: ['cloud'], routes: ['GET /api/object_info'] }, (out) => {
@@ -85,7 +85,7 @@ export const V1_OPERATION_FAULTS = [
   },
   {
     name: 'v1-upload-no-subfolder',
-    rule: 'V1.UPLOAD.IMAGE',
+    breaks: 'V1.UPLOAD.IMAGE',
     description: 'an image upload answers without subfolder',
     install(s) {
       s.respond({ surfaces: ['cloud'], routes: ['POST /api/upload/image'] }, (out) => {
@@ -95,7 +95,7 @@ export const V1_OPERATION_FAULTS = [
   },
   {
     name: 'v1-mask-original-ref-object',
-    rule: 'V1.UPLOAD.MASK',
+    breaks: 'V1.UPLOAD.MASK',
     description: 'a mask upload whose original_ref is a JSON-encoded string is refused 400',
     install(s) {
       s.policy.v1.parseOriginalRef = () => undefined;
@@ -103,7 +103,7 @@ export const V1_OPERATION_FAULTS = [
   },
   {
     name: 'v1-prompt-id-number',
-    rule: 'V1.PROMPT.SUBMIT',
+    breaks: 'V1.PROMPT.SUBMIT',
     description: 'POST /api/prompt answers prompt_id as a number',
     install(s) {
       s.respond({ surfaces: ['cloud'], routes: [PROMPT] }, (out) => {
@@ -113,7 +113,7 @@ export const V1_OPERATION_FAULTS = [
   },
   {
     name: 'v1-refusal-without-error',
-    rule: 'V1.PROMPT.REFUSAL_ERROR',
+    breaks: 'V1.PROMPT.REFUSAL_ERROR',
     description: 'a refused prompt is answered 200 with a prompt_id and no error, and nothing runs',
     install(s) {
       // A refusal takes a queue number as a prompt would, so numbers count every answer.
@@ -131,7 +131,7 @@ export const V1_OPERATION_FAULTS = [
   },
   {
     name: 'v1-partner-key-field-ignored',
-    rule: 'V1.PROMPT.PARTNER_KEY',
+    breaks: 'V1.PROMPT.PARTNER_KEY',
     description: 'partner nodes read their key from extra_data.api_key, so the documented field is refused',
     install(s) {
       s.policy.v1.partnerKeyField = 'api_key';
@@ -139,7 +139,7 @@ export const V1_OPERATION_FAULTS = [
   },
   {
     name: 'v1-prompts-one-at-a-time',
-    rule: 'V1.PROMPT.PARALLEL_QUEUE',
+    breaks: 'V1.PROMPT.PARALLEL_QUEUE',
     description: "prompts are accepted and queued, but run strictly one at a time although the account's tier allows three at once",
     install(s) {
       s.policy.v2.runConcurrency = () => 1;
@@ -147,7 +147,7 @@ export const V1_OPERATION_FAULTS = [
   },
   {
     name: 'v1-tier-limit-ignored',
-    rule: 'V1.PROMPT.PARALLEL_QUEUE',
+    breaks: 'V1.PROMPT.PARALLEL_QUEUE',
     description: "every prompt submitted runs at once: nothing queues past the tier's limit of three",
     install(s) {
       s.policy.v2.runConcurrency = () => 1_000;
@@ -155,7 +155,7 @@ export const V1_OPERATION_FAULTS = [
   },
   {
     name: 'v1-upload-temp-refused',
-    rule: 'V1.UPLOAD.IMAGE',
+    breaks: 'V1.UPLOAD.IMAGE',
     description: 'an image upload with type=temp is refused 400: only input uploads are taken',
     install(s) {
       s.respond({ surfaces: ['cloud'], routes: ['POST /api/upload/image'] }, (out) => {
@@ -167,7 +167,7 @@ export const V1_OPERATION_FAULTS = [
   },
   {
     name: 'v1-parallel-refused',
-    rule: 'V1.PROMPT.PARALLEL_QUEUE',
+    breaks: 'V1.PROMPT.PARALLEL_QUEUE',
     description: 'a prompt submitted while the tier limit is busy is refused 429 instead of queued',
     install(s) {
       s.policy.v1.busyRefusal = (engine, account) =>
@@ -178,7 +178,7 @@ export const V1_OPERATION_FAULTS = [
   },
   {
     name: 'v1-subscription-ignored',
-    rule: 'V1.PROMPT.SUBSCRIPTION',
+    breaks: 'V1.PROMPT.SUBSCRIPTION',
     description: 'an account without an active subscription (or credits) can run prompts',
     install(s) {
       s.policy.v1.promptTraits = (account) => ({ ...accountTraits(account), noCredits: false });
@@ -186,7 +186,7 @@ export const V1_OPERATION_FAULTS = [
   },
   {
     name: 'v1-subfolder-honoured',
-    rule: 'V1.NAMESPACE.FLAT',
+    breaks: 'V1.NAMESPACE.FLAT',
     description: 'uploads are stored under their subfolder, so the answered name alone does not find them',
     install(s) {
       // The subfolder stays in the storage key, so the name alone no longer finds the file.
@@ -194,8 +194,17 @@ export const V1_OPERATION_FAULTS = [
     },
   },
   {
+    name: 'v1-mask-subfolder-honoured',
+    breaks: 'V1.UPLOAD.MASK',
+    description: "mask uploads are filed under their subfolder (the mask editor's clipspace, as the local engine files them), so the answered name alone does not find the mask",
+    install(s) {
+      // Image uploads stay flat; only the mask route keeps the subfolder in the storage key.
+      s.policy.v1.storageKey = (name, subfolder, upload) => (upload === 'mask' && subfolder !== '' ? `${subfolder}/${name}` : name);
+    },
+  },
+  {
     name: 'v1-view-serves-bytes',
-    rule: 'V1.VIEW.REDIRECT',
+    breaks: 'V1.VIEW.REDIRECT',
     description: '/api/view answers 200 with the bytes instead of a 302',
     install(s) {
       s.policy.v1.viewRedirects = false;
@@ -203,7 +212,7 @@ export const V1_OPERATION_FAULTS = [
   },
   {
     name: 'v1-view-location-needs-key',
-    rule: 'V1.VIEW.SIGNED_OPENABLE',
+    breaks: 'V1.VIEW.SIGNED_OPENABLE',
     description: '/api/view redirects to the authenticated content endpoint, which needs the key',
     install(s) {
       s.respond({ surfaces: ['cloud'], routes: [VIEW] }, (out) => {
@@ -214,7 +223,7 @@ export const V1_OPERATION_FAULTS = [
   },
   {
     name: 'v1-view-temp-unserved',
-    rule: 'V1.VIEW.OUTPUT_TEMP',
+    breaks: 'V1.VIEW.OUTPUT_TEMP',
     description: '/api/view answers 404 for type=temp (previews)',
     install(s) {
       s.respond({ surfaces: ['cloud'], routes: [VIEW] }, (out) => {
@@ -228,7 +237,7 @@ export const V1_OPERATION_FAULTS = [
   },
   {
     name: 'v1-view-open-without-key',
-    rule: 'V1.AUTH.API_KEY_HEADER',
+    breaks: 'V1.AUTH.API_KEY_HEADER',
     description: '/api/view answers its redirect to a request without X-API-Key',
     install(s) {
       // A request without a key is let in as the default account.
@@ -245,7 +254,7 @@ export const V1_OPERATION_FAULTS = [
     // vocabulary. A translation into the second listing that picks the wrong terminal value
     // reports a success as a failure there; answers in the first vocabulary are untouched.
     name: 'v1-second-vocabulary-success-failed',
-    rule: 'V1.STATUS.TERMINAL',
+    breaks: 'V1.STATUS.TERMINAL',
     description: 'in the second status vocabulary, a job that finished successfully reads failed instead of completed',
     install(s) {
       v1StatusRead(s, (status) => (status === 'completed' ? 'failed' : status));
@@ -253,7 +262,7 @@ export const V1_OPERATION_FAULTS = [
   },
   {
     name: 'v1-status-early-terminal',
-    rule: 'V1.STATUS.IN_FLIGHT',
+    breaks: 'V1.STATUS.IN_FLIGHT',
     description: 'a running job already reports success',
     install(s) {
       v1StatusRead(s, (status, engineStatus) => {
@@ -264,7 +273,7 @@ export const V1_OPERATION_FAULTS = [
   },
   {
     name: 'v1-failed-job-success',
-    rule: 'V1.ERR.FAILED_JOB',
+    breaks: 'V1.ERR.FAILED_JOB',
     description: 'a job that failed at run time reports status success',
     install(s) {
       v1StatusRead(s, (status) => (status === 'error' ? 'success' : status === 'failed' ? 'completed' : status));

@@ -1,6 +1,6 @@
 // Faults of the v1 WebSocket stream (seed W § Events): JSON messages and binary frames, each
 // rewritten on its way to the sockets through the WebSocket hook.
-import type { FaultUnit } from '../../faults.ts';
+import type { FaultUnit } from '../unit.ts';
 import { accountForKey } from '../../v1/auth.ts';
 import { FRAME, IMAGE_TYPE } from '../../v1/frames.ts';
 import type { Seams, SocketPayload } from '../seams.ts';
@@ -35,7 +35,7 @@ function onFrame(s: Seams, edit: (frame: Buffer) => void): void {
 export const V1_SOCKET_FAULTS = [
   {
     name: 'ws-bad-token-accepted',
-    rule: 'V1.AUTH.API_KEY_HEADER',
+    breaks: 'V1.AUTH.API_KEY_HEADER',
     description: 'the WebSocket accepts an unknown token',
     install(s) {
       s.policy.v1.socketAccount = (token) => accountForKey(token) ?? 'alice';
@@ -43,7 +43,7 @@ export const V1_SOCKET_FAULTS = [
   },
   {
     name: 'ws-client-id-routing',
-    rule: 'WS.CLIENT_ID_IGNORED',
+    breaks: 'WS.CLIENT_ID_IGNORED',
     description: 'a prompt whose extra_data names a client_id is streamed only to the connection with that clientId',
     install(s) {
       // A prompt that names a client_id is streamed only to the connection with that clientId.
@@ -52,7 +52,7 @@ export const V1_SOCKET_FAULTS = [
   },
   {
     name: 'ws-status-not-enveloped',
-    rule: 'WS.MESSAGE.ENVELOPE',
+    breaks: 'WS.MESSAGE.ENVELOPE',
     description: 'the status message on connect is sent without the {type, data} envelope',
     install(s) {
       onMessage(s, (type, data, payload) => (type === 'status' && 'sid' in data ? [JSON.stringify(data)] : [payload]));
@@ -60,7 +60,7 @@ export const V1_SOCKET_FAULTS = [
   },
   {
     name: 'ws-executed-no-prompt-id',
-    rule: 'WS.MESSAGE.PROMPT_ID',
+    breaks: 'WS.MESSAGE.PROMPT_ID',
     description: 'executed messages carry no data.prompt_id',
     install(s) {
       onMessage(s, (type, data) => {
@@ -70,7 +70,7 @@ export const V1_SOCKET_FAULTS = [
   },
   {
     name: 'ws-progress-no-max',
-    rule: 'WS.MESSAGE.FIELDS',
+    breaks: 'WS.MESSAGE.FIELDS',
     description: 'progress messages carry no max',
     install(s) {
       onMessage(s, (type, data) => {
@@ -80,7 +80,7 @@ export const V1_SOCKET_FAULTS = [
   },
   {
     name: 'ws-output-entry-no-type',
-    rule: 'WS.EXECUTED.OUTPUT_LISTS',
+    breaks: 'WS.EXECUTED.OUTPUT_LISTS',
     description: 'entries of executed output lists carry no type',
     install(s) {
       onMessage(s, (type, data) => {
@@ -91,7 +91,7 @@ export const V1_SOCKET_FAULTS = [
   },
   {
     name: 'ws-start-after-executing',
-    rule: 'WS.ORDER',
+    breaks: 'WS.ORDER',
     description: 'execution_start is sent after the first node executing message',
     install(s) {
       // execution_start is held back until the prompt's first executing message has gone out.
@@ -111,7 +111,7 @@ export const V1_SOCKET_FAULTS = [
   },
   {
     name: 'ws-progress-flushed-late',
-    rule: 'WS.ORDER',
+    breaks: 'WS.ORDER',
     description: "each node's closing progress tick is buffered and flushed on a timer once the run has ended, a few ms after its terminal message",
     install(s) {
       // A throttled progress reporter: the tick that completes a node (value = max) waits in a
@@ -137,7 +137,7 @@ export const V1_SOCKET_FAULTS = [
   },
   {
     name: 'ws-interrupt-as-error',
-    rule: 'WS.INTERRUPTED',
+    breaks: 'WS.INTERRUPTED',
     description: 'a prompt its user cancels while it runs ends its stream with execution_error (the interrupt raised inside the node), not execution_interrupted',
     install(s) {
       onMessage(s, (type, data, payload) => {
@@ -149,7 +149,7 @@ export const V1_SOCKET_FAULTS = [
   },
   {
     name: 'ws-terminal-mismatch',
-    rule: 'WS.POLL_AGREEMENT',
+    breaks: 'WS.POLL_AGREEMENT',
     description: 'the stream reports execution_error for a job that succeeded',
     install(s) {
       const executed = new Map<string, string[]>();
@@ -166,7 +166,7 @@ export const V1_SOCKET_FAULTS = [
   },
   {
     name: 'ws-frame-little-endian',
-    rule: 'WS.BINARY.LAYOUT',
+    breaks: 'WS.BINARY.LAYOUT',
     description: 'binary frame headers are written little-endian',
     install(s) {
       onFrame(s, (frame) => {
@@ -179,7 +179,7 @@ export const V1_SOCKET_FAULTS = [
   },
   {
     name: 'ws-preview-type-mismatch',
-    rule: 'WS.BINARY.PREVIEW_IMAGE',
+    breaks: 'WS.BINARY.PREVIEW_IMAGE',
     description: 'PREVIEW_IMAGE frames declare JPEG (1) while carrying PNG bytes',
     install(s) {
       onFrame(s, (frame) => {
@@ -189,7 +189,7 @@ export const V1_SOCKET_FAULTS = [
   },
   {
     name: 'ws-text-node-length-off-by-one',
-    rule: 'WS.BINARY.TEXT',
+    breaks: 'WS.BINARY.TEXT',
     description: 'TEXT frames count one byte more in node_id_len than the node id has',
     install(s) {
       onFrame(s, (frame) => {
@@ -199,7 +199,7 @@ export const V1_SOCKET_FAULTS = [
   },
   {
     name: 'ws-metadata-length-off-by-one',
-    rule: 'WS.BINARY.PREVIEW_METADATA',
+    breaks: 'WS.BINARY.PREVIEW_METADATA',
     description: 'PREVIEW_IMAGE_WITH_METADATA frames count one byte more in metadata_len than the JSON has',
     install(s) {
       onFrame(s, (frame) => {

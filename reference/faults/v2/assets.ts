@@ -1,10 +1,11 @@
 // v2 faults of assets (seed W § Assets) and the URLs they hand out.
-import type { FaultUnit } from '../../faults.ts';
-import { randomUUID } from 'node:crypto';
+import type { FaultUnit } from '../unit.ts';
+import { createHash, randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { Transform, pipeline, type Readable } from 'node:stream';
 import { formatHash } from '../../blobs.ts';
 import { upstreamError } from '../../errors.ts';
-import { ASSET_ROUTES, CONTENT, HOSTED, UUID_RE, errorObject, iso, isObj, param, record } from './shared.ts';
+import { ASSET_ROUTES, CONTENT, HOSTED, JOB_ROUTES, UUID_RE, errorObject, iso, isObj, param, record } from './shared.ts';
 
 const isReadable = (v: unknown): v is Readable => isObj(v) && typeof (v as { pipe?: unknown }).pipe === 'function';
 
@@ -33,7 +34,7 @@ function flipAt(offset: number, target: number): Transform {
 export const ASSET_FAULTS = [
   {
     name: 'stale-asset-url',
-    rule: 'V2.ASSET.FRESH_URL',
+    breaks: 'V2.ASSET.FRESH_URL',
     description: 'GET asset returns the url and url_expires_at computed at create time instead of fresh ones',
     install(s) {
       // Reads serve the url (and its expiry) the asset was first presented with.
@@ -49,7 +50,7 @@ export const ASSET_FAULTS = [
   },
   {
     name: 'drop-url-expires-at',
-    rule: 'V2.ASSET.FIELDS',
+    breaks: 'V2.ASSET.FIELDS',
     description: 'asset responses omit url_expires_at',
     install(s) {
       s.respond({ routes: ASSET_ROUTES }, (out) => {
@@ -59,7 +60,7 @@ export const ASSET_FAULTS = [
   },
   {
     name: 'dedup-created-new',
-    rule: 'V2.ASSET.DEDUP',
+    breaks: 'V2.ASSET.DEDUP',
     description: 'a dedup-hit create still answers 201 with created_new true',
     install(s) {
       s.respond({ routes: ['POST /api/v2/assets'] }, (out) => {
@@ -73,7 +74,7 @@ export const ASSET_FAULTS = [
   },
   {
     name: 'retention-shortened',
-    rule: 'V2.ASSET.RETENTION_EXTENDS',
+    breaks: 'V2.ASSET.RETENTION_EXTENDS',
     description: 'a dedup-hit create sets the retention deadline to now + requested even when that is earlier',
     install(s) {
       s.policy.v2.extendRetention = (_existing, wanted) => wanted;
@@ -81,7 +82,7 @@ export const ASSET_FAULTS = [
   },
   {
     name: 'by-hash-never',
-    rule: 'V2.ASSET.BY_HASH',
+    breaks: 'V2.ASSET.BY_HASH',
     description: 'HEAD by-hash answers 404 even for a blob the account holds',
     install(s) {
       s.respond({ routes: ['HEAD /api/v2/assets/by-hash/:hash'] }, (out) => {
@@ -91,7 +92,7 @@ export const ASSET_FAULTS = [
   },
   {
     name: 'moderation-ignored',
-    rule: 'V2.ERR.CONTENT_BLOCKED',
+    breaks: 'V2.ERR.CONTENT_BLOCKED',
     description: 'asset reads serve bytes that content moderation flagged',
     install(s) {
       s.policy.v2.blocked = () => false;
@@ -99,7 +100,7 @@ export const ASSET_FAULTS = [
   },
   {
     name: 'range-ignored',
-    rule: 'V2.ASSET.CONTENT_RANGE',
+    breaks: 'V2.ASSET.CONTENT_RANGE',
     description: 'the local content endpoint ignores Range and answers 200 with every byte',
     install(s) {
       s.request({ routes: [CONTENT] }, ({ request }) => {
@@ -109,7 +110,7 @@ export const ASSET_FAULTS = [
   },
   {
     name: 'by-hash-global',
-    rule: 'V2.ASSET.BY_HASH_SCOPE',
+    breaks: 'V2.ASSET.BY_HASH_SCOPE',
     description: 'HEAD by-hash answers 200 when any account holds the blob',
     install(s) {
       s.policy.v2.heldForByHash = (assets, _account, hex) => assets.heldByAnyone(hex);
@@ -117,7 +118,7 @@ export const ASSET_FAULTS = [
   },
   {
     name: 'rate-limit-after-lookup',
-    rule: 'V2.ERR.RATE_LIMIT_SCOPE',
+    breaks: 'V2.ERR.RATE_LIMIT_SCOPE',
     description: 'GET asset looks the asset up before rate limiting, so unknown or foreign ids answer 404 past the limit',
     install(s) {
       // The limiter moves behind the lookup, which is the defect.
@@ -126,19 +127,22 @@ export const ASSET_FAULTS = [
   },
   {
     name: 'hash-not-blake3',
-    rule: 'V2.ASSET.HASH_BLAKE3',
+    breaks: 'V2.ASSET.HASH_BLAKE3',
     description: 'the hash field carries blake3: followed by the SHA-256 hex of the bytes',
     install(s) {
-      s.respond({ routes: ASSET_ROUTES }, (out) => {
+      // The correct server never needs SHA-256: this fault hashes the stored bytes itself.
+      s.respond({ routes: ASSET_ROUTES }, async (out) => {
         const rec = record(out);
         const stored = rec === undefined ? undefined : out.ctx.assets.get(rec.id as string);
-        if (rec !== undefined && stored !== undefined) rec.hash = formatHash(stored.sha256Hex);
+        if (rec === undefined || stored === undefined) return;
+        const bytes = await readFile(out.ctx.blobs.pathOf(stored.hex));
+        rec.hash = formatHash(createHash('sha256').update(bytes).digest('hex'));
       });
     },
   },
   {
     name: 'non-v4-id-500',
-    rule: 'V2.ASSET.UNKNOWN_ID_404',
+    breaks: 'V2.ASSET.UNKNOWN_ID_404',
     description: 'GET asset for an unknown well-formed non-v4 UUID answers 500 upstream_error',
     install(s) {
       s.respond({ routes: ['GET /api/v2/assets/:id'] }, (out) => {
@@ -150,7 +154,7 @@ export const ASSET_FAULTS = [
   },
   {
     name: 'foreign-asset-visible',
-    rule: 'V2.ASSET.OWNER_SCOPE',
+    breaks: 'V2.ASSET.OWNER_SCOPE',
     description: "GET asset returns another account's asset",
     install(s) {
       s.policy.v2.assetReadable = () => true;
@@ -158,7 +162,7 @@ export const ASSET_FAULTS = [
   },
   {
     name: 'proxy-redirects',
-    rule: 'V2.URL.PROXY_DIRECT',
+    breaks: 'V2.URL.PROXY_DIRECT',
     description: 'local content endpoint answers 302 to a signed URL instead of streaming the bytes',
     install(s) {
       s.policy.v2.redirectContent = () => true;
@@ -166,7 +170,7 @@ export const ASSET_FAULTS = [
   },
   {
     name: 'expires-equals-url-expiry',
-    rule: 'V2.ASSET.EXPIRES_DISTINCT',
+    breaks: 'V2.ASSET.EXPIRES_DISTINCT',
     description: 'cloud asset reads report expires_at equal to url_expires_at',
     install(s) {
       // Only on reads, so the fault breaks the distinction and not the retention arithmetic of creates.
@@ -178,7 +182,7 @@ export const ASSET_FAULTS = [
   },
   {
     name: 'expires-equals-url-expiry-local',
-    rule: 'V2.ASSET.EXPIRES_DISTINCT',
+    breaks: 'V2.ASSET.EXPIRES_DISTINCT',
     description: 'the self-hosted proxy reports an asset expires_at equal to its url_expires_at (one expiry copied into both)',
     install(s) {
       s.respond({ surfaces: ['local'], routes: ['GET /api/v2/assets/:id', 'POST /api/v2/assets'] }, (out) => {
@@ -189,7 +193,7 @@ export const ASSET_FAULTS = [
   },
   {
     name: 'upload-has-job',
-    rule: 'V2.ASSET.NO_JOB_FOR_UPLOAD',
+    breaks: 'V2.ASSET.NO_JOB_FOR_UPLOAD',
     description: 'fresh uploads carry a random job_id and empty job_metadata',
     install(s) {
       // Every record an upload mints gets a made-up job (which then also counts as an output).
@@ -210,7 +214,7 @@ export const ASSET_FAULTS = [
   },
   {
     name: 'from-hash-any-blob',
-    rule: 'V2.ASSET.FROM_HASH',
+    breaks: 'V2.ASSET.FROM_HASH',
     description: 'from-hash mints from a blob only another account holds',
     install(s) {
       s.policy.v2.heldForFromHash = (assets, account, hex) => assets.holds(account, hex) || assets.heldByAnyone(hex);
@@ -218,7 +222,7 @@ export const ASSET_FAULTS = [
   },
   {
     name: 'delete-keeps-record',
-    rule: 'V2.ASSET.DELETE',
+    breaks: 'V2.ASSET.DELETE',
     description: 'DELETE answers 204 but the record stays readable',
     install(s) {
       s.policy.v2.deleteAsset = () => undefined;
@@ -228,7 +232,7 @@ export const ASSET_FAULTS = [
     // The field is the public documents' (the seed names no way to state a hash): a server
     // that ignores it departs from the SHOULD rule, and the seed's 409 is then not provoked.
     name: 'hash-mismatch-accepted',
-    rule: 'V2.ASSET.EXPECTED_HASH',
+    breaks: 'V2.ASSET.EXPECTED_HASH',
     description: 'a mismatching expected_hash is ignored and the asset minted',
     install(s) {
       s.policy.v2.hashMatches = () => true;
@@ -236,7 +240,7 @@ export const ASSET_FAULTS = [
   },
   {
     name: 'hash-mismatch-as-invalid-request',
-    rule: 'V2.ASSET.HASH_MISMATCH',
+    breaks: 'V2.ASSET.HASH_MISMATCH',
     description: 'an upload whose content hash does not match is refused as a malformed upload (422 invalid_request) instead of 409 hash_mismatch',
     install(s) {
       // The server treats the mismatch as one more bad upload field.
@@ -251,7 +255,7 @@ export const ASSET_FAULTS = [
   },
   {
     name: 'from-hash-size-zero',
-    rule: 'V2.ASSET.FROM_HASH_MINTS',
+    breaks: 'V2.ASSET.FROM_HASH_MINTS',
     description: 'an asset minted from a hash reports size_bytes 0 (the server fills the record from the request, which carries no size)',
     install(s) {
       s.respond({ routes: ['POST /api/v2/assets/from-hash'] }, (out) => {
@@ -262,7 +266,7 @@ export const ASSET_FAULTS = [
   },
   {
     name: 'content-bytes-flipped',
-    rule: 'V2.ASSET.IMMUTABLE',
+    breaks: 'V2.ASSET.IMMUTABLE',
     description: 'served content of uploaded assets has its last byte XOR 0xff',
     install(s) {
       // Uploaded bytes only, so it breaks immutability and nothing built on outputs.
@@ -279,7 +283,7 @@ export const ASSET_FAULTS = [
   },
   {
     name: 'invalid-upload-500',
-    rule: 'V2.ASSET.INVALID_UPLOAD',
+    breaks: 'V2.ASSET.INVALID_UPLOAD',
     description: 'an upload without a file part answers 500 upstream_error',
     install(s) {
       s.respond({ routes: ['POST /api/v2/assets'] }, (out) => {
@@ -289,7 +293,7 @@ export const ASSET_FAULTS = [
   },
   {
     name: 'url-expiry-past',
-    rule: 'V2.URL.EXPIRY_IN_RESPONSE',
+    breaks: 'V2.URL.EXPIRY_IN_RESPONSE',
     description: 'cloud url_expires_at is reported 10 minutes in the past (the URL still works)',
     install(s) {
       // The URL still works; only the reported expiry lies 10 minutes in the past.
@@ -301,7 +305,7 @@ export const ASSET_FAULTS = [
   },
   {
     name: 'job-metadata-empty',
-    rule: 'V2.ASSET.JOB_METADATA_READ',
+    breaks: 'V2.ASSET.JOB_METADATA_READ',
     description: 'output assets report job_metadata {} instead of reading the job labels',
     install(s) {
       s.respond({ routes: ASSET_ROUTES }, (out) => {
@@ -312,7 +316,7 @@ export const ASSET_FAULTS = [
   },
   {
     name: 'output-match-ignored',
-    rule: 'V2.ASSET.OUTPUT_MATCH',
+    breaks: 'V2.ASSET.OUTPUT_MATCH',
     description: 'an upload matching an output path and bytes mints a new asset',
     install(s) {
       s.policy.v2.outputMatch = () => undefined;
@@ -320,7 +324,7 @@ export const ASSET_FAULTS = [
   },
   {
     name: 'upload-needs-name',
-    rule: 'V2.ASSET.CREATE',
+    breaks: 'V2.ASSET.CREATE',
     description: 'a well-formed upload is refused 400 invalid_request for want of a "name" field the contract does not have',
     install(s) {
       s.policy.v2.requiredUploadFields = ['name'];
@@ -328,7 +332,7 @@ export const ASSET_FAULTS = [
   },
   {
     name: 'content-range-unitless',
-    rule: 'V2.CONTRACT.HEADERS',
+    breaks: 'V2.CONTRACT.HEADERS',
     description: 'a 206 answer from the content endpoint sends Content-Range without its unit ("0-9/100")',
     install(s) {
       s.respond({ routes: [CONTENT] }, (out) => {
@@ -339,7 +343,7 @@ export const ASSET_FAULTS = [
   },
   {
     name: 'from-hash-asset-unusable',
-    rule: 'V2.FLOW.ROUND_TRIP',
+    breaks: 'V2.FLOW.ROUND_TRIP',
     description: 'an asset minted from a hash cannot be used as a workflow input (refused missing_asset)',
     install(s) {
       const minted = new Set<string>();
@@ -353,7 +357,7 @@ export const ASSET_FAULTS = [
   // Issue #13: checks with teeth (each fault passed the check before it was sharpened).
   {
     name: 'hash-never-filled',
-    rule: 'V2.ASSET.HASH_BLAKE3',
+    breaks: 'V2.ASSET.HASH_BLAKE3',
     description: 'asset hash is null on every read: "filled lazily" that never is',
     install(s) {
       // "null while lazily computed", except that it never is computed.
@@ -365,7 +369,7 @@ export const ASSET_FAULTS = [
   },
   {
     name: 'asset-url-reused',
-    rule: 'V2.ASSET.FRESH_URL',
+    breaks: 'V2.ASSET.FRESH_URL',
     description: 'cloud asset reads return the signed URL minted at create, with a fresh url_expires_at beside it',
     install(s) {
       // The signed URL first handed out for an asset comes back on every read; only its expiry is fresh.
@@ -381,7 +385,7 @@ export const ASSET_FAULTS = [
   },
   {
     name: 'by-hash-head-body',
-    rule: 'V2.ASSET.BY_HASH',
+    breaks: 'V2.ASSET.BY_HASH',
     description: 'HEAD by-hash answers carry a JSON body on the wire (as when HEAD is served by the GET handler)',
     install(s) {
       s.respond({ routes: ['HEAD /api/v2/assets/by-hash/:hash'] }, (out) => {
@@ -403,13 +407,33 @@ export const ASSET_FAULTS = [
   },
   {
     name: 'job-metadata-unlabelled-empty',
-    rule: 'V2.ASSET.JOB_METADATA_READ',
+    breaks: 'V2.ASSET.JOB_METADATA_READ',
     description: 'on hosted surfaces the outputs of a job sent without labels report job_metadata {}',
     install(s) {
       s.respond({ surfaces: HOSTED, routes: ASSET_ROUTES }, (out) => {
         const rec = record(out);
         if (rec === undefined || typeof rec.job_id !== 'string' || 'job_metadata' in rec) return;
         if (out.ctx.jobs.get(rec.job_id) !== undefined) rec.job_metadata = {};
+      });
+    },
+  },
+  {
+    name: 'job-metadata-outlives-job',
+    breaks: 'V2.ASSET.JOB_METADATA_READ',
+    description: "an output asset keeps a copy of its job's labels taken when the job was sent, so job_metadata is still shown once the job is gone",
+    install(s) {
+      // The labels are copied by job id when a job answer carries them (a denormalised copy),
+      // and an asset read falls back to the copy when the job itself no longer has them.
+      const copies = new Map<string, Record<string, unknown>>();
+      s.respond({ surfaces: HOSTED, routes: JOB_ROUTES }, (out) => {
+        const job = record(out);
+        if (job !== undefined && isObj(job.metadata)) copies.set(job.id as string, { ...job.metadata });
+      });
+      s.respond({ surfaces: HOSTED, routes: ASSET_ROUTES }, (out) => {
+        const rec = record(out);
+        if (rec === undefined || typeof rec.job_id !== 'string' || rec.job_metadata !== undefined) return;
+        const copy = copies.get(rec.job_id);
+        if (copy !== undefined) rec.job_metadata = { ...copy };
       });
     },
   },

@@ -1,5 +1,5 @@
 // v2 faults of authentication (seed W § Authentication): who is let in, and how a refusal reads.
-import type { FaultUnit } from '../../faults.ts';
+import type { FaultUnit } from '../unit.ts';
 import { API_KEY_PREFIX, LOCAL_STATIC_TOKEN, LOCAL_TOKEN_MOUNT, bearerToken, cloudAccountForKey } from '../../accounts.ts';
 import { ApiError, notFound } from '../../errors.ts';
 import { Moderation } from '../../v2/moderation.ts';
@@ -8,7 +8,7 @@ import { CONTENT, UUID_RE, errorObject, param } from './shared.ts';
 export const AUTH_FAULTS = [
   {
     name: 'content-without-credentials',
-    rule: 'V2.ASSET.CONTENT_AUTH',
+    breaks: 'V2.ASSET.CONTENT_AUTH',
     description: 'cloud content endpoint answers its 302 to a request without an Authorization header',
     install(s) {
       // Anonymous reads of the hosted content endpoint get their redirect before the guard runs.
@@ -26,7 +26,7 @@ export const AUTH_FAULTS = [
   },
   {
     name: 'unknown-key-accepted',
-    rule: 'V2.AUTH.UNAUTHENTICATED_401',
+    breaks: 'V2.AUTH.UNAUTHENTICATED_401',
     description: 'an unknown bearer key with the comfyui- prefix is accepted as alice',
     install(s) {
       s.policy.v2.cloudBearerAccount = (token) => cloudAccountForKey(token) ?? (token.startsWith(API_KEY_PREFIX) ? 'alice' : undefined);
@@ -34,7 +34,7 @@ export const AUTH_FAULTS = [
   },
   {
     name: 'local-requires-token',
-    rule: 'V2.AUTH.LOCAL_OPEN',
+    breaks: 'V2.AUTH.LOCAL_OPEN',
     description: 'local surface without a configured token refuses unauthenticated requests with 401',
     install(s) {
       s.request({ surfaces: ['local'] }, ({ request, ctx }) => {
@@ -47,7 +47,7 @@ export const AUTH_FAULTS = [
   },
   {
     name: 'sso-only-on-jobs',
-    rule: 'V2.AUTH.SSO_REQUIRED',
+    breaks: 'V2.AUTH.SSO_REQUIRED',
     description: 'an SSO-bound key is refused only on job routes; asset routes and /workflow let it through',
     install(s) {
       // The SSO-bound key acts as its account everywhere but the job routes.
@@ -56,7 +56,7 @@ export const AUTH_FAULTS = [
   },
   {
     name: 'jwt-message-generic',
-    rule: 'V2.AUTH.JWT_REFUSAL',
+    breaks: 'V2.AUTH.JWT_REFUSAL',
     description: 'a JWT bearer gets a 401 whose message does not say JWTs are refused',
     install(s) {
       s.respond({ surfaces: ['serverless'] }, (out) => {
@@ -67,7 +67,7 @@ export const AUTH_FAULTS = [
   },
   {
     name: 'bearer-key-refused',
-    rule: 'V2.AUTH.BEARER_KEY',
+    breaks: 'V2.AUTH.BEARER_KEY',
     description: 'the cloud refuses an account API key sent as Authorization: Bearer (it reads keys only from X-API-Key)',
     install(s) {
       s.policy.v2.cloudBearerAccount = (token) => {
@@ -78,7 +78,7 @@ export const AUTH_FAULTS = [
   },
   {
     name: 'signed-url-needs-key',
-    rule: 'V2.URL.SIGNED_OPENABLE',
+    breaks: 'V2.URL.SIGNED_OPENABLE',
     description: 'the signed storage route answers 401 unless an Authorization header is present',
     install(s) {
       s.request({ surfaces: ['cloud'], routes: ['GET /storage/blobs/:hex'] }, ({ request }) => {
@@ -88,7 +88,7 @@ export const AUTH_FAULTS = [
   },
   {
     name: 'jwt-message-unknown-key',
-    rule: 'V2.AUTH.JWT_REFUSAL',
+    breaks: 'V2.AUTH.JWT_REFUSAL',
     description: 'a JWT bearer gets 401 "unknown API key", a message any key refusal gives',
     install(s) {
       s.respond({ surfaces: ['serverless'] }, (out) => {
@@ -99,7 +99,7 @@ export const AUTH_FAULTS = [
   },
   {
     name: 'cloud-refuses-jwt',
-    rule: 'V2.AUTH.JWT_ACCEPTED',
+    breaks: 'V2.AUTH.JWT_ACCEPTED',
     description: 'the hosted cloud refuses a session JWT and an OAuth access token (it takes API keys only)',
     install(s) {
       // Any bearer that is not an API key is refused before the cloud would verify it.
@@ -114,7 +114,7 @@ export const AUTH_FAULTS = [
   },
   {
     name: 'token-proxy-content-open',
-    rule: 'V2.ASSET.CONTENT_AUTH',
+    breaks: 'V2.ASSET.CONTENT_AUTH',
     description: 'the token-protected proxy serves the content endpoint to requests without the token',
     install(s) {
       // The content endpoint of the token-protected mount lets a request without credentials in as if it sent the token.

@@ -4,7 +4,7 @@
 // a member the seed names, a content read that does not redirect on a hosted surface.
 // Each is placed where its answer breaks only its own rule: the api client stops the
 // test at the broken answer, so the checks that would read it further are blocked, not failed.
-import type { FaultUnit } from '../../faults.ts';
+import type { FaultUnit } from '../unit.ts';
 import { CONTENT, HOSTED, JOB_ROUTES, eachOutput, isObj, param, record, type Obj } from './shared.ts';
 
 const CANCEL = 'POST /api/v2/jobs/:id/cancel';
@@ -16,7 +16,7 @@ export const CONTRACT_FAULTS = [
   // V2.CONTRACT.STATUS_DECLARED: success statuses a real server picks by its own taste.
   {
     name: 'cancel-202-accepted',
-    rule: 'V2.CONTRACT.DOCUMENTED',
+    breaks: 'V2.CONTRACT.DOCUMENTED',
     description: 'cancel answers 202 Accepted (the cancel takes effect later) with the job record, a status the cancel operation does not declare',
     install(s) {
       s.respond({ routes: [CANCEL] }, (out) => {
@@ -26,7 +26,7 @@ export const CONTRACT_FAULTS = [
   },
   {
     name: 'asset-delete-200',
-    rule: 'V2.CONTRACT.DOCUMENTED',
+    breaks: 'V2.CONTRACT.DOCUMENTED',
     description: 'deleting an asset answers 200 with {"deleted": true, "id": …} instead of 204, a status the delete operation does not declare',
     install(s) {
       s.respond({ routes: [DELETE_ASSET] }, (out) => {
@@ -40,7 +40,7 @@ export const CONTRACT_FAULTS = [
   // V2.CONTRACT.BODY: bodies whose shape no rule of its own covers.
   {
     name: 'job-workflow-as-string',
-    rule: 'V2.CONTRACT.DOCUMENTED',
+    breaks: 'V2.CONTRACT.DOCUMENTED',
     description: 'the workflow read of a job answers `workflow` as the graph JSON-encoded in a string (the stored text column), not as an object',
     install(s) {
       s.respond({ routes: [JOB_WORKFLOW] }, (out) => {
@@ -50,7 +50,7 @@ export const CONTRACT_FAULTS = [
   },
   {
     name: 'deployment-workflow-text-plain',
-    rule: 'V2.CONTRACT.BODY',
+    breaks: 'V2.CONTRACT.BODY',
     description: "a serverless deployment's GET /workflow sends the graph's JSON with Content-Type text/plain (serialized by hand), a media type the operation does not declare",
     install(s) {
       s.respond({ surfaces: ['serverless'], routes: [DEPLOYMENT_WORKFLOW] }, (out) => {
@@ -61,7 +61,7 @@ export const CONTRACT_FAULTS = [
   // V2.JOB.FIELDS: the seed's Job record names expires_at and outputs[].
   {
     name: 'job-no-expires-at',
-    rule: 'V2.JOB.FIELDS',
+    breaks: 'V2.JOB.FIELDS',
     description: 'job records omit expires_at (the server keeps no retrieval deadline for jobs)',
     install(s) {
       s.respond({ routes: JOB_ROUTES }, (out) => {
@@ -71,7 +71,7 @@ export const CONTRACT_FAULTS = [
   },
   {
     name: 'job-outputs-omitted-empty',
-    rule: 'V2.JOB.FIELDS',
+    breaks: 'V2.JOB.FIELDS',
     description: 'job records leave outputs out while the job has none (an omit-empty serializer): queued, running and failed jobs carry no outputs member',
     install(s) {
       s.respond({ routes: JOB_ROUTES }, (out) => {
@@ -83,7 +83,7 @@ export const CONTRACT_FAULTS = [
   // V2.JOB.OUTPUT_FIELDS: each outputs[] entry carries url and url_expires_at.
   {
     name: 'output-no-url-expires-at',
-    rule: 'V2.JOB.OUTPUT_FIELDS',
+    breaks: 'V2.JOB.OUTPUT_FIELDS',
     description: 'job output entries omit url_expires_at (the content endpoint is stable, so the server sends no expiry)',
     install(s) {
       eachOutput(s, (o) => {
@@ -93,7 +93,7 @@ export const CONTRACT_FAULTS = [
   },
   {
     name: 'output-url-renamed',
-    rule: 'V2.JOB.OUTPUT_FIELDS',
+    breaks: 'V2.JOB.OUTPUT_FIELDS',
     description: 'job output entries carry the content endpoint URL as content_url instead of url',
     install(s) {
       eachOutput(s, (o) => {
@@ -106,7 +106,7 @@ export const CONTRACT_FAULTS = [
   // V2.ASSET.CONTENT_REDIRECT: hosted content reads answer 302 with a Location.
   {
     name: 'content-streams-on-hosted',
-    rule: 'V2.ASSET.CONTENT_REDIRECT',
+    breaks: 'V2.ASSET.CONTENT_REDIRECT',
     description: 'the hosted content endpoint streams the bytes itself (200) instead of answering 302 to a signed storage URL',
     install(s) {
       s.policy.v2.redirectContent = () => false;
@@ -114,7 +114,7 @@ export const CONTRACT_FAULTS = [
   },
   {
     name: 'content-redirect-no-location',
-    rule: 'V2.ASSET.CONTENT_REDIRECT',
+    breaks: 'V2.ASSET.CONTENT_REDIRECT',
     description: 'the hosted content endpoint answers 302 without a Location header',
     install(s) {
       s.respond({ surfaces: HOSTED, routes: [CONTENT] }, (out) => {

@@ -1,6 +1,6 @@
 // v2 faults of the error envelope (seed W § Errors): each reshapes error answers on the
 // way out, through a response hook that sees the error the answer was built from.
-import type { FaultUnit } from '../../faults.ts';
+import type { FaultUnit } from '../unit.ts';
 import { ApiError } from '../../errors.ts';
 import { keyNotAllowed } from '../../surfaces/cloud.ts';
 import { V2_SURFACES, errorObject } from './shared.ts';
@@ -8,7 +8,7 @@ import { V2_SURFACES, errorObject } from './shared.ts';
 export const ERROR_FAULTS = [
   {
     name: 'unrouted-plain-404',
-    rule: 'V2.ERR.ENVELOPE_UNROUTED',
+    breaks: 'V2.ERR.ENVELOPE_UNROUTED',
     description: "a path under /api/v2 that no operation has is answered by the framework's plain-text 404, not the v2 error envelope",
     install(s) {
       s.respond({ surfaces: V2_SURFACES }, (out) => {
@@ -20,7 +20,7 @@ export const ERROR_FAULTS = [
   },
   {
     name: 'missing-retry-after',
-    rule: 'V2.ERR.RETRY_AFTER',
+    breaks: 'V2.ERR.RETRY_AFTER',
     description: '429 answers omit the Retry-After header',
     install(s) {
       s.respond({ surfaces: V2_SURFACES }, (out) => {
@@ -30,7 +30,7 @@ export const ERROR_FAULTS = [
   },
   {
     name: 'flat-error-envelope',
-    rule: 'V2.ERR.ENVELOPE',
+    breaks: 'V2.ERR.ENVELOPE',
     description: 'error bodies carry code and message at top level instead of under "error"',
     install(s) {
       s.respond({ surfaces: V2_SURFACES }, (out) => {
@@ -41,7 +41,7 @@ export const ERROR_FAULTS = [
   },
   {
     name: 'rate-limit-as-queue-full',
-    rule: 'V2.ERR.RATE_LIMITED',
+    breaks: 'V2.ERR.RATE_LIMITED',
     description: 'a key past its request-rate allowance is refused 429 queue_full instead of rate_limited',
     install(s) {
       // Still a code 429 pairs with, but not the one a request rate earns.
@@ -53,7 +53,7 @@ export const ERROR_FAULTS = [
   },
   {
     name: 'not-found-as-400',
-    rule: 'V2.ERR.CODE_STATUS',
+    breaks: 'V2.ERR.CODE_STATUS',
     description: 'not_found errors are sent with HTTP 400',
     install(s) {
       s.respond({ surfaces: V2_SURFACES }, (out) => {
@@ -63,8 +63,10 @@ export const ERROR_FAULTS = [
   },
   {
     name: 'org-id-on-unauthorized',
-    rule: 'V2.ERR.ORG_ID_ONLY_SSO',
+    breaks: 'V2.ERR.ORG_ID_ONLY_SSO',
     description: 'unauthorized errors carry organization_id too',
+    // An always-on check: the test declaring the rule provokes no 401; auth.spec.ts does.
+    seenBy: { files: ['specs/v2/auth.spec.ts'], why: 'the fault shows only on 401 answers, which auth.spec.ts provokes' },
     install(s) {
       s.respond({ surfaces: V2_SURFACES }, (out) => {
         const inner = errorObject(out);
@@ -76,7 +78,7 @@ export const ERROR_FAULTS = [
   },
   {
     name: 'entity-not-found-codes',
-    rule: 'V2.ERR.NOT_FOUND_CODE',
+    breaks: 'V2.ERR.NOT_FOUND_CODE',
     description: '404s carry asset_not_found / job_not_found (as the live services do) instead of not_found',
     install(s) {
       s.respond({ surfaces: V2_SURFACES }, (out) => {
@@ -88,7 +90,7 @@ export const ERROR_FAULTS = [
   },
   {
     name: 'forbidden-as-unauthorized',
-    rule: 'V2.ERR.FORBIDDEN',
+    breaks: 'V2.ERR.FORBIDDEN',
     description: 'a valid key whose scopes exclude the workflow API is refused 401 unauthorized instead of 403 forbidden',
     install(s) {
       const notAllowed = keyNotAllowed().message;
@@ -99,7 +101,7 @@ export const ERROR_FAULTS = [
   },
   {
     name: 'read-failure-untyped',
-    rule: 'V2.ERR.UPSTREAM_GENERIC',
+    breaks: 'V2.ERR.UPSTREAM_GENERIC',
     description: 'a backing-service failure while reading (job read, job list, asset read) answers 500 internal_error: only submit and upload map it to upstream_error',
     install(s) {
       s.respond({ routes: ['GET /api/v2/jobs/:id', 'GET /api/v2/jobs', 'GET /api/v2/assets/:id'] }, (out) => {
@@ -110,7 +112,7 @@ export const ERROR_FAULTS = [
   },
   {
     name: 'upload-failure-untyped',
-    rule: 'V2.ERR.UPSTREAM_GENERIC',
+    breaks: 'V2.ERR.UPSTREAM_GENERIC',
     description: 'a backing-service failure during an upload answers 500 with code internal_error instead of upstream_error',
     install(s) {
       s.respond({ routes: ['POST /api/v2/assets'] }, (out) => {

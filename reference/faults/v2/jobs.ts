@@ -1,5 +1,5 @@
 // v2 faults of jobs (seed W § Jobs): submit, read, cancel, workflow read, events.
-import type { FaultUnit } from '../../faults.ts';
+import type { FaultUnit } from '../unit.ts';
 import { setTimeout as delay } from 'node:timers/promises';
 import { accountTraits } from '../../v2/account-traits.ts';
 import type { Refusal } from '../../engine/types.ts';
@@ -22,7 +22,7 @@ function assetInputRefusal(workflow: unknown): Refusal | undefined {
 export const JOB_FAULTS = [
   {
     name: 'idempotency-race',
-    rule: 'V2.JOB.IDEMPOTENT',
+    breaks: 'V2.JOB.IDEMPOTENT',
     description: 'the Idempotency-Key is looked up and claimed with an await between, so concurrent submits with one key all create jobs',
     install(s) {
       // The key is looked up, then claimed after an await, so submits that arrive together
@@ -37,7 +37,7 @@ export const JOB_FAULTS = [
   },
   {
     name: 'idempotency-replay',
-    rule: 'V2.JOB.IDEMPOTENT',
+    breaks: 'V2.JOB.IDEMPOTENT',
     description: 'a reused Idempotency-Key replays the original job (201) even for another workflow, instead of refusing 422 idempotency_key_reuse',
     install(s) {
       s.policy.v2.claimKey = (jobs, scope, account, key) => {
@@ -49,7 +49,7 @@ export const JOB_FAULTS = [
   },
   {
     name: 'output-url-signed',
-    rule: 'V2.URL.OUTPUT_CONTENT_ENDPOINT',
+    breaks: 'V2.URL.OUTPUT_CONTENT_ENDPOINT',
     description: 'job output url is a signed storage URL instead of the content endpoint',
     install(s) {
       eachOutput(s, (o, ctx) => {
@@ -60,7 +60,7 @@ export const JOB_FAULTS = [
   },
   {
     name: 'output-expiry-signed',
-    rule: 'V2.URL.OUTPUT_EXPIRY',
+    breaks: 'V2.URL.OUTPUT_EXPIRY',
     description: "job output url_expires_at is the signed URL's expiry",
     install(s) {
       eachOutput(s, (o, ctx) => {
@@ -71,7 +71,7 @@ export const JOB_FAULTS = [
   },
   {
     name: 'output-expiry-own-window',
-    rule: 'V2.URL.OUTPUT_EXPIRY',
+    breaks: 'V2.URL.OUTPUT_EXPIRY',
     description: "on the hosted cloud, job output url_expires_at is a window of its own (the job's created_at plus 7 days), not the job's expires_at",
     install(s) {
       s.respond({ surfaces: ['cloud'], routes: JOB_ROUTES }, (out) => {
@@ -84,7 +84,7 @@ export const JOB_FAULTS = [
   },
   {
     name: 'queue-unbounded',
-    rule: 'V2.ERR.QUEUE_FULL',
+    breaks: 'V2.ERR.QUEUE_FULL',
     description: 'no queue capacity: submits past it are accepted',
     install(s) {
       s.policy.v2.submitTraits = (account) => ({ ...accountTraits(account), queueCapacity: Infinity });
@@ -92,7 +92,7 @@ export const JOB_FAULTS = [
   },
   {
     name: 'credits-ignored',
-    rule: 'V2.ERR.INSUFFICIENT_CREDITS',
+    breaks: 'V2.ERR.INSUFFICIENT_CREDITS',
     description: 'accounts without credits can submit',
     install(s) {
       s.policy.v2.submitTraits = (account) => ({ ...accountTraits(account), noCredits: false });
@@ -100,7 +100,7 @@ export const JOB_FAULTS = [
   },
   {
     name: 'cancel-ignored',
-    rule: 'V2.JOB.CANCEL',
+    breaks: 'V2.JOB.CANCEL',
     description: 'cancel answers the job but the run goes on to succeed',
     install(s) {
       s.policy.v2.cancel = () => undefined;
@@ -108,7 +108,7 @@ export const JOB_FAULTS = [
   },
   {
     name: 'workflow-read-save-format',
-    rule: 'V2.JOB.WORKFLOW_READ',
+    breaks: 'V2.JOB.WORKFLOW_READ',
     description: 'the workflow read of a v2 job says format "save"',
     install(s) {
       s.respond({ routes: ['GET /api/v2/jobs/:id/workflow'] }, (out) => {
@@ -118,7 +118,7 @@ export const JOB_FAULTS = [
   },
   {
     name: 'events-end-early',
-    rule: 'V2.JOB.EVENTS_AGREE',
+    breaks: 'V2.JOB.EVENTS_AGREE',
     description: 'the event stream ends after its first status event, before the job finishes',
     install(s) {
       s.policy.v2.streamEnds = () => true;
@@ -126,7 +126,7 @@ export const JOB_FAULTS = [
   },
   {
     name: 'self-url-wrong',
-    rule: 'V2.JOB.FOLLOW_URLS',
+    breaks: 'V2.JOB.FOLLOW_URLS',
     description: 'urls.self points at a path that is not the job read',
     install(s) {
       s.respond({ routes: JOB_ROUTES }, (out) => {
@@ -137,7 +137,7 @@ export const JOB_FAULTS = [
   },
   {
     name: 'outputs-missing',
-    rule: 'V2.JOB.OUTPUTS_REAL',
+    breaks: 'V2.JOB.OUTPUTS_REAL',
     description: 'a succeeded job lists no outputs',
     install(s) {
       s.respond({ routes: JOB_ROUTES }, (out) => {
@@ -151,7 +151,7 @@ export const JOB_FAULTS = [
   },
   {
     name: 'malformed-job-id-500',
-    rule: 'V2.ERR.IDS_NEVER_5XX',
+    breaks: 'V2.ERR.IDS_NEVER_5XX',
     description: 'a job id that is not a UUID answers 500 upstream_error',
     install(s) {
       s.respond({ routes: [...JOB_ROUTES.slice(1), 'GET /api/v2/jobs/:id/workflow', JOB_EVENTS] }, (out) => {
@@ -161,7 +161,7 @@ export const JOB_FAULTS = [
   },
   {
     name: 'asset-input-refused',
-    rule: 'V2.JOB.SUBMIT',
+    breaks: 'V2.JOB.SUBMIT',
     description: 'a valid workflow whose LoadImage takes an existing asset reference is refused 400 invalid_workflow',
     install(s) {
       s.policy.v2.validateWorkflow = (engine, workflow, account) => engine.validate(workflow, account) ?? assetInputRefusal(workflow);
@@ -175,7 +175,7 @@ export const JOB_FAULTS = [
     // retention bug that dates the job's end of life at its completion makes every read of
     // a finished job say expired, so polling never shows how the job really ended.
     name: 'job-reads-expired-at-finish',
-    rule: 'V2.JOB.POLL_FIRST',
+    breaks: 'V2.JOB.POLL_FIRST',
     description: 'a job that finished successfully reads expired on every job read, though its expires_at lies ahead',
     install(s) {
       s.respond({ routes: ['GET /api/v2/jobs/:id'] }, (out) => {
@@ -186,7 +186,7 @@ export const JOB_FAULTS = [
   },
   {
     name: 'outputs-read-once',
-    rule: 'V2.JOB.RETRIEVABLE',
+    breaks: 'V2.JOB.RETRIEVABLE',
     description: "a finished job's outputs are listed on the first read that sees it finished and dropped from every later read",
     install(s) {
       // A finished job's outputs are handed out once.
@@ -201,7 +201,7 @@ export const JOB_FAULTS = [
   },
   {
     name: 'output-url-rotates',
-    rule: 'V2.URL.CONTENT_STABLE',
+    breaks: 'V2.URL.CONTENT_STABLE',
     description: 'each job read gives its outputs a new content-endpoint url (a cache-busting query)',
     install(s) {
       eachOutput(s, (o) => {
@@ -211,7 +211,7 @@ export const JOB_FAULTS = [
   },
   {
     name: 'tier-limit-ignored',
-    rule: 'V2.JOB.PARALLEL_QUEUE',
+    breaks: 'V2.JOB.PARALLEL_QUEUE',
     description: "every submitted job runs at once, past the tier's concurrency limit",
     install(s) {
       s.policy.v2.runConcurrency = () => 1_000;
@@ -219,7 +219,7 @@ export const JOB_FAULTS = [
   },
   {
     name: 'tier-limit-ignored-read-hint',
-    rule: 'V2.JOB.PARALLEL_QUEUE',
+    breaks: 'V2.JOB.PARALLEL_QUEUE',
     description: "every submitted job runs at once, past the tier's concurrency limit, and job reads carry Retry-After: 2 as a polling hint",
     install(s) {
       s.policy.v2.runConcurrency = () => 1_000;
@@ -231,7 +231,7 @@ export const JOB_FAULTS = [
   },
   {
     name: 'tier-limit-ignored-own-state-names',
-    rule: 'V2.JOB.PARALLEL_QUEUE',
+    breaks: 'V2.JOB.PARALLEL_QUEUE',
     description: "every submitted job runs at once, past the tier's concurrency limit, on a server whose in-flight job states have names of its own",
     under: 'unknown-in-flight-status',
     install(s) {
@@ -240,7 +240,7 @@ export const JOB_FAULTS = [
   },
   {
     name: 'events-terminal-failed-own-shape',
-    rule: 'V2.JOB.EVENTS_AGREE',
+    breaks: 'V2.JOB.EVENTS_AGREE',
     description: "on a live stream whose status events name the state `state` (control events-state-member), the last event says failed for a job that polling reads succeeded",
     under: 'events-state-member',
     install(s) {
@@ -252,7 +252,7 @@ export const JOB_FAULTS = [
   },
   {
     name: 'events-status-renamed',
-    rule: 'V2.JOB.EVENTS_FORMAT',
+    breaks: 'V2.JOB.EVENTS_FORMAT',
     description: 'status events of the job stream carry {"state": ...} instead of {"status": ...}',
     install(s) {
       s.event({ routes: [JOB_EVENTS] }, (e) => {
@@ -262,7 +262,7 @@ export const JOB_FAULTS = [
   },
   {
     name: 'job-created-at-missing',
-    rule: 'V2.JOB.FIELDS_DOCUMENTED',
+    breaks: 'V2.JOB.FIELDS_DOCUMENTED',
     description: 'job records omit created_at',
     install(s) {
       s.respond({ routes: JOB_ROUTES }, (out) => {
@@ -272,7 +272,7 @@ export const JOB_FAULTS = [
   },
   {
     name: 'output-size-zero',
-    rule: 'V2.JOB.OUTPUT_FIELDS_DOCUMENTED',
+    breaks: 'V2.JOB.OUTPUT_FIELDS_DOCUMENTED',
     description: 'job outputs report size_bytes 0',
     install(s) {
       eachOutput(s, (o) => {

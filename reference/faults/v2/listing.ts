@@ -1,11 +1,11 @@
 // v2 faults of job listing (seed W § Jobs, listing): pages, filters, cursors.
-import type { FaultUnit } from '../../faults.ts';
+import type { FaultUnit } from '../unit.ts';
 import { ApiError } from '../../errors.ts';
 
 export const LISTING_FAULTS = [
   {
     name: 'cursor-follows-owner',
-    rule: 'V2.ERR.LIST_REFUSALS',
+    breaks: 'V2.ERR.LIST_REFUSALS',
     description: "a job-list cursor issued to another account is accepted and continues that account's listing",
     install(s) {
       // A genuine cursor of another account continues that account's listing.
@@ -14,7 +14,7 @@ export const LISTING_FAULTS = [
   },
   {
     name: 'list-page-one-extra',
-    rule: 'V2.JOB.LIST_WALK',
+    breaks: 'V2.JOB.LIST_WALK',
     description: 'job listing pages carry one job more than limit',
     install(s) {
       s.policy.v2.pageSize = (limit) => limit + 1;
@@ -22,7 +22,7 @@ export const LISTING_FAULTS = [
   },
   {
     name: 'list-filter-ignored',
-    rule: 'V2.JOB.LIST_FILTER',
+    breaks: 'V2.JOB.LIST_FILTER',
     description: 'job listing accepts metadata filters but does not apply them',
     install(s) {
       s.policy.v2.matchesFilters = () => true;
@@ -30,7 +30,7 @@ export const LISTING_FAULTS = [
   },
   {
     name: 'list-unimplemented-as-403',
-    rule: 'V2.ERR.NOT_IMPLEMENTED',
+    breaks: 'V2.ERR.NOT_IMPLEMENTED',
     description: 'the cloud job list answers 403 forbidden instead of 501 not_implemented',
     install(s) {
       s.respond({ routes: ['GET /api/v2/jobs'] }, (out) => {
@@ -40,7 +40,7 @@ export const LISTING_FAULTS = [
   },
   {
     name: 'list-filters-unbounded',
-    rule: 'V2.JOB.LIST_FILTER_LIMIT',
+    breaks: 'V2.JOB.LIST_FILTER_LIMIT',
     description: 'the job list answers more metadata filters than three with an empty page instead of refusing them',
     install(s) {
       s.respond({ routes: ['GET /api/v2/jobs'] }, (out) => {
@@ -52,7 +52,7 @@ export const LISTING_FAULTS = [
   },
   {
     name: 'list-cursor-wraps-around',
-    rule: 'V2.JOB.LIST_WALK',
+    breaks: 'V2.JOB.LIST_WALK',
     description: 'the last page of a job listing carries, instead of no cursor, the cursor of its second page again, so a walk never ends',
     install(s) {
       // Per query (everything but the cursor), the first cursor handed out; the last page hands it out again.
@@ -69,7 +69,7 @@ export const LISTING_FAULTS = [
   },
   {
     name: 'list-empty-pages-forever',
-    rule: 'V2.JOB.LIST_WALK',
+    breaks: 'V2.JOB.LIST_WALK',
     // Serverless only: there the walk is scoped to the test's own jobs by label. The local
     // surface keeps no labels, so its walk is the whole list under a page budget, and
     // endless empty pages there end 'error' at the budget (a list of other callers' jobs

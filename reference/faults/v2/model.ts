@@ -3,7 +3,7 @@
 // single-scenario check takes the path that leads there; the v2 state machine
 // (specs/v2/model.property.spec.ts) draws sequences that do, and catches each under the rule.
 import type { FastifyRequest } from 'fastify';
-import type { FaultUnit } from '../../faults.ts';
+import type { FaultUnit } from '../unit.ts';
 import { formatHash } from '../../blobs.ts';
 import type { SurfaceName } from '../../context.ts';
 import { CONTENT, param, record } from './shared.ts';
@@ -21,7 +21,7 @@ const OFFSET_CURSOR = /^off\.(\d+)\.(\d+)$/;
 export const MODEL_FAULTS = [
   {
     name: 'dedup-lost-after-range',
-    rule: 'V2.ASSET.DEDUP',
+    breaks: 'V2.ASSET.DEDUP',
     description:
       "after a ranged read of an asset's content, the self-hosted proxy takes the same bytes for new at their next upload (201, created_new true): serving the slice re-stages the blob and drops it from the dedup index. Caught by the v2 state machine alone; no hand-written check uploads bytes again after a ranged read of them",
     install(s) {
@@ -44,7 +44,7 @@ export const MODEL_FAULTS = [
   },
   {
     name: 'key-freed-by-cancel',
-    rule: 'V2.JOB.IDEMPOTENT',
+    breaks: 'V2.JOB.IDEMPOTENT',
     description:
       'canceling a job frees the Idempotency-Key it was submitted under (the cancel runs the clean-up meant for a refused submit), so the key then makes a second job. Caught by the v2 state machine alone; no hand-written check uses a key again after a cancel',
     install(s) {
@@ -65,7 +65,7 @@ export const MODEL_FAULTS = [
   },
   {
     name: 'filtered-list-offset-skips',
-    rule: 'V2.JOB.LIST_WALK',
+    breaks: 'V2.JOB.LIST_WALK',
     description:
       "a job list filtered by labels pages by offset, moving the offset on by every job the caller submitted since the cursor was issued, whether the filter selects it or not: a job submitted between two pages that the filter does not select makes the walk skip one it does. Caught by the v2 state machine alone, which submits between the pages of a walk; the hand-written walks submit all their jobs first",
     install(s) {
@@ -112,7 +112,7 @@ export const MODEL_FAULTS = [
   },
   {
     name: 'dedup-hit-hash-of-last-blob',
-    rule: 'V2.ASSET.HASH_BLAKE3',
+    breaks: 'V2.ASSET.HASH_BLAKE3',
     description:
       'a dedup-hit upload is given the hash of the last new blob the account stored instead of its own (the upload path keeps the digest of the last blob it wrote and reads it before the lookup), on its answer and on every read of that record. Caught by the v2 state machine alone; the hand-written checks upload the same bytes twice in a row, when the last blob written is their own',
     install(s) {

@@ -1,8 +1,9 @@
 // v2 faults of submit refusals (seed W § Errors, workflow refusals and labels): each
-// bends one refusal of POST /api/v2/jobs on its way out.
-import type { FaultUnit } from '../../faults.ts';
+// bends one refusal of POST /api/v2/jobs on its way out. The last ones bend the node
+// errors of a job the engine failed after dispatch, which must keep a refusal's shape.
+import type { FaultUnit } from '../unit.ts';
 import type { Outgoing, Seams } from '../seams.ts';
-import { errorObject, isObj } from './shared.ts';
+import { JOB_ROUTES, errorObject, isObj, record } from './shared.ts';
 
 type Inner = Record<string, unknown>;
 
@@ -11,6 +12,14 @@ function refusal(s: Seams, rewrite: (inner: Inner, out: Outgoing) => void): void
   s.respond({ routes: ['POST /api/v2/jobs'] }, (out) => {
     const inner = errorObject(out);
     if (inner !== undefined) rewrite(inner, out);
+  });
+}
+
+/** Rewrites error.node_errors of every job record a job route answers (a job the engine failed). */
+function engineNodeErrors(s: Seams, rewrite: (nodes: Inner) => Inner): void {
+  s.respond({ routes: JOB_ROUTES }, (out) => {
+    const error = record(out)?.error;
+    if (isObj(error) && isObj(error.node_errors)) error.node_errors = rewrite(error.node_errors);
   });
 }
 
@@ -27,7 +36,7 @@ function retype(inner: Inner, to: (type: string) => string): void {
 export const REFUSAL_FAULTS = [
   {
     name: 'truncation-count-missing',
-    rule: 'V2.ERR.NODE_ERRORS_DETAILS',
+    breaks: 'V2.ERR.NODE_ERRORS_DETAILS',
     description: 'a truncated refusal of malformed nodes omits malformed_node_count',
     install(s) {
       refusal(s, (inner) => {
@@ -37,7 +46,7 @@ export const REFUSAL_FAULTS = [
   },
   {
     name: 'unknown-class-typed-invalid',
-    rule: 'V2.ERR.NODE_ERRORS_DETAILS',
+    breaks: 'V2.ERR.NODE_ERRORS_DETAILS',
     description: 'nodes of a class the server lacks are named with error type invalid_class_type, not unknown_node_class (the classes are still listed and counted)',
     install(s) {
       refusal(s, (inner) => {
@@ -47,7 +56,7 @@ export const REFUSAL_FAULTS = [
   },
   {
     name: 'malformed-typed-engine-native',
-    rule: 'V2.ERR.NODE_ERRORS_DETAILS',
+    breaks: 'V2.ERR.NODE_ERRORS_DETAILS',
     description: "malformed nodes are named with the engine's own error type required_input_missing instead of one of invalid_node, invalid_inputs, invalid_class_type (the counts stay)",
     install(s) {
       refusal(s, (inner) => {
@@ -57,7 +66,7 @@ export const REFUSAL_FAULTS = [
   },
   {
     name: 'unknown-classes-unbounded',
-    rule: 'V2.ERR.NODE_ERRORS_DETAILS',
+    breaks: 'V2.ERR.NODE_ERRORS_DETAILS',
     description: 'unknown_node_classes lists every missing class, not at most ten',
     install(s) {
       refusal(s, (inner, out) => {
@@ -75,7 +84,7 @@ export const REFUSAL_FAULTS = [
   },
   {
     name: 'ui-format-as-invalid',
-    rule: 'V2.ERR.WORKFLOW_FORMAT_UI',
+    breaks: 'V2.ERR.WORKFLOW_FORMAT_UI',
     description: 'a workflow in the interface format is refused invalid_workflow',
     install(s) {
       refusal(s, (inner) => {
@@ -85,7 +94,7 @@ export const REFUSAL_FAULTS = [
   },
   {
     name: 'missing-asset-as-invalid',
-    rule: 'V2.ERR.MISSING_ASSET',
+    breaks: 'V2.ERR.MISSING_ASSET',
     description: 'a workflow referencing an unknown asset is refused invalid_workflow',
     install(s) {
       refusal(s, (inner) => {
@@ -95,7 +104,7 @@ export const REFUSAL_FAULTS = [
   },
   {
     name: 'metadata-invalid-no-key',
-    rule: 'V2.ERR.METADATA_INVALID',
+    breaks: 'V2.ERR.METADATA_INVALID',
     description: 'metadata_invalid refusals omit details.key',
     install(s) {
       refusal(s, (inner) => {
@@ -105,7 +114,7 @@ export const REFUSAL_FAULTS = [
   },
   {
     name: 'labels-refused-invalid-request',
-    rule: 'V2.ERR.METADATA_NOT_SUPPORTED',
+    breaks: 'V2.ERR.METADATA_NOT_SUPPORTED',
     description: 'the local proxy, which keeps no labels, refuses them 422 invalid_request instead of metadata_not_supported',
     install(s) {
       refusal(s, (inner) => {
@@ -115,7 +124,7 @@ export const REFUSAL_FAULTS = [
   },
   {
     name: 'upstream-leaks-stack',
-    rule: 'V2.ERR.UPSTREAM_GENERIC',
+    breaks: 'V2.ERR.UPSTREAM_GENERIC',
     description: 'upstream_error messages carry a stack trace',
     install(s) {
       refusal(s, (inner) => {
@@ -125,12 +134,36 @@ export const REFUSAL_FAULTS = [
   },
   {
     name: 'invalid-workflow-code',
-    rule: 'V2.ERR.INVALID_WORKFLOW',
+    breaks: 'V2.ERR.INVALID_WORKFLOW',
     description: 'node errors are refused with code invalid_request instead of invalid_workflow',
     install(s) {
       refusal(s, (inner) => {
         if (inner.code === 'invalid_workflow' && isObj(inner.details) && inner.details.node_errors !== undefined) inner.code = 'invalid_request';
       });
+    },
+  },
+  {
+    name: 'engine-node-error-flattened',
+    breaks: 'V2.ERR.NODE_ERRORS_AFTER_DISPATCH',
+    description: "a job the engine failed after dispatch names the failing node with the engine's exception copied onto the entry (message, exception_type) and an empty errors list, unlike a submit refusal's entries",
+    install(s) {
+      engineNodeErrors(s, (nodes) => {
+        const out: Inner = {};
+        for (const [id, entry] of Object.entries(nodes)) {
+          if (!isObj(entry)) continue;
+          const first = Array.isArray(entry.errors) && isObj(entry.errors[0]) ? entry.errors[0] : {};
+          out[id] = { class_type: entry.class_type, errors: [], message: first.message, exception_type: 'RuntimeError' };
+        }
+        return out;
+      });
+    },
+  },
+  {
+    name: 'engine-node-error-keyed-by-class',
+    breaks: 'V2.ERR.NODE_ERRORS_AFTER_DISPATCH',
+    description: "a job the engine failed after dispatch keys its node errors by the failing node's class, as the engine's execution report names it, instead of by node id",
+    install(s) {
+      engineNodeErrors(s, (nodes) => Object.fromEntries(Object.entries(nodes).map(([id, entry]) => [isObj(entry) && typeof entry.class_type === 'string' ? entry.class_type : id, entry])));
     },
   },
 ] as const satisfies ReadonlyArray<FaultUnit>;

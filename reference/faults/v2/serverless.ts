@@ -1,13 +1,13 @@
 // v2 faults of serverless deployments (seed W § Serverless deployments).
-import type { FaultUnit } from '../../faults.ts';
+import type { FaultUnit } from '../unit.ts';
 import { bearerToken } from '../../accounts.ts';
-import { DEPLOYMENTS, DEPLOYMENT_WORKFLOW } from '../../surfaces/serverless.ts';
+import { DEPLOYMENTS, DEPLOYMENT_WORKFLOW } from '../../v2/deployments.ts';
 import { ApiError } from '../../errors.ts';
 
 export const SERVERLESS_FAULTS = [
   {
     name: 'stopped-deployment-runs',
-    rule: 'V2.SERVERLESS.DEPLOYMENT_STATE',
+    breaks: 'V2.SERVERLESS.DEPLOYMENT_STATE',
     description: 'a stopped deployment accepts jobs',
     install(s) {
       s.policy.v2.deploymentState = (id) => (DEPLOYMENTS[id] === 'stopped' ? 'ready' : DEPLOYMENTS[id]);
@@ -15,7 +15,7 @@ export const SERVERLESS_FAULTS = [
   },
   {
     name: 'deployment-workflow-forbidden',
-    rule: 'V2.SERVERLESS.WORKFLOW_READ',
+    breaks: 'V2.SERVERLESS.WORKFLOW_READ',
     description: 'GET /workflow answers 403 forbidden',
     install(s) {
       s.respond({ surfaces: ['serverless'], routes: ['GET /workflow'] }, (out) => {
@@ -25,7 +25,7 @@ export const SERVERLESS_FAULTS = [
   },
   {
     name: 'deployment-workflow-fixed',
-    rule: 'V2.SERVERLESS.WORKFLOW_READ',
+    breaks: 'V2.SERVERLESS.WORKFLOW_READ',
     description: 'GET /workflow returns the graph the deployment was built around, not the graph that was executed',
     install(s) {
       s.respond({ surfaces: ['serverless'], routes: ['GET /workflow'] }, (out) => {
@@ -35,7 +35,7 @@ export const SERVERLESS_FAULTS = [
   },
   {
     name: 'workflow-read-on-cloud',
-    rule: 'V2.SERVERLESS.WORKFLOW_ONLY',
+    breaks: 'V2.SERVERLESS.WORKFLOW_ONLY',
     description: 'the hosted cloud serves GET /workflow with a graph, a read only serverless deployments offer',
     install(s) {
       // The deployment-only read served on the cloud too, to an account key, within its rate limit.

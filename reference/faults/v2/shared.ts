@@ -2,6 +2,7 @@
 // or a job record, and small readers of the JSON bodies response hooks see.
 import type { ReferenceContext, SurfaceName } from '../../context.ts';
 import type { Outgoing, Seams } from '../seams.ts';
+import { isPlainObject as isObj, UUID_RE } from '../../../lib/values.ts';
 
 export const V2_SURFACES: readonly SurfaceName[] = ['local', 'cloud', 'serverless'];
 export const HOSTED: readonly SurfaceName[] = ['cloud', 'serverless'];
@@ -13,11 +14,11 @@ export const JOB_ROUTES = ['POST /api/v2/jobs', 'GET /api/v2/jobs/:id', 'POST /a
 export const JOB_EVENTS = 'GET /api/v2/jobs/:id/events';
 export const CONTENT = 'GET /api/v2/assets/:id/content';
 
-export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const GENERIC_500 = 'The server hit an unexpected error; try again later.';
 
 export type Obj = Record<string, unknown>;
-export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+// One home for both (lib/values.ts); the fault units import them from here.
+export { isObj, UUID_RE };
 
 /** The record a success body carries (it has an id), else undefined. */
 export function record(out: Outgoing): Obj | undefined {

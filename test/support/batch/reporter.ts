@@ -1,9 +1,11 @@
-// Reporter of a batched self-test run: the rule x surface matrix of each case, built by
-// the same functions as the user's report (report/matrix.ts), one JSON file per case.
+// Reporter of a batched self-test run: the rule x surface matrix of each case and its
+// verdict, built by the same functions as the user's report (report/matrix.ts, and
+// report/summary.ts for the verdict), one JSON file per case.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Reporter, TestCase, TestResult } from '@playwright/test/reporter';
-import { buildMatrix, verdictOf, type TestOutcome } from '../../../report/matrix.ts';
+import { buildMatrix, type TestOutcome } from '../../../report/matrix.ts';
+import { summarize } from '../../../report/summary.ts';
 import { loadRules } from '../../../lib/rules.ts';
 import { familyOfRule, type Family, type Surface } from '../../../lib/families.ts';
 import { RESULTS_ATTACHMENT, type TestEvidence } from '../../../lib/results.ts';
@@ -81,10 +83,11 @@ export default class BatchReporter implements Reporter {
         surfacesRun: new Set(ran.map((r) => r.surface)),
         familyRun: (rule, surface) => ran.some((r) => r.surface === surface && r.family === familyOfRule(rule)),
       });
-      const v = verdictOf(matrix, false);
+      // The user's verdict, by the user's code (report/summary.ts); a batched case has no baseline and is never strict.
+      const { summary } = summarize({ matrix, rules, strict: false });
       const report: CaseReport = {
         id,
-        summary: { verdict: v.nothingJudged ? 'error' : v.passed ? 'pass' : 'fail', must_failed: v.mustFailed, should_failed: v.shouldFailed, errors: v.errors },
+        summary: { verdict: summary.verdict, must_failed: summary.must_failed, should_failed: summary.should_failed, errors: summary.errors },
         unplaced: matrix.unplaced,
         rules: matrix.rows,
         tests: outcomes.length,

@@ -10,7 +10,7 @@ import { freePortBase } from '../ports.ts';
 import type { RuleRow } from '../../../report/matrix.ts';
 import { PLAN_ENV, type BatchCase, type Plan } from './plan.ts';
 import { planRounds } from './rounds.ts';
-import { buildSpecMap } from '../spec-map.ts';
+import { specMap } from '../spec-map.ts';
 import { BATCH_RESULTS_ENV } from '../../../fixtures/evidence.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -74,7 +74,7 @@ export async function runBatch(cases: BatchCase[], opts: BatchOptions = {}): Pro
   const work = mkdtempSync(path.join(os.tmpdir(), 'conformance-batch-'));
   const plan: Plan = { cases: [], projects: [], reportsDir: path.join(work, 'reports') };
   for (const c of cases) plan.cases.push({ ...c, portBase: await freePortBase() });
-  plan.projects = planRounds(plan.cases, buildSpecMap(ROOT), ROOT);
+  plan.projects = planRounds(plan.cases, await specMap(ROOT), ROOT);
   const planFile = path.join(work, 'plan.json');
   writeFileSync(planFile, JSON.stringify(plan));
   // Generous on a busy machine: a minute per case, at least a quarter of an hour.

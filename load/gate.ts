@@ -1,0 +1,121 @@
+// The load part of `workflow-conformance run --load <profiles|all>`: after the conformance
+// projects, the named load profiles run one after another against the same target (the
+// embedded reference with the same fault, when that is the target), each on every one of its
+// surfaces the target has (where `load` takes the first), at its quick size under the quick
+// profile (load/quick.ts) or at its own size under full. Each writes its own
+// load report (reports/load/, as `load` writes it); their rule checks then judge the LOAD.*
+// cells of the run's one conformance.json, whose verdict the exit status follows.
+import path from 'node:path';
+import { UsageError } from '../cli/args.ts';
+import { resolveTarget, TargetConfigError } from '../lib/targets.ts';
+import { SuiteError } from '../lib/violations.ts';
+import { LoadSafetyError } from './target.ts';
+import { didYouMean } from '../lib/nearest.ts';
+import { runProfile } from './engine.ts';
+import { brokenRules, held } from './checks.ts';
+import { PROFILES, profileNamed } from './profiles/index.ts';
+import { createProgress } from './progress.ts';
+import { quickOptions } from './quick.ts';
+import { writeReports } from './report/write.ts';
+import type { Profile } from './types.ts';
+import { ConformanceFileError, joinIntoFile, loadProfileRun } from '../report/load-cells.ts';
+import type { LoadProfileRun } from '../report/report.ts';
+
+type Env = Record<string, string | undefined>;
+
+/** `all`, or profile names separated by commas; an unknown name is a usage error naming the nearest. */
+export function parseLoadProfiles(value: string): Profile[] {
+  const names = value.split(',').map((s) => s.trim()).filter(Boolean);
+  if (names.length === 0) throw new UsageError(`--load needs profile names separated by commas, or all; known: ${PROFILES.map((p) => p.name).join(', ')}`);
+  if (names.includes('all')) return [...PROFILES];
+  return [...new Set(names)].map((name) => {
+    const p = profileNamed(name);
+    if (!p) throw new UsageError(`--load: unknown profile "${name}"${didYouMean(name, PROFILES.map((x) => x.name))}; known: ${PROFILES.map((x) => x.name).join(', ')}, or all`);
+    return p;
+  });
+}
+
+/** A profile that could not start: its rules blocked by the start, on the surface it would have loaded. */
+function refusedRun(profile: Profile, has: ReadonlySet<string> | undefined, why: string): LoadProfileRun {
+  const surface = profile.surfaces.find((s) => has?.has(s)) ?? '(none)';
+  return {
+    profile: profile.name,
+    surface,
+    verdict: 'fail',
+    rules: [...profile.rules],
+    checks: profile.rules.map((rule) => ({ rule, outcome: 'blocked', what: why, step: `${profile.name}: start` })),
+    thresholds_missed: [],
+  };
+}
+
+/** The profile once per surface of it the target has, so each of its cells is judged (one run when it has one or none). */
+function perSurface(profile: Profile, has: ReadonlySet<string> | undefined): Profile[] {
+  const surfaces = has ? profile.surfaces.filter((s) => has.has(s)) : [];
+  return surfaces.length > 1 ? surfaces.map((s) => ({ ...profile, surfaces: [s] })) : [profile];
+}
+
+export interface GateOptions {
+  profiles: readonly Profile[];
+  /** The environment the conformance run had (target, fault, reports): the load runs against the same. */
+  env: Env;
+  /** The run's reports folder: conformance.json there, load reports in its load/. */
+  reports: string;
+  /** Full: each profile's own size; quick: its quick size (the default). */
+  full: boolean;
+  fault?: string;
+  quiet: boolean;
+  /** Where lines go (stdout). */
+  out?: (line: string) => void;
+}
+
+/** Runs the profiles and joins their results into `<reports>/conformance.json`; returns the exit status of the one verdict. */
+export async function runLoadGate(opts: GateOptions): Promise<number> {
+  const out = opts.out ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const progress = createProgress(process.stderr, opts.quiet);
+  const loadDir = path.join(opts.reports, 'load');
+  const runs: LoadProfileRun[] = [];
+  let secrets: string[] = [];
+  let has: Set<string> | undefined;
+  try {
+    const resolved = resolveTarget(opts.env);
+    secrets = resolved.secrets;
+    has = new Set(resolved.surfaces.map((s) => s.surface));
+  } catch {
+    // The run already said what is wrong with the target; each profile says it again.
+  }
+  for (const profile of opts.profiles.flatMap((p) => perSurface(p, has))) {
+    let report;
+    try {
+      report = await runProfile(profile, {
+        env: opts.env,
+        ...(opts.full ? {} : quickOptions(profile)),
+        ...(opts.fault ? { fault: opts.fault } : {}),
+        progress,
+        notice: (line) => progress.line(`load: note: ${line}`),
+      });
+    } catch (err) {
+      // A load the target refuses (a remote target without its load opt-in) leaves the profile's rules unjudged: errors, said why.
+      if (!(err instanceof LoadSafetyError || err instanceof TargetConfigError || err instanceof SuiteError)) throw err;
+      runs.push(refusedRun(profile, has, err.message));
+      out(`load ${profile.name}: NOT RUN — ${err.message}`);
+      continue;
+    }
+    const files = await writeReports(report, loadDir);
+    runs.push(loadProfileRun(report, profile.rules, files, opts.reports));
+    const broken = brokenRules(report.checks);
+    const notHeld = report.checks.filter((c) => !held(c)).length;
+    if (!opts.quiet) out(`load ${profile.name}${report.target.surface !== '(none)' ? ` on ${report.target.surface}` : ''}: ${report.verdict.toUpperCase()}${report.skipReason ? ` — ${report.skipReason}` : ''}${broken.length ? ` — broken: ${broken.join(', ')}` : notHeld ? ` — ${notHeld} check(s) not judged` : ''} (${path.relative(process.cwd(), files.markdown)})`);
+  }
+  const file = path.join(opts.reports, 'conformance.json');
+  try {
+    const joined = joinIntoFile(file, runs, secrets);
+    const s = joined.summary;
+    out(`Conformance with load ${s.verdict.toUpperCase()}${s.reason ? ` (${s.reason})` : ''}: ${runs.length} load profile(s) judged the LOAD.* cells${s.must_failed.length ? `; MUST failed: ${s.must_failed.join(', ')}` : ''}${s.should_failed.length ? `; SHOULD failed: ${s.should_failed.join(', ')}` : ''}${s.errors.length ? `; could not judge: ${s.errors.join(', ')}` : ''}`);
+    out(`  reports: ${path.relative(process.cwd(), file)} (one verdict), load reports in ${path.relative(process.cwd(), loadDir) || '.'}`);
+    return s.verdict === 'pass' ? 0 : 1;
+  } catch (err) {
+    if (!(err instanceof ConformanceFileError)) throw err;
+    process.stderr.write(`workflow-conformance: ${err.message}\n`);
+    return 1;
+  }
+}
