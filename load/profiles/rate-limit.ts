@@ -97,7 +97,7 @@ export function judge429(client: ApiClient, family: 'v2' | 'router', path: strin
 interface RateLimitSpec {
   name: string;
   title: string;
-  surface: 'cloud' | 'router';
+  surfaces: Array<'cloud' | 'serverless' | 'router'>;
   family: 'v2' | 'router';
   otherTokenKey: string;
   /** Prepares what one account reads: a path on the target that answers 200 to it. */
@@ -109,7 +109,7 @@ export function rateLimitProfile(spec: RateLimitSpec): Profile {
     name: spec.name,
     title: spec.title,
     description: `Drives the rate-limited account at several times its allowance: 429s, admitted rate, waiting Retry-After, and another account alongside.`,
-    surfaces: [spec.surface],
+    surfaces: spec.surfaces,
     family: spec.family,
     rate: 20,
     connections: 4,
@@ -266,7 +266,8 @@ async function pollUntilAdmitted(call: () => Promise<{ status: number }>): Promi
 export const rateLimit = rateLimitProfile({
   name: 'rate-limit',
   title: 'v2 rate limit under load (account-scoped 429 rate_limited)',
-  surface: 'cloud',
+  // The seed gives serverless deployments the same account-scoped 429 as the cloud.
+  surfaces: ['cloud', 'serverless'],
   family: 'v2',
   otherTokenKey: 'other_account_token',
   async pathFor(api, target) {
@@ -279,7 +280,7 @@ export const rateLimit = rateLimitProfile({
 export const routerRateLimit = rateLimitProfile({
   name: 'router-rate-limit',
   title: 'Router rate limit under load (429 rate_limited with spend headers)',
-  surface: 'router',
+  surfaces: ['router'],
   family: 'router',
   otherTokenKey: 'other_workspace_token',
   async pathFor(_api, target) {

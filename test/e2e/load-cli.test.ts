@@ -121,7 +121,7 @@ test('against a self-hosted proxy given only --surface local --base-url, v2-job-
     writeFileSync(path.join(cwd, 'my-targets.yaml'), `targets:\n  my-proxy:\n    surface: local\n    base_url: ${local}\n`);
     const byFile = await cliAsync(cwd, ['load', '--targets-file', 'my-targets.yaml', '--target', 'my-proxy', '--profile', 'rate-limit', '--quiet', '--out', path.join(cwd, 'by-file')]);
     assert.equal(byFile.status, 1, byFile.stderr);
-    assert.match(byFile.stdout, /rate-limit needs a cloud surface; target my-proxy has only local/);
+    assert.match(byFile.stdout, /rate-limit needs one of the surfaces cloud, serverless; target my-proxy has only local/);
     const noKey = await cliAsync(cwd, ['load', '--surface', 'local', '--base-url', local, '--token-env', 'LOAD_CLI_UNSET_KEY', '--profile', 'v2-job-poll']);
     assert.equal(noKey.status, 2);
     assert.match(noKey.stderr, /--token-env LOAD_CLI_UNSET_KEY: \$LOAD_CLI_UNSET_KEY is not set/);
