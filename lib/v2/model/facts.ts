@@ -4,7 +4,7 @@
 // lib/v2/job-walk.ts), and whether ranged content reads are judged there.
 import { randomUUID } from 'node:crypto';
 import type { ApiClient } from '../../api.ts';
-import { notJudged, step } from '../../check.ts';
+import { ensure, notJudged, step } from '../../check.ts';
 import { ruleOrThrow } from '../../rules.ts';
 import type { JobListPage } from '../job-walk.ts';
 import { accepted, anyWorkflow, followable, pollToEnd, postJob, refusedClasses } from '../jobs.ts';
@@ -39,8 +39,12 @@ export async function probeSurface(api: ApiClient): Promise<SurfaceFacts> {
     facts.labels = accepted(res);
     if (facts.labels) probeJob = (await pollToEnd(api, followable(res))).id;
     else if (!(res.status === 422 && LABEL_REFUSALS.includes(res.errorCode ?? ''))) {
-      // Any other refusal of a valid workflow is the submit's failure, judged where it is declared.
-      followable(res);
+      // A refusal under another code may still be of the labels (the code is
+      // V2.ERR.METADATA_NOT_SUPPORTED's to judge, in the label test): the same workflow
+      // without them tells. Refused again, it is the submit's own failure.
+      const bare = await postJob(api, { workflow });
+      ensure('V2.JOB.SUBMIT', accepted(bare), 'the probe workflow without labels (its labelled submit was refused)', 'a success (2xx)', `${bare.status}${bare.errorCode ? ` ${bare.errorCode}` : ''}`, bare);
+      await pollToEnd(api, followable(bare));
     }
   });
   if (ruleOrThrow('V2.JOB.LIST_WALK').surfaces.includes(surface)) {
