@@ -5,7 +5,7 @@
 // Compared: every rule's cells (surface, status, reason), the summary, the test counts,
 // the contract coverage, unplaced failures, run errors, profile, strict, target name.
 // Ignored, because they legitimately differ between any two runs:
-//   generated_at                   the clock
+//   generated_at, timing           the clock
 //   seeds                          each run draws its own property-test seeds (unless FC_SEED is set)
 //   target.surfaces[].base_url     each run's embedded reference gets its own free port
 //   evidence.held (the count)      how many checks held varies with timing (polls, retries);
@@ -23,7 +23,7 @@ const SELECTION = ['--project=v2-local', '--project=v2-cloud', 'specs/v2/assets.
 
 /** The report without the fields that differ between any two runs; skip reasons in a stable order. */
 function comparable(r: ConformanceReport): unknown {
-  const { generated_at: _clock, seeds: _seeds, target, rules, ...rest } = r;
+  const { generated_at: _clock, timing: _timing, seeds: _seeds, target, rules, ...rest } = r;
   return {
     ...rest,
     target: { name: target.name, surfaces: target.surfaces.map((s) => s.surface) },
