@@ -16,6 +16,16 @@ const submit = (base: string, model: string, body: unknown, opts: { key?: string
   call(base, 'POST', `${model}/requests`, { body, ...(opts.as ? { key: opts.as } : {}), ...(opts.key ? { headers: { 'idempotency-key': opts.key } } : {}) });
 const follow = (url: string, method = 'GET'): Promise<Answer> => call(new URL(url).origin, method, new URL(url).pathname);
 const id = (a: Answer) => String(a.json.request_id);
+/** Reads the request's status until it is COMPLETED (the reference's image_model takes ~30 ms), within 5 s. */
+async function completed(handle: Answer): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const status = await follow(String(handle.json.status_url));
+    if (status.json.status === 'COMPLETED') return;
+    if (Date.now() > deadline) throw new Error(`request ${id(handle)} not COMPLETED within 5 s: ${JSON.stringify(status.json)}`);
+    await sleep(10);
+  }
+}
 
 type Probe = (base: string) => Promise<boolean>;
 
@@ -45,7 +55,7 @@ const PROBES: Record<string, { sequence: Probe; single: Probe }> = {
       const body = prompt('shift-b');
       const second = await submit(base, IMAGE, body);
       await follow(String(first.json.cancel_url), 'PUT');
-      await sleep(60);
+      await completed(second);
       const collected = await follow(String(second.json.response_url));
       const sync = await call(base, 'POST', IMAGE, { body });
       return collected.status === 200 && collected.bytes.equals(sync.bytes);
@@ -53,7 +63,7 @@ const PROBES: Record<string, { sequence: Probe; single: Probe }> = {
     single: async (base) => {
       const body = prompt('shift-b');
       const second = await submit(base, IMAGE, body);
-      await sleep(60);
+      await completed(second);
       const collected = await follow(String(second.json.response_url));
       const sync = await call(base, 'POST', IMAGE, { body });
       return collected.status === 200 && collected.bytes.equals(sync.bytes);
@@ -82,13 +92,13 @@ const PROBES: Record<string, { sequence: Probe; single: Probe }> = {
     // A finished request collected, then its status read: COMPLETED still.
     sequence: async (base) => {
       const h = await submit(base, IMAGE, prompt('reopened'));
-      await sleep(60);
+      await completed(h);
       await follow(String(h.json.response_url));
       return (await follow(String(h.json.status_url))).json.status === 'COMPLETED';
     },
     single: async (base) => {
       const h = await submit(base, IMAGE, prompt('reopened'));
-      await sleep(60);
+      await completed(h);
       const status = await follow(String(h.json.status_url));
       return status.json.status === 'COMPLETED' && (await follow(String(h.json.response_url))).status === 200;
     },
