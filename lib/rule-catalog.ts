@@ -1019,7 +1019,7 @@ export const RULE_CATALOG = {
     level: 'MUST',
     surfaces: ['local', 'cloud', 'serverless'],
     seed: 'W § What the service does, design rule 2',
-    summary: 'job state and outputs are retrievable by ID until the job\'s expires_at',
+    summary: 'a job\'s record and outputs can be read by its id up to the job\'s expires_at',
     source: 'seed',
     seed_refs: [
       { seed: 'W', section: 'What the service does', line: 19, sha: '3aee15c9e5ca' },
@@ -1459,7 +1459,7 @@ export const RULE_CATALOG = {
     level: 'MUST',
     surfaces: ['router'],
     seed: 'R § Resources › Error body (a model whose sunset date is in the future is not retired)',
-    summary: 'a model whose sunset date is still in the future stays listed, readable and runnable',
+    summary: 'a model due to retire at a later date remains in the catalog and can still be read and run',
     source: 'seed',
     seed_refs: [
       { seed: 'R', section: 'Resources and their fields › Error body', line: 82, sha: '201b4024774f' },
@@ -1914,7 +1914,7 @@ export const RULE_CATALOG = {
     id: 'ROUTER.FALLBACK.ATTEMPTS',
     level: 'MUST',
     surfaces: ['router'],
-    seed: 'R § Endpoints › fallback_provider rule 1 ("retries once against the first eligible one" of the alternates "in a fixed order"; "never to the request itself"; "A generation that may already have been submitted to a provider is never retried")',
+    seed: 'R § Endpoints › fallback_provider rule 1 (one retry, on the first eligible alternate of a fixed order; none for the request itself; none once a generation may have reached a provider)',
     summary: 'judged by what the answer shows (the serving provider, or the first failure unchanged): repeated runs that fall back, with bodies differing in their prompt, are served by the same alternate (a fixed order does not depend on the request; which order is not stated, so the alternate itself is judged only against scenario fallback_alternate, the target\'s first eligible one); a request the native provider calls malformed (scenario native_malformed_body) and a call that passed its deadline after submission (native_timeout_body) reach the caller without fallback; when the first eligible alternate fails too (first_alternate_failing_body) no second alternate is tried',
     source: 'seed',
     seed_refs: [
@@ -2281,7 +2281,7 @@ export const RULE_CATALOG = {
     id: 'ROUTER.QUEUE.ESTIMATE_NEVER_FAILS',
     level: 'MUST',
     surfaces: ['router'],
-    seed: 'R § Resources › Queued request ("it never causes a submit to fail"; "when no figure is possible it is still present with source unknown")',
+    seed: 'R § Resources › Queued request (the estimate never fails a submit; without a figure it is there with source unknown)',
     summary: 'a submit whose estimate cannot be figured (the stale-card model, where the estimate route answers 503) is still admitted 201',
     source: 'seed',
     seed_refs: [
@@ -2306,7 +2306,7 @@ export const RULE_CATALOG = {
     id: 'ROUTER.QUEUE.NO_FALLBACK',
     level: 'MUST',
     surfaces: ['router'],
-    seed: 'R § Endpoints › POST …/requests ("there is no fallback_provider"); Cost estimate rule 5 ("A queued submit has no fallback")',
+    seed: 'R § Endpoints › POST …/requests (no fallback_provider there); Cost estimate rule 5 (no fallback on a queued submit)',
     summary: 'a queued request on the model whose native provider fails (fallback_model) ends COMPLETED with an error_type and is not collected as a success served by an alternate',
     source: 'seed',
     seed_refs: [
@@ -2480,7 +2480,7 @@ export const RULE_CATALOG = {
     level: 'MUST',
     surfaces: ['router'],
     seed: 'R § Resources › Cost estimate, rule 3',
-    summary: 'the estimate operation does not detect own-key use and still returns a figure',
+    summary: 'an estimate is given even for a caller whose own provider key would pay (the estimate route cannot tell)',
     source: 'seed',
     seed_refs: [
       { seed: 'R', section: 'Resources and their fields › Cost estimate', line: 63, sha: '5b3c0c7beaff' },
@@ -2891,7 +2891,7 @@ export const RULE_CATALOG = {
     id: 'V1.CONTRACT.STATUS_DECLARED',
     level: 'SHOULD',
     surfaces: ['cloud'],
-    seed: 'W § v1 cloud operations (deprecated); § Errors ("HTTP status codes of v1 error answers - not shown"); status codes from public docs',
+    seed: 'W § v1 cloud operations (deprecated); § Errors (v1 error statuses are marked not shown); status codes from public docs',
     summary: 'every v1 answer carries a status the public documents declare for the operation (SHOULD; the seed shows only the 302 of /api/view and the 200 of /api/prompt, and those are judged at MUST by V1.VIEW.REDIRECT and V1.PROMPT.SUBMIT)',
     source: 'public-docs',
     assumes: 'the statuses the public documents declare for each v1 operation',
@@ -3284,7 +3284,7 @@ export const RULE_CATALOG = {
     id: 'REGISTRY.CONTRACT.STATUS_DECLARED',
     level: 'SHOULD',
     surfaces: ['registry'],
-    seed: 'W § Node registry operation ("Success response is described as detailed information about a node"; status codes not shown); public docs (201, 400, 404, 500)',
+    seed: 'W § Node registry operation (the success answer is said to detail the node; statuses not shown); public docs (201, 400, 404, 500)',
     summary: 'every registry answer carries a status the contract declares; the seed fixes none, so every 4xx and 5xx and every success that can carry the node\'s details (200-203) is declared, and only 1xx, 3xx and the content-less or range/WebDAV successes (204-208, 226) are not',
     source: 'assumed',
     assumes: 'the statuses the public documents give the registry operation; the seed shows none',
