@@ -196,6 +196,39 @@ interface Pending {
   item: WsItem;
 }
 
+/**
+ * Which unused recorded exchange of the same path template answers a replayed request: one
+ * made to the same URL first, then the one whose body is most like this request's (a body
+ * holding a fresh random value differs from its recording only there), then the earliest.
+ * Concurrent requests that share a template (two queued requests' status reads, two submits
+ * to one model) may reach the replay in another order than they reached the server; this
+ * keeps each with its own answer.
+ */
+export function recordedAnswerFor(candidates: TapeEntry[], req: HttpRequest): TapeEntry | undefined {
+  const url = scrub(req.url);
+  const body = requestBody(req).body;
+  let best: TapeEntry | undefined;
+  let bestScore = -1;
+  for (const e of candidates) {
+    const score = (e.request.url === url ? 2 : 0) + likeness(body, e.request.body);
+    if (score > bestScore) [best, bestScore] = [e, score];
+  }
+  return best;
+}
+
+/** How alike two request bodies are, 0 to 1: the share of the longer one their common start and end cover (1: equal). */
+function likeness(a: string | undefined, b: string | undefined): number {
+  if (a === undefined || b === undefined) return a === b ? 1 : 0;
+  if (a === b) return 1;
+  const n = Math.min(a.length, b.length);
+  let head = 0;
+  while (head < n && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < n - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  // Below 1 for any two bodies that differ, so an equal body always wins.
+  return (head + tail) / (Math.max(a.length, b.length) + 1);
+}
+
 /** A replay that sees no exchange happen for this long lets the next recorded frame through anyway (the test is waiting for it). */
 const QUIET_RELEASE_MS = 1_500;
 
@@ -245,8 +278,7 @@ class Replay {
   answer(req: HttpRequest): HttpResponse {
     const key = templateOf(req.method, req.url);
     const candidates = (this.byScope.get(scope) ?? []).filter((e) => e.key === key && !e.ws && !this.used.has(e));
-    const body = requestBody(req).body;
-    const entry = candidates.find((e) => body !== undefined && e.request.body === body) ?? candidates[0];
+    const entry = recordedAnswerFor(candidates, req);
     if (!entry) throw new SuiteError(`not in the recording: ${shown(req.method, req.url)} (test "${scope}" has no recorded answer left for ${key})`);
     this.used.add(entry);
     // Frames that came before this exchange was answered reach the test before its answer does.

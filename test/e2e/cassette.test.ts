@@ -40,6 +40,9 @@ function differences(recorded: ConformanceReport, replayed: ConformanceReport): 
 type Cell = { status?: string; reason?: string } | undefined;
 const cellOf = (r: ConformanceReport, id: string, surface: string): Cell => (r.rules.find((row) => row.id === id)?.results as Record<string, Cell> | undefined)?.[surface];
 const allCells = (r: ConformanceReport): Cell[] => r.rules.flatMap((row) => Object.values(row.results as Record<string, Cell>));
+/** The summary, then each failing or erroring cell with its reason: what a red verdict needs to be understood from the CI log alone. */
+const explained = (r: ConformanceReport): string =>
+  [JSON.stringify(r.summary), ...r.rules.flatMap((row) => Object.entries(row.results as Record<string, Cell>).filter(([, c]) => c?.status === 'fail' || c?.status === 'error').map(([s, c]) => `${row.id} on ${s}: ${c?.status} ${String(c?.reason ?? '').slice(0, 600)}`))].join('\n');
 
 /** Listeners on every port the recording names, counting each connection made to them (none may be). */
 async function watchPorts(ports: number[]): Promise<{ attempts: () => number; close: () => Promise<void> }> {
@@ -96,7 +99,7 @@ describe('a passing run of every project, recorded and replayed with the referen
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   test('the replay gets the same cells, and not one connection is attempted', async () => {
-    assert.equal(recorded.summary.verdict, 'pass', JSON.stringify(recorded.summary));
+    assert.equal(recorded.summary.verdict, 'pass', explained(recorded));
     assert.ok(!/comfyui-ref-/.test(JSON.stringify(har)), 'the recording carries no development key');
     const ws = har.log.entries.filter((e) => e._resourceType === 'websocket');
     assert.ok(ws.length > 0 && ws.some((e) => (e._webSocketMessages ?? []).some((m) => m.type === 'receive')), 'the v1 WebSocket connections and their frames are in the recording');
@@ -108,7 +111,7 @@ describe('a passing run of every project, recorded and replayed with the referen
       const rep = await cli(['replay', 'run.har', '--reports', 'replayed'], {}, dir, 600_000);
       const replayed = read(path.join(dir, 'replayed', 'conformance.json'));
       assert.equal(watch.attempts(), 0, 'the replay connected to a recorded address');
-      assert.equal(replayed.summary.verdict, 'pass', `${JSON.stringify(replayed.summary)}\n${rep.output.slice(-2000)}`);
+      assert.equal(replayed.summary.verdict, 'pass', `${explained(replayed)}\n${rep.output.slice(-2000)}`);
       assert.deepEqual(differences(recorded, replayed), []);
       for (const surface of ['local', 'cloud', 'serverless', 'router', 'registry']) assert.ok(replayed.rules.some((row) => cellOf(replayed, row.id, surface)?.status === 'pass'), `rules pass on ${surface}`);
       // The v1 stream's rules were judged from the recorded frames.
