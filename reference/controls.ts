@@ -14,7 +14,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { loadContract, type Contract } from '../lib/contracts/loader.ts';
 import { FAMILY_CONTRACTS } from '../lib/contracts/registry.ts';
 import { BRAND } from './router/constants.ts';
-import type { Family } from '../lib/families.ts';
+import type { Family, Surface } from '../lib/families.ts';
 import { isPlainObject } from '../lib/values.ts';
 
 export interface ControlInfo {
@@ -27,11 +27,25 @@ export interface ControlInfo {
    */
   readonly families?: readonly Family[];
   /**
+   * The surfaces where the variation can be seen at all, when it is fewer than its families'
+   * (absent: all of them): the reference consults the control only on these (a route only
+   * they serve, a `surface.scope` or signed-URL test beside the control's check), so the
+   * self-test runs its suite there alone. The probe shows the effect on one of them.
+   */
+  readonly surfaces?: readonly Surface[];
+  /**
    * SHOULD rules resting on public documents (never on a seed) that the variation departs
    * from on purpose, as a server the seed allows may: the run reports them failed and still
    * passes, and every other rule stays green. The self-test asserts exactly these fail.
    */
   readonly departsFrom?: readonly string[];
+  /**
+   * Rules the variation leaves nothing to judge by: it omits what they judge, which the seed
+   * makes optional (no credits on a quote, no estimate on a submit). Their cells read
+   * skipped with that reason where the plain reference passes them; the self-test asserts
+   * exactly these, and every other rule the plain reference passes, passes.
+   */
+  readonly leavesUnjudged?: readonly string[];
 }
 
 export const CONTROLS = [
@@ -47,7 +61,7 @@ export const CONTROLS = [
   // (reference/v1/real-engine.ts; issue #12).
   { name: 'ws-cached-nodes', description: 'nodes whose inputs ran before are skipped as cached: listed in execution_cached, no executing, progress or previews; a cached output node still gets executed', families: ['v1'] },
   { name: 'ws-final-executing-after-success', description: 'the final executing {node: null} is sent after the terminal message instead of before it', families: ['v1'] },
-  { name: 'ws-previews-without-metadata', description: 'the stream ignores feature_flags and sends every preview as PREVIEW_IMAGE (type 1), as engines without the flag do', families: ['v1'] },
+  { name: 'ws-previews-without-metadata', description: 'the stream ignores feature_flags and sends every preview as PREVIEW_IMAGE (type 1), as engines without the flag do', families: ['v1'], leavesUnjudged: ['WS.BINARY.PREVIEW_METADATA'] },
   { name: 'ws-no-final-executing', description: 'the stream never sends the final executing {node: null}; the terminal message alone ends a run', families: ['v1'] },
   { name: 'ws-text-without-node', description: 'each run also sends a TEXT frame with node_id_len 0 (a note tied to no node) when execution starts', families: ['v1'] },
   { name: 'v1-object-info-open', description: 'GET /api/object_info answers callers without X-API-Key too (the node catalog, with no input files)', families: ['v1'] },
@@ -58,21 +72,21 @@ export const CONTROLS = [
   // Behaviours the seed allows where the suite once demanded one reading (issue #21 §3).
   { name: 'job-list-oldest-first', description: 'the v2 job list runs oldest first (the seed gives it no order), so a job submitted a moment ago is on its last page', families: ['v2'] },
   { name: 'job-list-plain-cursors', description: 'v2 job-list cursors are bare positions (<created ms>_<job id>), unsigned and bound to no account: a changed or foreign one that reads as a position is a place in the caller\'s own list', families: ['v2'] },
-  { name: 'proxy-constant-url-expiry', description: 'the self-hosted proxy (no signed URLs) gives every asset url one constant url_expires_at', families: ['v2'] },
-  { name: 'signed-url-minute-expiry', description: 'hosted v2 surfaces sign asset urls with expiries rounded up to the whole minute, so reads within one minute get the same url', families: ['v2'] },
-  { name: 'content-location-relative', description: "the hosted v2 content endpoint's 302 carries a relative Location (path and query of the signed URL), as RFC 9110 allows", families: ['v2'] },
+  { name: 'proxy-constant-url-expiry', description: 'the self-hosted proxy (no signed URLs) gives every asset url one constant url_expires_at', families: ['v2'], surfaces: ['local'] },
+  { name: 'signed-url-minute-expiry', description: 'hosted v2 surfaces sign asset urls with expiries rounded up to the whole minute, so reads within one minute get the same url', families: ['v2'], surfaces: ['cloud', 'serverless'] },
+  { name: 'content-location-relative', description: "the hosted v2 content endpoint's 302 carries a relative Location (path and query of the signed URL), as RFC 9110 allows", families: ['v2'], surfaces: ['cloud'] },
   { name: 'moderation-at-upload', description: 'v2 uploads of bytes content moderation flags are refused 451 content_blocked at once, minting no asset', families: ['v2'] },
   { name: 'owner-scope-forbidden', description: "a v2 read of another account's asset (or its content) is refused 403 forbidden instead of 404", families: ['v2'] },
   { name: 'malformed-job-id-422', description: 'a v2 job id that is not a UUID is refused 422 invalid_request instead of 404', families: ['v2'] },
   { name: 'asset-ref-url-invalid-workflow', description: 'a v2 submit whose graph references an asset by a non-UUID id (a URL) is refused 422 invalid_workflow naming the node, not missing_asset', families: ['v2'] },
-  { name: 'jwt-refusal-plain-words', description: 'a serverless deployment refuses a JWT bearer 401 with a message that says so without the word "JWT" (session and OAuth tokens are not accepted)', families: ['v2'] },
-  { name: 'workflow-route-html', description: 'the hosted cloud and the proxy answer GET /workflow 200 with a web page (no graph), as a front end serving pages at any path does', families: ['v2'] },
+  { name: 'jwt-refusal-plain-words', description: 'a serverless deployment refuses a JWT bearer 401 with a message that says so without the word "JWT" (session and OAuth tokens are not accepted)', families: ['v2'], surfaces: ['serverless'] },
+  { name: 'workflow-route-html', description: 'the hosted cloud and the proxy answer GET /workflow 200 with a web page (no graph), as a front end serving pages at any path does', families: ['v2'], surfaces: ['local', 'cloud'] },
   { name: 'job-read-without-labels', description: 'v2 job reads carry no metadata member; the labels are kept and show on the outputs\' job_metadata', families: ['v2'] },
-  { name: 'deployment-workflow-annotated', description: "a serverless deployment's GET /workflow carries an unknown top-level member beside the nodes, and a _meta member on every node", families: ['v2'] },
+  { name: 'deployment-workflow-annotated', description: "a serverless deployment's GET /workflow carries an unknown top-level member beside the nodes, and a _meta member on every node", families: ['v2'], surfaces: ['serverless'] },
   { name: 'idempotent-replay', description: 'a v2 submit repeating an earlier request under its Idempotency-Key is answered 201 with the job that key made, not refused (the other reading of "submission is idempotent")', families: ['v2'] },
-  { name: 'labels-not-kept', description: 'the hosted cloud takes v2 job labels without refusing them and keeps none: no metadata on the job, no job_metadata on its outputs (a reason the seed gives for an absent job_metadata)', families: ['v2'] },
+  { name: 'labels-not-kept', description: 'the hosted cloud takes v2 job labels without refusing them and keeps none: no metadata on the job, no job_metadata on its outputs (a reason the seed gives for an absent job_metadata)', families: ['v2'], surfaces: ['cloud'], leavesUnjudged: ['V2.JOB.LABELS_EXACT'] },
   { name: 'job-without-urls', description: 'v2 job records embed no urls member (the public documents\' urls.self/events/cancel); clients reach the job by its id at the documented paths, and outputs still carry their content-endpoint url', families: ['v2'], departsFrom: ['V2.JOB.FIELDS_DOCUMENTED'] },
-  { name: 'job-submit-200', description: 'the hosted cloud answers an accepted v2 submit 200 instead of the public documents\' 201', families: ['v2'], departsFrom: ['V2.CONTRACT.DOCUMENTED'] },
+  { name: 'job-submit-200', description: 'the hosted cloud answers an accepted v2 submit 200 instead of the public documents\' 201', families: ['v2'], surfaces: ['cloud'], departsFrom: ['V2.CONTRACT.DOCUMENTED'] },
   { name: 'events-state-member', description: "status events of the v2 live stream name the job's state in a `state` member, not the public documents' `status` (the seed shows no payload of the stream)", families: ['v2'], departsFrom: ['V2.JOB.EVENTS_FORMAT'] },
   { name: 'ws-no-executing', description: 'the v1 stream sends no executing message at all (neither per node nor the final one): execution_start, progress, executed and the terminal message tell the run', families: ['v1'] },
   { name: 'v1-subscription-fails-later', description: 'a v1 prompt from an account without an active subscription is accepted (200 {prompt_id}) and its job then ends error, instead of a refusal at submit', families: ['v1'] },
@@ -80,12 +94,12 @@ export const CONTROLS = [
   // The router: readings seed R allows that the reference does not take (issue #21 §3, router items).
   { name: 'router-renamed-members', description: 'the router names the members seed R does not show otherwise: model_id, billing_facts.charged_on_policy_rejection, page_size, schema_url, alternates', families: ['router'], departsFrom: ['ROUTER.CATALOG.MEMBER_NAMES'] },
   { name: 'router-alternate-names', description: 'the router lists and names the wavespeed alternate wavespeed-ai (the seed names none of the four), still taking the old spelling', families: ['router'] },
-  { name: 'router-quotes-without-credits', description: 'exact quotes carry amount and amount_cents but no credits (the seed does not say credits is always present)', families: ['router'] },
-  { name: 'router-text-default-cap', description: 'text models bound a body without max_tokens by a default output cap, so it is quoted estimated (min and max), not unknown not_quotable', families: ['router'] },
+  { name: 'router-quotes-without-credits', description: 'exact quotes carry amount and amount_cents but no credits (the seed does not say credits is always present)', families: ['router'], leavesUnjudged: ['ROUTER.ESTIMATE.CREDITS'] },
+  { name: 'router-text-default-cap', description: 'text models bound a body without max_tokens by a default output cap, so it is quoted estimated (min and max), not unknown not_quotable', families: ['router'], leavesUnjudged: ['ROUTER.ESTIMATE.UNKNOWN_REASON'] },
   { name: 'router-format-annotation', description: 'the router reads `format` in input schemas as an annotation (the JSON Schema 2020-12 default): a non-URI string in a uri field is run', families: ['router'] },
   { name: 'router-provider-requirements', description: 'image partners make at most three images per call, a requirement beyond the schema: num_images 4 is called malformed by the provider (400 invalid_input with its reason)', families: ['router'] },
-  { name: 'router-spend-headers-on-limits-only', description: 'the committed-spend headers are sent on 429 answers only, never on a 200 run', families: ['router'] },
-  { name: 'router-no-submit-estimates', description: 'the estimate on a queued submit is still rolling out: no admission carries one', families: ['router'] },
+  { name: 'router-spend-headers-on-limits-only', description: 'the committed-spend headers are sent on 429 answers only, never on a 200 run', families: ['router'], leavesUnjudged: ['ROUTER.RUN.SPEND_HEADERS'] },
+  { name: 'router-no-submit-estimates', description: 'the estimate on a queued submit is still rolling out: no admission carries one', families: ['router'], leavesUnjudged: ['ROUTER.QUEUE.ESTIMATE_LEG'] },
   { name: 'router-limits-runs-only', description: 'the request allowance counts synchronous runs only: catalog reads are never answered 429 (GET /v2/models lists no 429)', families: ['router'] },
   { name: 'router-provider-failure-402', description: 'a provider that could not take the call and reported nothing is a request-level failure: 402 provider_error, not 502', families: ['router'] },
   { name: 'router-schema-failure-unavailable', description: 'a schema document the router cannot build is answered 500 with bucket service_unavailable (the seed names no bucket for that 500; public docs pair service_unavailable with 503)', families: ['router'], departsFrom: ['ROUTER.ERR.CODE_STATUS_PUBLIC'] },

@@ -609,18 +609,24 @@ describe('each control is in effect', { concurrency: 1 }, () => {
 });
 
 // Every control's whole suite in one batched run (test/support/batch/): each control
-// against its own reference, on every project of the families it varies; one matrix each.
+// against its own reference, on every project of the families (and surfaces) it varies; one matrix each.
 const referenceProjects = resolveTarget({}).surfaces.flatMap((s) => familiesOn(s.surface).map((family) => ({ family, surface: s.surface })));
-const projectsOf = (c: ControlInfo) => referenceProjects.filter((p) => !c.families || c.families.includes(p.family));
+const projectsOf = (c: ControlInfo) => referenceProjects.filter((p) => (!c.families || c.families.includes(p.family)) && (!c.surfaces || c.surfaces.includes(p.surface)));
 let batch: Promise<Map<string, CaseReport>> | undefined;
-const runControls = () => (batch ??= runBatch(selected.map((c) => ({ id: c.name, control: c.name, projects: projectsOf(c), files: [] })), { workers: SUITE_WORKERS }));
+/** The case without a control: what each control's run must judge at least as well. */
+const PLAIN = 'no-control';
+const runControls = () =>
+  (batch ??= runBatch([{ id: PLAIN, projects: referenceProjects, files: [] }, ...selected.map((c) => ({ id: c.name, control: c.name, projects: projectsOf(c), files: [] }))], { workers: SUITE_WORKERS }));
 
 describe('the suite raises no alarm on a correct server with harmless variations', { concurrency: true }, () => {
   for (const control of selected) {
     test(`${control.name}: ${control.description}`, async () => {
       let clean = false;
       try {
-        const report = (await runControls()).get(control.name)!;
+        const reports = await runControls();
+        const report = reports.get(control.name)!;
+        const plain = reports.get(PLAIN)!;
+        assert.equal(plain.summary.verdict, 'pass', `the plain reference, run beside the controls:\n${plain.output}`);
         // A control may depart from SHOULD rules that rest on public documents only: exactly those fail, and the run still passes.
         const departs = [...((control as ControlInfo).departsFrom ?? [])].sort();
         for (const id of departs) assert.ok(ruleOrThrow(id).level === 'SHOULD' && ruleOrThrow(id).source !== 'seed', `${control.name} departs from ${id}, which is not a SHOULD rule resting on public docs or an assumption`);
@@ -628,7 +634,9 @@ describe('the suite raises no alarm on a correct server with harmless variations
         assert.deepEqual(rulesWith(report, 'error'), [], `rules the suite could not judge under control ${control.name}:\n${report.output}`);
         assert.deepEqual(report.unplaced, []);
         assert.equal(report.summary.verdict, 'pass', report.output);
-        assertJudgedOnEvidence(report, `control ${control.name}`, (control as ControlInfo).families, departs);
+        const info: ControlInfo = control;
+        for (const id of info.leavesUnjudged ?? []) ruleOrThrow(id);
+        assertJudgedOnEvidence(report, `control ${control.name}`, { families: info.families, surfaces: info.surfaces, departed: departs, leavesUnjudged: info.leavesUnjudged ?? [], baseline: plain });
         clean = true;
       } finally {
         recordScore({ kind: 'control', name: control.name, ok: clean });

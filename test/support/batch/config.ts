@@ -31,6 +31,8 @@ export default defineConfig<Options>({
       testDir: path.join(ROOT, 'specs', p.family),
       ...(whole ? {} : { testMatch: [...new Set(p.cases.flatMap((c) => c.files))] }),
       ...(tags ? { grep: new RegExp(`(?:${tags.map(escape).join('|')})(\\s|$)`) } : {}),
+      // A project's tests share its workers; one started for another project starts afresh.
+      ...(plan.projectWorkers ? { workers: plan.projectWorkers } : {}),
       metadata: { family: p.family, surface: p.surface, cases: p.cases },
       use: { surface: p.surface, family: p.family, referenceCases: p.cases },
     };

@@ -40,6 +40,8 @@ export interface Plan {
   cases: PlannedCase[];
   projects: RoundProject[];
   reportsDir: string;
+  /** Workers one project may use at once (absent: as many as the run has). */
+  projectWorkers?: number;
 }
 
 export const PLAN_ENV = 'BATCH_PLAN_FILE';

@@ -12,6 +12,7 @@ import { PLAN_ENV, type BatchCase, type Plan } from './plan.ts';
 import { planRounds } from './rounds.ts';
 import { specMap } from '../spec-map.ts';
 import { BATCH_RESULTS_ENV } from '../../../fixtures/evidence.ts';
+import { BATCH_PROJECT_WORKERS } from '../concurrency.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const PLAYWRIGHT_CLI = path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
@@ -30,6 +31,8 @@ export interface CaseReport {
 
 export interface BatchOptions {
   workers?: number;
+  /** Workers one project (a round on one family and surface) may use at once; default BATCH_PROJECT_WORKERS. */
+  projectWorkers?: number;
   timeoutMs?: number;
   env?: Record<string, string>;
 }
@@ -72,7 +75,7 @@ function killGroup(child: ChildProcess): void {
 
 export async function runBatch(cases: BatchCase[], opts: BatchOptions = {}): Promise<Map<string, CaseReport>> {
   const work = mkdtempSync(path.join(os.tmpdir(), 'conformance-batch-'));
-  const plan: Plan = { cases: [], projects: [], reportsDir: path.join(work, 'reports') };
+  const plan: Plan = { cases: [], projects: [], reportsDir: path.join(work, 'reports'), projectWorkers: opts.projectWorkers ?? BATCH_PROJECT_WORKERS };
   for (const c of cases) plan.cases.push({ ...c, portBase: await freePortBase() });
   plan.projects = planRounds(plan.cases, await specMap(ROOT), ROOT);
   const planFile = path.join(work, 'plan.json');
