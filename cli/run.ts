@@ -144,6 +144,8 @@ export async function runSuite(args: string[], extra: Env = {}): Promise<number>
     if (rest.some((a) => a.startsWith('--shard'))) throw new UsageError('--load and --shard cannot be combined: load the target once, after merge-reports, with load --profile NAME --conformance reports/conformance.json');
     const { parseLoadProfiles, runLoadGate } = await import('../load/gate.ts');
     const profiles = parseLoadProfiles(load);
+    // The projects' own line says load comes next: the verdict is the gate's, printed last.
+    env.CONFORMANCE_LOAD_FOLLOWS = '1';
     const code = await playwright(rest, env);
     // 0 pass, 1 fail: the report is complete; anything else (an interrupted run) stops here.
     if (code !== 0 && code !== 1) return code;

@@ -8,12 +8,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ConformanceReport } from '../../report/report.ts';
+import { freePortBase } from '../support/ports.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 test('an interrupted run ends verdict error naming how long it ran and how many tests did not run', async () => {
   const reports = mkdtempSync(path.join(os.tmpdir(), 'interrupt-'));
-  const env: Record<string, string | undefined> = { ...process.env, CI: '1', REFERENCE_PORT: String(31_000 + Math.floor(Math.random() * 2000)) };
+  // A range found free, below the kernel's outgoing ports (a fixed random one was taken by another test's connection).
+  const env: Record<string, string | undefined> = { ...process.env, CI: '1', REFERENCE_PORT: String(await freePortBase()) };
   for (const k of ['TARGET', 'TARGET_SURFACE', 'TARGET_BASE_URL', 'TARGET_TOKEN', 'TARGETS_FILE', 'REFERENCE_FAULT', 'REFERENCE_CONTROL']) delete env[k];
   const child = spawn(process.execPath, ['bin/workflow-conformance.mjs', 'run', '--reports', reports, '--project=v2-local', '--project=router', '--workers=2'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';

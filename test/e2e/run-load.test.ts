@@ -45,10 +45,16 @@ const cells = (report: ConformanceReport, id: string): Array<[string, Cell]> => 
 test('run --load all against the reference: one conformance.json, every LOAD.* cell judged pass, verdict pass, load reports linked', async () => {
   const reports = mkdtempSync(path.join(os.tmpdir(), 'run-load-'));
   try {
-    const r = await run(['--load', 'all', '--project=router', '--reports', reports, SMALL_SPEC], userEnv({ REFERENCE_PORT: String(await freePortBase()) }));
+    // Not quiet: the console's verdict lines are judged too.
+    const r = await run(['--load', 'all', '--project=router', '--reports', reports, SMALL_SPEC], userEnv({ REFERENCE_PORT: String(await freePortBase()), CONFORMANCE_QUIET: '0' }));
     const report = JSON.parse(readFileSync(path.join(reports, 'conformance.json'), 'utf8')) as ConformanceReport;
     assert.equal(report.summary.verdict, 'pass', `${JSON.stringify(report.summary)}\n${r.output.slice(-3000)}`);
     assert.equal(r.status, 0, r.output.slice(-3000));
+    // One verdict on the console: the projects' line says load follows, the gate's line is the last verdict.
+    const verdicts = r.output.split('\n').filter((l) => /^Conformance\b/.test(l));
+    assert.match(verdicts[0] ?? '', /^Conformance projects, before load PASS/, r.output.slice(-3000));
+    assert.match(verdicts.at(-1) ?? '', /^Conformance with load PASS/);
+    assert.equal(verdicts.filter((l) => /^Conformance (PASS|FAIL|ERROR)/.test(l)).length, 0, 'no line reads as the verdict of the run but the last');
     const runs = report.load?.profiles ?? [];
     assert.deepEqual([...new Set(runs.map((p) => p.profile))].sort(), PROFILES.map((p) => p.name).sort(), 'every profile ran');
     // On each of its surfaces the reference has: v2-job-poll on all three v2 surfaces.

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { ruleTypeSources } from '../../scripts/gen-rule-types.ts';
-import { loadRules, rule } from '../../lib/rules.ts';
+import { loadRules, parseRules, rule, RULES_FILE } from '../../lib/rules.ts';
 import { RULE_IDS } from '../../lib/rule-ids.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -18,10 +18,13 @@ test('lib/rule-ids.ts and lib/rule-catalog.ts are generated from the current con
   for (const [file, text] of Object.entries(want)) assert.equal(readFileSync(path.join(ROOT, file), 'utf8'), text, `${file} is stale: run npm run rules:types`);
 });
 
-test('the typed catalog holds every rule as the YAML states it', () => {
-  const parsed = loadRules();
+test('the typed catalog holds every rule as the YAML states it, and the run reads that catalog', () => {
+  const parsed = new Map(parseRules(readFileSync(RULES_FILE, 'utf8'), RULES_FILE).map((r) => [r.id, r]));
   assert.deepEqual([...RULE_IDS], [...parsed.keys()]);
   for (const id of RULE_IDS) assert.deepEqual({ ...rule(id) }, { ...parsed.get(id)! }, id);
+  const loaded = loadRules();
+  assert.deepEqual([...loaded.keys()], [...parsed.keys()]);
+  for (const [id, r] of parsed) assert.deepEqual(loaded.get(id), r, id);
 });
 
 test('the project type-checks: every rule a check names is in the catalog', () => {
