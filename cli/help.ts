@@ -1,7 +1,7 @@
 // The help of each subcommand, with every variable the suite reads: the flags set
 // the same variables, so a CI job may use either.
 
-export const VARIABLES = `Environment (flags above set the same variables):
+const VARIABLES = `Environment (flags above set the same variables):
   TARGET                  name of an entry in the targets file
   TARGETS_FILE            the targets file (default ./targets.yaml if present, else the suite's own)
   TARGET_SURFACE          local, cloud, serverless, router or registry (ad hoc target, or narrows one)

@@ -14,7 +14,7 @@ import { writeRunError } from '../report/run-error.ts';
 import { replaying } from '../lib/cassette.ts';
 
 /** A message for the console without a stack trace: the message is the whole story. */
-export function startError(message: string): Error {
+function startError(message: string): Error {
   const err = new Error(message);
   err.stack = `Error: ${message}`;
   return err;
@@ -29,12 +29,12 @@ function portFree(port: number): Promise<boolean> {
 }
 
 /** The first port of the embedded reference's range that something else holds. */
-export async function busyReferencePort(base: number): Promise<number | undefined> {
+async function busyReferencePort(base: number): Promise<number | undefined> {
   for (let i = 0; i < REFERENCE_PORT_ORDER.length; i++) if (!(await portFree(base + i))) return base + i;
   return undefined;
 }
 
-export function targetMeta(target: ResolvedTarget): { name: string; surfaces: Array<{ surface: string; base_url: string }> } {
+function targetMeta(target: ResolvedTarget): { name: string; surfaces: Array<{ surface: string; base_url: string }> } {
   return { name: target.name, surfaces: target.surfaces.map((s) => ({ surface: s.surface, base_url: s.baseUrl })) };
 }
 

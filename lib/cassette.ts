@@ -40,7 +40,7 @@ export type { TapeEntry, WsItem };
 type TapeLine = TapeEntry | { ws_event: WsItem & { id: string } };
 
 /** The key of a WebSocket connection: `WS /ws` (never an HTTP method's). */
-export function wsKeyOf(url: string): string {
+function wsKeyOf(url: string): string {
   return `WS ${new URL(url).pathname}`;
 }
 
@@ -462,6 +462,6 @@ export function joinTape(lines: string[]): TapeEntry[] {
 }
 
 /** The exchanges of a HAR file written by `--record` (lib/har.ts). */
-export function readTape(file: string): TapeEntry[] {
+function readTape(file: string): TapeEntry[] {
   return fromHar(JSON.parse(readFileSync(file, 'utf8')) as Har);
 }

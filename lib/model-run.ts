@@ -106,7 +106,7 @@ function replayOf(seed: number, path: string | null | undefined, counterexample:
 }
 
 /** The shortest sequence as numbered commands, each followed by the curl of its exchanges. */
-export function sequenceText(steps: readonly TraceStep[]): string {
+function sequenceText(steps: readonly TraceStep[]): string {
   return steps
     .map((s, i) => {
       const curls = s.exchanges.map((ex) => curlOf(ex));

@@ -15,7 +15,7 @@ import type { Second } from './timeline.ts';
 import { LOAD_COMPARE as USAGE } from '../cli/help.ts';
 import { checkOf, checkText, held } from './checks.ts';
 
-export const DEFAULT_TOLERANCE_PCT = 10;
+const DEFAULT_TOLERANCE_PCT = 10;
 
 /**
  * Below this, a difference in latency is the client's timer and event loop (on loopback,
@@ -59,7 +59,7 @@ function secondSpread(timeline: readonly Second[] | undefined, key: PerSecond): 
 }
 
 /** A metric's noise floor for these two runs, and how it was set. */
-export function noiseFloor(metric: string, baseline: LoadReport, current: LoadReport): { floor: number; from: string } | undefined {
+function noiseFloor(metric: string, baseline: LoadReport, current: LoadReport): { floor: number; from: string } | undefined {
   const dir = DIRECTIONS[metric];
   if (!dir) return undefined;
   if ('floor' in dir) return { floor: dir.floor, from: 'fixed' };

@@ -39,7 +39,7 @@ export function encodeFigures(h: Decoded): Pick<RawFigures, 'corrected' | 'uncor
   return { corrected: encodeHdr(h.corrected), uncorrected: encodeHdr(h.uncorrected), spacing: encodeHdr(h.spacing) };
 }
 
-export function decodeFigures(raw: RawFigures): Decoded {
+function decodeFigures(raw: RawFigures): Decoded {
   return { corrected: decodeHdr(raw.corrected), uncorrected: decodeHdr(raw.uncorrected), spacing: decodeHdr(raw.spacing) };
 }
 

@@ -23,7 +23,7 @@ export class MergeError extends Error {
 }
 
 /** Every load report among the given files and directories (directories are read one level deep). */
-export function collectReports(inputs: readonly string[]): Array<{ file: string; report: LoadReport }> {
+function collectReports(inputs: readonly string[]): Array<{ file: string; report: LoadReport }> {
   const files: string[] = [];
   for (const input of inputs) {
     let st;
@@ -71,7 +71,7 @@ function mergeProfileMetrics(reports: readonly LoadReport[], computed: ReadonlyS
  * The server a shard loaded: its surface and base URL; for the embedded reference (each
  * machine starts its own, on ports of its own) the reference and the fault it ran with.
  */
-export function serverOf(r: LoadReport): string {
+function serverOf(r: LoadReport): string {
   const t = r.target;
   return t.embedded ? `the embedded reference, ${t.surface} surface${t.fault ? `, fault ${t.fault}` : ''}` : `${t.surface} ${t.baseUrl}`;
 }

@@ -8,7 +8,7 @@ import type { RunOptions } from './engine.ts';
 const LATENCY = /^\s*(p\(?[0-9.]+\)?|max|mean)\s*[<>=]/;
 
 /** The profile's thresholds without its latency limits, plus `p99<3000`. */
-export function quickThresholds(profile: Profile): string[] {
+function quickThresholds(profile: Profile): string[] {
   return [...profile.thresholds.filter((t) => !LATENCY.test(t)), 'p99<3000'];
 }
 

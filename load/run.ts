@@ -24,7 +24,7 @@ import { parseShard, type Shard } from './shard.ts';
 import { LoadSafetyError } from './target.ts';
 import { failureSummary, limitText, thresholdOutcome, ThresholdError, withOverrides, withUnit } from './thresholds.ts';
 
-export const EXIT_INTERRUPTED = 130;
+const EXIT_INTERRUPTED = 130;
 
 function positive(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;

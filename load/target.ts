@@ -10,8 +10,8 @@ import type { Surface } from '../lib/families.ts';
 import { environment } from '../lib/config/env.ts';
 
 /** Ceilings no profile, override or opt-in can exceed. */
-export const HARD_MAX_RATE = 2000;
-export const HARD_MAX_DURATION_S = 600;
+const HARD_MAX_RATE = 2000;
+const HARD_MAX_DURATION_S = 600;
 export const HARD_MAX_CONNECTIONS = 200;
 
 export interface LoadCeiling {

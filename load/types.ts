@@ -118,6 +118,3 @@ export interface Workload {
   finish(): Promise<Outcome>;
 }
 
-export function isSkip(w: Workload | Skip): w is Skip {
-  return 'skip' in w;
-}

@@ -20,7 +20,7 @@ import { seedCoverage } from './seed-coverage.ts';
 import { summarize } from './summary.ts';
 import type { LoadReport } from '../load/engine.ts';
 
-export const isLoadRule = (id: string): boolean => id.startsWith('LOAD.');
+const isLoadRule = (id: string): boolean => id.startsWith('LOAD.');
 
 /** A load report as the conformance report keeps it; `files` are the load report's paths, `from` the conformance report's folder. */
 export function loadProfileRun(report: LoadReport, rules: readonly string[], files: { json: string; markdown: string; html: string }, from: string): LoadProfileRun {
@@ -39,7 +39,7 @@ export function loadProfileRun(report: LoadReport, rules: readonly string[], fil
 }
 
 /** One profile's run as a test outcome of the matrix; undefined when it loaded no surface (the target has none of the profile's). */
-export function loadOutcome(run: LoadProfileRun): TestOutcome | undefined {
+function loadOutcome(run: LoadProfileRun): TestOutcome | undefined {
   if (!isSurface(run.surface)) return undefined;
   const title = `load profile ${run.profile}${run.fault ? ` (fault ${run.fault})` : ''}`;
   const status: TestOutcome['status'] = run.verdict === 'pass' ? 'passed' : run.verdict === 'skipped' ? 'skipped' : run.verdict === 'interrupted' ? 'interrupted' : 'failed';
@@ -131,7 +131,7 @@ export class ConformanceFileError extends Error {
   override name = 'ConformanceFileError';
 }
 
-export function readConformance(file: string): ConformanceReport {
+function readConformance(file: string): ConformanceReport {
   let parsed: Partial<ConformanceReport>;
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<ConformanceReport>;
@@ -143,7 +143,7 @@ export function readConformance(file: string): ConformanceReport {
 }
 
 /** Writes conformance.json, .md and .html beside each other in `dir` (redacting the given secrets and every credential pattern). */
-export function writeConformance(dir: string, report: ConformanceReport, secrets: readonly string[] = []): void {
+function writeConformance(dir: string, report: ConformanceReport, secrets: readonly string[] = []): void {
   const redactor = new Redactor(secrets);
   writeFileSync(path.join(dir, 'conformance.json'), redactor.text(JSON.stringify(report, null, 2)) + '\n');
   writeFileSync(path.join(dir, 'conformance.md'), redactor.text(toMarkdown(report)));

@@ -20,7 +20,7 @@ function linesOf(file: string): string[] | undefined {
 }
 
 /** The 1-based line and column of the `test(` call whose title is `title`, or undefined. */
-export function locateTest(lines: string[], title: string): { line: number; column: number } | undefined {
+function locateTest(lines: string[], title: string): { line: number; column: number } | undefined {
   const forms = [`'${title.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`, JSON.stringify(title), `\`${title}\``];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;

@@ -32,7 +32,7 @@ export interface Summarized {
 }
 
 /** A rule's overall status: its worst cell among the surfaces this run had. */
-export function overallStatus(cells: readonly Cell[]): Cell['status'] {
+function overallStatus(cells: readonly Cell[]): Cell['status'] {
   return (['fail', 'error', 'pass', 'skipped', 'not_covered', 'not_run'] as const).find((s) => cells.some((c) => c.status === s)) ?? 'not_covered';
 }
 

@@ -39,7 +39,7 @@ export interface ExploreContext {
 }
 
 /** Operations that cost money (paid) or write shared state (writes): sent only with explore_paid. */
-export const COSTLY: Readonly<Record<string, 'paid' | 'writes'>> = {
+const COSTLY: Readonly<Record<string, 'paid' | 'writes'>> = {
   postJobs: 'paid',
   postPrompt: 'paid',
   runModel: 'paid',
@@ -50,13 +50,13 @@ export const COSTLY: Readonly<Record<string, 'paid' | 'writes'>> = {
 const NAMES = fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 8, maxLength: 8 });
 
 /** Whether the target opted in to paid and state-writing operations (scenario input explore_paid). */
-export function paidAllowed(target: SurfaceTarget): boolean {
+function paidAllowed(target: SurfaceTarget): boolean {
   const v = target.scenario.explore_paid;
   return v === true || v === 'true';
 }
 
 /** Requests per paid or state-writing operation (scenario input explore_paid_max, default 20). */
-export function paidMax(target: SurfaceTarget): number {
+function paidMax(target: SurfaceTarget): number {
   const n = Number(target.scenario.explore_paid_max);
   return Number.isFinite(n) && n >= 1 ? Math.floor(n) : 20;
 }

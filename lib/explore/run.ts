@@ -330,7 +330,7 @@ function finish(report: OperationReport, started: number): OperationReport {
 }
 
 /** Where the per-operation reports go: <reports>/explore/<project>/<operation>.json (not in the self-test's batched runs). */
-export function exploreReportDir(project: string): string | undefined {
+function exploreReportDir(project: string): string | undefined {
   const config = runConfig();
   if (config.run.batchResultsOnly) return undefined;
   return path.join(config.reportsDir, 'explore', project);
@@ -348,7 +348,7 @@ export async function publish(report: OperationReport, testInfo: TestInfo): Prom
   if (!runConfig().quiet) process.stdout.write(`${summaryLine(report)}\n`);
 }
 
-export function summaryLine(r: OperationReport): string {
+function summaryLine(r: OperationReport): string {
   if (r.skipped) return `explore ${r.project} ${r.operation}: skipped (${r.skipped})`;
   const statuses = Object.entries(r.statuses)
     .sort(([a], [b]) => a.localeCompare(b))

@@ -7,7 +7,7 @@ import { SuiteError } from '../violations.ts';
 /** Scenario input: the most synchronous runs spent looking for a 429 (ROUTER.ERR.RATE_LIMITED). */
 export const RATE_LIMIT_MAX_RUNS = 'rate_limit_max_runs';
 /** Its default when the target states no allowance, and its ceiling when it states one. */
-export const DEFAULT_RATE_LIMIT_MAX_RUNS = 20;
+const DEFAULT_RATE_LIMIT_MAX_RUNS = 20;
 
 /**
  * The runs to spend: rate_limit_max_runs when the target sets it; else twice the stated

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { runConfig } from '../config/env.ts';
 
 /** The two seeds by letter: W the workflow API (file 000_…), R the model router (001_…). */
-export const SEED_FILES = { W: '000_', R: '001_' } as const;
+const SEED_FILES = { W: '000_', R: '001_' } as const;
 export type SeedLetter = keyof typeof SEED_FILES;
 export const isSeedLetter = (s: unknown): s is SeedLetter => s === 'W' || s === 'R';
 
@@ -30,7 +30,7 @@ export interface Statement extends SeedRef {
   text: string;
 }
 
-export const normalise = (text: string): string => text.replace(/\s+/g, ' ').trim();
+const normalise = (text: string): string => text.replace(/\s+/g, ' ').trim();
 export const fingerprint = (text: string): string => createHash('sha256').update(normalise(text)).digest('hex').slice(0, 12);
 
 const ABBREVIATION = /\b(?:e\.g|i\.e|etc|vs|cf)\.$/i;

@@ -71,7 +71,7 @@ export function parseTrace(text: string, where = 'seed-trace.yaml'): TraceEntry[
   return out;
 }
 
-export const TRACE_FILE = path.resolve(import.meta.dirname, '../../contracts/seed-trace.yaml');
+const TRACE_FILE = path.resolve(import.meta.dirname, '../../contracts/seed-trace.yaml');
 let cached: TraceEntry[] | undefined;
 export function loadTrace(file = TRACE_FILE): TraceEntry[] {
   if (file !== TRACE_FILE) return parseTrace(readFileSync(file, 'utf8'), file);

@@ -6,7 +6,7 @@
 import type { ApiResponse } from '../api.ts';
 import { check } from '../check.ts';
 
-export const REUSE = 'idempotency_key_reuse';
+const REUSE = 'idempotency_key_reuse';
 
 /** A refusal of a used key: 422 idempotency_key_reuse. */
 export const isReuseRefusal = (res: ApiResponse): boolean => res.status === 422 && res.errorCode === REUSE;

@@ -37,7 +37,7 @@ export function defaultLateAfterMs(rate: number): number {
 }
 
 /** Arrivals a second above which the loop no longer spins between them (see tick). */
-export const SPIN_MAX_RATE = 2000;
+const SPIN_MAX_RATE = 2000;
 
 export async function driveOpen(o: DriveOptions & OpenSettings): Promise<DriveResult> {
   const pool = new Pool(o.origin, {

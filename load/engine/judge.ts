@@ -11,7 +11,7 @@ import { DRIVE_TIMEOUT_MS } from './drive.ts';
 import type { ModelInfo, Verdict } from './report-shape.ts';
 
 /** Measured seconds: from the end of the warm-up to the end of the load (at most the asked duration). */
-export function measuredSeconds(settings: LoadSettings, result: DriveResult): number {
+function measuredSeconds(settings: LoadSettings, result: DriveResult): number {
   return Math.max(0.001, Math.min(settings.durationS, result.loadEndMs / 1000 - settings.warmupS));
 }
 

@@ -20,7 +20,7 @@ import { brandHeader } from '../../lib/checks/router.ts';
 import { loadCheck } from '../checks.ts';
 
 /** How far the admitted rate may stray from the configured allowance. */
-export const ALLOWANCE_TOLERANCE_PCT = 10;
+const ALLOWANCE_TOLERANCE_PCT = 10;
 
 export interface Admission {
   sentAt: number;
@@ -104,7 +104,7 @@ interface RateLimitSpec {
   pathFor(api: ApiClient, target: SurfaceTarget): Promise<string>;
 }
 
-export function rateLimitProfile(spec: RateLimitSpec): Profile {
+function rateLimitProfile(spec: RateLimitSpec): Profile {
   return {
     name: spec.name,
     title: spec.title,

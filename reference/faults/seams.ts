@@ -170,7 +170,7 @@ function routeMatches(on: Match, request: FastifyRequest): boolean {
  * serverless deployment's, or the local proxy's token-protected mount), so a hook applies
  * to the operation however it is mounted.
  */
-export function routeTemplate(request: FastifyRequest): string | undefined {
+function routeTemplate(request: FastifyRequest): string | undefined {
   return request.routeOptions.url?.replace(MOUNT_PREFIX, '');
 }
 

@@ -32,7 +32,6 @@ import { accepted, classes, followable, jobUrl, outputAssetId, postJob, readJob,
 import { pick, RUN_LABEL_KEY, type AssetModel, type JobModel, type Labels, type V2Model, type V2Real } from './state.ts';
 import type { RuleId } from '../../rule-ids.ts';
 
-type Cmd = ModelCommand<V2Model, V2Real>;
 
 /** Says once per test why a rule could not be judged here. */
 function notJudgedOnce(r: V2Real, rule: RuleId, why: string): void {

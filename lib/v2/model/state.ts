@@ -117,7 +117,7 @@ export function emptyModel(): V2Model {
 }
 
 /** Draws below this act on what was acted on last (states build up on one thing), the others spread over all. */
-export const RECENT_DRAWS = 4;
+const RECENT_DRAWS = 4;
 
 /**
  * The entry `n` points at (commands draw a number, the model resolves it to what exists): the

@@ -5,7 +5,7 @@
 // Each is placed where its answer breaks only its own rule: the api client stops the
 // test at the broken answer, so the checks that would read it further are blocked, not failed.
 import type { FaultUnit } from '../unit.ts';
-import { CONTENT, HOSTED, JOB_ROUTES, eachOutput, isObj, param, record, type Obj } from './shared.ts';
+import { CONTENT, HOSTED, JOB_ROUTES, eachOutput, isObj, param, record } from './shared.ts';
 
 const CANCEL = 'POST /api/v2/jobs/:id/cancel';
 const DELETE_ASSET = 'DELETE /api/v2/assets/:id';

@@ -4,7 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { accountTraits } from '../../v2/account-traits.ts';
 import type { Refusal } from '../../engine/types.ts';
 import { ApiError } from '../../errors.ts';
-import { GENERIC_500, JOB_EVENTS, JOB_ROUTES, UUID_RE, eachOutput, iso, isObj, param, record, type Obj } from './shared.ts';
+import { GENERIC_500, JOB_EVENTS, JOB_ROUTES, UUID_RE, eachOutput, iso, isObj, param, record } from './shared.ts';
 
 /** Refuses a LoadImage that takes an asset reference, as a server that does not know that input form would. */
 function assetInputRefusal(workflow: unknown): Refusal | undefined {
