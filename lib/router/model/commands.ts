@@ -378,18 +378,27 @@ async function collect(m: RouterModel, r: RouterReal, q: RequestModel): Promise<
   }
 }
 
+/**
+ * A cancel of a request: one picked like any other command's, or (`oldest`) the first-admitted
+ * request not yet known finished, with requests admitted after it still waiting, as a client
+ * clearing the head of its queue does: whatever a taken cancel does to the others is then seen
+ * when they are read and collected.
+ */
 class Cancel extends ModelCommand<RouterModel, RouterReal> {
-  constructor(readonly n: number) {
+  constructor(
+    readonly n: number,
+    readonly oldest = false,
+  ) {
     super();
   }
   check(m: Readonly<RouterModel>): boolean {
     return m.requests.length > 0;
   }
   toString(): string {
-    return 'cancel a request';
+    return this.oldest ? 'cancel the oldest unfinished request' : 'cancel a request';
   }
   protected async act(m: RouterModel, r: RouterReal): Promise<void> {
-    const q = pick(m.requests, this.n, m.recent.requests);
+    const q = (this.oldest ? m.requests.find((x) => x.finished === undefined && !x.cancel.asked) : undefined) ?? pick(m.requests, this.n, m.recent.requests);
     touch(m.recent.requests, q);
     const name = reqName(m, q);
     r.trace.say(`cancel ${name}${q.finished ? ' (known finished)' : ''}`);
@@ -463,10 +472,11 @@ export function routerPhases(r: { facts: RouterReal['facts'] }): Array<Phase<Rou
   const status = index.map((n) => new Status(n));
   const collect = index.map((n) => new Collect(n));
   const cancel = index.map((n) => new Cancel(n));
+  const cancelOldest = index.map((n) => new Cancel(n, true));
   const pause = fc.constantFrom(40, 80).map((ms) => new Pause(ms));
   const times = <T>(n: number, arb: fc.Arbitrary<T>) => Array.from({ length: n }, () => arb);
   const mixed: Array<fc.Arbitrary<Cmd>> = [...times(3, submit), run, ...times(2, reuse), refuse, status, ...times(2, collect), ...times(2, cancel), pause];
-  const queue: Array<fc.Arbitrary<Cmd>> = [...times(4, queuedSubmit), status, ...times(3, collect), ...times(4, cancel), ...times(2, pause), reuse];
+  const queue: Array<fc.Arbitrary<Cmd>> = [...times(4, queuedSubmit), status, ...times(3, collect), ...times(2, cancel), ...times(2, cancelOldest), ...times(2, pause), reuse];
   const keys: Array<fc.Arbitrary<Cmd>> = [...times(2, keyedSubmit), run, ...times(5, reuse), refuse, ...times(2, cancel)];
   return [
     { name: 'mixed', commands: mixed },
