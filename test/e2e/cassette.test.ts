@@ -88,18 +88,22 @@ describe('a passing run of every project, recorded and replayed with the referen
   const PROJECTS = ['v2-local', 'v2-cloud', 'v2-serverless', 'v1-cloud', 'registry', 'router'];
   const dir = mkdtempSync(path.join(os.tmpdir(), 'cassette-all-'));
   let recorded: ConformanceReport;
+  let recordedCode: number | null;
   let har: Har;
   before(async () => {
     const port = String(await freePortBase());
     const rec = await cli(['run', '--record', 'run.har', '--reports', 'recorded', ...PROJECTS.flatMap((p) => ['--project', p])], { REFERENCE_PORT: port }, dir, 600_000);
     assert.match(rec.output, /recorded \d+ exchanges to run\.har/, rec.output.slice(-2000));
     recorded = read(path.join(dir, 'recorded', 'conformance.json'));
+    recordedCode = rec.code;
     har = JSON.parse(readFileSync(path.join(dir, 'run.har'), 'utf8')) as Har;
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   test('the replay gets the same cells, and not one connection is attempted', async () => {
     assert.equal(recorded.summary.verdict, 'pass', explained(recorded));
+    // The user's command on a correct server: verdict pass and exit 0 (the batched self-test judges the same run's cells on evidence).
+    assert.equal(recordedCode, 0);
     assert.ok(!/comfyui-ref-/.test(JSON.stringify(har)), 'the recording carries no development key');
     const ws = har.log.entries.filter((e) => e._resourceType === 'websocket');
     assert.ok(ws.length > 0 && ws.some((e) => (e._webSocketMessages ?? []).some((m) => m.type === 'receive')), 'the v1 WebSocket connections and their frames are in the recording');

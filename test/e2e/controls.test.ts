@@ -1,7 +1,8 @@
 // Never cry wolf: the reference under each harmless variation (reference/controls.ts)
 // is still a correct server, so the whole suite (every project) passes it: no rule
 // fails, nothing errors, and the run exits 0. A probe first shows each control is in
-// effect, so a clean run is not a control that did nothing.
+// effect, so a clean run is not a control that did nothing. The plain reference runs in
+// the same batch: it is judged as the correct server, and is each control's baseline.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CONTROLS, EXTRA_MEMBER, UNKNOWN_BUCKET, type ControlInfo, type ControlName } from '../../reference/controls.ts';
@@ -16,6 +17,7 @@ import { resolveTarget } from '../../lib/targets.ts';
 import { familiesOn } from '../../lib/families.ts';
 import { startOnFreePorts } from '../support/ports.ts';
 import { assertJudgedOnEvidence } from '../support/judged.ts';
+import { rulesWithoutFault } from '../support/fault-coverage.ts';
 import { pollUntil } from '../../lib/time.ts';
 import { recordScore } from '../support/score.ts';
 import { SUITE_WORKERS } from '../support/concurrency.ts';
@@ -617,6 +619,19 @@ let batch: Promise<Map<string, CaseReport>> | undefined;
 const PLAIN = 'no-control';
 const runControls = () =>
   (batch ??= runBatch([{ id: PLAIN, projects: referenceProjects, files: [] }, ...selected.map((c) => ({ id: c.name, control: c.name, projects: projectsOf(c), files: [] }))], { workers: SUITE_WORKERS }));
+
+// The plain reference, the baseline of every control, is itself judged as the correct server:
+// every rule it can judge passes on evidence, nothing errors, and each rule it does not judge says why.
+test('the suite passes the correct reference on evidence, with a reason for every rule it does not judge', async () => {
+  const plain = (await runControls()).get(PLAIN)!;
+  assert.deepEqual(failedRules(plain), [], `rules failed on the correct reference:\n${plain.output}`);
+  assert.deepEqual(rulesWith(plain, 'error'), [], `rules the suite could not judge on the correct reference:\n${plain.output}`);
+  assert.deepEqual(plain.unplaced, []);
+  assert.equal(plain.summary.verdict, 'pass', plain.output);
+  assertJudgedOnEvidence(plain, 'the reference');
+  const without = rulesWithoutFault(plain.rules);
+  console.log(`rules without a reference fault (${without.length}): ${without.map((r) => r.id).join(', ') || 'none'}`);
+});
 
 describe('the suite raises no alarm on a correct server with harmless variations', { concurrency: true }, () => {
   for (const control of selected) {
