@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ROOT } from '../support/run-suite.ts';
 import { freePortBase } from '../support/ports.ts';
+import { assertJudgedOnEvidence } from '../support/judged.ts';
 import type { ConformanceReport } from '../../report/report.ts';
 import type { Har } from '../../lib/har.ts';
 
@@ -102,8 +103,11 @@ describe('a passing run of every project, recorded and replayed with the referen
 
   test('the replay gets the same cells, and not one connection is attempted', async () => {
     assert.equal(recorded.summary.verdict, 'pass', explained(recorded));
-    // The user's command on a correct server: verdict pass and exit 0 (the batched self-test judges the same run's cells on evidence).
+    // The user's command on a correct server: exit 0, verdict pass, and (as the plain run of the
+    // controls' batch shows for the batched reporter) every pass on evidence, every other cell with its reason.
     assert.equal(recordedCode, 0);
+    assert.deepEqual([...recorded.summary.must_failed, ...recorded.summary.should_failed, ...recorded.summary.errors], [], explained(recorded));
+    assertJudgedOnEvidence(recorded, 'the recorded run of the reference');
     assert.ok(!/comfyui-ref-/.test(JSON.stringify(har)), 'the recording carries no development key');
     const ws = har.log.entries.filter((e) => e._resourceType === 'websocket');
     assert.ok(ws.length > 0 && ws.some((e) => (e._webSocketMessages ?? []).some((m) => m.type === 'receive')), 'the v1 WebSocket connections and their frames are in the recording');

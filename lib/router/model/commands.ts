@@ -380,9 +380,9 @@ async function collect(m: RouterModel, r: RouterReal, q: RequestModel): Promise<
 
 /**
  * A cancel of a request: one picked like any other command's, or (`oldest`) the first-admitted
- * request not yet known finished, with requests admitted after it still waiting, as a client
- * clearing the head of its queue does: whatever a taken cancel does to the others is then seen
- * when they are read and collected.
+ * request not yet known finished nor cancelled (else one picked as usual), as a client clearing
+ * the head of its queue does. Requests admitted after it are often still waiting then, so
+ * whatever a taken cancel does to them is seen when they are read and collected.
  */
 class Cancel extends ModelCommand<RouterModel, RouterReal> {
   constructor(
