@@ -18,6 +18,7 @@ export const EXPLORE_FAULTS = [
     // "body.expires_in type" mistake reaches it.
     name: 'from-hash-expires-type-500',
     breaks: 'V2.ASSET.INVALID_UPLOAD',
+    statements: ['W:217:ae18d5395772'],
     description: 'an asset-from-hash body whose expires_in is not an integer answers 500 internal_error (caught by the explorer only)',
     install(s) {
       s.request(

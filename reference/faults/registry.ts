@@ -41,6 +41,7 @@ export const REGISTRY_FAULTS = [
   {
     name: 'registry-errors-text-plain',
     breaks: 'REGISTRY.CONTRACT.BODY',
+    statements: ['W:152:e9cd9e6c280e'],
     description: '404 answers are plain text instead of a JSON error body',
     install(s) {
       s.respond({ surfaces: ['registry'] }, (out) => {
@@ -54,6 +55,7 @@ export const REGISTRY_FAULTS = [
   {
     name: 'registry-jwt-refused',
     breaks: 'REGISTRY.AUTH.JWT',
+    statements: ['W:151:e64ce748e7f3'],
     description: 'bearer JWTs are refused (401)',
     install(s) {
       s.policy.registry.jwtBearerOutcome = () => unauthorized('this registry does not accept JWT bearers');
@@ -90,6 +92,7 @@ export const REGISTRY_FAULTS = [
   {
     name: 'registry-admin-secret-ignored',
     breaks: 'REGISTRY.AUTH.ADMIN_SECRET',
+    statements: ['W:151:e64ce748e7f3'],
     description: 'the administrative-secret header is ignored (401 without a bearer)',
     install(s) {
       s.policy.registry.adminSecret = () => undefined;
@@ -115,6 +118,7 @@ export const REGISTRY_FAULTS = [
   {
     name: 'registry-missing-data-accepted',
     breaks: 'REGISTRY.BODY.DATA',
+    statements: ['W:150:169aa99b52e4'],
     description: 'a body without "data" is accepted',
     install(s) {
       // A body without "data" reaches the route as one with no translations.
@@ -174,6 +178,7 @@ export const REGISTRY_FAULTS = [
   {
     name: 'registry-node-id-nul-500',
     breaks: 'REGISTRY.NODE.ID_NO_5XX',
+    statements: ['W:149:478fdbb8da69'],
     description: 'a node id holding a control character makes the route fail with 500 (the store rejects it)',
     install(s) {
       s.request({ surfaces: ['registry'], routes: [ROUTE] }, ({ request }) => {
@@ -186,6 +191,7 @@ export const REGISTRY_FAULTS = [
   {
     name: 'registry-error-third-shape',
     breaks: 'REGISTRY.ERR.SHAPE',
+    statements: ['W:152:e9cd9e6c280e'],
     description: 'credential refusals are {code, message}, a third shape',
     install(s) {
       s.respond({ surfaces: ['registry'] }, (out) => {
@@ -196,6 +202,7 @@ export const REGISTRY_FAULTS = [
   {
     name: 'registry-details-string',
     breaks: 'REGISTRY.ERR.SHAPE',
+    statements: ['W:152:e9cd9e6c280e'],
     description: '"details" is one joined string instead of an array of strings',
     install(s) {
       s.respond({ surfaces: ['registry'] }, (out) => {

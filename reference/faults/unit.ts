@@ -6,10 +6,20 @@
 import type { RuleId } from '../../lib/rule-ids.ts';
 import type { Seams } from './seams.ts';
 
+/** A statement locator of contracts/seed-trace.yaml: seed letter, line, fingerprint (`W:19:bd358774d6ec`). */
+export type StatementAt = `${'W' | 'R'}:${number}:${string}`;
+
 export interface FaultInfo {
   readonly name: string;
   /** The one rule the fault breaks. */
   readonly breaks: RuleId;
+  /**
+   * The seed statements the fault breaks, as a plausible server bug would (coverage is proven
+   * per statement: each statement the trace files under rules names at least one fault).
+   * Each is filed in contracts/seed-trace.yaml with `breaks` among its rules
+   * (test/unit/fault-statements.test.ts); lib/seeds/proofs.ts is generated from them.
+   */
+  readonly statements?: readonly StatementAt[];
   readonly description: string;
   /**
    * What proves the fault is caught. Absent: the conformance suite, run on the tests that

@@ -30,6 +30,7 @@ export const ACCESS_FAULTS = [
   {
     name: 'router-no-body-cap',
     breaks: 'ROUTER.ERR.BODY_TOO_LARGE',
+    statements: ['R:267:5204c3afa178'],
     description: 'the body size cap is 8 MiB instead of 1 MiB',
     install(s) {
       s.policy.router.bodyLimitBytes = 8 * MAX_BODY_BYTES;
@@ -56,6 +57,7 @@ export const ACCESS_FAULTS = [
   {
     name: 'router-jwt-refused',
     breaks: 'ROUTER.AUTH.JWT',
+    statements: ['R:239:abdb844a9f18'],
     description: 'a bearer JWT is refused 401 (only API keys are accepted)',
     install(s) {
       s.policy.router.acceptsJwt = false;

@@ -61,6 +61,7 @@ export const CATALOG_FAULTS = [
   {
     name: 'router-catalog-prices',
     breaks: 'ROUTER.CATALOG.NO_PRICES',
+    statements: ['R:29:93c1ce7c6f2a'],
     description: 'catalog entries carry price_usd',
     install(s) {
       // Priced where the entry is built, so the detail, which repeats the entry, carries it too.
@@ -77,6 +78,7 @@ export const CATALOG_FAULTS = [
   {
     name: 'router-detail-rate-card',
     breaks: 'ROUTER.CATALOG.NO_PRICES',
+    statements: ['R:29:93c1ce7c6f2a'],
     description: "model details carry the model's rate card under rates (dollars per unit of each operation), as a router serving its internal catalog record would",
     install(s) {
       onRouter(s, [DETAIL], (out) => {
@@ -121,6 +123,7 @@ export const CATALOG_FAULTS = [
   {
     name: 'router-page-skips',
     breaks: 'ROUTER.CATALOG.WALK',
+    statements: ['R:38:d5bbac65ae84'],
     description: 'every page after the first starts one entry past its cursor, so the entry at each page boundary is never served',
     install(s) {
       s.policy.router.pageStart = (position) => (position > 0 ? position + 1 : position);
@@ -196,6 +199,7 @@ export const CATALOG_FAULTS = [
   {
     name: 'router-sunset-retired',
     breaks: 'ROUTER.CATALOG.SUNSET_LISTED',
+    statements: ['R:82:201b4024774f'],
     description: 'a model whose sunset date is in the future is treated as retired',
     install(s) {
       s.policy.router.retiredOn = (def) => def.retired?.on ?? def.sunset;
@@ -248,6 +252,7 @@ export const CATALOG_FAULTS = [
   {
     name: 'router-unauthored-validated',
     breaks: 'ROUTER.SCHEMA.UNAUTHORED',
+    statements: ['R:183:969b7f129978'],
     description: 'unauthored models refuse bodies without a prompt (422)',
     install(s) {
       s.policy.router.unauthoredEntries = (body) => (typeof body.prompt === 'string' ? [] : [{ loc: ['body', 'prompt'], msg: 'Field required', type: 'missing', input: body }]);

@@ -82,6 +82,7 @@ export const CONTRACT_FAULTS = [
   {
     name: 'router-v2-envelope',
     breaks: 'ROUTER.ERR.BODY',
+    statements: ['R:80:3d30fc7a6bb8'],
     description: 'error bodies use the v2 envelope {error: {code, message}}',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -104,6 +105,7 @@ export const CONTRACT_FAULTS = [
   {
     name: 'router-unknown-request-invalid-input',
     breaks: 'ROUTER.ERR.CODE_STATUS_PUBLIC',
+    statements: ['R:275:3ce5406178c4'],
     description: 'an unknown queued request is answered 404 with bucket invalid_input (public docs: request_not_found)',
     install(s) {
       onRouter(s, [STATUS, COLLECT, CANCEL], (out) => {
@@ -153,6 +155,7 @@ export const CONTRACT_FAULTS = [
   {
     name: 'router-unknown-model-estimate-400',
     breaks: 'ROUTER.ERR.MODEL_NOT_FOUND',
+    statements: ['R:264:8f883ef294f2'],
     description: 'the estimate of an unknown model answers 400 invalid_input',
     install(s) {
       onRouter(s, [ESTIMATE], (out) => {
@@ -270,6 +273,7 @@ export const CONTRACT_FAULTS = [
   {
     name: 'router-error-members-camel-case',
     breaks: 'ROUTER.ERR.MEMBER_NAMES',
+    statements: ['R:80:bebe8b45dd76'],
     description: 'the optional error members are serialised camelCase: refusalSubject and upstreamDetail',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -286,6 +290,7 @@ export const CONTRACT_FAULTS = [
   {
     name: 'router-upstream-detail-as-provider-message',
     breaks: 'ROUTER.ERR.MEMBER_NAMES',
+    statements: ['R:80:bebe8b45dd76'],
     description: "the provider's reason is mirrored in the body as provider_message instead of upstream_detail",
     install(s) {
       onRouter(s, undefined, (out) => {

@@ -61,6 +61,7 @@ export const ESTIMATE_FAULTS = [
   {
     name: 'router-cents-rounded',
     breaks: 'ROUTER.ESTIMATE.CENTS',
+    statements: ['R:50:d9b658add9f4'],
     description: 'amount_cents is rounded to whole cents',
     install(s) {
       s.policy.router.figures = { ...CORRECT_FIGURES, cents: (cents) => cents.round(0).toNumber() };
@@ -77,6 +78,7 @@ export const ESTIMATE_FAULTS = [
   {
     name: 'router-subcent-unpriced',
     breaks: 'ROUTER.ESTIMATE.SUBCENT',
+    statements: ['R:48:bfddbf0af403'],
     description: 'a sub-cent price is read as no price: quoted unknown unpriced_model',
     install(s) {
       // A rate card kept in whole cents: a price below half a cent reads as none.
@@ -94,6 +96,7 @@ export const ESTIMATE_FAULTS = [
   {
     name: 'router-subcent-zero',
     breaks: 'ROUTER.ESTIMATE.SUBCENT',
+    statements: ['R:48:bfddbf0af403'],
     description: 'sub-cent exact prices are quoted as 0',
     install(s) {
       // A sub-cent price is zero, consistently in every figure.
@@ -136,6 +139,7 @@ export const ESTIMATE_FAULTS = [
   {
     name: 'router-estimate-byok-reason',
     breaks: 'ROUTER.ESTIMATE.NO_BYOK_DETECTION',
+    statements: ['R:63:5b3c0c7beaff'],
     description: 'the estimate answers reason byok for an own-key caller',
     install(s) {
       s.policy.router.estimateQuote = (p, def, leg, quote) => (p.ownKeys.has(def.provider) && leg.kind === 'native' ? { source: 'unknown', reason: 'byok' } : quote());

@@ -119,6 +119,7 @@ export const IDEMPOTENCY_FAULTS = [
   {
     name: 'router-keyed-anonymous-replay',
     breaks: 'ROUTER.IDEM.AUTH_401',
+    statements: ['R:171:0f992c6bbbab'],
     description: 'an unauthenticated request with a recorded key is answered from the record',
     install(s) {
       // Before authentication: a recorded answer under the key, in any workspace, is replayed.

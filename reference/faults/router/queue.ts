@@ -39,6 +39,7 @@ export const QUEUE_FAULTS = [
   {
     name: 'router-fourth-status',
     breaks: 'ROUTER.QUEUE.STATUS_NAMES',
+    statements: ['R:110:e2aa1dbe54d9'],
     description: 'an unfinished request, queued or running, reports status RUNNING on status reads',
     install(s) {
       onRouter(s, [STATUS, COLLECT], (out) => {
@@ -59,6 +60,7 @@ export const QUEUE_FAULTS = [
   {
     name: 'router-collect-pending-200',
     breaks: 'ROUTER.QUEUE.COLLECT_PENDING',
+    statements: ['R:196:d6fd3b9cf281'],
     description: 'collect of an unfinished request answers 200 with the status body',
     install(s) {
       onRouter(s, [COLLECT], (out) => {
@@ -94,6 +96,7 @@ export const QUEUE_FAULTS = [
   {
     name: 'router-status-with-result',
     breaks: 'ROUTER.QUEUE.STATUS_NO_RESULT',
+    statements: ['R:205:2ec17d99ded3'],
     description: 'the status of a finished request carries the result members',
     install(s) {
       onRouter(s, [STATUS], (out) => {
@@ -117,6 +120,7 @@ export const QUEUE_FAULTS = [
   {
     name: 'router-status-with-nested-result',
     breaks: 'ROUTER.QUEUE.STATUS_NO_RESULT',
+    statements: ['R:205:2ec17d99ded3'],
     description: 'the status of a finished request carries the result nested under an output member',
     install(s) {
       onRouter(s, [STATUS], (out) => {
@@ -180,6 +184,7 @@ export const QUEUE_FAULTS = [
   {
     name: 'router-queue-position-behind',
     breaks: 'ROUTER.QUEUE.POSITION',
+    statements: ['R:70:2c153ddb521c'],
     description: 'queue_position counts the requests admitted after this one that still wait, not those ahead of it',
     install(s) {
       s.policy.router.queuePosition = (queue, r) => queue.behind(r);
@@ -273,6 +278,7 @@ export const QUEUE_FAULTS = [
   {
     name: 'router-submit-fails-on-stale-card',
     breaks: 'ROUTER.QUEUE.ESTIMATE_NEVER_FAILS',
+    statements: ['R:72:d586e05637f1'],
     description: 'a submit whose embedded estimate cannot read the rate card is refused 503, as the estimate route is',
     install(s) {
       s.policy.router.submitQuoteUnavailable = (def) => {

@@ -29,6 +29,7 @@ export const RUN_FAULTS = [
   {
     name: 'router-seed-max-1e6',
     breaks: 'ROUTER.RUN.SCHEMA_BODIES',
+    statements: ['R:95:70c52ff790de'],
     description: 'a seed above 1000000 is refused although the schema allows up to 2147483647',
     install(s) {
       s.policy.router.validateNative = (schema, body, entries) => {
@@ -52,6 +53,7 @@ export const RUN_FAULTS = [
   {
     name: 'router-bytes-as-base64',
     breaks: 'ROUTER.RUN.BYTES',
+    statements: ['R:137:a952e40104ff'],
     description: 'the bytes-returning model is answered as JSON with base64 audio',
     install(s) {
       s.policy.router.shapeOutput = (model, out) =>
@@ -122,6 +124,7 @@ export const RUN_FAULTS = [
   {
     name: 'router-model-mismatch-ignored',
     breaks: 'ROUTER.RUN.MODEL_MISMATCH',
+    statements: ['R:268:e13e5494dfd3'],
     description: 'a body naming another model is run anyway',
     install(s) {
       s.policy.router.bodyNamesModel = () => true;
@@ -296,6 +299,7 @@ export const RUN_FAULTS = [
   {
     name: 'router-fallback-ignores-false',
     breaks: 'ROUTER.FALLBACK.OFF',
+    statements: ['R:131:7fa92600ef30'],
     description: 'fallback_provider=false is ignored',
     install(s) {
       s.policy.router.fallbackOff = () => false;
@@ -312,6 +316,7 @@ export const RUN_FAULTS = [
   {
     name: 'router-fallback-failed-header',
     breaks: 'ROUTER.FALLBACK.FAILED_NO_HEADER',
+    statements: ['R:156:7de0b2b36e99'],
     description: 'a failed fallback attempt carries the fallback header',
     install(s) {
       s.policy.router.failedFallback = (failure, next) => ({ ...failure, headers: { ...failure.headers, [H.fallback]: next.provider } });
@@ -364,6 +369,7 @@ export const RUN_FAULTS = [
   {
     name: 'router-credits-last-call',
     breaks: 'ROUTER.RUN.CREDITS_SUM',
+    statements: ['R:216:b96bd1ad467b'],
     description: 'X-Comfy-Credits-Used carries the cost of the last billed call of a run, not the sum of its calls',
     install(s) {
       s.policy.router.runCharge = (calls) => calls[calls.length - 1]!;

@@ -32,6 +32,7 @@ export const V1_OPERATION_FAULTS = [
   {
     name: 'v1-status-created-201',
     breaks: 'V1.CONTRACT.STATUS_DECLARED',
+    statements: ['W:234:a0ba43bcc77c'],
     description: 'the job status read answers 201 instead of 200',
     install(s) {
       s.respond({ surfaces: ['cloud'], routes: [STATUS] }, (out) => {
@@ -52,6 +53,7 @@ export const V1_OPERATION_FAULTS = [
   {
     name: 'v1-view-404-html',
     breaks: 'V1.CONTRACT.ERROR_BODY',
+    statements: ['W:234:a0ba43bcc77c'],
     description: '/api/view answers a missing file 404 with an HTML error page instead of a JSON body (or none)',
     install(s) {
       // The web framework's own error page answers instead of the route's JSON.
@@ -65,6 +67,7 @@ export const V1_OPERATION_FAULTS = [
   {
     name: 'v1-view-no-location',
     breaks: 'V1.CONTRACT.HEADERS',
+    statements: ['W:136:f9d316cc455a'],
     description: 'the /api/view 302 carries no Location header',
     install(s) {
       s.respond({ surfaces: ['cloud'], routes: [VIEW] }, (out) => {
@@ -75,6 +78,7 @@ export const V1_OPERATION_FAULTS = [
   {
     name: 'v1-object-info-no-required',
     breaks: 'V1.OBJECT_INFO',
+    statements: ['W:131:1eb7d0e9e41a'],
     description: 'object_info entries carry input without input.required',
     install(s) {
       s.respond({ surfaces: ['cloud'], routes: ['GET /api/object_info'] }, (out) => {
@@ -86,6 +90,7 @@ export const V1_OPERATION_FAULTS = [
   {
     name: 'v1-upload-no-subfolder',
     breaks: 'V1.UPLOAD.IMAGE',
+    statements: ['W:132:48a3d961e570'],
     description: 'an image upload answers without subfolder',
     install(s) {
       s.respond({ surfaces: ['cloud'], routes: ['POST /api/upload/image'] }, (out) => {
@@ -96,6 +101,7 @@ export const V1_OPERATION_FAULTS = [
   {
     name: 'v1-mask-original-ref-object',
     breaks: 'V1.UPLOAD.MASK',
+    statements: ['W:133:ac68dfd5ba49'],
     description: 'a mask upload whose original_ref is a JSON-encoded string is refused 400',
     install(s) {
       s.policy.v1.parseOriginalRef = () => undefined;
@@ -104,6 +110,7 @@ export const V1_OPERATION_FAULTS = [
   {
     name: 'v1-prompt-id-number',
     breaks: 'V1.PROMPT.SUBMIT',
+    statements: ['W:134:de3fdd4f7a29'],
     description: 'POST /api/prompt answers prompt_id as a number',
     install(s) {
       s.respond({ surfaces: ['cloud'], routes: [PROMPT] }, (out) => {
@@ -156,6 +163,7 @@ export const V1_OPERATION_FAULTS = [
   {
     name: 'v1-upload-temp-refused',
     breaks: 'V1.UPLOAD.IMAGE',
+    statements: ['W:132:48a3d961e570'],
     description: 'an image upload with type=temp is refused 400: only input uploads are taken',
     install(s) {
       s.respond({ surfaces: ['cloud'], routes: ['POST /api/upload/image'] }, (out) => {
@@ -179,6 +187,7 @@ export const V1_OPERATION_FAULTS = [
   {
     name: 'v1-subscription-ignored',
     breaks: 'V1.PROMPT.SUBSCRIPTION',
+    statements: ['W:127:032fbcb7b0a5'],
     description: 'an account without an active subscription (or credits) can run prompts',
     install(s) {
       s.policy.v1.promptTraits = (account) => ({ ...accountTraits(account), noCredits: false });
@@ -187,6 +196,7 @@ export const V1_OPERATION_FAULTS = [
   {
     name: 'v1-subfolder-honoured',
     breaks: 'V1.NAMESPACE.FLAT',
+    statements: ['W:140:de7dd13be1b7'],
     description: 'uploads are stored under their subfolder, so the answered name alone does not find them',
     install(s) {
       // The subfolder stays in the storage key, so the name alone no longer finds the file.
@@ -196,6 +206,7 @@ export const V1_OPERATION_FAULTS = [
   {
     name: 'v1-mask-subfolder-honoured',
     breaks: 'V1.UPLOAD.MASK',
+    statements: ['W:133:ac68dfd5ba49'],
     description: "mask uploads are filed under their subfolder (the mask editor's clipspace, as the local engine files them), so the answered name alone does not find the mask",
     install(s) {
       // Image uploads stay flat; only the mask route keeps the subfolder in the storage key.
@@ -205,6 +216,7 @@ export const V1_OPERATION_FAULTS = [
   {
     name: 'v1-view-serves-bytes',
     breaks: 'V1.VIEW.REDIRECT',
+    statements: ['W:136:f9d316cc455a'],
     description: '/api/view answers 200 with the bytes instead of a 302',
     install(s) {
       s.policy.v1.viewRedirects = false;
@@ -213,6 +225,7 @@ export const V1_OPERATION_FAULTS = [
   {
     name: 'v1-view-location-needs-key',
     breaks: 'V1.VIEW.SIGNED_OPENABLE',
+    statements: ['W:136:f9d316cc455a'],
     description: '/api/view redirects to the authenticated content endpoint, which needs the key',
     install(s) {
       s.respond({ surfaces: ['cloud'], routes: [VIEW] }, (out) => {
@@ -224,6 +237,7 @@ export const V1_OPERATION_FAULTS = [
   {
     name: 'v1-view-temp-unserved',
     breaks: 'V1.VIEW.OUTPUT_TEMP',
+    statements: ['W:136:f9d316cc455a'],
     description: '/api/view answers 404 for type=temp (previews)',
     install(s) {
       s.respond({ surfaces: ['cloud'], routes: [VIEW] }, (out) => {

@@ -180,6 +180,7 @@ export const V1_SOCKET_FAULTS = [
   {
     name: 'ws-preview-type-mismatch',
     breaks: 'WS.BINARY.PREVIEW_IMAGE',
+    statements: ['W:188:6315e9d70e3a'],
     description: 'PREVIEW_IMAGE frames declare JPEG (1) while carrying PNG bytes',
     install(s) {
       onFrame(s, (frame) => {
@@ -190,6 +191,7 @@ export const V1_SOCKET_FAULTS = [
   {
     name: 'ws-text-node-length-off-by-one',
     breaks: 'WS.BINARY.TEXT',
+    statements: ['W:189:36433ac84311'],
     description: 'TEXT frames count one byte more in node_id_len than the node id has',
     install(s) {
       onFrame(s, (frame) => {

@@ -93,6 +93,7 @@ export const ASSET_FAULTS = [
   {
     name: 'moderation-ignored',
     breaks: 'V2.ERR.CONTENT_BLOCKED',
+    statements: ['W:218:96c1e20e9439'],
     description: 'asset reads serve bytes that content moderation flagged',
     install(s) {
       s.policy.v2.blocked = () => false;
@@ -101,6 +102,7 @@ export const ASSET_FAULTS = [
   {
     name: 'range-ignored',
     breaks: 'V2.ASSET.CONTENT_RANGE',
+    statements: ['W:119:69514e76b20b'],
     description: 'the local content endpoint ignores Range and answers 200 with every byte',
     install(s) {
       s.request({ routes: [CONTENT] }, ({ request }) => {
@@ -111,6 +113,7 @@ export const ASSET_FAULTS = [
   {
     name: 'by-hash-global',
     breaks: 'V2.ASSET.BY_HASH_SCOPE',
+    statements: ['W:115:e42af039b9b9'],
     description: 'HEAD by-hash answers 200 when any account holds the blob',
     install(s) {
       s.policy.v2.heldForByHash = (assets, _account, hex) => assets.heldByAnyone(hex);
@@ -223,6 +226,7 @@ export const ASSET_FAULTS = [
   {
     name: 'delete-keeps-record',
     breaks: 'V2.ASSET.DELETE',
+    statements: ['W:3:8ea6d978bda1'],
     description: 'DELETE answers 204 but the record stays readable',
     install(s) {
       s.policy.v2.deleteAsset = () => undefined;
@@ -233,6 +237,7 @@ export const ASSET_FAULTS = [
     // that ignores it departs from the SHOULD rule, and the seed's 409 is then not provoked.
     name: 'hash-mismatch-accepted',
     breaks: 'V2.ASSET.EXPECTED_HASH',
+    statements: ['W:205:ab835388c387'],
     description: 'a mismatching expected_hash is ignored and the asset minted',
     install(s) {
       s.policy.v2.hashMatches = () => true;
@@ -241,6 +246,7 @@ export const ASSET_FAULTS = [
   {
     name: 'hash-mismatch-as-invalid-request',
     breaks: 'V2.ASSET.HASH_MISMATCH',
+    statements: ['W:205:ab835388c387'],
     description: 'an upload whose content hash does not match is refused as a malformed upload (422 invalid_request) instead of 409 hash_mismatch',
     install(s) {
       // The server treats the mismatch as one more bad upload field.
@@ -284,6 +290,7 @@ export const ASSET_FAULTS = [
   {
     name: 'invalid-upload-500',
     breaks: 'V2.ASSET.INVALID_UPLOAD',
+    statements: ['W:217:ae18d5395772'],
     description: 'an upload without a file part answers 500 upstream_error',
     install(s) {
       s.respond({ routes: ['POST /api/v2/assets'] }, (out) => {
@@ -317,6 +324,7 @@ export const ASSET_FAULTS = [
   {
     name: 'output-match-ignored',
     breaks: 'V2.ASSET.OUTPUT_MATCH',
+    statements: ['W:54:9e9934245bd4'],
     description: 'an upload matching an output path and bytes mints a new asset',
     install(s) {
       s.policy.v2.outputMatch = () => undefined;
@@ -333,6 +341,7 @@ export const ASSET_FAULTS = [
   {
     name: 'content-range-unitless',
     breaks: 'V2.CONTRACT.HEADERS',
+    statements: ['W:7:93fc661d1cd2'],
     description: 'a 206 answer from the content endpoint sends Content-Range without its unit ("0-9/100")',
     install(s) {
       s.respond({ routes: [CONTENT] }, (out) => {

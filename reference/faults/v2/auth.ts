@@ -57,6 +57,7 @@ export const AUTH_FAULTS = [
   {
     name: 'jwt-message-generic',
     breaks: 'V2.AUTH.JWT_REFUSAL',
+    statements: ['W:157:0f28ce1fb567'],
     description: 'a JWT bearer gets a 401 whose message does not say JWTs are refused',
     install(s) {
       s.respond({ surfaces: ['serverless'] }, (out) => {
@@ -89,6 +90,7 @@ export const AUTH_FAULTS = [
   {
     name: 'jwt-message-unknown-key',
     breaks: 'V2.AUTH.JWT_REFUSAL',
+    statements: ['W:157:0f28ce1fb567'],
     description: 'a JWT bearer gets 401 "unknown API key", a message any key refusal gives',
     install(s) {
       s.respond({ surfaces: ['serverless'] }, (out) => {
@@ -100,6 +102,7 @@ export const AUTH_FAULTS = [
   {
     name: 'cloud-refuses-jwt',
     breaks: 'V2.AUTH.JWT_ACCEPTED',
+    statements: ['W:156:fd04a5747559'],
     description: 'the hosted cloud refuses a session JWT and an OAuth access token (it takes API keys only)',
     install(s) {
       // Any bearer that is not an API key is refused before the cloud would verify it.

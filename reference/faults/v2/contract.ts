@@ -17,6 +17,7 @@ export const CONTRACT_FAULTS = [
   {
     name: 'cancel-202-accepted',
     breaks: 'V2.CONTRACT.DOCUMENTED',
+    statements: ['W:123:f9a38dca0104'],
     description: 'cancel answers 202 Accepted (the cancel takes effect later) with the job record, a status the cancel operation does not declare',
     install(s) {
       s.respond({ routes: [CANCEL] }, (out) => {
@@ -27,6 +28,7 @@ export const CONTRACT_FAULTS = [
   {
     name: 'asset-delete-200',
     breaks: 'V2.CONTRACT.DOCUMENTED',
+    statements: ['W:123:f9a38dca0104'],
     description: 'deleting an asset answers 200 with {"deleted": true, "id": …} instead of 204, a status the delete operation does not declare',
     install(s) {
       s.respond({ routes: [DELETE_ASSET] }, (out) => {
@@ -41,6 +43,7 @@ export const CONTRACT_FAULTS = [
   {
     name: 'job-workflow-as-string',
     breaks: 'V2.CONTRACT.DOCUMENTED',
+    statements: ['W:123:f9a38dca0104'],
     description: 'the workflow read of a job answers `workflow` as the graph JSON-encoded in a string (the stored text column), not as an object',
     install(s) {
       s.respond({ routes: [JOB_WORKFLOW] }, (out) => {
@@ -84,6 +87,7 @@ export const CONTRACT_FAULTS = [
   {
     name: 'output-no-url-expires-at',
     breaks: 'V2.JOB.OUTPUT_FIELDS',
+    statements: ['W:62:0daa6bf082cc'],
     description: 'job output entries omit url_expires_at (the content endpoint is stable, so the server sends no expiry)',
     install(s) {
       eachOutput(s, (o) => {
@@ -94,6 +98,7 @@ export const CONTRACT_FAULTS = [
   {
     name: 'output-url-renamed',
     breaks: 'V2.JOB.OUTPUT_FIELDS',
+    statements: ['W:62:0daa6bf082cc'],
     description: 'job output entries carry the content endpoint URL as content_url instead of url',
     install(s) {
       eachOutput(s, (o) => {

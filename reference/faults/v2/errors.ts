@@ -9,6 +9,7 @@ export const ERROR_FAULTS = [
   {
     name: 'unrouted-plain-404',
     breaks: 'V2.ERR.ENVELOPE_UNROUTED',
+    statements: ['W:198:f7c1d8f67073'],
     description: "a path under /api/v2 that no operation has is answered by the framework's plain-text 404, not the v2 error envelope",
     install(s) {
       s.respond({ surfaces: V2_SURFACES }, (out) => {
@@ -64,6 +65,7 @@ export const ERROR_FAULTS = [
   {
     name: 'org-id-on-unauthorized',
     breaks: 'V2.ERR.ORG_ID_ONLY_SSO',
+    statements: ['W:198:0a870126a233'],
     description: 'unauthorized errors carry organization_id too',
     // An always-on check: the test declaring the rule provokes no 401; auth.spec.ts does.
     seenBy: { files: ['specs/v2/auth.spec.ts'], why: 'the fault shows only on 401 answers, which auth.spec.ts provokes' },
@@ -91,6 +93,7 @@ export const ERROR_FAULTS = [
   {
     name: 'forbidden-as-unauthorized',
     breaks: 'V2.ERR.FORBIDDEN',
+    statements: ['W:213:a4a409f683dc'],
     description: 'a valid key whose scopes exclude the workflow API is refused 401 unauthorized instead of 403 forbidden',
     install(s) {
       const notAllowed = keyNotAllowed().message;
@@ -102,6 +105,7 @@ export const ERROR_FAULTS = [
   {
     name: 'read-failure-untyped',
     breaks: 'V2.ERR.UPSTREAM_GENERIC',
+    statements: ['W:225:9ad257bfa3ab'],
     description: 'a backing-service failure while reading (job read, job list, asset read) answers 500 internal_error: only submit and upload map it to upstream_error',
     install(s) {
       s.respond({ routes: ['GET /api/v2/jobs/:id', 'GET /api/v2/jobs', 'GET /api/v2/assets/:id'] }, (out) => {
@@ -113,6 +117,7 @@ export const ERROR_FAULTS = [
   {
     name: 'upload-failure-untyped',
     breaks: 'V2.ERR.UPSTREAM_GENERIC',
+    statements: ['W:225:9ad257bfa3ab'],
     description: 'a backing-service failure during an upload answers 500 with code internal_error instead of upstream_error',
     install(s) {
       s.respond({ routes: ['POST /api/v2/assets'] }, (out) => {

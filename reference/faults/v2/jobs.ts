@@ -85,6 +85,7 @@ export const JOB_FAULTS = [
   {
     name: 'queue-unbounded',
     breaks: 'V2.ERR.QUEUE_FULL',
+    statements: ['W:208:cfecd5862ab6'],
     description: 'no queue capacity: submits past it are accepted',
     install(s) {
       s.policy.v2.submitTraits = (account) => ({ ...accountTraits(account), queueCapacity: Infinity });
@@ -93,6 +94,7 @@ export const JOB_FAULTS = [
   {
     name: 'credits-ignored',
     breaks: 'V2.ERR.INSUFFICIENT_CREDITS',
+    statements: ['W:210:ab64fb47dea9'],
     description: 'accounts without credits can submit',
     install(s) {
       s.policy.v2.submitTraits = (account) => ({ ...accountTraits(account), noCredits: false });
@@ -109,6 +111,7 @@ export const JOB_FAULTS = [
   {
     name: 'workflow-read-save-format',
     breaks: 'V2.JOB.WORKFLOW_READ',
+    statements: ['W:3:8ea6d978bda1'],
     description: 'the workflow read of a v2 job says format "save"',
     install(s) {
       s.respond({ routes: ['GET /api/v2/jobs/:id/workflow'] }, (out) => {
@@ -138,6 +141,7 @@ export const JOB_FAULTS = [
   {
     name: 'outputs-missing',
     breaks: 'V2.JOB.OUTPUTS_REAL',
+    statements: ['W:19:3aee15c9e5ca'],
     description: 'a succeeded job lists no outputs',
     install(s) {
       s.respond({ routes: JOB_ROUTES }, (out) => {
@@ -176,6 +180,7 @@ export const JOB_FAULTS = [
     // a finished job say expired, so polling never shows how the job really ended.
     name: 'job-reads-expired-at-finish',
     breaks: 'V2.JOB.POLL_FIRST',
+    statements: ['W:18:e062e10053cc'],
     description: 'a job that finished successfully reads expired on every job read, though its expires_at lies ahead',
     install(s) {
       s.respond({ routes: ['GET /api/v2/jobs/:id'] }, (out) => {
@@ -187,6 +192,7 @@ export const JOB_FAULTS = [
   {
     name: 'outputs-read-once',
     breaks: 'V2.JOB.RETRIEVABLE',
+    statements: ['W:19:3aee15c9e5ca'],
     description: "a finished job's outputs are listed on the first read that sees it finished and dropped from every later read",
     install(s) {
       // A finished job's outputs are handed out once.
@@ -202,6 +208,7 @@ export const JOB_FAULTS = [
   {
     name: 'output-url-rotates',
     breaks: 'V2.URL.CONTENT_STABLE',
+    statements: ['W:74:805d038d87df'],
     description: 'each job read gives its outputs a new content-endpoint url (a cache-busting query)',
     install(s) {
       eachOutput(s, (o) => {
@@ -273,6 +280,7 @@ export const JOB_FAULTS = [
   {
     name: 'output-size-zero',
     breaks: 'V2.JOB.OUTPUT_FIELDS_DOCUMENTED',
+    statements: ['W:62:bb4ec501a98f'],
     description: 'job outputs report size_bytes 0',
     install(s) {
       eachOutput(s, (o) => {

@@ -23,6 +23,7 @@ export const LISTING_FAULTS = [
   {
     name: 'list-filter-ignored',
     breaks: 'V2.JOB.LIST_FILTER',
+    statements: ['W:222:ef000ea7c544'],
     description: 'job listing accepts metadata filters but does not apply them',
     install(s) {
       s.policy.v2.matchesFilters = () => true;
@@ -31,6 +32,7 @@ export const LISTING_FAULTS = [
   {
     name: 'list-unimplemented-as-403',
     breaks: 'V2.ERR.NOT_IMPLEMENTED',
+    statements: ['W:224:cee6106f4ee8'],
     description: 'the cloud job list answers 403 forbidden instead of 501 not_implemented',
     install(s) {
       s.respond({ routes: ['GET /api/v2/jobs'] }, (out) => {
@@ -41,6 +43,7 @@ export const LISTING_FAULTS = [
   {
     name: 'list-filters-unbounded',
     breaks: 'V2.JOB.LIST_FILTER_LIMIT',
+    statements: ['W:222:ef000ea7c544'],
     description: 'the job list answers more metadata filters than three with an empty page instead of refusing them',
     install(s) {
       s.respond({ routes: ['GET /api/v2/jobs'] }, (out) => {

@@ -85,6 +85,7 @@ export const REFUSAL_FAULTS = [
   {
     name: 'ui-format-as-invalid',
     breaks: 'V2.ERR.WORKFLOW_FORMAT_UI',
+    statements: ['W:203:6ba0e92fee12'],
     description: 'a workflow in the interface format is refused invalid_workflow',
     install(s) {
       refusal(s, (inner) => {
@@ -95,6 +96,7 @@ export const REFUSAL_FAULTS = [
   {
     name: 'missing-asset-as-invalid',
     breaks: 'V2.ERR.MISSING_ASSET',
+    statements: ['W:204:758f07a4358d'],
     description: 'a workflow referencing an unknown asset is refused invalid_workflow',
     install(s) {
       refusal(s, (inner) => {
@@ -115,6 +117,7 @@ export const REFUSAL_FAULTS = [
   {
     name: 'labels-refused-invalid-request',
     breaks: 'V2.ERR.METADATA_NOT_SUPPORTED',
+    statements: ['W:221:da2758a81dda'],
     description: 'the local proxy, which keeps no labels, refuses them 422 invalid_request instead of metadata_not_supported',
     install(s) {
       refusal(s, (inner) => {
@@ -125,6 +128,7 @@ export const REFUSAL_FAULTS = [
   {
     name: 'upstream-leaks-stack',
     breaks: 'V2.ERR.UPSTREAM_GENERIC',
+    statements: ['W:225:9ad257bfa3ab'],
     description: 'upstream_error messages carry a stack trace',
     install(s) {
       refusal(s, (inner) => {
@@ -135,6 +139,7 @@ export const REFUSAL_FAULTS = [
   {
     name: 'invalid-workflow-code',
     breaks: 'V2.ERR.INVALID_WORKFLOW',
+    statements: ['W:202:f224c451d6d5'],
     description: 'node errors are refused with code invalid_request instead of invalid_workflow',
     install(s) {
       refusal(s, (inner) => {
