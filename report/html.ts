@@ -54,6 +54,7 @@ ${report.rules
 ${sections.length ? `<h2>Seed statements not judged in this run (${unjudged.length})</h2>${sections
     .map((sec) => `<h3>${esc(sec)}</h3><ul>${unjudged.filter((u) => `${u.at[0]} § ${u.section}` === sec).map((u) => `<li>line ${esc(u.at.split(':')[1]!)}: ${esc(u.says)} — <i>${esc(u.why)}</i></li>`).join('')}</ul>`)
     .join('\n')}` : ''}
+${report.seed_coverage?.not_proven?.length ? `<h2>Seed statements judged but not proven (${report.seed_coverage.not_proven.length})</h2><ul>${report.seed_coverage.not_proven.map((u) => `<li>${esc(u.at[0]!)} § ${esc(u.section)}, line ${esc(u.at.split(':')[1]!)}: ${esc(u.says)} — <i>${esc(u.why)}</i></li>`).join('')}</ul>` : ''}
 </body></html>
 `;
 }

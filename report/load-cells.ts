@@ -122,7 +122,9 @@ export function joinLoadRuns(report: ConformanceReport, runs: readonly LoadProfi
     unplaced: matrix.unplaced,
     ...(baseline ? { baseline } : {}),
     rules: rows,
-    ...(report.seed_coverage ? { seed_coverage: seedCoverage(loadTrace(), rows, surfacesRun) } : {}),
+    // The seeds counted are those of the conformance run's surfaces: a load cell on another
+    // surface (not covered there) must not bring that surface's seed into the denominator.
+    ...(report.seed_coverage ? { seed_coverage: seedCoverage(loadTrace(), rows, new Set(report.seed_coverage.surfaces ?? surfacesRun)) } : {}),
     load: { profiles: all },
   };
 }
