@@ -90,3 +90,11 @@ test('a profile that could not start (no load report) reads error, and the repor
   assert.equal(joined.summary.verdict, 'error');
   assert.match(toMarkdown(joined), new RegExp(`\\*\\*router-queue-poll\\*\\* on router: FAIL — not held: LOAD\\.POLL\\.RETRY_AFTER — not run: target prod`));
 });
+
+test("a load join counts the seeds of the conformance run's surfaces only, whatever surfaces its load cells name", () => {
+  const before = { ...conformance(), seed_coverage: { surfaces: ['cloud'], statements: 0, judged: 0, untestable: 0, gaps: 0, not_judged_here: 0, not_judged: [] } } as ConformanceReport;
+  const joined = joinLoadRuns(before, [run('router-queue-poll', true)], rules);
+  assert.deepEqual(joined.seed_coverage?.surfaces, ['cloud']);
+  assert.ok(joined.seed_coverage!.not_judged.every((u) => u.at.startsWith('W:')), 'no router statement in a cloud run');
+  assert.ok(joined.seed_coverage!.statements > 0);
+});
