@@ -35,7 +35,7 @@ test('each testable statement of the run\'s seeds lands in one place: proven, at
     row('V2.B', { cloud: { status: 'skipped', reason: 'not exercised: target gave no SSO key (scenario input "sso_token")' } }),
     row('V2.C', { local: { status: 'fail', reason: 'x' } }),
     row('V2.D', { serverless: { status: 'not_run' } }),
-    { ...row('V2.S', { local: { status: 'pass' } }), level: 'SHOULD' },
+    { ...row('V2.S', { local: { status: 'pass' } }), level: 'SHOULD' as const },
     row('V2.E', { local: { status: 'pass' } }),
   ];
   const trace = [
