@@ -3167,7 +3167,7 @@ export const RULE_CATALOG = {
     level: 'MUST',
     surfaces: ['cloud'],
     seed: 'W § Events (output lists)',
-    summary: 'output lists of executed are images, video, audio, each entry holding filename, subfolder and type',
+    summary: 'executed carries its outputs as images, video and audio lists whose entries name filename, subfolder and type',
     source: 'seed',
     seed_refs: [
       { seed: 'W', section: 'Events', line: 176, sha: '34f786d384b3' },
