@@ -1,4 +1,4 @@
-// Lists every run of eight or more consecutive words of seed prose in the project's files
+// Lists every run of eight or more consecutive words of seed prose in the tracked files
 // (the scan test/unit/seed-copies.test.ts fails on), with counts by length.
 //   npm run seed:copies [-- --all]    (--all: ignore the allow-list)
 import path from 'node:path';

@@ -187,10 +187,14 @@ export function findCopies(index: SeedIndex, file: string, text: string, allowed
     .sort((a, b) => a.line - b.line);
 }
 
-/** The files the scan reads: tracked and new (not ignored) ones, without the lock file. */
+/**
+ * The files the scan reads: the tracked ones (as the working tree has them), without the
+ * lock file. Untracked files are left out so that what a run writes (reports may quote the
+ * user's seeds) never fails the scan; `git add` a new file to have it scanned.
+ */
 export function projectFiles(root: string): string[] {
-  const out = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
-  return [...new Set(out.split('\0'))].filter((f) => f && path.basename(f) !== 'package-lock.json');
+  const out = execFileSync('git', ['ls-files', '--cached', '-z'], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
+  return out.split('\0').filter((f) => f && path.basename(f) !== 'package-lock.json');
 }
 
 /** Copies across the project's text files (a file holding a NUL byte is not text). */

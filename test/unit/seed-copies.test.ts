@@ -1,7 +1,7 @@
 // The project holds no seed text: every file says things in its own words and points at
-// the statement by locator. This scans every tracked (and new, unignored) text file for a
-// run of eight or more consecutive words of seed prose (lib/seeds/copies.ts says how words
-// are counted); the seeds are read from beside this checkout (../shared/seeds, or SEEDS_DIR).
+// the statement by locator. This scans every tracked text file for a run of eight or more
+// consecutive words of seed prose (lib/seeds/copies.ts says how words are counted); the
+// seeds are read from beside this checkout (../shared/seeds, or SEEDS_DIR).
 // A phrase that must stay goes in lib/seeds/allowed-phrases.ts with its reason.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
