@@ -175,7 +175,7 @@ export const RULE_CATALOG = {
     level: 'MUST',
     surfaces: ['cloud', 'serverless'],
     seed: 'W § Asset, rule 3',
-    summary: 're-referencing content extends retention and never shortens it',
+    summary: 'referencing held content again can move its retention deadline later, never earlier',
     source: 'seed',
     seed_refs: [
       { seed: 'W', section: 'Resources and their fields › Asset', line: 45, sha: 'b7b8840df7f6' },
@@ -213,7 +213,7 @@ export const RULE_CATALOG = {
     level: 'MUST',
     surfaces: ['local', 'cloud', 'serverless'],
     seed: 'W § Asset, rule 5',
-    summary: 'a create whose file path and bytes match an existing output answers with that output (its job_id and job_metadata)',
+    summary: 'creating an asset from the path and bytes of an existing output gives back that output itself (its job_id and job_metadata)',
     source: 'seed',
     seed_refs: [
       { seed: 'W', section: 'Resources and their fields › Asset', line: 54, sha: '9e9934245bd4' },
@@ -289,7 +289,7 @@ export const RULE_CATALOG = {
     level: 'MUST',
     surfaces: ['local', 'cloud', 'serverless'],
     seed: 'W § Endpoints › HEAD /api/v2/assets/by-hash/{hash}',
-    summary: 'HEAD by-hash answers 200 when the account can create an asset from that blob and 404 otherwise, with no body',
+    summary: 'HEAD by-hash is 200 if the caller could make an asset from that blob, else 404, and never carries a body',
     source: 'seed',
     seed_refs: [
       { seed: 'W', section: 'Endpoints › v2 operations', line: 113, sha: '089995d7131f' },
@@ -355,7 +355,7 @@ export const RULE_CATALOG = {
     level: 'MUST',
     surfaces: ['cloud', 'serverless'],
     seed: 'W § Endpoints › GET {base}/api/v2/assets/{id}/content',
-    summary: 'on hosted surfaces the content endpoint answers 302 whose Location is a signed storage URL serving the asset\'s bytes',
+    summary: 'on hosted surfaces the content endpoint redirects (302) to a signed storage URL, and that Location serves the asset\'s bytes',
     source: 'seed',
     seed_refs: [
       { seed: 'W', section: 'Resources and their fields › Output URL forms and lifetimes', line: 75, sha: 'e71dae8dd62b' },
@@ -450,7 +450,7 @@ export const RULE_CATALOG = {
     level: 'MUST',
     surfaces: ['local'],
     seed: 'W § Output URL forms and lifetimes, rule 2',
-    summary: 'the self-hosted proxy has no signed URLs and serves the bytes from the content endpoint under normal authentication',
+    summary: 'the self-hosted proxy signs no URLs; its content endpoint streams the bytes itself, behind the usual authentication',
     source: 'seed',
     seed_refs: [
       { seed: 'W', section: 'Resources and their fields › Asset', line: 43, sha: '384fde49ab84' },
@@ -463,7 +463,7 @@ export const RULE_CATALOG = {
     level: 'MUST',
     surfaces: ['cloud', 'serverless'],
     seed: 'W § Output URL forms and lifetimes, rule 3',
-    summary: 'url_expires_at on a job output entry is not the signed URL\'s expiry (on the hosted cloud it repeats the job\'s expires_at)',
+    summary: 'a job output entry\'s url_expires_at is not when its signed URL stops working (the hosted cloud puts the job\'s expires_at there)',
     source: 'seed',
     seed_refs: [
       { seed: 'W', section: 'Resources and their fields › Output URL forms and lifetimes', line: 80, sha: '0936972dc54e' },
@@ -742,7 +742,7 @@ export const RULE_CATALOG = {
     id: 'V2.ERR.RATE_LIMIT_RETRY',
     level: 'SHOULD',
     surfaces: ['local', 'cloud', 'serverless'],
-    seed: 'W § Errors (any 429 with Retry-After means back off and retry, W:227:0191ef88740b)',
+    seed: 'W § Errors (a 429 carrying Retry-After asks the client to wait, then try again, W:227:0191ef88740b)',
     summary: 'a caller refused 429 rate_limited that waits the Retry-After it was given is then admitted',
     source: 'assumed',
     assumes: 'that waiting out the Retry-After of a rate_limited 429 is enough to be admitted again; the seed tells clients to back off and retry, not when they get in',
@@ -1114,7 +1114,7 @@ export const RULE_CATALOG = {
     id: 'V2.JOB.EVENTS_FORMAT',
     level: 'SHOULD',
     surfaces: ['local', 'cloud', 'serverless'],
-    seed: 'W § Events (payload shapes of the v2 live stream not shown); public docs (SSE route)',
+    seed: 'W § Events (what v2 stream events carry is left unshown); public docs (SSE route)',
     summary: 'the job\'s urls.events is a text/event-stream whose status events carry JSON {status} and that ends after the terminal status',
     source: 'public-docs',
     assumes: 'the public documents\' event-stream format (text/event-stream, JSON status events); the seed does not show the stream',
@@ -1251,7 +1251,7 @@ export const RULE_CATALOG = {
     level: 'MUST',
     surfaces: ['router'],
     seed: 'R § Response headers (X-Svc-Router-Dropped-Params); model_provider rule 4',
-    summary: 'X-Svc-Router-Dropped-Params is a JSON-encoded array of strings (decoded with a JSON parser, never split on commas)',
+    summary: 'X-Svc-Router-Dropped-Params holds a JSON array of strings (parsed as JSON, not by cutting at commas)',
     source: 'seed',
     seed_refs: [
       { seed: 'R', section: 'Endpoints › POST /v2/models/{provider}/{model}  (synchronous run)', line: 144, sha: '4a7425e0ed20' },
@@ -1410,7 +1410,7 @@ export const RULE_CATALOG = {
     level: 'MUST',
     surfaces: ['router'],
     seed: 'R § Resources › Catalog entry (model detail); Endpoints › GET /v2/models/{provider}/{model}',
-    summary: 'the detail of a listed model repeats its entry and adds the HTTPS URL (at most 2048 characters) of that model\'s schema document; for a model whose document is authored it is never absent (public docs allow its absence only for an unauthored one)',
+    summary: 'the detail of a listed model repeats its entry and adds the address of that model\'s schema document (HTTPS, 2048 characters at most); for a model whose document is authored it is never absent (public docs allow its absence only for an unauthored one)',
     source: 'seed',
     seed_refs: [
       { seed: 'R', section: 'Resources and their fields › Catalog entry', line: 31, sha: '93bb4adeb519' },
@@ -1543,7 +1543,7 @@ export const RULE_CATALOG = {
     level: 'MUST',
     surfaces: ['router'],
     seed: 'R § Endpoints › GET …/openapi.json (unauthored output may be */*; the router does not validate provider payloads)',
-    summary: 'clients check the response content type before decoding; the router does not validate provider output against output schemas',
+    summary: 'a client looks at a response\'s content type before decoding it, since the router never checks provider output against an output schema',
     source: 'seed',
     not_covered: 'client-side rule and a statement that the router does not act; the suite follows it (it branches on Content-Type and never judges a run\'s output against the document)',
     seed_refs: [
@@ -1619,7 +1619,7 @@ export const RULE_CATALOG = {
     id: 'ROUTER.RUN.CREDITS_USED',
     level: 'MUST',
     surfaces: ['router'],
-    seed: 'R § Cost estimate (credits is the figure the credits-used header carries for an exact quote); Response headers',
+    seed: 'R § Cost estimate (on an exact quote, credits matches what the credits-used header reports); Response headers',
     summary: 'a run whose quote is exact carries X-Svc-Credits-Used equal to the quote\'s credits (or, for a quote without credits, its amount times 211 rounded to 2 decimals); on other runs the header is only a string (R:216), its form is ROUTER.RUN.CREDITS_USED_FORMAT\'s question',
     source: 'seed',
     seed_refs: [
@@ -1722,7 +1722,7 @@ export const RULE_CATALOG = {
     level: 'MUST',
     surfaces: ['router'],
     seed: 'R § Endpoints › model_provider rules 1-2',
-    summary: 'default and the two brand-named aliases name no override and behave as an absent model_provider; the aliases are scenario input brand_aliases, by default <brand> and <brand>ui in lower case (public docs for Comfy, comfy and comfyui)',
+    summary: 'default and the two brand-named aliases select no alternate provider, the same as leaving model_provider out; the aliases are scenario input brand_aliases, by default <brand> and <brand>ui in lower case (public docs for Comfy, comfy and comfyui)',
     source: 'seed',
     seed_refs: [
       { seed: 'R', section: 'Resources and their fields › Cost estimate', line: 65, sha: 'd1040a0b3d81' },
@@ -1759,7 +1759,7 @@ export const RULE_CATALOG = {
     level: 'MUST',
     surfaces: ['router'],
     seed: 'R § Endpoints › model_provider rules 6.2 and 7',
-    summary: 'a body selecting an edit that the named provider\'s translator cannot serve is refused 409 invalid_input with detail beginning "this request\'s `image` selects the edit operation" (a new key does not clear it); a leg that carries the media runs',
+    summary: 'a body picking an edit operation the named provider\'s translator cannot handle is refused 409 invalid_input with detail beginning "this request\'s `image` selects the edit operation" (a new key does not clear it); a leg that carries the media runs',
     source: 'seed',
     seed_refs: [
       { seed: 'R', section: 'Resources and their fields › Error body', line: 82, sha: '863303820616' },
@@ -1774,7 +1774,7 @@ export const RULE_CATALOG = {
     level: 'MUST',
     surfaces: ['router'],
     seed: 'R § Endpoints › model_provider rules 6.3 and 7',
-    summary: 'a request that resolved an own-key credential for the path\'s provider and names model_provider is refused 409 invalid_input with detail beginning "this request resolved a BYOK credential", whether or not the named provider serves the model (a new key does not clear it)',
+    summary: 'a request that resolved an own-key credential for the path\'s provider and names model_provider is refused 409 invalid_input with detail beginning "this request resolved a BYOK credential", regardless of whether the named provider offers that model (a new key does not clear it)',
     source: 'seed',
     seed_refs: [
       { seed: 'R', section: 'Resources and their fields › Error body', line: 82, sha: '863303820616' },
@@ -1926,7 +1926,7 @@ export const RULE_CATALOG = {
     id: 'ROUTER.RUN.CREDITS_SUM',
     level: 'MUST',
     surfaces: ['router'],
-    seed: 'R § Response headers (X-Svc-Credits-Used is the sum when several billed calls reached the provider)',
+    seed: 'R § Response headers (X-Svc-Credits-Used adds up every billed provider call behind the request)',
     summary: 'X-Svc-Credits-Used is the sum of every billed call that reached the provider: a run the target names as several identical billed calls (scenario multi_call_body, multi_call_count; in the reference one call per image) carries that many times the credits of one such call (image_body), within rounding to 2 decimals per call; how many calls an arbitrary run makes is not visible from outside',
     source: 'seed',
     seed_refs: [
@@ -2017,7 +2017,7 @@ export const RULE_CATALOG = {
     level: 'MUST',
     surfaces: ['router'],
     seed: 'R § Endpoints › Idempotency rule 3',
-    summary: 'a keyed request without an authenticated caller is refused 401, even when the key holds a record',
+    summary: 'an idempotency-keyed request from an unauthenticated caller gets 401, even if a record is stored under the key',
     source: 'seed',
     seed_refs: [
       { seed: 'R', section: 'Endpoints › POST /v2/models/{provider}/{model}  (synchronous run)', line: 171, sha: '0f992c6bbbab' },
@@ -2162,7 +2162,7 @@ export const RULE_CATALOG = {
     level: 'MUST',
     surfaces: ['router'],
     seed: 'R § Endpoints › GET …/requests/{request_id} (200)',
-    summary: 'collect of a finished request answers 200 byte for byte what the synchronous run answers for the same model and input, under the same media type; judged on successful requests (a failed request that holds a recorded charge and a stored result is owed the 200 too, but neither shows from outside, see contracts/seed-trace.yaml at R:195:adc652f16295)',
+    summary: 'collect of a finished request answers 200 with exactly the bytes a synchronous run of that model on that input returns, with the same media type; judged on successful requests (a failed request that holds a recorded charge and a stored result is owed the 200 too, but neither shows from outside, see contracts/seed-trace.yaml at R:195:adc652f16295)',
     source: 'seed',
     seed_refs: [
       { seed: 'R', section: 'What the service does', line: 9, sha: '69f8347a74b3' },
@@ -2176,7 +2176,7 @@ export const RULE_CATALOG = {
     level: 'MUST',
     surfaces: ['router'],
     seed: 'R § Resources › Queued request (status response); States and transitions',
-    summary: 'error_type is present only on a COMPLETED request that did not succeed, and absent (not null) on success',
+    summary: 'error_type appears only once a request is COMPLETED without success; a successful one omits it (rather than sending null)',
     source: 'seed',
     seed_refs: [
       { seed: 'R', section: 'Resources and their fields › Queued request', line: 74, sha: 'a2b3d6162283' },
@@ -2188,7 +2188,7 @@ export const RULE_CATALOG = {
     id: 'ROUTER.QUEUE.STATUS_NO_RESULT',
     level: 'MUST',
     surfaces: ['router'],
-    seed: 'R § Endpoints › GET …/status (returns only the current status, never the result)',
+    seed: 'R § Endpoints › GET …/status (reports the status alone; the result comes from collect)',
     summary: 'the status response never carries the result, at any depth (the whole result document, or a string of it of 16 characters and more that is not the status\'s own, the request\'s or the model\'s ID)',
     source: 'seed',
     seed_refs: [
@@ -2230,7 +2230,7 @@ export const RULE_CATALOG = {
     id: 'ROUTER.QUEUE.POSITION',
     level: 'SHOULD',
     surfaces: ['router'],
-    seed: 'R § Resources › Queued request (queue_position, number of requests ahead at the instant of composing)',
+    seed: 'R § Resources › Queued request (queue_position, how many requests were ahead when the answer was built)',
     summary: 'of two requests one caller submits back to back to slow_model, the second\'s queue_position is at least one more than the first\'s, read after the second admission while the first still waits (the requests ahead of the first, and the first itself)',
     source: 'assumed',
     assumes: 'that one caller\'s requests to one model wait in the order they were admitted, so an earlier admission still waiting is among the requests ahead of a later one',
@@ -2243,7 +2243,7 @@ export const RULE_CATALOG = {
     level: 'MUST',
     surfaces: ['router'],
     seed: 'R § Endpoints › POST …/requests (bytes-returning model)',
-    summary: 'a queued submit for a model whose partner answers with bytes is refused 403 not_enabled',
+    summary: 'queueing a run of a model whose partner replies in raw bytes is refused 403 not_enabled',
     source: 'seed',
     seed_refs: [
       { seed: 'R', section: 'Endpoints › POST /v2/models/{provider}/{model}/requests  (queued submit)', line: 191, sha: 'f728c995dfd6' },
@@ -2440,7 +2440,7 @@ export const RULE_CATALOG = {
     id: 'ROUTER.ESTIMATE.SUBCENT',
     level: 'MUST',
     surfaces: ['router'],
-    seed: 'R § Resources › Cost estimate (a chargeable sub-cent price is never rendered as zero)',
+    seed: 'R § Resources › Cost estimate (a billed price below one cent never shows as zero)',
     summary: 'a chargeable price below one cent is never rendered as a zero amount',
     source: 'seed',
     seed_refs: [
@@ -2770,7 +2770,7 @@ export const RULE_CATALOG = {
     id: 'ROUTER.ERR.MEMBER_NAMES',
     level: 'SHOULD',
     surfaces: ['router'],
-    seed: 'R § Resources › Error body (names of the two optional members not shown); public docs',
+    seed: 'R § Resources › Error body (the two optional members are left unnamed); public docs',
     summary: 'the body member mirroring X-Svc-Refusal-Subject is refusal_subject, and the one mirroring X-Svc-Upstream-Detail is upstream_detail',
     source: 'public-docs',
     assumes: 'the body member names the public documents give for the refusal-subject and upstream-detail mirrors',
@@ -2849,7 +2849,7 @@ export const RULE_CATALOG = {
     seed: 'R § Result assets, rules 1-3 and 6-7',
     summary: 'only the native provider\'s runs have assets copied to platform storage; alternate and fallback runs return provider URLs; copying is best effort per asset',
     source: 'seed',
-    not_covered: 'which assets of which providers are copied depends on the model and no header or field reveals it, so from outside a copy cannot be told from a provider link without the service\'s storage origin',
+    not_covered: 'the model decides which providers\' assets get copied and nothing in the answer tells, so from outside a copy cannot be told from a provider link without the service\'s storage origin',
     seed_refs: [
       { seed: 'R', section: 'Endpoints › Result assets', line: 229, sha: '9f9275009608' },
       { seed: 'R', section: 'Endpoints › Result assets', line: 231, sha: '6d38d26f8b5d' },
@@ -3112,7 +3112,7 @@ export const RULE_CATALOG = {
     level: 'MUST',
     surfaces: ['cloud'],
     seed: 'W § v1 cloud operations, rule 4',
-    summary: 'clientId is ignored: all connections of a user receive the same messages, whatever clientId they (or the prompt) name',
+    summary: 'clientId has no effect: every connection of one user gets identical messages, whatever clientId they (or the prompt) name',
     source: 'seed',
     seed_refs: [
       { seed: 'W', section: 'Endpoints › v1 cloud operations (deprecated)', line: 137, sha: 'dc2a4bc158ba' },
@@ -3167,7 +3167,7 @@ export const RULE_CATALOG = {
     level: 'MUST',
     surfaces: ['cloud'],
     seed: 'W § Events (output lists)',
-    summary: 'output lists of executed are images, video, audio, each entry holding filename, subfolder and type',
+    summary: 'executed carries its outputs as images, video and audio lists whose entries name filename, subfolder and type',
     source: 'seed',
     seed_refs: [
       { seed: 'W', section: 'Events', line: 176, sha: '34f786d384b3' },
@@ -3320,7 +3320,7 @@ export const RULE_CATALOG = {
     level: 'MUST',
     surfaces: ['registry'],
     seed: 'W § Node registry operation (Security); § Authentication rule 6',
-    summary: 'a bearer credential with the API-key prefix is recognised as an API key and validated as if sent in X-API-Key, so a key X-API-Key accepts is accepted and an unknown or revoked key is refused (any client error, 4xx; the seed shows no status); where the target has a cloud surface, each API key it names gets the same verdict as bearer here as in X-API-Key on the v1 operations',
+    summary: 'a bearer credential carrying the API-key prefix is taken for an API key and checked just as X-API-Key would be, so a key X-API-Key accepts is accepted and an unknown or revoked key is refused (any client error, 4xx; the seed shows no status); where the target has a cloud surface, each API key it names gets the same verdict as bearer here as in X-API-Key on the v1 operations',
     source: 'seed',
     seed_refs: [
       { seed: 'W', section: 'Endpoints › Node registry operation', line: 151, sha: 'e64ce748e7f3' },
@@ -3484,7 +3484,7 @@ export const RULE_CATALOG = {
     id: 'LOAD.RATE_LIMIT.ALLOWANCE',
     level: 'SHOULD',
     surfaces: ['cloud', 'serverless', 'router'],
-    seed: 'W § Limits, 5 (requests over a rate limit are refused with 429); R § Limits',
+    seed: 'W § Limits, 5 (going past a rate limit earns a 429); R § Limits',
     summary: 'the rate admitted under sustained excess matches the configured allowance (targets.yaml rate_limit_allowance per rate_limit_window_seconds) within the stated tolerance',
     source: 'assumed',
     assumes: 'that the admitted rate under sustained excess is within 10 % of the target\'s configured allowance; the seed shows no allowance',
@@ -3499,7 +3499,7 @@ export const RULE_CATALOG = {
     id: 'LOAD.RATE_LIMIT.RETRY_SUCCEEDS',
     level: 'SHOULD',
     surfaces: ['cloud', 'serverless', 'router'],
-    seed: 'W § Errors (any 429 with Retry-After means back off and retry); R § 409 and 429 rules, 3 (wait for the allowance window)',
+    seed: 'W § Errors (a 429 carrying Retry-After asks the client to wait, then try again); R § 409 and 429 rules, 3 (wait for the allowance window)',
     summary: 'a client that waits the Retry-After it was given is then admitted',
     source: 'assumed',
     assumes: 'that waiting out the Retry-After of a 429 is enough to be admitted once',

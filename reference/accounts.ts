@@ -23,7 +23,7 @@ export const CLOUD_KEYS = {
 /** A valid key whose scopes do not include the workflow API: authenticated but not allowed (403 forbidden). */
 export const FORBIDDEN_KEY = 'comfyui-ref-erin-4a8c2e6f0b1d4397';
 
-/** An account that must sign in through its organization's SSO (refused on serverless even with a valid key). */
+/** An account bound to its organization's SSO (refused on serverless even with a valid key). */
 export const SSO_BOUND_KEY = 'comfyui-ref-dave-9d7c3b5a1e8f4266';
 export const SSO_ORGANIZATION_ID = 'org_ref_sso_01';
 

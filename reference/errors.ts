@@ -33,7 +33,7 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 export interface ApiErrorOptions {
   details?: Record<string, unknown>;
   retryAfterSeconds?: number;
-  /** Only with sso_required: the organization whose single sign-on governs the key. */
+  /** Only with sso_required: which organization's single sign-on the key falls under. */
   organizationId?: string;
 }
 

@@ -1,5 +1,5 @@
 // How many of a user's prompts ran at once, read from the v1 stream (seed W § v1 rule 3:
-// prompts run in parallel up to the subscription tier's limit; extra ones queue). A
+// as many prompts run at once as the subscription tier allows; the others queue). A
 // prompt runs from its execution_start (or, failing that, its first message about a
 // node) to its terminal message, by the time each arrived on one connection.
 import type { Received } from '../ws/session.ts';

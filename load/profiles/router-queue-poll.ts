@@ -1,5 +1,5 @@
-// Router queued-status polling (seed R § States and transitions: "A poll (status or
-// collect) on an unfinished request answers with Retry-After giving seconds to wait";
+// Router queued-status polling (seed R § States and transitions, R:112:99d3346bc6dd: status
+// and collect of a request still running say in Retry-After how many seconds to wait;
 // § GET .../status). Many clients poll requests that really run, each honouring the
 // Retry-After it was given; the run reports how often clients were told to wait and
 // whether the hint was consistent.

@@ -7,7 +7,7 @@
 //   - Three kinds are counted: malformed (invalid_node, invalid_inputs,
 //     invalid_class_type), browser-wait (waits_for_browser) and unknown
 //     (unknown_node_class, only nodes whose class is among the ten listed classes;
-//     nodes of classes beyond the ten are neither named nor counted).
+//     a node of any further class is left out of both the list and the count).
 //   - First, every kind that occurs gets one slot: its first node in node-id order.
 //     Then the remaining slots go to the other counted nodes in node-id order,
 //     whatever their kind, until fifty nodes are named.

@@ -1,5 +1,5 @@
 // The registry's security (seed W § Node registry operation): a bearer credential that
-// is a JWT, or an API key recognised by its prefix and checked exactly as X-API-Key
+// is a JWT, or an API key told apart by its prefix and checked exactly as X-API-Key
 // checks it (the same cloud key set), or the administrative secret. Any one suffices.
 import type { IncomingHttpHeaders } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';

@@ -77,7 +77,7 @@ export function selectLeg(state: RouterState, model: ModelDef, p: Principal, q: 
   // 4. The provider's gate.
   if (p.gateDown) throw new RouterError(503, 'service_unavailable', `the gate for ${alt} could not be evaluated; try again later`);
   if (!policy.providerEnabled(p, alt)) throw new RouterError(403, 'not_enabled', `${alt} is not turned on for this caller`);
-  // 5. A real provider with no leg for this model: the same answer as rule 1.
+  // 5. A provider that exists but does not serve this model: answered as in rule 1.
   if (!model.alternates.includes(alt)) throw invalidInput(`model_provider ${JSON.stringify(alt)} has no leg for ${model.id}`);
   return { kind: 'alternate', provider: alt };
 }

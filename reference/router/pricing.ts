@@ -52,7 +52,7 @@ export function operationOf(model: ModelDef, body: Record<string, unknown>, byRo
     const items = Array.isArray(body.content) ? body.content.filter(isPlainObject) : [];
     const draft = items.find((i) => i.type === 'draft_task' && isPlainObject(i.draft_task));
     if (draft) {
-      // A final render bills as the operation of the draft it renders (its id names it).
+      // A final render is billed like the draft it renders (its id names it).
       const id = String((draft.draft_task as Record<string, unknown>).id ?? '');
       const m = /^draft-(t2v|i2v|r2v|v2v)-/.exec(id);
       return { t2v: 'text_to_video', i2v: 'image_to_video', r2v: 'reference_to_video', v2v: 'video_to_video' }[m?.[1] ?? 't2v']!;

@@ -1,6 +1,6 @@
 // Seed W § Node registry operation, Security (W:151:e64ce748e7f3): a bearer JWT, a bearer
-// API key recognised by its prefix and validated as if sent in X-API-Key, or an
-// administrative-secret scheme.
+// API key (known by its prefix, checked the way X-API-Key would be), or the
+// administrative secret.
 //
 // X-API-Key is the header of the v1 cloud operations (§ Authentication rule 6). Where the
 // target has a cloud surface, each API key the target names is also sent there in

@@ -99,7 +99,7 @@ test.describe('Cost estimate', () => {
     }
   });
 
-  test('the estimate does not detect own-key use and still returns a figure', rules('ROUTER.ESTIMATE.NO_BYOK_DETECTION'), async ({ api, requireScenario }) => {
+  test('the estimate cannot tell an own-key call apart and quotes a figure anyway', rules('ROUTER.ESTIMATE.NO_BYOK_DETECTION'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'model with exact prices') as string);
     const byok = api.as({ bearer: requireScenario('byok_token', "credential resolving an own key for image_model's provider") as string });
     const q = (await byok.call('estimateModel', { path: path(m), json: imageBody(requireScenario) })).json<Quote>();

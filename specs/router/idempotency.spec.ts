@@ -112,7 +112,7 @@ test.describe('Idempotency', () => {
     check('ROUTER.IDEM.SCOPE', other.status === 201 && jsonOf(other)?.request_id !== id, "another workspace's submit with the same key", 'a fresh admission (another request)', `${describe(api, other)} ${String(jsonOf(other)?.request_id ?? '')}`);
   });
 
-  test('a keyed request without an authenticated caller is refused 401, even when the key holds a record', rules('ROUTER.IDEM.AUTH_401'), async ({ api, requireScenario }) => {
+  test('an idempotency-keyed request from an unauthenticated caller gets 401, even if a record is stored under the key', rules('ROUTER.IDEM.AUTH_401'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'JSON model') as string);
     const body = freshBody(requireScenario, 'anonymous');
     const key = uniqueKey('anonymous');
@@ -182,7 +182,7 @@ test.describe('Idempotency', () => {
     }
   });
 
-  test("an answer holding a partner's own asset link is replayed by a same-key retry a moment later", rules('ROUTER.IDEM.PROVIDER_LINK_WINDOW'), async ({ api, requireScenario }) => {
+  test("an answer that carries the partner's own asset link is replayed by a same-key retry a moment later", rules('ROUTER.IDEM.PROVIDER_LINK_WINDOW'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'JSON model with alternates') as string);
     // A run served by an alternate answers with that provider's own URLs, not copied (R:231:3fe97d8e9554).
     // Such an answer is replayed for a few minutes (R:172:012b38b74594): a retry a moment later is inside that window.

@@ -148,7 +148,7 @@ test.describe('model_provider', () => {
 
   test("an alternate's answer is the model's native output or the alternate's own answer; with strict_mode=true it is the alternate's own, unchanged", rules('ROUTER.PROVIDER.ANSWER'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'model with alternates') as string);
-    const s = requireScenario('strict_body', "a body in an alternate provider's own schema") as { provider: string; body: Record<string, unknown>; answer_members: unknown };
+    const s = requireScenario('strict_body', "a body written in the alternate provider's schema") as { provider: string; body: Record<string, unknown>; answer_members: unknown };
     const named = Array.isArray(s.answer_members) && s.answer_members.every((k) => typeof k === 'string') ? (s.answer_members as string[]) : undefined;
     // The alternate's own answer, as strict mode forwards it (R:145:efded79376a2).
     const strict = await api.call('runModel', { path: path(m), query: { model_provider: s.provider, strict_mode: true }, json: s.body });
@@ -180,7 +180,7 @@ test.describe('model_provider', () => {
 
   test('with strict_mode=true a body in the alternate\'s own schema is forwarded without native validation and without a dropped-params header; without model_provider strict_mode changes nothing', rules('ROUTER.PROVIDER.STRICT_MODE'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'model with alternates') as string);
-    const s = requireScenario('strict_body', "a body in an alternate provider's own schema") as { provider: string; body: Record<string, unknown> };
+    const s = requireScenario('strict_body', "a body written in the alternate provider's schema") as { provider: string; body: Record<string, unknown> };
     const res = await api.call('runModel', { path: path(m), query: { model_provider: s.provider, strict_mode: true }, json: s.body });
     check('ROUTER.PROVIDER.STRICT_MODE', res.status === 200, `a strict-mode run on ${s.provider} with its own schema`, '200 (native validation skipped)', describe(api, res));
     check('ROUTER.PROVIDER.STRICT_MODE', res.header(hdr(api, 'router-dropped-params')) === undefined, 'the strict-mode run', 'no dropped-params header', res.header(hdr(api, 'router-dropped-params')));

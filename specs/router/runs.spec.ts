@@ -96,7 +96,7 @@ test.describe('Synchronous run', () => {
     check('ROUTER.RUN.CREDITS_USED', got !== undefined && want !== undefined && want.figures.includes(got), `${hdr(api, 'credits-used')} of the run`, `${want?.shown ?? 'the credits of the exact quote'} (the exact quote's credits)`, header ?? 'absent');
   });
 
-  test('X-Svc-Credits-Used is the sum when several billed calls reached the provider', rules('ROUTER.RUN.CREDITS_SUM'), async ({ api, requireScenario }) => {
+  test('X-Svc-Credits-Used adds up every billed provider call behind the request', rules('ROUTER.RUN.CREDITS_SUM'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'JSON model') as string);
     const multi = requireScenario('multi_call_body', 'a body the provider serves with several billed calls, each like one call of image_body') as Record<string, unknown>;
     const n = Number(requireScenario('multi_call_count', 'how many billed calls multi_call_body makes'));
@@ -209,7 +209,7 @@ test.describe('Synchronous run', () => {
     const free = modelRef(requireScenario('unauthored_model', 'model without an authored schema') as string);
     const unauthored = await api.call('runModel', { path: path(free), query: { reject_unknown_fields: true }, json: { ...imageBody(requireScenario), conformance_extra: true } });
     check('ROUTER.RUN.REJECT_UNKNOWN', unauthored.status !== 422, `an undeclared field to unauthored ${free.id} with reject_unknown_fields=true`, 'no 422', describe(api, unauthored));
-    const strict = requireScenario('strict_body', 'a body in an alternate provider\'s own schema') as { provider: string; body: Record<string, unknown> };
+    const strict = requireScenario('strict_body', 'a body written in the alternate provider\'s schema') as { provider: string; body: Record<string, unknown> };
     const submit = await api.call('submitModelRequest', { path: path(m), query: { model_provider: strict.provider, strict_mode: true, reject_unknown_fields: true }, json: { ...strict.body, conformance_extra: 'x' } });
     check('ROUTER.RUN.REJECT_UNKNOWN', submit.status !== 422, 'a strict-mode queued submit with an undeclared field and reject_unknown_fields=true', 'no 422', describe(api, submit));
   });
@@ -250,7 +250,7 @@ test.describe('Synchronous run', () => {
     await compare('runs with a video input, without and with an image after it', 'the same credits (any video input bills as video-to-video, wherever the image stands)', of([text, video]), of([text, video, image('first_frame')]));
   });
 
-  test("a final render of a draft bills as the operation of the draft it renders, not by what its content holds", rules('ROUTER.RUN.VIDEO_BILLING'), async ({ api, requireScenario }) => {
+  test("a final render of a draft is billed like that draft, not by what its content holds", rules('ROUTER.RUN.VIDEO_BILLING'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('video_model', 'the content[].role video family') as string);
     const draft = requireScenario('video_draft', "a final render of a draft and a body billed as that draft's operation") as { render_body: unknown; draft_body: unknown };
     const [render, made] = [asRecord(draft.render_body), asRecord(draft.draft_body)];
@@ -267,6 +267,6 @@ test.describe('Synchronous run', () => {
       }
       costs.push(credits);
     }
-    check('ROUTER.RUN.VIDEO_BILLING', costs[0] === costs[1], `${name} of a final render of a draft and of a run billed as that draft's operation (scenario video_draft)`, 'the same credits (a draft_task render bills as the operation of the draft it renders)', `${formatScaled(costs[0]!)} and ${formatScaled(costs[1]!)}`);
+    check('ROUTER.RUN.VIDEO_BILLING', costs[0] === costs[1], `${name} of a final render of a draft and of a run billed as that draft's operation (scenario video_draft)`, 'the same credits (a draft_task render is billed like its draft)', `${formatScaled(costs[0]!)} and ${formatScaled(costs[1]!)}`);
   });
 });

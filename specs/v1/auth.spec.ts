@@ -22,7 +22,7 @@ test.describe('Authentication', () => {
     // documents give it no 401 either, so a catalog served without a key is accepted.
   });
 
-  test('the WebSocket takes the key as query parameter token: a valid one connects, an unknown one is refused', rules('V1.AUTH.API_KEY_HEADER'), async ({ v1 }) => {
+  test('the WebSocket reads the key from its token query parameter: a valid one connects, an unknown one is refused', rules('V1.AUTH.API_KEY_HEADER'), async ({ v1 }) => {
     const good = await WsSession.connect(v1.streamUrl());
     check('V1.AUTH.API_KEY_HEADER', good.ok, 'WS /ws with the account key as token', 'the upgrade accepted', good.ok ? 'accepted' : good.reason);
     if (good.ok) good.session.close();

@@ -1,5 +1,5 @@
-// Seed W § Errors (v1 errors): a job status of error, non_retryable_error, lost or
-// cancelled is a failed job; the WebSocket reports execution_error.
+// Seed W § Errors (v1 errors): the statuses error, non_retryable_error, lost and
+// cancelled all mean the job failed; on the WebSocket a failure arrives as execution_error.
 import { test, rules } from '../../fixtures/v1/test.ts';
 import { check } from '../../lib/check.ts';
 import { runPrompt } from '../../lib/v1/run.ts';

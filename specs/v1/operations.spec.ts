@@ -144,7 +144,7 @@ test.describe('v1 cloud operations (deprecated)', () => {
     check('V1.PROMPT.SUBSCRIPTION', ended === undefined ? outcome.kind === 'refused' : ended.kind === 'failure', 'a prompt from an account without an active subscription', 'refused with error, or accepted and then failed: never run to success', received);
   });
 
-  test('the cloud stores files in a flat content-addressed namespace: subfolder is ignored', rules('V1.NAMESPACE.FLAT'), async ({ v1 }) => {
+  test('cloud file storage has no folders, each file is addressed by its content: subfolder is ignored', rules('V1.NAMESPACE.FLAT'), async ({ v1 }) => {
     const bytes = uniquePng(5, 5);
     const a = await v1.uploadImage(bytes, { type: 'input', subfolder: `conformance/${randomUUID()}` });
     const b = await v1.uploadImage(bytes, { type: 'input', subfolder: `elsewhere/${randomUUID()}` });

@@ -1,5 +1,5 @@
-// Seed W § States and transitions › v1 job status: clients poll until a terminal value
-// appears and never match on in-flight names; a second vocabulary exists.
+// Seed W § States and transitions › v1 job status: clients keep polling until the status is
+// terminal and never match on in-flight names; a second vocabulary exists.
 import { randomUUID } from 'node:crypto';
 import { test, rules } from '../../fixtures/v1/test.ts';
 import { check } from '../../lib/check.ts';

@@ -51,7 +51,7 @@ test.describe('Asset', () => {
     check('V2.ASSET.DEDUP', second.asset.size_bytes === bytes.length, 'size_bytes of the dedup-hit record', String(bytes.length), second.asset.size_bytes, second.res);
   });
 
-  test('every fetch of an asset returns a fresh url and url_expires_at', rules('V2.ASSET.FRESH_URL'), async ({ api, target }, testInfo) => {
+  test('each read of an asset carries a newly issued url and url_expires_at', rules('V2.ASSET.FRESH_URL'), async ({ api, target }, testInfo) => {
     const { asset, bytes } = await createAsset(api);
     const first = await readAsset(api, asset.id);
     // Fresh means usable now: the url a read returns serves the asset's bytes at once.
@@ -97,7 +97,7 @@ test.describe('Asset', () => {
     }
   });
 
-  test('re-referencing content extends retention and never shortens it', rules('V2.ASSET.RETENTION_EXTENDS'), async ({ api, target }) => {
+  test('referencing held content again can push its retention deadline later, never earlier', rules('V2.ASSET.RETENTION_EXTENDS'), async ({ api, target }) => {
     test.skip(!target.capabilities.retention, 'not exercised: target does not declare the retention capability (expires_in honoured)');
     const bytes = uniquePng();
     const skew = 5_000;
@@ -178,7 +178,7 @@ test.describe('Asset from hash and by-hash check', () => {
     checkStatus('V2.ASSET.BY_HASH', held, [200]);
     const unknown = await api.call('checkAssetByHash', { path: { hash: blake3Of(uniquePng()) } });
     checkStatus('V2.ASSET.BY_HASH', unknown, [404]);
-    // "A refusal answers its status with no body": fetch never hands over a HEAD body, so
+    // Refusals are status-only (W:116:01f04bbd4dcd): fetch never hands over a HEAD body, so
     // the bytes the server wrote after the headers are read off the connection itself.
     for (const r of [held, unknown]) {
       const wire = await headOnTheWire(r.url, target.token ? { authorization: `Bearer ${target.token}` } : {});

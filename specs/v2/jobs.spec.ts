@@ -104,7 +104,7 @@ test.describe('Jobs: submit, poll, retrieve', () => {
   test("url_expires_at on a job output is not the signed URL's expiry", rules('V2.URL.OUTPUT_EXPIRY'), async ({ api, target }) => {
     const done = await finishedImageJob(api);
     const out = firstOutput(done);
-    // On the hosted cloud it repeats the job's own expires_at (W:80:0e06cfe7a0b0): the same instant.
+    // The hosted cloud puts the job's own expires_at there (W:80:0e06cfe7a0b0): the same instant.
     if (target.surface === 'cloud') check('V2.URL.OUTPUT_EXPIRY', Math.abs(instant(out.url_expires_at) - instant(done.expires_at)) < 1_000, 'url_expires_at of a job output on the hosted cloud', `the job's own expires_at (${String(done.expires_at)})`, out.url_expires_at);
     const { asset, res } = await readAsset(api, outputAssetId(out));
     // The asset's url_expires_at is the signed URL's. Reads a moment apart may differ by
@@ -203,7 +203,7 @@ test.describe('Jobs: submit, poll, retrieve', () => {
 });
 
 test.describe('Job metadata (labels)', () => {
-  test('labels are stored exactly as sent with the job (or refused 422 metadata_not_supported), and absent when the job was sent with none', rules('V2.JOB.LABELS_EXACT', 'V2.ERR.METADATA_NOT_SUPPORTED', 'V2.JOB.FIELDS_DOCUMENTED'), async ({ api }) => {
+  test('labels come back exactly as submitted (or are refused 422 metadata_not_supported), and are missing when the job had none', rules('V2.JOB.LABELS_EXACT', 'V2.ERR.METADATA_NOT_SUPPORTED', 'V2.JOB.FIELDS_DOCUMENTED'), async ({ api }) => {
     const labels = { team: 'conformance', 'run.id': randomUUID().slice(0, 8), note: 'ünïcode ok' };
     const workflow = anyWorkflow(api);
     const sent = await postJob(api, { workflow, metadata: labels });
@@ -350,7 +350,7 @@ test.describe('Limits: concurrent jobs per tier', () => {
 });
 
 test.describe('Asset rule 5: uploads that match an output', () => {
-  test('a create whose file path and bytes match an existing output answers with that output', rules('V2.ASSET.OUTPUT_MATCH'), async ({ api }) => {
+  test('creating an asset from the path and bytes of an existing output gives back that output itself', rules('V2.ASSET.OUTPUT_MATCH'), async ({ api }) => {
     // A unique prefix gives this output a path no other output has.
     const done = await finishedImageJob(api, {}, `match-${randomUUID().slice(0, 8)}`);
     const out = firstOutput(done);

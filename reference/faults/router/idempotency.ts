@@ -185,7 +185,7 @@ export const IDEMPOTENCY_FAULTS = [
   {
     name: 'router-partner-link-not-replayed',
     breaks: 'ROUTER.IDEM.PROVIDER_LINK_WINDOW',
-    description: "an answer holding a partner's own asset link is recorded but never replayable: a retry a moment later is refused 409 invalid_input (no window)",
+    description: "an answer that carries the partner's own asset link is recorded but never replayable: a retry a moment later is refused 409 invalid_input (no window)",
     install(s) {
       s.policy.router.replayable = (answer) => answer.body.length <= REPLAY_CAP_BYTES && !holdsPartnerLink(answer.body);
     },

@@ -154,7 +154,7 @@ export const RUN_FAULTS = [
   {
     name: 'router-video-draft-by-media',
     breaks: 'ROUTER.RUN.VIDEO_BILLING',
-    description: 'a final render from a draft_task item bills by the media kinds in its content (none: text-to-video), not as the operation of the draft it renders',
+    description: 'a final render from a draft_task item bills by the media kinds in its content (none: text-to-video), not like the draft it renders',
     install(s) {
       s.policy.router.videoOperation = (model, body) => {
         const items = Array.isArray(body.content) ? body.content.filter(isObj) : [];

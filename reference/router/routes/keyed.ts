@@ -32,7 +32,7 @@ export async function withKey(kit: RouteKit, req: FastifyRequest, reply: Fastify
     case 'replay':
       return send(reply, { ...found.answer, headers: { ...found.answer.headers, 'Idempotent-Replayed': 'true' } });
     case 'running':
-      if (found.sameRequest) throw new RouterError(409, 'concurrency_limit_exceeded', 'the original call with this Idempotency-Key is still running; wait Retry-After and reuse the same key', { retryAfter: 1 });
+      if (found.sameRequest) throw new RouterError(409, 'concurrency_limit_exceeded', 'the first call with this Idempotency-Key has not finished; retry with the same key after Retry-After', { retryAfter: 1 });
       throw new RouterError(409, 'invalid_input', 'this Idempotency-Key is in use by a different request; use a new key');
     case 'conflict':
       throw new RouterError(409, 'invalid_input', 'this Idempotency-Key was used for a different request; use a new key');
