@@ -6,6 +6,7 @@ export const LISTING_FAULTS = [
   {
     name: 'cursor-follows-owner',
     breaks: 'V2.ERR.LIST_REFUSALS',
+    statements: ['W:223:eb707c12e701'],
     description: "a job-list cursor issued to another account is accepted and continues that account's listing",
     install(s) {
       // A genuine cursor of another account continues that account's listing.

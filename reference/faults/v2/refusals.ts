@@ -37,6 +37,7 @@ export const REFUSAL_FAULTS = [
   {
     name: 'truncation-count-missing',
     breaks: 'V2.ERR.NODE_ERRORS_DETAILS',
+    statements: ['W:232:3301ff267691'],
     description: 'a truncated refusal of malformed nodes omits malformed_node_count',
     install(s) {
       refusal(s, (inner) => {
@@ -47,6 +48,7 @@ export const REFUSAL_FAULTS = [
   {
     name: 'unknown-class-typed-invalid',
     breaks: 'V2.ERR.NODE_ERRORS_DETAILS',
+    statements: ['W:230:2a85600fa562'],
     description: 'nodes of a class the server lacks are named with error type invalid_class_type, not unknown_node_class (the classes are still listed and counted)',
     install(s) {
       refusal(s, (inner) => {
@@ -54,19 +56,13 @@ export const REFUSAL_FAULTS = [
       });
     },
   },
-  {
-    name: 'malformed-typed-engine-native',
-    breaks: 'V2.ERR.NODE_ERRORS_DETAILS',
-    description: "malformed nodes are named with the engine's own error type required_input_missing instead of one of invalid_node, invalid_inputs, invalid_class_type (the counts stay)",
-    install(s) {
-      refusal(s, (inner) => {
-        retype(inner, (t) => (t === 'invalid_node' || t === 'invalid_inputs' || t === 'invalid_class_type' ? 'required_input_missing' : t));
-      });
-    },
-  },
+  // Retired (issue #29 § 5): malformed-typed-engine-native, malformed nodes typed with the
+  // engine's own required_input_missing. The seed's types are those "seen" (W:66:2e4eea868945),
+  // an open list: a server may type a missing input its own way (control node-errors-engine-types).
   {
     name: 'unknown-classes-unbounded',
     breaks: 'V2.ERR.NODE_ERRORS_DETAILS',
+    statements: ['W:231:85a3bff18d68', 'W:240:fbdd72f27da6'],
     description: 'unknown_node_classes lists every missing class, not at most ten',
     install(s) {
       refusal(s, (inner, out) => {
@@ -107,6 +103,7 @@ export const REFUSAL_FAULTS = [
   {
     name: 'metadata-invalid-no-key',
     breaks: 'V2.ERR.METADATA_INVALID',
+    statements: ['W:220:7eb6baa5b560'],
     description: 'metadata_invalid refusals omit details.key',
     install(s) {
       refusal(s, (inner) => {
@@ -150,6 +147,7 @@ export const REFUSAL_FAULTS = [
   {
     name: 'engine-node-error-flattened',
     breaks: 'V2.ERR.NODE_ERRORS_AFTER_DISPATCH',
+    statements: ['W:66:d8223297fbf6', 'W:230:2a85600fa562'],
     description: "a job the engine failed after dispatch names the failing node with the engine's exception copied onto the entry (message, exception_type) and an empty errors list, unlike a submit refusal's entries",
     install(s) {
       engineNodeErrors(s, (nodes) => {
@@ -166,6 +164,7 @@ export const REFUSAL_FAULTS = [
   {
     name: 'engine-node-error-keyed-by-class',
     breaks: 'V2.ERR.NODE_ERRORS_AFTER_DISPATCH',
+    statements: ['W:66:d8223297fbf6', 'W:230:2a85600fa562'],
     description: "a job the engine failed after dispatch keys its node errors by the failing node's class, as the engine's execution report names it, instead of by node id",
     install(s) {
       engineNodeErrors(s, (nodes) => Object.fromEntries(Object.entries(nodes).map(([id, entry]) => [isObj(entry) && typeof entry.class_type === 'string' ? entry.class_type : id, entry])));

@@ -8,6 +8,7 @@ export const SERVERLESS_FAULTS = [
   {
     name: 'stopped-deployment-runs',
     breaks: 'V2.SERVERLESS.DEPLOYMENT_STATE',
+    statements: ['W:216:688cbaf926cc'],
     description: 'a stopped deployment accepts jobs',
     install(s) {
       s.policy.v2.deploymentState = (id) => (DEPLOYMENTS[id] === 'stopped' ? 'ready' : DEPLOYMENTS[id]);
@@ -16,6 +17,7 @@ export const SERVERLESS_FAULTS = [
   {
     name: 'deployment-workflow-forbidden',
     breaks: 'V2.SERVERLESS.WORKFLOW_READ',
+    statements: ['W:24:b2fff39263f9', 'W:121:983158308780'],
     description: 'GET /workflow answers 403 forbidden',
     install(s) {
       s.respond({ surfaces: ['serverless'], routes: ['GET /workflow'] }, (out) => {
@@ -26,6 +28,7 @@ export const SERVERLESS_FAULTS = [
   {
     name: 'deployment-workflow-fixed',
     breaks: 'V2.SERVERLESS.WORKFLOW_READ',
+    statements: ['W:121:983158308780'],
     description: 'GET /workflow returns the graph the deployment was built around, not the graph that was executed',
     install(s) {
       s.respond({ surfaces: ['serverless'], routes: ['GET /workflow'] }, (out) => {
@@ -36,6 +39,7 @@ export const SERVERLESS_FAULTS = [
   {
     name: 'workflow-read-on-cloud',
     breaks: 'V2.SERVERLESS.WORKFLOW_ONLY',
+    statements: ['W:24:b2fff39263f9'],
     description: 'the hosted cloud serves GET /workflow with a graph, a read only serverless deployments offer',
     install(s) {
       // The deployment-only read served on the cloud too, to an account key, within its rate limit.
