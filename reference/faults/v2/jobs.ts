@@ -3,7 +3,7 @@ import type { FaultUnit } from '../unit.ts';
 import { setTimeout as delay } from 'node:timers/promises';
 import { accountTraits } from '../../v2/account-traits.ts';
 import { ApiError } from '../../errors.ts';
-import { GENERIC_500, JOB_EVENTS, JOB_ROUTES, UUID_RE, eachOutput, iso, isObj, param, record } from './shared.ts';
+import { ASSET_ROUTES, GENERIC_500, JOB_EVENTS, JOB_ROUTES, UUID_RE, eachOutput, iso, isObj, param, record } from './shared.ts';
 
 export const JOB_FAULTS = [
   {
@@ -150,6 +150,80 @@ export const JOB_FAULTS = [
     install(s) {
       s.respond({ routes: [...JOB_ROUTES.slice(1), 'GET /api/v2/jobs/:id/workflow', JOB_EVENTS] }, (out) => {
         if (out.error?.code === 'not_found' && !UUID_RE.test(param(out, 'id'))) out.fail(new ApiError('upstream_error', GENERIC_500));
+      });
+    },
+  },
+  {
+    // W:7: clients submit workflows and get them run. A submit schema generated with every
+    // member required (a code generator's default) refuses a valid body that omits the
+    // optional extra_data.
+    name: 'submit-requires-extra-data',
+    breaks: 'V2.JOB.SUBMIT',
+    statements: ['W:7:0f4046711093'],
+    description: 'a valid API-format workflow sent without extra_data is refused 422 invalid_request (the submit schema marks the optional extra_data required)',
+    install(s) {
+      s.request({ routes: ['POST /api/v2/jobs'] }, ({ request }) => {
+        if (isObj(request.body) && request.body.extra_data === undefined) throw new ApiError('invalid_request', 'extra_data: required property is missing');
+      }, 'preHandler');
+    },
+  },
+  {
+    // W:58: labels are kept exactly as sent. The asset service reads a job's labels through
+    // to the jobs store over a connection declared Latin-1, so non-ASCII label values come back
+    // as mojibake on the outputs' job_metadata (the job read itself, served by the jobs
+    // service, is right).
+    name: 'labels-read-through-latin1',
+    breaks: 'V2.JOB.LABELS_EXACT',
+    statements: ['W:58:37dff87ea57f'],
+    description: "an output asset's job_metadata carries the job's non-ASCII label values decoded as Latin-1 (UTF-8 bytes read through a wrongly declared connection): 'ü' reads 'Ã¼'",
+    install(s) {
+      s.respond({ routes: ASSET_ROUTES }, (out) => {
+        const labels = record(out)?.job_metadata;
+        if (!isObj(labels)) return;
+        for (const [k, v] of Object.entries(labels)) if (typeof v === 'string') labels[k] = Buffer.from(v, 'utf8').toString('latin1');
+      });
+    },
+  },
+  {
+    // W:58: a job sent without labels has none. The asset service defaults a job's missing
+    // labels to an empty map when it reads them through, and serialises it.
+    name: 'labels-empty-map-default',
+    breaks: 'V2.JOB.LABELS_EXACT',
+    statements: ['W:58:2c59198f0025'],
+    description: 'the outputs of a job sent without labels carry job_metadata {} (a missing label map read through as an empty one)',
+    install(s) {
+      s.respond({ routes: ASSET_ROUTES }, (out) => {
+        const body = record(out);
+        if (body !== undefined && typeof body.job_id === 'string' && body.job_metadata === undefined) body.job_metadata = {};
+      });
+    },
+  },
+  {
+    // W:54: a create matching an output answers with that output, its job_id and job_metadata.
+    // The dedup path presents the matched record without the label read-through the asset
+    // read does.
+    name: 'output-match-drops-labels',
+    breaks: 'V2.ASSET.OUTPUT_MATCH',
+    statements: ['W:54:9e9934245bd4'],
+    description: "a create whose path and bytes match a labelled job's output answers with that output and its job_id but no job_metadata (the match path skips the read of the job's labels)",
+    install(s) {
+      s.respond({ routes: ['POST /api/v2/assets'] }, (out) => {
+        const body = record(out);
+        if (body !== undefined && body.created_new === false && typeof body.job_id === 'string') delete body.job_metadata;
+      });
+    },
+  },
+  {
+    // W:53: job_metadata is absent where the serving surface keeps no labels. A proxy that keeps
+    // none maps the engine's own prompt data (its client id) into job_metadata on output reads.
+    name: 'proxy-output-labels-from-engine',
+    breaks: 'V2.ASSET.JOB_METADATA_READ',
+    statements: ['W:53:60fb6dc0818b'],
+    description: "the self-hosted proxy, which keeps no job labels, answers output assets with job_metadata {client_id: 'comfy-api-proxy'}, the engine's prompt data mapped into the labels member",
+    install(s) {
+      s.respond({ surfaces: ['local'], routes: ASSET_ROUTES }, (out) => {
+        const body = record(out);
+        if (body !== undefined && typeof body.job_id === 'string' && body.job_metadata === undefined) body.job_metadata = { client_id: 'comfy-api-proxy' };
       });
     },
   },

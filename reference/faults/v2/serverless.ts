@@ -15,6 +15,28 @@ export const SERVERLESS_FAULTS = [
     },
   },
   {
+    // W:214: a deployment still starting answers 429 deployment_not_ready. A gateway that reads
+    // readiness from the GPU pool alone reports a warming deployment as one without capacity.
+    name: 'warming-deployment-unavailable',
+    breaks: 'V2.SERVERLESS.DEPLOYMENT_STATE',
+    statements: ['W:214:8f06ae686dfb'],
+    description: 'a deployment that is still starting is refused 429 deployment_unavailable (with Retry-After) instead of deployment_not_ready',
+    install(s) {
+      s.policy.v2.deploymentState = (id) => (DEPLOYMENTS[id] === 'not_ready' ? 'unavailable' : DEPLOYMENTS[id]);
+    },
+  },
+  {
+    // W:215: a ready deployment whose GPU provider takes no work answers 429
+    // deployment_unavailable. A gateway that checks readiness only takes the jobs, which wait.
+    name: 'nogpu-deployment-runs',
+    breaks: 'V2.SERVERLESS.DEPLOYMENT_STATE',
+    statements: ['W:215:bc704bdd471a'],
+    description: 'a ready deployment whose GPU provider takes no work yet accepts jobs instead of refusing 429 deployment_unavailable',
+    install(s) {
+      s.policy.v2.deploymentState = (id) => (DEPLOYMENTS[id] === 'unavailable' ? 'ready' : DEPLOYMENTS[id]);
+    },
+  },
+  {
     name: 'deployment-workflow-forbidden',
     breaks: 'V2.SERVERLESS.WORKFLOW_READ',
     statements: ['W:24:b2fff39263f9', 'W:121:983158308780'],
