@@ -460,6 +460,11 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
     assert.equal(await typeOf(plain), 'invalid_inputs');
     assert.equal(await typeOf(ctl), 'required_input_missing');
   },
+  'v2-own-state-names': async ({ plain, ctl }) => {
+    const status = async (ref: RunningReference) => ((await (await fetch(`${ref.surfaces.local}/api/v2/jobs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(SLOW_JOB) })).json()) as { status: string }).status;
+    assert.ok(['queued', 'running'].includes(await status(plain)), 'the public names without the control');
+    assert.ok(['waiting', 'working'].includes(await status(ctl)), 'the server\'s own names under it');
+  },
   'deployment-workflow-history-form': async ({ plain, ctl }) => {
     const read = async (ref: RunningReference) => (await (await fetch(`${ref.surfaces.serverless}/deployment/dep-ready/workflow`, { headers: { authorization: `Bearer ${CLOUD_KEYS.alice}` } })).json()) as Record<string, unknown>;
     assert.ok(!('prompt' in (await read(plain))), 'the plain reference answers the graph alone');
