@@ -609,7 +609,6 @@ export const RULE_CATALOG = {
     seed_refs: [
       { seed: 'W', section: 'What the service does', line: 24, sha: 'b2fff39263f9' },
       { seed: 'W', section: 'Endpoints › v2 operations', line: 121, sha: '983158308780' },
-      { seed: 'W', section: 'Endpoints › v2 operations', line: 121, sha: 'c615b596e1c2' },
     ],
   },
   'V2.SERVERLESS.WORKFLOW_ONLY': {
@@ -805,7 +804,6 @@ export const RULE_CATALOG = {
     source: 'seed',
     seed_refs: [
       { seed: 'W', section: 'Errors', line: 220, sha: '7eb6baa5b560' },
-      { seed: 'W', section: 'Limits', line: 243, sha: 'b753a80a141e' },
     ],
   },
   'V2.ERR.METADATA_NOT_SUPPORTED': {
@@ -885,7 +883,6 @@ export const RULE_CATALOG = {
     source: 'seed',
     seed_refs: [
       { seed: 'W', section: 'Resources and their fields › Node error entry', line: 66, sha: 'd8223297fbf6' },
-      { seed: 'W', section: 'Resources and their fields › Node error entry', line: 66, sha: '2e4eea868945' },
       { seed: 'W', section: 'Errors', line: 230, sha: '2a85600fa562' },
       { seed: 'W', section: 'Errors', line: 231, sha: '85a3bff18d68' },
       { seed: 'W', section: 'Errors', line: 232, sha: '68458a84be2b' },
@@ -953,7 +950,6 @@ export const RULE_CATALOG = {
     assumes: 'the job record\'s members as the public documents name them; the seed shows only its retention rule',
     seed_refs: [
       { seed: 'W', section: 'Resources and their fields › Job record', line: 62, sha: 'bb4ec501a98f' },
-      { seed: 'W', section: 'States and transitions › v1 job status (operation `GET /api/job/{prompt_id}/status`)', line: 100, sha: '65afe34f1ab1' },
     ],
   },
   'V2.JOB.OUTPUT_FIELDS': {
@@ -1070,7 +1066,6 @@ export const RULE_CATALOG = {
     source: 'seed',
     seed_refs: [
       { seed: 'W', section: 'Limits', line: 241, sha: '502658dc83af' },
-      { seed: 'W', section: 'Limits', line: 243, sha: 'b753a80a141e' },
     ],
   },
   'V2.JOB.CANCEL': {
@@ -1082,7 +1077,6 @@ export const RULE_CATALOG = {
     source: 'public-docs',
     assumes: 'the public documents\' cancel answer (the job, ending canceled); the seed does not show cancel',
     seed_refs: [
-      { seed: 'W', section: 'States and transitions › v1 job status (operation `GET /api/job/{prompt_id}/status`)', line: 100, sha: '65afe34f1ab1' },
       { seed: 'W', section: 'Endpoints › v2 operations', line: 123, sha: 'f9a38dca0104' },
     ],
   },
@@ -1107,7 +1101,6 @@ export const RULE_CATALOG = {
     source: 'seed',
     seed_refs: [
       { seed: 'W', section: 'What the service does', line: 18, sha: 'e062e10053cc' },
-      { seed: 'W', section: 'Events', line: 194, sha: '1bfec2691be3' },
     ],
   },
   'V2.JOB.EVENTS_FORMAT': {
@@ -1120,7 +1113,6 @@ export const RULE_CATALOG = {
     assumes: 'the public documents\' event-stream format (text/event-stream, JSON status events); the seed does not show the stream',
     seed_refs: [
       { seed: 'W', section: 'Endpoints › v2 operations', line: 123, sha: 'f9a38dca0104' },
-      { seed: 'W', section: 'Events', line: 194, sha: 'd14d92feaf6e' },
     ],
   },
   'V2.JOB.LIST_WALK': {

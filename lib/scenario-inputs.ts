@@ -94,6 +94,7 @@ export const SCENARIO_INPUTS: readonly ScenarioInput[] = [
   { name: 'job_terminal_states', type: 'list', unlocks: 'the statuses of a finished v2 job (a list or one comma-separated string)', default: 'succeeded, failed, canceled, expired' },
   { name: 'job_success_state', type: 'string', unlocks: 'the status of a v2 job that ran through (one of job_terminal_states)', default: 'succeeded' },
   { name: 'job_running_states', type: 'list', unlocks: "the statuses of a v2 job running now (counted against a tier's limit)", default: 'running' },
+  { name: 'asset_reference', type: 'body', unlocks: 'how a submitted v2 workflow names an uploaded asset (a LoadImage input), a form the seed does not show: a JSON value whose strings may hold {id}, {hash} and {file_path} (e.g. "{file_path}" for a plain file name); V2.JOB.SUBMIT and V2.ERR.MISSING_ASSET end "could not judge" while the server refuses the form', default: 'the public documents\' reference object {"__type": "core/ASSET", "info": {"id": "{id}"}}' },
   V2_DEFAULT_CLASS('load_image_class', 'LoadImage'),
   V2_DEFAULT_CLASS('empty_image_class', 'EmptyImage'),
   V2_DEFAULT_CLASS('invert_image_class', 'ImageInvert'),

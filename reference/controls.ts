@@ -46,6 +46,12 @@ export interface ControlInfo {
    * exactly these, and every other rule the plain reference passes, passes.
    */
   readonly leavesUnjudged?: readonly string[];
+  /**
+   * Scenario inputs the control's run gives (merged over the reference entry's), as a user
+   * configuring a server of this kind would: where the variation is a form the seed does not
+   * show and the suite takes from an input (fixtures/test.ts applies them to the control's case).
+   */
+  readonly scenario?: Readonly<Record<string, unknown>>;
 }
 
 export const CONTROLS = [
@@ -91,6 +97,13 @@ export const CONTROLS = [
   { name: 'ws-no-executing', description: 'the v1 stream sends no executing message at all (neither per node nor the final one): execution_start, progress, executed and the terminal message tell the run', families: ['v1'] },
   { name: 'v1-subscription-fails-later', description: 'a v1 prompt from an account without an active subscription is accepted (200 {prompt_id}) and its job then ends error, instead of a refusal at submit', families: ['v1'] },
   { name: 'registry-refusals-4xx', description: 'the registry refuses a malformed Authorization (not Bearer, or a bearer that is no credential) 400, and a request with no credential 404 (a route hidden from strangers), instead of 401', families: ['registry'] },
+  // v2 jobs slice (issue #29 §2, §4, §5): behaviours seed W leaves open in submits, refusals and
+  // the deployment's workflow read, each run clean.
+  { name: 'engine-cached-work', description: 'the v2 engine keeps a node cache, as real engines do: a node whose class and inputs ran in an earlier successful job of the account finishes at once (identical slow jobs take no time)', families: ['v2'] },
+  { name: 'asset-ref-file-name', description: "v2 submits name an uploaded asset by its plain file name (image: \"<file_path>\"), the engine's own form; the public documents' reference object is refused 422 invalid_workflow naming the node (the run sets scenario input asset_reference)", families: ['v2'], scenario: { asset_reference: '{file_path}' } },
+  { name: 'node-errors-engine-types', description: "a v2 submit refusal types a missing required input with the engine's own error type, required_input_missing (the seed's types are those seen, an open list)", families: ['v2'] },
+  { name: 'v2-own-state-names', description: "v2 jobs name their states in the server's own words (waiting, working, stopping; done, error, stopped, expired), and the run gives those names as scenario inputs job_terminal_states, job_success_state and job_running_states", families: ['v2'], departsFrom: ['V2.JOB.FIELDS_DOCUMENTED'], scenario: { job_terminal_states: ['done', 'error', 'stopped', 'expired'], job_success_state: 'done', job_running_states: ['working'] } },
+  { name: 'deployment-workflow-history-form', description: "a serverless deployment's GET /workflow answers the engine's history entry, {prompt: [number, prompt_id, graph, extra_data, output node ids]}, with the graph that ran inside it (the shape is not shown)", families: ['v2'], surfaces: ['serverless'] },
   // The router: readings seed R allows that the reference does not take (issue #21 §3, router items).
   { name: 'router-renamed-members', description: 'the router names the members seed R does not show otherwise: model_id, billing_facts.charged_on_policy_rejection, page_size, schema_url, alternates', families: ['router'], departsFrom: ['ROUTER.CATALOG.MEMBER_NAMES'] },
   { name: 'router-alternate-names', description: 'the router lists and names the wavespeed alternate wavespeed-ai (the seed names none of the four), still taking the old spelling', families: ['router'] },
@@ -132,6 +145,8 @@ const EXTRA_HEADERS: Record<string, string> = {
   Via: '1.1 reference-control-proxy',
   'Server-Timing': 'app;dur=1',
 };
+/** The v2 job states under the v2-own-state-names control (the seed shows no v2 state names, W:100:65afe34f1ab1). */
+const V2_OWN_STATE_NAMES: Readonly<Record<string, string>> = { queued: 'waiting', running: 'working', canceling: 'stopping', succeeded: 'done', failed: 'error', canceled: 'stopped' };
 /** How long a fresh v2 asset reads hash null under lazy-hash. */
 const LAZY_HASH_MS = 1_000;
 /** The v2 routes whose answer is one asset record (create, from-hash, read), however a surface mounts them. */
@@ -269,6 +284,8 @@ interface Rewrite {
   extraFields: boolean;
   reorder: boolean;
   statusNames: boolean;
+  /** Every v2 job state under another name (the v2-own-state-names control). */
+  stateNames?: Readonly<Record<string, string>>;
 }
 
 /** Deterministic: the same value and schema always give the same bytes (replays, collect = run). */
@@ -280,6 +297,8 @@ function rewriteValue(doc: Obj, rawSchema: unknown, value: unknown, how: Rewrite
   if (typeof value === 'string') {
     const terminal = schema?.['x-terminal-values'];
     if (how.statusNames && Array.isArray(terminal) && !terminal.includes(value)) return `${value}_reference_control`;
+    // Only the v2 job vocabulary (the one whose terminal names include succeeded).
+    if (how.stateNames && Array.isArray(terminal) && terminal.includes('succeeded')) return how.stateNames[value] ?? value;
     return value;
   }
   if (Array.isArray(value)) return value.map((v) => rewriteValue(doc, schema?.items, v, how));
@@ -304,6 +323,7 @@ function rewriteOf(control: ControlName): Rewrite | undefined {
   if (control === 'extra-fields') return { extraFields: true, reorder: false, statusNames: false };
   if (control === 'reordered-keys') return { extraFields: false, reorder: true, statusNames: false };
   if (control === 'unknown-in-flight-status') return { extraFields: false, reorder: false, statusNames: true };
+  if (control === 'v2-own-state-names') return { extraFields: false, reorder: false, statusNames: false, stateNames: V2_OWN_STATE_NAMES };
   return undefined;
 }
 

@@ -63,7 +63,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   const blobs = new BlobStore(dataDir);
   const assets = new AssetStore();
   const signer = new UrlSigner(() => baseUrls.cloud, ttl);
-  const engine = new V2Engine(assets, blobs, seams.policy.v2);
+  const engine = new V2Engine(assets, blobs, seams.policy.v2, { cacheWork: control === 'engine-cached-work' });
   const ctx: ReferenceContext = {
     policy: seams.policy,
     socketOut: seams.socketOut,

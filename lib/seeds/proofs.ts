@@ -89,25 +89,57 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'delete-keeps-record', rule: 'V2.ASSET.DELETE' },
     { fault: 'workflow-read-save-format', rule: 'V2.JOB.WORKFLOW_READ' },
   ],
+  'W:7:0f4046711093': [
+    { fault: 'submit-requires-extra-data', rule: 'V2.JOB.SUBMIT' },
+  ],
   'W:7:93fc661d1cd2': [
     { fault: 'content-range-unitless', rule: 'V2.CONTRACT.HEADERS' },
   ],
   'W:18:e062e10053cc': [
+    { fault: 'events-end-early', rule: 'V2.JOB.EVENTS_AGREE' },
+    { fault: 'events-terminal-failed-own-shape', rule: 'V2.JOB.EVENTS_AGREE' },
     { fault: 'job-reads-expired-at-finish', rule: 'V2.JOB.POLL_FIRST' },
   ],
   'W:19:3aee15c9e5ca': [
     { fault: 'outputs-missing', rule: 'V2.JOB.OUTPUTS_REAL' },
     { fault: 'outputs-read-once', rule: 'V2.JOB.RETRIEVABLE' },
   ],
+  'W:19:bd358774d6ec': [
+    { fault: 'idempotency-race', rule: 'V2.JOB.IDEMPOTENT' },
+    { fault: 'key-freed-by-cancel', rule: 'V2.JOB.IDEMPOTENT' },
+  ],
+  'W:21:c8b9d5f01a84': [
+    { fault: 'self-url-wrong', rule: 'V2.JOB.FOLLOW_URLS' },
+  ],
+  'W:24:b2fff39263f9': [
+    { fault: 'deployment-workflow-forbidden', rule: 'V2.SERVERLESS.WORKFLOW_READ' },
+    { fault: 'workflow-read-on-cloud', rule: 'V2.SERVERLESS.WORKFLOW_ONLY' },
+  ],
+  'W:53:60fb6dc0818b': [
+    { fault: 'proxy-output-labels-from-engine', rule: 'V2.ASSET.JOB_METADATA_READ' },
+  ],
   'W:54:9e9934245bd4': [
+    { fault: 'output-match-drops-labels', rule: 'V2.ASSET.OUTPUT_MATCH' },
     { fault: 'output-match-ignored', rule: 'V2.ASSET.OUTPUT_MATCH' },
+  ],
+  'W:58:2c59198f0025': [
+    { fault: 'labels-empty-map-default', rule: 'V2.JOB.LABELS_EXACT' },
+  ],
+  'W:58:37dff87ea57f': [
+    { fault: 'labels-read-through-latin1', rule: 'V2.JOB.LABELS_EXACT' },
   ],
   'W:62:0daa6bf082cc': [
     { fault: 'output-no-url-expires-at', rule: 'V2.JOB.OUTPUT_FIELDS' },
     { fault: 'output-url-renamed', rule: 'V2.JOB.OUTPUT_FIELDS' },
   ],
   'W:62:bb4ec501a98f': [
+    { fault: 'job-created-at-missing', rule: 'V2.JOB.FIELDS_DOCUMENTED' },
     { fault: 'output-size-zero', rule: 'V2.JOB.OUTPUT_FIELDS_DOCUMENTED' },
+  ],
+  'W:66:d8223297fbf6': [
+    { fault: 'engine-node-error-flattened', rule: 'V2.ERR.NODE_ERRORS_AFTER_DISPATCH' },
+    { fault: 'engine-node-error-keyed-by-class', rule: 'V2.ERR.NODE_ERRORS_AFTER_DISPATCH' },
+    { fault: 'refusal-errors-as-strings', rule: 'V2.ERR.NODE_ERRORS_DETAILS' },
   ],
   'W:74:805d038d87df': [
     { fault: 'output-url-rotates', rule: 'V2.URL.CONTENT_STABLE' },
@@ -117,6 +149,10 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   ],
   'W:119:69514e76b20b': [
     { fault: 'range-ignored', rule: 'V2.ASSET.CONTENT_RANGE' },
+  ],
+  'W:121:983158308780': [
+    { fault: 'deployment-workflow-fixed', rule: 'V2.SERVERLESS.WORKFLOW_READ' },
+    { fault: 'deployment-workflow-forbidden', rule: 'V2.SERVERLESS.WORKFLOW_READ' },
   ],
   'W:123:f9a38dca0104': [
     { fault: 'asset-delete-200', rule: 'V2.CONTRACT.DOCUMENTED' },
@@ -196,6 +232,9 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'hash-mismatch-accepted', rule: 'V2.ASSET.EXPECTED_HASH' },
     { fault: 'hash-mismatch-as-invalid-request', rule: 'V2.ASSET.HASH_MISMATCH' },
   ],
+  'W:207:65c2b70e7bc8': [
+    { fault: 'idempotency-replay', rule: 'V2.JOB.IDEMPOTENT' },
+  ],
   'W:208:cfecd5862ab6': [
     { fault: 'queue-unbounded', rule: 'V2.ERR.QUEUE_FULL' },
   ],
@@ -205,6 +244,15 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'W:213:a4a409f683dc': [
     { fault: 'forbidden-as-unauthorized', rule: 'V2.ERR.FORBIDDEN' },
   ],
+  'W:214:8f06ae686dfb': [
+    { fault: 'warming-deployment-unavailable', rule: 'V2.SERVERLESS.DEPLOYMENT_STATE' },
+  ],
+  'W:215:bc704bdd471a': [
+    { fault: 'nogpu-deployment-runs', rule: 'V2.SERVERLESS.DEPLOYMENT_STATE' },
+  ],
+  'W:216:688cbaf926cc': [
+    { fault: 'stopped-deployment-runs', rule: 'V2.SERVERLESS.DEPLOYMENT_STATE' },
+  ],
   'W:217:ae18d5395772': [
     { fault: 'from-hash-expires-type-500', rule: 'V2.ASSET.INVALID_UPLOAD' },
     { fault: 'invalid-upload-500', rule: 'V2.ASSET.INVALID_UPLOAD' },
@@ -212,12 +260,20 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'W:218:96c1e20e9439': [
     { fault: 'moderation-ignored', rule: 'V2.ERR.CONTENT_BLOCKED' },
   ],
+  'W:220:7eb6baa5b560': [
+    { fault: 'metadata-invalid-no-key', rule: 'V2.ERR.METADATA_INVALID' },
+    { fault: 'metadata-pairs-keyed', rule: 'V2.ERR.METADATA_INVALID' },
+  ],
   'W:221:da2758a81dda': [
     { fault: 'labels-refused-invalid-request', rule: 'V2.ERR.METADATA_NOT_SUPPORTED' },
   ],
   'W:222:ef000ea7c544': [
     { fault: 'list-filter-ignored', rule: 'V2.JOB.LIST_FILTER' },
     { fault: 'list-filters-unbounded', rule: 'V2.JOB.LIST_FILTER_LIMIT' },
+  ],
+  'W:223:eb707c12e701': [
+    { fault: 'cursor-follows-owner', rule: 'V2.ERR.LIST_REFUSALS' },
+    { fault: 'cursor-refused-invalid-request', rule: 'V2.ERR.LIST_REFUSALS' },
   ],
   'W:224:cee6106f4ee8': [
     { fault: 'list-unimplemented-as-403', rule: 'V2.ERR.NOT_IMPLEMENTED' },
@@ -227,8 +283,47 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'upload-failure-untyped', rule: 'V2.ERR.UPSTREAM_GENERIC' },
     { fault: 'upstream-leaks-stack', rule: 'V2.ERR.UPSTREAM_GENERIC' },
   ],
+  'W:230:2a85600fa562': [
+    { fault: 'engine-node-error-flattened', rule: 'V2.ERR.NODE_ERRORS_AFTER_DISPATCH' },
+    { fault: 'engine-node-error-keyed-by-class', rule: 'V2.ERR.NODE_ERRORS_AFTER_DISPATCH' },
+    { fault: 'refusal-errors-as-strings', rule: 'V2.ERR.NODE_ERRORS_DETAILS' },
+    { fault: 'unknown-class-typed-invalid', rule: 'V2.ERR.NODE_ERRORS_DETAILS' },
+  ],
+  'W:231:85a3bff18d68': [
+    { fault: 'browser-wait-classes-missing', rule: 'V2.ERR.NODE_ERRORS_DETAILS' },
+    { fault: 'unknown-classes-unbounded', rule: 'V2.ERR.NODE_ERRORS_DETAILS' },
+  ],
+  'W:232:21cf9c6397f3': [
+    { fault: 'unknown-count-all-nodes', rule: 'V2.ERR.NODE_ERRORS_DETAILS' },
+    { fault: 'unknown-unlisted-nodes-named', rule: 'V2.ERR.NODE_ERRORS_DETAILS' },
+  ],
+  'W:232:300a7c38da7c': [
+    { fault: 'browser-wait-count-named', rule: 'V2.ERR.NODE_ERRORS_DETAILS' },
+    { fault: 'truncation-flag-malformed-only', rule: 'V2.ERR.NODE_ERRORS_DETAILS' },
+  ],
+  'W:232:3301ff267691': [
+    { fault: 'truncation-count-missing', rule: 'V2.ERR.NODE_ERRORS_DETAILS' },
+    { fault: 'truncation-flag-missing', rule: 'V2.ERR.NODE_ERRORS_DETAILS' },
+  ],
+  'W:232:68458a84be2b': [
+    { fault: 'node-errors-unbounded', rule: 'V2.ERR.NODE_ERRORS_DETAILS' },
+  ],
+  'W:232:98fc519b5641': [
+    { fault: 'truncation-flag-malformed-only', rule: 'V2.ERR.NODE_ERRORS_DETAILS' },
+    { fault: 'unknown-count-missing', rule: 'V2.ERR.NODE_ERRORS_DETAILS' },
+    { fault: 'unknown-unlisted-nodes-named', rule: 'V2.ERR.NODE_ERRORS_DETAILS' },
+  ],
   'W:234:a0ba43bcc77c': [
     { fault: 'v1-status-created-201', rule: 'V1.CONTRACT.STATUS_DECLARED' },
     { fault: 'v1-view-404-html', rule: 'V1.CONTRACT.ERROR_BODY' },
+  ],
+  'W:240:fbdd72f27da6': [
+    { fault: 'node-errors-unbounded', rule: 'V2.ERR.NODE_ERRORS_DETAILS' },
+    { fault: 'unknown-classes-unbounded', rule: 'V2.ERR.NODE_ERRORS_DETAILS' },
+  ],
+  'W:241:502658dc83af': [
+    { fault: 'tier-limit-ignored', rule: 'V2.JOB.PARALLEL_QUEUE' },
+    { fault: 'tier-limit-ignored-own-state-names', rule: 'V2.JOB.PARALLEL_QUEUE' },
+    { fault: 'tier-limit-ignored-read-hint', rule: 'V2.JOB.PARALLEL_QUEUE' },
   ],
 };

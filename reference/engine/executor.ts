@@ -38,6 +38,17 @@ export interface ExecutorOptions {
   partnerKeyField?: string;
   /** Clock, for tests. */
   now?: () => number;
+  /**
+   * A node cache, as real engines keep one (absent: none): a node whose class and inputs ran in
+   * an earlier successful job of the account finishes at once, its waits skipped.
+   */
+  nodeCache?: NodeCacheLike;
+}
+
+/** What the executor asks of a node cache (reference/v1/cache.ts NodeCache is one). */
+export interface NodeCacheLike {
+  cachedNodes(account: string, workflow: JobSpec['workflow']): string[];
+  remember(account: string, workflow: JobSpec['workflow']): void;
 }
 
 export type ExecutorEvents = { event: [EngineEvent] };
@@ -183,6 +194,7 @@ export class Executor extends EventEmitter<ExecutorEvents> {
   private readonly concurrencyFor: (account: string) => number;
   private readonly partnerKeyField: string | undefined;
   private readonly now: () => number;
+  private readonly nodeCache: NodeCacheLike | undefined;
   private readonly runs = new Map<string, Run>();
   private readonly queues = new Map<string, Run[]>();
   private readonly runningCount = new Map<string, number>();
@@ -197,6 +209,7 @@ export class Executor extends EventEmitter<ExecutorEvents> {
     this.concurrencyFor = opts.concurrencyFor;
     this.partnerKeyField = opts.partnerKeyField;
     this.now = opts.now ?? Date.now;
+    this.nodeCache = opts.nodeCache;
     // Every open v2 event stream or v1 socket listens here; there is no sensible cap.
     this.setMaxListeners(0);
   }
@@ -410,6 +423,7 @@ export class Executor extends EventEmitter<ExecutorEvents> {
     }
     const workflow = spec.workflow as Record<string, WorkflowNode>;
     const cache = new Map<string, unknown[]>();
+    const cachedBefore = new Set(this.nodeCache?.cachedNodes(spec.account, spec.workflow) ?? []);
     let done = 0;
     for (const id of order) {
       if (signal.aborted) return { kind: 'interrupted', node: null };
@@ -466,7 +480,8 @@ export class Executor extends EventEmitter<ExecutorEvents> {
           state.outputs.push({ ...out, nodeId: id });
           return out;
         },
-        sleep: (ms) => interruptibleSleep(ms, signal),
+        // A node the cache holds finishes at once: its waits are skipped.
+        sleep: (ms) => (cachedBefore.has(id) ? Promise.resolve() : interruptibleSleep(ms, signal)),
       };
 
       let outputs: unknown[];
@@ -497,6 +512,7 @@ export class Executor extends EventEmitter<ExecutorEvents> {
     dropExtraData(run);
     state.completedAt = this.now();
     if (outcome.kind === 'success') {
+      this.nodeCache?.remember(run.spec.account, run.spec.workflow);
       state.status = 'succeeded';
       state.progress = { value: 1, nodes_done: total, nodes_total: total, current_node: null, current_node_class: null, step: null, steps: null };
     } else if (outcome.kind === 'error') {

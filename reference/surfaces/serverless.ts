@@ -77,7 +77,7 @@ export const serverlessSurface: SurfaceDefinition = {
             .map((job) => ({ job, startedAt: ctx.engine.get(job.id)?.startedAt ?? null }))
             .filter((j) => j.startedAt !== null)
             .sort((a, b) => b.startedAt! - a.startedAt!)[0];
-          return deploymentWorkflowBody(ctx, ran ? ran.job.workflow : DEPLOYMENT_WORKFLOW);
+          return deploymentWorkflowBody(ctx, ran ? ran.job.workflow : DEPLOYMENT_WORKFLOW, ran?.job.id);
         });
       },
       { prefix: '/deployment/:deployment' },

@@ -11,6 +11,7 @@ import { Executor } from '../engine/executor.ts';
 import { validateWorkflow } from '../engine/validate.ts';
 import type { EngineEvent, EngineHost, JobSpec, JobState, Refusal, StoredOutput } from '../engine/types.ts';
 import type { AssetRecord, AssetStore } from './asset-store.ts';
+import { NodeCache } from '../v1/cache.ts';
 
 /** The two override points the engine asks (V2Policy has both; a fault may replace either later). */
 export interface EnginePolicy {
@@ -26,9 +27,11 @@ export class V2Engine {
     private readonly assets: AssetStore,
     private readonly blobs: BlobStore,
     private readonly policy: EnginePolicy,
+    /** The engine-cached-work control: nodes that ran before finish at once, as a real engine's cache makes them. */
+    opts: { cacheWork?: boolean } = {},
   ) {
     // Asked when a prompt could start, so a fault installed through the policy is seen.
-    this.executor = new Executor({ host: this.host(), catalog: this.catalog, concurrencyFor: (account) => this.policy.runConcurrency(account) });
+    this.executor = new Executor({ host: this.host(), catalog: this.catalog, concurrencyFor: (account) => this.policy.runConcurrency(account), ...(opts.cacheWork ? { nodeCache: new NodeCache() } : {}) });
   }
 
   private ownAsset(account: string, id: string) {

@@ -12,6 +12,7 @@ import type { ApiWorkflow, EngineEvent, JobState } from '../engine/types.ts';
 import { CursorCodec, type CursorPosition } from './cursor.ts';
 import { JOB_RETENTION_MS, type V2Job } from './job-store.ts';
 import { parseFilters, parseLabels } from './labels.ts';
+import { engineTypedRefusal, fileNameFormRefusal } from './job-variations.ts';
 import { UUID_RE } from '../../lib/values.ts';
 
 /** What differs between the surfaces serving the v2 job contract. */
@@ -148,7 +149,9 @@ export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, g
       const named = nonUuidAssetRefs(body.workflow);
       if (Object.keys(named).length > 0) throw new ApiError('invalid_workflow', 'an asset reference must name an asset by its UUID', { details: { node_errors: named } });
     }
-    const refusal = policy.validateWorkflow(engine, body.workflow, account);
+    const fileForm = fileNameFormRefusal(ctx, body.workflow, account);
+    if (fileForm) throw fileForm;
+    const refusal = engineTypedRefusal(ctx, policy.validateWorkflow(engine, body.workflow, account));
     if (refusal) throw new ApiError(refusal.code, refusal.message, refusal.details ? { details: { ...refusal.details } } : {});
 
     const active = engine.activeCount(account);

@@ -26,7 +26,13 @@ export function registerWorkflowPage(app: FastifyInstance, ctx: ReferenceContext
  * carries members beyond the graph (v2 changes are additive, seed W:22:0217f65ddc94): one
  * unknown top-level member, and a `_meta` on every node, as an engine that titles its nodes does.
  */
-export function deploymentWorkflowBody(ctx: ReferenceContext, graph: Record<string, unknown>): Record<string, unknown> {
+export function deploymentWorkflowBody(ctx: ReferenceContext, graph: Record<string, unknown>, jobId = ''): Record<string, unknown> {
+  // A control (issue #29 § 5): the engine's own history entry for the run, the graph inside its
+  // `prompt` array beside the run's number, id, extra data and output nodes (the shape is not shown).
+  if (ctx.isControl('deployment-workflow-history-form')) {
+    const outputs = Object.entries(graph).filter(([, n]) => ctx.engine.catalog.get(String((n as { class_type?: unknown } | null)?.class_type))?.outputNode === true).map(([id]) => id);
+    return { prompt: [1, jobId, graph, {}, outputs], status: { status_str: 'success', completed: true } };
+  }
   if (!ctx.isControl('deployment-workflow-annotated')) return graph;
   const nodes = Object.fromEntries(Object.entries(graph).map(([id, node]) => [id, typeof node === 'object' && node !== null ? { ...node, _meta: { title: `node ${id}` } } : node]));
   return { ...nodes, x_reference_control: { note: 'a member beyond the graph' } };

@@ -4,9 +4,9 @@ import { isDeepStrictEqual } from 'node:util';
 import { test, rules } from '../../fixtures/test.ts';
 import { check, checkStatus, ensure, notJudged } from '../../lib/check.ts';
 import { uniquePng } from '../../lib/data/png.ts';
-import { assetRef, invertWorkflow } from '../../lib/data/workflows.ts';
+import { assetReference, invertWorkflow } from '../../lib/data/workflows.ts';
 import { blake3Of, createAsset, defaultFilePath, downloadVia, settledHash, type Asset } from '../../lib/v2/assets.ts';
-import { accepted, classes, firstOutput, followable, outputAssetId, pollToEnd, postJob, refusedClasses } from '../../lib/v2/jobs.ts';
+import { accepted, assetFormRefusal, classes, firstOutput, followable, namingAnAsset, outputAssetId, pollToEnd, postJob, refusedClasses } from '../../lib/v2/jobs.ts';
 
 test.describe('Round trip', () => {
   test('upload, dedup, submit with labels, poll, outputs, asset read, content', rules('V2.FLOW.ROUND_TRIP'), async ({ api, target }) => {
@@ -28,9 +28,13 @@ test.describe('Round trip', () => {
 
     const labels = target.surface === 'local' ? undefined : { flow: asset.id.slice(0, 8) };
     // The asset minted from the hash is a first-class input, like an uploaded one.
-    const workflow = invertWorkflow(assetRef(input.id), classes(api));
-    const submitted = await postJob(api, { workflow, ...(labels ? { metadata: labels } : {}) });
+    const workflow = namingAnAsset(invertWorkflow(assetReference({ id: input.id, hash: input.hash, file_path: input.file_path }, api.target.scenario), classes(api)));
+    const body = { workflow, ...(labels ? { metadata: labels } : {}) };
+    const submitted = await postJob(api, body);
     refusedClasses(api, submitted, workflow);
+    // A refusal of the asset-reference form (scenario input asset_reference) is not judged.
+    const form = accepted(submitted) || submitted.errorCode === 'missing_asset' ? undefined : await assetFormRefusal(api, submitted, body);
+    if (form) throw form;
     // Refused as a missing asset, the minted asset is not an input like an upload: this
     // test's own rule. Any other refusal of this valid workflow is the submit rule's.
     ensure(submitted.errorCode === 'missing_asset' ? rule : 'V2.JOB.SUBMIT', accepted(submitted), 'the submit of a workflow reading the asset minted from the hash', 'a success (2xx)', `${submitted.status} ${submitted.errorCode ?? ''}`, submitted);

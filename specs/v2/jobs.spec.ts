@@ -13,7 +13,7 @@ import { createAsset, downloadVia, sameBytes, type Asset } from '../../lib/v2/as
 import { lastTerminalRead, parseSse, reachedStatus, statusesOf } from '../../lib/v2/events.ts';
 import { checkOneJobPerKey, checkOtherRequestRefused } from '../../lib/v2/idempotency.ts';
 import { jobStates, PUBLIC_JOB_STATES } from '../../lib/v2/states.ts';
-import { accepted, anyWorkflow, checkDocumentedFields, classes, firstOutput, followable, jobUrl, outputAssetId, pollToEnd, postJob, refusedClasses, submitJob, uploadedImageWorkflow, type Job } from '../../lib/v2/jobs.ts';
+import { accepted, anyWorkflow, checkDocumentedFields, classes, firstOutput, followable, jobUrl, outputAssetId, pollToEnd, postJob, refusedClasses, submitJob, submitLabelled, uploadedImageWorkflow, type Job } from '../../lib/v2/jobs.ts';
 import { cassette } from '../../lib/cassette.ts';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -119,9 +119,15 @@ test.describe('Jobs: submit, poll, retrieve', () => {
     const unlabelled = await readAsset(api, outputAssetId(plain));
     check('V2.ASSET.JOB_METADATA_READ', unlabelled.asset.job_id != null, 'job_id of an output asset', 'the id of the job that produced it', unlabelled.asset.job_id, unlabelled.res);
     check('V2.ASSET.JOB_METADATA_READ', unlabelled.asset.job_metadata === undefined, 'job_metadata of the output of a job sent without labels', 'absent', unlabelled.asset.job_metadata, unlabelled.res);
-    if (target.surface === 'local') return notJudged('V2.ASSET.JOB_METADATA_READ', 'labels are not sent to the self-hosted proxy (the seed does not say it keeps them), so only the unlabelled case is judged here');
     const labels = { run: randomUUID().slice(0, 8), suite: 'conformance' };
-    const done = await finishedImageJob(api, { metadata: labels });
+    const { job, labelled } = await submitLabelled(api, { workflow: await uploadedImageWorkflow(api), metadata: labels });
+    const done = await pollToEnd(api, job);
+    if (!labelled) {
+      // A surface that keeps no job labels (it refused them 422 metadata_not_supported) shows
+      // none on any read (W:53:60fb6dc0818b): the output of the job it took without them neither.
+      const { asset, res } = await readAsset(api, outputAssetId(firstOutput(done)));
+      return check('V2.ASSET.JOB_METADATA_READ', asset.job_metadata === undefined, `job_metadata of an output on the ${target.surface} surface, which keeps no job labels (it refused them 422 metadata_not_supported)`, 'absent', asset.job_metadata, res);
+    }
     const { asset, res } = await readAsset(api, outputAssetId(firstOutput(done)));
     check('V2.ASSET.JOB_METADATA_READ', asset.job_id === done.id, 'job_id of the output asset', done.id, asset.job_id, res);
     // Absent is allowed (the surface keeps none, the labels could not be read); present must be the job's.
@@ -351,13 +357,20 @@ test.describe('Limits: concurrent jobs per tier', () => {
 
 test.describe('Asset rule 5: uploads that match an output', () => {
   test('creating an asset from the path and bytes of an existing output gives back that output itself', rules('V2.ASSET.OUTPUT_MATCH'), async ({ api }) => {
+    // Labels where the surface keeps them, so the answer's job_metadata is the output's too (W:54:9e9934245bd4).
     // A unique prefix gives this output a path no other output has.
-    const done = await finishedImageJob(api, {}, `match-${randomUUID().slice(0, 8)}`);
+    const labels = { run: randomUUID().slice(0, 8), suite: 'conformance-match' };
+    const { job, labelled } = await submitLabelled(api, { workflow: await uploadedImageWorkflow(api, `match-${randomUUID().slice(0, 8)}`), metadata: labels });
+    const done = await pollToEnd(api, job);
     const out = firstOutput(done);
     const id = outputAssetId(out);
     const { asset } = await readAsset(api, id);
     const bytes = await downloadVia(api, asset.url);
     const again = await createAsset(api, { bytes, filePath: asset.file_path ?? id, contentType: asset.content_type });
     check('V2.ASSET.OUTPUT_MATCH', again.asset.id === id && again.asset.job_id === done.id, 'the create of the output bytes at the output path', `the output asset ${id} with job_id ${done.id}`, { id: again.asset.id, job_id: again.asset.job_id }, again.res);
+    // The output read shows the job's labels or, where they are not kept or not readable, none
+    // (W:53:60fb6dc0818b): the matching create answers with whatever the output carries.
+    if (!labelled || asset.job_metadata === undefined) return notJudged('V2.ASSET.OUTPUT_MATCH', `the output shows no job_metadata (${labelled ? 'the labels are not shown on its read' : 'this surface keeps no labels'}), so the answer's job_metadata has nothing to match`);
+    check('V2.ASSET.OUTPUT_MATCH', isDeepStrictEqual(again.asset.job_metadata, asset.job_metadata), 'job_metadata of the create that matched a labelled job\'s output', `the output's: ${JSON.stringify(asset.job_metadata)}`, again.asset.job_metadata, again.res);
   });
 });

@@ -419,6 +419,58 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
     assert.equal((await attach(ctl, { authorization: 'Bearer not-a-credential' })).status, 400, 'a bearer that is no credential: 400');
     assert.equal((await attach(ctl, { authorization: `Bearer ${CLOUD_KEYS.alice}` })).status, 201, 'a good key still works');
   },
+  // The v2 jobs slice's controls (issue #29).
+  'engine-cached-work': async ({ plain, ctl }) => {
+    // Run time of the same slow job (a 2 s node) submitted a second time, once the first is done.
+    const secondRun = async (ref: RunningReference) => {
+      const runOnce = async () => {
+        const since = Date.now();
+        const id = await submitLocal(ref);
+        await pollUntil(async () => (((await (await fetch(`${ref.surfaces.local}/api/v2/jobs/${id}`)).json()) as { status: string }).status === 'succeeded' ? true : undefined), { deadlineMs: 10_000, intervalMs: 50 });
+        return Date.now() - since;
+      };
+      await runOnce();
+      return runOnce();
+    };
+    assert.ok((await secondRun(plain)) >= 1_800, 'the plain reference runs the node again');
+    assert.ok((await secondRun(ctl)) < 1_000, 'under the control the cached node finishes at once');
+  },
+  'asset-ref-file-name': async ({ plain, ctl }) => {
+    const submit = (ref: RunningReference, image: unknown) =>
+      fetch(`${ref.surfaces.local}/api/v2/jobs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ workflow: { '1': { class_type: 'LoadImage', inputs: { image } }, '2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'control' } } } }) });
+    const uploaded = async (ref: RunningReference) => {
+      const id = await uploadLocal(ref);
+      return { id, name: ((await (await fetch(`${ref.surfaces.local}/api/v2/assets/${id}`)).json()) as { file_path: string }).file_path };
+    };
+    const p = await uploaded(plain);
+    assert.equal((await submit(plain, { __type: 'core/ASSET', info: { id: p.id } })).status, 201, 'the plain reference takes the reference object');
+    const c = await uploaded(ctl);
+    const refused = await submit(ctl, { __type: 'core/ASSET', info: { id: c.id } });
+    assert.equal(refused.status, 422);
+    assert.equal(((await refused.json()) as { error: { code: string } }).error.code, 'invalid_workflow', 'the object is an invalid input under the control');
+    assert.equal((await submit(ctl, c.name)).status, 201, 'the plain file name is taken');
+    const missing = await submit(ctl, `control-missing-${Math.random()}.png`);
+    assert.equal(((await missing.json()) as { error: { code: string } }).error.code, 'missing_asset', 'a name no asset has is a missing asset');
+  },
+  'node-errors-engine-types': async ({ plain, ctl }) => {
+    const typeOf = async (ref: RunningReference) => {
+      const res = await fetch(`${ref.surfaces.local}/api/v2/jobs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ workflow: { '1': { class_type: 'SaveImage', inputs: { filename_prefix: 'x' } } } }) });
+      return ((await res.json()) as { error: { details: { node_errors: Record<string, { errors: Array<{ type: string }> }> } } }).error.details.node_errors['1']!.errors[0]!.type;
+    };
+    assert.equal(await typeOf(plain), 'invalid_inputs');
+    assert.equal(await typeOf(ctl), 'required_input_missing');
+  },
+  'v2-own-state-names': async ({ plain, ctl }) => {
+    const status = async (ref: RunningReference) => ((await (await fetch(`${ref.surfaces.local}/api/v2/jobs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(SLOW_JOB) })).json()) as { status: string }).status;
+    assert.ok(['queued', 'running'].includes(await status(plain)), 'the public names without the control');
+    assert.ok(['waiting', 'working'].includes(await status(ctl)), 'the server\'s own names under it');
+  },
+  'deployment-workflow-history-form': async ({ plain, ctl }) => {
+    const read = async (ref: RunningReference) => (await (await fetch(`${ref.surfaces.serverless}/deployment/dep-ready/workflow`, { headers: { authorization: `Bearer ${CLOUD_KEYS.alice}` } })).json()) as Record<string, unknown>;
+    assert.ok(!('prompt' in (await read(plain))), 'the plain reference answers the graph alone');
+    const entry = await read(ctl);
+    assert.ok(Array.isArray(entry.prompt) && typeof entry.prompt[2] === 'object', JSON.stringify(entry));
+  },
   // The router's readings of seed R (reference/router/variations.ts).
   'router-renamed-members': async ({ plain, ctl }) => {
     assert.equal((await catalogPage(plain)).limit, 1, 'the plain reference names the page size limit');
@@ -618,7 +670,7 @@ let batch: Promise<Map<string, CaseReport>> | undefined;
 /** The case without a control: what each control's run must judge at least as well. */
 const PLAIN = 'no-control';
 const runControls = () =>
-  (batch ??= runBatch([{ id: PLAIN, projects: referenceProjects, files: [] }, ...selected.map((c) => ({ id: c.name, control: c.name, projects: projectsOf(c), files: [] }))], { workers: SUITE_WORKERS }));
+  (batch ??= runBatch([{ id: PLAIN, projects: referenceProjects, files: [] }, ...selected.map((c) => ({ id: c.name, control: c.name, projects: projectsOf(c), files: [], ...((c as ControlInfo).scenario ? { scenario: { ...(c as ControlInfo).scenario } } : {}) }))], { workers: SUITE_WORKERS }));
 
 // The plain reference, the baseline of every control, is itself judged as the correct server:
 // every rule it can judge passes on evidence, nothing errors, and each rule it does not judge says why.

@@ -20,7 +20,7 @@ import fc from 'fast-check';
 import type { ApiClient, ApiResponse } from '../../api.ts';
 import { check, checkStatus, ensure, notJudged, step } from '../../check.ts';
 import { uniquePng } from '../../data/png.ts';
-import { assetRef, emptyImageWorkflow, invertWorkflow, slowWorkflow } from '../../data/workflows.ts';
+import { assetReference, emptyImageWorkflow, invertWorkflow, slowWorkflow } from '../../data/workflows.ts';
 import { ModelCommand, type Phase } from '../../model-run.ts';
 import { honourRetryAfter, jobBound, JOB_DEADLINE_MS, JOB_DEADLINE_VAR } from '../../time.ts';
 import { SuiteCountBound, SuiteError } from '../../violations.ts';
@@ -28,7 +28,7 @@ import { blake3Of, isContentBlocked, openSigned, postAsset, refusedPlacement, de
 import { reachedStatus, parseSse, statusesOf } from '../events.ts';
 import { acceptedJobId, checkOneJobPerKey, checkOtherRequestRefused, isReuseRefusal } from '../idempotency.ts';
 import { IDLE_PAGES, LIST_WALK_PAGES_VAR, listWalkMaxPages, type JobListPage } from '../job-walk.ts';
-import { accepted, classes, followable, jobUrl, outputAssetId, postJob, readJob, refusedClasses, type Job, type SubmitBody } from '../jobs.ts';
+import { accepted, assetFormRefusal, classes, followable, jobUrl, namingAnAsset, outputAssetId, postJob, readJob, refusedClasses, type Job, type SubmitBody } from '../jobs.ts';
 import { pick, RUN_LABEL_KEY, type AssetModel, type JobModel, type Labels, type V2Model, type V2Real } from './state.ts';
 import type { RuleId } from '../../rule-ids.ts';
 
@@ -322,6 +322,11 @@ class Submit extends ModelCommand<V2Model, V2Real> {
   private labelled(m: V2Model, r: V2Real): boolean {
     return r.facts.labels && this.labelDraw < (m.walk !== undefined ? 2 : 7);
   }
+  /** The asset in the target's asset_reference form (the seed shows none), filled from what the model knows of it. */
+  private reference(m: V2Model, a: AssetModel, scenario: Record<string, unknown>): unknown {
+    const blob = a.blob === undefined ? undefined : m.blobs[a.blob];
+    return assetReference({ id: a.id, hash: blob?.hash ?? null, file_path: blob?.paths[0] ?? null }, scenario);
+  }
   private body(m: V2Model, r: V2Real): SubmitBody {
     const api = r.api;
     const c = classes(api);
@@ -333,7 +338,7 @@ class Submit extends ModelCommand<V2Model, V2Real> {
         : this.shape === 'slow' && r.facts.slowClass !== undefined
           ? slowWorkflow(r.facts.slowClass, 0.1, c)
           : this.shape === 'image' && inputs.length > 0
-            ? invertWorkflow(assetRef(pick(inputs, this.n).id), c)
+            ? namingAnAsset(invertWorkflow(this.reference(m, pick(inputs, this.n), api.target.scenario), c))
             : emptyImageWorkflow(8, 8, 'conformance', c);
     const labels: Labels | undefined = this.labelled(m, r) ? { [RUN_LABEL_KEY]: r.runLabel, ...(this.extraLabel !== undefined ? { note: this.extraLabel } : {}) } : undefined;
     return { workflow, ...(labels ? { metadata: labels } : {}) };
@@ -362,6 +367,9 @@ class Submit extends ModelCommand<V2Model, V2Real> {
     for (const a of answers) refusedClasses(api, a, body.workflow);
     if (key !== undefined && copies > 1) checkOneJobPerKey(answers, `${copies} concurrent submits of one request under the fresh key ${key}`);
     const res = answers.find(accepted) ?? answers[0]!;
+    // A refusal of the suite's asset-reference form is the input's to set, not the rule's failure.
+    const form = accepted(res) ? undefined : await assetFormRefusal(api, res, body);
+    if (form) throw form;
     ensure('V2.JOB.SUBMIT', accepted(res), `the submit of job #${index} (${this.shape})`, 'a success (2xx; the public documents say 201)', desc(res), res);
     const job = followable(res);
     if (key !== undefined) check('V2.JOB.IDEMPOTENT', !m.jobs.some((j) => j.id === job.id), `the job made under the fresh key ${key}`, 'a job no other key or submit of this run made', job.id, res);

@@ -2,27 +2,14 @@
 import type { FaultUnit } from '../unit.ts';
 import { setTimeout as delay } from 'node:timers/promises';
 import { accountTraits } from '../../v2/account-traits.ts';
-import type { Refusal } from '../../engine/types.ts';
 import { ApiError } from '../../errors.ts';
-import { GENERIC_500, JOB_EVENTS, JOB_ROUTES, UUID_RE, eachOutput, iso, isObj, param, record } from './shared.ts';
-
-/** Refuses a LoadImage that takes an asset reference, as a server that does not know that input form would. */
-function assetInputRefusal(workflow: unknown): Refusal | undefined {
-  const named: Record<string, unknown> = {};
-  for (const [id, node] of Object.entries(workflow as Record<string, { class_type?: unknown; inputs?: Record<string, unknown> }>)) {
-    const image = node.inputs?.image as { __type?: unknown } | undefined;
-    if (node.class_type === 'LoadImage' && typeof image === 'object' && image !== null && image.__type === 'core/ASSET') {
-      named[id] = { class_type: 'LoadImage', errors: [{ type: 'value_not_valid', message: 'image must be a file name' }] };
-    }
-  }
-  if (Object.keys(named).length === 0) return undefined;
-  return { code: 'invalid_workflow', message: 'the workflow has invalid nodes', details: { node_errors: named } as Refusal['details'] };
-}
+import { ASSET_ROUTES, GENERIC_500, JOB_EVENTS, JOB_ROUTES, UUID_RE, eachOutput, iso, isObj, param, record } from './shared.ts';
 
 export const JOB_FAULTS = [
   {
     name: 'idempotency-race',
     breaks: 'V2.JOB.IDEMPOTENT',
+    statements: ['W:19:bd358774d6ec'],
     description: 'the Idempotency-Key is looked up and claimed with an await between, so concurrent submits with one key all create jobs',
     install(s) {
       // The key is looked up, then claimed after an await, so submits that arrive together
@@ -38,6 +25,7 @@ export const JOB_FAULTS = [
   {
     name: 'idempotency-replay',
     breaks: 'V2.JOB.IDEMPOTENT',
+    statements: ['W:207:65c2b70e7bc8'],
     description: 'a reused Idempotency-Key replays the original job (201) even for another workflow, instead of refusing 422 idempotency_key_reuse',
     install(s) {
       s.policy.v2.claimKey = (jobs, scope, account, key) => {
@@ -122,6 +110,7 @@ export const JOB_FAULTS = [
   {
     name: 'events-end-early',
     breaks: 'V2.JOB.EVENTS_AGREE',
+    statements: ['W:18:e062e10053cc'],
     description: 'the event stream ends after its first status event, before the job finishes',
     install(s) {
       s.policy.v2.streamEnds = () => true;
@@ -130,6 +119,7 @@ export const JOB_FAULTS = [
   {
     name: 'self-url-wrong',
     breaks: 'V2.JOB.FOLLOW_URLS',
+    statements: ['W:21:c8b9d5f01a84'],
     description: 'urls.self points at a path that is not the job read',
     install(s) {
       s.respond({ routes: JOB_ROUTES }, (out) => {
@@ -164,13 +154,83 @@ export const JOB_FAULTS = [
     },
   },
   {
-    name: 'asset-input-refused',
+    // W:7: clients submit workflows and get them run. A submit schema generated with every
+    // member required (a code generator's default) refuses a valid body that omits the
+    // optional extra_data.
+    name: 'submit-requires-extra-data',
     breaks: 'V2.JOB.SUBMIT',
-    description: 'a valid workflow whose LoadImage takes an existing asset reference is refused 400 invalid_workflow',
+    statements: ['W:7:0f4046711093'],
+    description: 'a valid API-format workflow sent without extra_data is refused 422 invalid_request (the submit schema marks the optional extra_data required)',
     install(s) {
-      s.policy.v2.validateWorkflow = (engine, workflow, account) => engine.validate(workflow, account) ?? assetInputRefusal(workflow);
+      s.request({ routes: ['POST /api/v2/jobs'] }, ({ request }) => {
+        if (isObj(request.body) && request.body.extra_data === undefined) throw new ApiError('invalid_request', 'extra_data: required property is missing');
+      }, 'preHandler');
     },
   },
+  {
+    // W:58: labels are kept exactly as sent. The asset service reads a job's labels through
+    // to the jobs store over a connection declared Latin-1, so non-ASCII label values come back
+    // as mojibake on the outputs' job_metadata (the job read itself, served by the jobs
+    // service, is right).
+    name: 'labels-read-through-latin1',
+    breaks: 'V2.JOB.LABELS_EXACT',
+    statements: ['W:58:37dff87ea57f'],
+    description: "an output asset's job_metadata carries the job's non-ASCII label values decoded as Latin-1 (UTF-8 bytes read through a wrongly declared connection): 'ü' reads 'Ã¼'",
+    install(s) {
+      s.respond({ routes: ASSET_ROUTES }, (out) => {
+        const labels = record(out)?.job_metadata;
+        if (!isObj(labels)) return;
+        for (const [k, v] of Object.entries(labels)) if (typeof v === 'string') labels[k] = Buffer.from(v, 'utf8').toString('latin1');
+      });
+    },
+  },
+  {
+    // W:58: a job sent without labels has none. The asset service defaults a job's missing
+    // labels to an empty map when it reads them through, and serialises it.
+    name: 'labels-empty-map-default',
+    breaks: 'V2.JOB.LABELS_EXACT',
+    statements: ['W:58:2c59198f0025'],
+    description: 'the outputs of a job sent without labels carry job_metadata {} (a missing label map read through as an empty one)',
+    install(s) {
+      s.respond({ routes: ASSET_ROUTES }, (out) => {
+        const body = record(out);
+        if (body !== undefined && typeof body.job_id === 'string' && body.job_metadata === undefined) body.job_metadata = {};
+      });
+    },
+  },
+  {
+    // W:54: a create matching an output answers with that output, its job_id and job_metadata.
+    // The dedup path presents the matched record without the label read-through the asset
+    // read does.
+    name: 'output-match-drops-labels',
+    breaks: 'V2.ASSET.OUTPUT_MATCH',
+    statements: ['W:54:9e9934245bd4'],
+    description: "a create whose path and bytes match a labelled job's output answers with that output and its job_id but no job_metadata (the match path skips the read of the job's labels)",
+    install(s) {
+      s.respond({ routes: ['POST /api/v2/assets'] }, (out) => {
+        const body = record(out);
+        if (body !== undefined && body.created_new === false && typeof body.job_id === 'string') delete body.job_metadata;
+      });
+    },
+  },
+  {
+    // W:53: job_metadata is absent where the serving surface keeps no labels. A proxy that keeps
+    // none maps the engine's own prompt data (its client id) into job_metadata on output reads.
+    name: 'proxy-output-labels-from-engine',
+    breaks: 'V2.ASSET.JOB_METADATA_READ',
+    statements: ['W:53:60fb6dc0818b'],
+    description: "the self-hosted proxy, which keeps no job labels, answers output assets with job_metadata {client_id: 'comfy-api-proxy'}, the engine's prompt data mapped into the labels member",
+    install(s) {
+      s.respond({ surfaces: ['local'], routes: ASSET_ROUTES }, (out) => {
+        const body = record(out);
+        if (body !== undefined && typeof body.job_id === 'string' && body.job_metadata === undefined) body.job_metadata = { client_id: 'comfy-api-proxy' };
+      });
+    },
+  },
+  // Retired (issue #29 § 4): asset-input-refused, a LoadImage taking an asset reference refused
+  // as invalid_workflow. The seed does not show how a workflow names an asset (W:123:f9a38dca0104),
+  // so a server that takes another form is legal (control asset-ref-file-name, with scenario input
+  // asset_reference); a refusal of the suite's form is "could not judge: set asset_reference".
   // Retired (issue #21 § 3): job-read-cached (V2.JOB.POLL_FIRST), a job read that never
   // shows the job finish. Only a suite-chosen deadline could see it, and a deadline hit is
   // the suite's bound (an error), never a broken rule: no finite run tells it from a slow job.
@@ -219,6 +279,7 @@ export const JOB_FAULTS = [
   {
     name: 'tier-limit-ignored',
     breaks: 'V2.JOB.PARALLEL_QUEUE',
+    statements: ['W:241:502658dc83af'],
     description: "every submitted job runs at once, past the tier's concurrency limit",
     install(s) {
       s.policy.v2.runConcurrency = () => 1_000;
@@ -227,6 +288,7 @@ export const JOB_FAULTS = [
   {
     name: 'tier-limit-ignored-read-hint',
     breaks: 'V2.JOB.PARALLEL_QUEUE',
+    statements: ['W:241:502658dc83af'],
     description: "every submitted job runs at once, past the tier's concurrency limit, and job reads carry Retry-After: 2 as a polling hint",
     install(s) {
       s.policy.v2.runConcurrency = () => 1_000;
@@ -239,6 +301,7 @@ export const JOB_FAULTS = [
   {
     name: 'tier-limit-ignored-own-state-names',
     breaks: 'V2.JOB.PARALLEL_QUEUE',
+    statements: ['W:241:502658dc83af'],
     description: "every submitted job runs at once, past the tier's concurrency limit, on a server whose in-flight job states have names of its own",
     under: 'unknown-in-flight-status',
     install(s) {
@@ -248,6 +311,7 @@ export const JOB_FAULTS = [
   {
     name: 'events-terminal-failed-own-shape',
     breaks: 'V2.JOB.EVENTS_AGREE',
+    statements: ['W:18:e062e10053cc'],
     description: "on a live stream whose status events name the state `state` (control events-state-member), the last event says failed for a job that polling reads succeeded",
     under: 'events-state-member',
     install(s) {
@@ -270,6 +334,7 @@ export const JOB_FAULTS = [
   {
     name: 'job-created-at-missing',
     breaks: 'V2.JOB.FIELDS_DOCUMENTED',
+    statements: ['W:62:bb4ec501a98f'],
     description: 'job records omit created_at',
     install(s) {
       s.respond({ routes: JOB_ROUTES }, (out) => {

@@ -6,10 +6,24 @@ export const LISTING_FAULTS = [
   {
     name: 'cursor-follows-owner',
     breaks: 'V2.ERR.LIST_REFUSALS',
+    statements: ['W:223:eb707c12e701'],
     description: "a job-list cursor issued to another account is accepted and continues that account's listing",
     install(s) {
       // A genuine cursor of another account continues that account's listing.
       s.policy.v2.listingOwner = (caller, cursor, cursors) => cursors.issuedScope(cursor)?.split('\n')[1] ?? caller;
+    },
+  },
+  {
+    // W:223: a cursor the server refuses is refused 400 invalid_cursor. The cursor is validated
+    // with the other query fields, so a bad one gets their refusal.
+    name: 'cursor-refused-invalid-request',
+    breaks: 'V2.ERR.LIST_REFUSALS',
+    statements: ['W:223:eb707c12e701'],
+    description: 'a job-list cursor the server cannot read is refused 422 invalid_request (validated like the limit) instead of 400 invalid_cursor',
+    install(s) {
+      s.respond({ routes: ['GET /api/v2/jobs'] }, (out) => {
+        if (out.error?.code === 'invalid_cursor') out.fail(new ApiError('invalid_request', 'cursor: not a valid value'));
+      });
     },
   },
   {

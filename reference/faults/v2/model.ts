@@ -45,6 +45,7 @@ export const MODEL_FAULTS = [
   {
     name: 'key-freed-by-cancel',
     breaks: 'V2.JOB.IDEMPOTENT',
+    statements: ['W:19:bd358774d6ec'],
     description:
       'canceling a job frees the Idempotency-Key it was submitted under (the cancel runs the clean-up meant for a refused submit), so the key then makes a second job. Caught by the v2 state machine alone; no hand-written check uses a key again after a cancel',
     install(s) {

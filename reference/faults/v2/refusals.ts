@@ -33,10 +33,30 @@ function retype(inner: Inner, to: (type: string) => string): void {
   }
 }
 
+/** The details object of a refusal, when it names nodes. */
+function detailsOf(inner: Inner): Inner | undefined {
+  return isObj(inner.details) && isObj(inner.details.node_errors) ? inner.details : undefined;
+}
+
+/** The submitted workflow of a refused submit, by node id. */
+function workflowOf(out: Outgoing): Record<string, Inner> {
+  const wf = isObj(out.request.body) ? out.request.body.workflow : undefined;
+  return isObj(wf) ? (wf as Record<string, Inner>) : {};
+}
+
+/** The classes of the submitted workflow that the engine's catalog lacks, with their nodes in id order. */
+function unknownNodes(out: Outgoing): Array<[string, string]> {
+  const known = new Set(out.ctx.engine.catalog.list().map((c) => c.name));
+  return Object.entries(workflowOf(out))
+    .filter(([, node]) => typeof node.class_type === 'string' && !known.has(node.class_type))
+    .map(([id, node]): [string, string] => [id, node.class_type as string]);
+}
+
 export const REFUSAL_FAULTS = [
   {
     name: 'truncation-count-missing',
     breaks: 'V2.ERR.NODE_ERRORS_DETAILS',
+    statements: ['W:232:3301ff267691'],
     description: 'a truncated refusal of malformed nodes omits malformed_node_count',
     install(s) {
       refusal(s, (inner) => {
@@ -47,6 +67,7 @@ export const REFUSAL_FAULTS = [
   {
     name: 'unknown-class-typed-invalid',
     breaks: 'V2.ERR.NODE_ERRORS_DETAILS',
+    statements: ['W:230:2a85600fa562'],
     description: 'nodes of a class the server lacks are named with error type invalid_class_type, not unknown_node_class (the classes are still listed and counted)',
     install(s) {
       refusal(s, (inner) => {
@@ -54,19 +75,13 @@ export const REFUSAL_FAULTS = [
       });
     },
   },
-  {
-    name: 'malformed-typed-engine-native',
-    breaks: 'V2.ERR.NODE_ERRORS_DETAILS',
-    description: "malformed nodes are named with the engine's own error type required_input_missing instead of one of invalid_node, invalid_inputs, invalid_class_type (the counts stay)",
-    install(s) {
-      refusal(s, (inner) => {
-        retype(inner, (t) => (t === 'invalid_node' || t === 'invalid_inputs' || t === 'invalid_class_type' ? 'required_input_missing' : t));
-      });
-    },
-  },
+  // Retired (issue #29 § 5): malformed-typed-engine-native, malformed nodes typed with the
+  // engine's own required_input_missing. The seed's types are those "seen" (W:66:2e4eea868945),
+  // an open list: a server may type a missing input its own way (control node-errors-engine-types).
   {
     name: 'unknown-classes-unbounded',
     breaks: 'V2.ERR.NODE_ERRORS_DETAILS',
+    statements: ['W:231:85a3bff18d68', 'W:240:fbdd72f27da6'],
     description: 'unknown_node_classes lists every missing class, not at most ten',
     install(s) {
       refusal(s, (inner, out) => {
@@ -79,6 +94,147 @@ export const REFUSAL_FAULTS = [
           if (typeof cls === 'string' && !known.has(cls)) all.add(cls);
         }
         inner.details.unknown_node_classes = [...all];
+      });
+    },
+  },
+  // Seed W § Errors, details rules 1-3 (W:230-W:232, W:240): one fault per clause, each the way a
+  // server's refusal builder plausibly gets that clause wrong while the rest holds.
+  {
+    name: 'node-errors-unbounded',
+    breaks: 'V2.ERR.NODE_ERRORS_DETAILS',
+    statements: ['W:232:68458a84be2b', 'W:240:fbdd72f27da6'],
+    description: 'a refusal of many malformed nodes names every one of them: the validator collects them all and the response builder never applies the fifty-node cap (the flag and the count are still set)',
+    install(s) {
+      refusal(s, (inner, out) => {
+        const details = detailsOf(inner);
+        if (details === undefined || typeof details.malformed_node_count !== 'number') return;
+        const nodes = details.node_errors as Inner;
+        const named = Object.values(nodes).find(isObj);
+        if (named === undefined) return;
+        // Every unnamed node of a named node's class with the same inputs has the same fault.
+        for (const [id, node] of Object.entries(workflowOf(out))) {
+          const twin = Object.entries(nodes).find(([nid]) => workflowOf(out)[nid]?.class_type === node.class_type && JSON.stringify(workflowOf(out)[nid]?.inputs) === JSON.stringify(node.inputs));
+          if (!(id in nodes) && twin !== undefined) nodes[id] = structuredClone(twin[1]);
+        }
+      });
+    },
+  },
+  {
+    name: 'truncation-flag-missing',
+    breaks: 'V2.ERR.NODE_ERRORS_DETAILS',
+    statements: ['W:232:3301ff267691'],
+    description: 'a refusal of more than fifty malformed nodes gives malformed_node_count but no node_errors_truncated (a serializer drops the flag, leaving clients to infer it from the count)',
+    install(s) {
+      refusal(s, (inner) => {
+        const details = detailsOf(inner);
+        if (details !== undefined && details.malformed_node_count !== undefined) delete details.node_errors_truncated;
+      });
+    },
+  },
+  {
+    name: 'truncation-flag-malformed-only',
+    breaks: 'V2.ERR.NODE_ERRORS_DETAILS',
+    statements: ['W:232:98fc519b5641', 'W:232:300a7c38da7c'],
+    description: 'node_errors_truncated is computed from malformed_node_count alone, so a truncated refusal of unknown-class or browser-wait nodes carries its count but no flag',
+    install(s) {
+      refusal(s, (inner) => {
+        const details = detailsOf(inner);
+        if (details !== undefined && details.malformed_node_count === undefined) delete details.node_errors_truncated;
+      });
+    },
+  },
+  {
+    name: 'browser-wait-count-named',
+    breaks: 'V2.ERR.NODE_ERRORS_DETAILS',
+    statements: ['W:232:300a7c38da7c'],
+    description: 'browser_wait_node_count counts the nodes named in node_errors (fifty), not every browser-wait node found (the counter runs after the list was cut)',
+    install(s) {
+      refusal(s, (inner) => {
+        const details = detailsOf(inner);
+        if (details !== undefined && typeof details.browser_wait_node_count === 'number') details.browser_wait_node_count = Object.keys(details.node_errors as Inner).length;
+      });
+    },
+  },
+  {
+    name: 'browser-wait-classes-missing',
+    breaks: 'V2.ERR.NODE_ERRORS_DETAILS',
+    statements: ['W:231:85a3bff18d68'],
+    description: 'a refusal of nodes waiting for a browser names them with waits_for_browser errors but leaves out browser_wait_node_classes (only the unknown-class list is built)',
+    install(s) {
+      refusal(s, (inner) => {
+        if (isObj(inner.details)) delete inner.details.browser_wait_node_classes;
+      });
+    },
+  },
+  {
+    name: 'unknown-count-missing',
+    breaks: 'V2.ERR.NODE_ERRORS_DETAILS',
+    statements: ['W:232:98fc519b5641'],
+    description: 'a refusal of more than fifty nodes of unknown classes is flagged truncated but carries no unknown_node_count (only malformed nodes get a count)',
+    install(s) {
+      refusal(s, (inner) => {
+        if (isObj(inner.details)) delete inner.details.unknown_node_count;
+      });
+    },
+  },
+  {
+    name: 'unknown-count-all-nodes',
+    breaks: 'V2.ERR.NODE_ERRORS_DETAILS',
+    statements: ['W:232:21cf9c6397f3'],
+    description: 'unknown_node_count counts the nodes of every missing class, also those beyond the ten listed (the count is taken before the class list is cut)',
+    install(s) {
+      refusal(s, (inner, out) => {
+        const details = detailsOf(inner);
+        if (details !== undefined && typeof details.unknown_node_count === 'number') details.unknown_node_count = unknownNodes(out).length;
+      });
+    },
+  },
+  {
+    name: 'unknown-unlisted-nodes-named',
+    breaks: 'V2.ERR.NODE_ERRORS_DETAILS',
+    statements: ['W:232:98fc519b5641', 'W:232:21cf9c6397f3'],
+    description: 'when nodes of more than ten unknown classes are found, node_errors names the first nodes of the classes beyond the ten in place of the last named ones (the node list and the class list are cut separately); the count and the ten classes stay',
+    install(s) {
+      refusal(s, (inner, out) => {
+        const details = detailsOf(inner);
+        if (details === undefined || !Array.isArray(details.unknown_node_classes)) return;
+        const listed = new Set(details.unknown_node_classes);
+        const beyond = unknownNodes(out).filter(([, cls]) => !listed.has(cls)).slice(0, 2);
+        const nodes = details.node_errors as Inner;
+        for (const [id, cls] of beyond) {
+          const last = Object.keys(nodes).at(-1);
+          if (last !== undefined && Object.keys(nodes).length >= 50) delete nodes[last];
+          nodes[id] = { class_type: cls, errors: [{ type: 'unknown_node_class', message: `node class ${cls} does not exist on this server` }] };
+        }
+      });
+    },
+  },
+  {
+    name: 'refusal-errors-as-strings',
+    breaks: 'V2.ERR.NODE_ERRORS_DETAILS',
+    statements: ['W:66:d8223297fbf6', 'W:230:2a85600fa562'],
+    description: "a submit refusal's node_errors entries list their errors as bare message strings (the validator's messages passed through), not {type, message} objects as a job's node errors are",
+    install(s) {
+      refusal(s, (inner) => {
+        const details = detailsOf(inner);
+        if (details === undefined) return;
+        for (const entry of Object.values(details.node_errors as Inner)) {
+          if (isObj(entry) && Array.isArray(entry.errors)) entry.errors = entry.errors.map((e) => (isObj(e) ? e.message : e));
+        }
+      });
+    },
+  },
+  {
+    name: 'metadata-pairs-keyed',
+    breaks: 'V2.ERR.METADATA_INVALID',
+    statements: ['W:220:7eb6baa5b560'],
+    description: 'a refusal of too many label pairs carries details.key naming the first key past the limit, as the per-key refusals do, though too many pairs names no single key',
+    install(s) {
+      refusal(s, (inner, out) => {
+        const labels = isObj(out.request.body) ? out.request.body.metadata : undefined;
+        if (inner.code !== 'metadata_invalid' || inner.details != null || !isObj(labels)) return;
+        const keys = Object.keys(labels);
+        if (keys.length > 16) inner.details = { key: keys[16] };
       });
     },
   },
@@ -107,6 +263,7 @@ export const REFUSAL_FAULTS = [
   {
     name: 'metadata-invalid-no-key',
     breaks: 'V2.ERR.METADATA_INVALID',
+    statements: ['W:220:7eb6baa5b560'],
     description: 'metadata_invalid refusals omit details.key',
     install(s) {
       refusal(s, (inner) => {
@@ -150,6 +307,7 @@ export const REFUSAL_FAULTS = [
   {
     name: 'engine-node-error-flattened',
     breaks: 'V2.ERR.NODE_ERRORS_AFTER_DISPATCH',
+    statements: ['W:66:d8223297fbf6', 'W:230:2a85600fa562'],
     description: "a job the engine failed after dispatch names the failing node with the engine's exception copied onto the entry (message, exception_type) and an empty errors list, unlike a submit refusal's entries",
     install(s) {
       engineNodeErrors(s, (nodes) => {
@@ -166,6 +324,7 @@ export const REFUSAL_FAULTS = [
   {
     name: 'engine-node-error-keyed-by-class',
     breaks: 'V2.ERR.NODE_ERRORS_AFTER_DISPATCH',
+    statements: ['W:66:d8223297fbf6', 'W:230:2a85600fa562'],
     description: "a job the engine failed after dispatch keys its node errors by the failing node's class, as the engine's execution report names it, instead of by node id",
     install(s) {
       engineNodeErrors(s, (nodes) => Object.fromEntries(Object.entries(nodes).map(([id, entry]) => [isObj(entry) && typeof entry.class_type === 'string' ? entry.class_type : id, entry])));

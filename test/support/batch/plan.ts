@@ -21,6 +21,8 @@ export interface BatchCase {
   files: string[];
   /** Only tests carrying this tag (`@<rule id>`), when the case's rule is declared by tests. */
   tag?: string;
+  /** Scenario inputs over the reference entry's, as a user configuring such a server gives them. */
+  scenario?: Record<string, unknown>;
 }
 
 export interface PlannedCase extends BatchCase {
