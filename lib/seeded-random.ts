@@ -1,8 +1,8 @@
 // Deterministic randomness for recorded and replayed runs. The suite draws fresh ids,
 // names and bytes for every test (parallel-safe, unique per run); a replay must draw
 // the very same ones, or its uploads hash differently from the recorded answers. So
-// in a recording or a replay, at the start of each test, randomUUID, randomBytes and
-// Math.random are re-seeded from the run's seed (FC_SEED, random per recording) and the
+// in a recording or a replay, at the start of each test, randomUUID, randomBytes, randomInt
+// and Math.random are re-seeded from the run's seed (FC_SEED, random per recording) and the
 // test's name. Modules import them by name from node:crypto; syncBuiltinESMExports
 // carries the replacement into those bindings. Ordinary runs never come here.
 import crypto, { createHash } from 'node:crypto';
@@ -38,6 +38,11 @@ export function seedRandomness(seed: string): void {
     b[8] = (b[8]! & 0x3f) | 0x80;
     const h = b.toString('hex');
     return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  };
+  // randomInt(max) or randomInt(min, max): an integer in [min, max). The callback form is not used by the suite.
+  c.randomInt = (a: number, b?: unknown) => {
+    const [min, max] = typeof b === 'number' ? [a, b] : [0, a];
+    return min + Math.floor(next() * (max - min));
   };
   Math.random = next;
   syncBuiltinESMExports();
