@@ -594,6 +594,13 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
   },
 };
 
+// Scenario inputs a control stretches: the embedded reference signs asset urls each second,
+// so its targets entry waits 5 s for a fresh one (url_refresh_seconds); a signer that rounds
+// to the minute needs the default a real target gets.
+const SCENARIO: Partial<Record<ControlName, Record<string, number>>> = {
+  'signed-url-minute-expiry': { url_refresh_seconds: 65 },
+};
+
 describe('each control is in effect', { concurrency: 1 }, () => {
   const refs = new Map<string, Refs>();
   let plain: RunningReference | undefined;
@@ -670,7 +677,7 @@ async function runControls(): Promise<{ plain: CaseReport; reports: Map<string, 
     selections.set(c.name, { tests, keys, whole: tests === whole, why });
   }
   const run = await runCases(
-    selected.map((c) => ({ id: c.name, control: c.name, tests: selections.get(c.name)!.tests })),
+    selected.map((c) => ({ id: c.name, control: c.name, tests: selections.get(c.name)!.tests, ...(SCENARIO[c.name] ? { scenario: SCENARIO[c.name] } : {}) })),
     { workers: SUITE_WORKERS },
   );
   assert.deepEqual(run.runErrors, [], 'errors outside any test of the controls run');
