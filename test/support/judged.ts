@@ -24,12 +24,6 @@ export interface JudgedScope {
    */
   baseline?: Rows;
   /**
-   * The run covered some tests of its families only (a control on the tests that consulted
-   * it): a rule none of them judges reads not covered here, and the plain reference's run
-   * of every test is what shows it judged.
-   */
-  partial?: boolean;
-  /**
    * The run left some projects out on purpose (the cassette's one project per surface): a
    * rule whose every cell reads not run is not counted among the judgeable. The plain
    * reference's run never sets it, so a project it failed to run still fails it.
@@ -50,7 +44,7 @@ const cellsOf = (report: Rows, id: string): string =>
     .join('; ');
 
 export function assertJudgedOnEvidence(report: Rows, label: string, scope: JudgedScope = {}): void {
-  const { families, surfaces, departed = [], baseline, leavesUnjudged = [], partial = false, onlyWhereRun = false } = scope;
+  const { families, surfaces, departed = [], baseline, leavesUnjudged = [], onlyWhereRun = false } = scope;
   const catalog = loadRules();
   const unjudged: string[] = [];
   for (const rule of report.rules) {
@@ -58,7 +52,7 @@ export function assertJudgedOnEvidence(report: Rows, label: string, scope: Judge
       if (!cell) continue;
       if (cell.status === 'pass') assert.ok((cell.evidence?.held ?? 0) >= 1, `${label}: ${rule.id} on ${surface} passed without a check that held`);
       else assert.ok(cell.reason && cell.reason.length > 10, `${label}: ${rule.id} on ${surface} is ${cell.status} without a reason`);
-      if (cell.status === 'not_covered' && !partial && !catalog.get(rule.id)?.not_covered) unjudged.push(`${rule.id} on ${surface}: ${cell.reason}`);
+      if (cell.status === 'not_covered' && !catalog.get(rule.id)?.not_covered) unjudged.push(`${rule.id} on ${surface}: ${cell.reason}`);
     }
   }
   assert.deepEqual(unjudged, [], `${label}: rules with a check that no check judged`);
