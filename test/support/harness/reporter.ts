@@ -19,6 +19,8 @@ export default class HarnessReporter implements Reporter {
   private readonly outcomes = new Map<string, KeyedOutcome[]>();
   private readonly errorLines = new Map<string, string[]>();
   private readonly runErrors: string[] = [];
+  /** `<run project> › <test key>` of every planned test that reported an end. */
+  private readonly ended = new Set<string>();
 
   constructor(options: { planFile: string }) {
     this.plan = JSON.parse(readFileSync(options.planFile, 'utf8')) as Plan;
@@ -41,6 +43,7 @@ export default class HarnessReporter implements Reporter {
     const id = this.plan.assignment[project.name]?.[key];
     // A test the plan did not give this project (a title another file shares) was skipped and is nobody's.
     if (id === undefined) return;
+    this.ended.add(`${project.name} › ${key}`);
     const annotations = [...test.annotations, ...result.annotations];
     const a = result.attachments.find((x) => x.name === RESULTS_ATTACHMENT);
     let evidence: TestEvidence | undefined;
@@ -74,6 +77,9 @@ export default class HarnessReporter implements Reporter {
   }
 
   onEnd(result: FullResult): void {
+    // A planned test that never ran (its title not matched, the run cut short) is said, not lost.
+    const unrun = Object.entries(this.plan.assignment).flatMap(([project, tests]) => Object.keys(tests).filter((key) => !this.ended.has(`${project} › ${key}`)).map((key) => `${project} › ${key}`));
+    if (unrun.length > 0) this.runErrors.push(`${unrun.length} planned test(s) never ran (run ${result.status}): ${unrun.slice(0, 5).join('; ')}`);
     const dir = path.join(this.plan.workDir, 'reports');
     mkdirSync(dir, { recursive: true });
     for (const [id, outcomes] of this.outcomes) writeFileSync(path.join(dir, `${id}.json`), JSON.stringify(caseReport(id, outcomes, (this.errorLines.get(id) ?? []).join('\n'))));
