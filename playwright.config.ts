@@ -31,16 +31,33 @@ const blob: Array<[string, Record<string, unknown>]> = sharded ? [['blob', { out
 // under `workflow-conformance explore` (CONFORMANCE_EXPLORE=1); the quick profile leaves it out.
 const exploring = config.profile === 'full' || config.explore;
 
-const projects = target.surfaces.flatMap((s) =>
-  familiesOn(s.surface)
-    .filter((family) => existsSync(path.join(REPO_ROOT, 'specs', family)))
-    .map((family) => ({
-      name: projectName(family, s.surface),
-      testDir: `./specs/${family}`,
-      ...(exploring ? {} : { testIgnore: '**/explore.spec.ts' }),
-      use: { surface: s.surface, family },
-    })),
-);
+// Tests mostly wait on the target (jobs, Retry-After, polls), not on this machine: four
+// workers keep a 2-core runner busy (the quick run: 77 s with one, 35 s with four, no gain
+// at six). `--workers N` overrides.
+const WORKERS = 4;
+/** The run's workers as the command line sets them (`--workers N`, `--workers=N`, `-j N`), else the default. */
+function runWorkers(argv: readonly string[]): number {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const value = a.startsWith('--workers=') ? a.slice(10) : a === '--workers' || a === '-j' ? argv[i + 1] : undefined;
+    if (value !== undefined && /^\d+$/.test(value)) return Math.max(1, Number(value));
+  }
+  return WORKERS;
+}
+
+const families = target.surfaces.flatMap((s) => familiesOn(s.surface).filter((family) => existsSync(path.join(REPO_ROOT, 'specs', family))).map((family) => ({ family, surface: s.surface })));
+// A worker serves one project, and starting one (Playwright, the fixtures, the specs) costs
+// one to two CPU-seconds: with every project's tests spread over all the run's workers, the
+// quick run's six projects started 24. Each project gets at most half of them, so two
+// projects run side by side and each starts half as many; a run of one project keeps all.
+const projectWorkers = Math.max(1, Math.ceil(runWorkers(process.argv) / Math.min(2, Math.max(1, families.length))));
+const projects = families.map(({ family, surface }) => ({
+  name: projectName(family, surface),
+  testDir: `./specs/${family}`,
+  ...(exploring ? {} : { testIgnore: '**/explore.spec.ts' }),
+  workers: projectWorkers,
+  use: { surface, family },
+}));
 
 const webServer: PlaywrightTestConfig['webServer'] = target.embedded
   ? {
@@ -64,10 +81,7 @@ export default defineConfig<Options>({
   fullyParallel: true,
   forbidOnly: config.ci,
   retries: 0,
-  // Tests mostly wait on the target (jobs, Retry-After, polls), not on this machine: four
-  // workers keep a 2-core runner busy (the quick run: 77 s with one, 35 s with four, no
-  // gain at six). `--workers N` overrides.
-  workers: 4,
+  workers: WORKERS,
   // Room for a test that polls two jobs to their deadline (CONFORMANCE_JOB_DEADLINE_MS) and
   // waits out one Retry-After at its ceiling (CONFORMANCE_RETRY_AFTER_MAX_MS), so that the
   // suite's own bound, not the test timeout, is what such a test reports.

@@ -60,9 +60,9 @@ export class ResultLog {
   /** The first step that stopped the test, if one did. */
   stoppedAt?: { step: string; why: string; by?: string[] };
   /**
-   * Set by the fixture in the self-test's batched runs (fixtures/evidence.ts): ends the
-   * test at its stopped step as skipped rather than failed, its results saying why, so
-   * that Playwright keeps the worker. Throws.
+   * Set by the fixture when a harness judges tests by their results alone (fixtures/harness.ts):
+   * ends the test at its stopped step as skipped rather than failed, its results saying why,
+   * so that Playwright keeps the worker. Throws.
    */
   endQuietly?: (why: string) => never;
   /** Whether the test ended through endQuietly. */
@@ -98,7 +98,7 @@ export class ResultLog {
 
 const quietEnds = new WeakSet<object>();
 
-/** The error that ends a test at a step already noted (`noteStop`): a Stop, or a batched self-test run's quiet end. */
+/** The error that ends a test at a step already noted (`noteStop`): a Stop, or a quiet end (ResultLog.endQuietly). */
 export function stopError(step: string, message: string): Error {
   const log = active;
   if (log?.endQuietly && !log.strict) {

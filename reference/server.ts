@@ -7,7 +7,7 @@ import type { ReferenceCredentials } from './accounts.ts';
 import { BlobStore } from './blobs.ts';
 import type { ReferenceContext, SurfaceName } from './context.ts';
 import { faultSeams } from './faults.ts';
-import { controlByName, installControl } from './controls.ts';
+import { controlByName, installControl, type ControlName } from './controls.ts';
 import { RateLimiter } from './ratelimit.ts';
 import { RouterState } from './router/state.ts';
 import { UrlSigner } from './signing.ts';
@@ -34,6 +34,12 @@ export interface ReferenceOptions {
   urlTtlSeconds?: number;
   dataDir?: string;
   log?: boolean;
+  /**
+   * Told each time the code asks whether a control is on (whichever control, on or not):
+   * where a control could change an answer. The self-test runs a control only on the tests
+   * during which the plain reference was asked about it (test/support/harness/host.ts).
+   */
+  onConsult?: (control: ControlName) => void;
 }
 
 export interface RunningReference {
@@ -63,7 +69,9 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   const blobs = new BlobStore(dataDir);
   const assets = new AssetStore();
   const signer = new UrlSigner(() => baseUrls.cloud, ttl);
-  const engine = new V2Engine(assets, blobs, seams.policy.v2, { cacheWork: control === 'engine-cached-work' });
+  const consult = opts.onConsult;
+  const isControl = consult ? (name: ControlName) => (consult(name), name === control) : (name: ControlName) => name === control;
+  const engine = new V2Engine(assets, blobs, seams.policy.v2, { cacheWork: isControl('engine-cached-work') });
   const ctx: ReferenceContext = {
     policy: seams.policy,
     socketOut: seams.socketOut,
@@ -74,10 +82,10 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
     jobs: new JobStore(),
     signer,
     limiter: new RateLimiter(allowanceFor),
-    router: new RouterState(seams.policy.router, () => baseUrls.router, (name) => name === control),
+    router: new RouterState(seams.policy.router, () => baseUrls.router, isControl),
     localToken: opts.localToken,
     log: opts.log ?? false,
-    isControl: (name) => name === control,
+    isControl,
     baseUrl: (surface) => baseUrls[surface],
   };
 

@@ -1,7 +1,7 @@
 // The one verdict: from the rule x surface matrix (report/matrix.ts) to conformance.json's
 // `summary`. Pure, so every producer of a verdict calls it: the conformance reporter, the
 // load results merged into a report (report/load-cells.ts, `run --load`), and the
-// self-test's batched runs (test/support/batch/reporter.ts), which thus prove the verdict
+// self-test harness (test/support/harness/reporter.ts), which thus prove the verdict
 // users get rather than one of their own.
 import { CIRCUIT_OPEN } from '../lib/circuit.ts';
 import type { Rule } from '../lib/rules.ts';

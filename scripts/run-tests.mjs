@@ -31,9 +31,10 @@ function collect(dir) {
   });
 }
 
-// The two longest files start first, so the many short ones fill the cores around them
-// instead of both long ones starting late, side by side, at the end.
-const LONGEST = ['test/e2e/faults.test.ts', 'test/e2e/controls.test.ts'];
+// The longest files start first, so the many short ones fill the cores around them instead
+// of the long ones starting late, side by side, at the end: the controls (two harness runs,
+// one after the other), the fault matrix, the cassette (a recording, then three replays).
+const LONGEST = ['test/e2e/controls.test.ts', 'test/e2e/faults.test.ts', 'test/e2e/cassette.test.ts'];
 const rank = (f) => (LONGEST.includes(f) ? LONGEST.indexOf(f) : LONGEST.length);
 const files = dirs.flatMap((d) => (d.endsWith('.ts') ? [d] : collect(d))).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 if (files.length === 0) {

@@ -95,14 +95,10 @@ export interface RunConfig {
   run: {
     /** CONFORMANCE_CIRCUIT_DIR: the breaker's shared folder (cli/run-start.ts sets it). */
     circuitDir?: string;
-    /** CONFORMANCE_RUN_DIR: the self-test's shared scratch folder for a batched round. */
-    runDir?: string;
     /** CONFORMANCE_REPLAY: the recording a replay answers from. */
     replay?: string;
     /** CONFORMANCE_RECORD_DIR: where a recorded run's workers write their exchanges. */
     recordDir?: string;
-    /** CONFORMANCE_BATCH_RESULTS_ONLY: the self-test's batched runs (fixtures/evidence.ts). */
-    batchResultsOnly: boolean;
     /** CONFORMANCE_LOAD_FOLLOWS: `run --load` runs load profiles after these projects, so their verdict is not the run's. */
     loadFollows: boolean;
     /** TEST_WORKER_INDEX (Playwright's): this process is a test worker, not the main process. */
@@ -120,7 +116,7 @@ export const CONFIG_VARIABLES = [
   'FC_SEED', 'FC_PATH', 'FC_NUM_RUNS', 'FC_MAX_COMMANDS', 'MODEL_TRACE',
   'CONFORMANCE_HTTP_TIMEOUT_MS', 'CONFORMANCE_MAX_BODY_BYTES', 'CONFORMANCE_JOB_DEADLINE_MS', 'CONFORMANCE_STREAM_GRACE_MS',
   'CONFORMANCE_RETRY_AFTER_MAX_MS', 'CONFORMANCE_LIST_WALK_MAX_PAGES', 'CONFORMANCE_PROBE_TIMEOUT_MS', 'CONFORMANCE_CIRCUIT_TIMEOUTS',
-  'CONFORMANCE_CIRCUIT_DIR', 'CONFORMANCE_RUN_DIR', 'CONFORMANCE_REPLAY', 'CONFORMANCE_RECORD_DIR', 'CONFORMANCE_BATCH_RESULTS_ONLY', 'CONFORMANCE_LOAD_FOLLOWS', 'TEST_WORKER_INDEX',
+  'CONFORMANCE_CIRCUIT_DIR', 'CONFORMANCE_REPLAY', 'CONFORMANCE_RECORD_DIR', 'CONFORMANCE_LOAD_FOLLOWS', 'TEST_WORKER_INDEX',
   'BENCH_DURATION', 'BENCH_CONNECTIONS', 'BENCH_OPEN_STEP_S', 'BENCH_ROUNDS',
 ] as const;
 
@@ -236,10 +232,8 @@ export function parseRunConfig(env: Env, cwd: string = process.cwd()): RunConfig
     },
     run: {
       ...opt('circuitDir', r.text('CONFORMANCE_CIRCUIT_DIR')),
-      ...opt('runDir', r.text('CONFORMANCE_RUN_DIR')),
       ...opt('replay', r.text('CONFORMANCE_REPLAY')),
       ...opt('recordDir', r.text('CONFORMANCE_RECORD_DIR')),
-      batchResultsOnly: r.flag('CONFORMANCE_BATCH_RESULTS_ONLY'),
       loadFollows: r.flag('CONFORMANCE_LOAD_FOLLOWS'),
       worker: env.TEST_WORKER_INDEX !== undefined,
     },

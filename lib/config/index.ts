@@ -13,7 +13,7 @@ const resolved = new Map<number | undefined, ResolvedTarget>();
 /**
  * This process's target, resolved once (a TargetConfigError, when the configuration is
  * wrong, is thrown again at each call). `referencePort`: the embedded reference at another
- * port base (the self-test's batched rounds run several), resolved once per base.
+ * port base (a harness may run several, fixtures/harness.ts), resolved once per base.
  */
 export function resolvedTarget(referencePort?: number): ResolvedTarget {
   let r = resolved.get(referencePort);

@@ -329,11 +329,9 @@ function finish(report: OperationReport, started: number): OperationReport {
   return report;
 }
 
-/** Where the per-operation reports go: <reports>/explore/<project>/<operation>.json (not in the self-test's batched runs). */
-function exploreReportDir(project: string): string | undefined {
-  const config = runConfig();
-  if (config.run.batchResultsOnly) return undefined;
-  return path.join(config.reportsDir, 'explore', project);
+/** Where the per-operation reports go: <reports>/explore/<project>/<operation>.json. */
+function exploreReportDir(project: string): string {
+  return path.join(runConfig().reportsDir, 'explore', project);
 }
 
 /** Writes and attaches one operation's report, and prints its one-line summary with the seed. */
@@ -341,10 +339,8 @@ export async function publish(report: OperationReport, testInfo: TestInfo): Prom
   const body = JSON.stringify(report, null, 1);
   await testInfo.attach(`explore ${report.operation}.json`, { body, contentType: 'application/json' });
   const dir = exploreReportDir(report.project);
-  if (dir) {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(path.join(dir, `${report.operation}.json`), `${body}\n`);
-  }
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, `${report.operation}.json`), `${body}\n`);
   if (!runConfig().quiet) process.stdout.write(`${summaryLine(report)}\n`);
 }
 

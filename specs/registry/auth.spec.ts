@@ -13,13 +13,11 @@
 // recording holds stand-ins for credentials, so their form is not checked there.
 import { randomUUID } from 'node:crypto';
 import { test, rules } from '../../fixtures/test.ts';
-import type { ReferenceCase } from '../../fixtures/reference-cases.ts';
 import type { ApiClient, ApiResponse, Auth } from '../../lib/api.ts';
 import { replaying } from '../../lib/cassette.ts';
 import { check } from '../../lib/check.ts';
 import { apiKeyPrefix, attach, checkAccepted, checkCredentialRefused, describe, looksLikeJwt, tamperedJwt, unknownApiKey } from '../../lib/registry/requests.ts';
 import type { ResolvedTarget, SurfaceTarget } from '../../lib/targets.ts';
-import { resolvedTarget } from '../../lib/config/index.ts';
 import { SuiteError } from '../../lib/violations.ts';
 
 /** A scenario credential that must be a compact JWT (setup: a wrong one is the target's mistake). */
@@ -39,9 +37,8 @@ function apiKeyInput(value: unknown, key: string, target: SurfaceTarget): string
   return value as string;
 }
 
-/** The cloud surface of the same target (of this test's own reference in a self-test round), if it has one. */
-function cloudOf(resolved: ResolvedTarget, referenceCase: ReferenceCase | undefined): SurfaceTarget | undefined {
-  const whole = referenceCase ? resolvedTarget(referenceCase.portBase) : resolved;
+/** The cloud surface of this test's target, if it has one. */
+function cloudOf(whole: ResolvedTarget): SurfaceTarget | undefined {
   return whole.surfaces.find((s) => s.surface === 'cloud');
 }
 
@@ -71,10 +68,10 @@ test.describe('Node registry operation › Security', () => {
     checkAccepted('REGISTRY.AUTH.JWT', await attach(api, nodeId, { auth: { bearer: jwt } }), 'translations sent with Authorization: Bearer <JWT>');
   });
 
-  test('a bearer API key is recognised by its prefix and accepted as X-API-Key accepts it', rules('REGISTRY.AUTH.API_KEY_BEARER'), async ({ api, target, resolved, referenceCase, requireScenario }) => {
+  test('a bearer API key is recognised by its prefix and accepted as X-API-Key accepts it', rules('REGISTRY.AUTH.API_KEY_BEARER'), async ({ api, target, testTarget, requireScenario }) => {
     const key = apiKeyInput(requireScenario('api_key', 'API key that X-API-Key accepts'), 'api_key', target);
     const nodeId = requireScenario('node_id', 'node to attach translations to') as string;
-    const cloud = cloudOf(resolved, referenceCase);
+    const cloud = cloudOf(testTarget);
     if (cloud && (await inXApiKey(api, cloud, key)).verdict === 'refused') {
       throw new SuiteError(`scenario input api_key is refused in X-API-Key by the v1 operations at ${cloud.baseUrl}; set api_key to a key X-API-Key accepts`);
     }
@@ -97,12 +94,12 @@ test.describe('Node registry operation › Security', () => {
     }
   });
 
-  test('an unknown or revoked API key sent as bearer is refused, as X-API-Key refuses it', rules('REGISTRY.AUTH.API_KEY_BEARER'), async ({ api, target, resolved, referenceCase, requireScenario }) => {
+  test('an unknown or revoked API key sent as bearer is refused, as X-API-Key refuses it', rules('REGISTRY.AUTH.API_KEY_BEARER'), async ({ api, target, testTarget, requireScenario }) => {
     const nodeId = requireScenario('node_id', 'node to attach translations to') as string;
     const keys: Array<[string, string]> = [['an unknown key with the API-key prefix', unknownApiKey(target)]];
     if (target.scenario.revoked_api_key !== undefined) {
       const revoked = apiKeyInput(target.scenario.revoked_api_key, 'revoked_api_key', target);
-      const cloud = cloudOf(resolved, referenceCase);
+      const cloud = cloudOf(testTarget);
       if (cloud && (await inXApiKey(api, cloud, revoked)).verdict === 'accepted') {
         throw new SuiteError(`scenario input revoked_api_key is accepted in X-API-Key by the v1 operations at ${cloud.baseUrl}; set revoked_api_key to a key X-API-Key refuses`);
       }

@@ -1,20 +1,23 @@
 // Never cry wolf: the reference under each harmless variation (reference/controls.ts)
-// is still a correct server, so the whole suite (every project) passes it: no rule
-// fails, nothing errors, and the run exits 0. A probe first shows each control is in
-// effect, so a clean run is not a control that did nothing. The plain reference runs in
-// the same batch: it is judged as the correct server, and is each control's baseline.
+// is still a correct server, so the suite passes it on every test that could see the
+// variation: no rule fails, nothing errors, and the verdict is pass. A probe first shows each control is in
+// effect, so a clean run is not a control that did nothing. The plain reference runs
+// first: it is judged as the correct server, and is each control's baseline.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CONTROLS, EXTRA_MEMBER, UNKNOWN_BUCKET, type ControlInfo, type ControlName } from '../../reference/controls.ts';
+import type { FastifyInstance } from 'fastify';
+import { CONTROLS, EXTRA_MEMBER, UNKNOWN_BUCKET, installControl, type ControlInfo, type ControlName } from '../../reference/controls.ts';
 import { CLOUD_KEYS, ROUTER_KEYS } from '../../reference/accounts.ts';
 import { BLOCKED_CONTENT_MARKER } from '../../reference/v2/moderation.ts';
 import { streamUrl, WsSession } from '../../lib/ws/session.ts';
 import type { TextMessage } from '../../lib/ws/schemas.ts';
 import type { RunningReference } from '../../reference/server.ts';
-import { failedRules, rulesWith } from '../support/run-suite.ts';
-import { runBatch, type CaseReport } from '../support/batch/run.ts';
+import { failedRules, ROOT, rulesWith } from '../support/run-suite.ts';
+import { runCases } from '../support/harness/run.ts';
+import { matrixOf, type CaseReport } from '../support/harness/outcomes.ts';
+import { specMap, testKey, type ListedTest } from '../support/spec-map.ts';
 import { resolveTarget } from '../../lib/targets.ts';
-import { familiesOn } from '../../lib/families.ts';
+import { familiesOn, projectName, type Family, type Surface } from '../../lib/families.ts';
 import { startOnFreePorts } from '../support/ports.ts';
 import { assertJudgedOnEvidence } from '../support/judged.ts';
 import { rulesWithoutFault } from '../support/fault-coverage.ts';
@@ -643,6 +646,13 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
   },
 };
 
+// Scenario inputs a control stretches: the embedded reference signs asset urls each second,
+// so its targets entry waits 5 s for a fresh one (url_refresh_seconds); a signer that rounds
+// to the minute needs the default a real target gets.
+const SCENARIO: Partial<Record<ControlName, Record<string, number>>> = {
+  'signed-url-minute-expiry': { url_refresh_seconds: 65 },
+};
+
 describe('each control is in effect', { concurrency: 1 }, () => {
   const refs = new Map<string, Refs>();
   let plain: RunningReference | undefined;
@@ -662,20 +672,85 @@ describe('each control is in effect', { concurrency: 1 }, () => {
   }
 });
 
-// Every control's whole suite in one batched run (test/support/batch/): each control
-// against its own reference, on every project of the families (and surfaces) it varies; one matrix each.
+// Two runs (test/support/harness/). First the plain reference on every test of every
+// project, with one reference per worker slot, which records which controls its code asked
+// about while serving each test (reference/server.ts onConsult): only there could a control
+// change what a test sees. Then each control on the tests of its families (and surfaces)
+// that consulted it; a control that rewrites answers through hooks (installControl), or that
+// no test consulted, on every test of its families. Each control's baseline is the plain
+// reference's run of the same tests.
 const referenceProjects = resolveTarget({}).surfaces.flatMap((s) => familiesOn(s.surface).map((family) => ({ family, surface: s.surface })));
 const projectsOf = (c: ControlInfo) => referenceProjects.filter((p) => (!c.families || c.families.includes(p.family)) && (!c.surfaces || c.surfaces.includes(p.surface)));
-let batch: Promise<Map<string, CaseReport>> | undefined;
 /** The case without a control: what each control's run must judge at least as well. */
 const PLAIN = 'no-control';
-const runControls = () =>
-  (batch ??= runBatch([{ id: PLAIN, projects: referenceProjects, files: [] }, ...selected.map((c) => ({ id: c.name, control: c.name, projects: projectsOf(c), files: [], ...((c as ControlInfo).scenario ? { scenario: { ...(c as ControlInfo).scenario } } : {}) }))], { workers: SUITE_WORKERS }));
+
+/** Whether the control acts through response hooks, which see every answer of its families. */
+function hooked(name: ControlName): boolean {
+  let added = false;
+  installControl({ addHook: () => (added = true) } as unknown as FastifyInstance, name);
+  return added;
+}
+
+interface Selection {
+  tests: Map<string, ListedTest[]>;
+  keys: Set<string>;
+  /** Every test of its families and surfaces. */
+  whole: boolean;
+  why: string;
+}
+
+async function runControls(): Promise<{ plain: CaseReport; reports: Map<string, CaseReport>; selections: Map<string, Selection> }> {
+  const map = await specMap(ROOT);
+  const every = (projects: ReadonlyArray<{ family: Family; surface: Surface }>) =>
+    new Map(
+      projects.map((p) => {
+        const name = projectName(p.family, p.surface);
+        return [name, map.tests.get(name) ?? []] as const;
+      }),
+    );
+  const plainRun = await runCases([{ id: PLAIN, perSlot: true, tests: every(referenceProjects) }], { workers: SUITE_WORKERS });
+  assert.deepEqual(plainRun.runErrors, [], 'errors outside any test of the plain reference run');
+  const consulted = plainRun.consulted[PLAIN] ?? {};
+  const selections = new Map<string, Selection>();
+  for (const c of selected) {
+    const info: ControlInfo = c;
+    const whole = every(projectsOf(info));
+    let tests = whole;
+    let why = 'rewrites answers through hooks: every test of its families';
+    if (!hooked(c.name)) {
+      tests = new Map([...whole].map(([project, list]) => [project, list.filter((t) => consulted[`${project} › ${testKey(t.file, t.titles)}`]?.includes(c.name))] as const));
+      why = 'the tests that consulted it on the plain reference';
+      if ([...tests.values()].every((l) => l.length === 0)) {
+        tests = whole;
+        why = 'consulted by no test of the plain reference: every test of its families';
+      }
+    }
+    const keys = new Set([...tests].flatMap(([project, list]) => list.map((t) => `${project} › ${testKey(t.file, t.titles)}`)));
+    selections.set(c.name, { tests, keys, whole: tests === whole, why });
+  }
+  const run = await runCases(
+    selected.map((c) => {
+      // A control's own scenario inputs (ControlInfo.scenario: the form such a server's user sets) over those it stretches here.
+      const scenario = { ...SCENARIO[c.name], ...(c as ControlInfo).scenario };
+      return { id: c.name, control: c.name, tests: selections.get(c.name)!.tests, ...(Object.keys(scenario).length > 0 ? { scenario } : {}) };
+    }),
+    { workers: SUITE_WORKERS },
+  );
+  assert.deepEqual(run.runErrors, [], 'errors outside any test of the controls run');
+  const narrowed = [...selections.values()].filter((x) => !x.whole);
+  console.log(
+    `controls: plain reference ${plainRun.reports.get(PLAIN)!.tests} tests; ${selections.size - narrowed.length} controls on every test of their families, ${narrowed.length} on the tests that consulted them (${narrowed.reduce((n, x) => n + x.keys.size, 0)} tests); ${run.projects + plainRun.projects} Playwright projects, ${run.referenceStarts + plainRun.referenceStarts} references started`,
+  );
+  for (const [name, x] of selections) console.log(`  ${name}: ${x.keys.size} tests, ${x.why}`);
+  return { plain: plainRun.reports.get(PLAIN)!, reports: run.reports, selections };
+}
+let runs: ReturnType<typeof runControls> | undefined;
+const controlRuns = () => (runs ??= runControls());
 
 // The plain reference, the baseline of every control, is itself judged as the correct server:
 // every rule it can judge passes on evidence, nothing errors, and each rule it does not judge says why.
 test('the suite passes the correct reference on evidence, with a reason for every rule it does not judge', async () => {
-  const plain = (await runControls()).get(PLAIN)!;
+  const { plain } = await controlRuns();
   assert.deepEqual(failedRules(plain), [], `rules failed on the correct reference:\n${plain.output}`);
   assert.deepEqual(rulesWith(plain, 'error'), [], `rules the suite could not judge on the correct reference:\n${plain.output}`);
   assert.deepEqual(plain.unplaced, []);
@@ -690,20 +765,34 @@ describe('the suite raises no alarm on a correct server with harmless variations
     test(`${control.name}: ${control.description}`, async () => {
       let clean = false;
       try {
-        const reports = await runControls();
+        const { plain, reports, selections } = await controlRuns();
         const report = reports.get(control.name)!;
-        const plain = reports.get(PLAIN)!;
+        const selection = selections.get(control.name)!;
         assert.equal(plain.summary.verdict, 'pass', `the plain reference, run beside the controls:\n${plain.output}`);
         // A control may depart from SHOULD rules that rest on public documents only: exactly those fail, and the run still passes.
         const departs = [...((control as ControlInfo).departsFrom ?? [])].sort();
         for (const id of departs) assert.ok(ruleOrThrow(id).level === 'SHOULD' && ruleOrThrow(id).source !== 'seed', `${control.name} departs from ${id}, which is not a SHOULD rule resting on public docs or an assumption`);
-        assert.deepEqual(failedRules(report), departs, `rules failed under control ${control.name}:\n${report.output}`);
+        assert.ok(report.tests > 0, `control ${control.name} ran no test (${selection.why})`);
+        assert.deepEqual(failedRules(report), departs, `rules failed under control ${control.name} (${selection.why}):\n${report.output}`);
         assert.deepEqual(rulesWith(report, 'error'), [], `rules the suite could not judge under control ${control.name}:\n${report.output}`);
         assert.deepEqual(report.unplaced, []);
         assert.equal(report.summary.verdict, 'pass', report.output);
         const info: ControlInfo = control;
         for (const id of info.leavesUnjudged ?? []) ruleOrThrow(id);
-        assertJudgedOnEvidence(report, `control ${control.name}`, { families: info.families, surfaces: info.surfaces, departed: departs, leavesUnjudged: info.leavesUnjudged ?? [], baseline: plain });
+        // Judged as the suite's whole run of its families under the control: the tests that
+        // consulted it as they ran under it, every other test as the plain reference ran it
+        // (the control never came near it). The baseline is the plain run of the same tests:
+        // a rule the plain reference passes there must pass here too, on evidence.
+        const projects = new Set(projectsOf(info).map((p) => projectName(p.family, p.surface)));
+        const mine = plain.outcomes.filter((o) => projects.has(o.key.split(' › ')[0]!));
+        const untouched = mine.filter((o) => !selection.keys.has(o.key));
+        assertJudgedOnEvidence({ rules: matrixOf([...report.outcomes, ...untouched]).rows }, `control ${control.name} (${selection.why})`, {
+          families: info.families,
+          surfaces: info.surfaces,
+          departed: departs,
+          leavesUnjudged: info.leavesUnjudged ?? [],
+          baseline: { rules: matrixOf(mine).rows },
+        });
         clean = true;
       } finally {
         recordScore({ kind: 'control', name: control.name, ok: clean });

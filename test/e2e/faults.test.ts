@@ -1,11 +1,11 @@
 // Every check can fail: for each fault in the reference's catalog, the suite run
 // against that fault fails exactly the rule the fault breaks, and no other.
 //
-// Faults run in batches: one Playwright invocation per batch, each fault against its
-// own reference (test/support/batch/), on the tests that declare its rule, as Playwright's
-// listing shows them (test/support/spec-map.ts; where no test declares it, the whole
-// family). A fault that needs an environment of its own (`runEnv` on the unit) runs alone,
-// as a user would run the suite. FAULTS=name,name narrows the matrix for a local re-run.
+// Faults run in one Playwright invocation, each against its own reference
+// (test/support/harness/), on the tests that declare its rule, as Playwright's listing
+// shows them (test/support/spec-map.ts; where no test declares it, the whole family). A
+// fault that needs an environment of its own (`runEnv` on the unit) runs alone, as a user
+// would run the suite. FAULTS=name,name narrows the matrix for a local re-run.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SUITE_FAULTS, type FaultInfo } from '../../reference/faults.ts';
@@ -14,39 +14,29 @@ import { failedRules, ROOT, runSuite } from '../support/run-suite.ts';
 import { ruleOrThrow } from '../../lib/rules.ts';
 import type { Surface } from '../../lib/families.ts';
 import { resolveTarget } from '../../lib/targets.ts';
-import { selectionFor, specMap, type SpecSelection } from '../support/spec-map.ts';
+import { selectionFor, specMap, testsOf, type SpecSelection } from '../support/spec-map.ts';
 import { recordScore } from '../support/score.ts';
-import { MATRIX_WORKERS_BATCHED, BATCH_SIZE } from '../support/concurrency.ts';
-import { runBatch, type CaseReport } from '../support/batch/run.ts';
+import { MATRIX_WORKERS } from '../support/concurrency.ts';
+import { runCases, type HarnessRun } from '../support/harness/run.ts';
 
 const referenceSurfaces = new Set<Surface>(resolveTarget({}).surfaces.map((s) => s.surface));
 const map = await specMap(ROOT);
 const only = new Set((process.env.FAULTS ?? '').split(',').filter(Boolean));
 const faults = SUITE_FAULTS.filter((f) => only.size === 0 || only.has(f.name));
 const selections = new Map<string, SpecSelection>(faults.map((f) => [f.name, selectionFor(f.breaks, referenceSurfaces, { map, ...(f.seenBy ? { seenBy: f.seenBy } : {}) })]));
-const batched = faults.filter((f) => !f.runEnv);
-const batches: FaultInfo[][] = [];
-for (let i = 0; i < batched.length; i += BATCH_SIZE) batches.push(batched.slice(i, i + BATCH_SIZE));
+const shared = faults.filter((f) => !f.runEnv);
 
-// Batches run one after another (each uses every core); a fault's test awaits its own.
-const started: Array<Promise<Map<string, CaseReport>>> = [];
-function batchOf(index: number): Promise<Map<string, CaseReport>> {
-  for (let i = started.length; i <= index; i++) {
-    const previous = i === 0 ? Promise.resolve() : started[i - 1]!.then(() => undefined, () => undefined);
-    started.push(
-      previous.then(() =>
-        runBatch(
-          batches[i]!.map((f) => {
-            const sel = selections.get(f.name)!;
-            return { id: f.name, fault: f.name, ...(f.under ? { control: f.under } : {}), projects: sel.surfaces.map((surface) => ({ family: sel.family, surface })), files: sel.files, ...(sel.tag ? { tag: sel.tag } : {}) };
-          }),
-          { workers: MATRIX_WORKERS_BATCHED },
-        ),
-      ),
-    );
-  }
-  return started[index]!;
-}
+// Every fault without an environment of its own in one run (test/support/harness/): each
+// fault's tests reach its own reference; a fault's test awaits the run.
+let matrixRun: Promise<HarnessRun> | undefined;
+const matrix = () =>
+  (matrixRun ??= runCases(
+    shared.map((f) => ({ id: f.name, fault: f.name, ...(f.under ? { control: f.under } : {}), tests: testsOf(selections.get(f.name)!, map) })),
+    { workers: MATRIX_WORKERS },
+  ).then((r) => {
+    console.log(`fault matrix: ${shared.length} faults, ${r.projects} Playwright projects, ${r.referenceStarts} references started`);
+    return r;
+  }));
 
 interface Judged {
   failed: string[];
@@ -59,9 +49,10 @@ interface Judged {
 
 async function judgedRun(fault: FaultInfo): Promise<Judged> {
   const sel = selections.get(fault.name)!;
-  const index = batches.findIndex((b) => b.includes(fault));
-  if (index >= 0) {
-    const report = (await batchOf(index)).get(fault.name)!;
+  if (!fault.runEnv) {
+    const r = await matrix();
+    assert.deepEqual(r.runErrors, [], 'errors outside any test of the fault matrix');
+    const report = r.reports.get(fault.name)!;
     const cell = Object.values(report.rules.find((r) => r.id === fault.breaks)?.results ?? {}).find((c) => c?.status === 'fail');
     return { failed: failedRules(report), runFails: report.summary.verdict !== 'pass', shouldFailed: report.summary.should_failed, ...(cell?.reason ? { reason: cell.reason } : {}), output: `${report.tests} tests; ${report.output.slice(-2000)}` };
   }

@@ -44,7 +44,23 @@ export interface SpecMap {
   declared: Map<string, string[]>;
   /** spec file → the rule tags of each test in it: the rules one test declares together. */
   declarations: Map<string, string[][]>;
+  /** project (`v2-local`, ...) → its tests, in listing order. */
+  tests: Map<string, ListedTest[]>;
+  /** project → its family and surface. */
+  projects: Map<string, { family: Family; surface: Surface }>;
 }
+
+/** One test of the listing, as the self-test's harness selects and names it. */
+export interface ListedTest {
+  /** Spec file, repo-relative. */
+  file: string;
+  /** Titles from the outermost describe to the test's own. */
+  titles: string[];
+  /** The rule ids it declares. */
+  rules: string[];
+}
+
+export { testKey } from './harness/keys.ts';
 
 /** The parts of Playwright's JSON report (`--reporter=json`) the map reads. */
 export interface ListingReport {
@@ -53,13 +69,15 @@ export interface ListingReport {
   errors?: Array<{ message?: string }>;
 }
 interface ListingSuite {
+  title?: string;
   specs?: Array<{ file: string; title: string; tags: string[]; tests: Array<{ projectName: string }> }>;
   suites?: ListingSuite[];
 }
 
-const FAMILY_OF_PROJECT = new Map<string, Family>(
-  (Object.entries(FAMILIES) as Array<[Family, readonly Surface[]]>).flatMap(([family, surfaces]) => surfaces.map((s) => [projectName(family, s), family] as const)),
+const PROJECTS = new Map<string, { family: Family; surface: Surface }>(
+  (Object.entries(FAMILIES) as Array<[Family, readonly Surface[]]>).flatMap(([family, surfaces]) => surfaces.map((surface) => [projectName(family, surface), { family, surface }] as const)),
 );
+const FAMILY_OF_PROJECT = new Map<string, Family>([...PROJECTS].map(([name, p]) => [name, p.family]));
 
 /** The map from a listing: spec files per family, and the rule tags of each test. */
 export function specMapFromListing(report: ListingReport, root: string): SpecMap {
@@ -67,28 +85,34 @@ export function specMapFromListing(report: ListingReport, root: string): SpecMap
   const specs = new Map<Family, string[]>();
   const declared = new Map<string, string[]>();
   const declarations = new Map<string, string[][]>();
+  const tests = new Map<string, ListedTest[]>();
   const addOnce = <K>(m: Map<K, string[]>, key: K, value: string) => {
     const list = m.get(key) ?? m.set(key, []).get(key)!;
     if (!list.includes(value)) list.push(value);
   };
-  const visit = (suite: ListingSuite) => {
+  // Top-level suites are files; the ones below them are describes, whose titles the test's carries.
+  const visit = (suite: ListingSuite, describes: string[]) => {
     for (const spec of suite.specs ?? []) {
       const file = path.relative(root, path.resolve(report.config.rootDir, spec.file)).split(path.sep).join('/');
       // The JSON reporter writes tags without their `@`.
       const ids = spec.tags.map((t) => t.replace(/^@/, '')).filter((t) => known.has(t));
       const families = new Set(spec.tests.map((t) => FAMILY_OF_PROJECT.get(t.projectName)).filter((f): f is Family => f !== undefined));
       if (families.size === 0) continue;
+      for (const t of spec.tests) {
+        if (!FAMILY_OF_PROJECT.has(t.projectName)) continue;
+        (tests.get(t.projectName) ?? tests.set(t.projectName, []).get(t.projectName)!).push({ file, titles: [...describes, spec.title], rules: ids });
+      }
       (declarations.get(file) ?? declarations.set(file, []).get(file)!).push(ids);
       for (const family of families) {
         addOnce(specs, family, file);
         for (const id of ids) if (familyOfRule(id) === family) addOnce(declared, id, file);
       }
     }
-    for (const child of suite.suites ?? []) visit(child);
+    for (const child of suite.suites ?? []) visit(child, child.title ? [...describes, child.title] : describes);
   };
-  for (const suite of report.suites ?? []) visit(suite);
+  for (const suite of report.suites ?? []) visit(suite, []);
   for (const list of [...specs.values(), ...declared.values()]) list.sort();
-  return { specs, declared, declarations };
+  return { specs, declared, declarations, tests, projects: PROJECTS };
 }
 
 /** Runs `playwright test --list --reporter=json` with the project configuration against the embedded reference. */
@@ -130,6 +154,19 @@ export function specMap(root: string): Promise<SpecMap> {
     map.catch(() => cache.delete(root));
   }
   return map;
+}
+
+/** The tests a selection runs, per project. */
+export function testsOf(sel: SpecSelection, map: SpecMap): Map<string, ListedTest[]> {
+  const files = new Set(sel.files);
+  const rule = sel.tag?.slice(1);
+  return new Map(
+    sel.surfaces.map((surface) => {
+      const project = projectName(sel.family, surface);
+      const tests = (map.tests.get(project) ?? []).filter((t) => (files.size === 0 || files.has(t.file)) && (rule === undefined || t.rules.includes(rule)));
+      return [project, tests] as const;
+    }),
+  );
 }
 
 /** The projects and spec files that run a fault of `rule`, for a target serving `surfaces`. */

@@ -28,7 +28,7 @@ test('defaults: nothing set is the quick, lenient run with the suite-chosen boun
   const c = parseRunConfig({}, '/work/here');
   assert.equal(c.reportsDir, path.resolve('/work/here', 'reports'));
   assert.equal(c.profile, 'quick');
-  assert.deepEqual([c.strict, c.quiet, c.shard, c.explore, c.ci, c.run.batchResultsOnly, c.run.worker, c.property.trace], [false, false, false, false, false, false, false, false]);
+  assert.deepEqual([c.strict, c.quiet, c.shard, c.explore, c.ci, c.run.worker, c.property.trace], [false, false, false, false, false, false, false]);
   assert.deepEqual(c.bounds, {
     httpTimeoutMs: 15_000,
     maxBodyBytes: 16 * 1024 * 1024,
@@ -62,7 +62,6 @@ test('each variable becomes its typed field; an empty value counts as unset', ()
       FC_PATH: '3:1:0@BDAAIV',
       FC_NUM_RUNS: '7',
       REFERENCE_FAULT: 'some-fault',
-      CONFORMANCE_BATCH_RESULTS_ONLY: '1',
       TEST_WORKER_INDEX: '0',
       CI: 'yes',
       CONFORMANCE_BASELINE: '',
@@ -79,7 +78,7 @@ test('each variable becomes its typed field; an empty value counts as unset', ()
   assert.deepEqual(c.property, { seed: -42, path: '3:1:0@BDAAIV', numRuns: 7, trace: false });
   assert.equal(c.fault, 'some-fault');
   assert.equal(c.baseline, undefined, 'an empty value is unset');
-  assert.deepEqual([c.run.batchResultsOnly, c.run.worker], [true, true]);
+  assert.equal(c.run.worker, true);
 });
 
 test('a bad value is one error naming each variable at fault, and what could be read is kept', () => {

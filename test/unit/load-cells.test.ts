@@ -1,7 +1,7 @@
 // Load results judge the LOAD.* cells of a conformance report with the user's own matrix
 // and verdict code (report/load-cells.ts, report/summary.ts): a held check passes its cell on
 // evidence, a broken one fails it (rule, seed, expected vs received), runs joined one at a
-// time add up, and the self-test's batched verdict is the same function's.
+// time add up, and the self-test harness's verdict is the same function's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadRules } from '../../lib/rules.ts';

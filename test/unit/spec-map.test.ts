@@ -57,7 +57,7 @@ test('a rule declared by tests maps to their spec files and tag, on the surfaces
 });
 
 test('tests the explorer generates are in the listing with their rule tags', () => {
-  assert.ok(map.declared.get('V2.CONTRACT.BODY')?.includes('specs/v2/explore.spec.ts'), 'the batched runs include the explorer specs');
+  assert.ok(map.declared.get('V2.CONTRACT.BODY')?.includes('specs/v2/explore.spec.ts'), 'the harness runs include the explorer specs');
 });
 
 test('a rule no test declares (judged on every answer only) falls back to the whole family', () => {

@@ -1,0 +1,44 @@
+// The target provider of a self-test run (fixtures/harness.ts), loaded in each Playwright
+// worker: a test's target is the embedded reference of the case the plan gives that test
+// in its project (plan.ts), which the host (host.ts) starts on the first ask.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { TargetProvider, TestIdentity } from '../../../fixtures/harness.ts';
+import { resolvedTarget } from '../../../lib/config/index.ts';
+import { testKey } from './keys.ts';
+import type { Plan } from './plan.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+
+export default function provider(options: unknown): TargetProvider {
+  const { planFile } = options as { planFile: string };
+  const plan = JSON.parse(readFileSync(planFile, 'utf8')) as Plan;
+  const caseOf = (t: TestIdentity) => plan.assignment[t.project]?.[keyOf(t)];
+  const scenarioOf = new Map(plan.cases.map((c) => [c.id, c.scenario]));
+  const ask = async (what: 'open' | 'close', t: TestIdentity, id: string): Promise<{ portBase?: number }> => {
+    const q = new URLSearchParams({ case: id, slot: String(t.parallelIndex), project: t.project, test: keyOf(t) });
+    const res = await fetch(`${plan.hostUrl}/${what}?${q}`);
+    if (!res.ok) throw new Error(`self-test reference host, ${what} for case ${id}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as { portBase?: number };
+  };
+  return {
+    // Every embedded reference resolves to the same brand and credentials; only the ports differ.
+    base: resolvedTarget(),
+    async open(t) {
+      const id = caseOf(t);
+      if (id === undefined) return { skip: `not planned in ${t.project} (test/support/harness/plan.ts)` };
+      const { portBase } = await ask('open', t, id);
+      const target = resolvedTarget(portBase);
+      const scenario = scenarioOf.get(id);
+      return { target: scenario ? { ...target, surfaces: target.surfaces.map((s) => ({ ...s, scenario: { ...s.scenario, ...scenario } })) } : target };
+    },
+    async close(t) {
+      const id = caseOf(t);
+      if (id !== undefined) await ask('close', t, id);
+    },
+  };
+}
+
+function keyOf(t: TestIdentity): string {
+  return testKey(path.relative(ROOT, t.file).split(path.sep).join('/'), t.titles);
+}
