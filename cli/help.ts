@@ -154,7 +154,9 @@ ${TARGET_FLAGS}
   --duration SECONDS     measured seconds (after the warm-up)
   --rate REQ_PER_S       arrival rate of the whole run (a shard takes its part)
   --threshold EXPR       your limit, e.g. 'p99<500ms', 'errors<1%', 'rate>=40' (repeatable);
-                         replaces the profile's limit on the same metric, keeps the others
+                         replaces the profile's limit on the same metric, keeps the others;
+                         a latency, error or rate budget decides the exit code only when set
+                         here (the profile's suggested budgets are reported as figures)
   --shard I/N            run shard I of N (1/N of the rate); join them with load merge
   --model open|closed    open (default): arrivals on schedule; closed: autocannon's loop
   --arrival constant|poisson   open model: evenly spaced (default) or Poisson arrivals

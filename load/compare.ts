@@ -125,7 +125,7 @@ export function compareReports(baseline: LoadReport, current: LoadReport, tolera
     else if (worse > 0 && beyondTolerance) withinFloor.push(`${text}: worse by ${round3(worse)}${dir.unit}, within its noise floor of ${floor}${dir.unit} (${from})`);
   }
   const passedBefore = new Set(baseline.thresholds.filter((t) => t.ok).map((t) => t.expr));
-  for (const t of current.thresholds) if (!t.ok && passedBefore.has(t.expr)) regressions.push(`threshold ${t.expr} now fails (measured ${t.actual ?? 'nothing'})`);
+  for (const t of current.thresholds) if (!t.ok && t.decides !== false && passedBefore.has(t.expr)) regressions.push(`threshold ${t.expr} now fails (measured ${t.actual ?? 'nothing'})`);
   const checksBefore = new Set(baseline.checks.filter(held).map((c) => c.rule));
   for (const c of current.checks) if (!held(c) && checksBefore.has(c.rule)) regressions.push(`check ${c.rule} now fails: ${checkText(c)}`);
   return { profile: current.profile.name, diffs, regressions, improvements, withinFloor };
