@@ -13,6 +13,7 @@ import { writeRunError } from '../report/run-error.ts';
 import { PLAYWRIGHT_CLI, PLAYWRIGHT_CONFIG, packageVersion, tsxImport } from './paths.ts';
 import { splitArgs, UsageError } from './args.ts';
 import { didYouMean } from '../lib/nearest.ts';
+import { findSeedsDir } from '../lib/seeds/runtime.ts';
 import { createServer } from 'node:net';
 import { ConfigError, environment, parseRunConfig, runConfig, runConfigOrDefaults, type Env } from '../lib/config/env.ts';
 import { FLAG_ENV, withFlags } from '../lib/config/flags.ts';
@@ -34,14 +35,14 @@ function playwright(args: string[], env: Env): Promise<number> {
 export { FLAG_ENV };
 
 /**
- * The user's copy of the seeds, for failures to show the statement their rule rests on:
- * --seeds DIR, else a seeds/ folder beside the targets file (or the working folder).
+ * The user's copy of the seeds, for failures to quote the statement their rule rests on:
+ * --seeds DIR, else where the README lays them out (lib/seeds/runtime.ts findSeedsDir).
  */
 function seedsDir(env: Env): string | undefined {
-  const dir = env.CONFORMANCE_SEEDS ?? path.join(env.TARGETS_FILE ? path.dirname(env.TARGETS_FILE) : process.cwd(), 'seeds');
-  if (existsSync(dir)) return path.resolve(dir);
-  if (env.CONFORMANCE_SEEDS) throw new UsageError(`--seeds ${env.CONFORMANCE_SEEDS}: no such folder`);
-  return undefined;
+  if (env.CONFORMANCE_SEEDS && !existsSync(env.CONFORMANCE_SEEDS)) throw new UsageError(`--seeds ${env.CONFORMANCE_SEEDS}: no such folder`);
+  const dir = findSeedsDir(env);
+  if (env.CONFORMANCE_SEEDS && dir !== path.resolve(env.CONFORMANCE_SEEDS)) throw new UsageError(`--seeds ${env.CONFORMANCE_SEEDS}: no 000_*.txt and 001_*.txt there`);
+  return dir;
 }
 
 // Playwright's own options, passed on untouched; any other --option is a slip.

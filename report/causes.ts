@@ -76,5 +76,6 @@ export function causesOf(outcomes: readonly TestOutcome[], catalog: ReadonlyMap<
 export function causeLine(c: Cause): string {
   const n = `${c.tests} test${c.tests === 1 ? '' : 's'} fail${c.tests === 1 ? 's' : ''} because`;
   if (!c.rule) return `${n} the suite ${c.what.replace(/^could not judge/, 'could not judge them')}`;
-  return `${n} \`${c.rule}\` (${c.level ?? '?'}${c.seed ? `, seed: ${c.seed}` : ''}) broke: ${c.what} — expected ${c.expected}, received ${c.received}${c.exchange ? ` — ${c.exchange}` : ''}`;
+  const received = (c.received ?? '?').length > 160 ? `${c.received!.slice(0, 160)}…` : c.received;
+  return `${n} \`${c.rule}\` (${c.level ?? '?'}${c.seed ? `, seed: ${c.seed}` : ''}) broke: ${c.what} — expected ${c.expected}, received ${received}${c.exchange ? ` — ${c.exchange}` : ''}`;
 }

@@ -50,3 +50,4 @@ test('red tests of one cause are grouped: "N tests fail because" once, with the 
     rmSync(run.reportsDir, { recursive: true, force: true });
   }
 });
+
