@@ -14,7 +14,8 @@ export interface SeedPlaces {
   packageRoot?: string;
 }
 
-const holdsSeeds = (dir: string): boolean => {
+/** Whether `dir` holds both seed documents (000_*.txt and 001_*.txt). */
+export const holdsSeeds = (dir: string): boolean => {
   try {
     return existsSync(dir) && seedFile(dir, 'W') !== undefined && seedFile(dir, 'R') !== undefined;
   } catch {
