@@ -203,9 +203,12 @@ shard was interrupted.`;
 export const LOAD_COMPARE = `usage: workflow-conformance load compare BASELINE.json CURRENT.json [--tolerance PERCENT]
 
 Compares two runs of one profile. A metric is a regression when it is worse than the
-baseline by more than the tolerance (default 10 %) and by more than its noise floor; the
-table prints the floor of each metric and how it was set. A verdict, threshold or check
-that went from pass to fail is a regression too.
+baseline by more than the tolerance (default 10 %) and by more than its noise floor, and a
+latency only when the runs' per-second figures differ as distributions (Mann-Whitney U,
+p < 0.05): inside the noise it reads "no significant change", either way round. The table
+prints each floor and p. A verdict, threshold or check that went from pass to fail is a
+regression too. Runs of different targets, durations or rates are compared with a
+warning; different profiles or load models are refused.
 
   --tolerance PERCENT    relative change allowed (default 10)
   -h, --help             this help
