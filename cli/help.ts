@@ -42,6 +42,7 @@ Commands:
              broken in one place); runs in the full profile of run too
   replay     judge a recorded run (run --record) again, offline, with the current checks
   matrix     one table of several runs' results side by side (rule x implementation)
+  seeds      the seed statements with their locators, from your copy of the seeds
   init       write a commented targets file for one surface
   reference  start the reference server
   load       run a load profile against the target (load merge, load compare: its reports)
@@ -60,8 +61,9 @@ ${TARGET_FLAGS}
   --baseline FILE        expected failures (CONFORMANCE_BASELINE)
   --fault NAME           with the embedded reference: break one rule (REFERENCE_FAULT)
   --seeds DIR            your copy of the two specification documents: failures quote the
-                         statement their rule rests on (CONFORMANCE_SEEDS; default: a
-                         seeds/ folder beside the targets file, if there is one)
+                         statement their rule rests on (CONFORMANCE_SEEDS; default: SEEDS_DIR,
+                         a seeds/ folder beside the targets file or here, ../shared/seeds)
+  --rule ID[,ID]         only the tests of these rules (a --grep on their tags)
   --record FILE          keep every exchange of the run as HAR 1.2, credentials redacted
   --shard=I/N            run part I of N (on N machines); join them with merge-reports
   --load NAMES|all       then run these load profiles (comma-separated; load --list names
@@ -71,7 +73,7 @@ ${TARGET_FLAGS}
                          (one verdict); each load report is written to reports/load/ and linked
   -h, --help             this help
 
-Anything else goes to Playwright: --project=v2-cloud, --grep @V2.AUTH.BEARER_KEY,
+Anything else goes to Playwright: --project=v2-cloud, --grep 'signed URL',
 --workers=1, spec files. Exit status: 0 pass, 1 fail or error (reports/conformance.json
 says which and why), 2 usage or configuration error.
 
@@ -126,6 +128,19 @@ stdout (or --out FILE); --html FILE writes an HTML page too.
                          (the rows left out are counted). The HTML page shows the
                          differences by default, with a switch to show every rule.`;
 
+export const SEEDS = `usage: workflow-conformance seeds [W|R] [--section TEXT] [--json] [--seeds DIR]
+
+The statements of the seeds (W the workflow API, R the model router), one a line with its
+locator (W:217:ae18d5395772, as reports and contracts/rules.yaml name them), its section and
+its text, read from your copy of the seeds: --seeds DIR, else SEEDS_DIR, a seeds/ folder
+beside the targets file or in this folder, or ../shared/seeds. The suite ships no seed text.
+
+  --section TEXT         only statements whose section contains TEXT
+  --json                 as JSON
+  -h, --help             this help
+
+Exit status: 0, 2 no copy of the seeds found.`;
+
 export const INIT = `usage: workflow-conformance init --surface SURFACE [--name NAME] [--base-url URL] [--file FILE] [--force]
 
 Writes a commented targets file (default ./targets.yaml) with one entry for SURFACE
@@ -154,7 +169,9 @@ ${TARGET_FLAGS}
   --duration SECONDS     measured seconds (after the warm-up)
   --rate REQ_PER_S       arrival rate of the whole run (a shard takes its part)
   --threshold EXPR       your limit, e.g. 'p99<500ms', 'errors<1%', 'rate>=40' (repeatable);
-                         replaces the profile's limit on the same metric, keeps the others
+                         replaces the profile's limit on the same metric, keeps the others;
+                         a latency, error or rate budget decides the exit code only when set
+                         here (the profile's suggested budgets are reported as figures)
   --shard I/N            run shard I of N (1/N of the rate); join them with load merge
   --model open|closed    open (default): arrivals on schedule; closed: autocannon's loop
   --arrival constant|poisson   open model: evenly spaced (default) or Poisson arrivals
@@ -186,9 +203,12 @@ shard was interrupted.`;
 export const LOAD_COMPARE = `usage: workflow-conformance load compare BASELINE.json CURRENT.json [--tolerance PERCENT]
 
 Compares two runs of one profile. A metric is a regression when it is worse than the
-baseline by more than the tolerance (default 10 %) and by more than its noise floor; the
-table prints the floor of each metric and how it was set. A verdict, threshold or check
-that went from pass to fail is a regression too.
+baseline by more than the tolerance (default 10 %) and by more than its noise floor, and a
+latency only when the runs' per-second figures differ as distributions (Mann-Whitney U,
+p < 0.05): inside the noise it reads "no significant change", either way round. The table
+prints each floor and p. A verdict, threshold or check that went from pass to fail is a
+regression too. Runs of different targets, durations or rates are compared with a
+warning; different profiles or load models are refused.
 
   --tolerance PERCENT    relative change allowed (default 10)
   -h, --help             this help

@@ -1,7 +1,8 @@
 // workflow-conformance: the one entry point, installed as a package bin and used by
 // the repository's own npm scripts.
 import { packageVersion } from './paths.ts';
-import { EXPLORE, INIT, MAIN, MATRIX, REPLAY, RUN } from './help.ts';
+import { EXPLORE, INIT, MAIN, MATRIX, REPLAY, RUN, SEEDS } from './help.ts';
+import { seedsCommand } from './seeds.ts';
 import { runSuite, replaySuite } from './run.ts';
 import { init } from './init.ts';
 import { matrix } from './matrix.ts';
@@ -35,6 +36,9 @@ async function main(argv: string[]): Promise<number> {
     case 'matrix':
       if (wantsHelp(args)) return print(MATRIX);
       return matrix(args);
+    case 'seeds':
+      if (wantsHelp(args)) return print(SEEDS);
+      return seedsCommand(args);
     case 'init':
       if (wantsHelp(args)) return print(INIT);
       return init(args);
@@ -46,7 +50,7 @@ async function main(argv: string[]): Promise<number> {
     case 'merge-reports':
       return mergeReportsCommand(args);
     default:
-      throw new UsageError(`unknown command "${command}"; commands: run, explore, replay, matrix, init, reference, load, merge-reports (--help lists them)`);
+      throw new UsageError(`unknown command "${command}"; commands: run, explore, replay, matrix, seeds, init, reference, load, merge-reports (--help lists them)`);
   }
 }
 

@@ -13,6 +13,8 @@ import { writeRunError } from '../report/run-error.ts';
 import { PLAYWRIGHT_CLI, PLAYWRIGHT_CONFIG, packageVersion, tsxImport } from './paths.ts';
 import { splitArgs, UsageError } from './args.ts';
 import { didYouMean } from '../lib/nearest.ts';
+import { findSeedsDir } from '../lib/seeds/runtime.ts';
+import { loadRules } from '../lib/rules.ts';
 import { createServer } from 'node:net';
 import { ConfigError, environment, parseRunConfig, runConfig, runConfigOrDefaults, type Env } from '../lib/config/env.ts';
 import { FLAG_ENV, withFlags } from '../lib/config/flags.ts';
@@ -34,14 +36,14 @@ function playwright(args: string[], env: Env): Promise<number> {
 export { FLAG_ENV };
 
 /**
- * The user's copy of the seeds, for failures to show the statement their rule rests on:
- * --seeds DIR, else a seeds/ folder beside the targets file (or the working folder).
+ * The user's copy of the seeds, for failures to quote the statement their rule rests on:
+ * --seeds DIR, else where the README lays them out (lib/seeds/runtime.ts findSeedsDir).
  */
 function seedsDir(env: Env): string | undefined {
-  const dir = env.CONFORMANCE_SEEDS ?? path.join(env.TARGETS_FILE ? path.dirname(env.TARGETS_FILE) : process.cwd(), 'seeds');
-  if (existsSync(dir)) return path.resolve(dir);
-  if (env.CONFORMANCE_SEEDS) throw new UsageError(`--seeds ${env.CONFORMANCE_SEEDS}: no such folder`);
-  return undefined;
+  if (env.CONFORMANCE_SEEDS && !existsSync(env.CONFORMANCE_SEEDS)) throw new UsageError(`--seeds ${env.CONFORMANCE_SEEDS}: no such folder`);
+  const dir = findSeedsDir(env);
+  if (env.CONFORMANCE_SEEDS && dir !== path.resolve(env.CONFORMANCE_SEEDS)) throw new UsageError(`--seeds ${env.CONFORMANCE_SEEDS}: no 000_*.txt and 001_*.txt there`);
+  return dir;
 }
 
 // Playwright's own options, passed on untouched; any other --option is a slip.
@@ -52,7 +54,7 @@ const PLAYWRIGHT_FLAGS = [
   'update-source-method',
 ];
 const SHORT_FLAGS = ['-c', '-g', '-G', '-j', '-u', '-x'];
-const OWN_FLAGS = [...Object.keys(FLAG_ENV), 'token-env', 'record', 'strict', 'load'];
+const OWN_FLAGS = [...Object.keys(FLAG_ENV), 'token-env', 'record', 'strict', 'load', 'rule'];
 
 /** The first argument that is neither one of ours nor Playwright's: a usage error naming the nearest flag. */
 function unknownFlag(rest: string[]): string | undefined {
@@ -95,10 +97,18 @@ function resolveOrReport(env: Env, reports: string): ResolvedTarget {
 
 /** `extra`: variables a command built on run sets for Playwright (explore sets CONFORMANCE_EXPLORE). */
 export async function runSuite(args: string[], extra: Env = {}): Promise<number> {
-  const { flags, rest } = splitArgs(args, [...Object.keys(FLAG_ENV), 'token-env', 'record', 'load'], ['strict']);
+  const { flags, rest } = splitArgs(args, [...Object.keys(FLAG_ENV), 'token-env', 'record', 'load', 'rule'], ['strict']);
   const reportsAsked = path.resolve(flags.get('reports') ?? runConfigOrDefaults().reportsDir);
   const slip = unknownFlag(rest);
   if (slip) refuse(reportsAsked, slip);
+  // --rule: the tests tagged with these rule ids, each matched whole (BY_HASH is not BY_HASH_SCOPE).
+  const ruleIds = flags.get('rule')?.split(',').map((x) => x.trim()).filter(Boolean);
+  if (ruleIds) {
+    const known = [...loadRules().keys()];
+    const bad = ruleIds.find((id) => !known.includes(id));
+    if (bad) refuse(reportsAsked, `--rule ${bad}: no such rule${didYouMean(bad, known)}; contracts/rules.yaml lists them`);
+    rest.push('--grep', ruleIds.map((id) => `@${id.replace(/\./g, '\\.')}(\\s|$)`).join('|'));
+  }
   // Flags win over the environment: each is written into the environment Playwright gets.
   const env: Env = withFlags({ ...environment(), ...extra }, flags);
   if (flags.has('strict')) env.CONFORMANCE_STRICT = '1';

@@ -28,8 +28,10 @@ function key(origin: string): string {
 /** How every reason of an open breaker begins: a skip with it is a rule not judged, never a skip by choice. */
 export const CIRCUIT_OPEN = 'target stopped answering at ';
 
-/** Why the breaker for this origin is open, or undefined when requests may go. */
+/** Why the breaker for this origin is open (it stopped answering, or does not speak the API), or undefined when requests may go. */
 export function openReason(origin: string): string | undefined {
+  const notApi = notTheApiReason(origin);
+  if (notApi) return notApi;
   const own = memory.get(origin)?.open;
   if (own) return own;
   const d = dir();
@@ -73,6 +75,71 @@ export function timedOut(origin: string, where: string, timeoutMs: number): stri
 export function resetCircuit(): void {
   memory.clear();
   streamStalled = undefined;
+  api.clear();
+}
+
+// A target that does not speak the API at all (a web page to every request: the wrong
+// port, a misrouted proxy) fails every test on its first answer; once the first answers of
+// NOT_THE_API_AFTER different operations were all of that kind, and none ever was the
+// API's, the rest of the run ends at once (fixtures/test.ts), its rules "not judged"
+// naming this finding. One answer that is the API's (a JSON body where JSON is declared)
+// rules it out for good.
+
+/** How every reason of this finding begins (report/matrix.ts turns a skip with it into an error cell). */
+export const NOT_THE_API = 'the target does not speak the API: ';
+/** Different operations answered, none as the API, before the run ends. */
+export const NOT_THE_API_AFTER = 3;
+
+const api = new Map<string, { spoke: boolean; not: Map<string, string>; reason?: string }>();
+
+function apiState(origin: string): { spoke: boolean; not: Map<string, string>; reason?: string } {
+  let s = api.get(origin);
+  if (!s) api.set(origin, (s = { spoke: false, not: new Map() }));
+  return s;
+}
+
+/** An answer in the API's own form came from this origin: it speaks the API. */
+export function spokeApi(origin: string): void {
+  const s = apiState(origin);
+  if (s.spoke) return;
+  s.spoke = true;
+  const d = dir(true);
+  if (d) writeFileSync(path.join(d, `${key(origin)}.api-spoke`), '1');
+}
+
+/** An answer that is not the API's (`what`: `getAsset 200 text/html "<!doctype…"`); returns the finding once it stands. */
+export function notTheApi(origin: string, operation: string, what: string): string | undefined {
+  const s = apiState(origin);
+  const d = dir(true);
+  if (s.spoke || (d && existsSync(path.join(d, `${key(origin)}.api-spoke`)))) {
+    s.spoke = true;
+    return undefined;
+  }
+  s.not.set(operation, what);
+  let seen = [...s.not.values()];
+  if (d) {
+    const file = path.join(d, `${key(origin)}.not-api`);
+    appendFileSync(file, `${operation}\t${what.replace(/\n/g, ' ')}\n`);
+    const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => l.split('\t') as [string, string]);
+    seen = [...new Map(lines).values()];
+  }
+  if (seen.length < NOT_THE_API_AFTER) return undefined;
+  const reason = `${NOT_THE_API}${seen[0]} (and ${seen.length - 1} more operations alike, none answered as the API); the run ended early`;
+  s.reason = reason;
+  if (d && !existsSync(path.join(d, `${key(origin)}.not-api-open`))) writeFileSync(path.join(d, `${key(origin)}.not-api-open`), reason);
+  return reason;
+}
+
+/** The finding that the target does not speak the API, once it stands. */
+export function notTheApiReason(origin: string): string | undefined {
+  const s = api.get(origin);
+  if (s?.reason) return s.reason;
+  const d = dir();
+  const file = d ? path.join(d, `${key(origin)}.not-api-open`) : undefined;
+  if (!file || !existsSync(file)) return undefined;
+  const reason = readFileSync(file, 'utf8');
+  apiState(origin).reason = reason;
+  return reason;
 }
 
 // A v1 stream that left a finished prompt without its terminal message (lib/v1/run.ts) is

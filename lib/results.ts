@@ -74,7 +74,16 @@ export class ResultLog {
     return this.strictDepth > 0;
   }
 
+  /**
+   * Set when the test read past an answer whose contract broke (lib/api.ts ApiResponse):
+   * the test stops there, and should a helper swallow that stop (a `try { res.json() }`),
+   * nothing it judges after stands on an answer that cannot be relied on, so it is not
+   * recorded, and the test still ends stopped at that answer (fixtures/evidence.ts).
+   */
+  readPastBroken?: string;
+
   record(result: CheckResult): void {
+    if (this.readPastBroken !== undefined) return;
     this.results.push(result);
   }
 

@@ -76,7 +76,7 @@ export async function runProfile(profile: Profile, opts: RunOptions = {}): Promi
     }
     checks.push(...(outcome.checks ?? []).map((x) => ({ ...x, ...(x.received ? { received: redactor.text(x.received) } : {}), ...(x.expected ? { expected: redactor.text(x.expected) } : {}) })));
     notes.push(...(outcome.notes ?? []));
-    const judged = verdictOfRun(result.interrupted, thresholds, metrics, checks);
+    const judged = verdictOfRun(result.interrupted, thresholds, metrics, checks, new Set((opts.yourThresholds ?? []).map((e) => parseThreshold(e).expr)));
     return {
       ...base,
       verdict: judged.verdict,

@@ -68,6 +68,19 @@ export interface GateOptions {
   out?: (line: string) => void;
 }
 
+/** How many profiles judged the LOAD.* cells, and how many were skipped or could not start, with why. */
+export function profilesLine(runs: readonly LoadProfileRun[]): string {
+  const notStarted = runs.filter((r) => !r.report);
+  const skipped = runs.filter((r) => r.report && r.verdict === 'skipped');
+  const judged = runs.length - notStarted.length - skipped.length;
+  const why = (rs: readonly LoadProfileRun[], of: (r: LoadProfileRun) => string | undefined) => [...new Set(rs.map(of).filter((x): x is string => !!x))].join('; ');
+  return [
+    `${judged} load profile${judged === 1 ? '' : 's'} judged the LOAD.* cells`,
+    ...(skipped.length ? [`${skipped.length} skipped (${why(skipped, (r) => r.skip_reason)})`] : []),
+    ...(notStarted.length ? [`${notStarted.length} could not start (${why(notStarted, (r) => r.checks[0]?.what)})`] : []),
+  ].join('; ');
+}
+
 /** Runs the profiles and joins their results into `<reports>/conformance.json`; returns the exit status of the one verdict. */
 export async function runLoadGate(opts: GateOptions): Promise<number> {
   const out = opts.out ?? ((line: string) => process.stdout.write(`${line}\n`));
@@ -110,7 +123,7 @@ export async function runLoadGate(opts: GateOptions): Promise<number> {
   try {
     const joined = joinIntoFile(file, runs, secrets);
     const s = joined.summary;
-    out(`Conformance with load ${s.verdict.toUpperCase()}${s.reason ? ` (${s.reason})` : ''}: ${runs.length} load profile(s) judged the LOAD.* cells${s.must_failed.length ? `; MUST failed: ${s.must_failed.join(', ')}` : ''}${s.should_failed.length ? `; SHOULD failed: ${s.should_failed.join(', ')}` : ''}${s.errors.length ? `; could not judge: ${s.errors.join(', ')}` : ''}`);
+    out(`Conformance with load ${s.verdict.toUpperCase()}${s.reason ? ` (${s.reason})` : ''}: ${profilesLine(runs)}${s.must_failed.length ? `; MUST failed: ${s.must_failed.join(', ')}` : ''}${s.should_failed.length ? `; SHOULD failed: ${s.should_failed.join(', ')}` : ''}${s.errors.length ? `; could not judge: ${s.errors.join(', ')}` : ''}`);
     out(`  reports: ${path.relative(process.cwd(), file)} (one verdict), load reports in ${path.relative(process.cwd(), loadDir) || '.'}`);
     return s.verdict === 'pass' ? 0 : 1;
   } catch (err) {

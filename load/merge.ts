@@ -116,11 +116,13 @@ export function mergeReports(reports: readonly LoadReport[]): LoadReport {
     const merged = mergeProfileMetrics(sorted, new Set([...Object.keys(computed), ...Object.keys(contract)]));
     if (merged.largest.length) notes.push(`${merged.largest.join(', ')}: the largest shard's value (these are not counts, so they do not add up)`);
     metrics = { ...computed, ...contract, ...merged.metrics };
-    thresholds = evaluate(first.profile.thresholds.map(parseThreshold), metrics);
+    // The shards' own reading of each threshold: a budget nobody set stays a figure merged.
+    const yours = new Set(sorted.flatMap((r) => r.thresholds.filter((t) => t.decides !== false).map((t) => t.expr)));
+    thresholds = evaluate(first.profile.thresholds.map(parseThreshold), metrics, sorted.some((r) => r.thresholds.some((t) => t.decides === false)) ? yours : undefined);
   }
   if (sorted.some((r) => r.verdict === 'interrupted')) verdict = 'interrupted';
   else if (sorted.every((r) => r.verdict === 'skipped')) verdict = 'skipped';
-  else verdict = raw && sorted.every((r) => r.verdict !== 'skipped') && thresholds.every((t) => t.ok) && checks.every(held) ? 'pass' : 'fail';
+  else verdict = raw && sorted.every((r) => r.verdict !== 'skipped') && thresholds.every((t) => t.ok || t.decides === false) && checks.every(held) ? 'pass' : 'fail';
   notes.push(`merged from ${count} shards: counts summed and HDR histograms added; percentiles are read from the merged histograms`);
 
   const totalRate = sorted.reduce((s, r) => s + r.profile.effective.rate, 0);
@@ -182,7 +184,7 @@ async function main(): Promise<number> {
     console.log(`${merged.profile.name} (${found.length} shards merged): ${merged.verdict.toUpperCase()}${merged.verdict === 'fail' ? ` — ${failureSummary(merged) ?? ''}` : ''}`);
     if (m.requests !== undefined) {
       console.log(`  ${m.requests} requests at ${m.rate}/s of ${m.requested_rate}/s; corrected p50 ${m.p50} ms, p99 ${m.p99} ms; uncorrected p99 ${m.uncorrected_p99} ms; late ${m.late}%, dropped ${m.dropped}; errors ${m.errors}%`);
-      for (const t of merged.thresholds) console.log(`  ${t.ok ? 'pass' : 'FAIL'}  ${t.metric} ${limitText(t)}  ${thresholdOutcome(t)} (measured ${withUnit(t.actual, t.unit)})`);
+      for (const t of merged.thresholds) console.log(`  ${t.decides === false ? 'note' : t.ok ? 'pass' : 'FAIL'}  ${t.metric} ${limitText(t)}  ${thresholdOutcome(t)} (measured ${withUnit(t.actual, t.unit)})`);
       for (const c of merged.checks) if (!held(c)) console.log(`  FAIL  ${c.rule}: ${checkText(c)}`);
     }
     console.log(`  reports: ${files.json}\n           ${files.markdown}\n           ${files.html}`);

@@ -54,6 +54,20 @@ export interface Threshold {
 export interface ThresholdResult extends Threshold {
   actual: number | undefined;
   ok: boolean;
+  /**
+   * Whether it decides the run's verdict. A budget (a latency, an error or rate budget) the
+   * profile only suggests is reported as a figure: nobody set it, so it fails nothing
+   * (DESIGN, Load). A budget the team set (`--threshold`) and any other condition decide.
+   * Absent (a report written before budgets were opt-in): it decides.
+   */
+  decides?: boolean;
+}
+
+/** Metrics whose limit is a budget a team chooses: every latency, and the error, rate and lateness figures. */
+const BUDGET_METRICS = new Set(['errors', 'non_2xx', 'rate', 'rate_achieved', 'late', 'late_requests', 'dropped']);
+
+export function isBudget(t: Pick<Threshold, 'metric' | 'unit'>): boolean {
+  return t.unit === 'ms' || BUDGET_METRICS.has(t.metric);
 }
 
 export class ThresholdError extends Error {
@@ -100,12 +114,17 @@ export function compare(actual: number, op: Op, limit: number): boolean {
   }
 }
 
-/** A metric the run did not measure fails its threshold: a limit nobody checked is not a pass. */
-export function evaluate(thresholds: readonly Threshold[], metrics: Readonly<Record<string, number>>): ThresholdResult[] {
+/**
+ * A metric the run did not measure fails its threshold: a limit nobody checked is not a pass.
+ * `setByYou`: the expressions the team set itself; given, a budget outside it decides nothing
+ * (isBudget). Without it every threshold decides (a report written before budgets were opt-in).
+ */
+export function evaluate(thresholds: readonly Threshold[], metrics: Readonly<Record<string, number>>, setByYou?: ReadonlySet<string>): ThresholdResult[] {
   return thresholds.map((t) => {
     const actual = metrics[t.metric];
     const ok = actual !== undefined && Number.isFinite(actual) && compare(actual, t.op, t.limit);
-    return { ...t, actual, ok };
+    const decides = setByYou === undefined || !isBudget(t) || setByYou.has(t.expr);
+    return { ...t, actual, ok, decides };
   });
 }
 
@@ -139,6 +158,10 @@ export function withOverrides(profile: readonly string[], own: readonly string[]
 
 /** How one threshold result reads in a report. */
 export function thresholdOutcome(t: ThresholdResult): string {
+  if (t.decides === false) {
+    const where = t.actual === undefined || !Number.isFinite(t.actual) ? 'not measured' : t.ok ? 'within' : t.actual > t.limit ? 'over' : t.actual < t.limit ? 'under' : 'at';
+    return `${where === 'not measured' ? 'not measured against' : where} the profile's suggested budget (a figure: no budget was set; --threshold sets one)`;
+  }
   if (t.ok) return 'within your threshold';
   if (t.actual === undefined || !Number.isFinite(t.actual)) return 'not measured (your threshold)';
   if (t.actual > t.limit) return 'over your threshold';
@@ -149,7 +172,7 @@ export function thresholdOutcome(t: ThresholdResult): string {
 /** Why a run failed, thresholds and rules told apart: undefined when nothing failed. */
 export function failureSummary(r: { thresholds: readonly ThresholdResult[]; checks: ReadonlyArray<{ rule: string; outcome: string }> }): string | undefined {
   const rules = [...new Set(r.checks.filter((c) => c.outcome !== 'held').map((c) => c.rule))];
-  const over = r.thresholds.filter((t) => !t.ok).map((t) => `${t.expr} (${thresholdOutcome(t)}, measured ${withUnit(t.actual, t.unit)})`);
+  const over = r.thresholds.filter((t) => !t.ok && t.decides !== false).map((t) => `${t.expr} (${thresholdOutcome(t)}, measured ${withUnit(t.actual, t.unit)})`);
   if (rules.length === 0 && over.length === 0) return undefined;
   return [rules.length ? `rule checks broken: ${rules.join(', ')}` : 'no rule check broken', ...(over.length ? [`your thresholds missed: ${over.join('; ')}`] : [])].join('; ');
 }

@@ -33,7 +33,7 @@ export function loadProfileRun(report: LoadReport, rules: readonly string[], fil
     ...(report.target.fault ? { fault: report.target.fault } : {}),
     rules: [...rules],
     checks: report.checks,
-    thresholds_missed: report.thresholds.filter((t) => !t.ok).map((t) => `${t.expr} (measured ${t.actual ?? 'nothing'})`),
+    thresholds_missed: report.thresholds.filter((t) => !t.ok && t.decides !== false).map((t) => `${t.expr} (measured ${t.actual ?? 'nothing'})`),
     report: { json: rel(files.json), markdown: rel(files.markdown), html: rel(files.html) },
   };
 }
@@ -148,7 +148,7 @@ function readConformance(file: string): ConformanceReport {
 function writeConformance(dir: string, report: ConformanceReport, secrets: readonly string[] = []): void {
   const redactor = new Redactor(secrets);
   writeFileSync(path.join(dir, 'conformance.json'), redactor.text(JSON.stringify(report, null, 2)) + '\n');
-  writeFileSync(path.join(dir, 'conformance.md'), redactor.text(toMarkdown(report)));
+  writeFileSync(path.join(dir, 'conformance.md'), redactor.text(toMarkdown(report, runSeeds())));
   writeFileSync(path.join(dir, 'conformance.html'), redactor.text(toHtml(report, runSeeds())));
 }
 

@@ -23,6 +23,15 @@ export interface SideBySide {
 
 const esc = (s: string) => s.replace(/\|/g, '\\|');
 
+/** A cell the run had no say on: the rule is not on that column's surface, or that surface was not in its run. */
+const notApplicable = (c: string) => c === '' || c === 'not_run';
+
+/** Whether a row's cells agree wherever the rule applied: a "not applicable" cell is no difference. */
+function same(cells: readonly string[]): boolean {
+  const applied = cells.filter((c) => !notApplicable(c));
+  return applied.every((c) => c === applied[0]);
+}
+
 interface Described {
   file: string;
   surface: string;
@@ -65,7 +74,6 @@ export function sideBySide(runs: Array<{ file: string; report: ConformanceReport
     .map(([id, r]) => ({ id, ...r, cells: cellOf.map((f) => f(id)) }))
     // A rule none of the runs had a cell for says nothing about any of them.
     .filter((r) => r.cells.some((c) => c !== '' && c !== 'not_run'));
-  const same = (cells: string[]) => cells.every((c) => c === cells[0]);
   const identical = columns.length > 1 ? all.filter((r) => same(r.cells)).length : 0;
   const rows = options.differencesOnly && columns.length > 1 ? all.filter((r) => !same(r.cells)) : all;
 
@@ -75,7 +83,7 @@ export function sideBySide(runs: Array<{ file: string; report: ConformanceReport
     '',
     `Runs: ${runs.map((r) => `\`${r.file}\` (${r.report.target.name}, ${r.report.generated_at})`).join(', ')}`,
     '',
-    ...(options.differencesOnly && columns.length > 1 ? [`Differences only: ${identical} rule${identical === 1 ? '' : 's'} with the same status in every column are left out.`, ''] : []),
+    ...(options.differencesOnly && columns.length > 1 ? [`Differences only: ${identical} rule${identical === 1 ? '' : 's'} with the same status in every column are left out (a column the rule does not apply to, or whose run left its surface out, is no difference).`, ''] : []),
     header,
     `| - | - | ${columns.map(() => '-').join(' | ')} |`,
     `| **verdict** | | ${columns.map((c) => `**${c.verdict.toUpperCase()}**`).join(' | ')} |`,
@@ -91,7 +99,6 @@ const SHORT: Record<string, string> = { pass: 'pass', fail: 'FAIL', error: 'ERR'
 
 export function sideBySideHtml(t: SideBySide): string {
   const cell = (c: string) => `<td class="${c || 'na'}" title="${html(c ? c.replace('_', ' ') : 'not applicable')}">${html(c ? (SHORT[c] ?? c) : '—')}</td>`;
-  const same = (cells: string[]) => cells.every((c) => c === cells[0]);
   return `<!doctype html>
 <meta charset="utf-8"><title>Conformance side by side</title>
 <style>

@@ -3,7 +3,7 @@
 // load results merged into a report (report/load-cells.ts, `run --load`), and the
 // self-test harness (test/support/harness/reporter.ts), which thus prove the verdict
 // users get rather than one of their own.
-import { CIRCUIT_OPEN } from '../lib/circuit.ts';
+import { CIRCUIT_OPEN, NOT_THE_API } from '../lib/circuit.ts';
 import type { Rule } from '../lib/rules.ts';
 import type { Surface } from '../lib/families.ts';
 import { verdictOf, type Cell, type Matrix } from './matrix.ts';
@@ -65,6 +65,9 @@ export function summarize({ matrix, rules, strict, baseline, runErrors = [], int
   const cells = rows.flatMap((r) => Object.values(r.results) as Cell[]);
   // A target that stopped answering is the headline, not what it left unjudged.
   const stoppedAt = cells.map((c) => c.reason?.match(new RegExp(`${CIRCUIT_OPEN}[A-Z]+ \\S+`))?.[0]).find((x) => x !== undefined);
+  // A target that does not speak the API at all: that one finding is the headline, whatever
+  // the verdict (its first answers failed their body contract; the rest was not judged).
+  const notApi = cells.map((c) => c.reason?.slice(c.reason.indexOf(NOT_THE_API))).find((r) => r?.startsWith(NOT_THE_API))?.split('; the run ended early')[0];
   // A bound the suite chose that was hit (a stream that never ended its run, a slow job):
   // named once in the headline, since it is usually why the rest could not be judged.
   const boundHit = cells
@@ -73,7 +76,9 @@ export function summarize({ matrix, rules, strict, baseline, runErrors = [], int
     .pop()
     ?.slice(0, 400);
   const reason =
-    runErrors.length > 0
+    notApi && runErrors.length === 0
+      ? `${notApi}; the run ended early, ${counts.error} rule${counts.error === 1 ? '' : 's'} not judged`
+      : runErrors.length > 0
       ? interrupted
         ? runErrors[runErrors.length - 1]!
         : 'the suite could not judge the target (see run_errors)'

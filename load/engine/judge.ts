@@ -80,8 +80,9 @@ export function metricsOfRun(raw: RawFigures, result: DriveResult, sampler: Cont
 }
 
 /** Pass: every threshold met and every check held; an interrupted run has no verdict. */
-export function verdictOfRun(interrupted: boolean, thresholds: readonly Threshold[], metrics: Record<string, number>, checks: readonly CheckResult[]): { verdict: Verdict; thresholds: ThresholdResult[] } {
-  const results = evaluate(thresholds, metrics);
-  const verdict: Verdict = interrupted ? 'interrupted' : results.every((r) => r.ok) && checks.every(held) ? 'pass' : 'fail';
+/** `setByYou`: the thresholds the team set (--threshold); a budget only the profile suggests decides nothing (load/thresholds.ts). */
+export function verdictOfRun(interrupted: boolean, thresholds: readonly Threshold[], metrics: Record<string, number>, checks: readonly CheckResult[], setByYou?: ReadonlySet<string>): { verdict: Verdict; thresholds: ThresholdResult[] } {
+  const results = evaluate(thresholds, metrics, setByYou);
+  const verdict: Verdict = interrupted ? 'interrupted' : results.every((r) => r.ok || r.decides === false) && checks.every(held) ? 'pass' : 'fail';
   return { verdict, thresholds: results };
 }

@@ -26,6 +26,8 @@ export interface RunOptions {
   progress?: Progress;
   /** Thresholds instead of the profile's (smoke runs on a busy CI machine relax the latency ones). */
   thresholds?: string[];
+  /** The thresholds the team set itself (--threshold): the profile's budgets decide nothing unless set here (load/thresholds.ts). */
+  yourThresholds?: string[];
   /** Default open. */
   model?: Model;
   /** Open model: default constant. */

@@ -66,7 +66,7 @@ export function renderHtml(r: LoadReport): string {
   }
   const m = r.metrics;
   const rows = (pairs: Array<[string, string]>): string => pairs.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('');
-  const thresholds = r.thresholds.map((x) => `<tr class="${x.ok ? 'ok' : 'bad'}"><td><code>${esc(x.expr)}</code></td><td>${esc(limitText(x))}</td><td>${esc(withUnit(x.actual, x.unit))}</td><td>${esc(thresholdOutcome(x))}</td></tr>`).join('');
+  const thresholds = r.thresholds.map((x) => `<tr class="${x.decides === false ? 'figure' : x.ok ? 'ok' : 'bad'}"><td><code>${esc(x.expr)}</code></td><td>${esc(limitText(x))}</td><td>${esc(withUnit(x.actual, x.unit))}</td><td>${esc(thresholdOutcome(x))}</td></tr>`).join('');
   const why = r.verdict === 'fail' ? failureSummary(r) : undefined;
   const checks = r.checks.map((c) => `<tr class="${held(c) ? 'ok' : 'bad'}"><td><code>${esc(c.rule)}</code></td><td>${esc(c.what)}<br><small>${esc(c.outcome === 'broken' ? `expected ${c.expected ?? '?'}; received ${c.received ?? '?'}` : c.outcome === 'blocked' ? `not judged: stopped at ${c.step ?? 'a step'}` : (c.received ?? ''))}</small></td><td>${held(c) ? 'pass' : c.outcome === 'broken' ? 'FAIL' : c.outcome.replace('_', ' ').toUpperCase()}</td></tr>`).join('');
   const violations = r.contract.examples
@@ -117,7 +117,7 @@ ${why ? `<p id="failed-on"><strong>Failed on:</strong> ${esc(why)}</p>` : ''}
   ])}</table>
 ${latencyTable}
 <div class="charts">${charts.join('\n')}</div>
-${thresholds ? `<h2>Your thresholds</h2><p>Limits the profile sets (the team's choice; <code>--threshold</code> sets your own), not rules of the seeds; the rule checks are below.</p><table><tr><th>your threshold</th><th>limit</th><th>measured</th><th>result</th></tr>${thresholds}</table>` : ''}
+${thresholds ? `<h2>Thresholds</h2><p>Limits, not rules of the seeds; the rule checks are below. A latency, error or rate budget decides the run only when you set it (<code>--threshold</code>); the profile's suggested budgets are figures.</p><table><tr><th>threshold</th><th>limit</th><th>measured</th><th>result</th></tr>${thresholds}</table>` : ''}
 ${checks ? `<h2>Checks</h2><table><tr><th>rule</th><th>check</th><th>result</th></tr>${checks}</table>` : ''}
 ${violations ? `<h2>Contract violations (first ${r.contract.examples.length})</h2><ul>${violations}</ul>` : ''}
 <h2>Status codes (measured)</h2><p>${esc(Object.entries(r.statusCodes).map(([k, v]) => `${k} ×${v}`).join(', ') || 'none')}</p>

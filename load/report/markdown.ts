@@ -43,9 +43,9 @@ export function renderMarkdown(r: LoadReport): string {
   if (why) lines.push(`Failed on: ${why}.`, '');
   if (r.thresholds.length) {
     // The team's limits, not the seeds' rules (load/thresholds.ts): a miss is "over your threshold".
-    lines.push('Thresholds are your limits (the profile\'s, or your own with `--threshold`), not rules of the seeds; the rule checks follow below.', '');
-    lines.push('| your threshold | limit | measured | result |', '| - | - | -: | - |');
-    for (const t of r.thresholds) lines.push(`| \`${t.expr}\` | ${limitText(t)} | ${withUnit(t.actual, t.unit)} | ${t.ok ? thresholdOutcome(t) : `**${thresholdOutcome(t)}**`} |`);
+    lines.push('Thresholds are limits, not rules of the seeds; the rule checks follow below. A latency, error or rate budget decides the run only when you set it (`--threshold`); the profile\'s suggested budgets are figures.', '');
+    lines.push('| threshold | limit | measured | result |', '| - | - | -: | - |');
+    for (const t of r.thresholds) lines.push(`| \`${t.expr}\` | ${limitText(t)} | ${withUnit(t.actual, t.unit)} | ${t.ok || t.decides === false ? thresholdOutcome(t) : `**${thresholdOutcome(t)}**`} |`);
     lines.push('');
   }
   if (r.checks.length) {

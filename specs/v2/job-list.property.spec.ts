@@ -68,7 +68,8 @@ test.describe('Job list', () => {
         if (walk.outOfBudget !== undefined) outOfBudget = { limit, pages: walk.outOfBudget, why: unscoped ?? 'the list did not apply the label filter, listing jobs of others' };
         else {
           const missing = [...mine].filter((id) => !ids.includes(id));
-          check('V2.JOB.LIST_WALK', missing.length === 0, `walk with limit ${limit}`, 'every job this test created', `missing ${missing.join(', ')}`);
+          // The likely cause first: where the walk ended, and why (a page without next_cursor).
+          check('V2.JOB.LIST_WALK', missing.length === 0, `walk with limit ${limit}`, 'every job this test created', `the walk ended after page ${walk.pages}, which ${walk.ended ? 'had no next_cursor' : 'gave a cursor it had given before'}, with ${missing.length} of this test's ${mine.size} jobs never listed: missing ${missing.join(', ')}`);
         }
       }
     });

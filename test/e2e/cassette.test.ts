@@ -171,4 +171,7 @@ test('a run against stale-asset-url, replayed, fails V2.ASSET.FRESH_URL again an
   assert.deepEqual(r.replayed.summary.must_failed, ['V2.ASSET.FRESH_URL'], r.output.slice(-2000));
   assert.deepEqual(differences(r.recorded, r.replayed), []);
   assert.notEqual(r.repCode, 0);
+  // The replay's report says it is one (nothing was sent); the recorded run's does not.
+  assert.equal(r.replayed.target.replay, 'run.har');
+  assert.equal(r.recorded.target.replay, undefined);
 });

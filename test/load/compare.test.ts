@@ -37,7 +37,7 @@ test('issue #25: a p50 80 % worse on a steady server is a regression, not noise 
   assert.match(p50.floorFrom, /per-second p50 spread|timer resolution/);
   const text = renderComparison(cmp, 'a.json', 'b.json', 10);
   assert.match(text, /1 regression/);
-  assert.match(text, /\| p50 \| 1ms \| 1\.8ms \| \+80% \| [0-9.]+ms \((per-second p50 spread|timer resolution)\) \| \*\*REGRESSION\*\* \|/);
+  assert.match(text, /\| p50 \| 1ms \| 1\.8ms \| \+80% \| [0-9.]+ms \((per-second p50 spread|timer resolution)\) \| 0\.0\d+ \(8 \/ 8\) \| \*\*REGRESSION\*\* \|/);
 });
 
 test('the floor of a latency is the spread of the runs\' own seconds: a change inside it is not a regression, but it is listed', () => {
@@ -47,7 +47,7 @@ test('the floor of a latency is the spread of the runs\' own seconds: a change i
   assert.equal(cmp.withinFloor.length, 1);
   assert.match(cmp.withinFloor[0]!, /^p50 0\.4ms → 0\.9ms \(\+125\.0%\): worse by 0\.5ms, within its noise floor of [0-9.]+ms \(per-second p50 spread\)$/);
   const text = renderComparison(cmp, 'a.json', 'b.json', 10);
-  assert.match(text, /no regression beyond the noise floor; 1 change\(s\) for the worse above the tolerance are within it/);
+  assert.match(text, /no significant change; 1 change\(s\) for the worse above the tolerance are within the runs' noise/);
   assert.match(text, /Above the tolerance but within the noise floor \(not counted\):\n- p50/);
   // Without per-second figures the floor is the timer's resolution: the same change counts.
   assert.equal(compareReports(fakeReport({ p50: 0.4 }), fakeReport({ p50: 0.9 }), 10).regressions.length, 1);
@@ -90,4 +90,55 @@ test('npm run load:compare exits 1 on a regression and 0 without one', () => {
   assert.match(help.stdout, /^usage: workflow-conformance load compare /);
   assert.match(help.stdout, /noise floor/);
   assert.doesNotMatch(help.stdout, /npm run/);
+});
+
+/** A deterministic spread of `n` per-second values around `centre` (a busy machine's seconds). */
+function jittered(centre: number, spread: number, n: number, phase: number): number[] {
+  return Array.from({ length: n }, (_, i) => Math.round((centre + spread * Math.sin(i * 2.399 + phase) * (0.5 + ((i * 7) % 5) / 8)) * 100) / 100);
+}
+const run = (p99s: number[], headline: number, over: Partial<Parameters<typeof fakeReport>[1]> = {}) =>
+  fakeReport({ p99: headline, p50: 5 }, { timeline: seconds(p99s.map((v) => v / 2)).map((s, i) => ({ ...s, p99: i === 0 ? 40 : p99s[i - 1]! })), ...over });
+
+test('issue #32: two runs of one server on a busy machine compare their distributions: "no significant change" both ways, not a regression one way', () => {
+  // Same per-second distribution; one second of the second run stalled (the machine was
+  // busy), which moved its single p99 figure by a third, beyond the tolerance and the floor.
+  const a = run(jittered(12, 1.5, 20, 0), 12);
+  const stalled = jittered(12, 1.5, 20, 1.3);
+  stalled[7] = 60;
+  const b = run(stalled, 16);
+  for (const [x, y] of [[a, b], [b, a]] as const) {
+    const cmp = compareReports(x, y, 10);
+    const p99 = cmp.diffs.find((d) => d.metric === 'p99')!;
+    assert.ok(Math.abs(p99.current - p99.baseline) > p99.floor, 'the single figures alone would have read as a change');
+    assert.deepEqual(cmp.regressions, [], 'no regression in either direction');
+    assert.deepEqual(cmp.improvements, [], 'nor an improvement');
+    assert.equal(p99.significant, false);
+    assert.ok(p99.p !== undefined && p99.p > 0.05, `p ${p99.p}`);
+    assert.match(renderComparison(cmp, 'x.json', 'y.json', 10), /no significant change/);
+  }
+});
+
+test('a shift of the whole distribution is significant: a regression one way, an improvement the other', () => {
+  const a = run(jittered(12, 3, 20, 0), 13);
+  const b = run(jittered(20, 3, 20, 0.7), 21);
+  const worse = compareReports(a, b, 10);
+  assert.ok(worse.regressions.some((r) => r.startsWith('p99 ')), JSON.stringify(worse.regressions));
+  assert.ok(worse.diffs.find((d) => d.metric === 'p99')!.p! < 0.01);
+  const better = compareReports(b, a, 10);
+  assert.deepEqual(better.regressions, []);
+  assert.ok(better.improvements.some((r) => r.startsWith('p99 ')));
+  assert.match(renderComparison(worse, 'a.json', 'b.json', 10), /Mann-Whitney/);
+});
+
+test('runs of different targets, durations or rates are compared with a warning; different load models are refused', () => {
+  const a = fakeReport({ p99: 10 });
+  const settings = { rate: 80, connections: 5, durationS: 30, warmupS: 2 };
+  const b = fakeReport({ p99: 10 }, { target: { name: 'proxy', surface: 'local', baseUrl: 'http://127.0.0.1:2', embedded: false }, profile: { ...a.profile, requested: settings, effective: settings } });
+  const cmp = compareReports(a, b, 10);
+  assert.equal(cmp.warnings.length, 3, JSON.stringify(cmp.warnings));
+  assert.match(cmp.warnings.join('\n'), /different targets: reference http:\/\/127\.0\.0\.1:1 vs proxy http:\/\/127\.0\.0\.1:2/);
+  assert.match(cmp.warnings.join('\n'), /different durations: 10 s vs 30 s/);
+  assert.match(cmp.warnings.join('\n'), /different rates: 50\/s vs 80\/s/);
+  assert.match(renderComparison(cmp, 'a.json', 'b.json', 10), /\*\*Not like for like\*\*/);
+  assert.throws(() => compareReports(a, fakeReport({}, { model: { name: 'closed', summary: 'closed' } })), /different load models/);
 });

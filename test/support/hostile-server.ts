@@ -3,6 +3,7 @@
 // `url('nonjson')` can serve as a whole target's base URL:
 //
 //   nonjson     200, Content-Type application/json, an HTML error page as the body
+//   html        200 text/html to every request (a web site, not the API), like a misrouted proxy
 //   badutf8     200, Content-Type application/json, invalid UTF-8 inside a JSON string
 //   truncated   Content-Length 1000, 11 bytes sent, then the connection is closed
 //   huge        200 JSON that never ends (until the client goes away)
@@ -17,7 +18,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export const BEHAVIOURS = ['nonjson', 'badutf8', 'truncated', 'huge', 'hang', 'stall', 'reset', 'midbody', 'loop', 'apihang'] as const;
+export const BEHAVIOURS = ['nonjson', 'html', 'badutf8', 'truncated', 'huge', 'hang', 'stall', 'reset', 'midbody', 'loop', 'apihang'] as const;
 export type Behaviour = (typeof BEHAVIOURS)[number];
 
 export interface HostileServer {
@@ -34,6 +35,10 @@ function handle(behaviour: string, req: http.IncomingMessage, res: http.ServerRe
     case 'nonjson':
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('<html><body><h1>502 Bad Gateway</h1></body></html>');
+      return;
+    case 'html':
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end('<!doctype html><html><head><title>Welcome</title></head><body><h1>It works</h1></body></html>');
       return;
     case 'badutf8':
       res.writeHead(200, { 'content-type': 'application/json' });

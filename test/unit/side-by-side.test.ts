@@ -39,3 +39,30 @@ test('matrix: runs of one target are named by their fault, and the differences-o
   assert.match(html, /<tr class="same"><td class="id"[^>]*>V2\.X</, 'the HTML hides identical rows by default, behind a toggle');
   assert.match(html, /1 rule with the same status in every column is hidden/);
 });
+
+test('matrix --differences: a cell a run did not apply to (another surface, not in its run) is no difference', () => {
+  const local = runErrorReport('x', { name: 'proxy', surfaces: [{ surface: 'local', base_url: 'http://p' }] });
+  local.summary.verdict = 'pass';
+  local.rules = [
+    { id: 'V2.X', level: 'MUST', summary: 's', seed: 'W', seed_refs: [], source: 'seed', results: { local: { status: 'pass' }, cloud: { status: 'not_run' } } },
+    { id: 'V2.Z', level: 'MUST', summary: 's', seed: 'W', seed_refs: [], source: 'seed', results: { local: { status: 'pass' } } },
+  ];
+  const router = runErrorReport('y', { name: 'router', surfaces: [{ surface: 'router', base_url: 'http://r' }] });
+  router.summary.verdict = 'pass';
+  router.rules = [
+    { id: 'ROUTER.Y', level: 'MUST', summary: 's', seed: 'R', seed_refs: [], source: 'seed', results: { router: { status: 'pass' } } },
+    { id: 'V2.X', level: 'MUST', summary: 's', seed: 'W', seed_refs: [], source: 'seed', results: { local: { status: 'not_run' } } },
+  ];
+  const other = runErrorReport('z', { name: 'proxy2', surfaces: [{ surface: 'local', base_url: 'http://q' }] });
+  other.summary.verdict = 'fail';
+  other.rules = [
+    { id: 'V2.X', level: 'MUST', summary: 's', seed: 'W', seed_refs: [], source: 'seed', results: { local: { status: 'pass' } } },
+    { id: 'V2.Z', level: 'MUST', summary: 's', seed: 'W', seed_refs: [], source: 'seed', results: { local: { status: 'fail' } } },
+  ];
+  const t = sideBySide([{ file: 'a.json', report: local }, { file: 'b.json', report: router }, { file: 'c.json', report: other }], { differencesOnly: true });
+  // V2.X passes wherever it applies; ROUTER.Y applies to one column only: neither differs.
+  assert.equal(t.identical, 2);
+  assert.doesNotMatch(t.markdown, /`V2\.X`|`ROUTER\.Y`/);
+  assert.match(t.markdown, /\| `V2\.Z` \| MUST \| pass \| — \| \*\*FAIL\*\* \|/);
+  assert.match(sideBySideHtml(t), /<tr class="same"><td class="id"[^>]*>ROUTER\.Y</);
+});

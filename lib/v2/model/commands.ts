@@ -482,7 +482,7 @@ async function walkPage(m: V2Model, r: V2Real): Promise<{ ended: boolean; reache
   if (!next) {
     m.walk = undefined;
     const gaps = missing();
-    check('V2.JOB.LIST_WALK', gaps.length === 0, `the complete walk (${w.pages} page(s), limit ${w.limit}${scoped ? `, label ${RUN_LABEL_KEY}=${r.runLabel}` : ''})`, `every job of this run${scoped ? ' carrying the label' : ''} that existed when the walk began, once`, `missing ${gaps.join(', ')}`, res);
+    check('V2.JOB.LIST_WALK', gaps.length === 0, `the complete walk (${w.pages} page(s), limit ${w.limit}${scoped ? `, label ${RUN_LABEL_KEY}=${r.runLabel}` : ''})`, `every job of this run${scoped ? ' carrying the label' : ''} that existed when the walk began, once`, `page ${w.pages} had no next_cursor, so the walk ended there with ${gaps.length} of them never listed: missing ${gaps.join(', ')}`, res);
     return { ended: true, reached };
   }
   check('V2.JOB.LIST_WALK', !w.cursors.has(next), `page ${w.pages} of a walk with limit ${w.limit}`, 'a next_cursor not given before in this walk (one given again makes the walk go round forever)', next, res);
