@@ -9,6 +9,7 @@ import { statementText } from '../lib/seeds/runtime.ts';
 import type { SeedStatements } from '../lib/seeds/statements.ts';
 import { seedCoverageLine } from './seed-coverage.ts';
 import { countsLine } from './markdown.ts';
+import { passiveHtml, passiveLabel } from './passive-section.ts';
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -43,12 +44,13 @@ ${failures.length ? `<h2>Failures (${failures.length} rules)</h2>${failures.join
 ${report.load?.profiles.length ? `<h2>Load profiles (${report.load.profiles.length})</h2><p>Their rule checks judge the <code>LOAD.*</code> cells and count in the verdict; their thresholds are your limits, in their own reports only.</p><ul>${report.load.profiles
     .map((r) => `<li><b>${esc(r.profile)}</b> on ${esc(r.surface)}${r.fault ? ` (fault ${esc(r.fault)})` : ''}: ${esc(r.verdict.toUpperCase())}${r.skip_reason ? ` — ${esc(r.skip_reason)}` : ''} — ${r.report ? `<a href="${esc(r.report.html)}">report</a> (<a href="${esc(r.report.markdown)}">markdown</a>, <a href="${esc(r.report.json)}">json</a>)` : `not run: ${esc(r.checks[0]?.what ?? 'it could not start')}`}</li>`)
     .join('')}</ul>` : ''}
+${report.passive ? passiveHtml(report.passive) : ''}
 <h2>Rules</h2><table><tr><th>Rule</th><th>Level</th>${surfaces.map((x) => `<th>${esc(x)}</th>`).join('')}<th>Seed</th></tr>
 ${report.rules
   .filter((r) => Object.values(r.results).some((c) => c?.status !== 'not_run'))
   .map((r) => `<tr><td title="${esc(r.summary)}"><code>${esc(r.id)}</code></td><td>${r.level}</td>${surfaces.map((sf) => {
       const c = r.results[sf];
-      return `<td class="${c?.status ?? ''}" title="${esc(c?.reason ?? '')}">${esc(c ? c.status.replace('_', ' ') : '—')}</td>`;
+      return `<td class="${c?.status ?? ''}" title="${esc(c?.reason ?? '')}">${esc(c ? (passiveLabel(report, c.status, c.reason) ?? c.status.replace('_', ' ')) : '—')}</td>`;
     }).join('')}<td>${esc(seedLocation(r))}</td></tr>`)
   .join('\n')}</table>
 ${sections.length ? `<h2>Seed statements not judged in this run (${unjudged.length})</h2>${sections
