@@ -148,9 +148,9 @@ export class PassiveState {
   }
 
   private stream(res: ApiResponse, ex: Observed): void {
-    // Only a stream read to a terminal status can be compared with polling; a reader that
-    // left earlier (or a stream that never got there) is not judged.
-    if (res.status !== 200 || !reachedStatus(res.body, this.states.terminal)) return;
+    // A stream read to a terminal status, or one the server ended (its last word), can be
+    // compared with polling; one its reader left earlier, or cut at the size kept, is not judged.
+    if (res.status !== 200 || !(reachedStatus(res.body, this.states.terminal) || ex.cut === undefined)) return;
     const id = new URL(ex.url).pathname.split('/').at(-2);
     if (!id) return;
     this.streams.set(id, res);
