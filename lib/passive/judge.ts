@@ -47,11 +47,15 @@ export interface PassiveOptions {
   scenario?: Readonly<Record<string, unknown>>;
 }
 
-/** Per rule: the exchanges that exercised it, and its results by outcome. */
+/** Per rule: how many exchanges (a WebSocket connection counts once) exercised it, and its results by outcome. */
 export interface RuleTally {
-  exchanges: Set<number>;
+  exchanges: number;
+  /** The exchange that last exercised it (results of one exchange come together). */
+  lastSeq: number;
   held: number;
   broken: number;
+  /** Results that could not judge it (not_judged, blocked). */
+  notes: number;
 }
 
 /** An exchange the judge could not place: another host, or a path no operation of the surface has. */
@@ -72,6 +76,8 @@ const TEXTUAL = /json|text|xml|x-www-form-urlencoded|event-stream/i;
 /** Request headers that carry a credential by name; their values are redacted everywhere. */
 const CREDENTIAL_HEADERS = /^(authorization|x-api-key|cookie|proxy-authorization)$|secret|token|api-key|credential|password/i;
 const UNPLACED_KEPT = 200;
+/** Findings (and not-judged notes) kept as values per rule; the rest are counted. */
+const KEPT_PER_RULE = 20;
 
 export class PassiveJudge {
   readonly surface: Surface;
@@ -185,14 +191,18 @@ export class PassiveJudge {
   }
 
   private keep(r: CheckResult, seq: number): void {
-    // A held result needs no reproduction: it is counted, and its exchange by number.
-    const kept = r.outcome === 'held' ? { rule: r.rule, outcome: r.outcome, what: r.what } : r;
-    this.results.push({ ...kept, seq });
     let t = this.tally.get(r.rule);
-    if (!t) this.tally.set(r.rule, (t = { exchanges: new Set(), held: 0, broken: 0 }));
-    t.exchanges.add(seq);
+    if (!t) this.tally.set(r.rule, (t = { exchanges: 0, lastSeq: -1, held: 0, broken: 0, notes: 0 }));
+    // A proxy may run for hours: every result is counted (the tally), but only the first
+    // held result of a rule, and its first findings, are kept as values (the report's cells
+    // take their evidence counts from the tally). A held result needs no reproduction.
+    const keptOfRule = r.outcome === 'held' ? t.held : r.outcome === 'broken' ? t.broken : t.notes;
+    if (keptOfRule < (r.outcome === 'held' ? 1 : KEPT_PER_RULE)) this.results.push({ ...(r.outcome === 'held' ? { rule: r.rule, outcome: r.outcome, what: r.what } : r), seq });
+    if (t.lastSeq !== seq) t.exchanges++;
+    t.lastSeq = seq;
     if (r.outcome === 'held') t.held++;
     if (r.outcome === 'broken') t.broken++;
+    if (r.outcome !== 'held' && r.outcome !== 'broken') t.notes++;
     this.onResult?.(r);
   }
 

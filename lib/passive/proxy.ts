@@ -6,6 +6,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { Duplex } from 'node:stream';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { FrameReader } from './ws-frames.ts';
 import { LatencyLog } from './latency.ts';
 import { lowerHeaders, type Observed, type ObservedWsMessage } from './observed.ts';
@@ -57,6 +58,24 @@ class Copy {
   }
 }
 
+/**
+ * The body as judged and recorded: decoded from its Content-Encoding (a HAR keeps decoded
+ * bodies too; the client got the bytes as sent). Undefined when it cannot be decoded (an
+ * encoding not known here, or a body cut short): then it is not judged by its body.
+ */
+function decoded(body: Buffer, encoding: string | undefined): Buffer | undefined {
+  const coding = (encoding ?? '').trim().toLowerCase();
+  if (coding === '' || coding === 'identity' || body.length === 0) return body;
+  try {
+    if (coding === 'gzip' || coding === 'x-gzip') return gunzipSync(body);
+    if (coding === 'deflate') return inflateSync(body);
+    if (coding === 'br') return brotliDecompressSync(body);
+  } catch {
+    return undefined;
+  }
+  return undefined;
+}
+
 /** Header names and values as the peer sent them, Host named for the upstream. */
 function forwardHeaders(raw: string[], host: string): string[] {
   const out: string[] = [];
@@ -106,14 +125,17 @@ export function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
       if (finished) return;
       finished = true;
       if (requestCopy.buffer.length > 0) ex.requestBody = requestCopy.buffer;
-      if (ex.response) {
-        ex.response.body = responseCopy.buffer;
-        ex.response.truncated = responseCopy.truncated;
-        ex.response.elapsedMs = ms(t0, process.hrtime.bigint());
-        if (responseCopy.truncated) ex.cut ??= 'size';
-      }
-      // Judged after the answer passed: never on the path of the traffic.
-      setImmediate(() => opts.onExchange(ex));
+      if (ex.response) ex.response.elapsedMs = ms(t0, process.hrtime.bigint());
+      // Decoded and judged after the answer passed: never on the path of the traffic.
+      setImmediate(() => {
+        if (ex.response) {
+          const body = responseCopy.truncated ? undefined : decoded(responseCopy.buffer, ex.response.headers['content-encoding']);
+          ex.response.body = body ?? responseCopy.buffer;
+          ex.response.truncated = responseCopy.truncated || body === undefined;
+          if (ex.response.truncated) ex.cut ??= 'size';
+        }
+        opts.onExchange(ex);
+      });
     };
     const up = transport.request({ ...requestOptions(req), agent });
     const tSent = process.hrtime.bigint();

@@ -45,6 +45,9 @@ export function passiveReport(judge: PassiveJudge, meta: PassiveMeta): Conforman
   });
   for (const row of matrix.rows) {
     const cell = row.results[surface];
+    // The judge keeps a few result values per rule and counts all of them: the evidence is the count.
+    const t = judge.tally.get(row.id);
+    if (cell?.evidence && t) cell.evidence = { ...cell.evidence, held: t.held, broken: t.broken };
     if (cell && (cell.status === 'not_covered' || (cell.status === 'not_run' && families.includes(familyOfRule(row.id)!)))) {
       row.results[surface] = { status: 'skipped', reason: `${NOT_EXERCISED}: no exchange this run saw exercised it (a passive run sends nothing of its own)` };
     }
@@ -55,7 +58,7 @@ export function passiveReport(judge: PassiveJudge, meta: PassiveMeta): Conforman
     return c ? [loadContract(c.file, meta.brand, c.rulePrefix)] : [];
   });
   const exercised = [...judge.tally]
-    .map(([id, t]) => ({ id, level: ruleOrThrow(id).level, exchanges: t.exchanges.size, held: t.held, broken: t.broken }))
+    .map(([id, t]) => ({ id, level: ruleOrThrow(id).level, exchanges: t.exchanges, held: t.held, broken: t.broken }))
     .sort((a, b) => b.broken - a.broken || a.id.localeCompare(b.id));
   const passive: PassiveRun = {
     source: meta.source,

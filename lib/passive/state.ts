@@ -28,6 +28,16 @@ import { checkOrder } from '../ws/order.ts';
 import { TERMINAL_TYPES, type TextMessage } from '../ws/schemas.ts';
 import type { Observed } from './observed.ts';
 
+/** What the observer remembers per request, key, job, prompt or connection: the newest this many (a proxy may run for hours). */
+const REMEMBERED = 10_000;
+
+/** Sets `key` in `map`, forgetting the oldest entries past REMEMBERED. */
+function remember<K, V>(map: Map<K, V>, key: K, value: V): void {
+  map.delete(key);
+  map.set(key, value);
+  while (map.size > REMEMBERED) map.delete(map.keys().next().value as K);
+}
+
 const sha = (b: Buffer | undefined): string => createHash('sha256').update(b ?? Buffer.alloc(0)).digest('hex');
 
 /** Who sent a request: its credential (never shown; a digest of it tells callers apart). */
@@ -81,13 +91,13 @@ export class PassiveState {
     const json = res.status < 300 && isPlainObject(safeJson(res)) ? (safeJson(res) as Handle) : undefined;
     if (op.id === 'submitModelRequest' && res.status === 201 && json && typeof json.request_id === 'string') {
       noteQueueStatus(res, `the admission of request ${json.request_id}`);
-      if (!this.requests.has(json.request_id)) this.requests.set(json.request_id, undefined);
+      if (!this.requests.has(json.request_id)) remember(this.requests, json.request_id, undefined);
     }
     const statusAnswer = (op.id === 'getModelRequestStatus' && res.status === 200) || (op.id === 'getModelRequest' && res.status === 202);
     if (statusAnswer && json && typeof json.status === 'string') {
       const id = typeof json.request_id === 'string' ? json.request_id : (new URL(ex.url).pathname.split('/').find((s, i, all) => all[i - 1] === 'requests') ?? '?');
       const where = `${op.id === 'getModelRequest' ? 'a collect' : 'a status read'} of request ${id}`;
-      this.requests.set(id, judgeQueueStatus(this.requests.get(id), json, res, where));
+      remember(this.requests, id, judgeQueueStatus(this.requests.get(id), json, res, where));
     }
     const key = ex.requestHeaders['idempotency-key'];
     if (key !== undefined && (op.id === 'runModel' || op.id === 'submitModelRequest')) this.keyed(op, res, ex, key);
@@ -103,7 +113,7 @@ export class PassiveState {
       if (!success) return;
       const requestId = route === 'submit' ? (safeJson(res) as { request_id?: unknown } | undefined)?.request_id : undefined;
       const record: KeyRecord | undefined = route === 'run' ? { route, status: res.status, bytes: res.body } : typeof requestId === 'string' ? { route, requestId } : undefined;
-      if (record) this.records.set(id, { record, seq: ex.seq });
+      if (record) remember(this.records, id, { record, seq: ex.seq });
       return;
     }
     // A retry refused (409: still running, or recorded but too large to replay; 429: a limit) says nothing of how a record is replayed.
@@ -122,7 +132,7 @@ export class PassiveState {
     const job = isPlainObject(json) ? json : undefined;
     if ((op.id === 'getJob' || op.id === 'postJobs' || op.id === 'cancelJob') && res.status < 300 && typeof job?.id === 'string' && typeof job.status === 'string') {
       if (this.states.terminal.has(job.status)) {
-        this.polledJobs.set(job.id, job.status);
+        remember(this.polledJobs, job.id, job.status);
         this.agree(job.id);
       }
     }
@@ -136,11 +146,13 @@ export class PassiveState {
     const group = this.submitsByKey.get(id);
     if (!group) {
       // The key's first request seen: it makes the key's job, or is refused and leaves the key unused.
-      if (acceptedJobId(res) !== undefined) this.submitsByKey.set(id, { body, answers: [res], firstJob: acceptedJobId(res)! });
+      if (acceptedJobId(res) !== undefined) remember(this.submitsByKey, id, { body, answers: [res], firstJob: acceptedJobId(res)! });
       return;
     }
     if (group.body === body) {
+      // The first answer and the newest ones say whether the key made one job.
       group.answers.push(res);
+      if (group.answers.length > 50) group.answers.splice(1, 1);
       checkOneJobPerKey(group.answers, `the ${group.answers.length} submits of one request under Idempotency-Key ${key} seen so far`);
     } else {
       checkOtherRequestRefused(res, group.firstJob);
@@ -153,7 +165,7 @@ export class PassiveState {
     if (res.status !== 200 || !(reachedStatus(res.body, this.states.terminal) || ex.cut === undefined)) return;
     const id = new URL(ex.url).pathname.split('/').at(-2);
     if (!id) return;
-    this.streams.set(id, res);
+    remember(this.streams, id, res);
     this.agree(id);
   }
 
@@ -162,6 +174,8 @@ export class PassiveState {
     const polled = this.polledJobs.get(jobId);
     if (!stream || polled === undefined || this.agreed.has(jobId)) return;
     this.agreed.add(jobId);
+    if (this.agreed.size > REMEMBERED) this.agreed.delete(this.agreed.values().next().value as string);
+    this.streams.delete(jobId);
     judgeEventStream(stream, polled, this.states.terminal);
   }
 
@@ -186,12 +200,12 @@ export class PassiveState {
 
   private prompt(id: string): PromptSeen {
     let p = this.prompts.get(id);
-    if (!p) this.prompts.set(id, (p = {}));
+    if (!p) remember(this.prompts, id, (p = {}));
     return p;
   }
 
   wsOpened(seq: number, at: number): void {
-    this.connections.set(seq, { openedAt: at, prompts: new Map(), judged: new Set() });
+    remember(this.connections, seq, { openedAt: at, prompts: new Map(), judged: new Set() });
   }
 
   wsText(seq: number, message: TextMessage, _at: number): void {
