@@ -113,7 +113,8 @@ Runs the specs of a recording (run --record FILE) again with the current checks,
 answering every request from the recording: no connection is opened. The v1
 WebSocket is replayed from its recorded frames, in their recorded order and times. A
 request or connection the recording has no answer for ends that check in error
-("not in the recording: <method> <url>"), never in a failure.
+("not in the recording: <method> <url>"), never in a failure. Traffic the proxy
+kept (proxy --record FILE) has no specs to run: it is judged again as check-har does.
 
   --reports DIR          where reports go (default ./reports)
   -h, --help             this help`;
@@ -235,8 +236,8 @@ own (as behind any gateway), or clients following them go around the proxy.
   --targets-file FILE    the targets file (TARGETS_FILE)
   --port P               the loopback port to listen on (default: any free one, printed)
   --duration D           stop after D seconds (default: on Ctrl-C)
-  --record FILE          keep the traffic as HAR 1.2, credentials redacted (check-har FILE
-                         judges it again, offline)
+  --record FILE          keep the traffic as HAR 1.2, credentials redacted (replay FILE or
+                         check-har FILE judges it again, offline)
   --reports DIR          where reports go (REPORTS_DIR, default ./reports)
   --quiet                no live line
   -h, --help             this help

@@ -55,7 +55,8 @@ function tapeOf(ex: Observed, judge: PassiveJudge): TapeEntry {
 }
 
 function writeRecording(file: string, kept: Observed[], judge: PassiveJudge, target: PassiveTarget, version: string): void {
-  const meta = { target: { name: target.name, entry: { surfaces: { [target.surface]: { base_url: target.baseUrl } } }, variables: [] }, args: [], env: {} };
+  const baseUrl = judge.redact.text(target.baseUrl);
+  const meta = { target: { name: target.name, entry: { surfaces: { [target.surface]: { base_url: baseUrl } } }, variables: [] }, args: [], env: {}, passive: { surface: target.surface, base_url: baseUrl } };
   writeFileSync(file, JSON.stringify(toHar(kept.map((ex) => tapeOf(ex, judge)), meta, version), null, 1) + '\n');
 }
 

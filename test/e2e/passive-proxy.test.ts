@@ -75,11 +75,15 @@ async function v2Run(fault?: string): Promise<ConformanceReport> {
   }
 }
 
-/** The command a user types (proxy --upstream … --surface router), stopped with Ctrl-C, in front of the SDK's models.run. */
-async function routerRun(fault?: string): Promise<ConformanceReport> {
+/**
+ * The command a user types (proxy --upstream … --surface router --record FILE), stopped with
+ * Ctrl-C, in front of the SDK's models.run; then `replay FILE` judges the recording again.
+ */
+async function routerRun(fault?: string): Promise<{ report: ConformanceReport; replayed: ConformanceReport; recording: string }> {
   const { ref, proxyUrl, proxyPort } = await referenceBehindProxy('router', fault);
   const reports = mkdtempSync(path.join(tmpdir(), 'passive-router-'));
-  const child = spawn(process.execPath, [BIN, 'proxy', '--upstream', ref.surfaces.router, '--surface', 'router', '--port', String(proxyPort), '--reports', reports], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const recording = path.join(reports, 'traffic.har');
+  const child = spawn(process.execPath, [BIN, 'proxy', '--upstream', ref.surfaces.router, '--surface', 'router', '--port', String(proxyPort), '--reports', reports, '--record', recording], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));
@@ -98,7 +102,10 @@ async function routerRun(fault?: string): Promise<ConformanceReport> {
     assert.match(output, /Passive (PASS|FAIL)/, output);
     const report = JSON.parse(readFileSync(path.join(reports, 'conformance.json'), 'utf8')) as ConformanceReport;
     assert.equal(code, report.summary.verdict === 'pass' ? 0 : 1, output);
-    return report;
+    const again = path.join(reports, 'replayed');
+    await run(process.execPath, [BIN, 'replay', recording, '--reports', again], { cwd: ROOT }).catch((err: { code?: number }) => assert.equal(err.code, 1));
+    const replayed = JSON.parse(readFileSync(path.join(again, 'conformance.json'), 'utf8')) as ConformanceReport;
+    return { report, replayed, recording: readFileSync(recording, 'utf8') };
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
     await ref.close();
@@ -159,8 +166,10 @@ test('the SDK v2 assets and jobs flow through the proxy gives no finding, and ju
   assert.ok(report.passive!.rules.every((r) => r.exchanges >= 1));
 });
 
-test("the SDK's models.run through the proxy command gives no finding", { skip }, async () => {
-  const report = await routerRun();
+test("the SDK's models.run through the proxy command gives no finding; its recording judged again by replay says the same", { skip }, async () => {
+  const { report, replayed, recording } = await routerRun();
+  assert.ok(!recording.includes(ROUTER_KEYS.alice), 'the recording holds no credential');
+  assert.deepEqual(replayed.passive!.rules, report.passive!.rules);
   assert.deepEqual(findings(report), []);
   assert.equal(report.summary.verdict, 'pass');
   for (const rule of ['ROUTER.RUN.NOSNIFF', 'ROUTER.HEADER.REQUEST_ID', 'ROUTER.RUN.NATIVE']) assert.ok(exercised(report).includes(rule), `${rule} judged`);
@@ -187,7 +196,8 @@ test('with a v1 WebSocket fault (little-endian frame headers) the v1 client thro
 });
 
 test('with a router fault (runs without X-Content-Type-Options) models.run through the proxy command fails exactly ROUTER.RUN.NOSNIFF', { skip }, async () => {
-  const report = await routerRun('router-no-nosniff');
+  const { report, replayed } = await routerRun('router-no-nosniff');
   assert.deepEqual(report.summary.must_failed, ['ROUTER.RUN.NOSNIFF']);
+  assert.deepEqual(replayed.summary.must_failed, ['ROUTER.RUN.NOSNIFF']);
   assert.equal(report.summary.verdict, 'fail');
 });
