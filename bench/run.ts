@@ -8,8 +8,8 @@
 //    throughput on that server, and how far sends stray from the schedule at 1000 req/s.
 // Servers run in child processes so client and server do not share an event loop, and
 // each open-model step runs in a fresh process of its own (bench/open-step.ts).
-// The last line is exactly:
-//   runner/wrk=<ratio> reference/node-http=<ratio> open/wrk=<ratio> spacing-p99-ms=<ms>
+// Last, the latency the validating proxy adds (bench/proxy.ts). The last line is exactly:
+//   runner/wrk=<ratio> reference/node-http=<ratio> open/wrk=<ratio> spacing-p99-ms=<ms> proxy-added-p99-ms=<ms>
 // (n/a where a figure could not be measured). BENCH_DURATION (seconds, default 5) and
 // BENCH_CONNECTIONS (default 32) tune the closed-loop runs, BENCH_ROUNDS (default 3) how
 // many interleaved rounds of them are run (each figure is the median of its rounds);
@@ -26,6 +26,7 @@ import { REPO_ROOT } from '../lib/targets.ts';
 import { environment } from '../load/engine.ts';
 import { runConfig } from '../lib/config/env.ts';
 import { LATE_LIMIT, OPEN_CONNECTIONS, type OpenStep } from './open-step.ts';
+import { benchProxy, printProxyBench } from './proxy.ts';
 
 const { durationS: DURATION_S, connections: CONNECTIONS, openStepS: OPEN_STEP_S, rounds: ROUNDS } = runConfig().bench;
 const KEY = ROUTER_KEYS.alice;
@@ -255,7 +256,16 @@ async function main(): Promise<void> {
     console.log(`  reference/node-http: the reference serves ${ratio(refFig, bareFig)} of a bare node:http server's throughput (measured with ${client})`);
     console.log(`  open/wrk: the open model holds ${held ?? 'no'} req/s against bare node:http, ${openRatio} of wrk's closed-loop ${wrkBare ? wrkBare.rps.toFixed(0) : 'n/a'} req/s there`);
     console.log(`  spacing-p99-ms: at 1000 req/s, 99 % of sends start within ${spacingP99} ms of their intended time`);
-    console.log(`runner/wrk=${ratio(runnerRef, wrkRef)} reference/node-http=${ratio(refFig, bareFig)} open/wrk=${openRatio} spacing-p99-ms=${spacingP99}`);
+    // The proxy's added latency: one connection, requests one after another, direct and through it.
+    console.log('  workflow-conformance proxy, one keep-alive connection, sequential requests, direct vs through the proxy:');
+    const proxied = await benchProxy(await freeBase(8)).catch((err: Error) => {
+      console.log(`  the proxy could not be measured: ${err.message}`);
+      return undefined;
+    });
+    if (proxied) printProxyBench(proxied);
+    const proxyP99 = proxied ? proxied.figures[0]!.added.p99.toFixed(2) : 'n/a';
+    console.log(`  proxy-added-p99-ms: through the proxy, the judged status poll's p99 is ${proxyP99} ms above its direct p99`);
+    console.log(`runner/wrk=${ratio(runnerRef, wrkRef)} reference/node-http=${ratio(refFig, bareFig)} open/wrk=${openRatio} spacing-p99-ms=${spacingP99} proxy-added-p99-ms=${proxyP99}`);
   } finally {
     stop();
   }

@@ -47,6 +47,9 @@ Commands:
   reference  start the reference server
   load       run a load profile against the target (load merge, load compare: its reports)
   merge-reports  join the blob reports of a sharded run (run --shard=i/n) into one report
+  proxy      stand between your own clients and the server, pass their traffic unchanged
+             and judge every exchange as it passes (a passive run: nothing of its own sent)
+  check-har  judge a HAR file recorded elsewhere (a browser, Playwright, a proxy) the same way
 
 workflow-conformance <command> --help   the options of one command
 ${VARIABLES}`;
@@ -112,7 +115,8 @@ Runs the specs of a recording (run --record FILE) again with the current checks,
 answering every request from the recording: no connection is opened. The v1
 WebSocket is replayed from its recorded frames, in their recorded order and times. A
 request or connection the recording has no answer for ends that check in error
-("not in the recording: <method> <url>"), never in a failure.
+("not in the recording: <method> <url>"), never in a failure. Traffic the proxy
+kept (proxy --record FILE) has no specs to run: it is judged again as check-har does.
 
   --reports DIR          where reports go (default ./reports)
   -h, --help             this help`;
@@ -226,3 +230,55 @@ CONFORMANCE_STRICT, CONFORMANCE_PROFILE and CONFORMANCE_BASELINE as the shards.
   -h, --help             this help
 
 Exit status: 0 the merged verdict is pass, 1 fail or error, 2 usage error.`;
+
+export const PROXY = `usage: workflow-conformance proxy --upstream URL --surface SURFACE [--port P] [--duration D] [--record FILE]
+       workflow-conformance proxy --target NAME [--surface SURFACE] [--port P] ...
+
+A validating proxy on 127.0.0.1: point your own clients (the SDK, the web front end, a
+customer's script) at it instead of the server. It passes every request and answer
+unchanged (bodies streamed as they arrive, event streams included; WebSocket upgrades
+and every frame), and judges each exchange after it passed with every check that needs
+no request of its own: the contract (status declared, body schema, headers), the error
+envelope and code/status pairs, id formats, header rules, the v1 WebSocket's messages and
+binary frames, and the stateful rules an observer can hold (queue statuses, replays of a
+key, a stream against polling). A finding never fails or delays a request. It prints one
+live line (exchanges, rules judged, findings); on Ctrl-C or after --duration it writes
+conformance.json, .md and .html with mode: passive: a rule is judged only where traffic
+exercised it (other cells read "not exercised"), each finding carries its exchange and a
+curl, the report counts per rule the exchanges that exercised it and the latency the
+proxy added. The verdict fails only on MUST findings. Credentials are redacted everywhere.
+A server that writes absolute URLs into its answers must name the proxy's address as its
+own (as behind any gateway), or clients following them go around the proxy.
+
+  --upstream URL         the server (its base URL; paths are kept under its path)
+  --surface SURFACE      local, cloud, serverless, router or registry: the contracts that judge
+  --target NAME          a targets-file entry instead (its base_url, brand, scenario inputs)
+  --targets-file FILE    the targets file (TARGETS_FILE)
+  --port P               the loopback port to listen on (default: any free one, printed)
+  --duration D           stop after D seconds (default: on Ctrl-C)
+  --record FILE          keep the traffic as HAR 1.2, credentials redacted (replay FILE or
+                         check-har FILE judges it again, offline)
+  --reports DIR          where reports go (REPORTS_DIR, default ./reports)
+  --quiet                no live line
+  -h, --help             this help
+
+Exit status: 0 pass, 1 a MUST finding, or nothing judged (no traffic), 2 usage error.`;
+
+export const CHECK_HAR = `usage: workflow-conformance check-har FILE --surface SURFACE [--base-url URL] [--reports DIR]
+       workflow-conformance check-har FILE --target NAME [--surface SURFACE]
+
+Judges a HAR 1.2 file recorded elsewhere (a browser's developer tools, Playwright's
+recordHar, a recording proxy, proxy --record) exactly as the proxy judges live traffic,
+offline, and writes the same report (mode: passive). Exchanges with another host (with
+--base-url), on a path no operation of the surface has, or without an answer are listed,
+not judged; an answer whose body the recorder left out is not judged by its body.
+
+  --surface SURFACE      local, cloud, serverless, router or registry: the contracts that judge
+  --base-url URL         the server's base URL: only its exchanges are judged (default: any
+                         host whose paths are the surface's)
+  --target NAME          a targets-file entry instead (its base_url, brand, scenario inputs)
+  --targets-file FILE    the targets file (TARGETS_FILE)
+  --reports DIR          where reports go (REPORTS_DIR, default ./reports)
+  -h, --help             this help
+
+Exit status: 0 pass, 1 a MUST finding, or nothing judged, 2 usage error or not a HAR file.`;

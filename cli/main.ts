@@ -1,8 +1,9 @@
 // workflow-conformance: the one entry point, installed as a package bin and used by
 // the repository's own npm scripts.
 import { packageVersion } from './paths.ts';
-import { EXPLORE, INIT, MAIN, MATRIX, REPLAY, RUN, SEEDS } from './help.ts';
+import { CHECK_HAR, EXPLORE, INIT, MAIN, MATRIX, PROXY, REPLAY, RUN, SEEDS } from './help.ts';
 import { seedsCommand } from './seeds.ts';
+import { checkHarCommand, proxyCommand } from './passive.ts';
 import { runSuite, replaySuite } from './run.ts';
 import { init } from './init.ts';
 import { matrix } from './matrix.ts';
@@ -49,8 +50,14 @@ async function main(argv: string[]): Promise<number> {
       return loadCommand(args);
     case 'merge-reports':
       return mergeReportsCommand(args);
+    case 'proxy':
+      if (wantsHelp(args)) return print(PROXY);
+      return proxyCommand(args);
+    case 'check-har':
+      if (wantsHelp(args)) return print(CHECK_HAR);
+      return checkHarCommand(args);
     default:
-      throw new UsageError(`unknown command "${command}"; commands: run, explore, replay, matrix, seeds, init, reference, load, merge-reports (--help lists them)`);
+      throw new UsageError(`unknown command "${command}"; commands: run, explore, replay, matrix, seeds, init, reference, load, merge-reports, proxy, check-har (--help lists them)`);
   }
 }
 

@@ -212,6 +212,11 @@ export async function replaySuite(args: string[]): Promise<number> {
   }
   const meta = har.log?._conformance;
   if (!meta) throw new UsageError(`${file} is a HAR file, but not one recorded by workflow-conformance run --record (no log._conformance)`);
+  // Traffic the proxy kept (proxy --record) has no specs to run again: it is judged again as check-har judges it.
+  if (meta.passive) {
+    const { checkHarCommand } = await import('./passive.ts');
+    return checkHarCommand([file, '--surface', meta.passive.surface, '--base-url', meta.passive.base_url, ...(flags.has('reports') ? ['--reports', flags.get('reports')!] : [])]);
+  }
 
   // The recorded target, rebuilt from its entry as written: every credential variable
   // it used gets a placeholder (nothing is sent, and the recording holds no secret).

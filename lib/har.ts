@@ -23,6 +23,8 @@ export interface RecordingMeta {
   verdict?: string;
   /** What each credential variable is set to on replay: its form only, never the secret (lib/cassette.ts placeholderFor). */
   placeholders?: Record<string, string>;
+  /** Traffic the validating proxy kept (proxy --record): `replay` judges it as check-har does, on this surface. */
+  passive?: { surface: string; base_url: string };
 }
 
 export interface HarEntry {

@@ -40,6 +40,12 @@ export interface ReferenceOptions {
    * during which the plain reference was asked about it (test/support/harness/host.ts).
    */
   onConsult?: (control: ControlName) => void;
+  /**
+   * The address clients reach a surface at when something stands in front of it (the
+   * validating proxy, a gateway): the URLs that surface writes into its answers (urls.self,
+   * signed URLs, queue handles) point there, as a deployment behind a proxy advertises it.
+   */
+  publicUrls?: Partial<Record<SurfaceName, string>>;
 }
 
 export interface RunningReference {
@@ -62,10 +68,11 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'reference-blobs-')));
   if (!ownsDataDir) await mkdir(dataDir, { recursive: true });
 
-  const baseUrls = Object.fromEntries(SURFACES.map((s) => [s.name, `http://${HOST}:${portBase + s.portOffset}`])) as Record<
+  const listenUrls = Object.fromEntries(SURFACES.map((s) => [s.name, `http://${HOST}:${portBase + s.portOffset}`])) as Record<
     SurfaceName,
     string
   >;
+  const baseUrls: Record<SurfaceName, string> = { ...listenUrls, ...opts.publicUrls };
   const blobs = new BlobStore(dataDir);
   const assets = new AssetStore();
   const signer = new UrlSigner(() => baseUrls.cloud, ttl);
@@ -112,5 +119,5 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
     throw err;
   }
 
-  return { surfaces: { ...baseUrls }, credentials: credentialsFor(opts.localToken), close };
+  return { surfaces: { ...listenUrls }, credentials: credentialsFor(opts.localToken), close };
 }

@@ -17,6 +17,7 @@ import type { CellViolation } from './violations-list.ts';
 
 /** A received body in a one-line summary: its start (the failure card has it whole). */
 const short = (s: string, max = 160) => (s.length > max ? `${s.slice(0, max)}…` : s);
+import { passiveHtml, passiveLabel } from './passive-section.ts';
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -79,7 +80,7 @@ ${Object.entries(r.results)
   const cellHtml = (c: Cell | undefined) => {
     if (!c) return '<td class="na">—</td>';
     const why = c.status !== 'pass' && c.status !== 'not_run' && c.reason ? `<div class="reason">${esc(c.reason)}</div>` : '';
-    return `<td class="${c.status}"><span class="status">${esc(c.status.replace('_', ' '))}</span>${why}</td>`;
+    return `<td class="${c.status}"><span class="status">${esc(passiveLabel(report, c.status, c.reason) ?? c.status.replace('_', ' '))}</span>${why}</td>`;
   };
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Conformance: ${esc(report.target.name)}</title>
@@ -109,6 +110,7 @@ ${failures.length ? `<h2>Failures (${failures.length} rules)</h2>${seeds ? '' : 
 ${report.load?.profiles.length ? `<h2>Load profiles (${report.load.profiles.length})</h2><p>Their rule checks judge the <code>LOAD.*</code> cells and count in the verdict; their thresholds are your limits, in their own reports only.</p><ul>${report.load.profiles
     .map((r) => `<li><b>${esc(r.profile)}</b> on ${esc(r.surface)}${r.fault ? ` (fault ${esc(r.fault)})` : ''}: ${esc(r.verdict.toUpperCase())}${r.skip_reason ? ` — ${esc(r.skip_reason)}` : ''} — ${r.report ? `<a href="${esc(r.report.html)}">report</a> (<a href="${esc(r.report.markdown)}">markdown</a>, <a href="${esc(r.report.json)}">json</a>)` : `not run: ${esc(r.checks[0]?.what ?? 'it could not start')}`}</li>`)
     .join('')}</ul>` : ''}
+${report.passive ? passiveHtml(report.passive) : ''}
 <h2>Rules</h2><table><tr><th class="rule">Rule</th><th class="level">Level</th>${surfaces.map((x) => `<th>${esc(x)}</th>`).join('')}<th>Seed</th></tr>
 ${report.rules
   .filter((r) => Object.values(r.results).some((c) => c?.status !== 'not_run'))

@@ -1,6 +1,8 @@
 // The v2 live event stream as the public documents describe it (text/event-stream,
 // `event:` / `data:` frames with JSON data). Its shape is public-docs, so a stream that
 // does not parse is V2.JOB.EVENTS_FORMAT's (SHOULD) finding, never a MUST failure.
+import type { ApiResponse } from '../api.ts';
+import { check, notJudged } from '../check.ts';
 
 export interface SseFrame {
   event: string;
@@ -80,4 +82,24 @@ export function lastTerminalRead(text: string, terminal: ReadonlySet<string>): {
     for (const [member, value] of Object.entries(v)) if (typeof value === 'string' && terminal.has(value)) last = { state: value, member };
   }
   return last;
+}
+
+/**
+ * V2.JOB.EVENTS_FORMAT and V2.JOB.EVENTS_AGREE on one read of a job's event stream that ran
+ * to a terminal status, against the status polling reads for the finished job. One
+ * judgement for the suite's own reads and for a stream a passive observer saw (lib/passive/).
+ */
+export function judgeEventStream(res: ApiResponse, polledStatus: string, terminal: ReadonlySet<string>): void {
+  const type = res.header('content-type') ?? '';
+  const { statuses, malformed } = statusesOf(parseSse(res.body.toString('utf8')));
+  const readable = res.status === 200 && /^text\/event-stream/i.test(type) && statuses.length > 0;
+  check('V2.JOB.EVENTS_FORMAT', readable, "the answer of the job's urls.events", 'text/event-stream with `event: status` frames', `${res.status} ${type || 'no content-type'}, ${statuses.length} status events`, res);
+  check('V2.JOB.EVENTS_FORMAT', malformed.length === 0, 'the data of the status events', 'JSON {"status": string, ...}', malformed.map((f) => f.data).slice(0, 3), res);
+  if (!readable) {
+    // Another format still agrees or not wherever it names a terminal state (job_terminal_states).
+    const end = res.status === 200 ? lastTerminalRead(res.body.toString('utf8'), terminal) : undefined;
+    if (end === undefined) return notJudged('V2.JOB.EVENTS_AGREE', `the stream could not be read as the public documents describe it (see V2.JOB.EVENTS_FORMAT) and names no terminal job state (scenario input job_terminal_states) anywhere, so it cannot be compared with polling (${res.status} ${type || 'no content-type'})`);
+    return void check('V2.JOB.EVENTS_AGREE', end.state === polledStatus, `the last terminal state the stream names (member ${end.member}, outside the public documents' format)`, `the polled status ${polledStatus}`, end.state, res);
+  }
+  check('V2.JOB.EVENTS_AGREE', statuses[statuses.length - 1] === polledStatus, 'the last status event of the stream', `the polled status ${polledStatus}`, statuses.join(' → '), res);
 }

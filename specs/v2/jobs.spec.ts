@@ -10,7 +10,7 @@ import { slowWorkflow } from '../../lib/data/workflows.ts';
 import { honourRetryAfter, instant, jobBound, JOB_DEADLINE_MS, JOB_DEADLINE_VAR, pollUntil } from '../../lib/time.ts';
 import type { ApiClient } from '../../lib/api.ts';
 import { createAsset, downloadVia, sameBytes, type Asset } from '../../lib/v2/assets.ts';
-import { lastTerminalRead, parseSse, reachedStatus, statusesOf } from '../../lib/v2/events.ts';
+import { judgeEventStream, reachedStatus } from '../../lib/v2/events.ts';
 import { checkOneJobPerKey, checkOtherRequestRefused } from '../../lib/v2/idempotency.ts';
 import { jobStates, PUBLIC_JOB_STATES } from '../../lib/v2/states.ts';
 import { accepted, anyWorkflow, checkDocumentedFields, classes, firstOutput, followable, jobUrl, outputAssetId, pollToEnd, postJob, refusedClasses, submitJob, submitLabelled, uploadedImageWorkflow, type Job } from '../../lib/v2/jobs.ts';
@@ -193,18 +193,7 @@ test.describe('Jobs: submit, poll, retrieve', () => {
     const res = events !== undefined ? await api.follow(events, read) : await api.call('streamJobEvents', { path: { id: job.id }, ...read });
     if (events !== undefined) check('V2.JOB.FOLLOW_URLS', res.operationId === 'streamJobEvents', "the job's urls.events", 'the event stream operation', res.operationId ?? events, res);
     const polled = await pollToEnd(api, job);
-    const type = res.header('content-type') ?? '';
-    const { statuses, malformed } = statusesOf(parseSse(res.body.toString('utf8')));
-    const readable = res.status === 200 && /^text\/event-stream/i.test(type) && statuses.length > 0;
-    check('V2.JOB.EVENTS_FORMAT', readable, "the answer of the job's urls.events", 'text/event-stream with `event: status` frames', `${res.status} ${type || 'no content-type'}, ${statuses.length} status events`, res);
-    check('V2.JOB.EVENTS_FORMAT', malformed.length === 0, 'the data of the status events', 'JSON {"status": string, ...}', malformed.map((f) => f.data).slice(0, 3), res);
-    if (!readable) {
-      // Another format still agrees or not wherever it names a terminal state (job_terminal_states).
-      const end = res.status === 200 ? lastTerminalRead(res.body.toString('utf8'), jobStates(api.target.scenario).terminal) : undefined;
-      if (end === undefined) return notJudged('V2.JOB.EVENTS_AGREE', `the stream could not be read as the public documents describe it (see V2.JOB.EVENTS_FORMAT) and names no terminal job state (scenario input job_terminal_states) anywhere, so it cannot be compared with polling (${res.status} ${type || 'no content-type'})`);
-      return check('V2.JOB.EVENTS_AGREE', end.state === polled.status, `the last terminal state the stream names (member ${end.member}, outside the public documents' format)`, `the polled status ${polled.status}`, end.state, res);
-    }
-    check('V2.JOB.EVENTS_AGREE', statuses[statuses.length - 1] === polled.status, 'the last status event of the stream', `the polled status ${polled.status}`, statuses.join(' → '), res);
+    judgeEventStream(res, polled.status, jobStates(api.target.scenario).terminal);
   });
 });
 

@@ -25,15 +25,13 @@ import { check, ensure, notJudged } from '../../check.ts';
 import { ModelCommand, type Phase } from '../../model-run.ts';
 import type { RuleId } from '../../rule-ids.ts';
 import { checkRouterError, describe, jsonOf, path, withKey, type ModelRef } from '../models.ts';
-import { noteQueueStatus, retryAfterOf, type Handle } from '../queue.ts';
+import { judgeRetry as judgeRecordedRetry, marked, replayed, type KeyRecord } from '../replay.ts';
+import { judgeQueueStatus, noteQueueStatus, retryAfterOf, type Handle } from '../queue.ts';
 import { pick, touch, type KeyModel, type Member, type RequestModel, type RouterModel, type RouterReal, type Route, type SyncAnswer } from './state.ts';
 
 type Cmd = ModelCommand<RouterModel, RouterReal>;
 type Which = 'image' | 'slow';
 
-const REPLAYED = 'idempotent-replayed';
-const replayed = (res: ApiResponse) => res.header(REPLAYED)?.trim().toLowerCase() === 'true';
-const marked = (res: ApiResponse) => res.header(REPLAYED) ?? 'absent';
 
 function notJudgedOnce(r: RouterReal, rule: RuleId, why: string): void {
   if (r.facts.said.has(`${rule}\0${why}`)) return;
@@ -80,25 +78,8 @@ async function syncAnswer(m: RouterModel, r: RouterReal, which: Which, body: num
  * what the model knows of the request; the model learns when it is finished.
  */
 function judgeStatus(m: RouterModel, r: RouterReal, q: RequestModel, body: Handle, res: ApiResponse, where: string): void {
-  noteQueueStatus(res, where);
-  const name = reqName(m, q);
-  const completed = body.status === 'COMPLETED';
-  const errorType = typeof body.error_type === 'string' ? body.error_type : undefined;
-  if (!completed) {
-    // error_type is present only on a COMPLETED request (R:74:a2b3d6162283): a status carrying one is COMPLETED.
-    check('ROUTER.QUEUE.STATUS_CLOSED', body.error_type === undefined, `${where} of ${name}`, 'no error_type on an unfinished status (a request carrying one is COMPLETED)', { status: body.status, error_type: body.error_type }, res);
-    // COMPLETED is where every request ends (R:105-108): nothing leads out of it.
-    if (q.finished) check('ROUTER.QUEUE.STATUS_CLOSED', false, `${where} of ${name}, known finished (${q.finished.how})`, 'COMPLETED still: a finished request is never unfinished again', body.status, res);
-    check('ROUTER.QUEUE.POLL_RETRY_AFTER', retryAfterOf(res) !== undefined, `${where} of ${name}, unfinished (${String(body.status)})`, 'Retry-After (integer seconds to wait before the next poll)', res.header('retry-after') ?? 'absent', res);
-    return;
-  }
-  const known = q.finished;
-  if (known !== undefined && known.errorType !== null && known.errorType !== errorType) {
-    // A finished request stays as it was; a cancel of it leaves it unchanged (R:106:b0ddf19e95e5).
-    const rule: RuleId = q.cancel.doneAfterFinish ? 'ROUTER.QUEUE.CANCEL' : 'ROUTER.QUEUE.STATUS_CLOSED';
-    check(rule, false, `${where} of ${name}, read COMPLETED before (${known.how})`, `COMPLETED ${known.errorType === undefined ? 'without error_type' : `with error_type ${known.errorType}`} still${rule === 'ROUTER.QUEUE.CANCEL' ? ' (a cancel leaves a finished request unchanged)' : ''}`, errorType === undefined ? 'COMPLETED without error_type' : `COMPLETED with error_type ${errorType}`, res);
-  }
-  if (known === undefined || known.errorType === null) q.finished = { errorType, how: `${where} read COMPLETED` };
+  // A finished request stays as it was; a cancel of it leaves it unchanged (R:106:b0ddf19e95e5).
+  q.finished = judgeQueueStatus(q.finished, body, res, `${where} of ${reqName(m, q)}`, q.cancel.doneAfterFinish ? 'ROUTER.QUEUE.CANCEL' : 'ROUTER.QUEUE.STATUS_CLOSED');
 }
 
 async function readStatus(m: RouterModel, r: RouterReal, q: RequestModel, where: string): Promise<Handle> {
@@ -254,19 +235,11 @@ class Reuse extends ModelCommand<RouterModel, RouterReal> {
   }
 }
 
-/** A retry of the key's first request: answered from its record, marked replayed. */
+/** A retry of the key's first request: answered from its record, marked replayed (lib/router/replay.ts). */
 function judgeRetry(m: RouterModel, r: RouterReal, k: KeyModel, res: ApiResponse, rule: RuleId, what: string): void {
-  const want = k.route === 'submit' ? `the recorded answer: 201 for the same request ${k.request}` : `the recorded answer: ${k.answer!.status} with its ${k.answer!.bytes.length} bytes`;
   const got = `${describe(r.api, res)}${k.route === 'submit' ? ` ${String(jsonOf(res)?.request_id ?? '')}` : res.status === k.answer!.status ? `, ${res.body.length} other bytes` : ''}`;
-  if (!check(rule, fromRecord(k, res), what, want, got, res)) return;
-  check('ROUTER.IDEM.REPLAY', replayed(res), `${what}, answered from the record`, 'Idempotent-Replayed: true', marked(res), res);
-  k.replayed = true;
-}
-
-/** Whether an answer under the key is its record: the same request admitted, or the same answer. */
-function fromRecord(k: KeyModel, res: ApiResponse): boolean {
-  if (k.route === 'submit') return res.status === 201 && jsonOf(res)?.request_id === k.request;
-  return res.status === k.answer!.status && res.body.equals(k.answer!.bytes);
+  const record: KeyRecord = k.route === 'submit' ? { route: 'submit', requestId: k.request! } : { route: 'run', status: k.answer!.status, bytes: k.answer!.bytes };
+  if (judgeRecordedRetry(record, res, rule, what, got)) k.replayed = true;
 }
 
 /** A request the router refuses before dispatch, under a new key: the key is released (R:173:9444fff5531e). */
