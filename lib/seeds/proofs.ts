@@ -45,6 +45,9 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'R:110:e2aa1dbe54d9': [
     { fault: 'router-fourth-status', rule: 'ROUTER.QUEUE.STATUS_NAMES' },
   ],
+  'R:112:99d3346bc6dd': [
+    { fault: 'load-poll-no-retry-after', rule: 'LOAD.POLL.RETRY_AFTER' },
+  ],
   'R:131:7fa92600ef30': [
     { fault: 'router-fallback-ignores-false', rule: 'ROUTER.FALLBACK.OFF' },
   ],
@@ -53,6 +56,13 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   ],
   'R:156:7de0b2b36e99': [
     { fault: 'router-fallback-failed-header', rule: 'ROUTER.FALLBACK.FAILED_NO_HEADER' },
+  ],
+  'R:166:9454d41e0a87': [
+    { fault: 'load-concurrency-no-spend', rule: 'LOAD.CONCURRENCY.SPEND_HEADERS' },
+  ],
+  'R:166:dcc51415a25e': [
+    { fault: 'load-429-burst-bucket', rule: 'LOAD.RATE_LIMIT.ENVELOPE' },
+    { fault: 'load-retry-after-short', rule: 'LOAD.RATE_LIMIT.RETRY_SUCCEEDS' },
   ],
   'R:171:0f992c6bbbab': [
     { fault: 'router-keyed-anonymous-replay', rule: 'ROUTER.IDEM.AUTH_401' },
@@ -66,6 +76,9 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'R:205:2ec17d99ded3': [
     { fault: 'router-status-with-nested-result', rule: 'ROUTER.QUEUE.STATUS_NO_RESULT' },
     { fault: 'router-status-with-result', rule: 'ROUTER.QUEUE.STATUS_NO_RESULT' },
+  ],
+  'R:205:60e287b9f0a0': [
+    { fault: 'load-poll-no-retry-after', rule: 'LOAD.POLL.RETRY_AFTER' },
   ],
   'R:216:b96bd1ad467b': [
     { fault: 'router-credits-last-call', rule: 'ROUTER.RUN.CREDITS_SUM' },
@@ -82,8 +95,16 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'R:268:e13e5494dfd3': [
     { fault: 'router-model-mismatch-ignored', rule: 'ROUTER.RUN.MODEL_MISMATCH' },
   ],
+  'R:269:7d2845441036': [
+    { fault: 'load-429-burst-bucket', rule: 'LOAD.RATE_LIMIT.ENVELOPE' },
+  ],
   'R:275:3ce5406178c4': [
     { fault: 'router-unknown-request-invalid-input', rule: 'ROUTER.ERR.CODE_STATUS_PUBLIC' },
+  ],
+  'R:291:0042f822c462': [
+    { fault: 'load-concurrency-no-spend', rule: 'LOAD.CONCURRENCY.SPEND_HEADERS' },
+    { fault: 'load-concurrency-off-by-one', rule: 'LOAD.CONCURRENCY.LIMIT' },
+    { fault: 'load-limit-spills-over', rule: 'LOAD.RATE_LIMIT.ACCOUNT_SCOPED' },
   ],
   'W:3:8ea6d978bda1': [
     { fault: 'delete-keeps-record', rule: 'V2.ASSET.DELETE' },
@@ -91,6 +112,13 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   ],
   'W:7:93fc661d1cd2': [
     { fault: 'content-range-unitless', rule: 'V2.CONTRACT.HEADERS' },
+    { fault: 'load-v2-poll-no-expires-at', rule: 'LOAD.CONTRACT.UNDER_LOAD' },
+  ],
+  'W:11:33070e5c53e5': [
+    { fault: 'bearer-key-refused', rule: 'V2.AUTH.BEARER_KEY' },
+  ],
+  'W:13:b71f494ae7ef': [
+    { fault: 'local-requires-token', rule: 'V2.AUTH.LOCAL_OPEN' },
   ],
   'W:18:e062e10053cc': [
     { fault: 'job-reads-expired-at-finish', rule: 'V2.JOB.POLL_FIRST' },
@@ -98,6 +126,59 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'W:19:3aee15c9e5ca': [
     { fault: 'outputs-missing', rule: 'V2.JOB.OUTPUTS_REAL' },
     { fault: 'outputs-read-once', rule: 'V2.JOB.RETRIEVABLE' },
+  ],
+  'W:20:41074f62a818': [
+    { fault: 'content-bytes-flipped', rule: 'V2.ASSET.IMMUTABLE' },
+    { fault: 'hash-not-blake3', rule: 'V2.ASSET.HASH_BLAKE3' },
+  ],
+  'W:32:d719d84bc43b': [
+    { fault: 'content-bytes-flipped', rule: 'V2.ASSET.IMMUTABLE' },
+    { fault: 'foreign-asset-visible', rule: 'V2.ASSET.OWNER_SCOPE' },
+  ],
+  'W:37:2496d3126d8b': [
+    { fault: 'hash-not-blake3', rule: 'V2.ASSET.HASH_BLAKE3' },
+  ],
+  'W:41:3c616acfc126': [
+    { fault: 'dedup-created-new', rule: 'V2.ASSET.DEDUP' },
+  ],
+  'W:43:384fde49ab84': [
+    { fault: 'signed-url-needs-key', rule: 'V2.URL.SIGNED_OPENABLE' },
+  ],
+  'W:44:b77f940fe617': [
+    { fault: 'drop-url-expires-at', rule: 'V2.ASSET.FIELDS' },
+    { fault: 'url-expiry-past', rule: 'V2.URL.EXPIRY_IN_RESPONSE' },
+  ],
+  'W:45:b7b8840df7f6': [
+    { fault: 'expires-equals-url-expiry', rule: 'V2.ASSET.EXPIRES_DISTINCT' },
+  ],
+  'W:46:329a430e2973': [
+    { fault: 'upload-has-job', rule: 'V2.ASSET.NO_JOB_FOR_UPLOAD' },
+  ],
+  'W:47:308e96a897db': [
+    { fault: 'job-metadata-empty', rule: 'V2.ASSET.JOB_METADATA_READ' },
+  ],
+  'W:50:d0c2ad08553a': [
+    { fault: 'content-bytes-flipped', rule: 'V2.ASSET.IMMUTABLE' },
+  ],
+  'W:51:a24e448658c6': [
+    { fault: 'asset-url-reused', rule: 'V2.ASSET.FRESH_URL' },
+    { fault: 'stale-asset-url', rule: 'V2.ASSET.FRESH_URL' },
+  ],
+  'W:52:18c3153ad923': [
+    { fault: 'retention-shortened', rule: 'V2.ASSET.RETENTION_EXTENDS' },
+  ],
+  'W:52:47132f410264': [
+    { fault: 'expires-equals-url-expiry', rule: 'V2.ASSET.EXPIRES_DISTINCT' },
+    { fault: 'expires-equals-url-expiry-local', rule: 'V2.ASSET.EXPIRES_DISTINCT' },
+  ],
+  'W:53:5c648a19d79d': [
+    { fault: 'job-metadata-empty', rule: 'V2.ASSET.JOB_METADATA_READ' },
+    { fault: 'job-metadata-outlives-job', rule: 'V2.ASSET.JOB_METADATA_READ' },
+  ],
+  'W:53:60fb6dc0818b': [
+    { fault: 'job-metadata-outlives-job', rule: 'V2.ASSET.JOB_METADATA_READ' },
+    { fault: 'job-metadata-unlabelled-empty', rule: 'V2.ASSET.JOB_METADATA_READ' },
+    { fault: 'upload-has-job', rule: 'V2.ASSET.NO_JOB_FOR_UPLOAD' },
   ],
   'W:54:9e9934245bd4': [
     { fault: 'output-match-ignored', rule: 'V2.ASSET.OUTPUT_MATCH' },
@@ -112,11 +193,61 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'W:74:805d038d87df': [
     { fault: 'output-url-rotates', rule: 'V2.URL.CONTENT_STABLE' },
   ],
+  'W:75:e71dae8dd62b': [
+    { fault: 'content-redirect-no-location', rule: 'V2.ASSET.CONTENT_REDIRECT' },
+    { fault: 'content-streams-on-hosted', rule: 'V2.ASSET.CONTENT_REDIRECT' },
+    { fault: 'signed-url-needs-key', rule: 'V2.URL.SIGNED_OPENABLE' },
+  ],
+  'W:78:fe3cea07ef79': [
+    { fault: 'url-expiry-past', rule: 'V2.URL.EXPIRY_IN_RESPONSE' },
+  ],
+  'W:79:36c2db9881b8': [
+    { fault: 'proxy-redirects', rule: 'V2.URL.PROXY_DIRECT' },
+  ],
+  'W:82:0139f108f322': [
+    { fault: 'content-without-credentials', rule: 'V2.ASSET.CONTENT_AUTH' },
+  ],
+  'W:109:b6998bfbcc33': [
+    { fault: 'non-v4-id-500', rule: 'V2.ASSET.UNKNOWN_ID_404' },
+  ],
+  'W:110:80ba9c4c481f': [
+    { fault: 'asset-url-reused', rule: 'V2.ASSET.FRESH_URL' },
+    { fault: 'stale-asset-url', rule: 'V2.ASSET.FRESH_URL' },
+  ],
+  'W:111:60ee272be59d': [
+    { fault: 'missing-retry-after', rule: 'V2.ERR.RETRY_AFTER' },
+    { fault: 'non-v4-id-500', rule: 'V2.ASSET.UNKNOWN_ID_404' },
+    { fault: 'not-found-as-400', rule: 'V2.ERR.CODE_STATUS' },
+    { fault: 'sso-only-on-jobs', rule: 'V2.AUTH.SSO_REQUIRED' },
+  ],
+  'W:111:86fcfe7b7066': [
+    { fault: 'rate-limit-after-lookup', rule: 'V2.ERR.RATE_LIMIT_SCOPE' },
+  ],
+  'W:113:089995d7131f': [
+    { fault: 'by-hash-never', rule: 'V2.ASSET.BY_HASH' },
+  ],
+  'W:115:bcfc2eb922b2': [
+    { fault: 'by-hash-never', rule: 'V2.ASSET.BY_HASH' },
+  ],
   'W:115:e42af039b9b9': [
     { fault: 'by-hash-global', rule: 'V2.ASSET.BY_HASH_SCOPE' },
+    { fault: 'from-hash-any-blob', rule: 'V2.ASSET.FROM_HASH' },
+  ],
+  'W:116:01f04bbd4dcd': [
+    { fault: 'by-hash-head-body', rule: 'V2.ASSET.BY_HASH' },
+  ],
+  'W:119:31320cfe272b': [
+    { fault: 'content-without-credentials', rule: 'V2.ASSET.CONTENT_AUTH' },
+    { fault: 'token-proxy-content-open', rule: 'V2.ASSET.CONTENT_AUTH' },
   ],
   'W:119:69514e76b20b': [
+    { fault: 'content-redirect-no-location', rule: 'V2.ASSET.CONTENT_REDIRECT' },
+    { fault: 'content-streams-on-hosted', rule: 'V2.ASSET.CONTENT_REDIRECT' },
     { fault: 'range-ignored', rule: 'V2.ASSET.CONTENT_RANGE' },
+  ],
+  'W:119:8832130edc41': [
+    { fault: 'content-without-credentials', rule: 'V2.ASSET.CONTENT_AUTH' },
+    { fault: 'token-proxy-content-open', rule: 'V2.ASSET.CONTENT_AUTH' },
   ],
   'W:123:f9a38dca0104': [
     { fault: 'asset-delete-200', rule: 'V2.CONTRACT.DOCUMENTED' },
@@ -164,12 +295,28 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'registry-error-third-shape', rule: 'REGISTRY.ERR.SHAPE' },
     { fault: 'registry-errors-text-plain', rule: 'REGISTRY.CONTRACT.BODY' },
   ],
+  'W:156:c53d073fcc96': [
+    { fault: 'bearer-key-refused', rule: 'V2.AUTH.BEARER_KEY' },
+  ],
   'W:156:fd04a5747559': [
     { fault: 'cloud-refuses-jwt', rule: 'V2.AUTH.JWT_ACCEPTED' },
   ],
   'W:157:0f28ce1fb567': [
     { fault: 'jwt-message-generic', rule: 'V2.AUTH.JWT_REFUSAL' },
     { fault: 'jwt-message-unknown-key', rule: 'V2.AUTH.JWT_REFUSAL' },
+  ],
+  'W:157:218220fab5d1': [
+    { fault: 'bearer-key-refused', rule: 'V2.AUTH.BEARER_KEY' },
+  ],
+  'W:158:e148259f02da': [
+    { fault: 'local-requires-token', rule: 'V2.AUTH.LOCAL_OPEN' },
+  ],
+  'W:159:0a6c09e256f9': [
+    { fault: 'content-without-credentials', rule: 'V2.ASSET.CONTENT_AUTH' },
+    { fault: 'unknown-key-accepted', rule: 'V2.AUTH.UNAUTHENTICATED_401' },
+  ],
+  'W:160:97ea6d595465': [
+    { fault: 'sso-only-on-jobs', rule: 'V2.AUTH.SSO_REQUIRED' },
   ],
   'W:188:6315e9d70e3a': [
     { fault: 'ws-preview-type-mismatch', rule: 'WS.BINARY.PREVIEW_IMAGE' },
@@ -181,6 +328,7 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'org-id-on-unauthorized', rule: 'V2.ERR.ORG_ID_ONLY_SSO' },
   ],
   'W:198:f7c1d8f67073': [
+    { fault: 'flat-error-envelope', rule: 'V2.ERR.ENVELOPE' },
     { fault: 'unrouted-plain-404', rule: 'V2.ERR.ENVELOPE_UNROUTED' },
   ],
   'W:202:f224c451d6d5': [
@@ -199,8 +347,22 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'W:208:cfecd5862ab6': [
     { fault: 'queue-unbounded', rule: 'V2.ERR.QUEUE_FULL' },
   ],
+  'W:209:87254be6d3b3': [
+    { fault: 'load-v2-429-queue-full', rule: 'LOAD.RATE_LIMIT.ENVELOPE' },
+    { fault: 'missing-retry-after', rule: 'V2.ERR.RETRY_AFTER' },
+    { fault: 'rate-limit-after-lookup', rule: 'V2.ERR.RATE_LIMIT_SCOPE' },
+    { fault: 'rate-limit-as-queue-full', rule: 'V2.ERR.RATE_LIMITED' },
+  ],
   'W:210:ab64fb47dea9': [
     { fault: 'credits-ignored', rule: 'V2.ERR.INSUFFICIENT_CREDITS' },
+  ],
+  'W:211:da3c48062a69': [
+    { fault: 'entity-not-found-codes', rule: 'V2.ERR.NOT_FOUND_CODE' },
+    { fault: 'non-v4-id-500', rule: 'V2.ASSET.UNKNOWN_ID_404' },
+    { fault: 'not-found-as-400', rule: 'V2.ERR.CODE_STATUS' },
+  ],
+  'W:212:ea35fad56b1a': [
+    { fault: 'unknown-key-accepted', rule: 'V2.AUTH.UNAUTHENTICATED_401' },
   ],
   'W:213:a4a409f683dc': [
     { fault: 'forbidden-as-unauthorized', rule: 'V2.ERR.FORBIDDEN' },
@@ -227,8 +389,19 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'upload-failure-untyped', rule: 'V2.ERR.UPSTREAM_GENERIC' },
     { fault: 'upstream-leaks-stack', rule: 'V2.ERR.UPSTREAM_GENERIC' },
   ],
+  'W:227:0191ef88740b': [
+    { fault: 'missing-retry-after', rule: 'V2.ERR.RETRY_AFTER' },
+  ],
   'W:234:a0ba43bcc77c': [
     { fault: 'v1-status-created-201', rule: 'V1.CONTRACT.STATUS_DECLARED' },
     { fault: 'v1-view-404-html', rule: 'V1.CONTRACT.ERROR_BODY' },
+  ],
+  'W:238:8ce2b8bb282d': [
+    { fault: 'url-expiry-past', rule: 'V2.URL.EXPIRY_IN_RESPONSE' },
+  ],
+  'W:242:2face0321cd0': [
+    { fault: 'load-v2-429-queue-full', rule: 'LOAD.RATE_LIMIT.ENVELOPE' },
+    { fault: 'missing-retry-after', rule: 'V2.ERR.RETRY_AFTER' },
+    { fault: 'rate-limit-as-queue-full', rule: 'V2.ERR.RATE_LIMITED' },
   ],
 };

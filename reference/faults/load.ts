@@ -16,6 +16,7 @@ export const LOAD_FAULTS = [
   {
     name: 'load-poll-no-retry-after',
     breaks: 'LOAD.POLL.RETRY_AFTER',
+    statements: ['R:112:99d3346bc6dd', 'R:205:60e287b9f0a0'],
     description: 'queue status polls of unfinished requests lose Retry-After while more than 20 polls arrived in the last second',
     caughtBy: { load: 'router-queue-poll' },
     install(s) {
@@ -64,6 +65,7 @@ export const LOAD_FAULTS = [
   {
     name: 'load-429-burst-bucket',
     breaks: 'LOAD.RATE_LIMIT.ENVELOPE',
+    statements: ['R:269:7d2845441036', 'R:166:dcc51415a25e'],
     description: "a caller refused again within a second of a 429 rate_limited is refused by the router's burst guard: 429 under a bucket of its own, too_many_requests, instead of rate_limited",
     caughtBy: { load: 'router-rate-limit' },
     install(s) {
@@ -85,6 +87,7 @@ export const LOAD_FAULTS = [
   {
     name: 'load-limit-spills-over',
     breaks: 'LOAD.RATE_LIMIT.ACCOUNT_SCOPED',
+    statements: ['R:291:0042f822c462'],
     description: "for a second after the router refuses one caller 429, every other caller is refused too",
     caughtBy: { load: 'router-rate-limit' },
     install(s) {
@@ -100,6 +103,7 @@ export const LOAD_FAULTS = [
   {
     name: 'load-retry-after-short',
     breaks: 'LOAD.RATE_LIMIT.RETRY_SUCCEEDS',
+    statements: ['R:166:dcc51415a25e'],
     description: "the router's 429 Retry-After is one second shorter than the time left in the window (down to 0)",
     caughtBy: { load: 'router-rate-limit' },
     install(s) {
@@ -117,6 +121,7 @@ export const LOAD_FAULTS = [
   {
     name: 'load-concurrency-off-by-one',
     breaks: 'LOAD.CONCURRENCY.LIMIT',
+    statements: ['R:291:0042f822c462'],
     description: 'the router admits one synchronous call more than the in-flight limit',
     caughtBy: { load: 'router-concurrency' },
     install(s) {
@@ -126,6 +131,7 @@ export const LOAD_FAULTS = [
   {
     name: 'load-concurrency-no-spend',
     breaks: 'LOAD.CONCURRENCY.SPEND_HEADERS',
+    statements: ['R:166:9454d41e0a87', 'R:291:0042f822c462'],
     description: '429 concurrency_limit_exceeded answers lack the committed-spend headers',
     caughtBy: { load: 'router-concurrency' },
     install(s) {

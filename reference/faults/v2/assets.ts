@@ -35,6 +35,7 @@ export const ASSET_FAULTS = [
   {
     name: 'stale-asset-url',
     breaks: 'V2.ASSET.FRESH_URL',
+    statements: ['W:51:a24e448658c6', 'W:110:80ba9c4c481f'],
     description: 'GET asset returns the url and url_expires_at computed at create time instead of fresh ones',
     install(s) {
       // Reads serve the url (and its expiry) the asset was first presented with.
@@ -51,6 +52,7 @@ export const ASSET_FAULTS = [
   {
     name: 'drop-url-expires-at',
     breaks: 'V2.ASSET.FIELDS',
+    statements: ['W:44:b77f940fe617'],
     description: 'asset responses omit url_expires_at',
     install(s) {
       s.respond({ routes: ASSET_ROUTES }, (out) => {
@@ -61,6 +63,7 @@ export const ASSET_FAULTS = [
   {
     name: 'dedup-created-new',
     breaks: 'V2.ASSET.DEDUP',
+    statements: ['W:41:3c616acfc126'],
     description: 'a dedup-hit create still answers 201 with created_new true',
     install(s) {
       s.respond({ routes: ['POST /api/v2/assets'] }, (out) => {
@@ -75,6 +78,7 @@ export const ASSET_FAULTS = [
   {
     name: 'retention-shortened',
     breaks: 'V2.ASSET.RETENTION_EXTENDS',
+    statements: ['W:52:18c3153ad923'],
     description: 'a dedup-hit create sets the retention deadline to now + requested even when that is earlier',
     install(s) {
       s.policy.v2.extendRetention = (_existing, wanted) => wanted;
@@ -83,6 +87,7 @@ export const ASSET_FAULTS = [
   {
     name: 'by-hash-never',
     breaks: 'V2.ASSET.BY_HASH',
+    statements: ['W:113:089995d7131f', 'W:115:bcfc2eb922b2'],
     description: 'HEAD by-hash answers 404 even for a blob the account holds',
     install(s) {
       s.respond({ routes: ['HEAD /api/v2/assets/by-hash/:hash'] }, (out) => {
@@ -122,6 +127,7 @@ export const ASSET_FAULTS = [
   {
     name: 'rate-limit-after-lookup',
     breaks: 'V2.ERR.RATE_LIMIT_SCOPE',
+    statements: ['W:111:86fcfe7b7066', 'W:209:87254be6d3b3'],
     description: 'GET asset looks the asset up before rate limiting, so unknown or foreign ids answer 404 past the limit',
     install(s) {
       // The limiter moves behind the lookup, which is the defect.
@@ -131,6 +137,7 @@ export const ASSET_FAULTS = [
   {
     name: 'hash-not-blake3',
     breaks: 'V2.ASSET.HASH_BLAKE3',
+    statements: ['W:20:41074f62a818', 'W:37:2496d3126d8b'],
     description: 'the hash field carries blake3: followed by the SHA-256 hex of the bytes',
     install(s) {
       // The correct server never needs SHA-256: this fault hashes the stored bytes itself.
@@ -146,6 +153,7 @@ export const ASSET_FAULTS = [
   {
     name: 'non-v4-id-500',
     breaks: 'V2.ASSET.UNKNOWN_ID_404',
+    statements: ['W:109:b6998bfbcc33', 'W:111:60ee272be59d', 'W:211:da3c48062a69'],
     description: 'GET asset for an unknown well-formed non-v4 UUID answers 500 upstream_error',
     install(s) {
       s.respond({ routes: ['GET /api/v2/assets/:id'] }, (out) => {
@@ -158,6 +166,7 @@ export const ASSET_FAULTS = [
   {
     name: 'foreign-asset-visible',
     breaks: 'V2.ASSET.OWNER_SCOPE',
+    statements: ['W:32:d719d84bc43b'],
     description: "GET asset returns another account's asset",
     install(s) {
       s.policy.v2.assetReadable = () => true;
@@ -166,6 +175,7 @@ export const ASSET_FAULTS = [
   {
     name: 'proxy-redirects',
     breaks: 'V2.URL.PROXY_DIRECT',
+    statements: ['W:79:36c2db9881b8'],
     description: 'local content endpoint answers 302 to a signed URL instead of streaming the bytes',
     install(s) {
       s.policy.v2.redirectContent = () => true;
@@ -174,6 +184,7 @@ export const ASSET_FAULTS = [
   {
     name: 'expires-equals-url-expiry',
     breaks: 'V2.ASSET.EXPIRES_DISTINCT',
+    statements: ['W:52:47132f410264', 'W:45:b7b8840df7f6'],
     description: 'cloud asset reads report expires_at equal to url_expires_at',
     install(s) {
       // Only on reads, so the fault breaks the distinction and not the retention arithmetic of creates.
@@ -186,6 +197,7 @@ export const ASSET_FAULTS = [
   {
     name: 'expires-equals-url-expiry-local',
     breaks: 'V2.ASSET.EXPIRES_DISTINCT',
+    statements: ['W:52:47132f410264'],
     description: 'the self-hosted proxy reports an asset expires_at equal to its url_expires_at (one expiry copied into both)',
     install(s) {
       s.respond({ surfaces: ['local'], routes: ['GET /api/v2/assets/:id', 'POST /api/v2/assets'] }, (out) => {
@@ -197,6 +209,7 @@ export const ASSET_FAULTS = [
   {
     name: 'upload-has-job',
     breaks: 'V2.ASSET.NO_JOB_FOR_UPLOAD',
+    statements: ['W:46:329a430e2973', 'W:53:60fb6dc0818b'],
     description: 'fresh uploads carry a random job_id and empty job_metadata',
     install(s) {
       // Every record an upload mints gets a made-up job (which then also counts as an output).
@@ -218,6 +231,7 @@ export const ASSET_FAULTS = [
   {
     name: 'from-hash-any-blob',
     breaks: 'V2.ASSET.FROM_HASH',
+    statements: ['W:115:e42af039b9b9'],
     description: 'from-hash mints from a blob only another account holds',
     install(s) {
       s.policy.v2.heldForFromHash = (assets, account, hex) => assets.holds(account, hex) || assets.heldByAnyone(hex);
@@ -273,6 +287,7 @@ export const ASSET_FAULTS = [
   {
     name: 'content-bytes-flipped',
     breaks: 'V2.ASSET.IMMUTABLE',
+    statements: ['W:50:d0c2ad08553a', 'W:20:41074f62a818', 'W:32:d719d84bc43b'],
     description: 'served content of uploaded assets has its last byte XOR 0xff',
     install(s) {
       // Uploaded bytes only, so it breaks immutability and nothing built on outputs.
@@ -301,6 +316,7 @@ export const ASSET_FAULTS = [
   {
     name: 'url-expiry-past',
     breaks: 'V2.URL.EXPIRY_IN_RESPONSE',
+    statements: ['W:78:fe3cea07ef79', 'W:238:8ce2b8bb282d', 'W:44:b77f940fe617'],
     description: 'cloud url_expires_at is reported 10 minutes in the past (the URL still works)',
     install(s) {
       // The URL still works; only the reported expiry lies 10 minutes in the past.
@@ -313,6 +329,7 @@ export const ASSET_FAULTS = [
   {
     name: 'job-metadata-empty',
     breaks: 'V2.ASSET.JOB_METADATA_READ',
+    statements: ['W:53:5c648a19d79d', 'W:47:308e96a897db'],
     description: 'output assets report job_metadata {} instead of reading the job labels',
     install(s) {
       s.respond({ routes: ASSET_ROUTES }, (out) => {
@@ -379,6 +396,7 @@ export const ASSET_FAULTS = [
   {
     name: 'asset-url-reused',
     breaks: 'V2.ASSET.FRESH_URL',
+    statements: ['W:51:a24e448658c6', 'W:110:80ba9c4c481f'],
     description: 'cloud asset reads return the signed URL minted at create, with a fresh url_expires_at beside it',
     install(s) {
       // The signed URL first handed out for an asset comes back on every read; only its expiry is fresh.
@@ -395,6 +413,7 @@ export const ASSET_FAULTS = [
   {
     name: 'by-hash-head-body',
     breaks: 'V2.ASSET.BY_HASH',
+    statements: ['W:116:01f04bbd4dcd'],
     description: 'HEAD by-hash answers carry a JSON body on the wire (as when HEAD is served by the GET handler)',
     install(s) {
       s.respond({ routes: ['HEAD /api/v2/assets/by-hash/:hash'] }, (out) => {
@@ -417,6 +436,7 @@ export const ASSET_FAULTS = [
   {
     name: 'job-metadata-unlabelled-empty',
     breaks: 'V2.ASSET.JOB_METADATA_READ',
+    statements: ['W:53:60fb6dc0818b'],
     description: 'on hosted surfaces the outputs of a job sent without labels report job_metadata {}',
     install(s) {
       s.respond({ surfaces: HOSTED, routes: ASSET_ROUTES }, (out) => {
@@ -429,6 +449,7 @@ export const ASSET_FAULTS = [
   {
     name: 'job-metadata-outlives-job',
     breaks: 'V2.ASSET.JOB_METADATA_READ',
+    statements: ['W:53:60fb6dc0818b', 'W:53:5c648a19d79d'],
     description: "an output asset keeps a copy of its job's labels taken when the job was sent, so job_metadata is still shown once the job is gone",
     install(s) {
       // The labels are copied by job id when a job answer carries them (a denormalised copy),

@@ -9,6 +9,7 @@ export const AUTH_FAULTS = [
   {
     name: 'content-without-credentials',
     breaks: 'V2.ASSET.CONTENT_AUTH',
+    statements: ['W:119:8832130edc41', 'W:119:31320cfe272b', 'W:82:0139f108f322', 'W:159:0a6c09e256f9'],
     description: 'cloud content endpoint answers its 302 to a request without an Authorization header',
     install(s) {
       // Anonymous reads of the hosted content endpoint get their redirect before the guard runs.
@@ -27,6 +28,7 @@ export const AUTH_FAULTS = [
   {
     name: 'unknown-key-accepted',
     breaks: 'V2.AUTH.UNAUTHENTICATED_401',
+    statements: ['W:212:ea35fad56b1a', 'W:159:0a6c09e256f9'],
     description: 'an unknown bearer key with the comfyui- prefix is accepted as alice',
     install(s) {
       s.policy.v2.cloudBearerAccount = (token) => cloudAccountForKey(token) ?? (token.startsWith(API_KEY_PREFIX) ? 'alice' : undefined);
@@ -35,6 +37,7 @@ export const AUTH_FAULTS = [
   {
     name: 'local-requires-token',
     breaks: 'V2.AUTH.LOCAL_OPEN',
+    statements: ['W:13:b71f494ae7ef', 'W:158:e148259f02da'],
     description: 'local surface without a configured token refuses unauthenticated requests with 401',
     install(s) {
       s.request({ surfaces: ['local'] }, ({ request, ctx }) => {
@@ -48,6 +51,7 @@ export const AUTH_FAULTS = [
   {
     name: 'sso-only-on-jobs',
     breaks: 'V2.AUTH.SSO_REQUIRED',
+    statements: ['W:160:97ea6d595465', 'W:111:60ee272be59d'],
     description: 'an SSO-bound key is refused only on job routes; asset routes and /workflow let it through',
     install(s) {
       // The SSO-bound key acts as its account everywhere but the job routes.
@@ -69,6 +73,7 @@ export const AUTH_FAULTS = [
   {
     name: 'bearer-key-refused',
     breaks: 'V2.AUTH.BEARER_KEY',
+    statements: ['W:11:33070e5c53e5', 'W:156:c53d073fcc96', 'W:157:218220fab5d1'],
     description: 'the cloud refuses an account API key sent as Authorization: Bearer (it reads keys only from X-API-Key)',
     install(s) {
       s.policy.v2.cloudBearerAccount = (token) => {
@@ -80,6 +85,7 @@ export const AUTH_FAULTS = [
   {
     name: 'signed-url-needs-key',
     breaks: 'V2.URL.SIGNED_OPENABLE',
+    statements: ['W:75:e71dae8dd62b', 'W:43:384fde49ab84'],
     description: 'the signed storage route answers 401 unless an Authorization header is present',
     install(s) {
       s.request({ surfaces: ['cloud'], routes: ['GET /storage/blobs/:hex'] }, ({ request }) => {
@@ -118,6 +124,7 @@ export const AUTH_FAULTS = [
   {
     name: 'token-proxy-content-open',
     breaks: 'V2.ASSET.CONTENT_AUTH',
+    statements: ['W:119:8832130edc41', 'W:119:31320cfe272b'],
     description: 'the token-protected proxy serves the content endpoint to requests without the token',
     install(s) {
       // The content endpoint of the token-protected mount lets a request without credentials in as if it sent the token.

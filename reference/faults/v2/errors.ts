@@ -22,6 +22,7 @@ export const ERROR_FAULTS = [
   {
     name: 'missing-retry-after',
     breaks: 'V2.ERR.RETRY_AFTER',
+    statements: ['W:209:87254be6d3b3', 'W:227:0191ef88740b', 'W:242:2face0321cd0', 'W:111:60ee272be59d'],
     description: '429 answers omit the Retry-After header',
     install(s) {
       s.respond({ surfaces: V2_SURFACES }, (out) => {
@@ -32,6 +33,7 @@ export const ERROR_FAULTS = [
   {
     name: 'flat-error-envelope',
     breaks: 'V2.ERR.ENVELOPE',
+    statements: ['W:198:f7c1d8f67073'],
     description: 'error bodies carry code and message at top level instead of under "error"',
     install(s) {
       s.respond({ surfaces: V2_SURFACES }, (out) => {
@@ -43,6 +45,7 @@ export const ERROR_FAULTS = [
   {
     name: 'rate-limit-as-queue-full',
     breaks: 'V2.ERR.RATE_LIMITED',
+    statements: ['W:209:87254be6d3b3', 'W:242:2face0321cd0'],
     description: 'a key past its request-rate allowance is refused 429 queue_full instead of rate_limited',
     install(s) {
       // Still a code 429 pairs with, but not the one a request rate earns.
@@ -55,6 +58,7 @@ export const ERROR_FAULTS = [
   {
     name: 'not-found-as-400',
     breaks: 'V2.ERR.CODE_STATUS',
+    statements: ['W:211:da3c48062a69', 'W:111:60ee272be59d'],
     description: 'not_found errors are sent with HTTP 400',
     install(s) {
       s.respond({ surfaces: V2_SURFACES }, (out) => {
@@ -81,6 +85,7 @@ export const ERROR_FAULTS = [
   {
     name: 'entity-not-found-codes',
     breaks: 'V2.ERR.NOT_FOUND_CODE',
+    statements: ['W:211:da3c48062a69'],
     description: '404s carry asset_not_found / job_not_found (as the live services do) instead of not_found',
     install(s) {
       s.respond({ surfaces: V2_SURFACES }, (out) => {
