@@ -135,11 +135,28 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'content-bytes-flipped', rule: 'V2.ASSET.IMMUTABLE' },
     { fault: 'foreign-asset-visible', rule: 'V2.ASSET.OWNER_SCOPE' },
   ],
+  'W:36:e53f8124b869': [
+    { fault: 'asset-id-undashed', rule: 'V2.ASSET.FIELDS' },
+  ],
   'W:37:2496d3126d8b': [
     { fault: 'hash-not-blake3', rule: 'V2.ASSET.HASH_BLAKE3' },
+    { fault: 'hash-without-prefix', rule: 'V2.ASSET.FIELDS' },
+  ],
+  'W:38:17a4a1fd2440': [
+    { fault: 'size-bytes-string', rule: 'V2.ASSET.FIELDS' },
+  ],
+  'W:39:ed25394420ef': [
+    { fault: 'content-type-extension', rule: 'V2.ASSET.FIELDS' },
+  ],
+  'W:40:4bbdefa95f47': [
+    { fault: 'file-path-placed', rule: 'V2.ASSET.FIELDS' },
   ],
   'W:41:3c616acfc126': [
     { fault: 'dedup-created-new', rule: 'V2.ASSET.DEDUP' },
+    { fault: 'read-carries-created-new', rule: 'V2.ASSET.FIELDS' },
+  ],
+  'W:42:fd8062df0379': [
+    { fault: 'created-at-naive', rule: 'V2.ASSET.FIELDS' },
   ],
   'W:43:384fde49ab84': [
     { fault: 'signed-url-needs-key', rule: 'V2.URL.SIGNED_OPENABLE' },
@@ -207,10 +224,14 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'W:82:0139f108f322': [
     { fault: 'content-without-credentials', rule: 'V2.ASSET.CONTENT_AUTH' },
   ],
+  'W:108:a058750b30d3': [
+    { fault: 'asset-read-no-url', rule: 'V2.ASSET.FIELDS' },
+  ],
   'W:109:b6998bfbcc33': [
     { fault: 'non-v4-id-500', rule: 'V2.ASSET.UNKNOWN_ID_404' },
   ],
   'W:110:80ba9c4c481f': [
+    { fault: 'asset-read-no-url', rule: 'V2.ASSET.FIELDS' },
     { fault: 'asset-url-reused', rule: 'V2.ASSET.FRESH_URL' },
     { fault: 'stale-asset-url', rule: 'V2.ASSET.FRESH_URL' },
   ],

@@ -60,6 +60,108 @@ export const ASSET_FAULTS = [
       });
     },
   },
+  // V2.ASSET.FIELDS, one per row of the Asset table a serializer or a store plausibly gets wrong.
+  {
+    name: 'asset-id-undashed',
+    breaks: 'V2.ASSET.FIELDS',
+    statements: ['W:36:e53f8124b869'],
+    description: 'asset ids are serialized as 32 bare hex digits (a UUID column written with its hex form), not as a UUID string',
+    install(s) {
+      s.respond({ routes: ASSET_ROUTES }, (out) => {
+        const rec = record(out);
+        if (rec !== undefined && typeof rec.id === 'string') rec.id = rec.id.replace(/-/g, '');
+      });
+    },
+  },
+  {
+    name: 'hash-without-prefix',
+    breaks: 'V2.ASSET.FIELDS',
+    statements: ['W:37:2496d3126d8b'],
+    description: 'asset hashes are sent as the bare hex digest, without the blake3: algorithm prefix (the stored column is the digest)',
+    install(s) {
+      s.respond({ routes: ASSET_ROUTES }, (out) => {
+        const rec = record(out);
+        if (rec !== undefined && typeof rec.hash === 'string') rec.hash = rec.hash.replace(/^blake3:/, '');
+      });
+    },
+  },
+  {
+    name: 'size-bytes-string',
+    breaks: 'V2.ASSET.FIELDS',
+    statements: ['W:38:17a4a1fd2440'],
+    description: 'size_bytes is sent as a JSON string (an int64 written the way the protobuf JSON mapping writes 64-bit integers)',
+    install(s) {
+      s.respond({ routes: ASSET_ROUTES }, (out) => {
+        const rec = record(out);
+        if (rec !== undefined && typeof rec.size_bytes === 'number') rec.size_bytes = String(rec.size_bytes);
+      });
+    },
+  },
+  {
+    name: 'content-type-extension',
+    breaks: 'V2.ASSET.FIELDS',
+    statements: ['W:39:ed25394420ef'],
+    description: 'content_type carries the file extension the server derived from the name ("png"), not a media type',
+    install(s) {
+      s.respond({ routes: ASSET_ROUTES }, (out) => {
+        const rec = record(out);
+        if (rec !== undefined && typeof rec.content_type === 'string') rec.content_type = rec.content_type.split('/').pop()!.split(';')[0]!.trim();
+      });
+    },
+  },
+  {
+    name: 'file-path-placed',
+    breaks: 'V2.ASSET.FIELDS',
+    statements: ['W:40:4bbdefa95f47'],
+    description: 'file_path reports where the server placed the upload (under the engine\'s input/ folder), not the name or path the client sent',
+    install(s) {
+      s.respond({ routes: ASSET_ROUTES }, (out) => {
+        const rec = record(out);
+        if (rec !== undefined && typeof rec.file_path === 'string' && rec.job_id === undefined && !rec.file_path.startsWith('input/')) rec.file_path = `input/${rec.file_path}`;
+      });
+    },
+  },
+  {
+    name: 'read-carries-created-new',
+    breaks: 'V2.ASSET.FIELDS',
+    statements: ['W:41:3c616acfc126'],
+    description: 'created_new is stored on the record and serialized on every read too, not on create answers only',
+    install(s) {
+      const flag = new Map<string, unknown>();
+      s.respond({ routes: ASSET_ROUTES }, (out) => {
+        const rec = record(out);
+        if (rec === undefined) return;
+        if (out.request.method === 'POST' && 'created_new' in rec) flag.set(rec.id as string, rec.created_new);
+        else if (out.request.method === 'GET' && flag.has(rec.id as string)) rec.created_new = flag.get(rec.id as string);
+      });
+    },
+  },
+  {
+    name: 'created-at-naive',
+    breaks: 'V2.ASSET.FIELDS',
+    statements: ['W:42:fd8062df0379'],
+    description: 'created_at is written without a time zone (a naive datetime serialized as 2026-01-01T12:00:00.123), so it is no RFC 3339 date-time',
+    install(s) {
+      s.respond({ routes: ASSET_ROUTES }, (out) => {
+        const rec = record(out);
+        if (rec !== undefined && typeof rec.created_at === 'string') rec.created_at = rec.created_at.replace(/(Z|[+-]\d\d:\d\d)$/, '');
+      });
+    },
+  },
+  {
+    name: 'asset-read-no-url',
+    breaks: 'V2.ASSET.FIELDS',
+    statements: ['W:108:a058750b30d3', 'W:110:80ba9c4c481f'],
+    description: 'the metadata read serializes the stored row only: no url and no url_expires_at (the signed url is minted on create alone)',
+    install(s) {
+      s.respond({ routes: ['GET /api/v2/assets/:id'] }, (out) => {
+        const rec = record(out);
+        if (rec === undefined) return;
+        delete rec.url;
+        delete rec.url_expires_at;
+      });
+    },
+  },
   {
     name: 'dedup-created-new',
     breaks: 'V2.ASSET.DEDUP',
@@ -381,18 +483,6 @@ export const ASSET_FAULTS = [
     },
   },
   // Issue #13: checks with teeth (each fault passed the check before it was sharpened).
-  {
-    name: 'hash-never-filled',
-    breaks: 'V2.ASSET.HASH_BLAKE3',
-    description: 'asset hash is null on every read: "filled lazily" that never is',
-    install(s) {
-      // "null while lazily computed", except that it never is computed.
-      s.respond({ routes: ASSET_ROUTES }, (out) => {
-        const rec = record(out);
-        if (rec !== undefined) rec.hash = null;
-      });
-    },
-  },
   {
     name: 'asset-url-reused',
     breaks: 'V2.ASSET.FRESH_URL',
