@@ -91,6 +91,8 @@ export const CONTROLS = [
   { name: 'ws-no-executing', description: 'the v1 stream sends no executing message at all (neither per node nor the final one): execution_start, progress, executed and the terminal message tell the run', families: ['v1'] },
   { name: 'v1-subscription-fails-later', description: 'a v1 prompt from an account without an active subscription is accepted (200 {prompt_id}) and its job then ends error, instead of a refusal at submit', families: ['v1'] },
   { name: 'registry-refusals-4xx', description: 'the registry refuses a malformed Authorization (not Bearer, or a bearer that is no credential) 400, and a request with no credential 404 (a route hidden from strangers), instead of 401', families: ['registry'] },
+  // Issue #29, v2 assets, auth, errors and load (engineer v2assets): readings of seed W the suite must not fail.
+  { name: 'asset-delete-not-offered', description: 'v2 surfaces have no asset delete (an operation only the public documents give): DELETE of an asset answers 404 in the v2 error envelope, as any path without a route does', families: ['v2'] },
   // The router: readings seed R allows that the reference does not take (issue #21 §3, router items).
   { name: 'router-renamed-members', description: 'the router names the members seed R does not show otherwise: model_id, billing_facts.charged_on_policy_rejection, page_size, schema_url, alternates', families: ['router'], departsFrom: ['ROUTER.CATALOG.MEMBER_NAMES'] },
   { name: 'router-alternate-names', description: 'the router lists and names the wavespeed alternate wavespeed-ai (the seed names none of the four), still taking the old spelling', families: ['router'] },

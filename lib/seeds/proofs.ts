@@ -140,7 +140,6 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   ],
   'W:37:2496d3126d8b': [
     { fault: 'hash-not-blake3', rule: 'V2.ASSET.HASH_BLAKE3' },
-    { fault: 'hash-without-prefix', rule: 'V2.ASSET.FIELDS' },
   ],
   'W:38:17a4a1fd2440': [
     { fault: 'size-bytes-string', rule: 'V2.ASSET.FIELDS' },

@@ -247,6 +247,9 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext,
     },
   );
 
+  // A control: a server without the public documents' delete (seed W shows none), whose
+  // unrouted paths answer 404 in the v2 error envelope.
+  if (ctx.isControl('asset-delete-not-offered')) return;
   app.delete<{ Params: { id: string } }>('/api/v2/assets/:id', { onRequest: guard.admit }, async (request, reply) => {
     const account = guard.requireAccount(request);
     const rec = ownAsset(account, request.params.id);

@@ -159,8 +159,11 @@ test.describe('Asset', () => {
     const keep = (await createAsset(api, { bytes })).asset;
     const gone = (await createAsset(api, { bytes })).asset;
     const del = await api.call('deleteAsset', { path: { id: gone.id } });
-    if (del.notOffered) {
-      notJudged('V2.ASSET.DELETE', `not offered by this server: DELETE /api/v2/assets/{id} of an asset it holds answered ${del.status} (an operation only the public documents give)`);
+    // The asset was just created and is the caller's: a 404 (in the v2 error envelope or not,
+    // as a server answers any path it has no route for, W:198:f7c1d8f67073) or a 405 to its
+    // delete says the operation is not there, not that the asset is missing.
+    if (del.notOffered || del.status === 404 || del.status === 405) {
+      notJudged('V2.ASSET.DELETE', `not offered by this server: DELETE /api/v2/assets/{id} of an asset it holds answered ${del.status}${del.errorCode ? ` ${del.errorCode}` : ''} (an operation only the public documents give)`);
       return;
     }
     checkStatus('V2.ASSET.DELETE', del, [204]);

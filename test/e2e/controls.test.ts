@@ -589,6 +589,14 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
     assert.deepEqual(await waiting(plain), ['IN_QUEUE', 'IN_QUEUE']);
     assert.deepEqual(await waiting(ctl), ['QUEUED', 'QUEUED'], 'a waiting request under the control');
   },
+  // Issue #29, v2 assets, auth, errors and load (engineer v2assets).
+  'asset-delete-not-offered': async ({ plain, ctl }) => {
+    const del = async (ref: RunningReference) => fetch(`${ref.surfaces.local}/api/v2/assets/${await uploadLocal(ref)}`, { method: 'DELETE' });
+    assert.equal((await del(plain)).status, 204);
+    const refused = await del(ctl);
+    assert.equal(refused.status, 404, 'the asset is held, its delete has no route');
+    assert.equal(((await refused.json()) as { error: { code: string } }).error.code, 'not_found', 'in the v2 error envelope');
+  },
 };
 
 describe('each control is in effect', { concurrency: 1 }, () => {

@@ -74,18 +74,6 @@ export const ASSET_FAULTS = [
     },
   },
   {
-    name: 'hash-without-prefix',
-    breaks: 'V2.ASSET.FIELDS',
-    statements: ['W:37:2496d3126d8b'],
-    description: 'asset hashes are sent as the bare hex digest, without the blake3: algorithm prefix (the stored column is the digest)',
-    install(s) {
-      s.respond({ routes: ASSET_ROUTES }, (out) => {
-        const rec = record(out);
-        if (rec !== undefined && typeof rec.hash === 'string') rec.hash = rec.hash.replace(/^blake3:/, '');
-      });
-    },
-  },
-  {
     name: 'size-bytes-string',
     breaks: 'V2.ASSET.FIELDS',
     statements: ['W:38:17a4a1fd2440'],
