@@ -78,7 +78,7 @@ export const LOAD_KEYS: readonly KeyInfo[] = [
 export const CAPABILITIES: readonly KeyInfo[] = [
   { name: 'retention', type: 'boolean', unlocks: 'V2.ASSET.RETENTION_EXTENDS (asset retention follows expires_in)' },
   { name: 'schema_snapshots', type: 'boolean', unlocks: 'ROUTER.SCHEMA.SNAPSHOT (schema snapshots served beside the router)' },
-  { name: 'accepts_jwt', type: 'boolean', unlocks: 'skips V2.AUTH.JWT_REFUSAL on a serverless deployment configured to take JWT bearers' },
+  { name: 'accepts_jwt', type: 'boolean', unlocks: 'the deployment is configured to take JWT bearers (W:157 makes it configuration): on the cloud a JWT or OAuth refusal then fails V2.AUTH.JWT_ACCEPTED; on a serverless deployment V2.AUTH.JWT_REFUSAL is skipped' },
 ];
 
 const V2_DEFAULT_CLASS = (input: string, cls: string): ScenarioInput => ({ name: input, type: 'node class', unlocks: `the engine's spelling of ${cls} in the suite's workflows`, default: cls });

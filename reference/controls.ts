@@ -92,6 +92,7 @@ export const CONTROLS = [
   { name: 'v1-subscription-fails-later', description: 'a v1 prompt from an account without an active subscription is accepted (200 {prompt_id}) and its job then ends error, instead of a refusal at submit', families: ['v1'] },
   { name: 'registry-refusals-4xx', description: 'the registry refuses a malformed Authorization (not Bearer, or a bearer that is no credential) 400, and a request with no credential 404 (a route hidden from strangers), instead of 401', families: ['registry'] },
   // Issue #29, v2 assets, auth, errors and load (engineer v2assets): readings of seed W the suite must not fail.
+  { name: 'cloud-refuses-jwt', description: 'the hosted cloud is configured not to take JWT bearers (W:157 makes it configuration): a session JWT or OAuth token is refused 401 with a message saying so', families: ['v2'], surfaces: ['cloud'] },
   { name: 'asset-delete-not-offered', description: 'v2 surfaces have no asset delete (an operation only the public documents give): DELETE of an asset answers 404 in the v2 error envelope, as any path without a route does', families: ['v2'] },
   // The router: readings seed R allows that the reference does not take (issue #21 §3, router items).
   { name: 'router-renamed-members', description: 'the router names the members seed R does not show otherwise: model_id, billing_facts.charged_on_policy_rejection, page_size, schema_url, alternates', families: ['router'], departsFrom: ['ROUTER.CATALOG.MEMBER_NAMES'] },

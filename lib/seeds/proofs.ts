@@ -319,7 +319,7 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'bearer-key-refused', rule: 'V2.AUTH.BEARER_KEY' },
   ],
   'W:156:fd04a5747559': [
-    { fault: 'cloud-refuses-jwt', rule: 'V2.AUTH.JWT_ACCEPTED' },
+    { fault: 'cloud-jwt-wrong-account', rule: 'V2.AUTH.JWT_ACCEPTED' },
   ],
   'W:157:0f28ce1fb567': [
     { fault: 'jwt-message-generic', rule: 'V2.AUTH.JWT_REFUSAL' },

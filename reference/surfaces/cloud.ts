@@ -26,6 +26,9 @@ function cloudResolver(ctx: ReferenceContext): AccountResolver {
     const account = ctx.policy.v2.cloudBearerAccount(token);
     if (account !== undefined) return account;
     if (!token.startsWith(API_KEY_PREFIX)) {
+      // A control: JWT acceptance is deployment configuration (W:157:0f28ce1fb567); a cloud
+      // configured not to take them refuses every bearer that is no API key, saying so.
+      if (ctx.isControl('cloud-refuses-jwt')) throw unauthorized(`this deployment does not accept JWT bearer tokens (session or OAuth); use an API key (${API_KEY_PREFIX}...)`);
       // Seed W § Authentication 1: the hosted cloud also takes a session JWT and an OAuth
       // access token issued for it.
       const oauth = CLOUD_OAUTH_TOKENS[token];

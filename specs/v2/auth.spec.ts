@@ -4,6 +4,7 @@ import { check, checkStatus, ensure, notJudged } from '../../lib/check.ts';
 import { randomUUID } from 'node:crypto';
 import { postOwnAsset } from '../../lib/v2/assets.ts';
 import { credentialedSurface } from '../../lib/v2/token-proxy.ts';
+import { jwtRefusalWords } from '../../lib/v2/jwt.ts';
 
 test.describe('Authentication', () => {
   test('an account API key sent as Authorization Bearer works', rules('V2.AUTH.BEARER_KEY'), async ({ api, target }) => {
@@ -17,15 +18,27 @@ test.describe('Authentication', () => {
     checkStatus('V2.AUTH.BEARER_KEY', await keyed.call('getAsset', { path: { id: res.json<{ id: string }>().id } }), [200]);
   });
 
-  test('on the hosted cloud a session JWT and an OAuth access token are accepted as bearer', rules('V2.AUTH.JWT_ACCEPTED'), async ({ api, target }) => {
+  test('on the hosted cloud a session JWT and an OAuth access token are accepted as bearer, or refused 401 saying so where the deployment is configured not to take them', rules('V2.AUTH.JWT_ACCEPTED', 'V2.AUTH.JWT_REFUSAL'), async ({ api, target }) => {
     const given = (['jwt_token', 'oauth_token'] as const).filter((k) => typeof target.scenario[k] === 'string');
     test.skip(given.length === 0, 'not exercised: target gave no session JWT or OAuth access token (scenario inputs jwt_token_env, oauth_token_env)');
     const { res: created } = await postOwnAsset(api);
     checkStatus('V2.ASSET.CREATE', created, [200, 201, 202]);
     const id = created.json<{ id: string }>().id;
+    // W:157:0f28ce1fb567: whether JWT bearers are taken is the deployment's configuration, so
+    // a refusal is legal unless the target declares its cloud takes them (capability accepts_jwt);
+    // a refusal then owes a message saying so (V2.AUTH.JWT_REFUSAL). Anything else (admitted as
+    // another account, 403, a 5xx) is no acceptance and no refusal the seed allows.
+    const configuredToTake = target.capabilities.accepts_jwt === true;
     for (const k of given) {
+      const what = k === 'jwt_token' ? 'session JWT' : 'OAuth access token';
       const res = await api.as({ bearer: target.scenario[k] as string }).call('getAsset', { path: { id } });
-      check('V2.AUTH.JWT_ACCEPTED', res.status === 200, `GET of the account's asset with the ${k === 'jwt_token' ? 'session JWT' : 'OAuth access token'} as bearer`, '200 (the credential accepted)', `${res.status} ${res.errorCode ?? ''}`, res);
+      if (res.status === 401 && !configuredToTake) {
+        const words = await jwtRefusalWords(api, res, id);
+        check('V2.AUTH.JWT_REFUSAL', words.saysSo, `the 401 message for the ${what} as bearer`, 'a message saying JWT bearers are not taken here: not the message of an unknown key or of no credential, nor a bare "unauthorized"', words.messages, res);
+        notJudged('V2.AUTH.JWT_ACCEPTED', `the cloud refused the ${what} 401, as a deployment configured not to take JWT bearers may (declare capability accepts_jwt when it is configured to take them)`);
+        continue;
+      }
+      check('V2.AUTH.JWT_ACCEPTED', res.status === 200, `GET of the account's asset with the ${what} as bearer`, configuredToTake ? '200 (the credential accepted: the target declares accepts_jwt)' : '200 (the credential accepted), or 401 saying JWT bearers are not taken here', `${res.status} ${res.errorCode ?? ''}`, res);
     }
   });
 

@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CONTROLS, EXTRA_MEMBER, UNKNOWN_BUCKET, type ControlInfo, type ControlName } from '../../reference/controls.ts';
-import { CLOUD_KEYS, ROUTER_KEYS } from '../../reference/accounts.ts';
+import { CLOUD_KEYS, CLOUD_OAUTH_TOKENS, ROUTER_KEYS } from '../../reference/accounts.ts';
 import { BLOCKED_CONTENT_MARKER } from '../../reference/v2/moderation.ts';
 import { streamUrl, WsSession } from '../../lib/ws/session.ts';
 import type { TextMessage } from '../../lib/ws/schemas.ts';
@@ -590,6 +590,13 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
     assert.deepEqual(await waiting(ctl), ['QUEUED', 'QUEUED'], 'a waiting request under the control');
   },
   // Issue #29, v2 assets, auth, errors and load (engineer v2assets).
+  'cloud-refuses-jwt': async ({ plain, ctl }) => {
+    const read = (ref: RunningReference) => fetch(`${ref.surfaces.cloud}/api/v2/assets/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`, { headers: { authorization: `Bearer ${Object.keys(CLOUD_OAUTH_TOKENS)[0]}` } });
+    assert.equal((await read(plain)).status, 404, 'the plain cloud takes the OAuth token');
+    const refused = await read(ctl);
+    assert.equal(refused.status, 401);
+    assert.match(((await refused.json()) as { error: { message: string } }).error.message, /does not accept JWT/);
+  },
   'asset-delete-not-offered': async ({ plain, ctl }) => {
     const del = async (ref: RunningReference) => fetch(`${ref.surfaces.local}/api/v2/assets/${await uploadLocal(ref)}`, { method: 'DELETE' });
     assert.equal((await del(plain)).status, 204);

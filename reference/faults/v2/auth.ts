@@ -106,19 +106,13 @@ export const AUTH_FAULTS = [
     },
   },
   {
-    name: 'cloud-refuses-jwt',
+    name: 'cloud-jwt-wrong-account',
     breaks: 'V2.AUTH.JWT_ACCEPTED',
     statements: ['W:156:fd04a5747559'],
-    description: 'the hosted cloud refuses a session JWT and an OAuth access token (it takes API keys only)',
+    description: "the hosted cloud admits a session JWT but maps it to an account of its own (the subject claim read as an organization id), so the JWT's user sees none of their assets",
     install(s) {
-      // Any bearer that is not an API key is refused before the cloud would verify it.
-      s.request({ surfaces: ['cloud'] }, ({ request }) => {
-        if (!request.routeOptions.url?.startsWith('/api/v2/')) return;
-        const token = bearerToken(request.headers.authorization);
-        if (token !== undefined && !token.startsWith(API_KEY_PREFIX)) {
-          throw new ApiError('unauthorized', `JWT bearer tokens are not accepted; use an API key (${API_KEY_PREFIX}...)`);
-        }
-      });
+      // A bearer that is no API key is let in, as an account no key belongs to.
+      s.policy.v2.cloudBearerAccount = (token) => cloudAccountForKey(token) ?? (token.startsWith(API_KEY_PREFIX) ? undefined : 'jwt-org-account');
     },
   },
   {
