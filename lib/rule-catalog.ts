@@ -112,7 +112,7 @@ export const RULE_CATALOG = {
     level: 'MUST',
     surfaces: ['local', 'cloud', 'serverless'],
     seed: 'W § What the service does, design rule 3; Asset table (hash)',
-    summary: 'hash is the server-computed blake3 of the bytes, written blake3:<hex>, or null while lazily computed (the seed bounds the lazy fill by nothing; the suite waits scenario input hash_deadline_seconds, default 30 s, and its failure says so)',
+    summary: 'hash is the server-computed blake3 of the bytes, written blake3:<hex>, or null while lazily computed (the seed bounds the lazy fill by nothing; the suite waits scenario input hash_deadline_seconds, default 30 s, and a hash still null then is its own bound running out, so the check could not judge, never a failure)',
     source: 'seed',
     seed_refs: [
       { seed: 'W', section: 'What the service does', line: 20, sha: '41074f62a818' },
@@ -237,7 +237,7 @@ export const RULE_CATALOG = {
     level: 'MUST',
     surfaces: ['local', 'cloud', 'serverless'],
     seed: 'W § Endpoints (404 not_found); Errors (upstream_error only for backing-service failures)',
-    summary: 'a well-formed job ID that names no job answers 404 in a valid envelope; a malformed job or asset ID is refused with a 4xx in a valid envelope (the seed does not say which; the contract judges the statuses each operation declares), never 5xx (the exact code not_found is V2.ERR.NOT_FOUND_CODE)',
+    summary: 'a job ID that names no job, and a malformed job or asset ID, are refused with a 4xx in a valid envelope, never 5xx (the seed shows no job operation and does not say which refusal; that an unknown job is 404 is the public documents\', judged under V2.CONTRACT.DOCUMENTED; the exact code not_found is V2.ERR.NOT_FOUND_CODE)',
     source: 'seed',
     seed_refs: [
       { seed: 'W', section: 'Endpoints › v2 operations', line: 109, sha: 'b6998bfbcc33' },
@@ -527,7 +527,7 @@ export const RULE_CATALOG = {
     level: 'MUST',
     surfaces: ['cloud'],
     seed: 'W § Authentication, rule 1',
-    summary: 'on the hosted cloud a session JWT and an OAuth 2.0 access token issued for it are accepted as the bearer credential (scenario inputs jwt_token, oauth_token)',
+    summary: 'on the hosted cloud a session JWT and an OAuth 2.0 access token issued for it are accepted as the bearer credential as the account they were issued for (scenario inputs jwt_token, oauth_token); acceptance is deployment configuration, so a 401 saying so is legal too unless the target declares capability accepts_jwt',
     source: 'seed',
     seed_refs: [
       { seed: 'W', section: 'Authentication', line: 156, sha: 'fd04a5747559' },
@@ -563,7 +563,7 @@ export const RULE_CATALOG = {
   'V2.AUTH.JWT_REFUSAL': {
     id: 'V2.AUTH.JWT_REFUSAL',
     level: 'MUST',
-    surfaces: ['serverless'],
+    surfaces: ['cloud', 'serverless'],
     seed: 'W § Authentication, rule 2',
     summary: 'a deployment that does not accept JWT bearers answers 401 with a message saying so (one naming JWTs, or at least not the message of an unknown key or of no credential, nor a bare repeat of the code or status)',
     source: 'seed',
