@@ -57,6 +57,9 @@ const clockPast = (since: number) => pollUntil(async () => (Date.now() > since ?
 
 const PREVIEW = { '1': { class_type: 'EmptyImage', inputs: { width: 4, height: 4, batch_size: 1, color: 7 } }, '2': { class_type: 'PreviewImage', inputs: { images: ['1', 0] } } };
 
+/** A read by tiny (5 requests per 2 s) of an asset that does not exist: 404 when admitted, 429 past the allowance. */
+const tinyRead = (ref: RunningReference) => fetch(`${ref.surfaces.cloud}/api/v2/assets/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`, { headers: { authorization: `Bearer ${CLOUD_KEYS.tiny}` } });
+
 /** Uploads fresh bytes to a reference's local surface; the asset id. */
 const uploadLocal = async (ref: RunningReference): Promise<string> => {
   const form = new FormData();
@@ -590,6 +593,33 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
     assert.deepEqual(await waiting(ctl), ['QUEUED', 'QUEUED'], 'a waiting request under the control');
   },
   // Issue #29, v2 assets, auth, errors and load (engineer v2assets).
+  'rate-limit-clock-windows': async ({ plain, ctl }) => {
+    // tiny's allowance is 5 per 2 s. Five calls late in a clock window, then one just past its end:
+    // a clock-aligned window has started afresh, a window opened by the first call has not.
+    const afterBurst = async (ref: RunningReference) => {
+      // Any window an earlier probe opened for tiny lapses first.
+      await new Promise((r) => setTimeout(r, 2100));
+      await pollUntil(async () => (Date.now() % 2000 >= 1400 && Date.now() % 2000 < 1500 ? true : undefined), { deadlineMs: 3000, intervalMs: 5 });
+      for (let i = 0; i < 5; i++) assert.equal((await tinyRead(ref)).status, 404, 'within the allowance');
+      await pollUntil(async () => (Date.now() % 2000 >= 100 && Date.now() % 2000 < 400 ? true : undefined), { deadlineMs: 3000, intervalMs: 5 });
+      return (await tinyRead(ref)).status;
+    };
+    assert.equal(await afterBurst(plain), 429);
+    assert.equal(await afterBurst(ctl), 404);
+  },
+  'rate-limit-token-bucket': async ({ plain, ctl }) => {
+    // Past the allowance, a bucket refills a token every 0.4 s; a fixed window stays shut for its 2 s.
+    const halfSecondLater = async (ref: RunningReference) => {
+      await new Promise((r) => setTimeout(r, 2100));
+      let status = 0;
+      for (let i = 0; i < 8 && status !== 429; i++) status = (await tinyRead(ref)).status;
+      assert.equal(status, 429, 'past the allowance');
+      await new Promise((r) => setTimeout(r, 500));
+      return (await tinyRead(ref)).status;
+    };
+    assert.equal(await halfSecondLater(plain), 429);
+    assert.equal(await halfSecondLater(ctl), 404);
+  },
   'cloud-refuses-jwt': async ({ plain, ctl }) => {
     const read = (ref: RunningReference) => fetch(`${ref.surfaces.cloud}/api/v2/assets/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`, { headers: { authorization: `Bearer ${Object.keys(CLOUD_OAUTH_TOKENS)[0]}` } });
     assert.equal((await read(plain)).status, 404, 'the plain cloud takes the OAuth token');
