@@ -352,17 +352,27 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'unrouted-plain-404', rule: 'V2.ERR.ENVELOPE_UNROUTED' },
   ],
   'W:202:f224c451d6d5': [
+    { fault: 'invalid-workflow-400', rule: 'V2.ERR.CODE_STATUS' },
     { fault: 'invalid-workflow-code', rule: 'V2.ERR.INVALID_WORKFLOW' },
   ],
   'W:203:6ba0e92fee12': [
     { fault: 'ui-format-as-invalid', rule: 'V2.ERR.WORKFLOW_FORMAT_UI' },
+    { fault: 'workflow-format-ui-400', rule: 'V2.ERR.CODE_STATUS' },
   ],
   'W:204:758f07a4358d': [
+    { fault: 'missing-asset-404', rule: 'V2.ERR.CODE_STATUS' },
     { fault: 'missing-asset-as-invalid', rule: 'V2.ERR.MISSING_ASSET' },
   ],
   'W:205:ab835388c387': [
+    { fault: 'hash-mismatch-422', rule: 'V2.ERR.CODE_STATUS' },
     { fault: 'hash-mismatch-accepted', rule: 'V2.ASSET.EXPECTED_HASH' },
     { fault: 'hash-mismatch-as-invalid-request', rule: 'V2.ASSET.HASH_MISMATCH' },
+  ],
+  'W:206:296d6be987e6': [
+    { fault: 'blob-not-found-410', rule: 'V2.ERR.CODE_STATUS' },
+  ],
+  'W:207:65c2b70e7bc8': [
+    { fault: 'idempotency-reuse-409', rule: 'V2.ERR.CODE_STATUS' },
   ],
   'W:208:cfecd5862ab6': [
     { fault: 'queue-unbounded', rule: 'V2.ERR.QUEUE_FULL' },
@@ -372,9 +382,11 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'missing-retry-after', rule: 'V2.ERR.RETRY_AFTER' },
     { fault: 'rate-limit-after-lookup', rule: 'V2.ERR.RATE_LIMIT_SCOPE' },
     { fault: 'rate-limit-as-queue-full', rule: 'V2.ERR.RATE_LIMITED' },
+    { fault: 'rate-limited-503', rule: 'V2.ERR.CODE_STATUS' },
   ],
   'W:210:ab64fb47dea9': [
     { fault: 'credits-ignored', rule: 'V2.ERR.INSUFFICIENT_CREDITS' },
+    { fault: 'insufficient-credits-403', rule: 'V2.ERR.CODE_STATUS' },
   ],
   'W:211:da3c48062a69': [
     { fault: 'entity-not-found-codes', rule: 'V2.ERR.NOT_FOUND_CODE' },
@@ -382,17 +394,36 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'not-found-as-400', rule: 'V2.ERR.CODE_STATUS' },
   ],
   'W:212:ea35fad56b1a': [
+    { fault: 'unauthorized-403', rule: 'V2.ERR.CODE_STATUS' },
     { fault: 'unknown-key-accepted', rule: 'V2.AUTH.UNAUTHENTICATED_401' },
   ],
   'W:213:a4a409f683dc': [
+    { fault: 'forbidden-401', rule: 'V2.ERR.CODE_STATUS' },
     { fault: 'forbidden-as-unauthorized', rule: 'V2.ERR.FORBIDDEN' },
+  ],
+  'W:214:8f06ae686dfb': [
+    { fault: 'deployment-not-ready-503', rule: 'V2.ERR.CODE_STATUS' },
+  ],
+  'W:215:bc704bdd471a': [
+    { fault: 'deployment-unavailable-503', rule: 'V2.ERR.CODE_STATUS' },
+  ],
+  'W:216:688cbaf926cc': [
+    { fault: 'deployment-stopped-503', rule: 'V2.ERR.CODE_STATUS' },
   ],
   'W:217:ae18d5395772': [
     { fault: 'from-hash-expires-type-500', rule: 'V2.ASSET.INVALID_UPLOAD' },
+    { fault: 'invalid-request-400', rule: 'V2.ERR.CODE_STATUS' },
     { fault: 'invalid-upload-500', rule: 'V2.ASSET.INVALID_UPLOAD' },
   ],
   'W:218:96c1e20e9439': [
+    { fault: 'content-blocked-403', rule: 'V2.ERR.CODE_STATUS' },
     { fault: 'moderation-ignored', rule: 'V2.ERR.CONTENT_BLOCKED' },
+  ],
+  'W:219:23d45a94621a': [
+    { fault: 'sso-required-401', rule: 'V2.ERR.CODE_STATUS' },
+  ],
+  'W:220:7eb6baa5b560': [
+    { fault: 'metadata-invalid-400', rule: 'V2.ERR.CODE_STATUS' },
   ],
   'W:221:da2758a81dda': [
     { fault: 'labels-refused-invalid-request', rule: 'V2.ERR.METADATA_NOT_SUPPORTED' },
@@ -401,12 +432,16 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'list-filter-ignored', rule: 'V2.JOB.LIST_FILTER' },
     { fault: 'list-filters-unbounded', rule: 'V2.JOB.LIST_FILTER_LIMIT' },
   ],
+  'W:223:eb707c12e701': [
+    { fault: 'invalid-cursor-422', rule: 'V2.ERR.CODE_STATUS' },
+  ],
   'W:224:cee6106f4ee8': [
     { fault: 'list-unimplemented-as-403', rule: 'V2.ERR.NOT_IMPLEMENTED' },
   ],
   'W:225:9ad257bfa3ab': [
     { fault: 'read-failure-untyped', rule: 'V2.ERR.UPSTREAM_GENERIC' },
     { fault: 'upload-failure-untyped', rule: 'V2.ERR.UPSTREAM_GENERIC' },
+    { fault: 'upstream-error-502', rule: 'V2.ERR.CODE_STATUS' },
     { fault: 'upstream-leaks-stack', rule: 'V2.ERR.UPSTREAM_GENERIC' },
   ],
   'W:227:0191ef88740b': [

@@ -10,7 +10,9 @@ import { honourRetryAfter } from '../../lib/time.ts';
 import type { ApiResponse } from '../../lib/api.ts';
 import { blake3Of, createAsset, defaultFilePath, postAsset, postOwnAsset } from '../../lib/v2/assets.ts';
 import type { Workflow } from '../../lib/data/workflows.ts';
-import { accepted, checkRefusalDetails, followable, isNodeErrorEntry, pollToEnd, postJob, refusedClasses, requireClass } from '../../lib/v2/jobs.ts';
+import { accepted, anyWorkflow, checkRefusalDetails, classes, followable, isNodeErrorEntry, pollToEnd, postJob, refusedClasses, requireClass } from '../../lib/v2/jobs.ts';
+import { assetRef, invertWorkflow, uiFormatWorkflow } from '../../lib/data/workflows.ts';
+import { credentialedSurface } from '../../lib/v2/token-proxy.ts';
 import { jobStates } from '../../lib/v2/states.ts';
 
 /** The node error types seed W names (W:66:2e4eea868945): the list is open, so only their spelling is held to. */
@@ -25,6 +27,53 @@ test.describe('Errors', () => {
     await api.call('assetFromHash', { json: { hash: blake3Of(uniquePng()), file_path: defaultFilePath(api) } });
     await postAsset(api, { omitFile: true });
     await postOwnAsset(api, { expectedHash: blake3Of(uniquePng()) });
+  });
+
+  test("each refusal the target lets the suite provoke carries the HTTP status the seed's table pairs with its code", rules('V2.ERR.CODE_STATUS'), async ({ api, target }) => {
+    // One request per row of the table (W:202 to W:225) that this target's inputs make
+    // reachable; the api fixture judges every answer's code against its status. A row whose
+    // input is missing is simply not provoked here (its own rule's test says so).
+    const input = (k: string): string | undefined => (typeof target.scenario[k] === 'string' ? (target.scenario[k] as string) : undefined);
+    const id = randomUUID();
+    const workflow = anyWorkflow(api);
+    // unauthorized (401): a surface that needs credentials, asked without any.
+    const guarded = credentialedSurface(api);
+    if (guarded) await guarded.open.call('getAsset', { path: { id } });
+    // forbidden and sso_required (403).
+    const forbidden = input('forbidden_token');
+    if (forbidden) await api.as({ bearer: forbidden }).call('getAsset', { path: { id } });
+    const sso = input('sso_required_token');
+    if (sso) await api.as({ bearer: sso }).call('getAsset', { path: { id } });
+    // content_blocked (451): at upload, or on the reads of the flagged bytes.
+    const marker = input('blocked_content_marker');
+    if (marker) {
+      const { res } = await postOwnAsset(api, { bytes: uniquePng(8, 8, marker) });
+      if (res.status >= 200 && res.status < 300) {
+        const blocked = res.json<{ id: string }>().id;
+        await api.call('getAsset', { path: { id: blocked } });
+        await api.call('getAssetContent', { path: { id: blocked } });
+      }
+    }
+    // upstream_error (500) and insufficient_credits (402): accounts whose submits fail so.
+    for (const k of ['upstream_failure_token', 'no_credits_token']) {
+      const key = input(k);
+      if (key) await postJob(api.as({ bearer: key }), { workflow });
+    }
+    // The serverless deployment states (429, 429, 422).
+    for (const k of ['not_ready_base_url', 'unavailable_base_url', 'stopped_base_url']) {
+      const url = input(k);
+      if (url) await api.at(url).call('postJobs', { json: { workflow } });
+    }
+    // Submit refusals: invalid_workflow, workflow_format_ui, missing_asset, metadata_invalid (or
+    // metadata_not_supported where labels are not kept), idempotency_key_reuse.
+    await postJob(api, { workflow: { ...workflow, '2': { class_type: classes(api).saveImage, inputs: { filename_prefix: 'x' } } } });
+    await postJob(api, { workflow: uiFormatWorkflow() });
+    await postJob(api, { workflow: invertWorkflow(assetRef(randomUUID()), classes(api)) });
+    await postJob(api, { workflow, metadata: { [input('metadata_bad_key') ?? 'Bad Key!']: 'x' } });
+    const key = `conformance-${randomUUID()}`;
+    if (accepted(await postJob(api, { workflow: anyWorkflow(api, 8, 8, 'reuse-a') }, key))) await postJob(api, { workflow: anyWorkflow(api, 9, 9, 'reuse-b') }, key);
+    // invalid_cursor (400): a cursor no server issued.
+    await api.call('listJobs', { query: { limit: 1, cursor: `conformance-not-a-cursor-${randomUUID()}` } });
   });
 
   test('a path under /api/v2 that no operation has answers 404 in the v2 error envelope (assumed: the seed defines the envelope for v2 errors only)', rules('V2.ERR.ENVELOPE_UNROUTED'), async ({ api }) => {
@@ -86,7 +135,7 @@ test.describe('Errors', () => {
     }
   });
 
-  test('a caller past the rate limit gets 429 rate_limited with Retry-After, and succeeds after waiting it', rules('V2.ERR.RATE_LIMITED', 'V2.ERR.RATE_LIMIT_SCOPE', 'V2.ERR.RETRY_AFTER', 'V2.ERR.RATE_LIMIT_RETRY'), async ({ api, requireScenario, target }) => {
+  test('a caller past the rate limit gets 429 rate_limited with Retry-After, and succeeds after waiting it', rules('V2.ERR.RATE_LIMITED', 'V2.ERR.RATE_LIMIT_SCOPE', 'V2.ERR.RETRY_AFTER', 'V2.ERR.RATE_LIMIT_RETRY', 'V2.ERR.CODE_STATUS'), async ({ api, requireScenario, target }) => {
     const limited = api.as({ bearer: requireScenario('rate_limited_token', 'key with a small request-rate allowance') as string });
     const allowance = Number(target.scenario.rate_limit_allowance ?? 50);
     const { asset: foreign } = await createAsset(api);
