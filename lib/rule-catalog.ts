@@ -89,7 +89,6 @@ export const RULE_CATALOG = {
     source: 'seed',
     seed_refs: [
       { seed: 'W', section: 'What the service does', line: 20, sha: '41074f62a818' },
-      { seed: 'W', section: 'What the service does', line: 20, sha: '022390637ca4' },
       { seed: 'W', section: 'Resources and their fields › Asset', line: 32, sha: 'd719d84bc43b' },
       { seed: 'W', section: 'Resources and their fields › Asset', line: 36, sha: 'e53f8124b869' },
       { seed: 'W', section: 'Resources and their fields › Asset', line: 37, sha: '2496d3126d8b' },
@@ -116,9 +115,7 @@ export const RULE_CATALOG = {
     source: 'seed',
     seed_refs: [
       { seed: 'W', section: 'What the service does', line: 20, sha: '41074f62a818' },
-      { seed: 'W', section: 'What the service does', line: 20, sha: '022390637ca4' },
       { seed: 'W', section: 'Resources and their fields › Asset', line: 37, sha: '2496d3126d8b' },
-      { seed: 'W', section: 'Resources and their fields › Asset', line: 50, sha: '83bce7c492d2' },
     ],
   },
   'V2.ASSET.IMMUTABLE': {
@@ -268,7 +265,6 @@ export const RULE_CATALOG = {
     seed_refs: [
       { seed: 'W', section: 'What the service does', line: 7, sha: '0f4046711093' },
       { seed: 'W', section: 'What the service does', line: 21, sha: 'c8b9d5f01a84' },
-      { seed: 'W', section: 'Endpoints › v2 operations', line: 115, sha: '0c1d266f9f38' },
     ],
   },
   'V2.ASSET.OWNER_SCOPE': {
@@ -331,7 +327,6 @@ export const RULE_CATALOG = {
     source: 'public-docs',
     assumes: 'the public documents\' create-from-hash request (JSON hash and file_path) and its success answer (an Asset, 200 or 201); the seed shows neither',
     seed_refs: [
-      { seed: 'W', section: 'Endpoints › v2 operations', line: 115, sha: '0c1d266f9f38' },
       { seed: 'W', section: 'Endpoints › v2 operations', line: 123, sha: 'f9a38dca0104' },
     ],
   },
@@ -482,6 +477,7 @@ export const RULE_CATALOG = {
       { seed: 'W', section: 'Resources and their fields › Output URL forms and lifetimes', line: 74, sha: '805d038d87df' },
       { seed: 'W', section: 'Resources and their fields › Output URL forms and lifetimes', line: 82, sha: '0139f108f322' },
       { seed: 'W', section: 'Endpoints › v2 operations', line: 118, sha: 'd05e026cb1b2' },
+      { seed: 'W', section: 'Versioning', line: 247, sha: '94a5e4400851' },
     ],
   },
   'V2.URL.CONTENT_STABLE': {
@@ -493,18 +489,6 @@ export const RULE_CATALOG = {
     source: 'seed',
     seed_refs: [
       { seed: 'W', section: 'Resources and their fields › Output URL forms and lifetimes', line: 74, sha: '805d038d87df' },
-    ],
-  },
-  'V2.URL.NO_PERSIST': {
-    id: 'V2.URL.NO_PERSIST',
-    level: 'SHOULD',
-    surfaces: ['local', 'cloud', 'serverless'],
-    seed: 'W § Output URL forms and lifetimes, rule 4',
-    summary: 'a signed URL must not be persisted; clients resolve the asset id to a fresh URL at render time',
-    source: 'seed',
-    not_covered: 'an obligation on clients, not observable on a server; the suite itself resolves ids afresh (see V2.ASSET.FRESH_URL)',
-    seed_refs: [
-      { seed: 'W', section: 'Resources and their fields › Output URL forms and lifetimes', line: 81, sha: 'c82799a5f344' },
     ],
   },
   'V2.AUTH.BEARER_KEY': {
