@@ -116,6 +116,7 @@ export const SCENARIO_INPUTS: readonly ScenarioInput[] = [
   { name: 'jwt_token', type: 'credential', unlocks: 'a session JWT: V2.AUTH.JWT_ACCEPTED (cloud), ROUTER.AUTH.JWT (router)' },
   { name: 'oauth_token', type: 'credential', unlocks: 'an OAuth access token for the hosted cloud: V2.AUTH.JWT_ACCEPTED' },
   { name: 'sso_required_token', type: 'credential', unlocks: 'a key refused 403 sso_required: V2.AUTH.SSO_REQUIRED (serverless)' },
+  { name: 'sso_organization_id', type: 'string', unlocks: 'the organization_id the sso_required refusal of sso_required_token carries (the seed lets it be absent when the server does not know it): V2.AUTH.SSO_REQUIRED' },
   { name: 'not_ready_base_url', type: 'url', unlocks: 'a deployment not ready yet: V2.SERVERLESS.DEPLOYMENT_STATE' },
   { name: 'unavailable_base_url', type: 'url', unlocks: 'a deployment without GPU capacity: V2.SERVERLESS.DEPLOYMENT_STATE' },
   { name: 'stopped_base_url', type: 'url', unlocks: 'a stopped deployment: V2.SERVERLESS.DEPLOYMENT_STATE' },

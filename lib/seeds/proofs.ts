@@ -117,6 +117,9 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'W:11:33070e5c53e5': [
     { fault: 'bearer-key-refused', rule: 'V2.AUTH.BEARER_KEY' },
   ],
+  'W:12:1115c2ca41a0': [
+    { fault: 'serverless-key-refused', rule: 'V2.AUTH.BEARER_KEY' },
+  ],
   'W:13:b71f494ae7ef': [
     { fault: 'local-requires-token', rule: 'V2.AUTH.LOCAL_OPEN' },
   ],
@@ -130,6 +133,9 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'W:20:41074f62a818': [
     { fault: 'content-bytes-flipped', rule: 'V2.ASSET.IMMUTABLE' },
     { fault: 'hash-not-blake3', rule: 'V2.ASSET.HASH_BLAKE3' },
+  ],
+  'W:20:526e164037c9': [
+    { fault: 'dedup-created-new', rule: 'V2.ASSET.DEDUP' },
   ],
   'W:32:d719d84bc43b': [
     { fault: 'content-bytes-flipped', rule: 'V2.ASSET.IMMUTABLE' },
@@ -220,6 +226,12 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'W:79:36c2db9881b8': [
     { fault: 'proxy-redirects', rule: 'V2.URL.PROXY_DIRECT' },
   ],
+  'W:80:0936972dc54e': [
+    { fault: 'output-expiry-signer-default', rule: 'V2.URL.OUTPUT_EXPIRY' },
+  ],
+  'W:80:0e06cfe7a0b0': [
+    { fault: 'output-expiry-day-precision', rule: 'V2.URL.OUTPUT_EXPIRY' },
+  ],
   'W:82:0139f108f322': [
     { fault: 'content-without-credentials', rule: 'V2.ASSET.CONTENT_AUTH' },
   ],
@@ -246,6 +258,9 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'W:113:089995d7131f': [
     { fault: 'by-hash-never', rule: 'V2.ASSET.BY_HASH' },
   ],
+  'W:114:6be4fa19d24a': [
+    { fault: 'by-hash-bare-hex', rule: 'V2.ASSET.BY_HASH' },
+  ],
   'W:115:bcfc2eb922b2': [
     { fault: 'by-hash-never', rule: 'V2.ASSET.BY_HASH' },
   ],
@@ -255,6 +270,9 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   ],
   'W:116:01f04bbd4dcd': [
     { fault: 'by-hash-head-body', rule: 'V2.ASSET.BY_HASH' },
+  ],
+  'W:118:d05e026cb1b2': [
+    { fault: 'output-url-unversioned', rule: 'V2.URL.OUTPUT_CONTENT_ENDPOINT' },
   ],
   'W:119:31320cfe272b': [
     { fault: 'content-without-credentials', rule: 'V2.ASSET.CONTENT_AUTH' },
@@ -335,6 +353,9 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'content-without-credentials', rule: 'V2.ASSET.CONTENT_AUTH' },
     { fault: 'unknown-key-accepted', rule: 'V2.AUTH.UNAUTHENTICATED_401' },
   ],
+  'W:160:66285eb15e9e': [
+    { fault: 'sso-org-id-dropped', rule: 'V2.AUTH.SSO_REQUIRED' },
+  ],
   'W:160:97ea6d595465': [
     { fault: 'sso-only-on-jobs', rule: 'V2.AUTH.SSO_REQUIRED' },
   ],
@@ -346,6 +367,9 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   ],
   'W:198:0a870126a233': [
     { fault: 'org-id-on-unauthorized', rule: 'V2.ERR.ORG_ID_ONLY_SSO' },
+  ],
+  'W:198:2511ff7c405a': [
+    { fault: 'message-is-code', rule: 'V2.ERR.ENVELOPE' },
   ],
   'W:198:f7c1d8f67073': [
     { fault: 'flat-error-envelope', rule: 'V2.ERR.ENVELOPE' },
@@ -447,6 +471,9 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'W:227:0191ef88740b': [
     { fault: 'missing-retry-after', rule: 'V2.ERR.RETRY_AFTER' },
   ],
+  'W:227:a5a269db3d00': [
+    { fault: 'retry-after-http-date', rule: 'V2.ERR.RETRY_AFTER' },
+  ],
   'W:234:a0ba43bcc77c': [
     { fault: 'v1-status-created-201', rule: 'V1.CONTRACT.STATUS_DECLARED' },
     { fault: 'v1-view-404-html', rule: 'V1.CONTRACT.ERROR_BODY' },
@@ -458,5 +485,8 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'load-v2-429-queue-full', rule: 'LOAD.RATE_LIMIT.ENVELOPE' },
     { fault: 'missing-retry-after', rule: 'V2.ERR.RETRY_AFTER' },
     { fault: 'rate-limit-as-queue-full', rule: 'V2.ERR.RATE_LIMITED' },
+  ],
+  'W:247:94a5e4400851': [
+    { fault: 'output-url-unversioned', rule: 'V2.URL.OUTPUT_CONTENT_ENDPOINT' },
   ],
 };

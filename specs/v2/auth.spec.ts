@@ -42,6 +42,17 @@ test.describe('Authentication', () => {
     }
   });
 
+  test('an SSO-bound key is refused 403 sso_required naming the organization the target declares', rules('V2.AUTH.SSO_REQUIRED'), async ({ api, requireScenario }) => {
+    // W:160:66285eb15e9e gives the refusal the organization's id; W:198:0a870126a233 lets it be
+    // absent when the server does not know it, so it is judged where the target names it.
+    const sso = api.as({ bearer: requireScenario('sso_required_token', 'SSO-bound key') as string });
+    const organization = requireScenario('sso_organization_id', 'the organization whose single sign-on governs that key') as string;
+    const res = await sso.call('getAsset', { path: { id: randomUUID() } });
+    checkStatus('V2.AUTH.SSO_REQUIRED', res, [403], 'sso_required');
+    const given = res.json<{ error: { organization_id?: unknown } }>().error.organization_id;
+    check('V2.AUTH.SSO_REQUIRED', given === organization, 'organization_id of the sso_required refusal', `${JSON.stringify(organization)} (scenario input sso_organization_id)`, given ?? 'absent', res);
+  });
+
   test('a request without valid credentials answers 401 unauthorized', rules('V2.AUTH.UNAUTHENTICATED_401'), async ({ api, target }) => {
     const surface = credentialedSurface(api);
     test.skip(surface === undefined, 'not exercised: this proxy runs open (no static token), and the target gave no token-protected instance (scenario inputs token_base_url, static_token_env)');

@@ -23,10 +23,19 @@ const spelling = (t: string): string => t.toLowerCase().replace(/[^a-z0-9]/g, ''
 test.describe('Errors', () => {
   test('every error answer is the v2 envelope and a known code carries its table status', rules('V2.ERR.ENVELOPE', 'V2.ERR.CODE_STATUS', 'V2.ERR.ORG_ID_ONLY_SSO'), async ({ api }) => {
     // Four refusals of different kinds; the api fixture judges each answer.
-    await api.call('getAsset', { path: { id: randomUUID() } });
-    await api.call('assetFromHash', { json: { hash: blake3Of(uniquePng()), file_path: defaultFilePath(api) } });
-    await postAsset(api, { omitFile: true });
-    await postOwnAsset(api, { expectedHash: blake3Of(uniquePng()) });
+    const refusals = [
+      await api.call('getAsset', { path: { id: randomUUID() } }),
+      await api.call('assetFromHash', { json: { hash: blake3Of(uniquePng()), file_path: defaultFilePath(api) } }),
+      (await postAsset(api, { omitFile: true })).res,
+      (await postOwnAsset(api, { expectedHash: blake3Of(uniquePng()) })).res,
+    ];
+    // W:198:2511ff7c405a: the code is for programs, the message for people; a message that is
+    // empty or the code itself over again tells a person nothing the code does not.
+    for (const res of refusals.filter((r) => r.status >= 400)) {
+      const error = res.json<{ error?: { code?: unknown; message?: unknown } }>().error;
+      const message = typeof error?.message === 'string' ? error.message.trim() : '';
+      check('V2.ERR.ENVELOPE', message !== '' && message !== error?.code, `error.message of the ${res.status} from ${res.operationId ?? res.url}`, 'words for a person, not empty and not the code again', error?.message, res);
+    }
   });
 
   test("each refusal the target lets the suite provoke carries the HTTP status the seed's table pairs with its code", rules('V2.ERR.CODE_STATUS'), async ({ api, target }) => {

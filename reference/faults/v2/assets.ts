@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { Transform, pipeline, type Readable } from 'node:stream';
 import { formatHash } from '../../blobs.ts';
 import { upstreamError } from '../../errors.ts';
-import { ASSET_ROUTES, CONTENT, HOSTED, JOB_ROUTES, UUID_RE, errorObject, iso, isObj, param, record } from './shared.ts';
+import { ASSET_ROUTES, CONTENT, HOSTED, JOB_ROUTES, UUID_RE, eachOutput, errorObject, iso, isObj, param, record } from './shared.ts';
 
 const isReadable = (v: unknown): v is Readable => isObj(v) && typeof (v as { pipe?: unknown }).pipe === 'function';
 
@@ -153,7 +153,7 @@ export const ASSET_FAULTS = [
   {
     name: 'dedup-created-new',
     breaks: 'V2.ASSET.DEDUP',
-    statements: ['W:41:3c616acfc126'],
+    statements: ['W:41:3c616acfc126', 'W:20:526e164037c9'],
     description: 'a dedup-hit create still answers 201 with created_new true',
     install(s) {
       s.respond({ routes: ['POST /api/v2/assets'] }, (out) => {
@@ -485,6 +485,53 @@ export const ASSET_FAULTS = [
         const seen = first.get(rec.id as string);
         if (seen === undefined) first.set(rec.id as string, rec.url);
         else if (out.request.method === 'GET') rec.url = seen;
+      });
+    },
+  },
+  {
+    name: 'by-hash-bare-hex',
+    breaks: 'V2.ASSET.BY_HASH',
+    statements: ['W:114:6be4fa19d24a'],
+    description: 'HEAD by-hash reads its path parameter as a bare hex digest (the key of the blob index), so a hash written blake3:<hex> never matches and answers 404',
+    install(s) {
+      s.respond({ routes: ['HEAD /api/v2/assets/by-hash/:hash'] }, (out) => {
+        if (out.status === 200 && param(out, 'hash').startsWith('blake3:')) out.status = 404;
+      });
+    },
+  },
+  {
+    name: 'output-url-unversioned',
+    breaks: 'V2.URL.OUTPUT_CONTENT_ENDPOINT',
+    statements: ['W:118:d05e026cb1b2', 'W:247:94a5e4400851'],
+    description: 'job output urls lack the /api/v2 prefix ({base}/assets/{id}/content): a gateway strips the version prefix before forwarding, and the server builds its links from the path it saw',
+    install(s) {
+      eachOutput(s, (o) => {
+        if (typeof o.url === 'string') o.url = o.url.replace('/api/v2/assets/', '/assets/');
+      });
+    },
+  },
+  {
+    name: 'output-expiry-day-precision',
+    breaks: 'V2.URL.OUTPUT_EXPIRY',
+    statements: ['W:80:0e06cfe7a0b0'],
+    description: "on the hosted cloud, job output url_expires_at is the job's expiry cut to the day (kept in a date column), not the job's expires_at itself",
+    install(s) {
+      s.respond({ surfaces: ['cloud'], routes: JOB_ROUTES }, (out) => {
+        const job = record(out);
+        if (!Array.isArray(job?.outputs)) return;
+        for (const o of job.outputs) if (isObj(o) && typeof o.url_expires_at === 'string') o.url_expires_at = `${o.url_expires_at.slice(0, 10)}T00:00:00.000Z`;
+      });
+    },
+  },
+  {
+    name: 'output-expiry-signer-default',
+    breaks: 'V2.URL.OUTPUT_EXPIRY',
+    statements: ['W:80:0936972dc54e'],
+    description: "job output url_expires_at is stamped by the URL helper with the signer's default lifetime from now, though the output url is the content endpoint, which no signature bounds",
+    install(s) {
+      eachOutput(s, (o, ctx) => {
+        const rec = ctx.assets.get(o.id as string);
+        if (rec !== undefined) o.url_expires_at = iso(ctx.signer.sign(rec.hex, rec.content_type).expiresAtMs);
       });
     },
   },

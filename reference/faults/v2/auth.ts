@@ -83,6 +83,31 @@ export const AUTH_FAULTS = [
     },
   },
   {
+    name: 'serverless-key-refused',
+    breaks: 'V2.AUTH.BEARER_KEY',
+    statements: ['W:12:1115c2ca41a0'],
+    description: 'a serverless deployment takes only keys minted for that deployment: an account API key sent as Bearer is refused 401',
+    install(s) {
+      s.request({ surfaces: ['serverless'] }, ({ request }) => {
+        if (!request.routeOptions.url?.includes('/api/v2/')) return;
+        const token = bearerToken(request.headers.authorization);
+        if (token !== undefined && token.startsWith(API_KEY_PREFIX)) throw new ApiError('unauthorized', 'this deployment takes its own deployment keys only');
+      });
+    },
+  },
+  {
+    name: 'sso-org-id-dropped',
+    breaks: 'V2.AUTH.SSO_REQUIRED',
+    statements: ['W:160:66285eb15e9e'],
+    description: "the error serializer writes code and message only, so an sso_required refusal loses the organization_id the server knows",
+    install(s) {
+      s.respond({ surfaces: ['serverless'] }, (out) => {
+        const inner = errorObject(out);
+        if (inner !== undefined && out.error?.code === 'sso_required') delete inner.organization_id;
+      });
+    },
+  },
+  {
     name: 'signed-url-needs-key',
     breaks: 'V2.URL.SIGNED_OPENABLE',
     statements: ['W:75:e71dae8dd62b', 'W:43:384fde49ab84'],

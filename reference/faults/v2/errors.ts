@@ -49,6 +49,30 @@ export const ERROR_FAULTS = [
     },
   },
   {
+    name: 'retry-after-http-date',
+    breaks: 'V2.ERR.RETRY_AFTER',
+    statements: ['W:227:a5a269db3d00'],
+    description: "429 answers give Retry-After as an HTTP-date (the framework's other form), not an integer number of seconds",
+    install(s) {
+      s.respond({ surfaces: V2_SURFACES }, (out) => {
+        const seconds = out.error?.retryAfterSeconds;
+        if (seconds !== undefined && out.header('retry-after') !== undefined) out.setHeader('retry-after', new Date(Date.now() + seconds * 1000).toUTCString());
+      });
+    },
+  },
+  {
+    name: 'message-is-code',
+    breaks: 'V2.ERR.ENVELOPE',
+    statements: ['W:198:2511ff7c405a'],
+    description: 'error messages repeat the code (an error mapper that fills message from the enum name), so nothing in the answer is written for people',
+    install(s) {
+      s.respond({ surfaces: V2_SURFACES }, (out) => {
+        const inner = errorObject(out);
+        if (inner !== undefined && typeof inner.code === 'string') inner.message = inner.code;
+      });
+    },
+  },
+  {
     name: 'flat-error-envelope',
     breaks: 'V2.ERR.ENVELOPE',
     statements: ['W:198:f7c1d8f67073'],
