@@ -9,7 +9,7 @@ import { V2_SURFACES, errorObject } from './shared.ts';
  * A fault of one row of the error table (V2.ERR.CODE_STATUS): the condition keeps its code
  * but goes out with another HTTP status, as a layer or a framework default picks its own.
  */
-function rowStatus(name: string, code: string, status: number, statement: StatementAt, why: string): FaultUnit {
+function rowStatus(name: string, code: string, status: number, statement: StatementAt, why: string, opts: { bodiesOnly?: boolean } = {}): FaultUnit {
   return {
     name,
     breaks: 'V2.ERR.CODE_STATUS',
@@ -17,7 +17,7 @@ function rowStatus(name: string, code: string, status: number, statement: Statem
     description: `${code} errors are sent with HTTP ${status}: ${why}`,
     install(s) {
       s.respond({ surfaces: V2_SURFACES }, (out) => {
-        if (out.error?.code === code) out.status = status;
+        if (out.error?.code === code && !(opts.bodiesOnly && out.request.method === 'HEAD')) out.status = status;
       });
     },
   };
@@ -180,7 +180,8 @@ export const ERROR_FAULTS = [
   rowStatus('hash-mismatch-422', 'hash_mismatch', 422, 'W:205:ab835388c387', 'the upload validator answers every refused upload with its own status'),
   rowStatus('blob-not-found-410', 'blob_not_found', 410, 'W:206:296d6be987e6', 'the blob store reports a missing blob as Gone'),
   rowStatus('idempotency-reuse-409', 'idempotency_key_reuse', 409, 'W:207:65c2b70e7bc8', 'key reuse is answered Conflict, as many APIs pair it'),
-  rowStatus('rate-limited-503', 'rate_limited', 503, 'W:209:87254be6d3b3', "the limiter sits in a proxy whose overload status is 503 (Retry-After kept)"),
+  // HEAD refusals carry no body (W:116:01f04bbd4dcd), so no code: the renderer of error bodies is where the status goes wrong.
+  rowStatus('rate-limited-503', 'rate_limited', 503, 'W:209:87254be6d3b3', 'the renderer of error bodies maps the limiter\'s refusal to its overload status (Retry-After kept)', { bodiesOnly: true }),
   rowStatus('insufficient-credits-403', 'insufficient_credits', 403, 'W:210:ab64fb47dea9', 'the billing check runs in the permission layer, which answers 403'),
   rowStatus('unauthorized-403', 'unauthorized', 403, 'W:212:ea35fad56b1a', "a gateway's default status for a failed credential check"),
   rowStatus('forbidden-401', 'forbidden', 401, 'W:213:a4a409f683dc', 'the scope check lives in the authentication middleware, which answers 401'),
