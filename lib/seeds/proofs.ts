@@ -48,6 +48,9 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'R:112:99d3346bc6dd': [
     { fault: 'load-poll-no-retry-after', rule: 'LOAD.POLL.RETRY_AFTER' },
   ],
+  'R:116:7c1f0886b612': [
+    { fault: 'load-poll-no-request-id', rule: 'LOAD.CONTRACT.UNDER_LOAD' },
+  ],
   'R:131:7fa92600ef30': [
     { fault: 'router-fallback-ignores-false', rule: 'ROUTER.FALLBACK.OFF' },
   ],
@@ -83,6 +86,15 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'R:216:b96bd1ad467b': [
     { fault: 'router-credits-last-call', rule: 'ROUTER.RUN.CREDITS_SUM' },
   ],
+  'R:222:2af63df563cf': [
+    { fault: 'load-spend-headers-dollars', rule: 'LOAD.CONCURRENCY.SPEND_HEADERS' },
+  ],
+  'R:223:90870014739f': [
+    { fault: 'load-spend-headers-dollars', rule: 'LOAD.CONCURRENCY.SPEND_HEADERS' },
+  ],
+  'R:224:0786d6198ee4': [
+    { fault: 'load-spend-headers-dollars', rule: 'LOAD.CONCURRENCY.SPEND_HEADERS' },
+  ],
   'R:239:abdb844a9f18': [
     { fault: 'router-jwt-refused', rule: 'ROUTER.AUTH.JWT' },
   ],
@@ -109,6 +121,9 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'W:3:8ea6d978bda1': [
     { fault: 'delete-keeps-record', rule: 'V2.ASSET.DELETE' },
     { fault: 'workflow-read-save-format', rule: 'V2.JOB.WORKFLOW_READ' },
+  ],
+  'W:7:0f4046711093': [
+    { fault: 'from-hash-asset-unusable', rule: 'V2.FLOW.ROUND_TRIP' },
   ],
   'W:7:93fc661d1cd2': [
     { fault: 'content-range-unitless', rule: 'V2.CONTRACT.HEADERS' },
@@ -308,6 +323,9 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   ],
   'W:134:de3fdd4f7a29': [
     { fault: 'v1-prompt-id-number', rule: 'V1.PROMPT.SUBMIT' },
+  ],
+  'W:135:02ac9ea4d6c7': [
+    { fault: 'load-v1-status-no-status', rule: 'LOAD.CONTRACT.UNDER_LOAD' },
   ],
   'W:136:f9d316cc455a': [
     { fault: 'v1-view-location-needs-key', rule: 'V1.VIEW.SIGNED_OPENABLE' },

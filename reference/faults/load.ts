@@ -140,5 +140,47 @@ export const LOAD_FAULTS = [
       });
     },
   },
+  {
+    name: 'load-poll-no-request-id',
+    breaks: 'LOAD.CONTRACT.UNDER_LOAD',
+    statements: ['R:116:7c1f0886b612'],
+    description: 'queue status polls answered from the edge cache lose X-Comfy-Request-Id while more than 20 polls arrived in the last second',
+    caughtBy: { load: 'router-queue-poll' },
+    install(s) {
+      const meter = new ArrivalMeter();
+      onRouter(s, [STATUS], (out) => {
+        if (out.status === 200 && meter.hit()) out.setHeader(H.requestId, undefined);
+      });
+    },
+  },
+  {
+    name: 'load-spend-headers-dollars',
+    breaks: 'LOAD.CONCURRENCY.SPEND_HEADERS',
+    statements: ['R:222:2af63df563cf', 'R:223:90870014739f', 'R:224:0786d6198ee4'],
+    description: '429 concurrency_limit_exceeded answers write the committed-spend headers in dollars with two decimals (the billing service\'s unit), not integer cents',
+    caughtBy: { load: 'router-concurrency' },
+    install(s) {
+      onRouter(s, undefined, (out) => {
+        if (out.status !== 429 || routerError(out)?.error_type !== 'concurrency_limit_exceeded') return;
+        for (const h of ['X-Committed-Spend-Limit', 'X-Committed-Spend-Current', 'X-Committed-Spend-Remaining']) {
+          const cents = out.header(h);
+          if (cents !== undefined && /^\d+$/.test(cents)) out.setHeader(h, (Number(cents) / 100).toFixed(2));
+        }
+      });
+    },
+  },
+  {
+    name: 'load-v1-status-no-status',
+    breaks: 'LOAD.CONTRACT.UNDER_LOAD',
+    statements: ['W:135:02ac9ea4d6c7'],
+    description: 'v1 job status reads are answered from a summary cache as {} (no status) while more than 20 reads arrived in the last second',
+    caughtBy: { load: 'v1-job-status' },
+    install(s) {
+      const meter = new ArrivalMeter();
+      s.respond({ surfaces: ['cloud'], routes: ['GET /api/job/:id/status'] }, (out) => {
+        if (out.status === 200 && meter.hit() && isObj(out.body)) delete out.body.status;
+      });
+    },
+  },
   ...V2_LOAD_FAULTS,
 ] as const satisfies ReadonlyArray<FaultUnit>;

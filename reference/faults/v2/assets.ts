@@ -460,6 +460,7 @@ export const ASSET_FAULTS = [
   {
     name: 'from-hash-asset-unusable',
     breaks: 'V2.FLOW.ROUND_TRIP',
+    statements: ['W:7:0f4046711093'],
     description: 'an asset minted from a hash cannot be used as a workflow input (refused missing_asset)',
     install(s) {
       const minted = new Set<string>();
