@@ -123,6 +123,12 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext,
       file_path: rec.file_path,
     };
     if (createdNew !== undefined) body.created_new = createdNew;
+    // A control: the Asset table makes file_path, created_new and expires_at optional (W:40,
+    // W:41, W:45); a server may send none of them.
+    if (ctx.isControl('asset-optional-members-absent')) {
+      delete body.file_path;
+      delete body.created_new;
+    }
     body.created_at = rec.created_at;
     body.url = link.url;
     body.url_expires_at = new Date(link.expiresAtMs).toISOString();

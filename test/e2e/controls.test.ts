@@ -627,6 +627,19 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
     assert.equal(refused.status, 401);
     assert.match(((await refused.json()) as { error: { message: string } }).error.message, /does not accept JWT/);
   },
+  'asset-optional-members-absent': async ({ plain, ctl }) => {
+    const created = async (ref: RunningReference) => {
+      const form = new FormData();
+      form.append('content_type', 'image/png');
+      form.append('file_path', `control-${Math.random()}.png`);
+      form.append('file', new Blob([Buffer.from(`control ${Math.random()}`)], { type: 'image/png' }), 'x.png');
+      return (await (await fetch(`${ref.surfaces.local}/api/v2/assets`, { method: 'POST', body: form })).json()) as Record<string, unknown>;
+    };
+    const full = await created(plain);
+    assert.ok('file_path' in full && 'created_new' in full, 'the plain reference sends both');
+    const bare = await created(ctl);
+    assert.ok(!('file_path' in bare) && !('created_new' in bare), 'the control sends neither');
+  },
   'asset-delete-not-offered': async ({ plain, ctl }) => {
     const del = async (ref: RunningReference) => fetch(`${ref.surfaces.local}/api/v2/assets/${await uploadLocal(ref)}`, { method: 'DELETE' });
     assert.equal((await del(plain)).status, 204);
