@@ -411,6 +411,7 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'hash-mismatch-as-invalid-request', rule: 'V2.ASSET.HASH_MISMATCH' },
   ],
   'W:206:296d6be987e6': [
+    { fault: 'blob-missing-as-not-found', rule: 'V2.ASSET.FROM_HASH' },
     { fault: 'blob-not-found-410', rule: 'V2.ERR.CODE_STATUS' },
   ],
   'W:207:65c2b70e7bc8': [
@@ -436,6 +437,7 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'not-found-as-400', rule: 'V2.ERR.CODE_STATUS' },
   ],
   'W:212:ea35fad56b1a': [
+    { fault: 'unauthenticated-code', rule: 'V2.AUTH.UNAUTHENTICATED_401' },
     { fault: 'unauthorized-403', rule: 'V2.ERR.CODE_STATUS' },
     { fault: 'unknown-key-accepted', rule: 'V2.AUTH.UNAUTHENTICATED_401' },
   ],
@@ -459,9 +461,11 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   ],
   'W:218:96c1e20e9439': [
     { fault: 'content-blocked-403', rule: 'V2.ERR.CODE_STATUS' },
+    { fault: 'moderation-as-forbidden', rule: 'V2.ERR.CONTENT_BLOCKED' },
     { fault: 'moderation-ignored', rule: 'V2.ERR.CONTENT_BLOCKED' },
   ],
   'W:219:23d45a94621a': [
+    { fault: 'sso-as-forbidden', rule: 'V2.AUTH.SSO_REQUIRED' },
     { fault: 'sso-required-401', rule: 'V2.ERR.CODE_STATUS' },
   ],
   'W:220:7eb6baa5b560': [

@@ -4,7 +4,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { Transform, pipeline, type Readable } from 'node:stream';
 import { formatHash } from '../../blobs.ts';
-import { upstreamError } from '../../errors.ts';
+import { ApiError, upstreamError } from '../../errors.ts';
 import { ASSET_ROUTES, CONTENT, HOSTED, JOB_ROUTES, UUID_RE, eachOutput, errorObject, iso, isObj, param, record } from './shared.ts';
 
 const isReadable = (v: unknown): v is Readable => isObj(v) && typeof (v as { pipe?: unknown }).pipe === 'function';
@@ -533,6 +533,29 @@ export const ASSET_FAULTS = [
       eachOutput(s, (o, ctx) => {
         const rec = ctx.assets.get(o.id as string);
         if (rec !== undefined) o.url_expires_at = iso(ctx.signer.sign(rec.hex, rec.content_type).expiresAtMs);
+      });
+    },
+  },
+  {
+    name: 'blob-missing-as-not-found',
+    breaks: 'V2.ASSET.FROM_HASH',
+    statements: ['W:206:296d6be987e6'],
+    description: 'create-from-hash of a blob nobody holds answers 404 not_found, the generic lookup error, instead of blob_not_found',
+    install(s) {
+      s.respond({ routes: ['POST /api/v2/assets/from-hash'] }, (out) => {
+        const inner = errorObject(out);
+        if (inner !== undefined && out.error?.code === 'blob_not_found') inner.code = 'not_found';
+      });
+    },
+  },
+  {
+    name: 'moderation-as-forbidden',
+    breaks: 'V2.ERR.CONTENT_BLOCKED',
+    statements: ['W:218:96c1e20e9439'],
+    description: 'bytes content moderation flagged are refused 403 forbidden (the moderation layer reuses the permission refusal) instead of 451 content_blocked',
+    install(s) {
+      s.respond({ routes: [...ASSET_ROUTES, CONTENT] }, (out) => {
+        if (out.error?.code === 'content_blocked') out.fail(new ApiError('forbidden', 'this content is not available'));
       });
     },
   },

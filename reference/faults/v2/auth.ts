@@ -108,6 +108,29 @@ export const AUTH_FAULTS = [
     },
   },
   {
+    name: 'unauthenticated-code',
+    breaks: 'V2.AUTH.UNAUTHENTICATED_401',
+    statements: ['W:212:ea35fad56b1a'],
+    description: 'missing or invalid credentials are refused 401 with the code unauthenticated (the auth library\'s own word) instead of unauthorized',
+    install(s) {
+      s.respond({ surfaces: ['local', 'cloud', 'serverless'] }, (out) => {
+        const inner = errorObject(out);
+        if (inner !== undefined && out.error?.code === 'unauthorized' && out.request.url.includes('/api/v2/')) inner.code = 'unauthenticated';
+      });
+    },
+  },
+  {
+    name: 'sso-as-forbidden',
+    breaks: 'V2.AUTH.SSO_REQUIRED',
+    statements: ['W:219:23d45a94621a'],
+    description: 'an SSO-bound key is refused 403 as a plain forbidden (code and message only), so a client cannot tell it must sign in through its organization',
+    install(s) {
+      s.respond({ surfaces: ['serverless'] }, (out) => {
+        if (out.error?.code === 'sso_required') out.fail(new ApiError('forbidden', 'this key may not be used here'));
+      });
+    },
+  },
+  {
     name: 'signed-url-needs-key',
     breaks: 'V2.URL.SIGNED_OPENABLE',
     statements: ['W:75:e71dae8dd62b', 'W:43:384fde49ab84'],
