@@ -95,7 +95,7 @@ export const CONTROLS = [
   { name: 'cloud-refuses-jwt', description: 'the hosted cloud is configured not to take JWT bearers (W:157 makes it configuration): a session JWT or OAuth token is refused 401 with a message saying so', families: ['v2'], surfaces: ['cloud'] },
   { name: 'rate-limit-clock-windows', description: 'the v2 request limiter spends each allowance in fixed windows aligned to the clock (each starts at a multiple of its length), not in windows opened by a first request', families: ['v2'], surfaces: ['cloud', 'serverless'] },
   { name: 'rate-limit-token-bucket', description: 'the v2 request limiter is a token bucket of the allowance, refilled evenly over the window: admissions are spread out, with no window bursts', families: ['v2'], surfaces: ['cloud', 'serverless'] },
-  { name: 'asset-optional-members-absent', description: 'v2 asset answers carry neither file_path nor created_new, both optional in the Asset table', families: ['v2'] },
+  { name: 'asset-optional-members-absent', description: 'v2 answers for uploaded assets carry neither file_path nor created_new, both optional in the Asset table', families: ['v2'] },
   { name: 'asset-delete-not-offered', description: 'v2 surfaces have no asset delete (an operation only the public documents give): DELETE of an asset answers 404 in the v2 error envelope, as any path without a route does', families: ['v2'] },
   // The router: readings seed R allows that the reference does not take (issue #21 §3, router items).
   { name: 'router-renamed-members', description: 'the router names the members seed R does not show otherwise: model_id, billing_facts.charged_on_policy_rejection, page_size, schema_url, alternates', families: ['router'], departsFrom: ['ROUTER.CATALOG.MEMBER_NAMES'] },

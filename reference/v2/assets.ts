@@ -123,9 +123,10 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext,
       file_path: rec.file_path,
     };
     if (createdNew !== undefined) body.created_new = createdNew;
-    // A control: the Asset table makes file_path, created_new and expires_at optional (W:40,
-    // W:41, W:45); a server may send none of them.
-    if (ctx.isControl('asset-optional-members-absent')) {
+    // A control: the Asset table makes file_path and created_new optional (W:40, W:41); a server
+    // may send neither for an upload. (An output's file_path is left: it is the only way a client
+    // learns the path an output match, W:54, needs.)
+    if (ctx.isControl('asset-optional-members-absent') && rec.job_id === undefined) {
       delete body.file_path;
       delete body.created_new;
     }

@@ -29,10 +29,12 @@ test.describe('Authentication', () => {
     // a refusal then owes a message saying so (V2.AUTH.JWT_REFUSAL). Anything else (admitted as
     // another account, 403, a 5xx) is no acceptance and no refusal the seed allows.
     const configuredToTake = target.capabilities.accepts_jwt === true;
+    let refusals = 0;
     for (const k of given) {
       const what = k === 'jwt_token' ? 'session JWT' : 'OAuth access token';
       const res = await api.as({ bearer: target.scenario[k] as string }).call('getAsset', { path: { id } });
       if (res.status === 401 && !configuredToTake) {
+        refusals += 1;
         const words = await jwtRefusalWords(api, res, id);
         check('V2.AUTH.JWT_REFUSAL', words.saysSo, `the 401 message for the ${what} as bearer`, 'a message saying JWT bearers are not taken here: not the message of an unknown key or of no credential, nor a bare "unauthorized"', words.messages, res);
         notJudged('V2.AUTH.JWT_ACCEPTED', `the cloud refused the ${what} 401, as a deployment configured not to take JWT bearers may (declare capability accepts_jwt when it is configured to take them)`);
@@ -40,6 +42,7 @@ test.describe('Authentication', () => {
       }
       check('V2.AUTH.JWT_ACCEPTED', res.status === 200, `GET of the account's asset with the ${what} as bearer`, configuredToTake ? '200 (the credential accepted: the target declares accepts_jwt)' : '200 (the credential accepted), or 401 saying JWT bearers are not taken here', `${res.status} ${res.errorCode ?? ''}`, res);
     }
+    if (refusals === 0) notJudged('V2.AUTH.JWT_REFUSAL', 'the cloud refused no JWT bearer, so there was no refusal message to read');
   });
 
   test('an SSO-bound key is refused 403 sso_required naming the organization the target declares', rules('V2.AUTH.SSO_REQUIRED'), async ({ api, requireScenario }) => {
