@@ -42,19 +42,20 @@ test.describe('Errors', () => {
     // One request per row of the table (W:202 to W:225) that this target's inputs make
     // reachable; the api fixture judges every answer's code against its status. A row whose
     // input is missing is simply not provoked here (its own rule's test says so).
-    const input = (k: string): string | undefined => (typeof target.scenario[k] === 'string' ? (target.scenario[k] as string) : undefined);
+    const sc = target.scenario;
+    const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
     const id = randomUUID();
     const workflow = anyWorkflow(api);
     // unauthorized (401): a surface that needs credentials, asked without any.
     const guarded = credentialedSurface(api);
     if (guarded) await guarded.open.call('getAsset', { path: { id } });
     // forbidden and sso_required (403).
-    const forbidden = input('forbidden_token');
+    const forbidden = text(sc.forbidden_token);
     if (forbidden) await api.as({ bearer: forbidden }).call('getAsset', { path: { id } });
-    const sso = input('sso_required_token');
+    const sso = text(sc.sso_required_token);
     if (sso) await api.as({ bearer: sso }).call('getAsset', { path: { id } });
     // content_blocked (451): at upload, or on the reads of the flagged bytes.
-    const marker = input('blocked_content_marker');
+    const marker = text(sc.blocked_content_marker);
     if (marker) {
       const { res } = await postOwnAsset(api, { bytes: uniquePng(8, 8, marker) });
       if (res.status >= 200 && res.status < 300) {
@@ -64,13 +65,11 @@ test.describe('Errors', () => {
       }
     }
     // upstream_error (500) and insufficient_credits (402): accounts whose submits fail so.
-    for (const k of ['upstream_failure_token', 'no_credits_token']) {
-      const key = input(k);
+    for (const key of [text(sc.upstream_failure_token), text(sc.no_credits_token)]) {
       if (key) await postJob(api.as({ bearer: key }), { workflow });
     }
     // The serverless deployment states (429, 429, 422).
-    for (const k of ['not_ready_base_url', 'unavailable_base_url', 'stopped_base_url']) {
-      const url = input(k);
+    for (const url of [text(sc.not_ready_base_url), text(sc.unavailable_base_url), text(sc.stopped_base_url)]) {
       if (url) await api.at(url).call('postJobs', { json: { workflow } });
     }
     // Submit refusals: invalid_workflow, workflow_format_ui, missing_asset, metadata_invalid (or
@@ -78,7 +77,7 @@ test.describe('Errors', () => {
     await postJob(api, { workflow: { ...workflow, '2': { class_type: classes(api).saveImage, inputs: { filename_prefix: 'x' } } } });
     await postJob(api, { workflow: uiFormatWorkflow() });
     await postJob(api, { workflow: invertWorkflow(assetRef(randomUUID()), classes(api)) });
-    await postJob(api, { workflow, metadata: { [input('metadata_bad_key') ?? 'Bad Key!']: 'x' } });
+    await postJob(api, { workflow, metadata: { [text(sc.metadata_bad_key) ?? 'Bad Key!']: 'x' } });
     const key = `conformance-${randomUUID()}`;
     if (accepted(await postJob(api, { workflow: anyWorkflow(api, 8, 8, 'reuse-a') }, key))) await postJob(api, { workflow: anyWorkflow(api, 9, 9, 'reuse-b') }, key);
     // invalid_cursor (400): a cursor no server issued.
