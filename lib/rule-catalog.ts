@@ -89,7 +89,6 @@ export const RULE_CATALOG = {
     source: 'seed',
     seed_refs: [
       { seed: 'W', section: 'What the service does', line: 20, sha: '41074f62a818' },
-      { seed: 'W', section: 'What the service does', line: 20, sha: '022390637ca4' },
       { seed: 'W', section: 'Resources and their fields › Asset', line: 32, sha: 'd719d84bc43b' },
       { seed: 'W', section: 'Resources and their fields › Asset', line: 36, sha: 'e53f8124b869' },
       { seed: 'W', section: 'Resources and their fields › Asset', line: 37, sha: '2496d3126d8b' },
@@ -112,13 +111,11 @@ export const RULE_CATALOG = {
     level: 'MUST',
     surfaces: ['local', 'cloud', 'serverless'],
     seed: 'W § What the service does, design rule 3; Asset table (hash)',
-    summary: 'hash is the server-computed blake3 of the bytes, written blake3:<hex>, or null while lazily computed (the seed bounds the lazy fill by nothing; the suite waits scenario input hash_deadline_seconds, default 30 s, and its failure says so)',
+    summary: 'hash is the server-computed blake3 of the bytes, written blake3:<hex>, or null while lazily computed (the seed bounds the lazy fill by nothing; the suite waits scenario input hash_deadline_seconds, default 30 s, and a hash still null then is its own bound running out, so the check could not judge, never a failure)',
     source: 'seed',
     seed_refs: [
       { seed: 'W', section: 'What the service does', line: 20, sha: '41074f62a818' },
-      { seed: 'W', section: 'What the service does', line: 20, sha: '022390637ca4' },
       { seed: 'W', section: 'Resources and their fields › Asset', line: 37, sha: '2496d3126d8b' },
-      { seed: 'W', section: 'Resources and their fields › Asset', line: 50, sha: '83bce7c492d2' },
     ],
   },
   'V2.ASSET.IMMUTABLE': {
@@ -237,7 +234,7 @@ export const RULE_CATALOG = {
     level: 'MUST',
     surfaces: ['local', 'cloud', 'serverless'],
     seed: 'W § Endpoints (404 not_found); Errors (upstream_error only for backing-service failures)',
-    summary: 'a well-formed job ID that names no job answers 404 in a valid envelope; a malformed job or asset ID is refused with a 4xx in a valid envelope (the seed does not say which; the contract judges the statuses each operation declares), never 5xx (the exact code not_found is V2.ERR.NOT_FOUND_CODE)',
+    summary: 'a job ID that names no job, and a malformed job or asset ID, are refused with a 4xx in a valid envelope, never 5xx (the seed shows no job operation and does not say which refusal; that an unknown job is 404 is the public documents\', judged under V2.CONTRACT.DOCUMENTED; the exact code not_found is V2.ERR.NOT_FOUND_CODE)',
     source: 'seed',
     seed_refs: [
       { seed: 'W', section: 'Endpoints › v2 operations', line: 109, sha: 'b6998bfbcc33' },
@@ -268,7 +265,6 @@ export const RULE_CATALOG = {
     seed_refs: [
       { seed: 'W', section: 'What the service does', line: 7, sha: '0f4046711093' },
       { seed: 'W', section: 'What the service does', line: 21, sha: 'c8b9d5f01a84' },
-      { seed: 'W', section: 'Endpoints › v2 operations', line: 115, sha: '0c1d266f9f38' },
     ],
   },
   'V2.ASSET.OWNER_SCOPE': {
@@ -331,7 +327,6 @@ export const RULE_CATALOG = {
     source: 'public-docs',
     assumes: 'the public documents\' create-from-hash request (JSON hash and file_path) and its success answer (an Asset, 200 or 201); the seed shows neither',
     seed_refs: [
-      { seed: 'W', section: 'Endpoints › v2 operations', line: 115, sha: '0c1d266f9f38' },
       { seed: 'W', section: 'Endpoints › v2 operations', line: 123, sha: 'f9a38dca0104' },
     ],
   },
@@ -482,6 +477,7 @@ export const RULE_CATALOG = {
       { seed: 'W', section: 'Resources and their fields › Output URL forms and lifetimes', line: 74, sha: '805d038d87df' },
       { seed: 'W', section: 'Resources and their fields › Output URL forms and lifetimes', line: 82, sha: '0139f108f322' },
       { seed: 'W', section: 'Endpoints › v2 operations', line: 118, sha: 'd05e026cb1b2' },
+      { seed: 'W', section: 'Versioning', line: 247, sha: '94a5e4400851' },
     ],
   },
   'V2.URL.CONTENT_STABLE': {
@@ -493,18 +489,6 @@ export const RULE_CATALOG = {
     source: 'seed',
     seed_refs: [
       { seed: 'W', section: 'Resources and their fields › Output URL forms and lifetimes', line: 74, sha: '805d038d87df' },
-    ],
-  },
-  'V2.URL.NO_PERSIST': {
-    id: 'V2.URL.NO_PERSIST',
-    level: 'SHOULD',
-    surfaces: ['local', 'cloud', 'serverless'],
-    seed: 'W § Output URL forms and lifetimes, rule 4',
-    summary: 'a signed URL must not be persisted; clients resolve the asset id to a fresh URL at render time',
-    source: 'seed',
-    not_covered: 'an obligation on clients, not observable on a server; the suite itself resolves ids afresh (see V2.ASSET.FRESH_URL)',
-    seed_refs: [
-      { seed: 'W', section: 'Resources and their fields › Output URL forms and lifetimes', line: 81, sha: 'c82799a5f344' },
     ],
   },
   'V2.AUTH.BEARER_KEY': {
@@ -527,7 +511,7 @@ export const RULE_CATALOG = {
     level: 'MUST',
     surfaces: ['cloud'],
     seed: 'W § Authentication, rule 1',
-    summary: 'on the hosted cloud a session JWT and an OAuth 2.0 access token issued for it are accepted as the bearer credential (scenario inputs jwt_token, oauth_token)',
+    summary: 'on the hosted cloud a session JWT and an OAuth 2.0 access token issued for it are accepted as the bearer credential as the account they were issued for (scenario inputs jwt_token, oauth_token); acceptance is deployment configuration, so a 401 saying so is legal too unless the target declares capability accepts_jwt',
     source: 'seed',
     seed_refs: [
       { seed: 'W', section: 'Authentication', line: 156, sha: 'fd04a5747559' },
@@ -563,7 +547,7 @@ export const RULE_CATALOG = {
   'V2.AUTH.JWT_REFUSAL': {
     id: 'V2.AUTH.JWT_REFUSAL',
     level: 'MUST',
-    surfaces: ['serverless'],
+    surfaces: ['cloud', 'serverless'],
     seed: 'W § Authentication, rule 2',
     summary: 'a deployment that does not accept JWT bearers answers 401 with a message saying so (one naming JWTs, or at least not the message of an unknown key or of no credential, nor a bare repeat of the code or status)',
     source: 'seed',

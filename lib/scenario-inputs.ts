@@ -78,7 +78,7 @@ export const LOAD_KEYS: readonly KeyInfo[] = [
 export const CAPABILITIES: readonly KeyInfo[] = [
   { name: 'retention', type: 'boolean', unlocks: 'V2.ASSET.RETENTION_EXTENDS (asset retention follows expires_in)' },
   { name: 'schema_snapshots', type: 'boolean', unlocks: 'ROUTER.SCHEMA.SNAPSHOT (schema snapshots served beside the router)' },
-  { name: 'accepts_jwt', type: 'boolean', unlocks: 'skips V2.AUTH.JWT_REFUSAL on a serverless deployment configured to take JWT bearers' },
+  { name: 'accepts_jwt', type: 'boolean', unlocks: 'the deployment is configured to take JWT bearers (W:157 makes it configuration): on the cloud a JWT or OAuth refusal then fails V2.AUTH.JWT_ACCEPTED; on a serverless deployment V2.AUTH.JWT_REFUSAL is skipped' },
 ];
 
 const V2_DEFAULT_CLASS = (input: string, cls: string): ScenarioInput => ({ name: input, type: 'node class', unlocks: `the engine's spelling of ${cls} in the suite's workflows`, default: cls });
@@ -117,6 +117,7 @@ export const SCENARIO_INPUTS: readonly ScenarioInput[] = [
   { name: 'jwt_token', type: 'credential', unlocks: 'a session JWT: V2.AUTH.JWT_ACCEPTED (cloud), ROUTER.AUTH.JWT (router)' },
   { name: 'oauth_token', type: 'credential', unlocks: 'an OAuth access token for the hosted cloud: V2.AUTH.JWT_ACCEPTED' },
   { name: 'sso_required_token', type: 'credential', unlocks: 'a key refused 403 sso_required: V2.AUTH.SSO_REQUIRED (serverless)' },
+  { name: 'sso_organization_id', type: 'string', unlocks: 'the organization_id the sso_required refusal of sso_required_token carries (the seed lets it be absent when the server does not know it): V2.AUTH.SSO_REQUIRED' },
   { name: 'not_ready_base_url', type: 'url', unlocks: 'a deployment not ready yet: V2.SERVERLESS.DEPLOYMENT_STATE' },
   { name: 'unavailable_base_url', type: 'url', unlocks: 'a deployment without GPU capacity: V2.SERVERLESS.DEPLOYMENT_STATE' },
   { name: 'stopped_base_url', type: 'url', unlocks: 'a stopped deployment: V2.SERVERLESS.DEPLOYMENT_STATE' },

@@ -88,7 +88,8 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
     engine,
     jobs: new JobStore(),
     signer,
-    limiter: new RateLimiter(allowanceFor),
+    // Controls: the same allowance spent by another algorithm (seed W names none).
+    limiter: new RateLimiter(allowanceFor, Date.now, isControl('rate-limit-clock-windows') ? 'clock-window' : isControl('rate-limit-token-bucket') ? 'token-bucket' : 'rolling-window'),
     router: new RouterState(seams.policy.router, () => baseUrls.router, isControl),
     localToken: opts.localToken,
     log: opts.log ?? false,

@@ -45,6 +45,12 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'R:110:e2aa1dbe54d9': [
     { fault: 'router-fourth-status', rule: 'ROUTER.QUEUE.STATUS_NAMES' },
   ],
+  'R:112:99d3346bc6dd': [
+    { fault: 'load-poll-no-retry-after', rule: 'LOAD.POLL.RETRY_AFTER' },
+  ],
+  'R:116:7c1f0886b612': [
+    { fault: 'load-poll-no-request-id', rule: 'LOAD.CONTRACT.UNDER_LOAD' },
+  ],
   'R:131:7fa92600ef30': [
     { fault: 'router-fallback-ignores-false', rule: 'ROUTER.FALLBACK.OFF' },
   ],
@@ -53,6 +59,13 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   ],
   'R:156:7de0b2b36e99': [
     { fault: 'router-fallback-failed-header', rule: 'ROUTER.FALLBACK.FAILED_NO_HEADER' },
+  ],
+  'R:166:9454d41e0a87': [
+    { fault: 'load-concurrency-no-spend', rule: 'LOAD.CONCURRENCY.SPEND_HEADERS' },
+  ],
+  'R:166:dcc51415a25e': [
+    { fault: 'load-429-burst-bucket', rule: 'LOAD.RATE_LIMIT.ENVELOPE' },
+    { fault: 'load-retry-after-short', rule: 'LOAD.RATE_LIMIT.RETRY_SUCCEEDS' },
   ],
   'R:171:0f992c6bbbab': [
     { fault: 'router-keyed-anonymous-replay', rule: 'ROUTER.IDEM.AUTH_401' },
@@ -67,8 +80,20 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'router-status-with-nested-result', rule: 'ROUTER.QUEUE.STATUS_NO_RESULT' },
     { fault: 'router-status-with-result', rule: 'ROUTER.QUEUE.STATUS_NO_RESULT' },
   ],
+  'R:205:60e287b9f0a0': [
+    { fault: 'load-poll-no-retry-after', rule: 'LOAD.POLL.RETRY_AFTER' },
+  ],
   'R:216:b96bd1ad467b': [
     { fault: 'router-credits-last-call', rule: 'ROUTER.RUN.CREDITS_SUM' },
+  ],
+  'R:222:2af63df563cf': [
+    { fault: 'load-spend-headers-dollars', rule: 'LOAD.CONCURRENCY.SPEND_HEADERS' },
+  ],
+  'R:223:90870014739f': [
+    { fault: 'load-spend-headers-dollars', rule: 'LOAD.CONCURRENCY.SPEND_HEADERS' },
+  ],
+  'R:224:0786d6198ee4': [
+    { fault: 'load-spend-headers-dollars', rule: 'LOAD.CONCURRENCY.SPEND_HEADERS' },
   ],
   'R:239:abdb844a9f18': [
     { fault: 'router-jwt-refused', rule: 'ROUTER.AUTH.JWT' },
@@ -82,18 +107,37 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'R:268:e13e5494dfd3': [
     { fault: 'router-model-mismatch-ignored', rule: 'ROUTER.RUN.MODEL_MISMATCH' },
   ],
+  'R:269:7d2845441036': [
+    { fault: 'load-429-burst-bucket', rule: 'LOAD.RATE_LIMIT.ENVELOPE' },
+  ],
   'R:275:3ce5406178c4': [
     { fault: 'router-unknown-request-invalid-input', rule: 'ROUTER.ERR.CODE_STATUS_PUBLIC' },
+  ],
+  'R:291:0042f822c462': [
+    { fault: 'load-concurrency-no-spend', rule: 'LOAD.CONCURRENCY.SPEND_HEADERS' },
+    { fault: 'load-concurrency-off-by-one', rule: 'LOAD.CONCURRENCY.LIMIT' },
+    { fault: 'load-limit-spills-over', rule: 'LOAD.RATE_LIMIT.ACCOUNT_SCOPED' },
   ],
   'W:3:8ea6d978bda1': [
     { fault: 'delete-keeps-record', rule: 'V2.ASSET.DELETE' },
     { fault: 'workflow-read-save-format', rule: 'V2.JOB.WORKFLOW_READ' },
   ],
   'W:7:0f4046711093': [
+    { fault: 'from-hash-asset-unusable', rule: 'V2.FLOW.ROUND_TRIP' },
     { fault: 'submit-requires-extra-data', rule: 'V2.JOB.SUBMIT' },
   ],
   'W:7:93fc661d1cd2': [
     { fault: 'content-range-unitless', rule: 'V2.CONTRACT.HEADERS' },
+    { fault: 'load-v2-poll-no-expires-at', rule: 'LOAD.CONTRACT.UNDER_LOAD' },
+  ],
+  'W:11:33070e5c53e5': [
+    { fault: 'bearer-key-refused', rule: 'V2.AUTH.BEARER_KEY' },
+  ],
+  'W:12:1115c2ca41a0': [
+    { fault: 'serverless-key-refused', rule: 'V2.AUTH.BEARER_KEY' },
+  ],
+  'W:13:b71f494ae7ef': [
+    { fault: 'local-requires-token', rule: 'V2.AUTH.LOCAL_OPEN' },
   ],
   'W:18:e062e10053cc': [
     { fault: 'events-end-early', rule: 'V2.JOB.EVENTS_AGREE' },
@@ -108,6 +152,13 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'idempotency-race', rule: 'V2.JOB.IDEMPOTENT' },
     { fault: 'key-freed-by-cancel', rule: 'V2.JOB.IDEMPOTENT' },
   ],
+  'W:20:41074f62a818': [
+    { fault: 'content-bytes-flipped', rule: 'V2.ASSET.IMMUTABLE' },
+    { fault: 'hash-not-blake3', rule: 'V2.ASSET.HASH_BLAKE3' },
+  ],
+  'W:20:526e164037c9': [
+    { fault: 'dedup-created-new', rule: 'V2.ASSET.DEDUP' },
+  ],
   'W:21:c8b9d5f01a84': [
     { fault: 'self-url-wrong', rule: 'V2.JOB.FOLLOW_URLS' },
   ],
@@ -115,8 +166,71 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'deployment-workflow-forbidden', rule: 'V2.SERVERLESS.WORKFLOW_READ' },
     { fault: 'workflow-read-on-cloud', rule: 'V2.SERVERLESS.WORKFLOW_ONLY' },
   ],
+  'W:32:d719d84bc43b': [
+    { fault: 'content-bytes-flipped', rule: 'V2.ASSET.IMMUTABLE' },
+    { fault: 'foreign-asset-visible', rule: 'V2.ASSET.OWNER_SCOPE' },
+  ],
+  'W:36:e53f8124b869': [
+    { fault: 'asset-id-undashed', rule: 'V2.ASSET.FIELDS' },
+  ],
+  'W:37:2496d3126d8b': [
+    { fault: 'hash-not-blake3', rule: 'V2.ASSET.HASH_BLAKE3' },
+  ],
+  'W:38:17a4a1fd2440': [
+    { fault: 'size-bytes-string', rule: 'V2.ASSET.FIELDS' },
+  ],
+  'W:39:ed25394420ef': [
+    { fault: 'content-type-extension', rule: 'V2.ASSET.FIELDS' },
+  ],
+  'W:40:4bbdefa95f47': [
+    { fault: 'file-path-placed', rule: 'V2.ASSET.FIELDS' },
+  ],
+  'W:41:3c616acfc126': [
+    { fault: 'dedup-created-new', rule: 'V2.ASSET.DEDUP' },
+    { fault: 'read-carries-created-new', rule: 'V2.ASSET.FIELDS' },
+  ],
+  'W:42:fd8062df0379': [
+    { fault: 'created-at-naive', rule: 'V2.ASSET.FIELDS' },
+  ],
+  'W:43:384fde49ab84': [
+    { fault: 'signed-url-needs-key', rule: 'V2.URL.SIGNED_OPENABLE' },
+  ],
+  'W:44:b77f940fe617': [
+    { fault: 'drop-url-expires-at', rule: 'V2.ASSET.FIELDS' },
+    { fault: 'url-expiry-past', rule: 'V2.URL.EXPIRY_IN_RESPONSE' },
+  ],
+  'W:45:b7b8840df7f6': [
+    { fault: 'expires-equals-url-expiry', rule: 'V2.ASSET.EXPIRES_DISTINCT' },
+  ],
+  'W:46:329a430e2973': [
+    { fault: 'upload-has-job', rule: 'V2.ASSET.NO_JOB_FOR_UPLOAD' },
+  ],
+  'W:47:308e96a897db': [
+    { fault: 'job-metadata-empty', rule: 'V2.ASSET.JOB_METADATA_READ' },
+  ],
+  'W:50:d0c2ad08553a': [
+    { fault: 'content-bytes-flipped', rule: 'V2.ASSET.IMMUTABLE' },
+  ],
+  'W:51:a24e448658c6': [
+    { fault: 'asset-url-reused', rule: 'V2.ASSET.FRESH_URL' },
+    { fault: 'stale-asset-url', rule: 'V2.ASSET.FRESH_URL' },
+  ],
+  'W:52:18c3153ad923': [
+    { fault: 'retention-shortened', rule: 'V2.ASSET.RETENTION_EXTENDS' },
+  ],
+  'W:52:47132f410264': [
+    { fault: 'expires-equals-url-expiry', rule: 'V2.ASSET.EXPIRES_DISTINCT' },
+    { fault: 'expires-equals-url-expiry-local', rule: 'V2.ASSET.EXPIRES_DISTINCT' },
+  ],
+  'W:53:5c648a19d79d': [
+    { fault: 'job-metadata-empty', rule: 'V2.ASSET.JOB_METADATA_READ' },
+    { fault: 'job-metadata-outlives-job', rule: 'V2.ASSET.JOB_METADATA_READ' },
+  ],
   'W:53:60fb6dc0818b': [
+    { fault: 'job-metadata-outlives-job', rule: 'V2.ASSET.JOB_METADATA_READ' },
+    { fault: 'job-metadata-unlabelled-empty', rule: 'V2.ASSET.JOB_METADATA_READ' },
     { fault: 'proxy-output-labels-from-engine', rule: 'V2.ASSET.JOB_METADATA_READ' },
+    { fault: 'upload-has-job', rule: 'V2.ASSET.NO_JOB_FOR_UPLOAD' },
   ],
   'W:54:9e9934245bd4': [
     { fault: 'output-match-drops-labels', rule: 'V2.ASSET.OUTPUT_MATCH' },
@@ -144,11 +258,77 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'W:74:805d038d87df': [
     { fault: 'output-url-rotates', rule: 'V2.URL.CONTENT_STABLE' },
   ],
+  'W:75:e71dae8dd62b': [
+    { fault: 'content-redirect-no-location', rule: 'V2.ASSET.CONTENT_REDIRECT' },
+    { fault: 'content-streams-on-hosted', rule: 'V2.ASSET.CONTENT_REDIRECT' },
+    { fault: 'signed-url-needs-key', rule: 'V2.URL.SIGNED_OPENABLE' },
+  ],
+  'W:78:fe3cea07ef79': [
+    { fault: 'url-expiry-past', rule: 'V2.URL.EXPIRY_IN_RESPONSE' },
+  ],
+  'W:79:36c2db9881b8': [
+    { fault: 'proxy-redirects', rule: 'V2.URL.PROXY_DIRECT' },
+  ],
+  'W:80:0936972dc54e': [
+    { fault: 'output-expiry-signer-default', rule: 'V2.URL.OUTPUT_EXPIRY' },
+  ],
+  'W:80:0e06cfe7a0b0': [
+    { fault: 'output-expiry-day-precision', rule: 'V2.URL.OUTPUT_EXPIRY' },
+  ],
+  'W:82:0139f108f322': [
+    { fault: 'content-without-credentials', rule: 'V2.ASSET.CONTENT_AUTH' },
+  ],
+  'W:108:a058750b30d3': [
+    { fault: 'asset-read-no-url', rule: 'V2.ASSET.FIELDS' },
+  ],
+  'W:109:b6998bfbcc33': [
+    { fault: 'non-v4-id-500', rule: 'V2.ASSET.UNKNOWN_ID_404' },
+  ],
+  'W:110:80ba9c4c481f': [
+    { fault: 'asset-read-no-url', rule: 'V2.ASSET.FIELDS' },
+    { fault: 'asset-url-reused', rule: 'V2.ASSET.FRESH_URL' },
+    { fault: 'stale-asset-url', rule: 'V2.ASSET.FRESH_URL' },
+  ],
+  'W:111:60ee272be59d': [
+    { fault: 'missing-retry-after', rule: 'V2.ERR.RETRY_AFTER' },
+    { fault: 'non-v4-id-500', rule: 'V2.ASSET.UNKNOWN_ID_404' },
+    { fault: 'not-found-as-400', rule: 'V2.ERR.CODE_STATUS' },
+    { fault: 'sso-only-on-jobs', rule: 'V2.AUTH.SSO_REQUIRED' },
+  ],
+  'W:111:86fcfe7b7066': [
+    { fault: 'rate-limit-after-lookup', rule: 'V2.ERR.RATE_LIMIT_SCOPE' },
+  ],
+  'W:113:089995d7131f': [
+    { fault: 'by-hash-never', rule: 'V2.ASSET.BY_HASH' },
+  ],
+  'W:114:6be4fa19d24a': [
+    { fault: 'by-hash-bare-hex', rule: 'V2.ASSET.BY_HASH' },
+  ],
+  'W:115:bcfc2eb922b2': [
+    { fault: 'by-hash-never', rule: 'V2.ASSET.BY_HASH' },
+  ],
   'W:115:e42af039b9b9': [
     { fault: 'by-hash-global', rule: 'V2.ASSET.BY_HASH_SCOPE' },
+    { fault: 'from-hash-any-blob', rule: 'V2.ASSET.FROM_HASH' },
+  ],
+  'W:116:01f04bbd4dcd': [
+    { fault: 'by-hash-head-body', rule: 'V2.ASSET.BY_HASH' },
+  ],
+  'W:118:d05e026cb1b2': [
+    { fault: 'output-url-unversioned', rule: 'V2.URL.OUTPUT_CONTENT_ENDPOINT' },
+  ],
+  'W:119:31320cfe272b': [
+    { fault: 'content-without-credentials', rule: 'V2.ASSET.CONTENT_AUTH' },
+    { fault: 'token-proxy-content-open', rule: 'V2.ASSET.CONTENT_AUTH' },
   ],
   'W:119:69514e76b20b': [
+    { fault: 'content-redirect-no-location', rule: 'V2.ASSET.CONTENT_REDIRECT' },
+    { fault: 'content-streams-on-hosted', rule: 'V2.ASSET.CONTENT_REDIRECT' },
     { fault: 'range-ignored', rule: 'V2.ASSET.CONTENT_RANGE' },
+  ],
+  'W:119:8832130edc41': [
+    { fault: 'content-without-credentials', rule: 'V2.ASSET.CONTENT_AUTH' },
+    { fault: 'token-proxy-content-open', rule: 'V2.ASSET.CONTENT_AUTH' },
   ],
   'W:121:983158308780': [
     { fault: 'deployment-workflow-fixed', rule: 'V2.SERVERLESS.WORKFLOW_READ' },
@@ -176,6 +356,9 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'W:134:de3fdd4f7a29': [
     { fault: 'v1-prompt-id-number', rule: 'V1.PROMPT.SUBMIT' },
   ],
+  'W:135:02ac9ea4d6c7': [
+    { fault: 'load-v1-status-no-status', rule: 'LOAD.CONTRACT.UNDER_LOAD' },
+  ],
   'W:136:f9d316cc455a': [
     { fault: 'v1-view-location-needs-key', rule: 'V1.VIEW.SIGNED_OPENABLE' },
     { fault: 'v1-view-no-location', rule: 'V1.CONTRACT.HEADERS' },
@@ -200,12 +383,31 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'registry-error-third-shape', rule: 'REGISTRY.ERR.SHAPE' },
     { fault: 'registry-errors-text-plain', rule: 'REGISTRY.CONTRACT.BODY' },
   ],
+  'W:156:c53d073fcc96': [
+    { fault: 'bearer-key-refused', rule: 'V2.AUTH.BEARER_KEY' },
+  ],
   'W:156:fd04a5747559': [
-    { fault: 'cloud-refuses-jwt', rule: 'V2.AUTH.JWT_ACCEPTED' },
+    { fault: 'cloud-jwt-wrong-account', rule: 'V2.AUTH.JWT_ACCEPTED' },
   ],
   'W:157:0f28ce1fb567': [
     { fault: 'jwt-message-generic', rule: 'V2.AUTH.JWT_REFUSAL' },
     { fault: 'jwt-message-unknown-key', rule: 'V2.AUTH.JWT_REFUSAL' },
+  ],
+  'W:157:218220fab5d1': [
+    { fault: 'bearer-key-refused', rule: 'V2.AUTH.BEARER_KEY' },
+  ],
+  'W:158:e148259f02da': [
+    { fault: 'local-requires-token', rule: 'V2.AUTH.LOCAL_OPEN' },
+  ],
+  'W:159:0a6c09e256f9': [
+    { fault: 'content-without-credentials', rule: 'V2.ASSET.CONTENT_AUTH' },
+    { fault: 'unknown-key-accepted', rule: 'V2.AUTH.UNAUTHENTICATED_401' },
+  ],
+  'W:160:66285eb15e9e': [
+    { fault: 'sso-org-id-dropped', rule: 'V2.AUTH.SSO_REQUIRED' },
+  ],
+  'W:160:97ea6d595465': [
+    { fault: 'sso-only-on-jobs', rule: 'V2.AUTH.SSO_REQUIRED' },
   ],
   'W:188:6315e9d70e3a': [
     { fault: 'ws-preview-type-mismatch', rule: 'WS.BINARY.PREVIEW_IMAGE' },
@@ -216,51 +418,94 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'W:198:0a870126a233': [
     { fault: 'org-id-on-unauthorized', rule: 'V2.ERR.ORG_ID_ONLY_SSO' },
   ],
+  'W:198:2511ff7c405a': [
+    { fault: 'message-is-code', rule: 'V2.ERR.ENVELOPE' },
+  ],
   'W:198:f7c1d8f67073': [
+    { fault: 'flat-error-envelope', rule: 'V2.ERR.ENVELOPE' },
     { fault: 'unrouted-plain-404', rule: 'V2.ERR.ENVELOPE_UNROUTED' },
   ],
   'W:202:f224c451d6d5': [
+    { fault: 'invalid-workflow-400', rule: 'V2.ERR.CODE_STATUS' },
     { fault: 'invalid-workflow-code', rule: 'V2.ERR.INVALID_WORKFLOW' },
   ],
   'W:203:6ba0e92fee12': [
     { fault: 'ui-format-as-invalid', rule: 'V2.ERR.WORKFLOW_FORMAT_UI' },
+    { fault: 'workflow-format-ui-400', rule: 'V2.ERR.CODE_STATUS' },
   ],
   'W:204:758f07a4358d': [
+    { fault: 'missing-asset-404', rule: 'V2.ERR.CODE_STATUS' },
     { fault: 'missing-asset-as-invalid', rule: 'V2.ERR.MISSING_ASSET' },
   ],
   'W:205:ab835388c387': [
+    { fault: 'hash-mismatch-422', rule: 'V2.ERR.CODE_STATUS' },
     { fault: 'hash-mismatch-accepted', rule: 'V2.ASSET.EXPECTED_HASH' },
     { fault: 'hash-mismatch-as-invalid-request', rule: 'V2.ASSET.HASH_MISMATCH' },
   ],
+  'W:206:296d6be987e6': [
+    { fault: 'blob-missing-as-not-found', rule: 'V2.ASSET.FROM_HASH' },
+    { fault: 'blob-not-found-410', rule: 'V2.ERR.CODE_STATUS' },
+  ],
   'W:207:65c2b70e7bc8': [
     { fault: 'idempotency-replay', rule: 'V2.JOB.IDEMPOTENT' },
+    { fault: 'idempotency-reuse-409', rule: 'V2.ERR.CODE_STATUS' },
   ],
   'W:208:cfecd5862ab6': [
     { fault: 'queue-unbounded', rule: 'V2.ERR.QUEUE_FULL' },
   ],
+  'W:209:87254be6d3b3': [
+    { fault: 'load-v2-429-queue-full', rule: 'LOAD.RATE_LIMIT.ENVELOPE' },
+    { fault: 'missing-retry-after', rule: 'V2.ERR.RETRY_AFTER' },
+    { fault: 'rate-limit-after-lookup', rule: 'V2.ERR.RATE_LIMIT_SCOPE' },
+    { fault: 'rate-limit-as-queue-full', rule: 'V2.ERR.RATE_LIMITED' },
+    { fault: 'rate-limited-503', rule: 'V2.ERR.CODE_STATUS' },
+  ],
   'W:210:ab64fb47dea9': [
     { fault: 'credits-ignored', rule: 'V2.ERR.INSUFFICIENT_CREDITS' },
+    { fault: 'insufficient-credits-403', rule: 'V2.ERR.CODE_STATUS' },
+  ],
+  'W:211:da3c48062a69': [
+    { fault: 'entity-not-found-codes', rule: 'V2.ERR.NOT_FOUND_CODE' },
+    { fault: 'non-v4-id-500', rule: 'V2.ASSET.UNKNOWN_ID_404' },
+    { fault: 'not-found-as-400', rule: 'V2.ERR.CODE_STATUS' },
+  ],
+  'W:212:ea35fad56b1a': [
+    { fault: 'unauthenticated-code', rule: 'V2.AUTH.UNAUTHENTICATED_401' },
+    { fault: 'unauthorized-403', rule: 'V2.ERR.CODE_STATUS' },
+    { fault: 'unknown-key-accepted', rule: 'V2.AUTH.UNAUTHENTICATED_401' },
   ],
   'W:213:a4a409f683dc': [
+    { fault: 'forbidden-401', rule: 'V2.ERR.CODE_STATUS' },
     { fault: 'forbidden-as-unauthorized', rule: 'V2.ERR.FORBIDDEN' },
   ],
   'W:214:8f06ae686dfb': [
+    { fault: 'deployment-not-ready-503', rule: 'V2.ERR.CODE_STATUS' },
     { fault: 'warming-deployment-unavailable', rule: 'V2.SERVERLESS.DEPLOYMENT_STATE' },
   ],
   'W:215:bc704bdd471a': [
+    { fault: 'deployment-unavailable-503', rule: 'V2.ERR.CODE_STATUS' },
     { fault: 'nogpu-deployment-runs', rule: 'V2.SERVERLESS.DEPLOYMENT_STATE' },
   ],
   'W:216:688cbaf926cc': [
+    { fault: 'deployment-stopped-503', rule: 'V2.ERR.CODE_STATUS' },
     { fault: 'stopped-deployment-runs', rule: 'V2.SERVERLESS.DEPLOYMENT_STATE' },
   ],
   'W:217:ae18d5395772': [
     { fault: 'from-hash-expires-type-500', rule: 'V2.ASSET.INVALID_UPLOAD' },
+    { fault: 'invalid-request-400', rule: 'V2.ERR.CODE_STATUS' },
     { fault: 'invalid-upload-500', rule: 'V2.ASSET.INVALID_UPLOAD' },
   ],
   'W:218:96c1e20e9439': [
+    { fault: 'content-blocked-403', rule: 'V2.ERR.CODE_STATUS' },
+    { fault: 'moderation-as-forbidden', rule: 'V2.ERR.CONTENT_BLOCKED' },
     { fault: 'moderation-ignored', rule: 'V2.ERR.CONTENT_BLOCKED' },
   ],
+  'W:219:23d45a94621a': [
+    { fault: 'sso-as-forbidden', rule: 'V2.AUTH.SSO_REQUIRED' },
+    { fault: 'sso-required-401', rule: 'V2.ERR.CODE_STATUS' },
+  ],
   'W:220:7eb6baa5b560': [
+    { fault: 'metadata-invalid-400', rule: 'V2.ERR.CODE_STATUS' },
     { fault: 'metadata-invalid-no-key', rule: 'V2.ERR.METADATA_INVALID' },
     { fault: 'metadata-pairs-keyed', rule: 'V2.ERR.METADATA_INVALID' },
   ],
@@ -274,6 +519,7 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'W:223:eb707c12e701': [
     { fault: 'cursor-follows-owner', rule: 'V2.ERR.LIST_REFUSALS' },
     { fault: 'cursor-refused-invalid-request', rule: 'V2.ERR.LIST_REFUSALS' },
+    { fault: 'invalid-cursor-422', rule: 'V2.ERR.CODE_STATUS' },
   ],
   'W:224:cee6106f4ee8': [
     { fault: 'list-unimplemented-as-403', rule: 'V2.ERR.NOT_IMPLEMENTED' },
@@ -281,7 +527,14 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'W:225:9ad257bfa3ab': [
     { fault: 'read-failure-untyped', rule: 'V2.ERR.UPSTREAM_GENERIC' },
     { fault: 'upload-failure-untyped', rule: 'V2.ERR.UPSTREAM_GENERIC' },
+    { fault: 'upstream-error-502', rule: 'V2.ERR.CODE_STATUS' },
     { fault: 'upstream-leaks-stack', rule: 'V2.ERR.UPSTREAM_GENERIC' },
+  ],
+  'W:227:0191ef88740b': [
+    { fault: 'missing-retry-after', rule: 'V2.ERR.RETRY_AFTER' },
+  ],
+  'W:227:a5a269db3d00': [
+    { fault: 'retry-after-http-date', rule: 'V2.ERR.RETRY_AFTER' },
   ],
   'W:230:2a85600fa562': [
     { fault: 'engine-node-error-flattened', rule: 'V2.ERR.NODE_ERRORS_AFTER_DISPATCH' },
@@ -317,6 +570,9 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'v1-status-created-201', rule: 'V1.CONTRACT.STATUS_DECLARED' },
     { fault: 'v1-view-404-html', rule: 'V1.CONTRACT.ERROR_BODY' },
   ],
+  'W:238:8ce2b8bb282d': [
+    { fault: 'url-expiry-past', rule: 'V2.URL.EXPIRY_IN_RESPONSE' },
+  ],
   'W:240:fbdd72f27da6': [
     { fault: 'node-errors-unbounded', rule: 'V2.ERR.NODE_ERRORS_DETAILS' },
     { fault: 'unknown-classes-unbounded', rule: 'V2.ERR.NODE_ERRORS_DETAILS' },
@@ -325,5 +581,13 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'tier-limit-ignored', rule: 'V2.JOB.PARALLEL_QUEUE' },
     { fault: 'tier-limit-ignored-own-state-names', rule: 'V2.JOB.PARALLEL_QUEUE' },
     { fault: 'tier-limit-ignored-read-hint', rule: 'V2.JOB.PARALLEL_QUEUE' },
+  ],
+  'W:242:2face0321cd0': [
+    { fault: 'load-v2-429-queue-full', rule: 'LOAD.RATE_LIMIT.ENVELOPE' },
+    { fault: 'missing-retry-after', rule: 'V2.ERR.RETRY_AFTER' },
+    { fault: 'rate-limit-as-queue-full', rule: 'V2.ERR.RATE_LIMITED' },
+  ],
+  'W:247:94a5e4400851': [
+    { fault: 'output-url-unversioned', rule: 'V2.URL.OUTPUT_CONTENT_ENDPOINT' },
   ],
 };

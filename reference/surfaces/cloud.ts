@@ -8,7 +8,7 @@ import type { AccountResolver } from '../guard.ts';
 import { registerStorageRoute } from '../storage.ts';
 import { registerAssetRoutes } from '../v2/assets.ts';
 import { registerJobRoutes } from '../v2/jobs.ts';
-import { registerWorkflowPage } from '../v2/variations.ts';
+import { cloudJwtRefusal, registerWorkflowPage } from '../v2/variations.ts';
 import { registerV1 } from '../v1/index.ts';
 import type { SurfaceDefinition } from './surface.ts';
 
@@ -26,6 +26,9 @@ function cloudResolver(ctx: ReferenceContext): AccountResolver {
     const account = ctx.policy.v2.cloudBearerAccount(token);
     if (account !== undefined) return account;
     if (!token.startsWith(API_KEY_PREFIX)) {
+      // A cloud configured not to take JWT bearers refuses every bearer that is no API key, saying so.
+      const refusal = cloudJwtRefusal(ctx, API_KEY_PREFIX);
+      if (refusal !== undefined) throw unauthorized(refusal);
       // Seed W § Authentication 1: the hosted cloud also takes a session JWT and an OAuth
       // access token issued for it.
       const oauth = CLOUD_OAUTH_TOKENS[token];

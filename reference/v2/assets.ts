@@ -123,6 +123,13 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext,
       file_path: rec.file_path,
     };
     if (createdNew !== undefined) body.created_new = createdNew;
+    // A control: the Asset table makes file_path and created_new optional (W:40, W:41); a server
+    // may send neither for an upload. (An output's file_path is left: it is the only way a client
+    // learns the path an output match, W:54, needs.)
+    if (ctx.isControl('asset-optional-members-absent') && rec.job_id === undefined) {
+      delete body.file_path;
+      delete body.created_new;
+    }
     body.created_at = rec.created_at;
     body.url = link.url;
     body.url_expires_at = new Date(link.expiresAtMs).toISOString();
@@ -247,6 +254,9 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext,
     },
   );
 
+  // A control: a server without the public documents' delete (seed W shows none), whose
+  // unrouted paths answer 404 in the v2 error envelope.
+  if (ctx.isControl('asset-delete-not-offered')) return;
   app.delete<{ Params: { id: string } }>('/api/v2/assets/:id', { onRequest: guard.admit }, async (request, reply) => {
     const account = guard.requireAccount(request);
     const rec = ownAsset(account, request.params.id);

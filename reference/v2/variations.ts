@@ -12,6 +12,16 @@ export function jwtRefusalMessage(ctx: ReferenceContext): string {
 }
 
 /**
+ * The 401 message when the hosted cloud is configured not to take JWT bearers, or undefined
+ * when it takes them (the reference's own configuration). A control: W:157:0f28ce1fb567
+ * makes JWT acceptance deployment configuration, so a cloud may refuse them, saying so.
+ */
+export function cloudJwtRefusal(ctx: ReferenceContext, keyPrefix: string): string | undefined {
+  if (!ctx.isControl('cloud-refuses-jwt')) return undefined;
+  return `this deployment does not accept JWT bearer tokens (session or OAuth); use an API key (${keyPrefix}...)`;
+}
+
+/**
  * A control: cloud and proxy answer GET /workflow (a read only serverless deployments
  * offer, seed W:24:b2fff39263f9) with a web page, as a front end serving its pages at any
  * path does. It serves no graph.

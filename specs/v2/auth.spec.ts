@@ -4,6 +4,7 @@ import { check, checkStatus, ensure, notJudged } from '../../lib/check.ts';
 import { randomUUID } from 'node:crypto';
 import { postOwnAsset } from '../../lib/v2/assets.ts';
 import { credentialedSurface } from '../../lib/v2/token-proxy.ts';
+import { jwtRefusalWords } from '../../lib/v2/jwt.ts';
 
 test.describe('Authentication', () => {
   test('an account API key sent as Authorization Bearer works', rules('V2.AUTH.BEARER_KEY'), async ({ api, target }) => {
@@ -17,16 +18,42 @@ test.describe('Authentication', () => {
     checkStatus('V2.AUTH.BEARER_KEY', await keyed.call('getAsset', { path: { id: res.json<{ id: string }>().id } }), [200]);
   });
 
-  test('on the hosted cloud a session JWT and an OAuth access token are accepted as bearer', rules('V2.AUTH.JWT_ACCEPTED'), async ({ api, target }) => {
+  test('on the hosted cloud a session JWT and an OAuth access token are accepted as bearer, or refused 401 saying so where the deployment is configured not to take them', rules('V2.AUTH.JWT_ACCEPTED', 'V2.AUTH.JWT_REFUSAL'), async ({ api, target }) => {
     const given = (['jwt_token', 'oauth_token'] as const).filter((k) => typeof target.scenario[k] === 'string');
     test.skip(given.length === 0, 'not exercised: target gave no session JWT or OAuth access token (scenario inputs jwt_token_env, oauth_token_env)');
     const { res: created } = await postOwnAsset(api);
     checkStatus('V2.ASSET.CREATE', created, [200, 201, 202]);
     const id = created.json<{ id: string }>().id;
+    // W:157:0f28ce1fb567: whether JWT bearers are taken is the deployment's configuration, so
+    // a refusal is legal unless the target declares its cloud takes them (capability accepts_jwt);
+    // a refusal then owes a message saying so (V2.AUTH.JWT_REFUSAL). Anything else (admitted as
+    // another account, 403, a 5xx) is no acceptance and no refusal the seed allows.
+    const configuredToTake = target.capabilities.accepts_jwt === true;
+    let refusals = 0;
     for (const k of given) {
+      const what = k === 'jwt_token' ? 'session JWT' : 'OAuth access token';
       const res = await api.as({ bearer: target.scenario[k] as string }).call('getAsset', { path: { id } });
-      check('V2.AUTH.JWT_ACCEPTED', res.status === 200, `GET of the account's asset with the ${k === 'jwt_token' ? 'session JWT' : 'OAuth access token'} as bearer`, '200 (the credential accepted)', `${res.status} ${res.errorCode ?? ''}`, res);
+      if (res.status === 401 && !configuredToTake) {
+        refusals += 1;
+        const words = await jwtRefusalWords(api, res, id);
+        check('V2.AUTH.JWT_REFUSAL', words.saysSo, `the 401 message for the ${what} as bearer`, 'a message saying JWT bearers are not taken here: not the message of an unknown key or of no credential, nor a bare "unauthorized"', words.messages, res);
+        notJudged('V2.AUTH.JWT_ACCEPTED', `the cloud refused the ${what} 401, as a deployment configured not to take JWT bearers may (declare capability accepts_jwt when it is configured to take them)`);
+        continue;
+      }
+      check('V2.AUTH.JWT_ACCEPTED', res.status === 200, `GET of the account's asset with the ${what} as bearer`, configuredToTake ? '200 (the credential accepted: the target declares accepts_jwt)' : '200 (the credential accepted), or 401 saying JWT bearers are not taken here', `${res.status} ${res.errorCode ?? ''}`, res);
     }
+    if (refusals === 0) notJudged('V2.AUTH.JWT_REFUSAL', 'the cloud refused no JWT bearer, so there was no refusal message to read');
+  });
+
+  test('an SSO-bound key is refused 403 sso_required naming the organization the target declares', rules('V2.AUTH.SSO_REQUIRED'), async ({ api, requireScenario }) => {
+    // W:160:66285eb15e9e gives the refusal the organization's id; W:198:0a870126a233 lets it be
+    // absent when the server does not know it, so it is judged where the target names it.
+    const sso = api.as({ bearer: requireScenario('sso_required_token', 'SSO-bound key') as string });
+    const organization = requireScenario('sso_organization_id', 'the organization whose single sign-on governs that key') as string;
+    const res = await sso.call('getAsset', { path: { id: randomUUID() } });
+    checkStatus('V2.AUTH.SSO_REQUIRED', res, [403], 'sso_required');
+    const given = res.json<{ error: { organization_id?: unknown } }>().error.organization_id;
+    check('V2.AUTH.SSO_REQUIRED', given === organization, 'organization_id of the sso_required refusal', `${JSON.stringify(organization)} (scenario input sso_organization_id)`, given ?? 'absent', res);
   });
 
   test('a request without valid credentials answers 401 unauthorized', rules('V2.AUTH.UNAUTHENTICATED_401'), async ({ api, target }) => {

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { CONTROLS, EXTRA_MEMBER, UNKNOWN_BUCKET, installControl, type ControlInfo, type ControlName } from '../../reference/controls.ts';
-import { CLOUD_KEYS, ROUTER_KEYS } from '../../reference/accounts.ts';
+import { CLOUD_KEYS, CLOUD_OAUTH_TOKENS, ROUTER_KEYS } from '../../reference/accounts.ts';
 import { BLOCKED_CONTENT_MARKER } from '../../reference/v2/moderation.ts';
 import { streamUrl, WsSession } from '../../lib/ws/session.ts';
 import type { TextMessage } from '../../lib/ws/schemas.ts';
@@ -59,6 +59,9 @@ async function v1Run(ref: RunningReference, prompt: object, announce = true): Pr
 const clockPast = (since: number) => pollUntil(async () => (Date.now() > since ? true : undefined), { deadlineMs: 1000, intervalMs: 1 });
 
 const PREVIEW = { '1': { class_type: 'EmptyImage', inputs: { width: 4, height: 4, batch_size: 1, color: 7 } }, '2': { class_type: 'PreviewImage', inputs: { images: ['1', 0] } } };
+
+/** A read by tiny (5 requests per 2 s) of an asset that does not exist: 404 when admitted, 429 past the allowance. */
+const tinyRead = (ref: RunningReference) => fetch(`${ref.surfaces.cloud}/api/v2/assets/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`, { headers: { authorization: `Bearer ${CLOUD_KEYS.tiny}` } });
 
 /** Uploads fresh bytes to a reference's local surface; the asset id. */
 const uploadLocal = async (ref: RunningReference): Promise<string> => {
@@ -643,6 +646,61 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
     };
     assert.deepEqual(await waiting(plain), ['IN_QUEUE', 'IN_QUEUE']);
     assert.deepEqual(await waiting(ctl), ['QUEUED', 'QUEUED'], 'a waiting request under the control');
+  },
+  // Issue #29, v2 assets, auth, errors and load (engineer v2assets).
+  'rate-limit-clock-windows': async ({ plain, ctl }) => {
+    // tiny's allowance is 5 per 2 s. Five calls late in a clock window, then one just past its end:
+    // a clock-aligned window has started afresh, a window opened by the first call has not.
+    const afterBurst = async (ref: RunningReference) => {
+      // Any window an earlier probe opened for tiny lapses first.
+      await new Promise((r) => setTimeout(r, 2100));
+      await pollUntil(async () => (Date.now() % 2000 >= 1400 && Date.now() % 2000 < 1500 ? true : undefined), { deadlineMs: 3000, intervalMs: 5 });
+      for (let i = 0; i < 5; i++) assert.equal((await tinyRead(ref)).status, 404, 'within the allowance');
+      await pollUntil(async () => (Date.now() % 2000 >= 100 && Date.now() % 2000 < 400 ? true : undefined), { deadlineMs: 3000, intervalMs: 5 });
+      return (await tinyRead(ref)).status;
+    };
+    assert.equal(await afterBurst(plain), 429);
+    assert.equal(await afterBurst(ctl), 404);
+  },
+  'rate-limit-token-bucket': async ({ plain, ctl }) => {
+    // Past the allowance, a bucket refills a token every 0.4 s; a fixed window stays shut for its 2 s.
+    const halfSecondLater = async (ref: RunningReference) => {
+      await new Promise((r) => setTimeout(r, 2100));
+      let status = 0;
+      for (let i = 0; i < 8 && status !== 429; i++) status = (await tinyRead(ref)).status;
+      assert.equal(status, 429, 'past the allowance');
+      await new Promise((r) => setTimeout(r, 500));
+      return (await tinyRead(ref)).status;
+    };
+    assert.equal(await halfSecondLater(plain), 429);
+    assert.equal(await halfSecondLater(ctl), 404);
+  },
+  'cloud-refuses-jwt': async ({ plain, ctl }) => {
+    const read = (ref: RunningReference) => fetch(`${ref.surfaces.cloud}/api/v2/assets/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`, { headers: { authorization: `Bearer ${Object.keys(CLOUD_OAUTH_TOKENS)[0]}` } });
+    assert.equal((await read(plain)).status, 404, 'the plain cloud takes the OAuth token');
+    const refused = await read(ctl);
+    assert.equal(refused.status, 401);
+    assert.match(((await refused.json()) as { error: { message: string } }).error.message, /does not accept JWT/);
+  },
+  'asset-optional-members-absent': async ({ plain, ctl }) => {
+    const created = async (ref: RunningReference) => {
+      const form = new FormData();
+      form.append('content_type', 'image/png');
+      form.append('file_path', `control-${Math.random()}.png`);
+      form.append('file', new Blob([Buffer.from(`control ${Math.random()}`)], { type: 'image/png' }), 'x.png');
+      return (await (await fetch(`${ref.surfaces.local}/api/v2/assets`, { method: 'POST', body: form })).json()) as Record<string, unknown>;
+    };
+    const full = await created(plain);
+    assert.ok('file_path' in full && 'created_new' in full, 'the plain reference sends both');
+    const bare = await created(ctl);
+    assert.ok(!('file_path' in bare) && !('created_new' in bare), 'the control sends neither');
+  },
+  'asset-delete-not-offered': async ({ plain, ctl }) => {
+    const del = async (ref: RunningReference) => fetch(`${ref.surfaces.local}/api/v2/assets/${await uploadLocal(ref)}`, { method: 'DELETE' });
+    assert.equal((await del(plain)).status, 204);
+    const refused = await del(ctl);
+    assert.equal(refused.status, 404, 'the asset is held, its delete has no route');
+    assert.equal(((await refused.json()) as { error: { code: string } }).error.code, 'not_found', 'in the v2 error envelope');
   },
 };
 

@@ -59,3 +59,20 @@ test('router-rate-limit passes against a reference whose 429s carry no Retry-Aft
     await reference.close();
   }
 });
+
+// Seed W names no limiting algorithm: a clock-aligned fixed window and a token bucket of the
+// same allowance are judged as the reference's own window is, whatever the phase of the run.
+for (const control of ['rate-limit-clock-windows', 'rate-limit-token-bucket'] as const) {
+  test(`rate-limit passes against a reference whose v2 limiter is another algorithm (control ${control})`, async () => {
+    const reference = await startOnFreePorts({ control });
+    try {
+      const report = await smoke('rate-limit', undefined, reference);
+      const failed = [...report.thresholds.filter((t) => !t.ok).map((t) => `${t.expr} (measured ${t.actual})`), ...report.checks.filter((c) => c.outcome !== 'held').map((c) => `${c.rule}: ${c.what}: ${c.received ?? ''}`)];
+      recordScore({ kind: 'load', name: `rate-limit under ${control}`, ok: report.verdict === 'pass' });
+      assert.equal(report.verdict, 'pass', `${report.skipReason ?? ''} ${failed.join('; ')}`);
+      assert.ok(Number(report.metrics.refused) > 0, 'the limited key was refused under load');
+    } finally {
+      await reference.close();
+    }
+  });
+}

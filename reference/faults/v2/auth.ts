@@ -9,6 +9,7 @@ export const AUTH_FAULTS = [
   {
     name: 'content-without-credentials',
     breaks: 'V2.ASSET.CONTENT_AUTH',
+    statements: ['W:119:8832130edc41', 'W:119:31320cfe272b', 'W:82:0139f108f322', 'W:159:0a6c09e256f9'],
     description: 'cloud content endpoint answers its 302 to a request without an Authorization header',
     install(s) {
       // Anonymous reads of the hosted content endpoint get their redirect before the guard runs.
@@ -27,6 +28,7 @@ export const AUTH_FAULTS = [
   {
     name: 'unknown-key-accepted',
     breaks: 'V2.AUTH.UNAUTHENTICATED_401',
+    statements: ['W:212:ea35fad56b1a', 'W:159:0a6c09e256f9'],
     description: 'an unknown bearer key with the comfyui- prefix is accepted as alice',
     install(s) {
       s.policy.v2.cloudBearerAccount = (token) => cloudAccountForKey(token) ?? (token.startsWith(API_KEY_PREFIX) ? 'alice' : undefined);
@@ -35,6 +37,7 @@ export const AUTH_FAULTS = [
   {
     name: 'local-requires-token',
     breaks: 'V2.AUTH.LOCAL_OPEN',
+    statements: ['W:13:b71f494ae7ef', 'W:158:e148259f02da'],
     description: 'local surface without a configured token refuses unauthenticated requests with 401',
     install(s) {
       s.request({ surfaces: ['local'] }, ({ request, ctx }) => {
@@ -48,6 +51,7 @@ export const AUTH_FAULTS = [
   {
     name: 'sso-only-on-jobs',
     breaks: 'V2.AUTH.SSO_REQUIRED',
+    statements: ['W:160:97ea6d595465', 'W:111:60ee272be59d'],
     description: 'an SSO-bound key is refused only on job routes; asset routes and /workflow let it through',
     install(s) {
       // The SSO-bound key acts as its account everywhere but the job routes.
@@ -69,6 +73,7 @@ export const AUTH_FAULTS = [
   {
     name: 'bearer-key-refused',
     breaks: 'V2.AUTH.BEARER_KEY',
+    statements: ['W:11:33070e5c53e5', 'W:156:c53d073fcc96', 'W:157:218220fab5d1'],
     description: 'the cloud refuses an account API key sent as Authorization: Bearer (it reads keys only from X-API-Key)',
     install(s) {
       s.policy.v2.cloudBearerAccount = (token) => {
@@ -78,8 +83,57 @@ export const AUTH_FAULTS = [
     },
   },
   {
+    name: 'serverless-key-refused',
+    breaks: 'V2.AUTH.BEARER_KEY',
+    statements: ['W:12:1115c2ca41a0'],
+    description: 'a serverless deployment takes only keys minted for that deployment: an account API key sent as Bearer is refused 401',
+    install(s) {
+      s.request({ surfaces: ['serverless'] }, ({ request }) => {
+        if (!request.routeOptions.url?.includes('/api/v2/')) return;
+        const token = bearerToken(request.headers.authorization);
+        if (token !== undefined && token.startsWith(API_KEY_PREFIX)) throw new ApiError('unauthorized', 'this deployment takes its own deployment keys only');
+      });
+    },
+  },
+  {
+    name: 'sso-org-id-dropped',
+    breaks: 'V2.AUTH.SSO_REQUIRED',
+    statements: ['W:160:66285eb15e9e'],
+    description: "the error serializer writes code and message only, so an sso_required refusal loses the organization_id the server knows",
+    install(s) {
+      s.respond({ surfaces: ['serverless'] }, (out) => {
+        const inner = errorObject(out);
+        if (inner !== undefined && out.error?.code === 'sso_required') delete inner.organization_id;
+      });
+    },
+  },
+  {
+    name: 'unauthenticated-code',
+    breaks: 'V2.AUTH.UNAUTHENTICATED_401',
+    statements: ['W:212:ea35fad56b1a'],
+    description: 'missing or invalid credentials are refused 401 with the code unauthenticated (the auth library\'s own word) instead of unauthorized',
+    install(s) {
+      s.respond({ surfaces: ['local', 'cloud', 'serverless'] }, (out) => {
+        const inner = errorObject(out);
+        if (inner !== undefined && out.error?.code === 'unauthorized' && out.request.url.includes('/api/v2/')) inner.code = 'unauthenticated';
+      });
+    },
+  },
+  {
+    name: 'sso-as-forbidden',
+    breaks: 'V2.AUTH.SSO_REQUIRED',
+    statements: ['W:219:23d45a94621a'],
+    description: 'an SSO-bound key is refused 403 as a plain forbidden (code and message only), so a client cannot tell it must sign in through its organization',
+    install(s) {
+      s.respond({ surfaces: ['serverless'] }, (out) => {
+        if (out.error?.code === 'sso_required') out.fail(new ApiError('forbidden', 'this key may not be used here'));
+      });
+    },
+  },
+  {
     name: 'signed-url-needs-key',
     breaks: 'V2.URL.SIGNED_OPENABLE',
+    statements: ['W:75:e71dae8dd62b', 'W:43:384fde49ab84'],
     description: 'the signed storage route answers 401 unless an Authorization header is present',
     install(s) {
       s.request({ surfaces: ['cloud'], routes: ['GET /storage/blobs/:hex'] }, ({ request }) => {
@@ -100,24 +154,19 @@ export const AUTH_FAULTS = [
     },
   },
   {
-    name: 'cloud-refuses-jwt',
+    name: 'cloud-jwt-wrong-account',
     breaks: 'V2.AUTH.JWT_ACCEPTED',
     statements: ['W:156:fd04a5747559'],
-    description: 'the hosted cloud refuses a session JWT and an OAuth access token (it takes API keys only)',
+    description: "the hosted cloud admits a session JWT but maps it to an account of its own (the subject claim read as an organization id), so the JWT's user sees none of their assets",
     install(s) {
-      // Any bearer that is not an API key is refused before the cloud would verify it.
-      s.request({ surfaces: ['cloud'] }, ({ request }) => {
-        if (!request.routeOptions.url?.startsWith('/api/v2/')) return;
-        const token = bearerToken(request.headers.authorization);
-        if (token !== undefined && !token.startsWith(API_KEY_PREFIX)) {
-          throw new ApiError('unauthorized', `JWT bearer tokens are not accepted; use an API key (${API_KEY_PREFIX}...)`);
-        }
-      });
+      // A bearer that is no API key is let in, as an account no key belongs to.
+      s.policy.v2.cloudBearerAccount = (token) => cloudAccountForKey(token) ?? (token.startsWith(API_KEY_PREFIX) ? undefined : 'jwt-org-account');
     },
   },
   {
     name: 'token-proxy-content-open',
     breaks: 'V2.ASSET.CONTENT_AUTH',
+    statements: ['W:119:8832130edc41', 'W:119:31320cfe272b'],
     description: 'the token-protected proxy serves the content endpoint to requests without the token',
     install(s) {
       // The content endpoint of the token-protected mount lets a request without credentials in as if it sent the token.

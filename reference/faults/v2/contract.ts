@@ -112,6 +112,7 @@ export const CONTRACT_FAULTS = [
   {
     name: 'content-streams-on-hosted',
     breaks: 'V2.ASSET.CONTENT_REDIRECT',
+    statements: ['W:119:69514e76b20b', 'W:75:e71dae8dd62b'],
     description: 'the hosted content endpoint streams the bytes itself (200) instead of answering 302 to a signed storage URL',
     install(s) {
       s.policy.v2.redirectContent = () => false;
@@ -120,6 +121,7 @@ export const CONTRACT_FAULTS = [
   {
     name: 'content-redirect-no-location',
     breaks: 'V2.ASSET.CONTENT_REDIRECT',
+    statements: ['W:119:69514e76b20b', 'W:75:e71dae8dd62b'],
     description: 'the hosted content endpoint answers 302 without a Location header',
     install(s) {
       s.respond({ surfaces: HOSTED, routes: [CONTENT] }, (out) => {
