@@ -3129,6 +3129,7 @@ export const RULE_CATALOG = {
     seed_refs: [
       { seed: 'W', section: 'Endpoints › v1 cloud operations (deprecated)', line: 137, sha: 'dc2a4bc158ba' },
       { seed: 'W', section: 'Events', line: 166, sha: 'd5b0ecdab26b' },
+      { seed: 'W', section: 'Events', line: 166, sha: '7055d512ac6e' },
     ],
   },
   'WS.MESSAGE.PROMPT_ID': {
@@ -3290,7 +3291,6 @@ export const RULE_CATALOG = {
     assumes: 'the statuses the public documents give the registry operation; the seed shows none',
     seed_refs: [
       { seed: 'W', section: 'Endpoints › Node registry operation', line: 152, sha: 'fdcb76ff5b16' },
-      { seed: 'W', section: 'Endpoints › Node registry operation', line: 152, sha: 'dff12f6f29d0' },
     ],
   },
   'REGISTRY.CONTRACT.BODY': {
@@ -3324,7 +3324,6 @@ export const RULE_CATALOG = {
     source: 'seed',
     seed_refs: [
       { seed: 'W', section: 'Endpoints › Node registry operation', line: 151, sha: 'e64ce748e7f3' },
-      { seed: 'W', section: 'Endpoints › Node registry operation', line: 152, sha: 'dff12f6f29d0' },
     ],
   },
   'REGISTRY.AUTH.ADMIN_SECRET': {
@@ -3347,7 +3346,6 @@ export const RULE_CATALOG = {
     source: 'seed',
     seed_refs: [
       { seed: 'W', section: 'Endpoints › Node registry operation', line: 151, sha: 'e64ce748e7f3' },
-      { seed: 'W', section: 'Endpoints › Node registry operation', line: 152, sha: 'dff12f6f29d0' },
     ],
   },
   'REGISTRY.BODY.DATA': {
@@ -3371,7 +3369,6 @@ export const RULE_CATALOG = {
     assumes: 'the public documents\' 400 for a refused registry body; the seed shows no status here',
     seed_refs: [
       { seed: 'W', section: 'Endpoints › Node registry operation', line: 150, sha: '169aa99b52e4' },
-      { seed: 'W', section: 'Endpoints › Node registry operation', line: 152, sha: 'dff12f6f29d0' },
     ],
   },
   'REGISTRY.CREATE.STATUS': {
@@ -3384,7 +3381,6 @@ export const RULE_CATALOG = {
     assumes: 'the public documents\' 201 for translations attached to a node',
     seed_refs: [
       { seed: 'W', section: 'Endpoints › Node registry operation', line: 152, sha: 'fdcb76ff5b16' },
-      { seed: 'W', section: 'Endpoints › Node registry operation', line: 152, sha: 'dff12f6f29d0' },
     ],
   },
   'REGISTRY.NODE.PATH_ID': {
@@ -3421,7 +3417,6 @@ export const RULE_CATALOG = {
     assumes: 'the public documents\' 404 for a node id that names no node',
     seed_refs: [
       { seed: 'W', section: 'Endpoints › Node registry operation', line: 149, sha: '478fdbb8da69' },
-      { seed: 'W', section: 'Endpoints › Node registry operation', line: 152, sha: 'dff12f6f29d0' },
     ],
   },
   'REGISTRY.ERR.SHAPE': {

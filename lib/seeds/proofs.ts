@@ -112,6 +112,15 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'W:74:805d038d87df': [
     { fault: 'output-url-rotates', rule: 'V2.URL.CONTENT_STABLE' },
   ],
+  'W:95:a7825f601ad9': [
+    { fault: 'v1-status-early-terminal', rule: 'V1.STATUS.IN_FLIGHT' },
+  ],
+  'W:98:32ac495801c8': [
+    { fault: 'v1-second-vocabulary-success-failed', rule: 'V1.STATUS.TERMINAL' },
+  ],
+  'W:98:4c0cf11a98c0': [
+    { fault: 'v1-status-early-terminal', rule: 'V1.STATUS.IN_FLIGHT' },
+  ],
   'W:115:e42af039b9b9': [
     { fault: 'by-hash-global', rule: 'V2.ASSET.BY_HASH_SCOPE' },
   ],
@@ -125,6 +134,9 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   ],
   'W:127:032fbcb7b0a5': [
     { fault: 'v1-subscription-ignored', rule: 'V1.PROMPT.SUBSCRIPTION' },
+  ],
+  'W:127:3a21e7b63064': [
+    { fault: 'v1-view-open-without-key', rule: 'V1.AUTH.API_KEY_HEADER' },
   ],
   'W:131:1eb7d0e9e41a': [
     { fault: 'v1-object-info-no-required', rule: 'V1.OBJECT_INFO' },
@@ -146,10 +158,31 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'v1-view-serves-bytes', rule: 'V1.VIEW.REDIRECT' },
     { fault: 'v1-view-temp-unserved', rule: 'V1.VIEW.OUTPUT_TEMP' },
   ],
+  'W:137:dc2a4bc158ba': [
+    { fault: 'ws-bad-token-accepted', rule: 'V1.AUTH.API_KEY_HEADER' },
+  ],
   'W:140:de7dd13be1b7': [
     { fault: 'v1-subfolder-honoured', rule: 'V1.NAMESPACE.FLAT' },
   ],
+  'W:141:59a91eeb5e3e': [
+    { fault: 'v1-partner-key-field-ignored', rule: 'V1.PROMPT.PARTNER_KEY' },
+  ],
+  'W:142:fe0bd3fb5836': [
+    { fault: 'v1-parallel-refused', rule: 'V1.PROMPT.PARALLEL_QUEUE' },
+    { fault: 'v1-prompts-one-at-a-time', rule: 'V1.PROMPT.PARALLEL_QUEUE' },
+    { fault: 'v1-tier-limit-ignored', rule: 'V1.PROMPT.PARALLEL_QUEUE' },
+  ],
+  'W:143:9572b4454656': [
+    { fault: 'ws-client-id-routing', rule: 'WS.CLIENT_ID_IGNORED' },
+  ],
+  'W:144:4eaa83f06846': [
+    { fault: 'v1-refusal-without-error', rule: 'V1.PROMPT.REFUSAL_ERROR' },
+  ],
+  'W:148:ed57f38772f6': [
+    { fault: 'registry-node-id-decoded-twice', rule: 'REGISTRY.NODE.PATH_ID' },
+  ],
   'W:149:478fdbb8da69': [
+    { fault: 'registry-node-id-decoded-twice', rule: 'REGISTRY.NODE.PATH_ID' },
     { fault: 'registry-node-id-nul-500', rule: 'REGISTRY.NODE.ID_NO_5XX' },
   ],
   'W:150:169aa99b52e4': [
@@ -157,12 +190,18 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   ],
   'W:151:e64ce748e7f3': [
     { fault: 'registry-admin-secret-ignored', rule: 'REGISTRY.AUTH.ADMIN_SECRET' },
+    { fault: 'registry-anonymous-accepted', rule: 'REGISTRY.AUTH.REFUSED' },
+    { fault: 'registry-api-key-bearer-refused', rule: 'REGISTRY.AUTH.API_KEY_BEARER' },
+    { fault: 'registry-api-key-unchecked', rule: 'REGISTRY.AUTH.API_KEY_BEARER' },
     { fault: 'registry-jwt-refused', rule: 'REGISTRY.AUTH.JWT' },
   ],
   'W:152:e9cd9e6c280e': [
     { fault: 'registry-details-string', rule: 'REGISTRY.ERR.SHAPE' },
     { fault: 'registry-error-third-shape', rule: 'REGISTRY.ERR.SHAPE' },
     { fault: 'registry-errors-text-plain', rule: 'REGISTRY.CONTRACT.BODY' },
+  ],
+  'W:152:fdcb76ff5b16': [
+    { fault: 'registry-admin-write-204', rule: 'REGISTRY.CONTRACT.STATUS_DECLARED' },
   ],
   'W:156:fd04a5747559': [
     { fault: 'cloud-refuses-jwt', rule: 'V2.AUTH.JWT_ACCEPTED' },
@@ -171,11 +210,46 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'jwt-message-generic', rule: 'V2.AUTH.JWT_REFUSAL' },
     { fault: 'jwt-message-unknown-key', rule: 'V2.AUTH.JWT_REFUSAL' },
   ],
+  'W:161:7dc93e188fdb': [
+    { fault: 'v1-view-open-without-key', rule: 'V1.AUTH.API_KEY_HEADER' },
+    { fault: 'ws-bad-token-accepted', rule: 'V1.AUTH.API_KEY_HEADER' },
+  ],
+  'W:161:8272cc2d3c5e': [
+    { fault: 'v1-partner-key-field-ignored', rule: 'V1.PROMPT.PARTNER_KEY' },
+  ],
+  'W:166:d5b0ecdab26b': [
+    { fault: 'ws-executed-no-prompt-id', rule: 'WS.MESSAGE.PROMPT_ID' },
+    { fault: 'ws-status-not-enveloped', rule: 'WS.MESSAGE.ENVELOPE' },
+  ],
+  'W:172:84e69680af18': [
+    { fault: 'ws-start-after-executing', rule: 'WS.ORDER' },
+  ],
+  'W:173:be118e66413f': [
+    { fault: 'ws-progress-flushed-late', rule: 'WS.ORDER' },
+  ],
+  'W:174:58e0aaecac3b': [
+    { fault: 'ws-progress-no-max', rule: 'WS.MESSAGE.FIELDS' },
+  ],
+  'W:178:0d1b3ff08fa1': [
+    { fault: 'ws-terminal-mismatch', rule: 'WS.POLL_AGREEMENT' },
+  ],
+  'W:180:de07e276fe86': [
+    { fault: 'ws-interrupt-as-error', rule: 'WS.INTERRUPTED' },
+  ],
+  'W:182:d19219a4c2e9': [
+    { fault: 'ws-output-entry-no-type', rule: 'WS.EXECUTED.OUTPUT_LISTS' },
+  ],
+  'W:184:205e504f0f0a': [
+    { fault: 'ws-frame-little-endian', rule: 'WS.BINARY.LAYOUT' },
+  ],
   'W:188:6315e9d70e3a': [
     { fault: 'ws-preview-type-mismatch', rule: 'WS.BINARY.PREVIEW_IMAGE' },
   ],
   'W:189:36433ac84311': [
     { fault: 'ws-text-node-length-off-by-one', rule: 'WS.BINARY.TEXT' },
+  ],
+  'W:190:618eaac0b73b': [
+    { fault: 'ws-metadata-length-off-by-one', rule: 'WS.BINARY.PREVIEW_METADATA' },
   ],
   'W:198:0a870126a233': [
     { fault: 'org-id-on-unauthorized', rule: 'V2.ERR.ORG_ID_ONLY_SSO' },
@@ -227,8 +301,16 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'upload-failure-untyped', rule: 'V2.ERR.UPSTREAM_GENERIC' },
     { fault: 'upstream-leaks-stack', rule: 'V2.ERR.UPSTREAM_GENERIC' },
   ],
+  'W:234:41caa93177b4': [
+    { fault: 'v1-failed-job-success', rule: 'V1.ERR.FAILED_JOB' },
+    { fault: 'v1-refusal-without-error', rule: 'V1.PROMPT.REFUSAL_ERROR' },
+  ],
   'W:234:a0ba43bcc77c': [
     { fault: 'v1-status-created-201', rule: 'V1.CONTRACT.STATUS_DECLARED' },
     { fault: 'v1-view-404-html', rule: 'V1.CONTRACT.ERROR_BODY' },
+  ],
+  'W:241:502658dc83af': [
+    { fault: 'v1-parallel-refused', rule: 'V1.PROMPT.PARALLEL_QUEUE' },
+    { fault: 'v1-tier-limit-ignored', rule: 'V1.PROMPT.PARALLEL_QUEUE' },
   ],
 };

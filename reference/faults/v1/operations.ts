@@ -121,6 +121,7 @@ export const V1_OPERATION_FAULTS = [
   {
     name: 'v1-refusal-without-error',
     breaks: 'V1.PROMPT.REFUSAL_ERROR',
+    statements: ['W:144:4eaa83f06846', 'W:234:41caa93177b4'],
     description: 'a refused prompt is answered 200 with a prompt_id and no error, and nothing runs',
     install(s) {
       // A refusal takes a queue number as a prompt would, so numbers count every answer.
@@ -139,6 +140,7 @@ export const V1_OPERATION_FAULTS = [
   {
     name: 'v1-partner-key-field-ignored',
     breaks: 'V1.PROMPT.PARTNER_KEY',
+    statements: ['W:141:59a91eeb5e3e', 'W:161:8272cc2d3c5e'],
     description: 'partner nodes read their key from extra_data.api_key, so the documented field is refused',
     install(s) {
       s.policy.v1.partnerKeyField = 'api_key';
@@ -147,6 +149,7 @@ export const V1_OPERATION_FAULTS = [
   {
     name: 'v1-prompts-one-at-a-time',
     breaks: 'V1.PROMPT.PARALLEL_QUEUE',
+    statements: ['W:142:fe0bd3fb5836'],
     description: "prompts are accepted and queued, but run strictly one at a time although the account's tier allows three at once",
     install(s) {
       s.policy.v2.runConcurrency = () => 1;
@@ -155,6 +158,7 @@ export const V1_OPERATION_FAULTS = [
   {
     name: 'v1-tier-limit-ignored',
     breaks: 'V1.PROMPT.PARALLEL_QUEUE',
+    statements: ['W:142:fe0bd3fb5836', 'W:241:502658dc83af'],
     description: "every prompt submitted runs at once: nothing queues past the tier's limit of three",
     install(s) {
       s.policy.v2.runConcurrency = () => 1_000;
@@ -176,6 +180,7 @@ export const V1_OPERATION_FAULTS = [
   {
     name: 'v1-parallel-refused',
     breaks: 'V1.PROMPT.PARALLEL_QUEUE',
+    statements: ['W:142:fe0bd3fb5836', 'W:241:502658dc83af'],
     description: 'a prompt submitted while the tier limit is busy is refused 429 instead of queued',
     install(s) {
       s.policy.v1.busyRefusal = (engine, account) =>
@@ -252,6 +257,7 @@ export const V1_OPERATION_FAULTS = [
   {
     name: 'v1-view-open-without-key',
     breaks: 'V1.AUTH.API_KEY_HEADER',
+    statements: ['W:127:3a21e7b63064', 'W:161:7dc93e188fdb'],
     description: '/api/view answers its redirect to a request without X-API-Key',
     install(s) {
       // A request without a key is let in as the default account.
@@ -269,6 +275,7 @@ export const V1_OPERATION_FAULTS = [
     // reports a success as a failure there; answers in the first vocabulary are untouched.
     name: 'v1-second-vocabulary-success-failed',
     breaks: 'V1.STATUS.TERMINAL',
+    statements: ['W:98:32ac495801c8'],
     description: 'in the second status vocabulary, a job that finished successfully reads failed instead of completed',
     install(s) {
       v1StatusRead(s, (status) => (status === 'completed' ? 'failed' : status));
@@ -277,6 +284,7 @@ export const V1_OPERATION_FAULTS = [
   {
     name: 'v1-status-early-terminal',
     breaks: 'V1.STATUS.IN_FLIGHT',
+    statements: ['W:95:a7825f601ad9', 'W:98:4c0cf11a98c0'],
     description: 'a running job already reports success',
     install(s) {
       v1StatusRead(s, (status, engineStatus) => {
@@ -288,6 +296,7 @@ export const V1_OPERATION_FAULTS = [
   {
     name: 'v1-failed-job-success',
     breaks: 'V1.ERR.FAILED_JOB',
+    statements: ['W:234:41caa93177b4'],
     description: 'a job that failed at run time reports status success',
     install(s) {
       v1StatusRead(s, (status) => (status === 'error' ? 'success' : status === 'failed' ? 'completed' : status));

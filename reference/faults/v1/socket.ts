@@ -36,6 +36,7 @@ export const V1_SOCKET_FAULTS = [
   {
     name: 'ws-bad-token-accepted',
     breaks: 'V1.AUTH.API_KEY_HEADER',
+    statements: ['W:137:dc2a4bc158ba', 'W:161:7dc93e188fdb'],
     description: 'the WebSocket accepts an unknown token',
     install(s) {
       s.policy.v1.socketAccount = (token) => accountForKey(token) ?? 'alice';
@@ -44,6 +45,7 @@ export const V1_SOCKET_FAULTS = [
   {
     name: 'ws-client-id-routing',
     breaks: 'WS.CLIENT_ID_IGNORED',
+    statements: ['W:143:9572b4454656'],
     description: 'a prompt whose extra_data names a client_id is streamed only to the connection with that clientId',
     install(s) {
       // A prompt that names a client_id is streamed only to the connection with that clientId.
@@ -53,6 +55,7 @@ export const V1_SOCKET_FAULTS = [
   {
     name: 'ws-status-not-enveloped',
     breaks: 'WS.MESSAGE.ENVELOPE',
+    statements: ['W:166:d5b0ecdab26b'],
     description: 'the status message on connect is sent without the {type, data} envelope',
     install(s) {
       onMessage(s, (type, data, payload) => (type === 'status' && 'sid' in data ? [JSON.stringify(data)] : [payload]));
@@ -61,6 +64,7 @@ export const V1_SOCKET_FAULTS = [
   {
     name: 'ws-executed-no-prompt-id',
     breaks: 'WS.MESSAGE.PROMPT_ID',
+    statements: ['W:166:d5b0ecdab26b'],
     description: 'executed messages carry no data.prompt_id',
     install(s) {
       onMessage(s, (type, data) => {
@@ -71,6 +75,7 @@ export const V1_SOCKET_FAULTS = [
   {
     name: 'ws-progress-no-max',
     breaks: 'WS.MESSAGE.FIELDS',
+    statements: ['W:174:58e0aaecac3b'],
     description: 'progress messages carry no max',
     install(s) {
       onMessage(s, (type, data) => {
@@ -81,6 +86,7 @@ export const V1_SOCKET_FAULTS = [
   {
     name: 'ws-output-entry-no-type',
     breaks: 'WS.EXECUTED.OUTPUT_LISTS',
+    statements: ['W:182:d19219a4c2e9'],
     description: 'entries of executed output lists carry no type',
     install(s) {
       onMessage(s, (type, data) => {
@@ -92,6 +98,7 @@ export const V1_SOCKET_FAULTS = [
   {
     name: 'ws-start-after-executing',
     breaks: 'WS.ORDER',
+    statements: ['W:172:84e69680af18'],
     description: 'execution_start is sent after the first node executing message',
     install(s) {
       // execution_start is held back until the prompt's first executing message has gone out.
@@ -112,6 +119,7 @@ export const V1_SOCKET_FAULTS = [
   {
     name: 'ws-progress-flushed-late',
     breaks: 'WS.ORDER',
+    statements: ['W:173:be118e66413f'],
     description: "each node's closing progress tick is buffered and flushed on a timer once the run has ended, a few ms after its terminal message",
     install(s) {
       // A throttled progress reporter: the tick that completes a node (value = max) waits in a
@@ -138,6 +146,7 @@ export const V1_SOCKET_FAULTS = [
   {
     name: 'ws-interrupt-as-error',
     breaks: 'WS.INTERRUPTED',
+    statements: ['W:180:de07e276fe86'],
     description: 'a prompt its user cancels while it runs ends its stream with execution_error (the interrupt raised inside the node), not execution_interrupted',
     install(s) {
       onMessage(s, (type, data, payload) => {
@@ -150,6 +159,7 @@ export const V1_SOCKET_FAULTS = [
   {
     name: 'ws-terminal-mismatch',
     breaks: 'WS.POLL_AGREEMENT',
+    statements: ['W:178:0d1b3ff08fa1'],
     description: 'the stream reports execution_error for a job that succeeded',
     install(s) {
       const executed = new Map<string, string[]>();
@@ -167,6 +177,7 @@ export const V1_SOCKET_FAULTS = [
   {
     name: 'ws-frame-little-endian',
     breaks: 'WS.BINARY.LAYOUT',
+    statements: ['W:184:205e504f0f0a'],
     description: 'binary frame headers are written little-endian',
     install(s) {
       onFrame(s, (frame) => {
@@ -202,6 +213,7 @@ export const V1_SOCKET_FAULTS = [
   {
     name: 'ws-metadata-length-off-by-one',
     breaks: 'WS.BINARY.PREVIEW_METADATA',
+    statements: ['W:190:618eaac0b73b'],
     description: 'PREVIEW_IMAGE_WITH_METADATA frames count one byte more in metadata_len than the JSON has',
     install(s) {
       onFrame(s, (frame) => {
