@@ -111,6 +111,8 @@ export const CONTROLS = [
   { name: 'router-video-quotes-by-role', description: 'the estimate route prices the video family by the roles in content[], while runs still bill by media kinds (quotes are not charges)', families: ['router'] },
   { name: 'router-alternate-answers-raw', description: "runs on wavespeed without strict mode answer wavespeed's own response ({data: {id, outputs, status}}), the router having no translator back to the native output for it", families: ['router'] },
   { name: 'router-queue-own-names', description: 'the two unfinished queue statuses are named QUEUED and RUNNING (the seed shows only COMPLETED; the public documents say IN_QUEUE and IN_PROGRESS)', families: ['router'], departsFrom: ['ROUTER.QUEUE.STATUS_NAMES'] },
+  // Slice v1ws (issue #29 §2, §4): the v1 operations, their WebSocket and the registry, where seed W leaves a choice open.
+  { name: 'v1-renamed-classes', description: "the engine's core node classes have names of their own (BlankImage, ImageSaveOutput, ImageFromInputFile, InvertColours, ImagePreviewTemp): object_info lists those, and a prompt using the public names is refused as an unknown class; the target's class inputs name them (reference/control-inputs.ts)", families: ['v1'], surfaces: ['cloud'] },
 ] as const satisfies ReadonlyArray<ControlInfo>;
 
 export type ControlName = (typeof CONTROLS)[number]['name'];

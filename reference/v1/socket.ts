@@ -12,6 +12,7 @@ import { WebSocketServer, WebSocket } from 'ws';
 import type { ReferenceContext } from '../context.ts';
 import type { EngineEvent } from '../engine/types.ts';
 import { NodeCache } from './cache.ts';
+import { outwardClass } from './class-names.ts';
 import { previewImageFrame, previewWithMetadataFrame, textFrame } from './frames.ts';
 import type { V1Job, V1Jobs } from './jobs.ts';
 
@@ -162,7 +163,7 @@ export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs
           message('execution_error', {
             prompt_id,
             node_id: f.node_id,
-            node_type: f.class_type,
+            node_type: ctx.isControl('v1-renamed-classes') && f.class_type !== null ? outwardClass(f.class_type) : f.class_type,
             executed: run.executed.filter((n) => n !== f.node_id),
             exception_type: f.exception_type,
             exception_message: f.exception_message,

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { test, rules } from '../../fixtures/v1/test.ts';
 import { check, ensure, notJudged } from '../../lib/check.ts';
 import { outputsOf, runPrompt } from '../../lib/v1/run.ts';
-import { savePreviewWorkflow, saveWorkflow, slowWorkflow } from '../../lib/v1/workflows.ts';
+import { outputOfImageWorkflow, savePreviewWorkflow, saveWorkflow, slowWorkflow } from '../../lib/v1/workflows.ts';
 import type { DecodedFrame } from '../../lib/ws/frames.ts';
 import { TERMINAL_TYPES } from '../../lib/ws/schemas.ts';
 import { RuleViolation, show, SuiteError } from '../../lib/violations.ts';
@@ -17,12 +17,12 @@ const typesOf = (messages: Array<{ type: string }>): string[] => messages.map((m
 
 test.describe('Events', () => {
   test('text frames are JSON objects {type, data}', rules('WS.MESSAGE.ENVELOPE'), async ({ v1 }) => {
-    const run = await runPrompt(v1, saveWorkflow(prefix('envelope')), { expect: 'success', rule: 'WS.MESSAGE.ENVELOPE' });
+    const run = await runPrompt(v1, saveWorkflow(v1.classes, prefix('envelope')), { expect: 'success', rule: 'WS.MESSAGE.ENVELOPE' });
     check('WS.MESSAGE.ENVELOPE', run.session.messages().length > 0, 'the text frames of one run', 'JSON {type, data} messages', 'none');
   });
 
   test('every execution message carries data.prompt_id, and clients filter on it', rules('WS.MESSAGE.PROMPT_ID'), async ({ v1 }) => {
-    const run = await runPrompt(v1, saveWorkflow(prefix('promptid')), { expect: 'success', rule: 'WS.MESSAGE.PROMPT_ID' });
+    const run = await runPrompt(v1, saveWorkflow(v1.classes, prefix('promptid')), { expect: 'success', rule: 'WS.MESSAGE.PROMPT_ID' });
     const types = new Set(typesOf(run.stream.messages));
     // Every message that arrives is judged as it comes (a message of an execution kind without
     // data.prompt_id breaks this rule there). The seed does not say which kinds a server sends,
@@ -39,7 +39,7 @@ test.describe('Events', () => {
     // Every message is judged against its type's fields as it arrives; this run makes the
     // step-wise kinds arrive. The seed does not say which kinds a server must send, so a
     // kind that never came is reported as not judged, not as broken.
-    const run = await runPrompt(v1, slowWorkflow(slow, 0.3, prefix('fields')), { expect: 'success', rule: 'WS.MESSAGE.FIELDS' });
+    const run = await runPrompt(v1, slowWorkflow(v1.classes, slow, 0.3, prefix('fields')), { expect: 'success', rule: 'WS.MESSAGE.FIELDS' });
     const seen = new Set(typesOf(run.session.messages()));
     for (const kind of ['status', 'progress', 'progress_state', 'execution_cached', 'executing', 'executed']) {
       if (!seen.has(kind)) notJudged('WS.MESSAGE.FIELDS', `no "${kind}" message arrived during prompt ${run.promptId} (seen: ${[...seen].join(', ')}), so its fields were not judged`);
@@ -47,7 +47,7 @@ test.describe('Events', () => {
   });
 
   test('executed names its outputs in images / video / audio lists, each entry with filename, subfolder and type', rules('WS.EXECUTED.OUTPUT_LISTS'), async ({ v1 }) => {
-    const run = await runPrompt(v1, saveWorkflow(prefix('lists')), { expect: 'success', rule: 'WS.EXECUTED.OUTPUT_LISTS' });
+    const run = await runPrompt(v1, saveWorkflow(v1.classes, prefix('lists')), { expect: 'success', rule: 'WS.EXECUTED.OUTPUT_LISTS' });
     // The seed says what an executed message holds, not that one is sent for every node.
     if (!run.stream.messages.some((m) => m.type === 'executed' && m.data.node === '2')) return notJudged('WS.EXECUTED.OUTPUT_LISTS', `no executed message of SaveImage (node 2) arrived for prompt ${run.promptId}, so its output lists were not seen`);
     const outs = outputsOf(run.stream, '2');
@@ -58,7 +58,7 @@ test.describe('Events', () => {
     // runPrompt judges the order (lib/ws/order.ts); a two-output run gives it something to order.
     // The same prompt twice: an engine that caches nodes runs the second from its cache
     // (execution_cached, then executed without executing), which is judged the same way.
-    const prompt = savePreviewWorkflow(prefix('order'));
+    const prompt = savePreviewWorkflow(v1.classes, prefix('order'));
     for (const pass of ['first', 'second']) {
       const run = await runPrompt(v1, prompt, { expect: 'success', rule: 'WS.ORDER' });
       // The seed does not say which messages a run sends: a run with no node message has only
@@ -74,7 +74,7 @@ test.describe('Events', () => {
     if (typeof how.path !== 'string' || how.path === '') throw new SuiteError('scenario input prompt_interrupt must hold a path (with {prompt_id} where the prompt is named)');
     const session = await v1.openStream();
     try {
-      const promptId = await v1.accept(slowWorkflow(slow, 5, prefix('interrupt')));
+      const promptId = await v1.accept(slowWorkflow(v1.classes, slow, 5, prefix('interrupt')));
       // The slow node runs ~5 s; its first progress means the prompt runs with seconds to go.
       await session.waitFor(() => session.forPrompt(promptId).some((m) => m.type === 'progress' && m.data.node === '2'), JOB_DEADLINE_MS, () => jobBound(`no progress of the slow node of prompt ${promptId} arrived`));
       const fill = (v: unknown): unknown => (typeof v === 'string' ? v.replaceAll('{prompt_id}', promptId) : Array.isArray(v) ? v.map(fill) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x)])) : v);
@@ -91,7 +91,7 @@ test.describe('Events', () => {
   });
 
   test('the stream agrees with polling, the source of truth', rules('WS.POLL_AGREEMENT'), async ({ v1 }) => {
-    const run = await runPrompt(v1, saveWorkflow(prefix('agree')), { expect: 'success', rule: 'WS.POLL_AGREEMENT' });
+    const run = await runPrompt(v1, saveWorkflow(v1.classes, prefix('agree')), { expect: 'success', rule: 'WS.POLL_AGREEMENT' });
     check('WS.POLL_AGREEMENT', run.stream.terminal.type === 'execution_success', `the stream of prompt ${run.promptId}`, `execution_success, as polling says ${run.polled.status}`, run.stream.terminal.type);
   });
 
@@ -102,7 +102,7 @@ test.describe('Events', () => {
     const second = await v1.openStream(b);
     try {
       // The prompt even names the first connection, as the browser front end does.
-      const run = await runPrompt(v1, saveWorkflow(prefix('clientid')), { expect: 'success', rule: 'WS.CLIENT_ID_IGNORED', session: first, extraData: { client_id: a } });
+      const run = await runPrompt(v1, saveWorkflow(v1.classes, prefix('clientid')), { expect: 'success', rule: 'WS.CLIENT_ID_IGNORED', session: first, extraData: { client_id: a } });
       // Waits for the prompt's terminal message on the second connection; that it may never
       // come is this rule's finding (below), not a stream out of order.
       const ended = (): boolean => second.forPrompt(run.promptId).some((m) => TERMINAL_TYPES.has(m.type) || (m.type === 'executing' && m.data.node == null));
@@ -125,7 +125,7 @@ test.describe('Events', () => {
     try {
       const run = await runPrompt(
         v1,
-        { '1': { class_type: 'EmptyImage', inputs: { width: 6, height: 6, batch_size: 1, color: 0x55aa11 } }, '2': { class_type: cls, inputs: { images: ['1', 0] } } },
+        outputOfImageWorkflow(v1.classes, cls),
         { expect: 'success', rule: 'WS.BINARY.PREVIEW_IMAGE', session },
       );
       const frames = session.frames().filter((f): f is Extract<DecodedFrame, { frame_type: 1 }> => f.frame_type === 1);
@@ -148,7 +148,7 @@ test.describe('Events', () => {
   test('PREVIEW_IMAGE_WITH_METADATA frames: type 4, metadata_len, JSON metadata naming node and prompt, then image bytes', rules('WS.BINARY.PREVIEW_METADATA'), async ({ v1, requireScenario }) => {
     const cls = requireScenario('step_preview_node_class', 'a node class that sends previews with metadata while it runs') as string;
     // The stream fixture announces supports_preview_metadata, as the browser front end does.
-    const run = await runPrompt(v1, slowWorkflow(cls, 0.3, prefix('meta')), { expect: 'success', rule: 'WS.BINARY.PREVIEW_METADATA' });
+    const run = await runPrompt(v1, slowWorkflow(v1.classes, cls, 0.3, prefix('meta')), { expect: 'success', rule: 'WS.BINARY.PREVIEW_METADATA' });
     const frames = run.session.frames().filter((f): f is Extract<DecodedFrame, { frame_type: 4 }> => f.frame_type === 4);
     if (frames.length === 0) {
       // Every frame was judged on arrival; the seed does not oblige a server to send type 4.

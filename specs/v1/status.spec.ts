@@ -15,7 +15,7 @@ const prefix = (what: string): string => `conformance-v1-${what}-${randomUUID().
 async function statusWhileRunning(v1: V1Client, slow: string): Promise<{ promptId: string; status: string }> {
   const session = await v1.openStream();
   try {
-    const promptId = await v1.accept(slowWorkflow(slow, 3, prefix('inflight')));
+    const promptId = await v1.accept(slowWorkflow(v1.classes, slow, 3, prefix('inflight')));
     // The slow node needs ~3 s; one progress of it means it runs with seconds to go.
     await session.waitFor(
       () => session.forPrompt(promptId).some((m) => m.type === 'progress' && m.data.node === '2'),
@@ -32,7 +32,7 @@ async function statusWhileRunning(v1: V1Client, slow: string): Promise<{ promptI
 
 test.describe('v1 job status', () => {
   test('a finished job reports a terminal value, so polling that keys on terminal vs in flight ends', rules('V1.STATUS.TERMINAL'), async ({ v1 }) => {
-    const run = await runPrompt(v1, saveWorkflow(prefix('terminal')), { expect: 'success', rule: 'V1.STATUS.TERMINAL' });
+    const run = await runPrompt(v1, saveWorkflow(v1.classes, prefix('terminal')), { expect: 'success', rule: 'V1.STATUS.TERMINAL' });
     check('V1.STATUS.TERMINAL', classifyStatus(run.polled.status) === 'success', 'the status of a finished EmptyImage -> SaveImage job', 'success (or completed)', run.polled.status);
   });
 

@@ -589,6 +589,18 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
     assert.deepEqual(await waiting(plain), ['IN_QUEUE', 'IN_QUEUE']);
     assert.deepEqual(await waiting(ctl), ['QUEUED', 'QUEUED'], 'a waiting request under the control');
   },
+  // Slice v1ws (issue #29): the v1 operations, their WebSocket and the registry.
+  'v1-renamed-classes': async ({ plain, ctl }) => {
+    const classes = async (ref: RunningReference) => Object.keys((await (await v1(ref, '/api/object_info')).json()) as Record<string, unknown>);
+    assert.ok((await classes(plain)).includes('EmptyImage'), 'the plain reference has the public names');
+    const renamed = await classes(ctl);
+    assert.ok(renamed.includes('BlankImage') && !renamed.includes('EmptyImage'), renamed.join(', '));
+    const refused = await v1(ctl, '/api/prompt', { method: 'POST', body: JSON.stringify({ prompt: PREVIEW }) });
+    assert.equal(refused.status, 400, 'a prompt using the public names is refused');
+    assert.match(JSON.stringify(await refused.json()), /unknown_node_class/);
+    const own = { '1': { class_type: 'BlankImage', inputs: { width: 4, height: 4, batch_size: 1, color: 7 } }, '2': { class_type: 'ImagePreviewTemp', inputs: { images: ['1', 0] } } };
+    assert.ok((await v1Run(ctl, own)).messages.some((m) => m.type === 'execution_success'), 'its own names run');
+  },
 };
 
 describe('each control is in effect', { concurrency: 1 }, () => {
