@@ -2963,6 +2963,10 @@ export const RULE_CATALOG = {
     summary: 'a job still running reports a value other than the terminal ones (any name; clients key on terminal vs in flight and accept names they do not know)',
     source: 'seed',
     seed_refs: [
+      { seed: 'W', section: 'States and transitions › v1 job status (operation `GET /api/job/{prompt_id}/status`)', line: 91, sha: '87c20bb85a69' },
+      { seed: 'W', section: 'States and transitions › v1 job status (operation `GET /api/job/{prompt_id}/status`)', line: 92, sha: '89ef667d9143' },
+      { seed: 'W', section: 'States and transitions › v1 job status (operation `GET /api/job/{prompt_id}/status`)', line: 93, sha: 'c4feb452ba68' },
+      { seed: 'W', section: 'States and transitions › v1 job status (operation `GET /api/job/{prompt_id}/status`)', line: 94, sha: '01fee6c32c4e' },
       { seed: 'W', section: 'States and transitions › v1 job status (operation `GET /api/job/{prompt_id}/status`)', line: 95, sha: 'a7825f601ad9' },
       { seed: 'W', section: 'States and transitions › v1 job status (operation `GET /api/job/{prompt_id}/status`)', line: 96, sha: 'ef2fc60f9d42' },
       { seed: 'W', section: 'States and transitions › v1 job status (operation `GET /api/job/{prompt_id}/status`)', line: 98, sha: '4c0cf11a98c0' },

@@ -112,6 +112,21 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'W:74:805d038d87df': [
     { fault: 'output-url-rotates', rule: 'V2.URL.CONTENT_STABLE' },
   ],
+  'W:90:8ea32a2532dc': [
+    { fault: 'v1-status-success-evicted-lost', rule: 'V1.STATUS.TERMINAL' },
+  ],
+  'W:91:87c20bb85a69': [
+    { fault: 'v1-status-retried-attempt-error', rule: 'V1.STATUS.IN_FLIGHT' },
+  ],
+  'W:92:89ef667d9143': [
+    { fault: 'v1-status-warning-non-retryable', rule: 'V1.STATUS.IN_FLIGHT' },
+  ],
+  'W:93:c4feb452ba68': [
+    { fault: 'v1-status-heartbeat-lost', rule: 'V1.STATUS.IN_FLIGHT' },
+  ],
+  'W:94:01fee6c32c4e': [
+    { fault: 'v1-status-preempted-cancelled', rule: 'V1.STATUS.IN_FLIGHT' },
+  ],
   'W:95:a7825f601ad9': [
     { fault: 'v1-status-early-terminal', rule: 'V1.STATUS.IN_FLIGHT' },
   ],
@@ -151,6 +166,9 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   ],
   'W:134:de3fdd4f7a29': [
     { fault: 'v1-prompt-id-number', rule: 'V1.PROMPT.SUBMIT' },
+  ],
+  'W:135:02ac9ea4d6c7': [
+    { fault: 'v1-status-member-state', rule: 'V1.CONTRACT.BODY' },
   ],
   'W:136:f9d316cc455a': [
     { fault: 'v1-view-location-needs-key', rule: 'V1.VIEW.SIGNED_OPENABLE' },
@@ -217,21 +235,45 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'W:161:8272cc2d3c5e': [
     { fault: 'v1-partner-key-field-ignored', rule: 'V1.PROMPT.PARTNER_KEY' },
   ],
+  'W:166:7055d512ac6e': [
+    { fault: 'ws-json-as-binary', rule: 'WS.MESSAGE.ENVELOPE' },
+  ],
   'W:166:d5b0ecdab26b': [
     { fault: 'ws-executed-no-prompt-id', rule: 'WS.MESSAGE.PROMPT_ID' },
+    { fault: 'ws-json-as-binary', rule: 'WS.MESSAGE.ENVELOPE' },
+    { fault: 'ws-prompt-id-backend-id', rule: 'WS.MESSAGE.PROMPT_ID' },
     { fault: 'ws-status-not-enveloped', rule: 'WS.MESSAGE.ENVELOPE' },
+  ],
+  'W:170:a80b0ac04c33': [
+    { fault: 'ws-queue-remaining-string', rule: 'WS.MESSAGE.FIELDS' },
+  ],
+  'W:171:0a07abd63ffd': [
+    { fault: 'ws-notification-text-in-message', rule: 'WS.MESSAGE.FIELDS' },
   ],
   'W:172:84e69680af18': [
     { fault: 'ws-start-after-executing', rule: 'WS.ORDER' },
   ],
   'W:173:be118e66413f': [
+    { fault: 'ws-executing-node-number', rule: 'WS.MESSAGE.FIELDS' },
     { fault: 'ws-progress-flushed-late', rule: 'WS.ORDER' },
   ],
   'W:174:58e0aaecac3b': [
     { fault: 'ws-progress-no-max', rule: 'WS.MESSAGE.FIELDS' },
   ],
+  'W:175:601812a82361': [
+    { fault: 'ws-progress-state-nodes-list', rule: 'WS.MESSAGE.FIELDS' },
+  ],
+  'W:176:34f786d384b3': [
+    { fault: 'ws-executed-display-node-only', rule: 'WS.MESSAGE.FIELDS' },
+  ],
+  'W:177:636d1c794690': [
+    { fault: 'ws-cached-empty-list-omitted', rule: 'WS.MESSAGE.FIELDS' },
+  ],
   'W:178:0d1b3ff08fa1': [
     { fault: 'ws-terminal-mismatch', rule: 'WS.POLL_AGREEMENT' },
+  ],
+  'W:179:54d2feedd035': [
+    { fault: 'ws-error-traceback-stripped', rule: 'WS.MESSAGE.FIELDS' },
   ],
   'W:180:de07e276fe86': [
     { fault: 'ws-interrupt-as-error', rule: 'WS.INTERRUPTED' },
@@ -250,6 +292,9 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   ],
   'W:190:618eaac0b73b': [
     { fault: 'ws-metadata-length-off-by-one', rule: 'WS.BINARY.PREVIEW_METADATA' },
+  ],
+  'W:192:9593d2b75134': [
+    { fault: 'ws-metadata-no-real-node-id', rule: 'WS.BINARY.PREVIEW_METADATA' },
   ],
   'W:198:0a870126a233': [
     { fault: 'org-id-on-unauthorized', rule: 'V2.ERR.ORG_ID_ONLY_SSO' },

@@ -96,8 +96,10 @@ export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs
     switch (e.kind) {
       case 'status': {
         sendTo(to, message('status', { status: { exec_info: { queue_remaining: queueRemaining(job.account) } } }));
-        if (e.status === 'queued' && e.queuePosition !== null && e.queuePosition > 1) {
-          sendTo(to, message('notification', { value: `Prompt ${prompt_id} is waiting in the queue (position ${e.queuePosition}); it starts when a slot of your subscription tier frees up.`, id: 'queue' }));
+        // A note for people as each prompt is queued (the engine's toast), naming its place when it waits behind others.
+        if (e.status === 'queued') {
+          const waits = e.queuePosition !== null && e.queuePosition > 1;
+          sendTo(to, message('notification', { value: waits ? `Prompt ${prompt_id} is waiting in the queue (position ${e.queuePosition}); it starts when a slot of your subscription tier frees up.` : `Prompt ${prompt_id} is queued.`, id: 'queue' }));
         }
         if (e.status === 'succeeded' || e.status === 'failed' || e.status === 'canceled') runs.delete(prompt_id);
         return;

@@ -5,33 +5,60 @@
 import { randomUUID } from 'node:crypto';
 import { test, rules } from '../../fixtures/v1/test.ts';
 import { check, ensure, notJudged } from '../../lib/check.ts';
-import { outputsOf, runPrompt } from '../../lib/v1/run.ts';
+import { outputsOf, runPrompt, untilRunning } from '../../lib/v1/run.ts';
 import { outputOfImageWorkflow, savePreviewWorkflow, saveWorkflow, slowWorkflow } from '../../lib/v1/workflows.ts';
 import type { DecodedFrame } from '../../lib/ws/frames.ts';
-import { TERMINAL_TYPES } from '../../lib/ws/schemas.ts';
-import { RuleViolation, show, SuiteError } from '../../lib/violations.ts';
+import { TERMINAL_TYPES, type TextMessage } from '../../lib/ws/schemas.ts';
 import { jobBound, JOB_DEADLINE_MS } from '../../lib/time.ts';
+import { RuleViolation, show, SuiteError } from '../../lib/violations.ts';
 
 const prefix = (what: string): string => `conformance-v1-${what}-${randomUUID().slice(0, 8)}`;
 const typesOf = (messages: Array<{ type: string }>): string[] => messages.map((m) => m.type);
+/** The file names an executed message's output lists name. */
+const outputNames = (m: TextMessage): string[] => {
+  const out = m.data.output;
+  if (typeof out !== 'object' || out === null) return [];
+  return ['images', 'video', 'audio'].flatMap((list) => {
+    const entries = (out as Record<string, unknown>)[list];
+    return Array.isArray(entries) ? entries.flatMap((e) => (typeof e === 'object' && e !== null && typeof (e as { filename?: unknown }).filename === 'string' ? [(e as { filename: string }).filename] : [])) : [];
+  });
+};
 
 test.describe('Events', () => {
   test('text frames are JSON objects {type, data}', rules('WS.MESSAGE.ENVELOPE'), async ({ v1 }) => {
-    const run = await runPrompt(v1, saveWorkflow(v1.classes, prefix('envelope')), { expect: 'success', rule: 'WS.MESSAGE.ENVELOPE' });
-    check('WS.MESSAGE.ENVELOPE', run.session.messages().length > 0, 'the text frames of one run', 'JSON {type, data} messages', 'none');
+    // Every frame of the run is judged as it arrives (lib/ws/session.ts): a text frame that is
+    // no JSON {type, data}, or a JSON message sent as a binary frame, breaks the rule there and
+    // stops this run with it. The run gives the stream every kind of message to send.
+    await runPrompt(v1, savePreviewWorkflow(v1.classes, prefix('envelope')), { expect: 'success', rule: 'WS.MESSAGE.ENVELOPE' });
   });
 
-  test('every execution message carries data.prompt_id, and clients filter on it', rules('WS.MESSAGE.PROMPT_ID'), async ({ v1 }) => {
-    const run = await runPrompt(v1, saveWorkflow(v1.classes, prefix('promptid')), { expect: 'success', rule: 'WS.MESSAGE.PROMPT_ID' });
-    const types = new Set(typesOf(run.stream.messages));
-    // Every message that arrives is judged as it comes (a message of an execution kind without
-    // data.prompt_id breaks this rule there). The seed does not say which kinds a server sends,
-    // so a kind that never came for this prompt is not judged, not broken.
-    for (const t of ['execution_start', 'executing', 'executed']) {
-      if (!types.has(t)) notJudged('WS.MESSAGE.PROMPT_ID', `no "${t}" message of prompt ${run.promptId} arrived (seen: ${[...types].join(', ')}), so its prompt_id was not seen`);
+  test('every execution message carries data.prompt_id, the id POST /api/prompt answered, and clients filter on it', rules('WS.MESSAGE.PROMPT_ID'), async ({ v1 }) => {
+    const tag = prefix('promptid');
+    const session = await v1.openStream();
+    try {
+      const promptId = await v1.accept(saveWorkflow(v1.classes, tag), undefined, 'WS.MESSAGE.PROMPT_ID');
+      await v1.pollToTerminal(promptId);
+      // The run's output is known on the stream by its unique filename prefix, whatever prompt_id
+      // its executed message carries; the prompt's own messages by the prompt_id it was answered.
+      const ownOutput = (): TextMessage[] => session.messages().filter((m) => m.type === 'executed' && outputNames(m).some((f) => f.startsWith(tag)));
+      const ended = (): boolean => session.forPrompt(promptId).some((m) => TERMINAL_TYPES.has(m.type));
+      await session.waitFor(() => ownOutput().length > 0 || ended(), JOB_DEADLINE_MS, () => jobBound(`no executed message naming an output ${tag}* and no terminal message of prompt ${promptId} arrived`));
+      const named = ownOutput();
+      if (named.length === 0) {
+        notJudged('WS.MESSAGE.PROMPT_ID', `no executed message named the output of prompt ${promptId} (seen for it: ${session.typesFor(promptId).join(', ')}), so no message was seen to name its job`);
+      } else {
+        check('WS.MESSAGE.PROMPT_ID', named.every((m) => m.data.prompt_id === promptId), `the executed message naming this prompt's output ${tag}*`, `data.prompt_id ${promptId}, the id POST /api/prompt answered`, named.map((m) => m.data.prompt_id));
+      }
+      const types = new Set(session.typesFor(promptId));
+      // Every message that arrives is judged as it comes (a message of an execution kind without
+      // data.prompt_id breaks this rule there). The seed does not say which kinds a server sends,
+      // so a kind that never came for this prompt is not judged, not broken.
+      for (const t of ['execution_start', 'executing', 'executed']) {
+        if (!types.has(t)) notJudged('WS.MESSAGE.PROMPT_ID', `no "${t}" message of prompt ${promptId} arrived (seen: ${[...types].join(', ')}), so its prompt_id was not seen`);
+      }
+    } finally {
+      session.close();
     }
-    // The stream of a prompt is collected by its prompt_id; its terminal message names it.
-    check('WS.MESSAGE.PROMPT_ID', [...types].some((t) => TERMINAL_TYPES.has(t)), `messages of prompt ${run.promptId}`, 'a terminal message carrying this prompt_id', [...types]);
   });
 
   test('each message type carries its data fields (status, executing, progress, progress_state, executed, execution_cached, ...)', rules('WS.MESSAGE.FIELDS'), async ({ v1, requireScenario }) => {
@@ -41,7 +68,13 @@ test.describe('Events', () => {
     // kind that never came is reported as not judged, not as broken.
     const run = await runPrompt(v1, slowWorkflow(v1.classes, slow, 0.3, prefix('fields')), { expect: 'success', rule: 'WS.MESSAGE.FIELDS' });
     const seen = new Set(typesOf(run.session.messages()));
-    for (const kind of ['status', 'progress', 'progress_state', 'execution_cached', 'executing', 'executed']) {
+    // A run that fails gives execution_error's fields to judge, where the target names a node class that fails.
+    const failing = v1.target.scenario.failing_node_class;
+    if (typeof failing === 'string' && failing !== '') {
+      const failed = await runPrompt(v1, { '1': { class_type: failing, inputs: { message: 'conformance: failing on purpose' } } }, { expect: 'failure', rule: 'WS.MESSAGE.FIELDS' });
+      for (const t of typesOf(failed.session.messages())) seen.add(t);
+    }
+    for (const kind of ['status', 'notification', 'progress', 'progress_state', 'execution_cached', 'executing', 'executed', 'execution_error']) {
       if (!seen.has(kind)) notJudged('WS.MESSAGE.FIELDS', `no "${kind}" message arrived during prompt ${run.promptId} (seen: ${[...seen].join(', ')}), so its fields were not judged`);
     }
   });
@@ -75,8 +108,8 @@ test.describe('Events', () => {
     const session = await v1.openStream();
     try {
       const promptId = await v1.accept(slowWorkflow(v1.classes, slow, 5, prefix('interrupt')));
-      // The slow node runs ~5 s; its first progress means the prompt runs with seconds to go.
-      await session.waitFor(() => session.forPrompt(promptId).some((m) => m.type === 'progress' && m.data.node === '2'), JOB_DEADLINE_MS, () => jobBound(`no progress of the slow node of prompt ${promptId} arrived`));
+      // The slow node runs ~5 s; any sign it runs (executing, progress, or the prompt's start) means seconds to go.
+      await untilRunning(session, promptId, '2');
       const fill = (v: unknown): unknown => (typeof v === 'string' ? v.replaceAll('{prompt_id}', promptId) : Array.isArray(v) ? v.map(fill) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x)])) : v);
       const asked = await v1.api.follow(String(fill(how.path)), { method: how.method ?? 'POST', ...(how.body !== undefined ? { json: fill(how.body) } : {}), auth: { apiKey: v1.key } });
       if (asked.status < 200 || asked.status > 299) return notJudged('WS.INTERRUPTED', `the cancel named by scenario input prompt_interrupt answered ${asked.status} for a running prompt, so no prompt was cancelled (check the input)`);

@@ -293,6 +293,78 @@ export const V1_OPERATION_FAULTS = [
       });
     },
   },
+  // Slice v1ws (issue #29 §1): a fault for each row of the v1 status table.
+  {
+    // W:90: success is the terminal value of a job that finished well. A status service that
+    // keeps finished records in a cache with a short lifetime answers a finished job it no
+    // longer holds as lost, though the job ran through and its outputs are there.
+    name: 'v1-status-success-evicted-lost',
+    breaks: 'V1.STATUS.TERMINAL',
+    statements: ['W:90:8ea32a2532dc'],
+    description: "a job that finished successfully reads lost once it has finished: the status cache evicted the finished record",
+    install(s) {
+      v1StatusRead(s, (status) => (status === 'success' ? 'lost' : status));
+    },
+  },
+  {
+    // W:91: error means the job failed. A scheduler that retries a job on another worker after
+    // one attempt crashed lets the status read report the crashed attempt's error meanwhile.
+    name: 'v1-status-retried-attempt-error',
+    breaks: 'V1.STATUS.IN_FLIGHT',
+    statements: ['W:91:87c20bb85a69'],
+    description: "a running job reads error while a retry runs it on (the failed attempt's state leaks into the status read), then ends success",
+    install(s) {
+      v1StatusRead(s, (status) => (status === 'executing' ? 'error' : status));
+    },
+  },
+  {
+    // W:92: non_retryable_error is terminal. A status mapper that files a node's warning under
+    // the non-retryable bucket reports it while the job goes on running to success.
+    name: 'v1-status-warning-non-retryable',
+    breaks: 'V1.STATUS.IN_FLIGHT',
+    statements: ['W:92:89ef667d9143'],
+    description: 'a running job reads non_retryable_error (a node warning mapped to the failure bucket) and then ends success',
+    install(s) {
+      v1StatusRead(s, (status) => (status === 'executing' ? 'non_retryable_error' : status));
+    },
+  },
+  {
+    // W:93: lost means the job disappeared before finishing. A liveness check with too short a
+    // heartbeat window marks a job lost while its worker is busy inside a long node.
+    name: 'v1-status-heartbeat-lost',
+    breaks: 'V1.STATUS.IN_FLIGHT',
+    statements: ['W:93:c4feb452ba68'],
+    description: "a job inside a long node reads lost (its worker's heartbeat came late), though it runs on and ends success",
+    install(s) {
+      v1StatusRead(s, (status) => (status === 'executing' ? 'lost' : status));
+    },
+  },
+  {
+    // W:94: cancelled is terminal. A worker pre-empted and re-queued by the scheduler is
+    // reported cancelled (the pre-emption is an interrupt to the engine), though the job resumes.
+    name: 'v1-status-preempted-cancelled',
+    breaks: 'V1.STATUS.IN_FLIGHT',
+    statements: ['W:94:01fee6c32c4e'],
+    description: 'a running job reads cancelled (its worker was pre-empted and the job re-queued), then resumes and ends success',
+    install(s) {
+      v1StatusRead(s, (status) => (status === 'executing' ? 'cancelled' : status));
+    },
+  },
+  {
+    // W:135: the status read answers {status}. A serializer shared with another listing names
+    // the member state, so the value is there under a name the operation does not give.
+    name: 'v1-status-member-state',
+    breaks: 'V1.CONTRACT.BODY',
+    statements: ['W:135:02ac9ea4d6c7'],
+    description: 'the job status read answers {state} instead of {status} (a serializer shared with another listing)',
+    install(s) {
+      s.respond({ surfaces: ['cloud'], routes: [STATUS] }, (out) => {
+        if (out.status !== 200 || !isObj(out.body) || typeof out.body.status !== 'string') return;
+        out.body.state = out.body.status;
+        delete out.body.status;
+      });
+    },
+  },
   {
     name: 'v1-failed-job-success',
     breaks: 'V1.ERR.FAILED_JOB',

@@ -1,5 +1,6 @@
 // Faults of the v1 WebSocket stream (seed W § Events): JSON messages and binary frames, each
 // rewritten on its way to the sockets through the WebSocket hook.
+import { randomUUID } from 'node:crypto';
 import type { FaultUnit } from '../unit.ts';
 import { accountForKey } from '../../v1/auth.ts';
 import { FRAME, IMAGE_TYPE } from '../../v1/frames.ts';
@@ -171,6 +172,157 @@ export const V1_SOCKET_FAULTS = [
         executed.delete(prompt);
         const error = { prompt_id: data.prompt_id, node_id: null, node_type: null, executed: nodes, exception_type: 'RuntimeError', exception_message: 'execution failed', traceback: [], current_inputs: {}, current_outputs: {} };
         return [JSON.stringify({ type: 'execution_error', data: error })];
+      });
+    },
+  },
+  // Slice v1ws (issue #29 §1): a fault for each row of the event-type table and the frame table.
+  {
+    // W:170: queue_remaining is a count. A queue length read from a key-value store that keeps
+    // numbers as strings goes out as "2" rather than 2.
+    name: 'ws-queue-remaining-string',
+    breaks: 'WS.MESSAGE.FIELDS',
+    statements: ['W:170:a80b0ac04c33'],
+    description: 'status messages carry queue_remaining as a string (the count read from a store that keeps strings)',
+    install(s) {
+      onMessage(s, (type, data) => {
+        if (type !== 'status') return;
+        const info = isObj(data.status) && isObj(data.status.exec_info) ? data.status.exec_info : data;
+        if (typeof info.queue_remaining === 'number') info.queue_remaining = String(info.queue_remaining);
+      });
+    },
+  },
+  {
+    // W:171: a notification's text is in value. A notifier shared with another channel writes
+    // its text under message.
+    name: 'ws-notification-text-in-message',
+    breaks: 'WS.MESSAGE.FIELDS',
+    statements: ['W:171:0a07abd63ffd'],
+    description: 'notification messages carry their text in message instead of value (a notifier shared with another channel)',
+    install(s) {
+      onMessage(s, (type, data) => {
+        if (type !== 'notification' || typeof data.value !== 'string') return;
+        data.message = data.value;
+        delete data.value;
+      });
+    },
+  },
+  {
+    // W:173: executing names the node by its id. A serializer that turns numeric-looking
+    // strings into numbers sends node 2 rather than "2".
+    name: 'ws-executing-node-number',
+    breaks: 'WS.MESSAGE.FIELDS',
+    statements: ['W:173:be118e66413f'],
+    description: 'executing messages name a numeric-looking node id as a number (a serializer coercing "2" to 2)',
+    install(s) {
+      onMessage(s, (type, data) => {
+        if (type === 'executing' && typeof data.node === 'string' && /^[0-9]+$/.test(data.node)) data.node = Number(data.node);
+      });
+    },
+  },
+  {
+    // W:175: progress_state nests its nodes in an object. A state reporter that serializes its
+    // node map as the list of its values sends an array.
+    name: 'ws-progress-state-nodes-list',
+    breaks: 'WS.MESSAGE.FIELDS',
+    statements: ['W:175:601812a82361'],
+    description: "progress_state carries nodes as an array of node states instead of an object keyed by node id (the map's values serialized)",
+    install(s) {
+      onMessage(s, (type, data) => {
+        if (type === 'progress_state' && isObj(data.nodes)) data.nodes = Object.values(data.nodes);
+      });
+    },
+  },
+  {
+    // W:176: executed names the node that finished. A relay that only forwards the display id
+    // (display_node) drops node.
+    name: 'ws-executed-display-node-only',
+    breaks: 'WS.MESSAGE.FIELDS',
+    statements: ['W:176:34f786d384b3'],
+    description: 'executed messages carry display_node but no node (a relay forwarding the display id only)',
+    install(s) {
+      onMessage(s, (type, data) => {
+        if (type !== 'executed' || !('node' in data)) return;
+        data.display_node ??= data.node;
+        delete data.node;
+      });
+    },
+  },
+  {
+    // W:177: execution_cached lists the skipped nodes. A serializer that omits empty arrays
+    // sends the message without nodes when nothing was cached.
+    name: 'ws-cached-empty-list-omitted',
+    breaks: 'WS.MESSAGE.FIELDS',
+    statements: ['W:177:636d1c794690'],
+    description: 'execution_cached is sent without nodes when no node was cached (a serializer omitting empty arrays)',
+    install(s) {
+      onMessage(s, (type, data) => {
+        if (type === 'execution_cached' && Array.isArray(data.nodes) && data.nodes.length === 0) delete data.nodes;
+      });
+    },
+  },
+  {
+    // W:179: execution_error carries exception_type, exception_message and traceback. A gateway
+    // that strips tracebacks from errors it forwards (so as not to leak server paths) drops the member.
+    name: 'ws-error-traceback-stripped',
+    breaks: 'WS.MESSAGE.FIELDS',
+    statements: ['W:179:54d2feedd035'],
+    description: 'execution_error messages come without traceback (stripped by a gateway that hides server paths)',
+    install(s) {
+      onMessage(s, (type, data) => {
+        if (type === 'execution_error') delete data.traceback;
+      });
+    },
+  },
+  {
+    // W:192: the preview metadata names real_node_id. An engine that names only the node and its
+    // display id (no subgraphs, so it thought the third redundant) leaves it out.
+    name: 'ws-metadata-no-real-node-id',
+    breaks: 'WS.BINARY.PREVIEW_METADATA',
+    statements: ['W:192:9593d2b75134'],
+    description: 'the JSON metadata of PREVIEW_IMAGE_WITH_METADATA frames has no real_node_id',
+    install(s) {
+      s.socket((payload) => {
+        if (typeof payload === 'string' || payload.length < 8 || payload.readUInt32BE(0) !== FRAME.PREVIEW_IMAGE_WITH_METADATA) return [payload];
+        const n = payload.readUInt32BE(4);
+        const meta = JSON.parse(payload.subarray(8, 8 + n).toString('utf8')) as Obj;
+        delete meta.real_node_id;
+        const json = Buffer.from(JSON.stringify(meta), 'utf8');
+        const head = Buffer.alloc(8);
+        head.writeUInt32BE(FRAME.PREVIEW_IMAGE_WITH_METADATA, 0);
+        head.writeUInt32BE(json.length, 4);
+        return [Buffer.concat([head, json, payload.subarray(8 + n)])];
+      });
+    },
+  },
+  {
+    // W:166: text frames carry the JSON messages; binary frames carry previews. A WebSocket
+    // layer handed the encoded message as a Buffer sends it with the binary opcode.
+    name: 'ws-json-as-binary',
+    breaks: 'WS.MESSAGE.ENVELOPE',
+    statements: ['W:166:d5b0ecdab26b', 'W:166:7055d512ac6e'],
+    description: 'the JSON messages of a run go out as binary frames (the encoded message handed to the socket as a Buffer)',
+    install(s) {
+      onMessage(s, (type, _data, payload) => (type === 'status' ? [payload] : [Buffer.from(payload as string, 'utf8')]));
+    },
+  },
+  {
+    // W:166: data.prompt_id identifies the job. A cloud gateway that submits each prompt to a
+    // backend engine under the backend's own id relays the backend's messages without mapping
+    // that id back to the prompt_id it answered the client.
+    name: 'ws-prompt-id-backend-id',
+    breaks: 'WS.MESSAGE.PROMPT_ID',
+    statements: ['W:166:d5b0ecdab26b'],
+    description: "the stream names each prompt by the backend engine's own job id, not the prompt_id POST /api/prompt answered",
+    install(s) {
+      const backend = new Map<string, string>();
+      onMessage(s, (_type, data) => {
+        if (typeof data.prompt_id !== 'string') return;
+        let id = backend.get(data.prompt_id);
+        if (id === undefined) {
+          id = randomUUID();
+          backend.set(data.prompt_id, id);
+        }
+        data.prompt_id = id;
       });
     },
   },
