@@ -112,6 +112,7 @@ export const CONTROLS = [
   { name: 'router-alternate-answers-raw', description: "runs on wavespeed without strict mode answer wavespeed's own response ({data: {id, outputs, status}}), the router having no translator back to the native output for it", families: ['router'] },
   { name: 'router-queue-own-names', description: 'the two unfinished queue statuses are named QUEUED and RUNNING (the seed shows only COMPLETED; the public documents say IN_QUEUE and IN_PROGRESS)', families: ['router'], departsFrom: ['ROUTER.QUEUE.STATUS_NAMES'] },
   // Slice v1ws (issue #29 §2, §4): the v1 operations, their WebSocket and the registry, where seed W leaves a choice open.
+  { name: 'registry-publisher-only', description: "the registry lets only a node's publisher (the account of the scenario's JWT and API key) or the administrative secret write its translations; another valid credential is authenticated and refused 403 forbidden", families: ['registry'] },
   { name: 'v1-renamed-classes', description: "the engine's core node classes have names of their own (BlankImage, ImageSaveOutput, ImageFromInputFile, InvertColours, ImagePreviewTemp): object_info lists those, and a prompt using the public names is refused as an unknown class; the target's class inputs name them (reference/control-inputs.ts)", families: ['v1'], surfaces: ['cloud'] },
 ] as const satisfies ReadonlyArray<ControlInfo>;
 

@@ -590,6 +590,13 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
     assert.deepEqual(await waiting(ctl), ['QUEUED', 'QUEUED'], 'a waiting request under the control');
   },
   // Slice v1ws (issue #29): the v1 operations, their WebSocket and the registry.
+  'registry-publisher-only': async ({ plain, ctl }) => {
+    const write = (ref: RunningReference, key: string) =>
+      fetch(`${ref.surfaces.registry}/nodes/ref-image-tools/translations`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ data: { fr: { title: 'titre' } } }) });
+    assert.equal((await write(plain, CLOUD_KEYS.bob)).status, 201, 'the plain reference lets any valid key write');
+    assert.equal((await write(ctl, CLOUD_KEYS.bob)).status, 403, "another account's valid key is authenticated and not allowed");
+    assert.equal((await write(ctl, CLOUD_KEYS.alice)).status, 201, "the publisher's key writes");
+  },
   'v1-renamed-classes': async ({ plain, ctl }) => {
     const classes = async (ref: RunningReference) => Object.keys((await (await v1(ref, '/api/object_info')).json()) as Record<string, unknown>);
     assert.ok((await classes(plain)).includes('EmptyImage'), 'the plain reference has the public names');
