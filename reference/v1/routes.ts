@@ -12,6 +12,7 @@ import { promptError, sendV1Error, type PromptError } from './errors.ts';
 import { readV1Form, UploadError, V1Files, type V1Form } from './files.ts';
 import { v1Status, type V1Jobs } from './jobs.ts';
 import { hiddenClassNodes, inwardPrompt, outwardClass } from './class-names.ts';
+import { withCachedWorkInstant } from './cache.ts';
 import { isPlainObject } from '../../lib/values.ts';
 
 function iso(ms: number | null): string | null {
@@ -170,7 +171,9 @@ export function registerV1Routes(app: FastifyInstance, ctx: ReferenceContext, jo
     const clientId = typeof extraData?.client_id === 'string' ? extraData.client_id : undefined;
     jobs.add({ id, account, workflow: submitted, clientId, createdAt: Date.now() });
     // Under the control above, what runs is a node that fails naming the missing subscription.
-    const runs: ApiWorkflow = failsLater ? { '1': { class_type: 'FailNode', inputs: { message: 'running workflows needs an active subscription' } } } : prompt;
+    let runs: ApiWorkflow = failsLater ? { '1': { class_type: 'FailNode', inputs: { message: 'running workflows needs an active subscription' } } } : prompt;
+    // A control: work the account already ran (the same node, the same inputs through every link) finishes at once from the cache.
+    if (ctx.isControl('engine-cached-work-instant')) runs = withCachedWorkInstant(runs, new Set(jobs.cache.cachedNodes(account, prompt)));
     engine.submit({ id, account, workflow: runs, ...(extraData ? { extraData } : {}) });
     return reply.send({ prompt_id: id, number: number++, node_errors: {} });
   });
@@ -199,7 +202,7 @@ export function registerV1Routes(app: FastifyInstance, ctx: ReferenceContext, jo
     const updated = state.completedAt ?? state.startedAt ?? state.createdAt;
     return reply.code(200).send({
       id: job.id,
-      status: v1Status(state, account),
+      status: v1Status(state, account, ctx.isControl('v1-second-vocabulary-only')),
       created_at: iso(state.createdAt),
       updated_at: iso(updated),
       last_state_update: iso(updated),

@@ -11,7 +11,6 @@ import type { FastifyInstance } from 'fastify';
 import { WebSocketServer, WebSocket } from 'ws';
 import type { ReferenceContext } from '../context.ts';
 import type { EngineEvent } from '../engine/types.ts';
-import { NodeCache } from './cache.ts';
 import { outwardClass } from './class-names.ts';
 import { previewImageFrame, previewWithMetadataFrame, textFrame } from './frames.ts';
 import type { V1Job, V1Jobs } from './jobs.ts';
@@ -47,7 +46,9 @@ export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   const clients = new Set<Client>();
   const runs = new Map<string, Run>();
-  const cache = new NodeCache();
+  const cache = jobs.cache;
+  // Under either caching control the stream reports the nodes the cache skipped.
+  const caching = ctx.isControl('ws-cached-nodes') || ctx.isControl('engine-cached-work-instant');
 
   const queueRemaining = (account: string): number => engine.activeCount(account);
   const now = (): number => Date.now();
@@ -111,7 +112,7 @@ export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs
         return;
       }
       case 'execution_cached': {
-        const nodes = ctx.isControl('ws-cached-nodes') ? cache.cachedNodes(job.account, job.workflow) : e.nodes;
+        const nodes = caching ? cache.cachedNodes(job.account, job.workflow) : e.nodes;
         for (const n of nodes) run.cached.add(n);
         sendTo(to, message('execution_cached', { nodes, prompt_id, timestamp: now() }));
         return;
@@ -129,6 +130,8 @@ export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs
         return;
       }
       case 'progress': {
+        // A control: a stream that sends no step progress at all (the seed obliges no message kind).
+        if (ctx.isControl('ws-no-progress')) return;
         sendTo(to, message('progress', { value: e.value, max: e.max, prompt_id, node: e.node }));
         sendTo(
           to,

@@ -55,6 +55,12 @@ async function v1Run(ref: RunningReference, prompt: object, announce = true): Pr
 /** Returns once the clock reads later than `since` (times in these answers have millisecond resolution). */
 const clockPast = (since: number) => pollUntil(async () => (Date.now() > since ? true : undefined), { deadlineMs: 1000, intervalMs: 1 });
 
+/** EmptyImage (of this colour) -> Sleep(seconds) -> SaveImage, as a v1 prompt. */
+const v1Slow = (seconds: number, color: number) => ({
+  '1': { class_type: 'EmptyImage', inputs: { width: 4, height: 4, batch_size: 1, color } },
+  '2': { class_type: 'Sleep', inputs: { seconds, image: ['1', 0] } },
+  '3': { class_type: 'SaveImage', inputs: { images: ['2', 0], filename_prefix: `control-slow-${color}` } },
+});
 const PREVIEW = { '1': { class_type: 'EmptyImage', inputs: { width: 4, height: 4, batch_size: 1, color: 7 } }, '2': { class_type: 'PreviewImage', inputs: { images: ['1', 0] } } };
 
 /** Uploads fresh bytes to a reference's local surface; the asset id. */
@@ -590,6 +596,36 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
     assert.deepEqual(await waiting(ctl), ['QUEUED', 'QUEUED'], 'a waiting request under the control');
   },
   // Slice v1ws (issue #29): the v1 operations, their WebSocket and the registry.
+  'ws-no-progress': async ({ plain, ctl }) => {
+    const progress = async (ref: RunningReference) => (await v1Run(ref, v1Slow(0.3, 11))).messages.filter((m) => m.type === 'progress' || m.type === 'progress_state').length;
+    assert.ok((await progress(plain)) > 0, 'the plain reference reports step progress');
+    assert.equal(await progress(ctl), 0, 'under the control, none');
+  },
+  'engine-cached-work-instant': async ({ plain, ctl }) => {
+    const twice = async (ref: RunningReference) => {
+      const prompt = v1Slow(1, 4242);
+      await v1Run(ref, prompt);
+      const started = Date.now();
+      const { messages } = await v1Run(ref, prompt);
+      return { ms: Date.now() - started, cached: messages.find((m) => m.type === 'execution_cached')?.data.nodes };
+    };
+    assert.ok((await twice(plain)).ms >= 1_000, 'the plain reference runs the same slow work again');
+    const again = await twice(ctl);
+    assert.ok(again.ms < 1_000, `under the control the same work finishes at once (${again.ms} ms)`);
+    assert.deepEqual(again.cached, ['1', '2', '3']);
+  },
+  'v1-second-vocabulary-only': async ({ plain, ctl }) => {
+    const finished = async (ref: RunningReference) => {
+      const res = await v1(ref, '/api/prompt', { method: 'POST', body: JSON.stringify({ prompt: PREVIEW }) });
+      const { prompt_id } = (await res.json()) as { prompt_id: string };
+      return pollUntil(async () => {
+        const { status } = (await (await v1(ref, `/api/job/${prompt_id}/status`)).json()) as { status: string };
+        return ['success', 'completed', 'error', 'failed'].includes(status) ? status : undefined;
+      }, { deadlineMs: 10_000, intervalMs: 100 });
+    };
+    assert.equal(await finished(plain), 'success');
+    assert.equal(await finished(ctl), 'completed', "the first account's finished job, in the second listing's names");
+  },
   'registry-publisher-only': async ({ plain, ctl }) => {
     const write = (ref: RunningReference, key: string) =>
       fetch(`${ref.surfaces.registry}/nodes/ref-image-tools/translations`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ data: { fr: { title: 'titre' } } }) });
