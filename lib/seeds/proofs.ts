@@ -130,6 +130,9 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'W:95:a7825f601ad9': [
     { fault: 'v1-status-early-terminal', rule: 'V1.STATUS.IN_FLIGHT' },
   ],
+  'W:96:ef2fc60f9d42': [
+    { fault: 'v1-cancel-recorded-when-asked', rule: 'V1.STATUS.IN_FLIGHT' },
+  ],
   'W:98:32ac495801c8': [
     { fault: 'v1-second-vocabulary-success-failed', rule: 'V1.STATUS.TERMINAL' },
   ],

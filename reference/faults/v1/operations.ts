@@ -366,6 +366,29 @@ export const V1_OPERATION_FAULTS = [
     },
   },
   {
+    // W:96: cancel_requested is in flight while a cancel is under way. A status service that
+    // records the cancel as done when it is asked reports cancelled at once; the interrupt then
+    // never reaches the worker (lost in its queue), and the job runs on to success.
+    name: 'v1-cancel-recorded-when-asked',
+    breaks: 'V1.STATUS.IN_FLIGHT',
+    statements: ['W:96:ef2fc60f9d42'],
+    description: 'a running prompt whose cancel was asked reads cancelled at once, though the interrupt never reached its worker and it ends success',
+    install(s) {
+      const asked = new Set<string>();
+      s.request({ surfaces: ['cloud'], routes: ['POST /api/interrupt'] }, async ({ request, reply }) => {
+        const id = (request.body as { prompt_id?: unknown } | undefined)?.prompt_id;
+        if (typeof id !== 'string') return;
+        asked.add(id);
+        await reply.code(200).send({});
+      }, 'preHandler');
+      s.respond({ surfaces: ['cloud'], routes: [STATUS] }, (out) => {
+        if (out.status !== 200 || !isObj(out.body) || typeof out.body.status !== 'string') return;
+        const engine = out.ctx.engine.get(String(out.body.id))?.status;
+        if (asked.has(String(out.body.id)) && (engine === 'running' || engine === 'queued')) out.body.status = 'cancelled';
+      });
+    },
+  },
+  {
     name: 'v1-failed-job-success',
     breaks: 'V1.ERR.FAILED_JOB',
     statements: ['W:234:41caa93177b4'],
