@@ -106,6 +106,8 @@ export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs
         return;
       }
       case 'execution_start': {
+        // A control: a stream that never says the run started (its node messages and its end tell it).
+        if (ctx.isControl('ws-no-execution-start')) return;
         sendTo(to, message('execution_start', { prompt_id, timestamp: now() }));
         // A control: a TEXT frame tied to no node (node_id_len 0) beside the run's own frames.
         if (ctx.isControl('ws-text-without-node')) sendTo(to, textFrame('', `prompt ${prompt_id} started`));

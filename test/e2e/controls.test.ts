@@ -596,6 +596,11 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
     assert.deepEqual(await waiting(ctl), ['QUEUED', 'QUEUED'], 'a waiting request under the control');
   },
   // Slice v1ws (issue #29): the v1 operations, their WebSocket and the registry.
+  'ws-no-execution-start': async ({ plain, ctl }) => {
+    const starts = async (ref: RunningReference) => (await v1Run(ref, PREVIEW)).messages.filter((m) => m.type === 'execution_start').length;
+    assert.equal(await starts(plain), 1);
+    assert.equal(await starts(ctl), 0, 'under the control, none');
+  },
   'ws-no-progress': async ({ plain, ctl }) => {
     const progress = async (ref: RunningReference) => (await v1Run(ref, v1Slow(0.3, 11))).messages.filter((m) => m.type === 'progress' || m.type === 'progress_state').length;
     assert.ok((await progress(plain)) > 0, 'the plain reference reports step progress');
