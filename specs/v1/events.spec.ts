@@ -4,13 +4,14 @@
 // and check what only a whole run shows.
 import { randomUUID } from 'node:crypto';
 import { test, rules } from '../../fixtures/v1/test.ts';
-import { check, ensure, held, notJudged } from '../../lib/check.ts';
-import { outputsOf, runPrompt, untilRunning } from '../../lib/v1/run.ts';
+import { check, ensure, notJudged } from '../../lib/check.ts';
+import { cancelWhileRunning, type PromptInterrupt } from '../../lib/v1/interrupt.ts';
+import { outputsOf, runPrompt } from '../../lib/v1/run.ts';
 import { outputOfImageWorkflow, savePreviewWorkflow, saveWorkflow, slowWorkflow } from '../../lib/v1/workflows.ts';
 import type { DecodedFrame } from '../../lib/ws/frames.ts';
 import { TERMINAL_TYPES, type TextMessage } from '../../lib/ws/schemas.ts';
 import { jobBound, JOB_DEADLINE_MS } from '../../lib/time.ts';
-import { RuleViolation, show, SuiteError } from '../../lib/violations.ts';
+import { RuleViolation, show } from '../../lib/violations.ts';
 
 const prefix = (what: string): string => `conformance-v1-${what}-${randomUUID().slice(0, 8)}`;
 const typesOf = (messages: Array<{ type: string }>): string[] => messages.map((m) => m.type);
@@ -100,35 +101,17 @@ test.describe('Events', () => {
     }
   });
 
-  test('a prompt its user cancels while it runs ends its stream with execution_interrupted and polls cancelled, reading in flight until the cancel is done', rules('WS.INTERRUPTED', 'V1.STATUS.IN_FLIGHT'), async ({ v1, requireScenario }) => {
+  test('a prompt its user cancels while it runs ends its stream with execution_interrupted and polls cancelled', rules('WS.INTERRUPTED'), async ({ v1, requireScenario }) => {
     const slow = requireScenario('slow_node_class', 'a slow node class') as string;
     // Seed W shows no operation that cancels a v1 prompt: the target names its own.
-    const how = requireScenario('prompt_interrupt', 'how a user cancels a running v1 prompt: method, path, body') as { method: string | undefined; path: string | undefined; body: unknown };
-    if (typeof how.path !== 'string' || how.path === '') throw new SuiteError('scenario input prompt_interrupt must hold a path (with {prompt_id} where the prompt is named)');
-    const session = await v1.openStream();
-    try {
-      const promptId = await v1.accept(slowWorkflow(v1.classes, slow, 5, prefix('interrupt')));
-      // The slow node runs ~5 s; any sign it runs (executing, progress, or the prompt's start) means seconds to go.
-      await untilRunning(session, promptId, '2');
-      const fill = (v: unknown): unknown => (typeof v === 'string' ? v.replaceAll('{prompt_id}', promptId) : Array.isArray(v) ? v.map(fill) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x)])) : v);
-      const asked = await v1.api.follow(String(fill(how.path)), { method: how.method ?? 'POST', ...(how.body !== undefined ? { json: fill(how.body) } : {}), auth: { apiKey: v1.key } });
-      if (asked.status < 200 || asked.status > 299) return notJudged('WS.INTERRUPTED', `the cancel named by scenario input prompt_interrupt answered ${asked.status} for a running prompt, so no prompt was cancelled (check the input)`);
-      const polled = await v1.pollToTerminal(promptId);
-      const stream = await session.streamOf(promptId);
-      // While a cancel is under way the job is still in flight (cancel_requested, W:96:ef2fc60f9d42):
-      // the terminal value polling stopped at is final, so a read after the run ended gives it again.
-      const after = await v1.status(promptId);
-      if (after !== polled.status) {
-        check('V1.STATUS.IN_FLIGHT', false, `the status of prompt ${promptId} once its stream ended (${stream.terminal.type}), after polling read ${polled.status} following the cancel`, `${polled.status} again: a terminal value is final, and a cancel still under way reads in flight (cancel_requested)`, `${after} (seen ${[...polled.seen, after].join(' → ')})`);
-        return notJudged('WS.INTERRUPTED', `the status of prompt ${promptId} went from ${polled.status} to ${after}, so polling does not say how the run ended`);
-      }
-      held('V1.STATUS.IN_FLIGHT', `the status of prompt ${promptId} after its cancel, read again once the run ended`);
-      if (polled.kind === 'success') return notJudged('WS.INTERRUPTED', `prompt ${promptId} ran to success although its cancel was accepted (${asked.status}): the cancel took no effect in time, so no interrupted run was seen`);
-      check('WS.INTERRUPTED', polled.status === 'cancelled', `the polled status of prompt ${promptId}, cancelled by its user while running`, 'cancelled', `${polled.status} (seen ${polled.seen.join(' → ')})`);
-      check('WS.INTERRUPTED', stream.terminal.type === 'execution_interrupted', `the stream's terminal message for prompt ${promptId}, cancelled by its user`, 'execution_interrupted ("cancelled by the user")', `${stream.terminal.type} ${show(stream.terminal.data)}`);
-    } finally {
-      session.close();
-    }
+    const how = requireScenario('prompt_interrupt', 'how a user cancels a running v1 prompt: method, path, body') as PromptInterrupt;
+    const { promptId, asked, polled, stream, after } = await cancelWhileRunning(v1, slow, how, prefix('interrupt'));
+    if (!polled || !stream) return notJudged('WS.INTERRUPTED', `the cancel named by scenario input prompt_interrupt answered ${asked.status} for a running prompt, so no prompt was cancelled (check the input)`);
+    // A status that moved on from its terminal value is V1.STATUS.IN_FLIGHT's finding (specs/v1/status.spec.ts): polling then does not say how the run ended.
+    if (after !== polled.status) return notJudged('WS.INTERRUPTED', `the status of prompt ${promptId} went from ${polled.status} to ${after}, so polling does not say how the run ended`);
+    if (polled.kind === 'success') return notJudged('WS.INTERRUPTED', `prompt ${promptId} ran to success although its cancel was accepted (${asked.status}): the cancel took no effect in time, so no interrupted run was seen`);
+    check('WS.INTERRUPTED', polled.status === 'cancelled', `the polled status of prompt ${promptId}, cancelled by its user while running`, 'cancelled', `${polled.status} (seen ${polled.seen.join(' → ')})`);
+    check('WS.INTERRUPTED', stream.terminal.type === 'execution_interrupted', `the stream's terminal message for prompt ${promptId}, cancelled by its user`, 'execution_interrupted ("cancelled by the user")', `${stream.terminal.type} ${show(stream.terminal.data)}`);
   });
 
   test('the stream agrees with polling, the source of truth', rules('WS.POLL_AGREEMENT'), async ({ v1 }) => {
