@@ -117,7 +117,7 @@ export const CONTROLS = [
   { name: 'engine-cached-work-instant', description: 'work the account already ran (the same node with the same inputs through every link) finishes at once from the cache: its slow node takes no time, and the stream lists it in execution_cached', families: ['v1'] },
   { name: 'v1-second-vocabulary-only', description: "every account's v1 status reads use the second listing's names (pending, in_progress, completed, failed, cancelled), never the first table's", families: ['v1'] },
   { name: 'registry-publisher-only', description: "the registry lets only a node's publisher (the account of the scenario's JWT and API key) or the administrative secret write its translations; another valid credential is authenticated and refused 403 forbidden", families: ['registry'] },
-  { name: 'v1-renamed-classes', description: "the engine's core node classes have names of their own (BlankImage, ImageSaveOutput, ImageFromInputFile, InvertColours, ImagePreviewTemp): object_info lists those, and a prompt using the public names is refused as an unknown class; the target's class inputs name them (reference/control-inputs.ts)", families: ['v1'], surfaces: ['cloud'] },
+  { name: 'v1-renamed-classes', description: "the engine's core node classes have names of their own (BlankImage, ImageSaveOutput, ImageFromInputFile, InvertColours, ImagePreviewTemp): object_info lists those, and a prompt using the public names is refused as an unknown class; the target's class inputs name them (lib/control-inputs.ts)", families: ['v1'], surfaces: ['cloud'] },
 ] as const satisfies ReadonlyArray<ControlInfo>;
 
 export type ControlName = (typeof CONTROLS)[number]['name'];

@@ -9,9 +9,9 @@ import { untilRunning } from './run.ts';
 import { slowWorkflow } from './workflows.ts';
 
 export interface PromptInterrupt {
-  method?: string;
-  path?: string;
-  body?: unknown;
+  method: string | undefined;
+  path: string | undefined;
+  body: unknown;
 }
 
 export interface Interrupted {

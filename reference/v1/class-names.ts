@@ -1,19 +1,12 @@
 // The `v1-renamed-classes` control: an engine whose core node classes carry other names than
 // the public engine's (a fork, or a build that prefixes its own). Seed W names no node class,
 // so the suite's prompts take their classes from scenario inputs; under this control the
-// target sets them (reference/control-inputs.ts) and stays green, and a prompt using the
-// public names is refused as an unknown class, as such an engine refuses it.
+// target sets them (lib/control-inputs.ts, which holds the names) and stays green, and a
+// prompt using the public names is refused as an unknown class, as such an engine does.
 // The v1 routes translate at their edge: object_info lists the engine's own names, a prompt's
 // classes are mapped to the shared reference engine's, and the stream reports them back.
 import type { ApiWorkflow } from '../engine/types.ts';
-
-export const RENAMED_CLASSES: Readonly<Record<string, string>> = {
-  LoadImage: 'ImageFromInputFile',
-  EmptyImage: 'BlankImage',
-  ImageInvert: 'InvertColours',
-  SaveImage: 'ImageSaveOutput',
-  PreviewImage: 'ImagePreviewTemp',
-};
+import { RENAMED_CLASSES } from '../../lib/control-inputs.ts';
 
 const BACK: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(RENAMED_CLASSES).map(([a, b]) => [b, a]));
 

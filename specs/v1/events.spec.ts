@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { test, rules } from '../../fixtures/v1/test.ts';
 import { check, ensure, notJudged } from '../../lib/check.ts';
-import { cancelWhileRunning, type PromptInterrupt } from '../../lib/v1/interrupt.ts';
+import { cancelWhileRunning } from '../../lib/v1/interrupt.ts';
 import { outputsOf, runPrompt } from '../../lib/v1/run.ts';
 import { outputOfImageWorkflow, savePreviewWorkflow, saveWorkflow, slowWorkflow } from '../../lib/v1/workflows.ts';
 import type { DecodedFrame } from '../../lib/ws/frames.ts';
@@ -104,7 +104,7 @@ test.describe('Events', () => {
   test('a prompt its user cancels while it runs ends its stream with execution_interrupted and polls cancelled', rules('WS.INTERRUPTED'), async ({ v1, requireScenario }) => {
     const slow = requireScenario('slow_node_class', 'a slow node class') as string;
     // Seed W shows no operation that cancels a v1 prompt: the target names its own.
-    const how = requireScenario('prompt_interrupt', 'how a user cancels a running v1 prompt: method, path, body') as PromptInterrupt;
+    const how = requireScenario('prompt_interrupt', 'how a user cancels a running v1 prompt: method, path, body') as { method: string | undefined; path: string | undefined; body: unknown };
     const { promptId, asked, polled, stream, after } = await cancelWhileRunning(v1, slow, how, prefix('interrupt'));
     if (!polled || !stream) return notJudged('WS.INTERRUPTED', `the cancel named by scenario input prompt_interrupt answered ${asked.status} for a running prompt, so no prompt was cancelled (check the input)`);
     // A status that moved on from its terminal value is V1.STATUS.IN_FLIGHT's finding (specs/v1/status.spec.ts): polling then does not say how the run ended.

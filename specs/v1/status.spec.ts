@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { test, rules } from '../../fixtures/v1/test.ts';
 import { check, notJudged } from '../../lib/check.ts';
 import { untilRunning } from '../../lib/v1/run.ts';
-import { cancelWhileRunning, type PromptInterrupt } from '../../lib/v1/interrupt.ts';
+import { cancelWhileRunning } from '../../lib/v1/interrupt.ts';
 import { classifyStatus } from '../../lib/v1/status.ts';
 import { saveWorkflow, slowWorkflow } from '../../lib/v1/workflows.ts';
 import type { V1Client } from '../../lib/v1/client.ts';
@@ -63,7 +63,7 @@ test.describe('v1 job status', () => {
 
   test('while a cancel is under way the job reads in flight: the terminal value polling stops at is final', rules('V1.STATUS.IN_FLIGHT'), async ({ v1, requireScenario }) => {
     const slow = requireScenario('slow_node_class', 'a slow node class') as string;
-    const how = requireScenario('prompt_interrupt', 'how a user cancels a running v1 prompt: method, path, body') as PromptInterrupt;
+    const how = requireScenario('prompt_interrupt', 'how a user cancels a running v1 prompt: method, path, body') as { method: string | undefined; path: string | undefined; body: unknown };
     const { promptId, asked, polled, stream, after } = await cancelWhileRunning(v1, slow, how, prefix('cancelling'));
     if (!polled || !stream) return notJudged('V1.STATUS.IN_FLIGHT', `the cancel named by scenario input prompt_interrupt answered ${asked.status} for a running prompt, so no cancel was under way (check the input)`);
     // cancel_requested is in flight (W:96:ef2fc60f9d42): a value read as terminal while the cancel
