@@ -15,7 +15,7 @@ export const RENAMED_CLASSES: Readonly<Record<string, string>> = {
   PreviewImage: 'ImagePreviewTemp',
 };
 
-export const CONTROL_INPUTS: Readonly<Record<string, Partial<Record<Surface, Readonly<Record<string, unknown>>>>>> = {
+const CONTROL_INPUTS: Readonly<Record<string, Partial<Record<Surface, Readonly<Record<string, unknown>>>>>> = {
   'v1-renamed-classes': {
     cloud: {
       load_image_class: RENAMED_CLASSES.LoadImage,

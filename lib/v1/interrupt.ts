@@ -8,13 +8,13 @@ import type { Polled, V1Client } from './client.ts';
 import { untilRunning } from './run.ts';
 import { slowWorkflow } from './workflows.ts';
 
-export interface PromptInterrupt {
+interface PromptInterrupt {
   method: string | undefined;
   path: string | undefined;
   body: unknown;
 }
 
-export interface Interrupted {
+interface Interrupted {
   promptId: string;
   /** The answer to the cancel; a non-2xx one means nothing was cancelled (the rest is absent). */
   asked: ApiResponse;

@@ -45,7 +45,7 @@ interface Literal {
  * The string literals of a TypeScript source (quotes and template parts without `${}`), and the
  * source with its comments blanked, so commented-out or explained names do not count.
  */
-export function scanSource(src: string): { literals: Literal[]; code: string } {
+function scanSource(src: string): { literals: Literal[]; code: string } {
   const literals: Literal[] = [];
   let code = '';
   let line = 1;
