@@ -112,6 +112,7 @@ export const CONTROLS = [
   { name: 'router-alternate-answers-raw', description: "runs on wavespeed without strict mode answer wavespeed's own response ({data: {id, outputs, status}}), the router having no translator back to the native output for it", families: ['router'] },
   { name: 'router-queue-own-names', description: 'the two unfinished queue statuses are named QUEUED and RUNNING (the seed shows only COMPLETED; the public documents say IN_QUEUE and IN_PROGRESS)', families: ['router'], departsFrom: ['ROUTER.QUEUE.STATUS_NAMES'] },
   // Slice v1ws (issue #29 §2, §4): the v1 operations, their WebSocket and the registry, where seed W leaves a choice open.
+  { name: 'ws-sid-own', description: "clientId is ignored through and through: the status message on connect names the session with an id of the server's own, not the clientId", families: ['v1'] },
   { name: 'ws-no-execution-start', description: 'the v1 stream never sends execution_start: node messages and the terminal message tell the run', families: ['v1'] },
   { name: 'ws-no-progress', description: 'the v1 stream sends no progress and no progress_state messages: execution_start, executing, executed and the terminal message tell the run', families: ['v1'] },
   { name: 'engine-cached-work-instant', description: 'work the account already ran (the same node with the same inputs through every link) finishes at once from the cache: its slow node takes no time, and the stream lists it in execution_cached', families: ['v1'] },

@@ -223,7 +223,9 @@ export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs
       });
       ws.on('close', () => clients.delete(client));
       ws.on('error', () => clients.delete(client));
-      const status = { status: { exec_info: { queue_remaining: queueRemaining(owner) } }, sid: clientId ?? randomUUID() };
+      // The engine names the session after the clientId; the ws-sid-own control, ignoring clientId
+      // as the cloud does (W:143), names it with an id of its own.
+      const status = { status: { exec_info: { queue_remaining: queueRemaining(owner) } }, sid: clientId !== undefined && !ctx.isControl('ws-sid-own') ? clientId : randomUUID() };
       for (const out of ctx.socketOut(message('status', status))) ws.send(out);
     });
   });

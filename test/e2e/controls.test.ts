@@ -596,6 +596,20 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
     assert.deepEqual(await waiting(ctl), ['QUEUED', 'QUEUED'], 'a waiting request under the control');
   },
   // Slice v1ws (issue #29): the v1 operations, their WebSocket and the registry.
+  'ws-sid-own': async ({ plain, ctl }) => {
+    const sid = async (ref: RunningReference) => {
+      const session = await WsSession.open(streamUrl(ref.surfaces.cloud, CLOUD_KEYS.alice, 'control-client-id'));
+      try {
+        await session.waitFor(() => session.messages().some((m) => m.type === 'status'), 5_000, () => new Error('no status message on connect'));
+        return (session.messages().find((m) => m.type === 'status')!.data as { sid?: unknown }).sid;
+      } finally {
+        session.close();
+      }
+    };
+    assert.equal(await sid(plain), 'control-client-id', 'the plain reference names the session after the clientId');
+    const own = await sid(ctl);
+    assert.ok(typeof own === 'string' && own !== 'control-client-id', `under the control, an id of its own (${String(own)})`);
+  },
   'ws-no-execution-start': async ({ plain, ctl }) => {
     const starts = async (ref: RunningReference) => (await v1Run(ref, PREVIEW)).messages.filter((m) => m.type === 'execution_start').length;
     assert.equal(await starts(plain), 1);
