@@ -2939,6 +2939,10 @@ export const RULE_CATALOG = {
     summary: 'a job still running reports a value other than the terminal ones (any name; clients key on terminal vs in flight and accept names they do not know)',
     source: 'seed',
     seed_refs: [
+      { seed: 'W', section: 'States and transitions › v1 job status (operation `GET /api/job/{prompt_id}/status`)', line: 91, sha: '87c20bb85a69' },
+      { seed: 'W', section: 'States and transitions › v1 job status (operation `GET /api/job/{prompt_id}/status`)', line: 92, sha: '89ef667d9143' },
+      { seed: 'W', section: 'States and transitions › v1 job status (operation `GET /api/job/{prompt_id}/status`)', line: 93, sha: 'c4feb452ba68' },
+      { seed: 'W', section: 'States and transitions › v1 job status (operation `GET /api/job/{prompt_id}/status`)', line: 94, sha: '01fee6c32c4e' },
       { seed: 'W', section: 'States and transitions › v1 job status (operation `GET /api/job/{prompt_id}/status`)', line: 95, sha: 'a7825f601ad9' },
       { seed: 'W', section: 'States and transitions › v1 job status (operation `GET /api/job/{prompt_id}/status`)', line: 96, sha: 'ef2fc60f9d42' },
       { seed: 'W', section: 'States and transitions › v1 job status (operation `GET /api/job/{prompt_id}/status`)', line: 98, sha: '4c0cf11a98c0' },
@@ -3105,6 +3109,7 @@ export const RULE_CATALOG = {
     seed_refs: [
       { seed: 'W', section: 'Endpoints › v1 cloud operations (deprecated)', line: 137, sha: 'dc2a4bc158ba' },
       { seed: 'W', section: 'Events', line: 166, sha: 'd5b0ecdab26b' },
+      { seed: 'W', section: 'Events', line: 166, sha: '7055d512ac6e' },
     ],
   },
   'WS.MESSAGE.PROMPT_ID': {
@@ -3266,7 +3271,6 @@ export const RULE_CATALOG = {
     assumes: 'the statuses the public documents give the registry operation; the seed shows none',
     seed_refs: [
       { seed: 'W', section: 'Endpoints › Node registry operation', line: 152, sha: 'fdcb76ff5b16' },
-      { seed: 'W', section: 'Endpoints › Node registry operation', line: 152, sha: 'dff12f6f29d0' },
     ],
   },
   'REGISTRY.CONTRACT.BODY': {
@@ -3300,7 +3304,6 @@ export const RULE_CATALOG = {
     source: 'seed',
     seed_refs: [
       { seed: 'W', section: 'Endpoints › Node registry operation', line: 151, sha: 'e64ce748e7f3' },
-      { seed: 'W', section: 'Endpoints › Node registry operation', line: 152, sha: 'dff12f6f29d0' },
     ],
   },
   'REGISTRY.AUTH.ADMIN_SECRET': {
@@ -3323,7 +3326,6 @@ export const RULE_CATALOG = {
     source: 'seed',
     seed_refs: [
       { seed: 'W', section: 'Endpoints › Node registry operation', line: 151, sha: 'e64ce748e7f3' },
-      { seed: 'W', section: 'Endpoints › Node registry operation', line: 152, sha: 'dff12f6f29d0' },
     ],
   },
   'REGISTRY.BODY.DATA': {
@@ -3347,7 +3349,6 @@ export const RULE_CATALOG = {
     assumes: 'the public documents\' 400 for a refused registry body; the seed shows no status here',
     seed_refs: [
       { seed: 'W', section: 'Endpoints › Node registry operation', line: 150, sha: '169aa99b52e4' },
-      { seed: 'W', section: 'Endpoints › Node registry operation', line: 152, sha: 'dff12f6f29d0' },
     ],
   },
   'REGISTRY.CREATE.STATUS': {
@@ -3360,7 +3361,6 @@ export const RULE_CATALOG = {
     assumes: 'the public documents\' 201 for translations attached to a node',
     seed_refs: [
       { seed: 'W', section: 'Endpoints › Node registry operation', line: 152, sha: 'fdcb76ff5b16' },
-      { seed: 'W', section: 'Endpoints › Node registry operation', line: 152, sha: 'dff12f6f29d0' },
     ],
   },
   'REGISTRY.NODE.PATH_ID': {
@@ -3397,7 +3397,6 @@ export const RULE_CATALOG = {
     assumes: 'the public documents\' 404 for a node id that names no node',
     seed_refs: [
       { seed: 'W', section: 'Endpoints › Node registry operation', line: 149, sha: '478fdbb8da69' },
-      { seed: 'W', section: 'Endpoints › Node registry operation', line: 152, sha: 'dff12f6f29d0' },
     ],
   },
   'REGISTRY.ERR.SHAPE': {

@@ -134,6 +134,7 @@ export const SCENARIO_INPUTS: readonly ScenarioInput[] = [
   { name: 'step_preview_node_class', type: 'node class', unlocks: 'previews while running: WS.BINARY.PREVIEW_METADATA' },
   { name: 'partner_node_class', type: 'node class', unlocks: 'a partner node: V1.PROMPT.PARTNER_KEY' },
   { name: 'partner_node_inputs', type: 'mapping', unlocks: 'the inputs of partner_node_class', default: 'none' },
+  { name: 'node_input_names', type: 'mapping', unlocks: "the engine's own names for the inputs of the v1 prompts' nodes: {<class as sent>: {<suite's input name>: <engine's>}}; the classes themselves come from the *_class inputs", default: "the public engine's input names" },
   { name: 'second_vocabulary_token', type: 'credential', unlocks: 'a key whose status answers use the second vocabulary: V1.STATUS.TERMINAL, V1.STATUS.IN_FLIGHT' },
   // router: callers
   { name: 'teammate_token', type: 'credential', unlocks: 'another member of the same workspace: ROUTER.IDEM.SCOPE, ROUTER.QUEUE.ESTIMATE (a replay to a teammate)' },

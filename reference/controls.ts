@@ -130,6 +130,14 @@ export const CONTROLS = [
   { name: 'router-video-quotes-by-role', description: 'the estimate route prices the video family by the roles in content[], while runs still bill by media kinds (quotes are not charges)', families: ['router'] },
   { name: 'router-alternate-answers-raw', description: "runs on wavespeed without strict mode answer wavespeed's own response ({data: {id, outputs, status}}), the router having no translator back to the native output for it", families: ['router'] },
   { name: 'router-queue-own-names', description: 'the two unfinished queue statuses are named QUEUED and RUNNING (the seed shows only COMPLETED; the public documents say IN_QUEUE and IN_PROGRESS)', families: ['router'], departsFrom: ['ROUTER.QUEUE.STATUS_NAMES'] },
+  // Slice v1ws (issue #29 §2, §4): the v1 operations, their WebSocket and the registry, where seed W leaves a choice open.
+  { name: 'ws-sid-own', description: "clientId is ignored through and through: the status message on connect names the session with an id of the server's own, not the clientId", families: ['v1'] },
+  { name: 'ws-no-execution-start', description: 'the v1 stream never sends execution_start: node messages and the terminal message tell the run', families: ['v1'] },
+  { name: 'ws-no-progress', description: 'the v1 stream sends no progress and no progress_state messages: execution_start, executing, executed and the terminal message tell the run', families: ['v1'] },
+  { name: 'engine-cached-work-instant', description: 'work the account already ran (the same node with the same inputs through every link) finishes at once from the cache: its slow node takes no time, and the stream lists it in execution_cached', families: ['v1'] },
+  { name: 'v1-second-vocabulary-only', description: "every account's v1 status reads use the second listing's names (pending, in_progress, completed, failed, cancelled), never the first table's", families: ['v1'] },
+  { name: 'registry-publisher-only', description: "the registry lets only a node's publisher (the account of the scenario's JWT and API key) or the administrative secret write its translations; another valid credential is authenticated and refused 403 forbidden", families: ['registry'] },
+  { name: 'v1-renamed-classes', description: "the engine's core node classes have names of their own (BlankImage, ImageSaveOutput, ImageFromInputFile, InvertColours, ImagePreviewTemp): object_info lists those, and a prompt using the public names is refused as an unknown class; the target's class inputs name them (lib/control-inputs.ts)", families: ['v1'], surfaces: ['cloud'] },
 ] as const satisfies ReadonlyArray<ControlInfo>;
 
 export type ControlName = (typeof CONTROLS)[number]['name'];

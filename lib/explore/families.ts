@@ -22,7 +22,7 @@ import type { SurfaceTarget } from '../targets.ts';
 import { SuiteError } from '../violations.ts';
 import { createAsset, defaultFilePath, settledHash } from '../v2/assets.ts';
 import { anyWorkflow, pollToEnd, submitJob } from '../v2/jobs.ts';
-import { saveWorkflow } from '../v1/workflows.ts';
+import { saveWorkflow, v1Classes } from '../v1/workflows.ts';
 import { asRecord, modelRef, type ModelRef } from '../router/models.ts';
 import { minimalBody, modelDocument } from '../router/schema-doc.ts';
 import { asObj, type Schema } from './schema.ts';
@@ -247,7 +247,7 @@ function prepareV1(ctx: ExploreContext): Omit<Prepared, 'client' | 'runs'> {
   if (op === 'viewFile') hints.base['query.filename'] = 'explore-missing.png';
   if (op === 'uploadImage') hints.base.body = { type: 'input' };
   if (op === 'uploadMask') hints.base.body = { type: 'input', original_ref: JSON.stringify({ filename: 'explore-base.png', subfolder: '', type: 'input' }) };
-  if (op === 'postPrompt') hints.base.body = { prompt: saveWorkflow('explore') };
+  if (op === 'postPrompt') hints.base.body = { prompt: saveWorkflow(v1Classes(ctx.target.scenario), 'explore') };
   // The v1 statuses and error bodies are the public documents' (W: "not shown"): the contract judges them, no rule says more.
   return { hints, expectations: () => [] };
 }

@@ -278,6 +278,33 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'W:82:0139f108f322': [
     { fault: 'content-without-credentials', rule: 'V2.ASSET.CONTENT_AUTH' },
   ],
+  'W:90:8ea32a2532dc': [
+    { fault: 'v1-status-success-evicted-lost', rule: 'V1.STATUS.TERMINAL' },
+  ],
+  'W:91:87c20bb85a69': [
+    { fault: 'v1-status-retried-attempt-error', rule: 'V1.STATUS.IN_FLIGHT' },
+  ],
+  'W:92:89ef667d9143': [
+    { fault: 'v1-status-warning-non-retryable', rule: 'V1.STATUS.IN_FLIGHT' },
+  ],
+  'W:93:c4feb452ba68': [
+    { fault: 'v1-status-heartbeat-lost', rule: 'V1.STATUS.IN_FLIGHT' },
+  ],
+  'W:94:01fee6c32c4e': [
+    { fault: 'v1-status-preempted-cancelled', rule: 'V1.STATUS.IN_FLIGHT' },
+  ],
+  'W:95:a7825f601ad9': [
+    { fault: 'v1-status-early-terminal', rule: 'V1.STATUS.IN_FLIGHT' },
+  ],
+  'W:96:ef2fc60f9d42': [
+    { fault: 'v1-cancel-recorded-when-asked', rule: 'V1.STATUS.IN_FLIGHT' },
+  ],
+  'W:98:32ac495801c8': [
+    { fault: 'v1-second-vocabulary-success-failed', rule: 'V1.STATUS.TERMINAL' },
+  ],
+  'W:98:4c0cf11a98c0': [
+    { fault: 'v1-status-early-terminal', rule: 'V1.STATUS.IN_FLIGHT' },
+  ],
   'W:108:a058750b30d3': [
     { fault: 'asset-read-no-url', rule: 'V2.ASSET.FIELDS' },
   ],
@@ -342,6 +369,9 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'W:127:032fbcb7b0a5': [
     { fault: 'v1-subscription-ignored', rule: 'V1.PROMPT.SUBSCRIPTION' },
   ],
+  'W:127:3a21e7b63064': [
+    { fault: 'v1-view-open-without-key', rule: 'V1.AUTH.API_KEY_HEADER' },
+  ],
   'W:131:1eb7d0e9e41a': [
     { fault: 'v1-object-info-no-required', rule: 'V1.OBJECT_INFO' },
   ],
@@ -358,6 +388,7 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   ],
   'W:135:02ac9ea4d6c7': [
     { fault: 'load-v1-status-no-status', rule: 'LOAD.CONTRACT.UNDER_LOAD' },
+    { fault: 'v1-status-member-state', rule: 'V1.CONTRACT.BODY' },
   ],
   'W:136:f9d316cc455a': [
     { fault: 'v1-view-location-needs-key', rule: 'V1.VIEW.SIGNED_OPENABLE' },
@@ -365,10 +396,31 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'v1-view-serves-bytes', rule: 'V1.VIEW.REDIRECT' },
     { fault: 'v1-view-temp-unserved', rule: 'V1.VIEW.OUTPUT_TEMP' },
   ],
+  'W:137:dc2a4bc158ba': [
+    { fault: 'ws-bad-token-accepted', rule: 'V1.AUTH.API_KEY_HEADER' },
+  ],
   'W:140:de7dd13be1b7': [
     { fault: 'v1-subfolder-honoured', rule: 'V1.NAMESPACE.FLAT' },
   ],
+  'W:141:59a91eeb5e3e': [
+    { fault: 'v1-partner-key-field-ignored', rule: 'V1.PROMPT.PARTNER_KEY' },
+  ],
+  'W:142:fe0bd3fb5836': [
+    { fault: 'v1-parallel-refused', rule: 'V1.PROMPT.PARALLEL_QUEUE' },
+    { fault: 'v1-prompts-one-at-a-time', rule: 'V1.PROMPT.PARALLEL_QUEUE' },
+    { fault: 'v1-tier-limit-ignored', rule: 'V1.PROMPT.PARALLEL_QUEUE' },
+  ],
+  'W:143:9572b4454656': [
+    { fault: 'ws-client-id-routing', rule: 'WS.CLIENT_ID_IGNORED' },
+  ],
+  'W:144:4eaa83f06846': [
+    { fault: 'v1-refusal-without-error', rule: 'V1.PROMPT.REFUSAL_ERROR' },
+  ],
+  'W:148:ed57f38772f6': [
+    { fault: 'registry-node-id-decoded-twice', rule: 'REGISTRY.NODE.PATH_ID' },
+  ],
   'W:149:478fdbb8da69': [
+    { fault: 'registry-node-id-decoded-twice', rule: 'REGISTRY.NODE.PATH_ID' },
     { fault: 'registry-node-id-nul-500', rule: 'REGISTRY.NODE.ID_NO_5XX' },
   ],
   'W:150:169aa99b52e4': [
@@ -376,12 +428,18 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   ],
   'W:151:e64ce748e7f3': [
     { fault: 'registry-admin-secret-ignored', rule: 'REGISTRY.AUTH.ADMIN_SECRET' },
+    { fault: 'registry-anonymous-accepted', rule: 'REGISTRY.AUTH.REFUSED' },
+    { fault: 'registry-api-key-bearer-refused', rule: 'REGISTRY.AUTH.API_KEY_BEARER' },
+    { fault: 'registry-api-key-unchecked', rule: 'REGISTRY.AUTH.API_KEY_BEARER' },
     { fault: 'registry-jwt-refused', rule: 'REGISTRY.AUTH.JWT' },
   ],
   'W:152:e9cd9e6c280e': [
     { fault: 'registry-details-string', rule: 'REGISTRY.ERR.SHAPE' },
     { fault: 'registry-error-third-shape', rule: 'REGISTRY.ERR.SHAPE' },
     { fault: 'registry-errors-text-plain', rule: 'REGISTRY.CONTRACT.BODY' },
+  ],
+  'W:152:fdcb76ff5b16': [
+    { fault: 'registry-admin-write-204', rule: 'REGISTRY.CONTRACT.STATUS_DECLARED' },
   ],
   'W:156:c53d073fcc96': [
     { fault: 'bearer-key-refused', rule: 'V2.AUTH.BEARER_KEY' },
@@ -409,11 +467,73 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'W:160:97ea6d595465': [
     { fault: 'sso-only-on-jobs', rule: 'V2.AUTH.SSO_REQUIRED' },
   ],
+  'W:161:7dc93e188fdb': [
+    { fault: 'v1-view-open-without-key', rule: 'V1.AUTH.API_KEY_HEADER' },
+    { fault: 'ws-bad-token-accepted', rule: 'V1.AUTH.API_KEY_HEADER' },
+  ],
+  'W:161:8272cc2d3c5e': [
+    { fault: 'v1-partner-key-field-ignored', rule: 'V1.PROMPT.PARTNER_KEY' },
+  ],
+  'W:166:7055d512ac6e': [
+    { fault: 'ws-json-as-binary', rule: 'WS.MESSAGE.ENVELOPE' },
+  ],
+  'W:166:d5b0ecdab26b': [
+    { fault: 'ws-executed-no-prompt-id', rule: 'WS.MESSAGE.PROMPT_ID' },
+    { fault: 'ws-json-as-binary', rule: 'WS.MESSAGE.ENVELOPE' },
+    { fault: 'ws-prompt-id-backend-id', rule: 'WS.MESSAGE.PROMPT_ID' },
+    { fault: 'ws-status-not-enveloped', rule: 'WS.MESSAGE.ENVELOPE' },
+  ],
+  'W:170:a80b0ac04c33': [
+    { fault: 'ws-queue-remaining-string', rule: 'WS.MESSAGE.FIELDS' },
+  ],
+  'W:171:0a07abd63ffd': [
+    { fault: 'ws-notification-text-in-message', rule: 'WS.MESSAGE.FIELDS' },
+  ],
+  'W:172:84e69680af18': [
+    { fault: 'ws-start-after-executing', rule: 'WS.ORDER' },
+  ],
+  'W:173:be118e66413f': [
+    { fault: 'ws-executing-node-number', rule: 'WS.MESSAGE.FIELDS' },
+    { fault: 'ws-progress-flushed-late', rule: 'WS.ORDER' },
+  ],
+  'W:174:58e0aaecac3b': [
+    { fault: 'ws-progress-no-max', rule: 'WS.MESSAGE.FIELDS' },
+  ],
+  'W:175:601812a82361': [
+    { fault: 'ws-progress-state-nodes-list', rule: 'WS.MESSAGE.FIELDS' },
+  ],
+  'W:176:34f786d384b3': [
+    { fault: 'ws-executed-display-node-only', rule: 'WS.MESSAGE.FIELDS' },
+  ],
+  'W:177:636d1c794690': [
+    { fault: 'ws-cached-empty-list-omitted', rule: 'WS.MESSAGE.FIELDS' },
+  ],
+  'W:178:0d1b3ff08fa1': [
+    { fault: 'ws-terminal-mismatch', rule: 'WS.POLL_AGREEMENT' },
+  ],
+  'W:179:54d2feedd035': [
+    { fault: 'ws-error-traceback-stripped', rule: 'WS.MESSAGE.FIELDS' },
+  ],
+  'W:180:de07e276fe86': [
+    { fault: 'ws-interrupt-as-error', rule: 'WS.INTERRUPTED' },
+  ],
+  'W:182:d19219a4c2e9': [
+    { fault: 'ws-output-entry-no-type', rule: 'WS.EXECUTED.OUTPUT_LISTS' },
+  ],
+  'W:184:205e504f0f0a': [
+    { fault: 'ws-frame-little-endian', rule: 'WS.BINARY.LAYOUT' },
+  ],
   'W:188:6315e9d70e3a': [
     { fault: 'ws-preview-type-mismatch', rule: 'WS.BINARY.PREVIEW_IMAGE' },
   ],
   'W:189:36433ac84311': [
     { fault: 'ws-text-node-length-off-by-one', rule: 'WS.BINARY.TEXT' },
+  ],
+  'W:190:618eaac0b73b': [
+    { fault: 'ws-metadata-length-off-by-one', rule: 'WS.BINARY.PREVIEW_METADATA' },
+  ],
+  'W:192:9593d2b75134': [
+    { fault: 'ws-metadata-no-real-node-id', rule: 'WS.BINARY.PREVIEW_METADATA' },
   ],
   'W:198:0a870126a233': [
     { fault: 'org-id-on-unauthorized', rule: 'V2.ERR.ORG_ID_ONLY_SSO' },
@@ -566,6 +686,10 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'unknown-count-missing', rule: 'V2.ERR.NODE_ERRORS_DETAILS' },
     { fault: 'unknown-unlisted-nodes-named', rule: 'V2.ERR.NODE_ERRORS_DETAILS' },
   ],
+  'W:234:41caa93177b4': [
+    { fault: 'v1-failed-job-success', rule: 'V1.ERR.FAILED_JOB' },
+    { fault: 'v1-refusal-without-error', rule: 'V1.PROMPT.REFUSAL_ERROR' },
+  ],
   'W:234:a0ba43bcc77c': [
     { fault: 'v1-status-created-201', rule: 'V1.CONTRACT.STATUS_DECLARED' },
     { fault: 'v1-view-404-html', rule: 'V1.CONTRACT.ERROR_BODY' },
@@ -581,6 +705,8 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'tier-limit-ignored', rule: 'V2.JOB.PARALLEL_QUEUE' },
     { fault: 'tier-limit-ignored-own-state-names', rule: 'V2.JOB.PARALLEL_QUEUE' },
     { fault: 'tier-limit-ignored-read-hint', rule: 'V2.JOB.PARALLEL_QUEUE' },
+    { fault: 'v1-parallel-refused', rule: 'V1.PROMPT.PARALLEL_QUEUE' },
+    { fault: 'v1-tier-limit-ignored', rule: 'V1.PROMPT.PARALLEL_QUEUE' },
   ],
   'W:242:2face0321cd0': [
     { fault: 'load-v2-429-queue-full', rule: 'LOAD.RATE_LIMIT.ENVELOPE' },

@@ -4,11 +4,12 @@
 // rules do not promise a Retry-After, so the run reports how often clients were told
 // to wait without failing on its absence. A target without the v1 routes is skipped.
 import { send, type HttpResponse } from '../../lib/http.ts';
-import { slowWorkflow } from '../../lib/data/workflows.ts';
+import { slowWorkflow, v1Classes } from '../../lib/v1/workflows.ts';
+import { pollUntil, JOB_DEADLINE_MS } from '../../lib/time.ts';
 import { SuiteError } from '../../lib/violations.ts';
 import type { CheckResult, Profile } from '../types.ts';
 import { loadCheck } from '../checks.ts';
-import { basePath, missing, scenarioString } from './common.ts';
+import { basePath, missing, scenarioNumber, scenarioString } from './common.ts';
 import { PollPool, RetryAfterLedger, retryAfterSeconds, statusOf } from './poll-pool.ts';
 
 /** Terminal v1 statuses in either vocabulary; any other value is in flight. */
@@ -19,7 +20,7 @@ const SLEEP_S = 2;
 export const v1JobStatus: Profile = {
   name: 'v1-job-status',
   title: 'v1 job status polling honouring Retry-After',
-  description: `GET /api/job/{prompt_id}/status of ${POOL} running prompts (a ${SLEEP_S} s node each, replaced as they finish) at a fixed arrival rate.`,
+  description: `GET /api/job/{prompt_id}/status of up to ${POOL} running prompts (no more than the account's declared concurrency_limit; a ${SLEEP_S} s node each, replaced as they finish) at a fixed arrival rate.`,
   surfaces: ['cloud'],
   family: 'v1',
   rate: 50,
@@ -41,10 +42,19 @@ export const v1JobStatus: Profile = {
     const headers = { accept: 'application/json', 'x-api-key': key };
     const call = (method: string, path: string, json?: unknown): Promise<HttpResponse> =>
       send({ method, url: new URL(`${prefix}${path}`, target.baseUrl).toString(), headers, ...(json !== undefined ? { json } : {}), timeoutMs: 15_000, maxBodyBytes: 1 << 20 });
-    const workflow = slowWorkflow(scenarioString(target, 'slow_node_class')!, SLEEP_S);
+    // Each prompt is new work (its own image colour), so no engine finishes one from another's
+    // cached result, and every class is the target's (scenario inputs).
+    const slow = scenarioString(target, 'slow_node_class')!;
+    const classes = v1Classes(target.scenario);
+    let made = 0;
+    const workflow = () => slowWorkflow(classes, slow, SLEEP_S, `conformance-load-v1-${made++}`);
+    // The account runs only its tier's number of prompts at once (concurrency_limit, when the
+    // target declares it): more would only wait in its queue, behind whatever else it runs.
+    const limit = scenarioNumber(target, 'concurrency_limit');
+    const size = limit !== undefined && limit > 0 ? Math.min(POOL, limit) : POOL;
 
     // Probe the routes first, so a target without v1 is skipped with a clear reason.
-    const first = await call('POST', '/api/prompt', { prompt: workflow });
+    const first = await call('POST', '/api/prompt', { prompt: workflow() });
     if (first.status === 404 || first.status === 405) return { skip: `not exercised: the target does not serve v1 POST /api/prompt (answered ${first.status})` };
     const idOf = (res: HttpResponse): string => {
       let body: { prompt_id?: unknown; error?: unknown } = {};
@@ -64,12 +74,21 @@ export const v1JobStatus: Profile = {
 
     let handedFirst = false;
     const submit = async (): Promise<string> => {
-      const id = handedFirst ? idOf(await call('POST', '/api/prompt', { prompt: workflow })) : ((handedFirst = true), firstId);
+      const id = handedFirst ? idOf(await call('POST', '/api/prompt', { prompt: workflow() })) : ((handedFirst = true), firstId);
       return `${prefix}/api/job/${encodeURIComponent(id)}/status`;
     };
-    const pool = new PollPool(submit, POOL);
-    log(`v1-job-status: submitting ${POOL} prompts`);
+    const pool = new PollPool(submit, size);
+    log(`v1-job-status: submitting ${size} prompts${limit !== undefined ? ` (the account's declared concurrency_limit is ${limit})` : ''}`);
     await pool.fill();
+    // Jobs another profile left on the account (queued slow work) hold its slots first: the
+    // measured phase starts once the first prompt of this profile has finished, so its prompts
+    // really run while polled, within the job deadline.
+    const firstEnd = await pollUntil(async () => {
+      const res = await call('GET', `/api/job/${encodeURIComponent(firstId)}/status`);
+      const status = res.status >= 200 && res.status < 300 ? statusOf(res.body.toString('utf8')) : undefined;
+      return typeof status === 'string' && TERMINAL.has(status) ? status : undefined;
+    }, { deadlineMs: JOB_DEADLINE_MS, intervalMs: 250 });
+    if (firstEnd === undefined) throw new SuiteError(`v1-job-status: the first prompt (${firstId}) did not finish within ${JOB_DEADLINE_MS / 1000} s before the measured phase: the account's slots stayed taken by earlier work (concurrency_limit ${limit ?? 'not declared'})`);
     const ledger = new RetryAfterLedger();
     const statuses = new Map<string, number>();
     let badBodies = 0;

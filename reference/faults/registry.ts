@@ -28,6 +28,7 @@ export const REGISTRY_FAULTS = [
     // admin-secret test sees it, and REGISTRY.AUTH.ADMIN_SECRET asks only for a success.
     name: 'registry-admin-write-204',
     breaks: 'REGISTRY.CONTRACT.STATUS_DECLARED',
+    statements: ['W:152:fdcb76ff5b16'],
     description: 'translations stored with the administrative secret are answered 204 No Content, without the node',
     install(s) {
       s.respond({ surfaces: ['registry'], routes: [ROUTE] }, (out) => {
@@ -64,6 +65,7 @@ export const REGISTRY_FAULTS = [
   {
     name: 'registry-api-key-bearer-refused',
     breaks: 'REGISTRY.AUTH.API_KEY_BEARER',
+    statements: ['W:151:e64ce748e7f3'],
     description: 'a bearer API key is not recognised by its prefix and fails as a malformed JWT',
     install(s) {
       s.policy.registry.apiKeyBearer = () => false;
@@ -72,6 +74,7 @@ export const REGISTRY_FAULTS = [
   {
     name: 'registry-api-key-unchecked',
     breaks: 'REGISTRY.AUTH.API_KEY_BEARER',
+    statements: ['W:151:e64ce748e7f3'],
     description: 'any bearer with the API-key prefix is accepted, even an unknown or revoked key',
     install(s) {
       s.policy.registry.apiKeyBearerOutcome = () => ({ ok: true, principal: { kind: 'api-key', account: 'unchecked' } });
@@ -109,6 +112,7 @@ export const REGISTRY_FAULTS = [
   {
     name: 'registry-anonymous-accepted',
     breaks: 'REGISTRY.AUTH.REFUSED',
+    statements: ['W:151:e64ce748e7f3'],
     description: 'requests without any credential are accepted',
     install(s) {
       s.policy.registry.anonymousPrincipal = () => ({ kind: 'anonymous' });
@@ -164,6 +168,7 @@ export const REGISTRY_FAULTS = [
   {
     name: 'registry-node-id-decoded-twice',
     breaks: 'REGISTRY.NODE.PATH_ID',
+    statements: ['W:148:ed57f38772f6', 'W:149:478fdbb8da69'],
     description: 'the node id is percent-decoded a second time (ids with "%" are lost: one that is no escape is dropped)',
     install(s) {
       s.policy.registry.nodeIdOf = (segment) => {

@@ -23,9 +23,13 @@ function refusedElsewise(err: RegistryError, headers: IncomingHttpHeaders): Regi
   return err;
 }
 
+/** Under the registry-publisher-only control, the account that published every node of the reference. */
+const CONTROL_PUBLISHER = 'alice';
+
 export function registerRegistryRoutes(app: FastifyInstance, policy: RegistryPolicy, ctx?: ReferenceContext): void {
   const store = new TranslationStore();
   const otherRefusals = ctx?.isControl('registry-refusals-4xx') === true;
+  const publisherOnly = ctx?.isControl('registry-publisher-only') === true;
 
   app.setErrorHandler((err: unknown, request, reply) => {
     if (err instanceof RegistryError) return sendRegistryError(reply, err);
@@ -50,6 +54,13 @@ export function registerRegistryRoutes(app: FastifyInstance, policy: RegistryPol
     const data = translationsOf(request.body);
     const node = policy.nodeFor(store, nodeId);
     if (!node) throw detailsError(404, 'node not found', [`no node has the id ${JSON.stringify(nodeId)}`]);
+    // A control: only the node's publisher (here the account the scenario's credentials name) or
+    // the administrative secret may write its translations; any other caller is authenticated
+    // but not allowed (seed W:151 says how a caller is authenticated, not who may write).
+    if (publisherOnly && (principal.kind === 'jwt' || principal.kind === 'api-key')) {
+      const caller = principal.kind === 'jwt' ? principal.subject : principal.account;
+      if (caller !== CONTROL_PUBLISHER) throw messageError(403, 'forbidden', `only the publisher of node ${JSON.stringify(node.id)} may write its translations`);
+    }
     const translations = store.put(node.id, data);
     return reply
       .code(201)

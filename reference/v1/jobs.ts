@@ -1,6 +1,7 @@
 // v1 prompts: which engine jobs were submitted through /api/prompt, by whom, and the
 // v1 job status vocabulary (seed W § States and transitions › v1 job status).
 import type { ApiWorkflow, JobState } from '../engine/types.ts';
+import { NodeCache } from './cache.ts';
 
 export interface V1Job {
   id: string;
@@ -13,6 +14,8 @@ export interface V1Job {
 
 export class V1Jobs {
   private readonly jobs = new Map<string, V1Job>();
+  /** The engine's node cache as the stream reports it (consulted only under the caching controls). */
+  readonly cache = new NodeCache();
 
   add(job: V1Job): void {
     this.jobs.set(job.id, job);
@@ -30,8 +33,9 @@ export class V1Jobs {
  */
 const SECOND_VOCABULARY = new Set(['bob']);
 
-export function v1Status(state: JobState, account: string): string {
-  const second = SECOND_VOCABULARY.has(account);
+export function v1Status(state: JobState, account: string, everyAccount = false): string {
+  // everyAccount: the v1-second-vocabulary-only control, where every account reads the second listing's names.
+  const second = everyAccount || SECOND_VOCABULARY.has(account);
   switch (state.status) {
     case 'queued':
       // The job next in line reports a name only the public spec lists: clients must not match on in-flight names.

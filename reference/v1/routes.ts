@@ -11,6 +11,8 @@ import { accountForKey, v1Account, v1Authenticate } from './auth.ts';
 import { promptError, sendV1Error, type PromptError } from './errors.ts';
 import { readV1Form, UploadError, V1Files, type V1Form } from './files.ts';
 import { v1Status, type V1Jobs } from './jobs.ts';
+import { hiddenClassNodes, inwardPrompt, outwardClass } from './class-names.ts';
+import { withCachedWorkInstant } from './cache.ts';
 import { isPlainObject } from '../../lib/values.ts';
 
 function iso(ms: number | null): string | null {
@@ -18,13 +20,13 @@ function iso(ms: number | null): string | null {
 }
 
 /** ComfyUI's native refusal: a top-level error plus node_errors keyed by node id. */
-function refusalBody(refusal: Refusal): { error: PromptError; node_errors: Record<string, unknown> } {
+function refusalBody(refusal: Refusal, classOut: (cls: string) => string = (c) => c): { error: PromptError; node_errors: Record<string, unknown> } {
   const nodeErrors: Record<string, unknown> = {};
   for (const [id, entry] of Object.entries(refusal.details?.node_errors ?? {})) {
     nodeErrors[id] = {
       errors: entry.errors.map((e) => ({ type: e.type, message: e.message, details: e.details ?? '', extra_info: {} })),
       dependent_outputs: [],
-      class_type: entry.class_type,
+      class_type: classOut(entry.class_type),
     };
   }
   const type = refusal.details?.node_errors ? 'prompt_outputs_failed_validation' : refusal.code === 'workflow_format_ui' ? 'invalid_prompt' : refusal.code;
@@ -49,9 +51,12 @@ export function registerV1Routes(app: FastifyInstance, ctx: ReferenceContext, jo
   // A control: the node catalog answers callers without a key too (the seed does not say this
   // operation needs one; a local-engine-compatible route often does not), with no input files.
   const openInfo = ctx.isControl('v1-object-info-open');
+  const renamed = ctx.isControl('v1-renamed-classes');
   const keyless = (request: FastifyRequest): boolean => openInfo && request.headers['x-api-key'] === undefined;
   app.get('/api/object_info', { onRequest: async (request, reply) => (keyless(request) ? undefined : auth(request, reply)) }, async (request, reply) => {
-    const info: Record<string, unknown> = engine.catalog.objectInfo({ inputFiles: keyless(request) ? [] : files.list(v1Account(request)) });
+    let info: Record<string, unknown> = engine.catalog.objectInfo({ inputFiles: keyless(request) ? [] : files.list(v1Account(request)) });
+    // A control: an engine whose core classes have names of its own.
+    if (renamed) info = Object.fromEntries(Object.entries(info).map(([cls, node]) => [outwardClass(cls), { ...(node as object), name: outwardClass(cls) }]));
     // The real engine gives display_name null for many core classes.
     if (ctx.isControl('v1-null-display-names')) {
       Object.keys(info)
@@ -139,10 +144,17 @@ export function registerV1Routes(app: FastifyInstance, ctx: ReferenceContext, jo
     if (policy.promptTraits(account).noCredits && !failsLater) {
       return refuse(402, { error: promptError('insufficient_credits', 'the account has no credits left'), node_errors: {} });
     }
-    const refusal = engine.validate(body.prompt, account);
-    if (refusal) return refuse(400, refusalBody(refusal));
+    // Under the v1-renamed-classes control the public names are unknown classes here, and the engine's own names run.
+    const hidden = renamed ? hiddenClassNodes(body.prompt as ApiWorkflow) : [];
+    if (hidden.length > 0) {
+      const nodeErrors = Object.fromEntries(hidden.map(([id, cls]) => [id, { errors: [{ type: 'unknown_node_class', message: `Node class ${cls} does not exist on this server.`, details: '', extra_info: {} }], dependent_outputs: [], class_type: cls }]));
+      return refuse(400, { error: promptError('prompt_outputs_failed_validation', `Prompt outputs failed validation: node class ${hidden.map(([, c]) => c).join(', ')} does not exist on this server.`), node_errors: nodeErrors });
+    }
+    const submitted = body.prompt as ApiWorkflow;
+    const prompt = renamed ? inwardPrompt(submitted) : submitted;
+    const refusal = engine.validate(prompt, account);
+    if (refusal) return refuse(400, refusalBody(refusal, renamed ? outwardClass : undefined));
 
-    const prompt = body.prompt as ApiWorkflow;
     const partnerNodes = Object.entries(prompt).filter(([, node]) => engine.catalog.get(node.class_type)?.apiNode === true);
     if (partnerNodes.length > 0) {
       const field = policy.partnerKeyField;
@@ -157,9 +169,11 @@ export function registerV1Routes(app: FastifyInstance, ctx: ReferenceContext, jo
 
     const id = randomUUID();
     const clientId = typeof extraData?.client_id === 'string' ? extraData.client_id : undefined;
-    jobs.add({ id, account, workflow: prompt, clientId, createdAt: Date.now() });
+    jobs.add({ id, account, workflow: submitted, clientId, createdAt: Date.now() });
     // Under the control above, what runs is a node that fails naming the missing subscription.
-    const runs: ApiWorkflow = failsLater ? { '1': { class_type: 'FailNode', inputs: { message: 'running workflows needs an active subscription' } } } : prompt;
+    let runs: ApiWorkflow = failsLater ? { '1': { class_type: 'FailNode', inputs: { message: 'running workflows needs an active subscription' } } } : prompt;
+    // A control: work the account already ran (the same node, the same inputs through every link) finishes at once from the cache.
+    if (ctx.isControl('engine-cached-work-instant')) runs = withCachedWorkInstant(runs, new Set(jobs.cache.cachedNodes(account, prompt)));
     engine.submit({ id, account, workflow: runs, ...(extraData ? { extraData } : {}) });
     return reply.send({ prompt_id: id, number: number++, node_errors: {} });
   });
@@ -188,7 +202,7 @@ export function registerV1Routes(app: FastifyInstance, ctx: ReferenceContext, jo
     const updated = state.completedAt ?? state.startedAt ?? state.createdAt;
     return reply.code(200).send({
       id: job.id,
-      status: v1Status(state, account),
+      status: v1Status(state, account, ctx.isControl('v1-second-vocabulary-only')),
       created_at: iso(state.createdAt),
       updated_at: iso(updated),
       last_state_update: iso(updated),

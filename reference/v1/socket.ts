@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { WebSocketServer, WebSocket } from 'ws';
 import type { ReferenceContext } from '../context.ts';
 import type { EngineEvent } from '../engine/types.ts';
-import { NodeCache } from './cache.ts';
+import { outwardClass } from './class-names.ts';
 import { previewImageFrame, previewWithMetadataFrame, textFrame } from './frames.ts';
 import type { V1Job, V1Jobs } from './jobs.ts';
 
@@ -46,7 +46,9 @@ export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   const clients = new Set<Client>();
   const runs = new Map<string, Run>();
-  const cache = new NodeCache();
+  const cache = jobs.cache;
+  // Under either caching control the stream reports the nodes the cache skipped.
+  const caching = ctx.isControl('ws-cached-nodes') || ctx.isControl('engine-cached-work-instant');
 
   const queueRemaining = (account: string): number => engine.activeCount(account);
   const now = (): number => Date.now();
@@ -95,20 +97,24 @@ export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs
     switch (e.kind) {
       case 'status': {
         sendTo(to, message('status', { status: { exec_info: { queue_remaining: queueRemaining(job.account) } } }));
-        if (e.status === 'queued' && e.queuePosition !== null && e.queuePosition > 1) {
-          sendTo(to, message('notification', { value: `Prompt ${prompt_id} is waiting in the queue (position ${e.queuePosition}); it starts when a slot of your subscription tier frees up.`, id: 'queue' }));
+        // A note for people as each prompt is queued (the engine's toast), naming its place when it waits behind others.
+        if (e.status === 'queued') {
+          const waits = e.queuePosition !== null && e.queuePosition > 1;
+          sendTo(to, message('notification', { value: waits ? `Prompt ${prompt_id} is waiting in the queue (position ${e.queuePosition}); it starts when a slot of your subscription tier frees up.` : `Prompt ${prompt_id} is queued.`, id: 'queue' }));
         }
         if (e.status === 'succeeded' || e.status === 'failed' || e.status === 'canceled') runs.delete(prompt_id);
         return;
       }
       case 'execution_start': {
+        // A control: a stream that never says the run started (its node messages and its end tell it).
+        if (ctx.isControl('ws-no-execution-start')) return;
         sendTo(to, message('execution_start', { prompt_id, timestamp: now() }));
         // A control: a TEXT frame tied to no node (node_id_len 0) beside the run's own frames.
         if (ctx.isControl('ws-text-without-node')) sendTo(to, textFrame('', `prompt ${prompt_id} started`));
         return;
       }
       case 'execution_cached': {
-        const nodes = ctx.isControl('ws-cached-nodes') ? cache.cachedNodes(job.account, job.workflow) : e.nodes;
+        const nodes = caching ? cache.cachedNodes(job.account, job.workflow) : e.nodes;
         for (const n of nodes) run.cached.add(n);
         sendTo(to, message('execution_cached', { nodes, prompt_id, timestamp: now() }));
         return;
@@ -126,6 +132,8 @@ export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs
         return;
       }
       case 'progress': {
+        // A control: a stream that sends no step progress at all (the seed obliges no message kind).
+        if (ctx.isControl('ws-no-progress')) return;
         sendTo(to, message('progress', { value: e.value, max: e.max, prompt_id, node: e.node }));
         sendTo(
           to,
@@ -162,7 +170,7 @@ export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs
           message('execution_error', {
             prompt_id,
             node_id: f.node_id,
-            node_type: f.class_type,
+            node_type: ctx.isControl('v1-renamed-classes') && f.class_type !== null ? outwardClass(f.class_type) : f.class_type,
             executed: run.executed.filter((n) => n !== f.node_id),
             exception_type: f.exception_type,
             exception_message: f.exception_message,
@@ -215,7 +223,9 @@ export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs
       });
       ws.on('close', () => clients.delete(client));
       ws.on('error', () => clients.delete(client));
-      const status = { status: { exec_info: { queue_remaining: queueRemaining(owner) } }, sid: clientId ?? randomUUID() };
+      // The engine names the session after the clientId; the ws-sid-own control, ignoring clientId
+      // as the cloud does (W:143), names it with an id of its own.
+      const status = { status: { exec_info: { queue_remaining: queueRemaining(owner) } }, sid: clientId !== undefined && !ctx.isControl('ws-sid-own') ? clientId : randomUUID() };
       for (const out of ctx.socketOut(message('status', status))) ws.send(out);
     });
   });

@@ -9,7 +9,7 @@ import { WsSession } from '../../lib/ws/session.ts';
 
 test.describe('Authentication', () => {
   test('v1 operations take the key in X-API-Key: /api/view of an output without it does not open', rules('V1.AUTH.API_KEY_HEADER'), async ({ v1 }) => {
-    const run = await runPrompt(v1, saveWorkflow(`conformance-v1-auth-${randomUUID().slice(0, 8)}`), { expect: 'success', rule: 'V1.AUTH.API_KEY_HEADER' });
+    const run = await runPrompt(v1, saveWorkflow(v1.classes, `conformance-v1-auth-${randomUUID().slice(0, 8)}`), { expect: 'success', rule: 'V1.AUTH.API_KEY_HEADER' });
     const [out] = outputsOf(run.stream);
     const withKey = await v1.view({ filename: out!.filename, type: out!.type });
     check('V1.AUTH.API_KEY_HEADER', withKey.status < 400, '/api/view with X-API-Key', 'the file (a redirect to it)', withKey.status);

@@ -8,6 +8,7 @@ import { check, notJudged } from '../../lib/check.ts';
 import { assertProperty } from '../../fixtures/property.ts';
 import { nodeId } from '../../lib/ws/arbitraries.ts';
 import { runPrompt } from '../../lib/v1/run.ts';
+import { idsWorkflow } from '../../lib/v1/workflows.ts';
 import type { DecodedFrame } from '../../lib/ws/frames.ts';
 
 test.describe('Events', () => {
@@ -17,11 +18,7 @@ test.describe('Events', () => {
     // Each run is a whole job; the quick profile keeps it to a handful.
     await assertProperty(testInfo, { ...profile, numRuns: Math.min(profile.numRuns, profile.name === 'full' ? 40 : 6) }, ids, async ([img, save, txt]) => {
       const text = `conformance ${randomUUID()}`;
-      const prompt = {
-        [img!]: { class_type: 'EmptyImage', inputs: { width: 2, height: 2, batch_size: 1, color: 0 } },
-        [save!]: { class_type: 'SaveImage', inputs: { images: [img!, 0], filename_prefix: `conformance-v1-ids-${randomUUID().slice(0, 8)}` } },
-        [txt!]: { class_type: textClass, inputs: { text } },
-      };
+      const prompt = { ...idsWorkflow(v1.classes, img!, save!, `conformance-v1-ids-${randomUUID().slice(0, 8)}`), [txt!]: { class_type: textClass, inputs: { text } } };
       const run = await runPrompt(v1, prompt, { expect: 'success', rule: 'WS.MESSAGE.FIELDS' });
       // Every node id a message names (executing, progress, executed, or execution_cached for a
       // node skipped because cached) is one of the prompt's own, byte for byte. The seed does

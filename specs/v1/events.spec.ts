@@ -5,33 +5,61 @@
 import { randomUUID } from 'node:crypto';
 import { test, rules } from '../../fixtures/v1/test.ts';
 import { check, ensure, notJudged } from '../../lib/check.ts';
+import { cancelWhileRunning } from '../../lib/v1/interrupt.ts';
 import { outputsOf, runPrompt } from '../../lib/v1/run.ts';
-import { savePreviewWorkflow, saveWorkflow, slowWorkflow } from '../../lib/v1/workflows.ts';
+import { outputOfImageWorkflow, savePreviewWorkflow, saveWorkflow, slowWorkflow } from '../../lib/v1/workflows.ts';
 import type { DecodedFrame } from '../../lib/ws/frames.ts';
-import { TERMINAL_TYPES } from '../../lib/ws/schemas.ts';
-import { RuleViolation, show, SuiteError } from '../../lib/violations.ts';
+import { TERMINAL_TYPES, type TextMessage } from '../../lib/ws/schemas.ts';
 import { jobBound, JOB_DEADLINE_MS } from '../../lib/time.ts';
+import { RuleViolation, show } from '../../lib/violations.ts';
 
 const prefix = (what: string): string => `conformance-v1-${what}-${randomUUID().slice(0, 8)}`;
 const typesOf = (messages: Array<{ type: string }>): string[] => messages.map((m) => m.type);
+/** The file names an executed message's output lists name. */
+const outputNames = (m: TextMessage): string[] => {
+  const out = m.data.output;
+  if (typeof out !== 'object' || out === null) return [];
+  return ['images', 'video', 'audio'].flatMap((list) => {
+    const entries = (out as Record<string, unknown>)[list];
+    return Array.isArray(entries) ? entries.flatMap((e) => (typeof e === 'object' && e !== null && typeof (e as { filename?: unknown }).filename === 'string' ? [(e as { filename: string }).filename] : [])) : [];
+  });
+};
 
 test.describe('Events', () => {
   test('text frames are JSON objects {type, data}', rules('WS.MESSAGE.ENVELOPE'), async ({ v1 }) => {
-    const run = await runPrompt(v1, saveWorkflow(prefix('envelope')), { expect: 'success', rule: 'WS.MESSAGE.ENVELOPE' });
-    check('WS.MESSAGE.ENVELOPE', run.session.messages().length > 0, 'the text frames of one run', 'JSON {type, data} messages', 'none');
+    // Every frame of the run is judged as it arrives (lib/ws/session.ts): a text frame that is
+    // no JSON {type, data}, or a JSON message sent as a binary frame, breaks the rule there and
+    // stops this run with it. The run gives the stream every kind of message to send.
+    await runPrompt(v1, savePreviewWorkflow(v1.classes, prefix('envelope')), { expect: 'success', rule: 'WS.MESSAGE.ENVELOPE' });
   });
 
-  test('every execution message carries data.prompt_id, and clients filter on it', rules('WS.MESSAGE.PROMPT_ID'), async ({ v1 }) => {
-    const run = await runPrompt(v1, saveWorkflow(prefix('promptid')), { expect: 'success', rule: 'WS.MESSAGE.PROMPT_ID' });
-    const types = new Set(typesOf(run.stream.messages));
-    // Every message that arrives is judged as it comes (a message of an execution kind without
-    // data.prompt_id breaks this rule there). The seed does not say which kinds a server sends,
-    // so a kind that never came for this prompt is not judged, not broken.
-    for (const t of ['execution_start', 'executing', 'executed']) {
-      if (!types.has(t)) notJudged('WS.MESSAGE.PROMPT_ID', `no "${t}" message of prompt ${run.promptId} arrived (seen: ${[...types].join(', ')}), so its prompt_id was not seen`);
+  test('every execution message carries data.prompt_id, the id POST /api/prompt answered, and clients filter on it', rules('WS.MESSAGE.PROMPT_ID'), async ({ v1 }) => {
+    const tag = prefix('promptid');
+    const session = await v1.openStream();
+    try {
+      const promptId = await v1.accept(saveWorkflow(v1.classes, tag), undefined, 'WS.MESSAGE.PROMPT_ID');
+      await v1.pollToTerminal(promptId);
+      // The run's output is known on the stream by its unique filename prefix, whatever prompt_id
+      // its executed message carries; the prompt's own messages by the prompt_id it was answered.
+      const ownOutput = (): TextMessage[] => session.messages().filter((m) => m.type === 'executed' && outputNames(m).some((f) => f.startsWith(tag)));
+      const ended = (): boolean => session.forPrompt(promptId).some((m) => TERMINAL_TYPES.has(m.type));
+      await session.waitFor(() => ownOutput().length > 0 || ended(), JOB_DEADLINE_MS, () => jobBound(`no executed message naming an output ${tag}* and no terminal message of prompt ${promptId} arrived`));
+      const named = ownOutput();
+      if (named.length === 0) {
+        notJudged('WS.MESSAGE.PROMPT_ID', `no executed message named the output of prompt ${promptId} (seen for it: ${session.typesFor(promptId).join(', ')}), so no message was seen to name its job`);
+      } else {
+        check('WS.MESSAGE.PROMPT_ID', named.every((m) => m.data.prompt_id === promptId), `the executed message naming this prompt's output ${tag}*`, `data.prompt_id ${promptId}, the id POST /api/prompt answered`, named.map((m) => m.data.prompt_id));
+      }
+      const types = new Set(session.typesFor(promptId));
+      // Every message that arrives is judged as it comes (a message of an execution kind without
+      // data.prompt_id breaks this rule there). The seed does not say which kinds a server sends,
+      // so a kind that never came for this prompt is not judged, not broken.
+      for (const t of ['execution_start', 'executing', 'executed']) {
+        if (!types.has(t)) notJudged('WS.MESSAGE.PROMPT_ID', `no "${t}" message of prompt ${promptId} arrived (seen: ${[...types].join(', ')}), so its prompt_id was not seen`);
+      }
+    } finally {
+      session.close();
     }
-    // The stream of a prompt is collected by its prompt_id; its terminal message names it.
-    check('WS.MESSAGE.PROMPT_ID', [...types].some((t) => TERMINAL_TYPES.has(t)), `messages of prompt ${run.promptId}`, 'a terminal message carrying this prompt_id', [...types]);
   });
 
   test('each message type carries its data fields (status, executing, progress, progress_state, executed, execution_cached, ...)', rules('WS.MESSAGE.FIELDS'), async ({ v1, requireScenario }) => {
@@ -39,15 +67,21 @@ test.describe('Events', () => {
     // Every message is judged against its type's fields as it arrives; this run makes the
     // step-wise kinds arrive. The seed does not say which kinds a server must send, so a
     // kind that never came is reported as not judged, not as broken.
-    const run = await runPrompt(v1, slowWorkflow(slow, 0.3, prefix('fields')), { expect: 'success', rule: 'WS.MESSAGE.FIELDS' });
+    const run = await runPrompt(v1, slowWorkflow(v1.classes, slow, 0.3, prefix('fields')), { expect: 'success', rule: 'WS.MESSAGE.FIELDS' });
     const seen = new Set(typesOf(run.session.messages()));
-    for (const kind of ['status', 'progress', 'progress_state', 'execution_cached', 'executing', 'executed']) {
+    // A run that fails gives execution_error's fields to judge, where the target names a node class that fails.
+    const failing = v1.target.scenario.failing_node_class;
+    if (typeof failing === 'string' && failing !== '') {
+      const failed = await runPrompt(v1, { '1': { class_type: failing, inputs: { message: 'conformance: failing on purpose' } } }, { expect: 'failure', rule: 'WS.MESSAGE.FIELDS' });
+      for (const t of typesOf(failed.session.messages())) seen.add(t);
+    }
+    for (const kind of ['status', 'notification', 'progress', 'progress_state', 'execution_cached', 'executing', 'executed', 'execution_error']) {
       if (!seen.has(kind)) notJudged('WS.MESSAGE.FIELDS', `no "${kind}" message arrived during prompt ${run.promptId} (seen: ${[...seen].join(', ')}), so its fields were not judged`);
     }
   });
 
   test('executed names its outputs in images / video / audio lists, each entry with filename, subfolder and type', rules('WS.EXECUTED.OUTPUT_LISTS'), async ({ v1 }) => {
-    const run = await runPrompt(v1, saveWorkflow(prefix('lists')), { expect: 'success', rule: 'WS.EXECUTED.OUTPUT_LISTS' });
+    const run = await runPrompt(v1, saveWorkflow(v1.classes, prefix('lists')), { expect: 'success', rule: 'WS.EXECUTED.OUTPUT_LISTS' });
     // The seed says what an executed message holds, not that one is sent for every node.
     if (!run.stream.messages.some((m) => m.type === 'executed' && m.data.node === '2')) return notJudged('WS.EXECUTED.OUTPUT_LISTS', `no executed message of SaveImage (node 2) arrived for prompt ${run.promptId}, so its output lists were not seen`);
     const outs = outputsOf(run.stream, '2');
@@ -58,7 +92,7 @@ test.describe('Events', () => {
     // runPrompt judges the order (lib/ws/order.ts); a two-output run gives it something to order.
     // The same prompt twice: an engine that caches nodes runs the second from its cache
     // (execution_cached, then executed without executing), which is judged the same way.
-    const prompt = savePreviewWorkflow(prefix('order'));
+    const prompt = savePreviewWorkflow(v1.classes, prefix('order'));
     for (const pass of ['first', 'second']) {
       const run = await runPrompt(v1, prompt, { expect: 'success', rule: 'WS.ORDER' });
       // The seed does not say which messages a run sends: a run with no node message has only
@@ -71,27 +105,17 @@ test.describe('Events', () => {
     const slow = requireScenario('slow_node_class', 'a slow node class') as string;
     // Seed W shows no operation that cancels a v1 prompt: the target names its own.
     const how = requireScenario('prompt_interrupt', 'how a user cancels a running v1 prompt: method, path, body') as { method: string | undefined; path: string | undefined; body: unknown };
-    if (typeof how.path !== 'string' || how.path === '') throw new SuiteError('scenario input prompt_interrupt must hold a path (with {prompt_id} where the prompt is named)');
-    const session = await v1.openStream();
-    try {
-      const promptId = await v1.accept(slowWorkflow(slow, 5, prefix('interrupt')));
-      // The slow node runs ~5 s; its first progress means the prompt runs with seconds to go.
-      await session.waitFor(() => session.forPrompt(promptId).some((m) => m.type === 'progress' && m.data.node === '2'), JOB_DEADLINE_MS, () => jobBound(`no progress of the slow node of prompt ${promptId} arrived`));
-      const fill = (v: unknown): unknown => (typeof v === 'string' ? v.replaceAll('{prompt_id}', promptId) : Array.isArray(v) ? v.map(fill) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x)])) : v);
-      const asked = await v1.api.follow(String(fill(how.path)), { method: how.method ?? 'POST', ...(how.body !== undefined ? { json: fill(how.body) } : {}), auth: { apiKey: v1.key } });
-      if (asked.status < 200 || asked.status > 299) return notJudged('WS.INTERRUPTED', `the cancel named by scenario input prompt_interrupt answered ${asked.status} for a running prompt, so no prompt was cancelled (check the input)`);
-      const polled = await v1.pollToTerminal(promptId);
-      const stream = await session.streamOf(promptId);
-      if (polled.kind === 'success') return notJudged('WS.INTERRUPTED', `prompt ${promptId} ran to success although its cancel was accepted (${asked.status}): the cancel took no effect in time, so no interrupted run was seen`);
-      check('WS.INTERRUPTED', polled.status === 'cancelled', `the polled status of prompt ${promptId}, cancelled by its user while running`, 'cancelled', `${polled.status} (seen ${polled.seen.join(' → ')})`);
-      check('WS.INTERRUPTED', stream.terminal.type === 'execution_interrupted', `the stream's terminal message for prompt ${promptId}, cancelled by its user`, 'execution_interrupted ("cancelled by the user")', `${stream.terminal.type} ${show(stream.terminal.data)}`);
-    } finally {
-      session.close();
-    }
+    const { promptId, asked, polled, stream, after } = await cancelWhileRunning(v1, slow, how, prefix('interrupt'));
+    if (!polled || !stream) return notJudged('WS.INTERRUPTED', `the cancel named by scenario input prompt_interrupt answered ${asked.status} for a running prompt, so no prompt was cancelled (check the input)`);
+    // A status that moved on from its terminal value is V1.STATUS.IN_FLIGHT's finding (specs/v1/status.spec.ts): polling then does not say how the run ended.
+    if (after !== polled.status) return notJudged('WS.INTERRUPTED', `the status of prompt ${promptId} went from ${polled.status} to ${after}, so polling does not say how the run ended`);
+    if (polled.kind === 'success') return notJudged('WS.INTERRUPTED', `prompt ${promptId} ran to success although its cancel was accepted (${asked.status}): the cancel took no effect in time, so no interrupted run was seen`);
+    check('WS.INTERRUPTED', polled.status === 'cancelled', `the polled status of prompt ${promptId}, cancelled by its user while running`, 'cancelled', `${polled.status} (seen ${polled.seen.join(' → ')})`);
+    check('WS.INTERRUPTED', stream.terminal.type === 'execution_interrupted', `the stream's terminal message for prompt ${promptId}, cancelled by its user`, 'execution_interrupted ("cancelled by the user")', `${stream.terminal.type} ${show(stream.terminal.data)}`);
   });
 
   test('the stream agrees with polling, the source of truth', rules('WS.POLL_AGREEMENT'), async ({ v1 }) => {
-    const run = await runPrompt(v1, saveWorkflow(prefix('agree')), { expect: 'success', rule: 'WS.POLL_AGREEMENT' });
+    const run = await runPrompt(v1, saveWorkflow(v1.classes, prefix('agree')), { expect: 'success', rule: 'WS.POLL_AGREEMENT' });
     check('WS.POLL_AGREEMENT', run.stream.terminal.type === 'execution_success', `the stream of prompt ${run.promptId}`, `execution_success, as polling says ${run.polled.status}`, run.stream.terminal.type);
   });
 
@@ -102,7 +126,7 @@ test.describe('Events', () => {
     const second = await v1.openStream(b);
     try {
       // The prompt even names the first connection, as the browser front end does.
-      const run = await runPrompt(v1, saveWorkflow(prefix('clientid')), { expect: 'success', rule: 'WS.CLIENT_ID_IGNORED', session: first, extraData: { client_id: a } });
+      const run = await runPrompt(v1, saveWorkflow(v1.classes, prefix('clientid')), { expect: 'success', rule: 'WS.CLIENT_ID_IGNORED', session: first, extraData: { client_id: a } });
       // Waits for the prompt's terminal message on the second connection; that it may never
       // come is this rule's finding (below), not a stream out of order.
       const ended = (): boolean => second.forPrompt(run.promptId).some((m) => TERMINAL_TYPES.has(m.type) || (m.type === 'executing' && m.data.node == null));
@@ -125,7 +149,7 @@ test.describe('Events', () => {
     try {
       const run = await runPrompt(
         v1,
-        { '1': { class_type: 'EmptyImage', inputs: { width: 6, height: 6, batch_size: 1, color: 0x55aa11 } }, '2': { class_type: cls, inputs: { images: ['1', 0] } } },
+        outputOfImageWorkflow(v1.classes, cls),
         { expect: 'success', rule: 'WS.BINARY.PREVIEW_IMAGE', session },
       );
       const frames = session.frames().filter((f): f is Extract<DecodedFrame, { frame_type: 1 }> => f.frame_type === 1);
@@ -148,7 +172,7 @@ test.describe('Events', () => {
   test('PREVIEW_IMAGE_WITH_METADATA frames: type 4, metadata_len, JSON metadata naming node and prompt, then image bytes', rules('WS.BINARY.PREVIEW_METADATA'), async ({ v1, requireScenario }) => {
     const cls = requireScenario('step_preview_node_class', 'a node class that sends previews with metadata while it runs') as string;
     // The stream fixture announces supports_preview_metadata, as the browser front end does.
-    const run = await runPrompt(v1, slowWorkflow(cls, 0.3, prefix('meta')), { expect: 'success', rule: 'WS.BINARY.PREVIEW_METADATA' });
+    const run = await runPrompt(v1, slowWorkflow(v1.classes, cls, 0.3, prefix('meta')), { expect: 'success', rule: 'WS.BINARY.PREVIEW_METADATA' });
     const frames = run.session.frames().filter((f): f is Extract<DecodedFrame, { frame_type: 4 }> => f.frame_type === 4);
     if (frames.length === 0) {
       // Every frame was judged on arrival; the seed does not oblige a server to send type 4.

@@ -2,9 +2,9 @@
 // terminal and never match on in-flight names; a second vocabulary exists.
 import { randomUUID } from 'node:crypto';
 import { test, rules } from '../../fixtures/v1/test.ts';
-import { check } from '../../lib/check.ts';
-import { runPrompt } from '../../lib/v1/run.ts';
-import { jobBound, JOB_DEADLINE_MS } from '../../lib/time.ts';
+import { check, notJudged } from '../../lib/check.ts';
+import { untilRunning } from '../../lib/v1/run.ts';
+import { cancelWhileRunning } from '../../lib/v1/interrupt.ts';
 import { classifyStatus } from '../../lib/v1/status.ts';
 import { saveWorkflow, slowWorkflow } from '../../lib/v1/workflows.ts';
 import type { V1Client } from '../../lib/v1/client.ts';
@@ -15,13 +15,10 @@ const prefix = (what: string): string => `conformance-v1-${what}-${randomUUID().
 async function statusWhileRunning(v1: V1Client, slow: string): Promise<{ promptId: string; status: string }> {
   const session = await v1.openStream();
   try {
-    const promptId = await v1.accept(slowWorkflow(slow, 3, prefix('inflight')));
-    // The slow node needs ~3 s; one progress of it means it runs with seconds to go.
-    await session.waitFor(
-      () => session.forPrompt(promptId).some((m) => m.type === 'progress' && m.data.node === '2'),
-      JOB_DEADLINE_MS,
-      () => jobBound(`no progress of the slow node of prompt ${promptId} arrived`),
-    );
+    const promptId = await v1.accept(slowWorkflow(v1.classes, slow, 3, prefix('inflight')));
+    // The slow node needs ~3 s: any sign on the stream that it runs (executing, progress, or at
+    // least the prompt's start) means a status read now falls while the job is in flight.
+    await untilRunning(session, promptId, '2');
     const status = await v1.status(promptId);
     await session.streamOf(promptId);
     return { promptId, status };
@@ -32,8 +29,18 @@ async function statusWhileRunning(v1: V1Client, slow: string): Promise<{ promptI
 
 test.describe('v1 job status', () => {
   test('a finished job reports a terminal value, so polling that keys on terminal vs in flight ends', rules('V1.STATUS.TERMINAL'), async ({ v1 }) => {
-    const run = await runPrompt(v1, saveWorkflow(prefix('terminal')), { expect: 'success', rule: 'V1.STATUS.TERMINAL' });
-    check('V1.STATUS.TERMINAL', classifyStatus(run.polled.status) === 'success', 'the status of a finished EmptyImage -> SaveImage job', 'success (or completed)', run.polled.status);
+    const session = await v1.openStream();
+    try {
+      const promptId = await v1.accept(saveWorkflow(v1.classes, prefix('terminal')), undefined, 'V1.STATUS.TERMINAL');
+      const polled = await v1.pollToTerminal(promptId);
+      const stream = await session.streamOf(promptId);
+      // The stream says how the run ended; a run that ended well has the success value of its
+      // vocabulary, not another terminal one (W:90:8ea32a2532dc).
+      if (stream.terminal.type !== 'execution_success') return notJudged('V1.STATUS.TERMINAL', `the stream ended prompt ${promptId} with ${stream.terminal.type}, so it was not seen to finish well`);
+      check('V1.STATUS.TERMINAL', classifyStatus(polled.status) === 'success', `the status of prompt ${promptId}, which the stream saw end with execution_success`, 'success (or completed)', `${polled.status} (seen ${polled.seen.join(' → ')})`);
+    } finally {
+      session.close();
+    }
   });
 
   test('a job still running reports a value other than the terminal ones (any in-flight name is accepted)', rules('V1.STATUS.IN_FLIGHT'), async ({ v1, requireScenario }) => {
@@ -52,5 +59,15 @@ test.describe('v1 job status', () => {
     check('V1.STATUS.IN_FLIGHT', classifyStatus(status) === 'in_flight', `the status of prompt ${promptId} while it runs`, 'an in-flight value', status);
     const end = await other.pollToTerminal(promptId);
     check('V1.STATUS.TERMINAL', end.kind === 'success', `prompt ${promptId} after it ran`, 'a successful terminal value (completed)', `${end.status} (seen ${end.seen.join(' → ')})`);
+  });
+
+  test('while a cancel is under way the job reads in flight: the terminal value polling stops at is final', rules('V1.STATUS.IN_FLIGHT'), async ({ v1, requireScenario }) => {
+    const slow = requireScenario('slow_node_class', 'a slow node class') as string;
+    const how = requireScenario('prompt_interrupt', 'how a user cancels a running v1 prompt: method, path, body') as { method: string | undefined; path: string | undefined; body: unknown };
+    const { promptId, asked, polled, stream, after } = await cancelWhileRunning(v1, slow, how, prefix('cancelling'));
+    if (!polled || !stream) return notJudged('V1.STATUS.IN_FLIGHT', `the cancel named by scenario input prompt_interrupt answered ${asked.status} for a running prompt, so no cancel was under way (check the input)`);
+    // cancel_requested is in flight (W:96:ef2fc60f9d42): a value read as terminal while the cancel
+    // was still under way would show as a different value once the run ended.
+    check('V1.STATUS.IN_FLIGHT', after === polled.status, `the status of prompt ${promptId} once its stream ended (${stream.terminal.type}), after polling stopped at ${polled.status} following the cancel`, `${polled.status} again: a terminal value is final, and a cancel still under way reads in flight (cancel_requested)`, `${after} (seen ${[...polled.seen, after].join(' → ')})`);
   });
 });

@@ -58,6 +58,12 @@ async function v1Run(ref: RunningReference, prompt: object, announce = true): Pr
 /** Returns once the clock reads later than `since` (times in these answers have millisecond resolution). */
 const clockPast = (since: number) => pollUntil(async () => (Date.now() > since ? true : undefined), { deadlineMs: 1000, intervalMs: 1 });
 
+/** EmptyImage (of this colour) -> Sleep(seconds) -> SaveImage, as a v1 prompt. */
+const v1Slow = (seconds: number, color: number) => ({
+  '1': { class_type: 'EmptyImage', inputs: { width: 4, height: 4, batch_size: 1, color } },
+  '2': { class_type: 'Sleep', inputs: { seconds, image: ['1', 0] } },
+  '3': { class_type: 'SaveImage', inputs: { images: ['2', 0], filename_prefix: `control-slow-${color}` } },
+});
 const PREVIEW = { '1': { class_type: 'EmptyImage', inputs: { width: 4, height: 4, batch_size: 1, color: 7 } }, '2': { class_type: 'PreviewImage', inputs: { images: ['1', 0] } } };
 
 /** A read by tiny (5 requests per 2 s) of an asset that does not exist: 404 when admitted, 429 past the allowance. */
@@ -701,6 +707,74 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
     const refused = await del(ctl);
     assert.equal(refused.status, 404, 'the asset is held, its delete has no route');
     assert.equal(((await refused.json()) as { error: { code: string } }).error.code, 'not_found', 'in the v2 error envelope');
+  },
+  // Slice v1ws (issue #29): the v1 operations, their WebSocket and the registry.
+  'ws-sid-own': async ({ plain, ctl }) => {
+    const sid = async (ref: RunningReference) => {
+      const session = await WsSession.open(streamUrl(ref.surfaces.cloud, CLOUD_KEYS.alice, 'control-client-id'));
+      try {
+        await session.waitFor(() => session.messages().some((m) => m.type === 'status'), 5_000, () => new Error('no status message on connect'));
+        return (session.messages().find((m) => m.type === 'status')!.data as { sid?: unknown }).sid;
+      } finally {
+        session.close();
+      }
+    };
+    assert.equal(await sid(plain), 'control-client-id', 'the plain reference names the session after the clientId');
+    const own = await sid(ctl);
+    assert.ok(typeof own === 'string' && own !== 'control-client-id', `under the control, an id of its own (${String(own)})`);
+  },
+  'ws-no-execution-start': async ({ plain, ctl }) => {
+    const starts = async (ref: RunningReference) => (await v1Run(ref, PREVIEW)).messages.filter((m) => m.type === 'execution_start').length;
+    assert.equal(await starts(plain), 1);
+    assert.equal(await starts(ctl), 0, 'under the control, none');
+  },
+  'ws-no-progress': async ({ plain, ctl }) => {
+    const progress = async (ref: RunningReference) => (await v1Run(ref, v1Slow(0.3, 11))).messages.filter((m) => m.type === 'progress' || m.type === 'progress_state').length;
+    assert.ok((await progress(plain)) > 0, 'the plain reference reports step progress');
+    assert.equal(await progress(ctl), 0, 'under the control, none');
+  },
+  'engine-cached-work-instant': async ({ plain, ctl }) => {
+    const twice = async (ref: RunningReference) => {
+      const prompt = v1Slow(1, 4242);
+      await v1Run(ref, prompt);
+      const started = Date.now();
+      const { messages } = await v1Run(ref, prompt);
+      return { ms: Date.now() - started, cached: messages.find((m) => m.type === 'execution_cached')?.data.nodes };
+    };
+    assert.ok((await twice(plain)).ms >= 1_000, 'the plain reference runs the same slow work again');
+    const again = await twice(ctl);
+    assert.ok(again.ms < 1_000, `under the control the same work finishes at once (${again.ms} ms)`);
+    assert.deepEqual(again.cached, ['1', '2', '3']);
+  },
+  'v1-second-vocabulary-only': async ({ plain, ctl }) => {
+    const finished = async (ref: RunningReference) => {
+      const res = await v1(ref, '/api/prompt', { method: 'POST', body: JSON.stringify({ prompt: PREVIEW }) });
+      const { prompt_id } = (await res.json()) as { prompt_id: string };
+      return pollUntil(async () => {
+        const { status } = (await (await v1(ref, `/api/job/${prompt_id}/status`)).json()) as { status: string };
+        return ['success', 'completed', 'error', 'failed'].includes(status) ? status : undefined;
+      }, { deadlineMs: 10_000, intervalMs: 100 });
+    };
+    assert.equal(await finished(plain), 'success');
+    assert.equal(await finished(ctl), 'completed', "the first account's finished job, in the second listing's names");
+  },
+  'registry-publisher-only': async ({ plain, ctl }) => {
+    const write = (ref: RunningReference, key: string) =>
+      fetch(`${ref.surfaces.registry}/nodes/ref-image-tools/translations`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ data: { fr: { title: 'titre' } } }) });
+    assert.equal((await write(plain, CLOUD_KEYS.bob)).status, 201, 'the plain reference lets any valid key write');
+    assert.equal((await write(ctl, CLOUD_KEYS.bob)).status, 403, "another account's valid key is authenticated and not allowed");
+    assert.equal((await write(ctl, CLOUD_KEYS.alice)).status, 201, "the publisher's key writes");
+  },
+  'v1-renamed-classes': async ({ plain, ctl }) => {
+    const classes = async (ref: RunningReference) => Object.keys((await (await v1(ref, '/api/object_info')).json()) as Record<string, unknown>);
+    assert.ok((await classes(plain)).includes('EmptyImage'), 'the plain reference has the public names');
+    const renamed = await classes(ctl);
+    assert.ok(renamed.includes('BlankImage') && !renamed.includes('EmptyImage'), renamed.join(', '));
+    const refused = await v1(ctl, '/api/prompt', { method: 'POST', body: JSON.stringify({ prompt: PREVIEW }) });
+    assert.equal(refused.status, 400, 'a prompt using the public names is refused');
+    assert.match(JSON.stringify(await refused.json()), /unknown_node_class/);
+    const own = { '1': { class_type: 'BlankImage', inputs: { width: 4, height: 4, batch_size: 1, color: 7 } }, '2': { class_type: 'ImagePreviewTemp', inputs: { images: ['1', 0] } } };
+    assert.ok((await v1Run(ctl, own)).messages.some((m) => m.type === 'execution_success'), 'its own names run');
   },
 };
 

@@ -20,6 +20,7 @@ import { startProxySession } from '../../lib/passive/session.ts';
 import type { ConformanceReport } from '../../report/report.ts';
 import { uniquePng } from '../../lib/data/png.ts';
 import { savePreviewWorkflow } from '../../lib/v1/workflows.ts';
+import { classesFor } from '../../lib/data/workflows.ts';
 import { freePortBase } from '../support/ports.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -126,7 +127,7 @@ async function v1Run(fault?: string): Promise<ConformanceReport> {
       if (!binary) messages.push(JSON.parse(data.toString()) as { type?: string });
     });
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
-    const accepted = await fetch(`${proxyUrl}/api/prompt`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ prompt: savePreviewWorkflow(`passive-${Date.now()}`), client_id: clientId }) });
+    const accepted = await fetch(`${proxyUrl}/api/prompt`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ prompt: savePreviewWorkflow(classesFor({}), `passive-${Date.now()}`), client_id: clientId }) });
     const { prompt_id: promptId } = (await accepted.json()) as { prompt_id: string };
     const deadline = Date.now() + 15_000;
     let status = '';

@@ -17,7 +17,7 @@ import { startReference, type RunningReference } from '../../reference/server.ts
 import { ROUTER_KEYS } from '../../reference/accounts.ts';
 import type { SurfaceName } from '../../reference/context.ts';
 import { startProxySession } from '../../lib/passive/session.ts';
-import { slowWorkflow } from '../../lib/data/workflows.ts';
+import { classesFor, slowWorkflow } from '../../lib/data/workflows.ts';
 import { saveWorkflow } from '../../lib/v1/workflows.ts';
 import type { ConformanceReport } from '../../report/report.ts';
 import { freePortBase } from '../support/ports.ts';
@@ -80,7 +80,7 @@ async function v2Client(proxy: string, ref: RunningReference): Promise<void> {
     status = String((await json(await fetch(urls.self, { headers: auth }))).status);
     if (!TERMINAL.includes(status)) await sleep(100);
   }
-  await (await fetch(`${proxy}/api/v2/jobs`, { method: 'POST', headers: { ...auth, 'idempotency-key': key }, body: JSON.stringify({ workflow: saveWorkflow('passive-other') }) })).text();
+  await (await fetch(`${proxy}/api/v2/jobs`, { method: 'POST', headers: { ...auth, 'idempotency-key': key }, body: JSON.stringify({ workflow: saveWorkflow(classesFor({}), 'passive-other') }) })).text();
 }
 
 /** v1: the stream opened first, a prompt, its messages to the end, its status polled to the end. */
@@ -93,7 +93,7 @@ async function v1Client(proxy: string, ref: RunningReference): Promise<void> {
     if (!binary) types.push(JSON.parse(d.toString()) as { type?: string });
   });
   await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
-  const { prompt_id: id } = (await json(await fetch(`${proxy}/api/prompt`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ prompt: saveWorkflow(`passive-${clientId}`), client_id: clientId }) }))) as { prompt_id: string };
+  const { prompt_id: id } = (await json(await fetch(`${proxy}/api/prompt`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ prompt: saveWorkflow(classesFor({}), `passive-${clientId}`), client_id: clientId }) }))) as { prompt_id: string };
   const deadline = Date.now() + 15_000;
   let status = '';
   while (Date.now() < deadline) {

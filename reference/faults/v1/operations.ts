@@ -121,6 +121,7 @@ export const V1_OPERATION_FAULTS = [
   {
     name: 'v1-refusal-without-error',
     breaks: 'V1.PROMPT.REFUSAL_ERROR',
+    statements: ['W:144:4eaa83f06846', 'W:234:41caa93177b4'],
     description: 'a refused prompt is answered 200 with a prompt_id and no error, and nothing runs',
     install(s) {
       // A refusal takes a queue number as a prompt would, so numbers count every answer.
@@ -139,6 +140,7 @@ export const V1_OPERATION_FAULTS = [
   {
     name: 'v1-partner-key-field-ignored',
     breaks: 'V1.PROMPT.PARTNER_KEY',
+    statements: ['W:141:59a91eeb5e3e', 'W:161:8272cc2d3c5e'],
     description: 'partner nodes read their key from extra_data.api_key, so the documented field is refused',
     install(s) {
       s.policy.v1.partnerKeyField = 'api_key';
@@ -147,6 +149,7 @@ export const V1_OPERATION_FAULTS = [
   {
     name: 'v1-prompts-one-at-a-time',
     breaks: 'V1.PROMPT.PARALLEL_QUEUE',
+    statements: ['W:142:fe0bd3fb5836'],
     description: "prompts are accepted and queued, but run strictly one at a time although the account's tier allows three at once",
     install(s) {
       s.policy.v2.runConcurrency = () => 1;
@@ -155,6 +158,7 @@ export const V1_OPERATION_FAULTS = [
   {
     name: 'v1-tier-limit-ignored',
     breaks: 'V1.PROMPT.PARALLEL_QUEUE',
+    statements: ['W:142:fe0bd3fb5836', 'W:241:502658dc83af'],
     description: "every prompt submitted runs at once: nothing queues past the tier's limit of three",
     install(s) {
       s.policy.v2.runConcurrency = () => 1_000;
@@ -176,6 +180,7 @@ export const V1_OPERATION_FAULTS = [
   {
     name: 'v1-parallel-refused',
     breaks: 'V1.PROMPT.PARALLEL_QUEUE',
+    statements: ['W:142:fe0bd3fb5836', 'W:241:502658dc83af'],
     description: 'a prompt submitted while the tier limit is busy is refused 429 instead of queued',
     install(s) {
       s.policy.v1.busyRefusal = (engine, account) =>
@@ -252,6 +257,7 @@ export const V1_OPERATION_FAULTS = [
   {
     name: 'v1-view-open-without-key',
     breaks: 'V1.AUTH.API_KEY_HEADER',
+    statements: ['W:127:3a21e7b63064', 'W:161:7dc93e188fdb'],
     description: '/api/view answers its redirect to a request without X-API-Key',
     install(s) {
       // A request without a key is let in as the default account.
@@ -269,6 +275,7 @@ export const V1_OPERATION_FAULTS = [
     // reports a success as a failure there; answers in the first vocabulary are untouched.
     name: 'v1-second-vocabulary-success-failed',
     breaks: 'V1.STATUS.TERMINAL',
+    statements: ['W:98:32ac495801c8'],
     description: 'in the second status vocabulary, a job that finished successfully reads failed instead of completed',
     install(s) {
       v1StatusRead(s, (status) => (status === 'completed' ? 'failed' : status));
@@ -277,6 +284,7 @@ export const V1_OPERATION_FAULTS = [
   {
     name: 'v1-status-early-terminal',
     breaks: 'V1.STATUS.IN_FLIGHT',
+    statements: ['W:95:a7825f601ad9', 'W:98:4c0cf11a98c0'],
     description: 'a running job already reports success',
     install(s) {
       v1StatusRead(s, (status, engineStatus) => {
@@ -285,9 +293,105 @@ export const V1_OPERATION_FAULTS = [
       });
     },
   },
+  // Slice v1ws (issue #29 §1): a fault for each row of the v1 status table.
+  {
+    // W:90: success is the terminal value of a job that finished well. A status service that
+    // keeps finished records in a cache with a short lifetime answers a finished job it no
+    // longer holds as lost, though the job ran through and its outputs are there.
+    name: 'v1-status-success-evicted-lost',
+    breaks: 'V1.STATUS.TERMINAL',
+    statements: ['W:90:8ea32a2532dc'],
+    description: "a job that finished successfully reads lost once it has finished: the status cache evicted the finished record",
+    install(s) {
+      v1StatusRead(s, (status) => (status === 'success' ? 'lost' : status));
+    },
+  },
+  {
+    // W:91: error means the job failed. A scheduler that retries a job on another worker after
+    // one attempt crashed lets the status read report the crashed attempt's error meanwhile.
+    name: 'v1-status-retried-attempt-error',
+    breaks: 'V1.STATUS.IN_FLIGHT',
+    statements: ['W:91:87c20bb85a69'],
+    description: "a running job reads error while a retry runs it on (the failed attempt's state leaks into the status read), then ends success",
+    install(s) {
+      v1StatusRead(s, (status) => (status === 'executing' ? 'error' : status));
+    },
+  },
+  {
+    // W:92: non_retryable_error is terminal. A status mapper that files a node's warning under
+    // the non-retryable bucket reports it while the job goes on running to success.
+    name: 'v1-status-warning-non-retryable',
+    breaks: 'V1.STATUS.IN_FLIGHT',
+    statements: ['W:92:89ef667d9143'],
+    description: 'a running job reads non_retryable_error (a node warning mapped to the failure bucket) and then ends success',
+    install(s) {
+      v1StatusRead(s, (status) => (status === 'executing' ? 'non_retryable_error' : status));
+    },
+  },
+  {
+    // W:93: lost means the job disappeared before finishing. A liveness check with too short a
+    // heartbeat window marks a job lost while its worker is busy inside a long node.
+    name: 'v1-status-heartbeat-lost',
+    breaks: 'V1.STATUS.IN_FLIGHT',
+    statements: ['W:93:c4feb452ba68'],
+    description: "a job inside a long node reads lost (its worker's heartbeat came late), though it runs on and ends success",
+    install(s) {
+      v1StatusRead(s, (status) => (status === 'executing' ? 'lost' : status));
+    },
+  },
+  {
+    // W:94: cancelled is terminal. A worker pre-empted and re-queued by the scheduler is
+    // reported cancelled (the pre-emption is an interrupt to the engine), though the job resumes.
+    name: 'v1-status-preempted-cancelled',
+    breaks: 'V1.STATUS.IN_FLIGHT',
+    statements: ['W:94:01fee6c32c4e'],
+    description: 'a running job reads cancelled (its worker was pre-empted and the job re-queued), then resumes and ends success',
+    install(s) {
+      v1StatusRead(s, (status) => (status === 'executing' ? 'cancelled' : status));
+    },
+  },
+  {
+    // W:135: the status read answers {status}. A serializer shared with another listing names
+    // the member state, so the value is there under a name the operation does not give.
+    name: 'v1-status-member-state',
+    breaks: 'V1.CONTRACT.BODY',
+    statements: ['W:135:02ac9ea4d6c7'],
+    description: 'the job status read answers {state} instead of {status} (a serializer shared with another listing)',
+    install(s) {
+      s.respond({ surfaces: ['cloud'], routes: [STATUS] }, (out) => {
+        if (out.status !== 200 || !isObj(out.body) || typeof out.body.status !== 'string') return;
+        out.body.state = out.body.status;
+        delete out.body.status;
+      });
+    },
+  },
+  {
+    // W:96: cancel_requested is in flight while a cancel is under way. A status service that
+    // records the cancel as done when it is asked reports cancelled at once; the interrupt then
+    // never reaches the worker (lost in its queue), and the job runs on to success.
+    name: 'v1-cancel-recorded-when-asked',
+    breaks: 'V1.STATUS.IN_FLIGHT',
+    statements: ['W:96:ef2fc60f9d42'],
+    description: 'a running prompt whose cancel was asked reads cancelled at once, though the interrupt never reached its worker and it ends success',
+    install(s) {
+      const asked = new Set<string>();
+      s.request({ surfaces: ['cloud'], routes: ['POST /api/interrupt'] }, async ({ request, reply }) => {
+        const id = (request.body as { prompt_id?: unknown } | undefined)?.prompt_id;
+        if (typeof id !== 'string') return;
+        asked.add(id);
+        await reply.code(200).send({});
+      }, 'preHandler');
+      s.respond({ surfaces: ['cloud'], routes: [STATUS] }, (out) => {
+        if (out.status !== 200 || !isObj(out.body) || typeof out.body.status !== 'string') return;
+        const engine = out.ctx.engine.get(String(out.body.id))?.status;
+        if (asked.has(String(out.body.id)) && (engine === 'running' || engine === 'queued')) out.body.status = 'cancelled';
+      });
+    },
+  },
   {
     name: 'v1-failed-job-success',
     breaks: 'V1.ERR.FAILED_JOB',
+    statements: ['W:234:41caa93177b4'],
     description: 'a job that failed at run time reports status success',
     install(s) {
       v1StatusRead(s, (status) => (status === 'error' ? 'success' : status === 'failed' ? 'completed' : status));

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TargetProvider, TestIdentity } from '../../../fixtures/harness.ts';
 import { resolvedTarget } from '../../../lib/config/index.ts';
+import { controlInputs } from '../../../lib/control-inputs.ts';
 import { testKey } from './keys.ts';
 import type { Plan } from './plan.ts';
 
@@ -14,7 +15,7 @@ export default function provider(options: unknown): TargetProvider {
   const { planFile } = options as { planFile: string };
   const plan = JSON.parse(readFileSync(planFile, 'utf8')) as Plan;
   const caseOf = (t: TestIdentity) => plan.assignment[t.project]?.[keyOf(t)];
-  const scenarioOf = new Map(plan.cases.map((c) => [c.id, c.scenario]));
+  const caseById = new Map(plan.cases.map((c) => [c.id, c]));
   const ask = async (what: 'open' | 'close', t: TestIdentity, id: string): Promise<{ portBase?: number }> => {
     const q = new URLSearchParams({ case: id, slot: String(t.parallelIndex), project: t.project, test: keyOf(t) });
     const res = await fetch(`${plan.hostUrl}/${what}?${q}`);
@@ -29,8 +30,10 @@ export default function provider(options: unknown): TargetProvider {
       if (id === undefined) return { skip: `not planned in ${t.project} (test/support/harness/plan.ts)` };
       const { portBase } = await ask('open', t, id);
       const target = resolvedTarget(portBase);
-      const scenario = scenarioOf.get(id);
-      return { target: scenario ? { ...target, surfaces: target.surfaces.map((s) => ({ ...s, scenario: { ...s.scenario, ...scenario } })) } : target };
+      // A control's case runs with the inputs its user would set: those of lib/control-inputs.ts, then the case's own.
+      const c = caseById.get(id);
+      const added = (surface: (typeof target.surfaces)[number]['surface']) => ({ ...controlInputs(c?.control, surface), ...c?.scenario });
+      return { target: { ...target, surfaces: target.surfaces.map((s) => ({ ...s, scenario: { ...s.scenario, ...added(s.surface) } })) } };
     },
     async close(t) {
       const id = caseOf(t);
