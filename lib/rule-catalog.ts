@@ -1255,7 +1255,6 @@ export const RULE_CATALOG = {
     source: 'seed',
     seed_refs: [
       { seed: 'R', section: 'Endpoints › POST /v2/models/{provider}/{model}  (synchronous run)', line: 144, sha: '4a7425e0ed20' },
-      { seed: 'R', section: 'Endpoints › POST /v2/models/{provider}/{model}  (synchronous run)', line: 156, sha: '3656e65b493c' },
       { seed: 'R', section: 'Endpoints › Response headers', line: 217, sha: 'ad954066757a' },
     ],
   },
@@ -1311,7 +1310,6 @@ export const RULE_CATALOG = {
     assumes: 'the member names of the public router contract (id, billing.charges_on_policy_rejection, limit, input_schema_url), which R:29:731595b672a6 leaves not shown',
     seed_refs: [
       { seed: 'R', section: 'Resources and their fields › Catalog entry', line: 29, sha: '82a4f2af419f' },
-      { seed: 'R', section: 'Resources and their fields › Catalog entry', line: 29, sha: '731595b672a6' },
     ],
   },
   'ROUTER.CATALOG.NO_PRICES': {
@@ -1451,7 +1449,6 @@ export const RULE_CATALOG = {
     source: 'seed',
     seed_refs: [
       { seed: 'R', section: 'Resources and their fields › Error body', line: 82, sha: '3ba01903e5f8' },
-      { seed: 'R', section: 'Resources and their fields › Error body', line: 82, sha: '7b523465ed52' },
     ],
   },
   'ROUTER.CATALOG.SUNSET_LISTED': {
@@ -1535,20 +1532,6 @@ export const RULE_CATALOG = {
     seed_refs: [
       { seed: 'R', section: 'Endpoints › GET /v2/models/{provider}/{model}/openapi.json', line: 184, sha: 'a88f58c934b4' },
       { seed: 'R', section: 'Endpoints › GET /v2/models/{provider}/{model}/openapi.json', line: 184, sha: '27167904d1fe' },
-      { seed: 'R', section: 'Versioning', line: 297, sha: 'aee71610fdc6' },
-    ],
-  },
-  'ROUTER.SCHEMA.OUTPUT_UNVALIDATED': {
-    id: 'ROUTER.SCHEMA.OUTPUT_UNVALIDATED',
-    level: 'MUST',
-    surfaces: ['router'],
-    seed: 'R § Endpoints › GET …/openapi.json (unauthored output may be */*; the router does not validate provider payloads)',
-    summary: 'clients check the response content type before decoding; the router does not validate provider output against output schemas',
-    source: 'seed',
-    not_covered: 'client-side rule and a statement that the router does not act; the suite follows it (it branches on Content-Type and never judges a run\'s output against the document)',
-    seed_refs: [
-      { seed: 'R', section: 'Endpoints › GET /v2/models/{provider}/{model}/openapi.json', line: 183, sha: 'cbbd334f34f5' },
-      { seed: 'R', section: 'Endpoints › GET /v2/models/{provider}/{model}/openapi.json', line: 183, sha: '511a1a303d5a' },
     ],
   },
   'ROUTER.RUN.NATIVE': {
@@ -2457,7 +2440,6 @@ export const RULE_CATALOG = {
     seed_refs: [
       { seed: 'R', section: 'Resources and their fields › Cost estimate', line: 47, sha: '29681be41632' },
       { seed: 'R', section: 'Resources and their fields › Cost estimate', line: 54, sha: '2b304134f243' },
-      { seed: 'R', section: 'Resources and their fields › Cost estimate', line: 58, sha: 'b6e8b3bc6952' },
       { seed: 'R', section: 'Resources and their fields › Cost estimate', line: 65, sha: 'd1040a0b3d81' },
       { seed: 'R', section: 'Endpoints › POST /v2/models/{provider}/{model}/estimate', line: 176, sha: '01156134f3e8' },
     ],
@@ -2524,21 +2506,6 @@ export const RULE_CATALOG = {
       { seed: 'R', section: 'Endpoints › POST /v2/models/{provider}/{model}/estimate', line: 179, sha: '54542e273ebc' },
     ],
   },
-  'ROUTER.ESTIMATE.NOT_PRICE_LOCK': {
-    id: 'ROUTER.ESTIMATE.NOT_PRICE_LOCK',
-    level: 'MUST',
-    surfaces: ['router'],
-    seed: 'R § Resources › Cost estimate, rules 1, 2 and 6; Versioning rule 4',
-    summary: 'an absent amount never means free; quotes use the rates at pricing_as_of and are not price locks; the submit\'s embedded quote may price a slightly different document',
-    source: 'seed',
-    not_covered: 'client-side reading rules and permissions; no answer of the server can break them (rates changing mid-run cannot be provoked)',
-    seed_refs: [
-      { seed: 'R', section: 'Resources and their fields › Cost estimate', line: 61, sha: '193b70194ea1' },
-      { seed: 'R', section: 'Resources and their fields › Cost estimate', line: 62, sha: '226c3704bba9' },
-      { seed: 'R', section: 'Resources and their fields › Cost estimate', line: 66, sha: '7e7a280ad880' },
-      { seed: 'R', section: 'Versioning', line: 298, sha: 'ede6a79e2a5c' },
-    ],
-  },
   'ROUTER.ESTIMATE.NOTHING_CHARGED': {
     id: 'ROUTER.ESTIMATE.NOTHING_CHARGED',
     level: 'MUST',
@@ -2570,9 +2537,6 @@ export const RULE_CATALOG = {
     summary: 'a bucket the seed\'s table pairs comes with a status that pairing allows (the contract\'s x-error-types); a status whose condition in the table names no bucket (402, 403, 404, 410, 413, 422, 500, 503, 504) takes any bucket, and unknown buckets are tolerated',
     source: 'seed',
     seed_refs: [
-      { seed: 'R', section: 'Errors', line: 251, sha: '3f5b9bf905d3' },
-      { seed: 'R', section: 'Errors', line: 253, sha: 'd4286831ddda' },
-      { seed: 'R', section: 'Errors', line: 254, sha: '683b991a98e9' },
       { seed: 'R', section: 'Errors', line: 260, sha: '9b53add47cfb' },
       { seed: 'R', section: 'Errors', line: 261, sha: 'eda8df0c725e' },
       { seed: 'R', section: 'Errors', line: 262, sha: '09699319f148' },
@@ -2594,7 +2558,7 @@ export const RULE_CATALOG = {
     source: 'public-docs',
     assumes: 'the public router contract\'s bucket-to-status table (internal_error 500, provider_timeout and queue_timeout 504, cancelled 409, request_not_found 404, queue_backlog_full 429, invalid_input on 422)',
     seed_refs: [
-      { seed: 'R', section: 'Errors', line: 275, sha: '3ce5406178c4' },
+      { seed: 'R', section: 'Errors', line: 264, sha: '8f883ef294f2' },
     ],
   },
   'ROUTER.ERR.VALIDATION_BODY': {
@@ -2658,7 +2622,6 @@ export const RULE_CATALOG = {
     assumes: 'that a caller without credits is refused before the run, as the public documents describe',
     seed_refs: [
       { seed: 'R', section: 'Endpoints › POST /v2/models/{provider}/{model}/requests  (queued submit)', line: 189, sha: '8f1eb8ea4403' },
-      { seed: 'R', section: 'Errors', line: 253, sha: 'd4286831ddda' },
       { seed: 'R', section: 'Errors', line: 262, sha: '09699319f148' },
     ],
   },
@@ -2672,7 +2635,6 @@ export const RULE_CATALOG = {
     assumes: 'that an unfunded caller is refused with the public documents\' 402 insufficient_credits',
     seed_refs: [
       { seed: 'R', section: 'Errors', line: 262, sha: '09699319f148' },
-      { seed: 'R', section: 'Errors', line: 275, sha: '3ce5406178c4' },
     ],
   },
   'ROUTER.ERR.BODY_TOO_LARGE': {
@@ -2775,21 +2737,7 @@ export const RULE_CATALOG = {
     source: 'public-docs',
     assumes: 'the body member names the public documents give for the refusal-subject and upstream-detail mirrors',
     seed_refs: [
-      { seed: 'R', section: 'Resources and their fields › Error body', line: 80, sha: 'bebe8b45dd76' },
-    ],
-  },
-  'ROUTER.ERR.OPEN_SET': {
-    id: 'ROUTER.ERR.OPEN_SET',
-    level: 'MUST',
-    surfaces: ['router'],
-    seed: 'R § Errors (the set grows; unrecognised value read as internal_error); Resources › Error body (detail is for display)',
-    summary: 'clients accept an unrecognised error_type (as internal_error) and branch on error_type, parsing detail only for the two stable prefixes',
-    source: 'seed',
-    not_covered: 'client-side rule; the suite follows it (its checks accept unknown buckets, proven in test/unit/router-checks.test.ts, and read detail only for the stable prefixes and the SHOULD-level retired wording)',
-    seed_refs: [
-      { seed: 'R', section: 'Resources and their fields › Error body', line: 82, sha: 'b566e132e9cd' },
-      { seed: 'R', section: 'Errors', line: 251, sha: '3f5b9bf905d3' },
-      { seed: 'R', section: 'Versioning', line: 296, sha: '8bf52fa1fae0' },
+      { seed: 'R', section: 'Resources and their fields › Error body', line: 80, sha: '3d30fc7a6bb8' },
     ],
   },
   'ROUTER.AUTH.REQUIRED': {
@@ -2851,28 +2799,9 @@ export const RULE_CATALOG = {
     source: 'seed',
     not_covered: 'which assets of which providers are copied depends on the model and no header or field reveals it, so from outside a copy cannot be told from a provider link without the service\'s storage origin',
     seed_refs: [
-      { seed: 'R', section: 'Endpoints › Result assets', line: 229, sha: '9f9275009608' },
       { seed: 'R', section: 'Endpoints › Result assets', line: 231, sha: '6d38d26f8b5d' },
       { seed: 'R', section: 'Endpoints › Result assets', line: 231, sha: '3fe97d8e9554' },
-      { seed: 'R', section: 'Endpoints › Result assets', line: 231, sha: 'b3db5d2982c5' },
-      { seed: 'R', section: 'Endpoints › Result assets', line: 234, sha: '183a11a3d2ec' },
-      { seed: 'R', section: 'Endpoints › Result assets', line: 234, sha: 'f6ca8fd98692' },
-      { seed: 'R', section: 'Endpoints › Result assets', line: 234, sha: '7e70bde709c4' },
       { seed: 'R', section: 'Endpoints › Result assets', line: 235, sha: 'ed559b05eef0' },
-    ],
-  },
-  'ROUTER.ASSETS.LIFETIMES': {
-    id: 'ROUTER.ASSETS.LIFETIMES',
-    level: 'MUST',
-    surfaces: ['router'],
-    seed: 'R § Result assets, rules 2, 4 and 5',
-    summary: 'copied URL lifetimes start at signing and replay never renews them; the video family\'s response.videos[] carries bytesBase64Encoded or a signed HTTPS link valid 24 hours',
-    source: 'seed',
-    not_covered: 'lifetimes of hours cannot be observed in a run, and the video family with its own storage path needs an environment configured for direct provider writes',
-    seed_refs: [
-      { seed: 'R', section: 'Endpoints › Result assets', line: 230, sha: 'b3ccf967c9b2' },
-      { seed: 'R', section: 'Endpoints › Result assets', line: 232, sha: '5ebb5c1aeb4e' },
-      { seed: 'R', section: 'Limits', line: 287, sha: '9ccd631c0d13' },
     ],
   },
   'ROUTER.VERSION.PREFIX': {

@@ -6,22 +6,74 @@ export interface Proof {
 }
 
 export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
+  'R:21:ac971cc6036a': [
+    { fault: 'router-ids-case-insensitive', rule: 'ROUTER.ID.SEGMENTS' },
+  ],
+  'R:22:4e0b39dfbf5b': [
+    { fault: 'router-ids-case-insensitive', rule: 'ROUTER.ID.SEGMENTS' },
+  ],
+  'R:25:8ca9c6fc742c': [
+    { fault: 'router-cursor-offset', rule: 'ROUTER.CATALOG.CURSOR_OPAQUE' },
+  ],
+  'R:29:56b168a3f304': [
+    { fault: 'router-entry-no-billing', rule: 'ROUTER.CATALOG.ENTRY' },
+  ],
+  'R:29:82a4f2af419f': [
+    { fault: 'router-entry-no-billing', rule: 'ROUTER.CATALOG.ENTRY' },
+  ],
   'R:29:93c1ce7c6f2a': [
     { fault: 'router-catalog-prices', rule: 'ROUTER.CATALOG.NO_PRICES' },
     { fault: 'router-detail-rate-card', rule: 'ROUTER.CATALOG.NO_PRICES' },
   ],
+  'R:31:93bb4adeb519': [
+    { fault: 'router-detail-extra-leg', rule: 'ROUTER.CATALOG.DETAIL_LEGS' },
+    { fault: 'router-detail-http-url', rule: 'ROUTER.CATALOG.DETAIL' },
+    { fault: 'router-detail-no-schema-url', rule: 'ROUTER.CATALOG.DETAIL' },
+  ],
   'R:38:d5bbac65ae84': [
+    { fault: 'router-page-no-has-more', rule: 'ROUTER.CATALOG.PAGE' },
     { fault: 'router-page-skips', rule: 'ROUTER.CATALOG.WALK' },
   ],
+  'R:39:39fd1bbddb14': [
+    { fault: 'router-cursor-offset', rule: 'ROUTER.CATALOG.CURSOR_OPAQUE' },
+  ],
+  'R:40:5b2ffc1244d0': [
+    { fault: 'router-limit-unclamped', rule: 'ROUTER.CATALOG.LIMIT' },
+  ],
   'R:48:bfddbf0af403': [
+    { fault: 'router-amount-exponent', rule: 'ROUTER.ESTIMATE.DECIMAL' },
     { fault: 'router-subcent-unpriced', rule: 'ROUTER.ESTIMATE.SUBCENT' },
     { fault: 'router-subcent-zero', rule: 'ROUTER.ESTIMATE.SUBCENT' },
+  ],
+  'R:49:295f1710b99f': [
+    { fault: 'router-exact-with-range', rule: 'ROUTER.ESTIMATE.FIELDS' },
   ],
   'R:50:d9b658add9f4': [
     { fault: 'router-cents-rounded', rule: 'ROUTER.ESTIMATE.CENTS' },
   ],
+  'R:51:ad9a5652bd3b': [
+    { fault: 'router-credits-truncated', rule: 'ROUTER.ESTIMATE.CREDITS' },
+  ],
+  'R:52:36c68f3d4dbe': [
+    { fault: 'router-reason-on-estimated', rule: 'ROUTER.ESTIMATE.FIELDS' },
+    { fault: 'router-submit-reason-on-estimated', rule: 'ROUTER.ESTIMATE.FIELDS' },
+  ],
+  'R:54:2b304134f243': [
+    { fault: 'router-estimate-leg-native', rule: 'ROUTER.ESTIMATE.CURRENCY_LEG' },
+  ],
+  'R:56:372c6fe011c9': [
+    { fault: 'router-not-quotable-wrong-reason', rule: 'ROUTER.ESTIMATE.REASON' },
+    { fault: 'router-unpriced-not-quotable', rule: 'ROUTER.ESTIMATE.REASON' },
+  ],
   'R:63:5b3c0c7beaff': [
     { fault: 'router-estimate-byok-reason', rule: 'ROUTER.ESTIMATE.NO_BYOK_DETECTION' },
+  ],
+  'R:64:ad4294906b92': [
+    { fault: 'router-estimate-honours-strict', rule: 'ROUTER.ESTIMATE.VALIDATION' },
+    { fault: 'router-estimate-rejects-unknown', rule: 'ROUTER.ESTIMATE.VALIDATION' },
+  ],
+  'R:65:d1040a0b3d81': [
+    { fault: 'router-estimate-leg-native', rule: 'ROUTER.ESTIMATE.CURRENCY_LEG' },
   ],
   'R:70:2c153ddb521c': [
     { fault: 'router-queue-position-behind', rule: 'ROUTER.QUEUE.POSITION' },
@@ -30,14 +82,25 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'router-submit-fails-on-stale-card', rule: 'ROUTER.QUEUE.ESTIMATE_NEVER_FAILS' },
   ],
   'R:80:3d30fc7a6bb8': [
+    { fault: 'router-refusal-subject-dropped', rule: 'ROUTER.ERR.CONTENT_POLICY' },
+    { fault: 'router-refusal-subject-header-only', rule: 'ROUTER.ERR.CONTENT_POLICY' },
+    { fault: 'router-refusal-subject-mismatch', rule: 'ROUTER.ERR.CONTENT_POLICY' },
+    { fault: 'router-upstream-detail-dropped', rule: 'ROUTER.ERR.UPSTREAM_DETAIL' },
+    { fault: 'router-upstream-detail-on-router-400', rule: 'ROUTER.ERR.UPSTREAM_DETAIL' },
     { fault: 'router-v2-envelope', rule: 'ROUTER.ERR.BODY' },
-  ],
-  'R:80:bebe8b45dd76': [
-    { fault: 'router-error-members-camel-case', rule: 'ROUTER.ERR.MEMBER_NAMES' },
-    { fault: 'router-upstream-detail-as-provider-message', rule: 'ROUTER.ERR.MEMBER_NAMES' },
   ],
   'R:82:201b4024774f': [
     { fault: 'router-sunset-retired', rule: 'ROUTER.CATALOG.SUNSET_LISTED' },
+  ],
+  'R:82:3ba01903e5f8': [
+    { fault: 'router-retired-200', rule: 'ROUTER.CATALOG.RETIRED' },
+    { fault: 'router-retired-wording', rule: 'ROUTER.CATALOG.RETIRED_DETAIL' },
+  ],
+  'R:86:bb89bcc02af0': [
+    { fault: 'router-422-string-detail', rule: 'ROUTER.ERR.VALIDATION_BODY' },
+  ],
+  'R:87:346b64b4e95a': [
+    { fault: 'router-loc-body-only', rule: 'ROUTER.ERR.VALIDATION_LOC' },
   ],
   'R:95:70c52ff790de': [
     { fault: 'router-seed-max-1e6', rule: 'ROUTER.RUN.SCHEMA_BODIES' },
@@ -45,20 +108,87 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'R:110:e2aa1dbe54d9': [
     { fault: 'router-fourth-status', rule: 'ROUTER.QUEUE.STATUS_NAMES' },
   ],
+  'R:112:99d3346bc6dd': [
+    { fault: 'router-retry-after-date', rule: 'ROUTER.HEADER.RETRY_AFTER' },
+  ],
+  'R:116:7c1f0886b612': [
+    { fault: 'router-error-type-header-mismatch', rule: 'ROUTER.HEADER.ERROR_TYPE' },
+    { fault: 'router-no-request-id-on-errors', rule: 'ROUTER.HEADER.REQUEST_ID' },
+  ],
+  'R:116:d52bd504a389': [
+    { fault: 'router-ids-case-insensitive', rule: 'ROUTER.ID.SEGMENTS' },
+  ],
+  'R:119:5865e5edde60': [
+    { fault: 'router-limit-unclamped', rule: 'ROUTER.CATALOG.LIMIT' },
+  ],
+  'R:122:b7edad8dd67e': [
+    { fault: 'router-detail-no-schema-url', rule: 'ROUTER.CATALOG.DETAIL' },
+  ],
   'R:131:7fa92600ef30': [
     { fault: 'router-fallback-ignores-false', rule: 'ROUTER.FALLBACK.OFF' },
   ],
   'R:137:a952e40104ff': [
     { fault: 'router-bytes-as-base64', rule: 'ROUTER.RUN.BYTES' },
   ],
+  'R:138:bc1b401a1951': [
+    { fault: 'router-429-no-spend', rule: 'ROUTER.ERR.RATE_LIMITED' },
+    { fault: 'router-capacity-no-retry-after', rule: 'ROUTER.ERR.CAPACITY' },
+    { fault: 'router-deadline-no-retry-after', rule: 'ROUTER.ERR.DEADLINE' },
+    { fault: 'router-upstream-status-text', rule: 'ROUTER.CONTRACT.HEADERS' },
+  ],
+  'R:143:76adcceb31b0': [
+    { fault: 'router-detail-extra-leg', rule: 'ROUTER.CATALOG.DETAIL_LEGS' },
+  ],
   'R:156:7de0b2b36e99': [
     { fault: 'router-fallback-failed-header', rule: 'ROUTER.FALLBACK.FAILED_NO_HEADER' },
+  ],
+  'R:166:9454d41e0a87': [
+    { fault: 'router-429-no-spend', rule: 'ROUTER.ERR.RATE_LIMITED' },
   ],
   'R:171:0f992c6bbbab': [
     { fault: 'router-keyed-anonymous-replay', rule: 'ROUTER.IDEM.AUTH_401' },
   ],
+  'R:176:01156134f3e8': [
+    { fault: 'router-estimate-leg-native', rule: 'ROUTER.ESTIMATE.CURRENCY_LEG' },
+  ],
+  'R:176:0ed3e198e0eb': [
+    { fault: 'router-estimate-honours-strict', rule: 'ROUTER.ESTIMATE.VALIDATION' },
+    { fault: 'router-estimate-model-mismatch-priced', rule: 'ROUTER.ESTIMATE.VALIDATION' },
+    { fault: 'router-estimate-rejects-unknown', rule: 'ROUTER.ESTIMATE.VALIDATION' },
+  ],
+  'R:176:1df49dbd624c': [
+    { fault: 'router-estimate-honours-strict', rule: 'ROUTER.ESTIMATE.VALIDATION' },
+  ],
+  'R:177:1232d32690e0': [
+    { fault: 'estimate-enum-500', rule: 'ROUTER.CONTRACT.STATUS_DECLARED' },
+    { fault: 'router-estimate-model-mismatch-priced', rule: 'ROUTER.ESTIMATE.VALIDATION' },
+  ],
+  'R:177:85c6ea24f0e5': [
+    { fault: 'router-estimate-text-plain', rule: 'ROUTER.CONTRACT.BODY' },
+  ],
+  'R:178:63c16dd8a002': [
+    { fault: 'router-estimate-rollout-open', rule: 'ROUTER.ESTIMATE.ROLLOUT' },
+  ],
+  'R:179:0ebb31a4bbc6': [
+    { fault: 'router-estimate-stale-card-guessed', rule: 'ROUTER.ESTIMATE.STALE_CARD' },
+  ],
+  'R:182:4a4be451e207': [
+    { fault: 'router-schema-failure-404', rule: 'ROUTER.SCHEMA.INTERNAL_ERROR' },
+  ],
+  'R:182:8a40260529c8': [
+    { fault: 'router-etag-weak', rule: 'ROUTER.SCHEMA.ETAG' },
+    { fault: 'router-ignore-if-none-match', rule: 'ROUTER.SCHEMA.NOT_MODIFIED' },
+    { fault: 'router-no-cache-control', rule: 'ROUTER.SCHEMA.CACHE_CONTROL' },
+  ],
+  'R:182:8dad8a2ac29b': [
+    { fault: 'router-ignore-if-none-match', rule: 'ROUTER.SCHEMA.NOT_MODIFIED' },
+  ],
   'R:183:969b7f129978': [
+    { fault: 'router-schema-no-flag', rule: 'ROUTER.SCHEMA.DOCUMENT' },
     { fault: 'router-unauthored-validated', rule: 'ROUTER.SCHEMA.UNAUTHORED' },
+  ],
+  'R:184:a88f58c934b4': [
+    { fault: 'router-snapshot-needs-key', rule: 'ROUTER.SCHEMA.SNAPSHOT' },
   ],
   'R:196:d6fd3b9cf281': [
     { fault: 'router-collect-pending-200', rule: 'ROUTER.QUEUE.COLLECT_PENDING' },
@@ -67,13 +197,60 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'router-status-with-nested-result', rule: 'ROUTER.QUEUE.STATUS_NO_RESULT' },
     { fault: 'router-status-with-result', rule: 'ROUTER.QUEUE.STATUS_NO_RESULT' },
   ],
+  'R:211:a3b757021292': [
+    { fault: 'router-no-request-id-on-errors', rule: 'ROUTER.HEADER.REQUEST_ID' },
+  ],
+  'R:212:3569e3bba115': [
+    { fault: 'router-error-type-header-mismatch', rule: 'ROUTER.HEADER.ERROR_TYPE' },
+  ],
+  'R:215:49b76e9b4942': [
+    { fault: 'router-capacity-no-retry-after', rule: 'ROUTER.ERR.CAPACITY' },
+    { fault: 'router-deadline-no-retry-after', rule: 'ROUTER.ERR.DEADLINE' },
+    { fault: 'router-retry-after-date', rule: 'ROUTER.HEADER.RETRY_AFTER' },
+  ],
   'R:216:b96bd1ad467b': [
     { fault: 'router-credits-last-call', rule: 'ROUTER.RUN.CREDITS_SUM' },
+  ],
+  'R:217:ad954066757a': [
+    { fault: 'router-dropped-params-comma', rule: 'ROUTER.HEADER.DROPPED_PARAMS_JSON' },
+  ],
+  'R:219:68773d027aa2': [
+    { fault: 'router-upstream-detail-dropped', rule: 'ROUTER.ERR.UPSTREAM_DETAIL' },
+  ],
+  'R:220:d1cd500efb99': [
+    { fault: 'router-upstream-status-text', rule: 'ROUTER.CONTRACT.HEADERS' },
+  ],
+  'R:225:07b9d8566bff': [
+    { fault: 'router-no-cache-control', rule: 'ROUTER.SCHEMA.CACHE_CONTROL' },
   ],
   'R:239:abdb844a9f18': [
     { fault: 'router-jwt-refused', rule: 'ROUTER.AUTH.JWT' },
   ],
+  'R:239:bd61da894ce1': [
+    { fault: 'router-catalog-open', rule: 'ROUTER.AUTH.REQUIRED' },
+  ],
+  'R:241:74f77051e3db': [
+    { fault: 'router-bearer-wins', rule: 'ROUTER.AUTH.KEY_FORMS' },
+  ],
+  'R:242:8a627263eda7': [
+    { fault: 'router-catalog-open', rule: 'ROUTER.AUTH.REQUIRED' },
+  ],
+  'R:242:991e024d9be6': [
+    { fault: 'router-restricted-visible', rule: 'ROUTER.AUTH.FORBIDDEN' },
+  ],
+  'R:251:a8769909bd61': [
+    { fault: 'router-error-type-header-mismatch', rule: 'ROUTER.HEADER.ERROR_TYPE' },
+  ],
+  'R:262:09699319f148': [
+    { fault: 'router-unfunded-403', rule: 'ROUTER.ERR.INSUFFICIENT_CREDITS_402' },
+  ],
+  'R:263:2162d416be91': [
+    { fault: 'router-estimate-rollout-open', rule: 'ROUTER.ESTIMATE.ROLLOUT' },
+    { fault: 'router-restricted-visible', rule: 'ROUTER.AUTH.FORBIDDEN' },
+  ],
   'R:264:8f883ef294f2': [
+    { fault: 'router-model-not-found-400', rule: 'ROUTER.ERR.CODE_STATUS' },
+    { fault: 'router-retired-200', rule: 'ROUTER.CATALOG.RETIRED' },
     { fault: 'router-unknown-model-estimate-400', rule: 'ROUTER.ERR.MODEL_NOT_FOUND' },
   ],
   'R:267:5204c3afa178': [
@@ -82,8 +259,17 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'R:268:e13e5494dfd3': [
     { fault: 'router-model-mismatch-ignored', rule: 'ROUTER.RUN.MODEL_MISMATCH' },
   ],
-  'R:275:3ce5406178c4': [
-    { fault: 'router-unknown-request-invalid-input', rule: 'ROUTER.ERR.CODE_STATUS_PUBLIC' },
+  'R:270:a854a467f940': [
+    { fault: 'router-schema-failure-404', rule: 'ROUTER.SCHEMA.INTERNAL_ERROR' },
+  ],
+  'R:271:254d70168aa4': [
+    { fault: 'router-provider-error-503', rule: 'ROUTER.ERR.PROVIDER_ERROR' },
+  ],
+  'R:281:03bd127bae89': [
+    { fault: 'router-limit-unclamped', rule: 'ROUTER.CATALOG.LIMIT' },
+  ],
+  'R:291:0042f822c462': [
+    { fault: 'router-429-no-spend', rule: 'ROUTER.ERR.RATE_LIMITED' },
   ],
   'W:3:8ea6d978bda1': [
     { fault: 'delete-keeps-record', rule: 'V2.ASSET.DELETE' },

@@ -9,6 +9,7 @@ export const ACCESS_FAULTS = [
   {
     name: 'router-unfunded-403',
     breaks: 'ROUTER.ERR.INSUFFICIENT_CREDITS_402',
+    statements: ['R:262:09699319f148'],
     description: 'an unfunded workspace is refused 403 forbidden instead of 402 insufficient_credits',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -39,6 +40,7 @@ export const ACCESS_FAULTS = [
   {
     name: 'router-catalog-open',
     breaks: 'ROUTER.AUTH.REQUIRED',
+    statements: ['R:239:bd61da894ce1', 'R:242:8a627263eda7'],
     description: 'the catalog list answers without credentials',
     install(s) {
       // The catalog list answers an anonymous caller as the default one.
@@ -49,6 +51,7 @@ export const ACCESS_FAULTS = [
   {
     name: 'router-bearer-wins',
     breaks: 'ROUTER.AUTH.KEY_FORMS',
+    statements: ['R:241:74f77051e3db'],
     description: 'Authorization takes precedence over X-API-Key',
     install(s) {
       s.policy.router.bearerFirst = true;

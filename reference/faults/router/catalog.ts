@@ -20,6 +20,7 @@ export const CATALOG_FAULTS = [
   {
     name: 'router-ids-case-insensitive',
     breaks: 'ROUTER.ID.SEGMENTS',
+    statements: ['R:21:ac971cc6036a', 'R:22:4e0b39dfbf5b', 'R:116:d52bd504a389'],
     description: 'model addresses with uppercase letters are folded to lowercase and served',
     install(s) {
       s.policy.router.modelSegments = (provider, model) =>
@@ -51,6 +52,7 @@ export const CATALOG_FAULTS = [
   {
     name: 'router-entry-no-billing',
     breaks: 'ROUTER.CATALOG.ENTRY',
+    statements: ['R:29:56b168a3f304', 'R:29:82a4f2af419f'],
     description: 'catalog entries omit the billing object',
     install(s) {
       eachEntry(s, (entry) => {
@@ -91,6 +93,7 @@ export const CATALOG_FAULTS = [
   {
     name: 'router-page-no-has-more',
     breaks: 'ROUTER.CATALOG.PAGE',
+    statements: ['R:38:d5bbac65ae84'],
     description: 'catalog pages omit has_more',
     install(s) {
       onRouter(s, [LIST], (out) => {
@@ -101,6 +104,7 @@ export const CATALOG_FAULTS = [
   {
     name: 'router-limit-unclamped',
     breaks: 'ROUTER.CATALOG.LIMIT',
+    statements: ['R:40:5b2ffc1244d0', 'R:119:5865e5edde60', 'R:281:03bd127bae89'],
     description: 'a limit above 100 is served up to 150 instead of being clamped',
     install(s) {
       s.policy.router.maxPageLimit = 150;
@@ -132,6 +136,7 @@ export const CATALOG_FAULTS = [
   {
     name: 'router-cursor-offset',
     breaks: 'ROUTER.CATALOG.CURSOR_OPAQUE',
+    statements: ['R:25:8ca9c6fc742c', 'R:39:39fd1bbddb14'],
     description: 'next_cursor is the plain offset and any number is accepted as a cursor',
     install(s) {
       s.policy.router.encodeCursor = (_cursors, position) => String(position);
@@ -149,6 +154,7 @@ export const CATALOG_FAULTS = [
   {
     name: 'router-detail-http-url',
     breaks: 'ROUTER.CATALOG.DETAIL',
+    statements: ['R:31:93bb4adeb519'],
     description: 'input_schema_url uses http:// instead of https://',
     install(s) {
       onRouter(s, [DETAIL], (out) => {
@@ -159,6 +165,7 @@ export const CATALOG_FAULTS = [
   {
     name: 'router-detail-no-schema-url',
     breaks: 'ROUTER.CATALOG.DETAIL',
+    statements: ['R:31:93bb4adeb519', 'R:122:b7edad8dd67e'],
     description: 'the detail of a model with an authored schema omits its schema URL',
     install(s) {
       onRouter(s, [DETAIL], (out) => {
@@ -169,6 +176,7 @@ export const CATALOG_FAULTS = [
   {
     name: 'router-detail-extra-leg',
     breaks: 'ROUTER.CATALOG.DETAIL_LEGS',
+    statements: ['R:31:93bb4adeb519', 'R:143:76adcceb31b0'],
     description: 'the detail lists higgsfield for models it has no leg for',
     install(s) {
       onRouter(s, [DETAIL], (out) => {
@@ -180,6 +188,7 @@ export const CATALOG_FAULTS = [
   {
     name: 'router-retired-200',
     breaks: 'ROUTER.CATALOG.RETIRED',
+    statements: ['R:82:3ba01903e5f8', 'R:264:8f883ef294f2'],
     description: 'retired models are still served',
     install(s) {
       s.policy.router.retiredOn = () => undefined;
@@ -188,6 +197,7 @@ export const CATALOG_FAULTS = [
   {
     name: 'router-retired-wording',
     breaks: 'ROUTER.CATALOG.RETIRED_DETAIL',
+    statements: ['R:82:3ba01903e5f8'],
     description: 'the retired-model detail says "this model is no longer available"',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -208,6 +218,7 @@ export const CATALOG_FAULTS = [
   {
     name: 'router-schema-no-flag',
     breaks: 'ROUTER.SCHEMA.DOCUMENT',
+    statements: ['R:183:969b7f129978'],
     description: 'schema documents lack x-comfy-input-schema-authored',
     install(s) {
       s.policy.router.schemaDocument = (model) => {
@@ -221,6 +232,7 @@ export const CATALOG_FAULTS = [
   {
     name: 'router-etag-weak',
     breaks: 'ROUTER.SCHEMA.ETAG',
+    statements: ['R:182:8a40260529c8'],
     description: 'the schema document ETag is weak (W/)',
     install(s) {
       onRouter(s, [SCHEMA], (out) => {
@@ -232,6 +244,7 @@ export const CATALOG_FAULTS = [
   {
     name: 'router-no-cache-control',
     breaks: 'ROUTER.SCHEMA.CACHE_CONTROL',
+    statements: ['R:182:8a40260529c8', 'R:225:07b9d8566bff'],
     description: 'schema documents carry no Cache-Control',
     install(s) {
       onRouter(s, [SCHEMA], (out) => {
@@ -242,6 +255,7 @@ export const CATALOG_FAULTS = [
   {
     name: 'router-ignore-if-none-match',
     breaks: 'ROUTER.SCHEMA.NOT_MODIFIED',
+    statements: ['R:182:8dad8a2ac29b', 'R:182:8a40260529c8'],
     description: 'If-None-Match is ignored: always 200 with the body',
     install(s) {
       s.request({ surfaces: ['router'], routes: [SCHEMA] }, ({ request }) => {
@@ -261,6 +275,7 @@ export const CATALOG_FAULTS = [
   {
     name: 'router-snapshot-needs-key',
     breaks: 'ROUTER.SCHEMA.SNAPSHOT',
+    statements: ['R:184:a88f58c934b4'],
     description: 'the published snapshot is found only with a key (404 without one)',
     install(s) {
       s.request(
@@ -277,6 +292,7 @@ export const CATALOG_FAULTS = [
   {
     name: 'router-restricted-visible',
     breaks: 'ROUTER.AUTH.FORBIDDEN',
+    statements: ['R:242:991e024d9be6', 'R:263:2162d416be91'],
     description: 'a restricted model is served to every caller',
     install(s) {
       s.policy.router.restricted = () => false;
@@ -285,6 +301,7 @@ export const CATALOG_FAULTS = [
   {
     name: 'router-schema-failure-404',
     breaks: 'ROUTER.SCHEMA.INTERNAL_ERROR',
+    statements: ['R:182:4a4be451e207', 'R:270:a854a467f940'],
     description: 'a schema document that cannot be built is answered 404 model_not_found, as if the model did not exist',
     install(s) {
       s.policy.router.schemaFailure = (model) => new RouterError(404, 'model_not_found', `no schema document for ${model.id}`);

@@ -18,6 +18,7 @@ export const CONTRACT_FAULTS = [
   {
     name: 'router-estimate-text-plain',
     breaks: 'ROUTER.CONTRACT.BODY',
+    statements: ['R:177:85c6ea24f0e5'],
     description: 'estimates are sent as text/plain',
     install(s) {
       onRouter(s, [ESTIMATE], (out) => {
@@ -28,6 +29,7 @@ export const CONTRACT_FAULTS = [
   {
     name: 'router-upstream-status-text',
     breaks: 'ROUTER.CONTRACT.HEADERS',
+    statements: ['R:138:bc1b401a1951', 'R:220:d1cd500efb99'],
     description: 'X-Comfy-Upstream-Status on a 502 reads "n/a" instead of an integer',
     // A contract check: the test declaring the rule provokes no 502; the provider-error test of errors.spec.ts does.
     seenBy: { files: ['specs/router/errors.spec.ts'], why: 'the fault shows only on 502 answers, which the provider-error test of errors.spec.ts provokes' },
@@ -40,6 +42,7 @@ export const CONTRACT_FAULTS = [
   {
     name: 'router-no-request-id-on-errors',
     breaks: 'ROUTER.HEADER.REQUEST_ID',
+    statements: ['R:116:7c1f0886b612', 'R:211:a3b757021292'],
     description: 'error responses lack X-Comfy-Request-Id',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -50,6 +53,7 @@ export const CONTRACT_FAULTS = [
   {
     name: 'router-error-type-header-mismatch',
     breaks: 'ROUTER.HEADER.ERROR_TYPE',
+    statements: ['R:116:7c1f0886b612', 'R:212:3569e3bba115', 'R:251:a8769909bd61'],
     description: '404 answers carry X-Comfy-Error-Type not_found while the body says model_not_found or request_not_found',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -60,6 +64,7 @@ export const CONTRACT_FAULTS = [
   {
     name: 'router-retry-after-date',
     breaks: 'ROUTER.HEADER.RETRY_AFTER',
+    statements: ['R:112:99d3346bc6dd', 'R:215:49b76e9b4942'],
     description: 'queue polls give Retry-After as an HTTP date',
     install(s) {
       // Poll answers only: unfinished status reads and pending collects.
@@ -71,6 +76,7 @@ export const CONTRACT_FAULTS = [
   {
     name: 'router-dropped-params-comma',
     breaks: 'ROUTER.HEADER.DROPPED_PARAMS_JSON',
+    statements: ['R:217:ad954066757a'],
     description: 'X-Comfy-Router-Dropped-Params is a comma-joined list instead of a JSON array',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -94,6 +100,7 @@ export const CONTRACT_FAULTS = [
   {
     name: 'router-model-not-found-400',
     breaks: 'ROUTER.ERR.CODE_STATUS',
+    statements: ['R:264:8f883ef294f2'],
     description: 'model_not_found is sent with HTTP 400',
     install(s) {
       // Routes only: an unknown path keeps its 404.
@@ -105,7 +112,6 @@ export const CONTRACT_FAULTS = [
   {
     name: 'router-unknown-request-invalid-input',
     breaks: 'ROUTER.ERR.CODE_STATUS_PUBLIC',
-    statements: ['R:275:3ce5406178c4'],
     description: 'an unknown queued request is answered 404 with bucket invalid_input (public docs: request_not_found)',
     install(s) {
       onRouter(s, [STATUS, COLLECT, CANCEL], (out) => {
@@ -119,6 +125,7 @@ export const CONTRACT_FAULTS = [
   {
     name: 'router-422-string-detail',
     breaks: 'ROUTER.ERR.VALIDATION_BODY',
+    statements: ['R:86:bb89bcc02af0'],
     description: '422 bodies carry detail as one string',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -130,6 +137,7 @@ export const CONTRACT_FAULTS = [
   {
     name: 'router-loc-body-only',
     breaks: 'ROUTER.ERR.VALIDATION_LOC',
+    statements: ['R:87:346b64b4e95a'],
     description: 'every 422 entry has loc ["body"]',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -171,6 +179,7 @@ export const CONTRACT_FAULTS = [
   {
     name: 'router-429-no-spend',
     breaks: 'ROUTER.ERR.RATE_LIMITED',
+    statements: ['R:138:bc1b401a1951', 'R:166:9454d41e0a87', 'R:291:0042f822c462'],
     description: '429 answers lack the committed-spend headers',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -181,6 +190,7 @@ export const CONTRACT_FAULTS = [
   {
     name: 'router-provider-error-503',
     breaks: 'ROUTER.ERR.PROVIDER_ERROR',
+    statements: ['R:271:254d70168aa4'],
     description: 'an unusable provider answer is 503 service_unavailable',
     install(s) {
       s.policy.router.providerFailure = (answer, model) =>
@@ -190,6 +200,7 @@ export const CONTRACT_FAULTS = [
   {
     name: 'router-capacity-no-retry-after',
     breaks: 'ROUTER.ERR.CAPACITY',
+    statements: ['R:138:bc1b401a1951', 'R:215:49b76e9b4942'],
     description: 'capacity refusals lack Retry-After',
     install(s) {
       // The synchronous route only.
@@ -201,6 +212,7 @@ export const CONTRACT_FAULTS = [
   {
     name: 'router-deadline-no-retry-after',
     breaks: 'ROUTER.ERR.DEADLINE',
+    statements: ['R:138:bc1b401a1951', 'R:215:49b76e9b4942'],
     description: '504 deadline_exceeded lacks Retry-After',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -211,6 +223,7 @@ export const CONTRACT_FAULTS = [
   {
     name: 'router-refusal-subject-dropped',
     breaks: 'ROUTER.ERR.CONTENT_POLICY',
+    statements: ['R:80:3d30fc7a6bb8'],
     description: 'the subject the provider named is lost: neither X-Comfy-Refusal-Subject nor the member',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -224,6 +237,7 @@ export const CONTRACT_FAULTS = [
   {
     name: 'router-refusal-subject-header-only',
     breaks: 'ROUTER.ERR.CONTENT_POLICY',
+    statements: ['R:80:3d30fc7a6bb8'],
     description: 'the refusal subject is sent in the header but not mirrored in the body',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -235,6 +249,7 @@ export const CONTRACT_FAULTS = [
   {
     name: 'router-refusal-subject-mismatch',
     breaks: 'ROUTER.ERR.CONTENT_POLICY',
+    statements: ['R:80:3d30fc7a6bb8'],
     description: 'the body refusal_subject differs from X-Comfy-Refusal-Subject',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -246,6 +261,7 @@ export const CONTRACT_FAULTS = [
   {
     name: 'router-upstream-detail-dropped',
     breaks: 'ROUTER.ERR.UPSTREAM_DETAIL',
+    statements: ['R:80:3d30fc7a6bb8', 'R:219:68773d027aa2'],
     description: "the provider's reason for calling a request malformed is lost (neither X-Comfy-Upstream-Detail nor the member)",
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -259,6 +275,7 @@ export const CONTRACT_FAULTS = [
   {
     name: 'router-upstream-detail-on-router-400',
     breaks: 'ROUTER.ERR.UPSTREAM_DETAIL',
+    statements: ['R:80:3d30fc7a6bb8'],
     description: 'the router-raised unregistered-provider 400 carries upstream_detail',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -273,7 +290,6 @@ export const CONTRACT_FAULTS = [
   {
     name: 'router-error-members-camel-case',
     breaks: 'ROUTER.ERR.MEMBER_NAMES',
-    statements: ['R:80:bebe8b45dd76'],
     description: 'the optional error members are serialised camelCase: refusalSubject and upstreamDetail',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -290,7 +306,6 @@ export const CONTRACT_FAULTS = [
   {
     name: 'router-upstream-detail-as-provider-message',
     breaks: 'ROUTER.ERR.MEMBER_NAMES',
-    statements: ['R:80:bebe8b45dd76'],
     description: "the provider's reason is mirrored in the body as provider_message instead of upstream_detail",
     install(s) {
       onRouter(s, undefined, (out) => {

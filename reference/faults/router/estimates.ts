@@ -8,6 +8,7 @@ export const ESTIMATE_FAULTS = [
   {
     name: 'router-exact-with-range',
     breaks: 'ROUTER.ESTIMATE.FIELDS',
+    statements: ['R:49:295f1710b99f'],
     description: 'exact quotes also carry min_amount and max_amount',
     install(s) {
       onRouter(s, [ESTIMATE, SUBMIT], (out) => {
@@ -23,6 +24,7 @@ export const ESTIMATE_FAULTS = [
   {
     name: 'router-reason-on-estimated',
     breaks: 'ROUTER.ESTIMATE.FIELDS',
+    statements: ['R:52:36c68f3d4dbe'],
     description: 'estimated quotes also carry reason not_quotable, to say why no exact figure is given',
     install(s) {
       onRouter(s, [ESTIMATE, SUBMIT], (out) => {
@@ -34,6 +36,7 @@ export const ESTIMATE_FAULTS = [
   {
     name: 'router-submit-reason-on-estimated',
     breaks: 'ROUTER.ESTIMATE.FIELDS',
+    statements: ['R:52:36c68f3d4dbe'],
     description: "a queued submit's estimated quote carries reason not_quotable, to say why no exact figure is given (the estimate route's quotes do not)",
     install(s) {
       onRouter(s, [SUBMIT], (out) => {
@@ -53,6 +56,7 @@ export const ESTIMATE_FAULTS = [
   {
     name: 'router-amount-exponent',
     breaks: 'ROUTER.ESTIMATE.DECIMAL',
+    statements: ['R:48:bfddbf0af403'],
     description: 'amounts are written in exponent form',
     install(s) {
       s.policy.router.figures = { ...CORRECT_FIGURES, dollars: (amount) => amount.toNumber(8).toExponential() };
@@ -70,6 +74,7 @@ export const ESTIMATE_FAULTS = [
   {
     name: 'router-credits-truncated',
     breaks: 'ROUTER.ESTIMATE.CREDITS',
+    statements: ['R:51:ad9a5652bd3b'],
     description: 'credits are truncated to 2 decimals instead of rounded',
     install(s) {
       s.policy.router.figures = { ...CORRECT_FIGURES, credits: (raw) => raw.floor(2) };
@@ -106,6 +111,7 @@ export const ESTIMATE_FAULTS = [
   {
     name: 'router-estimate-leg-native',
     breaks: 'ROUTER.ESTIMATE.CURRENCY_LEG',
+    statements: ['R:54:2b304134f243', 'R:65:d1040a0b3d81', 'R:176:01156134f3e8'],
     description: 'quotes of the estimate route name the native provider whatever model_provider says',
     install(s) {
       onRouter(s, [ESTIMATE], (out) => {
@@ -117,6 +123,7 @@ export const ESTIMATE_FAULTS = [
   {
     name: 'router-not-quotable-wrong-reason',
     breaks: 'ROUTER.ESTIMATE.REASON',
+    statements: ['R:56:372c6fe011c9'],
     description: 'unbounded bodies are quoted with reason pricing_unavailable',
     install(s) {
       onRouter(s, [ESTIMATE], (out) => {
@@ -128,6 +135,7 @@ export const ESTIMATE_FAULTS = [
   {
     name: 'router-unpriced-not-quotable',
     breaks: 'ROUTER.ESTIMATE.REASON',
+    statements: ['R:56:372c6fe011c9'],
     description: 'a model the rate card does not price is quoted with reason not_quotable instead of unpriced_model',
     install(s) {
       onRouter(s, [ESTIMATE, SUBMIT], (out) => {
@@ -148,6 +156,7 @@ export const ESTIMATE_FAULTS = [
   {
     name: 'router-estimate-rejects-unknown',
     breaks: 'ROUTER.ESTIMATE.VALIDATION',
+    statements: ['R:64:ad4294906b92', 'R:176:0ed3e198e0eb'],
     description: 'the estimate refuses undeclared top-level fields',
     install(s) {
       s.policy.router.rejectsUnknown = (route, asked) => asked || route === 'estimate';
@@ -156,6 +165,7 @@ export const ESTIMATE_FAULTS = [
   {
     name: 'router-estimate-model-mismatch-priced',
     breaks: 'ROUTER.ESTIMATE.VALIDATION',
+    statements: ['R:176:0ed3e198e0eb', 'R:177:1232d32690e0'],
     description: 'the estimate prices a body naming a model other than the path (the model-name check runs on runs and submits only)',
     install(s) {
       const correct = s.policy.router.bodyNamesModel;
@@ -165,6 +175,7 @@ export const ESTIMATE_FAULTS = [
   {
     name: 'router-estimate-honours-strict',
     breaks: 'ROUTER.ESTIMATE.VALIDATION',
+    statements: ['R:64:ad4294906b92', 'R:176:1df49dbd624c', 'R:176:0ed3e198e0eb'],
     description: "the estimate reads strict_mode as a run does: with an alternate and strict_mode=true it skips native validation and prices a body in the alternate's own schema",
     install(s) {
       s.policy.router.estimateStrict = (asked) => asked;
@@ -173,6 +184,7 @@ export const ESTIMATE_FAULTS = [
   {
     name: 'router-estimate-rollout-open',
     breaks: 'ROUTER.ESTIMATE.ROLLOUT',
+    statements: ['R:178:63c16dd8a002', 'R:263:2162d416be91'],
     description: 'callers outside the rollout are quoted',
     install(s) {
       s.policy.router.estimatesEnabled = () => true;
@@ -181,6 +193,7 @@ export const ESTIMATE_FAULTS = [
   {
     name: 'router-estimate-stale-card-guessed',
     breaks: 'ROUTER.ESTIMATE.STALE_CARD',
+    statements: ['R:179:0ebb31a4bbc6'],
     description: 'a stale rate card is used for a figure',
     install(s) {
       s.policy.router.cardFresh = () => true;
