@@ -2432,10 +2432,10 @@ export const RULE_CATALOG = {
   },
   'ROUTER.ESTIMATE.CURRENCY_LEG': {
     id: 'ROUTER.ESTIMATE.CURRENCY_LEG',
-    level: 'SHOULD',
+    level: 'MUST',
     surfaces: ['router'],
     seed: 'R § Resources › Cost estimate (currency, model ID and provider leg; names not shown) and rule 5',
-    summary: 'a quote states currency USD, the model ID and the provider leg it prices (the leg model_provider names, else the native one); member names currency, model_id and provider are assumed',
+    summary: 'a quote states currency USD, the model ID and the provider leg it prices (the leg model_provider names, else the native one), each found by its value since R:58 shows none of their member names',
     source: 'seed',
     seed_refs: [
       { seed: 'R', section: 'Resources and their fields › Cost estimate', line: 47, sha: '29681be41632' },
@@ -2511,9 +2511,8 @@ export const RULE_CATALOG = {
     level: 'MUST',
     surfaces: ['router'],
     seed: 'R § Endpoints › POST …/estimate (nothing is dispatched or charged)',
-    summary: 'the estimate operation dispatches and charges nothing',
+    summary: 'the estimate operation dispatches and charges nothing - a schema-valid body every provider fails on (scenario failing_body) is still quoted 200, and an estimate reports no credits used (absent or 0)',
     source: 'seed',
-    not_covered: 'dispatch and charging are not observable through the router\'s API; the committed-spend headers are only sent on runs',
     seed_refs: [
       { seed: 'R', section: 'Endpoints › POST /v2/models/{provider}/{model}/estimate', line: 176, sha: 'b0683c953839' },
     ],
@@ -2685,6 +2684,7 @@ export const RULE_CATALOG = {
     source: 'seed',
     seed_refs: [
       { seed: 'R', section: 'Endpoints › POST /v2/models/{provider}/{model}  (synchronous run)', line: 138, sha: 'bc1b401a1951' },
+      { seed: 'R', section: 'Endpoints › POST /v2/models/{provider}/{model}/estimate', line: 177, sha: '1232d32690e0' },
       { seed: 'R', section: 'Endpoints › Response headers', line: 215, sha: '49b76e9b4942' },
       { seed: 'R', section: 'Errors', line: 272, sha: 'f85668f810ed' },
     ],
@@ -2794,10 +2794,9 @@ export const RULE_CATALOG = {
     id: 'ROUTER.ASSETS.COPYING',
     level: 'MUST',
     surfaces: ['router'],
-    seed: 'R § Result assets, rules 1-3 and 6-7',
-    summary: 'only the native provider\'s runs have assets copied to platform storage; alternate and fallback runs return provider URLs; copying is best effort per asset',
+    seed: 'R § Result assets, rules 3 and 7',
+    summary: 'only the native provider\'s runs have assets copied to platform storage - a run served by an alternate (model_provider, or a fallback landing elsewhere) answers no URL on the platform storage origin (scenario platform_asset_origin, since nothing in an answer marks a copy)',
     source: 'seed',
-    not_covered: 'which assets of which providers are copied depends on the model and no header or field reveals it, so from outside a copy cannot be told from a provider link without the service\'s storage origin',
     seed_refs: [
       { seed: 'R', section: 'Endpoints › Result assets', line: 231, sha: '6d38d26f8b5d' },
       { seed: 'R', section: 'Endpoints › Result assets', line: 231, sha: '3fe97d8e9554' },
@@ -2809,9 +2808,8 @@ export const RULE_CATALOG = {
     level: 'MUST',
     surfaces: ['router'],
     seed: 'R § Versioning, rules 1 and 5',
-    summary: 'router paths carry the /v2 prefix',
+    summary: 'router paths carry the /v2 prefix - the queue URLs a handle gives (router paths the client follows as given) are under /v2/ of the router base address',
     source: 'seed',
-    not_covered: 'the contract addresses every operation under /v2, so a server elsewhere fails every other check instead',
     seed_refs: [
       { seed: 'R', section: 'Versioning', line: 295, sha: 'be69f3450e28' },
     ],

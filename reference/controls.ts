@@ -111,6 +111,13 @@ export const CONTROLS = [
   { name: 'router-video-quotes-by-role', description: 'the estimate route prices the video family by the roles in content[], while runs still bill by media kinds (quotes are not charges)', families: ['router'] },
   { name: 'router-alternate-answers-raw', description: "runs on wavespeed without strict mode answer wavespeed's own response ({data: {id, outputs, status}}), the router having no translator back to the native output for it", families: ['router'] },
   { name: 'router-queue-own-names', description: 'the two unfinished queue statuses are named QUEUED and RUNNING (the seed shows only COMPLETED; the public documents say IN_QUEUE and IN_PROGRESS)', families: ['router'], departsFrom: ['ROUTER.QUEUE.STATUS_NAMES'] },
+  // Router surface (issue #29 §2, slice routersurface: catalog, schemas, estimates, errors):
+  // readings seed R allows, implemented in reference/router/surface-variations.ts.
+  { name: 'router-catalog-of-three', description: 'the catalog lists three models (the image model, the future-sunset model and a text model), so a first page of five holds them all and carries no next_cursor; the other models are still read and run by their IDs', families: ['router'] },
+  { name: 'router-schemas-without-max-length', description: 'partner input schemas bound no string length: the documents declare no maxLength and the router refuses no long string (the body size cap still holds)', families: ['router'] },
+  { name: 'router-estimate-ignores-capacity', description: 'the estimate of a model at capacity is quoted (200) instead of refused 503: the estimate dispatches nothing', families: ['router'] },
+  { name: 'router-quote-other-names', description: 'quotes name the members seed R does not show otherwise: currency_code, model, provider_leg, min_cents and max_cents', families: ['router'] },
+  { name: 'router-quote-open-vocabulary', description: "the estimate route's quotes with no figure say source indeterminate, and a body priced only afterwards says reason priced_after_run (values a client reads as unknown and not_quotable)", families: ['router'] },
 ] as const satisfies ReadonlyArray<ControlInfo>;
 
 export type ControlName = (typeof CONTROLS)[number]['name'];

@@ -589,6 +589,41 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
     assert.deepEqual(await waiting(plain), ['IN_QUEUE', 'IN_QUEUE']);
     assert.deepEqual(await waiting(ctl), ['QUEUED', 'QUEUED'], 'a waiting request under the control');
   },
+  // Router surface (issue #29 §2, slice routersurface).
+  'router-catalog-of-three': async ({ plain, ctl }) => {
+    const five = async (ref: RunningReference) => (await (await router(ref, '/v2/models?limit=5')).json()) as { data: unknown[]; has_more: boolean; next_cursor?: string };
+    assert.equal((await five(plain)).has_more, true);
+    const c = await five(ctl);
+    assert.deepEqual([c.data.length, c.has_more, c.next_cursor], [3, false, undefined]);
+    assert.equal((await router(ctl, '/v2/models/pixelforge/pf-tiny')).status, 200, 'an unlisted model is still read by its ID');
+  },
+  'router-schemas-without-max-length': async ({ plain, ctl }) => {
+    const doc = async (ref: RunningReference) => (await (await router(ref, '/v2/models/pixelforge/pf-flux-lite/openapi.json')).text());
+    assert.ok((await doc(plain)).includes('"maxLength"'));
+    assert.ok(!(await doc(ctl)).includes('"maxLength"'));
+    const long = (ref: RunningReference) => router(ref, '/v2/models/pixelforge/pf-flux-lite', { method: 'POST', body: JSON.stringify({ prompt: 'x'.repeat(3000) }) });
+    assert.equal((await long(plain)).status, 422);
+    assert.equal((await long(ctl)).status, 200, 'a prompt past the old maxLength is run');
+  },
+  'router-estimate-ignores-capacity': async ({ plain, ctl }) => {
+    const est = (ref: RunningReference) => router(ref, '/v2/models/pixelforge/pf-busy/estimate', { method: 'POST', body: JSON.stringify({ prompt: 'a lighthouse' }) });
+    const p = await est(plain);
+    assert.deepEqual([p.status, Boolean(p.headers.get('retry-after'))], [503, true]);
+    assert.equal((await est(ctl)).status, 200);
+  },
+  'router-quote-other-names': async ({ plain, ctl }) => {
+    const quote = async (ref: RunningReference) => (await (await router(ref, '/v2/models/pixelforge/pf-flux-lite/estimate', { method: 'POST', body: JSON.stringify({ prompt: 'a lighthouse' }) })).json()) as Record<string, unknown>;
+    assert.equal((await quote(plain)).currency, 'USD');
+    const q = await quote(ctl);
+    assert.deepEqual([q.currency, q.currency_code, q.model, q.provider_leg], [undefined, 'USD', 'pixelforge/pf-flux-lite', 'pixelforge']);
+  },
+  'router-quote-open-vocabulary': async ({ plain, ctl }) => {
+    const quote = async (ref: RunningReference) => (await (await router(ref, '/v2/models/textile/chat-small/estimate', { method: 'POST', body: JSON.stringify({ messages: [{ role: 'user', content: 'say hello' }] }) })).json()) as Record<string, unknown>;
+    const p = await quote(plain);
+    assert.deepEqual([p.source, p.reason], ['unknown', 'not_quotable']);
+    const c = await quote(ctl);
+    assert.deepEqual([c.source, c.reason], ['indeterminate', 'priced_after_run']);
+  },
 };
 
 describe('each control is in effect', { concurrency: 1 }, () => {

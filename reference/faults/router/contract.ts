@@ -1,8 +1,8 @@
 // Router faults of the contract, the common headers and the error bodies (seed R § Errors).
 import type { FaultUnit } from '../unit.ts';
-import { H } from '../../router/constants.ts';
+import { BRAND, H, PLATFORM_ASSET_ORIGIN } from '../../router/constants.ts';
 import { errorAnswer, failureAnswer } from '../../router/answer.ts';
-import { CANCEL, CAPACITY_DETAIL, COLLECT, ESTIMATE, RUN, SCHEMA, STATUS, dropSpendHeaders, isObj, onRouter, params, routerError } from './shared.ts';
+import { CANCEL, CAPACITY_DETAIL, COLLECT, DETAIL, ESTIMATE, LIST, QUEUE_URLS, RUN, SCHEMA, STATUS, SUBMIT, dropSpendHeaders, isObj, onRouter, params, routerError } from './shared.ts';
 
 export const CONTRACT_FAULTS = [
   {
@@ -313,6 +313,286 @@ export const CONTRACT_FAULTS = [
         if (err === undefined || !('upstream_detail' in err)) return;
         err.provider_message = err.upstream_detail;
         delete err.upstream_detail;
+      });
+    },
+  },
+  // R § Endpoints › GET /v2/models/{provider}/{model}: its errors are 401, 403, 404, 503. A
+  // framework mapping "gone" to its own status answers a retired model 410.
+  {
+    name: 'router-retired-detail-410',
+    breaks: 'ROUTER.CONTRACT.STATUS_DECLARED',
+    statements: ['R:122:342faba8f061'],
+    description: 'the detail of a retired model is answered 410 Gone (bucket model_not_found kept), a status the detail operation does not declare',
+    install(s) {
+      onRouter(s, [DETAIL], (out) => {
+        if (out.status === 404 && String(routerError(out)?.detail).includes(' was retired on ')) out.status = 410;
+      });
+    },
+  },
+  // R § Endpoints › GET /v2/models: its errors are 400, 401, 403, 503. A framework that
+  // validates query parameters itself refuses a cursor it cannot decode 422, in its own shape.
+  {
+    name: 'router-bad-cursor-422',
+    breaks: 'ROUTER.CONTRACT.STATUS_DECLARED',
+    statements: ['R:119:c6102c02ef04'],
+    description: "a cursor the server did not produce is refused 422 with the framework's validation body (loc query.cursor), a status the catalog list does not declare",
+    install(s) {
+      onRouter(s, [LIST], (out) => {
+        if (out.status !== 400 || routerError(out)?.error_type !== 'invalid_input' || (out.request.query as Record<string, unknown>).cursor === undefined) return;
+        out.status = 422;
+        out.body = { detail: [{ loc: ['query', 'cursor'], msg: 'cursor is malformed or expired', type: 'value_error' }] };
+      });
+    },
+  },
+  // R § Endpoints › queued submit: its errors are 400-404, 409, 413, 422, 503. A route table
+  // that leaves POST off a bytes model's queue path answers the framework's 405.
+  {
+    name: 'router-bytes-submit-405',
+    breaks: 'ROUTER.CONTRACT.STATUS_DECLARED',
+    statements: ['R:189:8f1eb8ea4403'],
+    description: 'a queued submit to a model that answers bytes is refused 405 method_not_allowed (the route table has no POST there), a status the submit does not declare',
+    install(s) {
+      onRouter(s, [SUBMIT], (out) => {
+        if (out.status !== 403 || routerError(out)?.error_type !== 'not_enabled') return;
+        out.status = 405;
+        out.setHeader(H.errorType, 'method_not_allowed');
+        out.body = { detail: 'this model cannot be queued', error_type: 'method_not_allowed' };
+      });
+    },
+  },
+  // R § Queued request: the status answer carries the three URLs, request_id, status and
+  // queue_position. A status view serialising the record without its id (it is in the path) drops it.
+  {
+    name: 'router-status-without-request-id',
+    breaks: 'ROUTER.QUEUE.HANDLE',
+    statements: ['R:74:6ebcff02673d'],
+    description: 'status answers leave request_id out (the status view serialises the record without the id the path carries)',
+    install(s) {
+      onRouter(s, [STATUS], (out) => {
+        if (out.status === 200 && isObj(out.body)) delete out.body.request_id;
+      });
+    },
+  },
+  // R § Endpoints (every response), queued submit and collect (X-Svc-Request-Id). The queue
+  // routes mounted outside the middleware that stamps the id send their successes without it.
+  {
+    name: 'router-queue-success-no-request-id',
+    breaks: 'ROUTER.HEADER.REQUEST_ID',
+    statements: ['R:188:cc76cfcb4a6b', 'R:195:80f61e986efa', 'R:211:a3b757021292'],
+    description: "the queue's successful answers (submit 201, status, collect, cancel 202) lack X-Comfy-Request-Id: those routes are mounted outside the middleware that stamps it, whose error handler still does",
+    install(s) {
+      onRouter(s, [SUBMIT, STATUS, COLLECT, CANCEL], (out) => {
+        if (out.status < 400) out.setHeader(H.requestId, undefined);
+      });
+    },
+  },
+  // R § Errors: 400 pairs with content_policy_violation. A router reading the provider's
+  // policy refusal as forbidden content answers 403.
+  {
+    name: 'router-policy-refusal-403',
+    breaks: 'ROUTER.ERR.CONTENT_POLICY',
+    statements: ['R:260:9b53add47cfb'],
+    description: 'a content-policy refusal is answered 403 forbidden (the refused content read as forbidden) instead of 400 content_policy_violation',
+    install(s) {
+      onRouter(s, undefined, (out) => {
+        const err = routerError(out);
+        if (out.status !== 400 || err?.error_type !== 'content_policy_violation') return;
+        out.status = 403;
+        err.error_type = 'forbidden';
+        out.setHeader(H.errorType, 'forbidden');
+      });
+    },
+  },
+  // R § Error body, Response headers: the refusal subject is one of ten machine codes, never
+  // provider text. A router passing the provider's own word through sends that word.
+  {
+    name: 'router-subject-provider-word',
+    breaks: 'ROUTER.ERR.CONTENT_POLICY',
+    statements: ['R:221:facfc8e0e130'],
+    description: "the refusal subject carries the provider's own word for it (prompt), header and body alike, instead of one of the ten subjects",
+    install(s) {
+      onRouter(s, undefined, (out) => {
+        const err = routerError(out);
+        if (err?.error_type !== 'content_policy_violation' || out.header(H.refusalSubject) === undefined) return;
+        out.setHeader(H.refusalSubject, 'prompt');
+        err.refusal_subject = 'prompt';
+      });
+    },
+  },
+  // R § Errors: 401 pairs with unauthorized. A framework validating the credential header as
+  // part of the request refuses a request without one as malformed, 400.
+  {
+    name: 'router-unauthorized-400',
+    breaks: 'ROUTER.ERR.CODE_STATUS',
+    statements: ['R:261:eda8df0c725e'],
+    description: 'a request without credentials is refused 400 unauthorized (the missing header fails request validation first) instead of 401',
+    install(s) {
+      onRouter(s, undefined, (out) => {
+        const anonymous = out.request.headers.authorization === undefined && out.request.headers['x-api-key'] === undefined;
+        if (anonymous && out.status === 401 && routerError(out)?.error_type === 'unauthorized') out.status = 400;
+      });
+    },
+  },
+  // R § Errors: 409 pairs with a key conflict (invalid_input). A router raising the conflict
+  // as a plain bad request answers 400.
+  {
+    name: 'router-key-conflict-400',
+    breaks: 'ROUTER.ERR.CODE_STATUS',
+    statements: ['R:265:f8f2f15b8db3'],
+    description: 'an Idempotency-Key reused with another request is refused 400 invalid_input instead of 409',
+    install(s) {
+      onRouter(s, undefined, (out) => {
+        const err = routerError(out);
+        if (out.status === 409 && err?.error_type === 'invalid_input' && !String(err.detail).startsWith('this request')) out.status = 400;
+      });
+    },
+  },
+  // R § Errors: 429 pairs with rate_limited. A limiter reporting an exhausted allowance as a
+  // permission failure answers 403.
+  {
+    name: 'router-rate-limited-403',
+    breaks: 'ROUTER.ERR.RATE_LIMITED',
+    statements: ['R:166:dcc51415a25e', 'R:269:7d2845441036'],
+    description: 'a caller past its request allowance is refused 403 quota_exceeded (quota exhaustion read as a permission failure) instead of 429 rate_limited',
+    install(s) {
+      onRouter(s, undefined, (out) => {
+        const err = routerError(out);
+        if (out.status !== 429 || err?.error_type !== 'rate_limited') return;
+        out.status = 403;
+        err.error_type = 'quota_exceeded';
+        out.setHeader(H.errorType, 'quota_exceeded');
+      });
+    },
+  },
+  // R § Errors: 503 pairs with the router being briefly unavailable; a capacity refusal is a
+  // 503 with Retry-After. A router treating capacity as throttling answers the throttle's 429.
+  {
+    name: 'router-capacity-429',
+    breaks: 'ROUTER.ERR.CAPACITY',
+    statements: ['R:138:bc1b401a1951', 'R:272:f85668f810ed'],
+    description: "a capacity refusal is answered as throttling: 429 rate_limited with Retry-After and the committed-spend headers, instead of 503",
+    install(s) {
+      onRouter(s, [RUN], (out) => {
+        const err = routerError(out);
+        if (out.status !== 503 || !String(err?.detail).endsWith(CAPACITY_DETAIL)) return;
+        out.status = 429;
+        out.setHeader(H.errorType, 'rate_limited');
+        out.body = { detail: String(err?.detail), error_type: 'rate_limited' };
+        for (const [k, v] of Object.entries(out.ctx.router.spendHeaders('capacity'))) out.setHeader(k, v);
+      });
+    },
+  },
+  // R § Errors: 504 pairs with deadline_exceeded. A gateway that reports its own timeout of
+  // the provider call as a bad gateway answers 502 provider_error.
+  {
+    name: 'router-deadline-502',
+    breaks: 'ROUTER.ERR.DEADLINE',
+    statements: ['R:273:3ef1c97d5441'],
+    description: 'a call past its deadline is answered 502 provider_error (the gateway timeout read as a bad upstream answer) instead of 504 deadline_exceeded',
+    install(s) {
+      onRouter(s, undefined, (out) => {
+        const err = routerError(out);
+        if (out.status !== 504 || err?.error_type !== 'deadline_exceeded') return;
+        out.status = 502;
+        out.setHeader(H.errorType, 'provider_error');
+        err.error_type = 'provider_error';
+      });
+    },
+  },
+  // R § Validation error body: each entry's msg is a human-readable string. An error model
+  // serialised under another field name sends the text as message.
+  {
+    name: 'router-422-message-member',
+    breaks: 'ROUTER.ERR.VALIDATION_BODY',
+    statements: ['R:88:6edf2da92a67'],
+    description: '422 entries carry their text as message instead of msg',
+    install(s) {
+      onRouter(s, undefined, (out) => {
+        const detail = out.status === 422 && isObj(out.body) ? out.body.detail : undefined;
+        if (Array.isArray(detail)) for (const e of detail) if (isObj(e) && 'msg' in e) {
+          e.message = e.msg;
+          delete e.msg;
+        }
+      });
+    },
+  },
+  // R § Validation error body: ctx is an object of bounds, left out when the type has none. A
+  // serialiser writing every optional field sends ctx null there.
+  {
+    name: 'router-422-ctx-null',
+    breaks: 'ROUTER.ERR.VALIDATION_BODY',
+    statements: ['R:90:39e98cbd9298'],
+    description: '422 entries whose type has no bound carry ctx: null instead of leaving ctx out',
+    install(s) {
+      onRouter(s, undefined, (out) => {
+        const detail = out.status === 422 && isObj(out.body) ? out.body.detail : undefined;
+        if (Array.isArray(detail)) for (const e of detail) if (isObj(e) && !('ctx' in e)) e.ctx = null;
+      });
+    },
+  },
+  // R § Validation error body (type vs the error-type header), Response headers: every error
+  // carries X-Svc-Error-Type. A validation path answering outside the error middleware sends none.
+  {
+    name: 'router-422-no-error-type',
+    breaks: 'ROUTER.HEADER.ERROR_TYPE',
+    statements: ['R:89:b11e8e2619c1', 'R:212:3569e3bba115'],
+    description: '422 validation answers carry no X-Comfy-Error-Type (built outside the error middleware that sets it)',
+    install(s) {
+      onRouter(s, undefined, (out) => {
+        if (out.status === 422) out.setHeader(H.errorType, undefined);
+      });
+    },
+  },
+  // R § Opaque documents, synchronous run (body: an open object). A router that wraps any
+  // other JSON value in an envelope for the partner re-envelopes the input.
+  {
+    name: 'router-non-object-body-wrapped',
+    breaks: 'ROUTER.ERR.NON_OBJECT_BODY',
+    statements: ['R:95:2f74232fb41f', 'R:134:13114c9a8e32'],
+    description: 'a JSON body that is not an object is wrapped as {input: <value>} and validated as such (a 422 naming the missing prompt) instead of refused as not an object',
+    install(s) {
+      s.request(
+        { surfaces: ['router'], routes: [RUN, ESTIMATE, SUBMIT] },
+        ({ request }) => {
+          if (request.body !== undefined && request.body !== null && (typeof request.body !== 'object' || Array.isArray(request.body))) request.body = { input: request.body };
+        },
+        'preHandler',
+      );
+    },
+  },
+  // R § Versioning: router paths carry /v2. An app behind a gateway that strips the prefix
+  // composes the handle's URLs from the path it saw.
+  {
+    name: 'router-handle-urls-unprefixed',
+    breaks: 'ROUTER.VERSION.PREFIX',
+    statements: ['R:295:be69f3450e28'],
+    description: 'the queue URLs a handle carries omit the /v2 prefix (composed from the path a prefix-stripping gateway forwarded)',
+    install(s) {
+      onRouter(s, undefined, (out) => {
+        if (!isObj(out.body)) return;
+        const base = out.ctx.router.baseUrl();
+        for (const k of QUEUE_URLS) {
+          const u = out.body[k];
+          if (typeof u === 'string' && u.startsWith(`${base}/v2/`)) out.body[k] = `${base}${u.slice(base.length + 3)}`;
+        }
+      });
+    },
+  },
+  // R § Result assets rule 3: only the native provider's runs are copied. A copier run on
+  // every successful answer, whichever provider served it, rehosts an alternate's assets too.
+  {
+    name: 'router-alternate-assets-copied',
+    breaks: 'ROUTER.ASSETS.COPYING',
+    statements: ['R:231:6d38d26f8b5d', 'R:231:3fe97d8e9554'],
+    description: "a run served by an alternate (by model_provider or by fallback) has its asset URLs copied onto platform storage: the copier runs on every answer, not only the native provider's",
+    install(s) {
+      onRouter(s, [RUN], (out) => {
+        const mp = (out.request.query as Record<string, unknown>).model_provider;
+        const alternate = (typeof mp === 'string' && mp !== '' && mp !== 'default' && !mp.startsWith(BRAND.toLowerCase())) || out.header(H.fallback) !== undefined;
+        if (out.status !== 200 || !alternate || !isObj(out.body)) return;
+        const rehost = (v: unknown): unknown =>
+          typeof v === 'string' ? v.replace(/^https:\/\/[^/]+\/out\//, `${PLATFORM_ASSET_ORIGIN}/router-assets/`) : Array.isArray(v) ? v.map(rehost) : isObj(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, rehost(x)])) : v;
+        out.body = rehost(out.body);
       });
     },
   },
