@@ -78,7 +78,7 @@ export const ACCESS_FAULTS = [
         request.method === 'GET' && /^\/v2\/models\/[^/]+\/[^/]+\/openapi\.json$/.test(request.url.split('?')[0]!) ? resolvePrincipal({ 'x-api-key': ROUTER_KEYS.alice }, false) : undefined;
     },
   },
-  // R § Authentication rule 2: a bearer value carrying the key prefix is an API key. An auth
+  // R § Authentication rule 2: a key sent as a bearer is known by its prefix and read as an API key. An auth
   // layer reading every bearer as a JWT refuses a key sent that way.
   {
     name: 'router-bearer-key-refused',
