@@ -1231,7 +1231,6 @@ export const RULE_CATALOG = {
     source: 'seed',
     seed_refs: [
       { seed: 'R', section: 'Endpoints › POST /v2/models/{provider}/{model}  (synchronous run)', line: 144, sha: '4a7425e0ed20' },
-      { seed: 'R', section: 'Endpoints › POST /v2/models/{provider}/{model}  (synchronous run)', line: 156, sha: '3656e65b493c' },
       { seed: 'R', section: 'Endpoints › Response headers', line: 217, sha: 'ad954066757a' },
     ],
   },
@@ -1287,7 +1286,6 @@ export const RULE_CATALOG = {
     assumes: 'the member names of the public router contract (id, billing.charges_on_policy_rejection, limit, input_schema_url), which R:29:731595b672a6 leaves not shown',
     seed_refs: [
       { seed: 'R', section: 'Resources and their fields › Catalog entry', line: 29, sha: '82a4f2af419f' },
-      { seed: 'R', section: 'Resources and their fields › Catalog entry', line: 29, sha: '731595b672a6' },
     ],
   },
   'ROUTER.CATALOG.NO_PRICES': {
@@ -1427,7 +1425,6 @@ export const RULE_CATALOG = {
     source: 'seed',
     seed_refs: [
       { seed: 'R', section: 'Resources and their fields › Error body', line: 82, sha: '3ba01903e5f8' },
-      { seed: 'R', section: 'Resources and their fields › Error body', line: 82, sha: '7b523465ed52' },
     ],
   },
   'ROUTER.CATALOG.SUNSET_LISTED': {
@@ -1511,20 +1508,6 @@ export const RULE_CATALOG = {
     seed_refs: [
       { seed: 'R', section: 'Endpoints › GET /v2/models/{provider}/{model}/openapi.json', line: 184, sha: 'a88f58c934b4' },
       { seed: 'R', section: 'Endpoints › GET /v2/models/{provider}/{model}/openapi.json', line: 184, sha: '27167904d1fe' },
-      { seed: 'R', section: 'Versioning', line: 297, sha: 'aee71610fdc6' },
-    ],
-  },
-  'ROUTER.SCHEMA.OUTPUT_UNVALIDATED': {
-    id: 'ROUTER.SCHEMA.OUTPUT_UNVALIDATED',
-    level: 'MUST',
-    surfaces: ['router'],
-    seed: 'R § Endpoints › GET …/openapi.json (unauthored output may be */*; the router does not validate provider payloads)',
-    summary: 'a client looks at a response\'s content type before decoding it, since the router never checks provider output against an output schema',
-    source: 'seed',
-    not_covered: 'client-side rule and a statement that the router does not act; the suite follows it (it branches on Content-Type and never judges a run\'s output against the document)',
-    seed_refs: [
-      { seed: 'R', section: 'Endpoints › GET /v2/models/{provider}/{model}/openapi.json', line: 183, sha: 'cbbd334f34f5' },
-      { seed: 'R', section: 'Endpoints › GET /v2/models/{provider}/{model}/openapi.json', line: 183, sha: '511a1a303d5a' },
     ],
   },
   'ROUTER.RUN.NATIVE': {
@@ -2425,15 +2408,14 @@ export const RULE_CATALOG = {
   },
   'ROUTER.ESTIMATE.CURRENCY_LEG': {
     id: 'ROUTER.ESTIMATE.CURRENCY_LEG',
-    level: 'SHOULD',
+    level: 'MUST',
     surfaces: ['router'],
     seed: 'R § Resources › Cost estimate (currency, model ID and provider leg; names not shown) and rule 5',
-    summary: 'a quote states currency USD, the model ID and the provider leg it prices (the leg model_provider names, else the native one); member names currency, model_id and provider are assumed',
+    summary: 'a quote states currency USD, the model ID and the provider leg it prices (the leg model_provider names, else the native one), each found by its value since R:58 shows none of their member names',
     source: 'seed',
     seed_refs: [
       { seed: 'R', section: 'Resources and their fields › Cost estimate', line: 47, sha: '29681be41632' },
       { seed: 'R', section: 'Resources and their fields › Cost estimate', line: 54, sha: '2b304134f243' },
-      { seed: 'R', section: 'Resources and their fields › Cost estimate', line: 58, sha: 'b6e8b3bc6952' },
       { seed: 'R', section: 'Resources and their fields › Cost estimate', line: 65, sha: 'd1040a0b3d81' },
       { seed: 'R', section: 'Endpoints › POST /v2/models/{provider}/{model}/estimate', line: 176, sha: '01156134f3e8' },
     ],
@@ -2500,29 +2482,13 @@ export const RULE_CATALOG = {
       { seed: 'R', section: 'Endpoints › POST /v2/models/{provider}/{model}/estimate', line: 179, sha: '54542e273ebc' },
     ],
   },
-  'ROUTER.ESTIMATE.NOT_PRICE_LOCK': {
-    id: 'ROUTER.ESTIMATE.NOT_PRICE_LOCK',
-    level: 'MUST',
-    surfaces: ['router'],
-    seed: 'R § Resources › Cost estimate, rules 1, 2 and 6; Versioning rule 4',
-    summary: 'an absent amount never means free; quotes use the rates at pricing_as_of and are not price locks; the submit\'s embedded quote may price a slightly different document',
-    source: 'seed',
-    not_covered: 'client-side reading rules and permissions; no answer of the server can break them (rates changing mid-run cannot be provoked)',
-    seed_refs: [
-      { seed: 'R', section: 'Resources and their fields › Cost estimate', line: 61, sha: '193b70194ea1' },
-      { seed: 'R', section: 'Resources and their fields › Cost estimate', line: 62, sha: '226c3704bba9' },
-      { seed: 'R', section: 'Resources and their fields › Cost estimate', line: 66, sha: '7e7a280ad880' },
-      { seed: 'R', section: 'Versioning', line: 298, sha: 'ede6a79e2a5c' },
-    ],
-  },
   'ROUTER.ESTIMATE.NOTHING_CHARGED': {
     id: 'ROUTER.ESTIMATE.NOTHING_CHARGED',
     level: 'MUST',
     surfaces: ['router'],
     seed: 'R § Endpoints › POST …/estimate (nothing is dispatched or charged)',
-    summary: 'the estimate operation dispatches and charges nothing',
+    summary: 'the estimate operation dispatches and charges nothing - a schema-valid body every provider fails on (scenario failing_body) is still quoted 200, and an estimate reports no credits used (absent or 0)',
     source: 'seed',
-    not_covered: 'dispatch and charging are not observable through the router\'s API; the committed-spend headers are only sent on runs',
     seed_refs: [
       { seed: 'R', section: 'Endpoints › POST /v2/models/{provider}/{model}/estimate', line: 176, sha: 'b0683c953839' },
     ],
@@ -2546,9 +2512,6 @@ export const RULE_CATALOG = {
     summary: 'a bucket the seed\'s table pairs comes with a status that pairing allows (the contract\'s x-error-types); a status whose condition in the table names no bucket (402, 403, 404, 410, 413, 422, 500, 503, 504) takes any bucket, and unknown buckets are tolerated',
     source: 'seed',
     seed_refs: [
-      { seed: 'R', section: 'Errors', line: 251, sha: '3f5b9bf905d3' },
-      { seed: 'R', section: 'Errors', line: 253, sha: 'd4286831ddda' },
-      { seed: 'R', section: 'Errors', line: 254, sha: '683b991a98e9' },
       { seed: 'R', section: 'Errors', line: 260, sha: '9b53add47cfb' },
       { seed: 'R', section: 'Errors', line: 261, sha: 'eda8df0c725e' },
       { seed: 'R', section: 'Errors', line: 262, sha: '09699319f148' },
@@ -2570,7 +2533,7 @@ export const RULE_CATALOG = {
     source: 'public-docs',
     assumes: 'the public router contract\'s bucket-to-status table (internal_error 500, provider_timeout and queue_timeout 504, cancelled 409, request_not_found 404, queue_backlog_full 429, invalid_input on 422)',
     seed_refs: [
-      { seed: 'R', section: 'Errors', line: 275, sha: '3ce5406178c4' },
+      { seed: 'R', section: 'Errors', line: 264, sha: '8f883ef294f2' },
     ],
   },
   'ROUTER.ERR.VALIDATION_BODY': {
@@ -2634,7 +2597,6 @@ export const RULE_CATALOG = {
     assumes: 'that a caller without credits is refused before the run, as the public documents describe',
     seed_refs: [
       { seed: 'R', section: 'Endpoints › POST /v2/models/{provider}/{model}/requests  (queued submit)', line: 189, sha: '8f1eb8ea4403' },
-      { seed: 'R', section: 'Errors', line: 253, sha: 'd4286831ddda' },
       { seed: 'R', section: 'Errors', line: 262, sha: '09699319f148' },
     ],
   },
@@ -2648,7 +2610,6 @@ export const RULE_CATALOG = {
     assumes: 'that an unfunded caller is refused with the public documents\' 402 insufficient_credits',
     seed_refs: [
       { seed: 'R', section: 'Errors', line: 262, sha: '09699319f148' },
-      { seed: 'R', section: 'Errors', line: 275, sha: '3ce5406178c4' },
     ],
   },
   'ROUTER.ERR.BODY_TOO_LARGE': {
@@ -2699,6 +2660,7 @@ export const RULE_CATALOG = {
     source: 'seed',
     seed_refs: [
       { seed: 'R', section: 'Endpoints › POST /v2/models/{provider}/{model}  (synchronous run)', line: 138, sha: 'bc1b401a1951' },
+      { seed: 'R', section: 'Endpoints › POST /v2/models/{provider}/{model}/estimate', line: 177, sha: '1232d32690e0' },
       { seed: 'R', section: 'Endpoints › Response headers', line: 215, sha: '49b76e9b4942' },
       { seed: 'R', section: 'Errors', line: 272, sha: 'f85668f810ed' },
     ],
@@ -2751,21 +2713,7 @@ export const RULE_CATALOG = {
     source: 'public-docs',
     assumes: 'the body member names the public documents give for the refusal-subject and upstream-detail mirrors',
     seed_refs: [
-      { seed: 'R', section: 'Resources and their fields › Error body', line: 80, sha: 'bebe8b45dd76' },
-    ],
-  },
-  'ROUTER.ERR.OPEN_SET': {
-    id: 'ROUTER.ERR.OPEN_SET',
-    level: 'MUST',
-    surfaces: ['router'],
-    seed: 'R § Errors (the set grows; unrecognised value read as internal_error); Resources › Error body (detail is for display)',
-    summary: 'clients accept an unrecognised error_type (as internal_error) and branch on error_type, parsing detail only for the two stable prefixes',
-    source: 'seed',
-    not_covered: 'client-side rule; the suite follows it (its checks accept unknown buckets, proven in test/unit/router-checks.test.ts, and read detail only for the stable prefixes and the SHOULD-level retired wording)',
-    seed_refs: [
-      { seed: 'R', section: 'Resources and their fields › Error body', line: 82, sha: 'b566e132e9cd' },
-      { seed: 'R', section: 'Errors', line: 251, sha: '3f5b9bf905d3' },
-      { seed: 'R', section: 'Versioning', line: 296, sha: '8bf52fa1fae0' },
+      { seed: 'R', section: 'Resources and their fields › Error body', line: 80, sha: '3d30fc7a6bb8' },
     ],
   },
   'ROUTER.AUTH.REQUIRED': {
@@ -2822,33 +2770,13 @@ export const RULE_CATALOG = {
     id: 'ROUTER.ASSETS.COPYING',
     level: 'MUST',
     surfaces: ['router'],
-    seed: 'R § Result assets, rules 1-3 and 6-7',
-    summary: 'only the native provider\'s runs have assets copied to platform storage; alternate and fallback runs return provider URLs; copying is best effort per asset',
+    seed: 'R § Result assets, rules 3 and 7',
+    summary: 'only the native provider\'s runs have assets copied to platform storage - a run served by an alternate (model_provider, or a fallback landing elsewhere) answers no URL on the platform storage origin (scenario platform_asset_origin, since nothing in an answer marks a copy)',
     source: 'seed',
-    not_covered: 'the model decides which providers\' assets get copied and nothing in the answer tells, so from outside a copy cannot be told from a provider link without the service\'s storage origin',
     seed_refs: [
-      { seed: 'R', section: 'Endpoints › Result assets', line: 229, sha: '9f9275009608' },
       { seed: 'R', section: 'Endpoints › Result assets', line: 231, sha: '6d38d26f8b5d' },
       { seed: 'R', section: 'Endpoints › Result assets', line: 231, sha: '3fe97d8e9554' },
-      { seed: 'R', section: 'Endpoints › Result assets', line: 231, sha: 'b3db5d2982c5' },
-      { seed: 'R', section: 'Endpoints › Result assets', line: 234, sha: '183a11a3d2ec' },
-      { seed: 'R', section: 'Endpoints › Result assets', line: 234, sha: 'f6ca8fd98692' },
-      { seed: 'R', section: 'Endpoints › Result assets', line: 234, sha: '7e70bde709c4' },
       { seed: 'R', section: 'Endpoints › Result assets', line: 235, sha: 'ed559b05eef0' },
-    ],
-  },
-  'ROUTER.ASSETS.LIFETIMES': {
-    id: 'ROUTER.ASSETS.LIFETIMES',
-    level: 'MUST',
-    surfaces: ['router'],
-    seed: 'R § Result assets, rules 2, 4 and 5',
-    summary: 'copied URL lifetimes start at signing and replay never renews them; the video family\'s response.videos[] carries bytesBase64Encoded or a signed HTTPS link valid 24 hours',
-    source: 'seed',
-    not_covered: 'lifetimes of hours cannot be observed in a run, and the video family with its own storage path needs an environment configured for direct provider writes',
-    seed_refs: [
-      { seed: 'R', section: 'Endpoints › Result assets', line: 230, sha: 'b3ccf967c9b2' },
-      { seed: 'R', section: 'Endpoints › Result assets', line: 232, sha: '5ebb5c1aeb4e' },
-      { seed: 'R', section: 'Limits', line: 287, sha: '9ccd631c0d13' },
     ],
   },
   'ROUTER.VERSION.PREFIX': {
@@ -2856,9 +2784,8 @@ export const RULE_CATALOG = {
     level: 'MUST',
     surfaces: ['router'],
     seed: 'R § Versioning, rules 1 and 5',
-    summary: 'router paths carry the /v2 prefix',
+    summary: 'router paths carry the /v2 prefix - the queue URLs a handle gives (router paths the client follows as given) are under /v2/ of the router base address',
     source: 'seed',
-    not_covered: 'the contract addresses every operation under /v2, so a server elsewhere fails every other check instead',
     seed_refs: [
       { seed: 'R', section: 'Versioning', line: 295, sha: 'be69f3450e28' },
     ],

@@ -194,6 +194,7 @@ export const SCENARIO_INPUTS: readonly ScenarioInput[] = [
   { name: 'deadline_model', type: 'model', unlocks: 'passes its deadline: ROUTER.ERR.DEADLINE' },
   { name: 'busy_model', type: 'model', unlocks: 'at capacity: ROUTER.ERR.CAPACITY' },
   { name: 'max_body_bytes', type: 'number', unlocks: 'the request-body size cap: ROUTER.ERR.BODY_TOO_LARGE' },
+  { name: 'platform_asset_origin', type: 'url', unlocks: "the origin copied result assets are served from (none of an alternate's: ROUTER.ASSETS.COPYING)" },
   // registry
   { name: 'jwt', type: 'credential', unlocks: 'a JWT the registry accepts: REGISTRY.AUTH.JWT, REGISTRY.AUTH.REFUSED' },
   { name: 'expired_jwt', type: 'credential', unlocks: 'a JWT past its expiry: REGISTRY.AUTH.REFUSED' },

@@ -138,6 +138,13 @@ export const CONTROLS = [
   { name: 'v1-second-vocabulary-only', description: "every account's v1 status reads use the second listing's names (pending, in_progress, completed, failed, cancelled), never the first table's", families: ['v1'] },
   { name: 'registry-publisher-only', description: "the registry lets only a node's publisher (the account of the scenario's JWT and API key) or the administrative secret write its translations; another valid credential is authenticated and refused 403 forbidden", families: ['registry'] },
   { name: 'v1-renamed-classes', description: "the engine's core node classes have names of their own (BlankImage, ImageSaveOutput, ImageFromInputFile, InvertColours, ImagePreviewTemp): object_info lists those, and a prompt using the public names is refused as an unknown class; the target's class inputs name them (lib/control-inputs.ts)", families: ['v1'], surfaces: ['cloud'] },
+  // Router surface (issue #29 §2, slice routersurface: catalog, schemas, estimates, errors):
+  // readings seed R allows, implemented in reference/router/surface-variations.ts.
+  { name: 'router-catalog-of-three', description: 'the catalog lists three models (the image model, the future-sunset model and a text model), so a first page of five holds them all and carries no next_cursor; the other models are still read and run by their IDs', families: ['router'] },
+  { name: 'router-schemas-without-max-length', description: 'partner input schemas bound no string length: the documents declare no maxLength and the router refuses no long string (the body size cap still holds)', families: ['router'] },
+  { name: 'router-estimate-ignores-capacity', description: 'the estimate of a model at capacity is quoted (200) instead of refused 503: the estimate dispatches nothing', families: ['router'] },
+  { name: 'router-quote-other-names', description: 'quotes name the members seed R does not show otherwise: currency_code, model, provider_leg, min_cents and max_cents', families: ['router'] },
+  { name: 'router-quote-open-vocabulary', description: "the estimate route's quotes with no figure say source indeterminate, and a body priced only afterwards says reason priced_after_run (values a client reads as unknown and not_quotable)", families: ['router'] },
 ] as const satisfies ReadonlyArray<ControlInfo>;
 
 export type ControlName = (typeof CONTROLS)[number]['name'];

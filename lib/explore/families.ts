@@ -319,7 +319,9 @@ async function prepareRouter(ctx: ExploreContext, api: ApiClient, paid: boolean)
     const realModel = c.path.provider === m.provider && c.path.model === m.model;
     const mistake = c.mistake;
     const rule = BODY_OPS[op];
-    if (rule && authored && realModel && mistake && mistake.where.startsWith('body.') && Object.keys(c.query).length === 0) {
+    // Only a mistake the schema itself rejects: an oversized string where the schema states no
+    // maxLength (an inexact mistake) is a value the schema accepts, which the router may run.
+    if (rule && authored && realModel && mistake && mistake.exact && mistake.where.startsWith('body.') && Object.keys(c.query).length === 0) {
       // R § Validation error body: a body the model's schema refuses is a 422 (the estimate: the
       // same 422 as the run, or 403 not_enabled while it rolls out).
       out.push({ rule, ok: (r) => r.status === 422 || (op === 'estimateModel' && r.status === 403), expected: op === 'estimateModel' ? '422 (or 403 not_enabled while the estimate rolls out)' : '422', sameClass: true });

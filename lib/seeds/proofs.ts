@@ -6,38 +6,148 @@ export interface Proof {
 }
 
 export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
+  'R:7:7c2e8778e4b2': [
+    { fault: 'router-model-by-segment-only', rule: 'ROUTER.ID.SEGMENTS' },
+  ],
+  'R:21:ac971cc6036a': [
+    { fault: 'router-ids-case-insensitive', rule: 'ROUTER.ID.SEGMENTS' },
+    { fault: 'router-segment-length-cap', rule: 'ROUTER.ID.SEGMENTS' },
+  ],
+  'R:22:4e0b39dfbf5b': [
+    { fault: 'router-ids-case-insensitive', rule: 'ROUTER.ID.SEGMENTS' },
+    { fault: 'router-segment-length-cap', rule: 'ROUTER.ID.SEGMENTS' },
+  ],
+  'R:23:94c53fad03fb': [
+    { fault: 'router-model-by-segment-only', rule: 'ROUTER.ID.SEGMENTS' },
+    { fault: 'router-segment-length-cap', rule: 'ROUTER.ID.SEGMENTS' },
+  ],
+  'R:24:7fe6723c6c4c': [
+    { fault: 'router-request-id-hex', rule: 'ROUTER.ID.REQUEST_ID' },
+  ],
+  'R:25:8ca9c6fc742c': [
+    { fault: 'router-cursor-offset', rule: 'ROUTER.CATALOG.CURSOR_OPAQUE' },
+  ],
+  'R:29:56b168a3f304': [
+    { fault: 'router-entry-no-billing', rule: 'ROUTER.CATALOG.ENTRY' },
+  ],
+  'R:29:82a4f2af419f': [
+    { fault: 'router-entry-no-billing', rule: 'ROUTER.CATALOG.ENTRY' },
+  ],
   'R:29:93c1ce7c6f2a': [
     { fault: 'router-catalog-prices', rule: 'ROUTER.CATALOG.NO_PRICES' },
     { fault: 'router-detail-rate-card', rule: 'ROUTER.CATALOG.NO_PRICES' },
   ],
+  'R:31:93bb4adeb519': [
+    { fault: 'router-detail-extra-leg', rule: 'ROUTER.CATALOG.DETAIL_LEGS' },
+    { fault: 'router-detail-http-url', rule: 'ROUTER.CATALOG.DETAIL' },
+    { fault: 'router-detail-no-schema-url', rule: 'ROUTER.CATALOG.DETAIL' },
+    { fault: 'router-schema-url-presigned', rule: 'ROUTER.CATALOG.DETAIL' },
+  ],
+  'R:37:1f883156fd21': [
+    { fault: 'router-page-limit-plus-one', rule: 'ROUTER.CATALOG.LIMIT' },
+  ],
   'R:38:d5bbac65ae84': [
+    { fault: 'router-page-no-has-more', rule: 'ROUTER.CATALOG.PAGE' },
     { fault: 'router-page-skips', rule: 'ROUTER.CATALOG.WALK' },
   ],
+  'R:39:39fd1bbddb14': [
+    { fault: 'router-cursor-offset', rule: 'ROUTER.CATALOG.CURSOR_OPAQUE' },
+    { fault: 'router-cursor-signed-token', rule: 'ROUTER.CATALOG.CURSOR_OPAQUE' },
+  ],
+  'R:40:5b2ffc1244d0': [
+    { fault: 'router-limit-unclamped', rule: 'ROUTER.CATALOG.LIMIT' },
+  ],
+  'R:46:b9a8304506ad': [
+    { fault: 'router-source-enum-name', rule: 'ROUTER.ESTIMATE.FIELDS' },
+  ],
+  'R:47:29681be41632': [
+    { fault: 'router-currency-lowercase', rule: 'ROUTER.ESTIMATE.CURRENCY_LEG' },
+  ],
   'R:48:bfddbf0af403': [
+    { fault: 'router-amount-12-decimals', rule: 'ROUTER.ESTIMATE.DECIMAL' },
+    { fault: 'router-amount-exponent', rule: 'ROUTER.ESTIMATE.DECIMAL' },
     { fault: 'router-subcent-unpriced', rule: 'ROUTER.ESTIMATE.SUBCENT' },
     { fault: 'router-subcent-zero', rule: 'ROUTER.ESTIMATE.SUBCENT' },
+  ],
+  'R:49:295f1710b99f': [
+    { fault: 'router-exact-with-range', rule: 'ROUTER.ESTIMATE.FIELDS' },
   ],
   'R:50:d9b658add9f4': [
     { fault: 'router-cents-rounded', rule: 'ROUTER.ESTIMATE.CENTS' },
   ],
+  'R:51:ad9a5652bd3b': [
+    { fault: 'router-credits-200-per-dollar', rule: 'ROUTER.ESTIMATE.CREDITS' },
+    { fault: 'router-credits-truncated', rule: 'ROUTER.ESTIMATE.CREDITS' },
+  ],
+  'R:52:36c68f3d4dbe': [
+    { fault: 'router-reason-on-estimated', rule: 'ROUTER.ESTIMATE.FIELDS' },
+    { fault: 'router-submit-reason-on-estimated', rule: 'ROUTER.ESTIMATE.FIELDS' },
+  ],
+  'R:53:d57e97826a93': [
+    { fault: 'router-pricing-as-of-epoch', rule: 'ROUTER.ESTIMATE.FIELDS' },
+  ],
+  'R:54:2b304134f243': [
+    { fault: 'router-estimate-leg-native', rule: 'ROUTER.ESTIMATE.CURRENCY_LEG' },
+  ],
+  'R:56:372c6fe011c9': [
+    { fault: 'router-not-quotable-wrong-reason', rule: 'ROUTER.ESTIMATE.REASON' },
+    { fault: 'router-unpriced-not-quotable', rule: 'ROUTER.ESTIMATE.REASON' },
+  ],
   'R:63:5b3c0c7beaff': [
     { fault: 'router-estimate-byok-reason', rule: 'ROUTER.ESTIMATE.NO_BYOK_DETECTION' },
+  ],
+  'R:64:ad4294906b92': [
+    { fault: 'router-estimate-honours-strict', rule: 'ROUTER.ESTIMATE.VALIDATION' },
+    { fault: 'router-estimate-rejects-unknown', rule: 'ROUTER.ESTIMATE.VALIDATION' },
+  ],
+  'R:65:c4ed5a315dcb': [
+    { fault: 'router-submit-estimate-native-rate', rule: 'ROUTER.QUEUE.ESTIMATE_LEG' },
+  ],
+  'R:65:d1040a0b3d81': [
+    { fault: 'router-estimate-leg-native', rule: 'ROUTER.ESTIMATE.CURRENCY_LEG' },
   ],
   'R:70:2c153ddb521c': [
     { fault: 'router-queue-position-behind', rule: 'ROUTER.QUEUE.POSITION' },
   ],
   'R:72:d586e05637f1': [
+    { fault: 'router-submit-estimate-native-rate', rule: 'ROUTER.QUEUE.ESTIMATE_LEG' },
     { fault: 'router-submit-fails-on-stale-card', rule: 'ROUTER.QUEUE.ESTIMATE_NEVER_FAILS' },
   ],
-  'R:80:3d30fc7a6bb8': [
-    { fault: 'router-v2-envelope', rule: 'ROUTER.ERR.BODY' },
+  'R:74:6ebcff02673d': [
+    { fault: 'router-status-without-request-id', rule: 'ROUTER.QUEUE.HANDLE' },
   ],
-  'R:80:bebe8b45dd76': [
-    { fault: 'router-error-members-camel-case', rule: 'ROUTER.ERR.MEMBER_NAMES' },
-    { fault: 'router-upstream-detail-as-provider-message', rule: 'ROUTER.ERR.MEMBER_NAMES' },
+  'R:80:3d30fc7a6bb8': [
+    { fault: 'router-refusal-subject-dropped', rule: 'ROUTER.ERR.CONTENT_POLICY' },
+    { fault: 'router-refusal-subject-header-only', rule: 'ROUTER.ERR.CONTENT_POLICY' },
+    { fault: 'router-refusal-subject-mismatch', rule: 'ROUTER.ERR.CONTENT_POLICY' },
+    { fault: 'router-upstream-detail-dropped', rule: 'ROUTER.ERR.UPSTREAM_DETAIL' },
+    { fault: 'router-upstream-detail-on-router-400', rule: 'ROUTER.ERR.UPSTREAM_DETAIL' },
+    { fault: 'router-v2-envelope', rule: 'ROUTER.ERR.BODY' },
   ],
   'R:82:201b4024774f': [
     { fault: 'router-sunset-retired', rule: 'ROUTER.CATALOG.SUNSET_LISTED' },
+  ],
+  'R:82:3ba01903e5f8': [
+    { fault: 'router-retired-200', rule: 'ROUTER.CATALOG.RETIRED' },
+    { fault: 'router-retired-wording', rule: 'ROUTER.CATALOG.RETIRED_DETAIL' },
+  ],
+  'R:86:bb89bcc02af0': [
+    { fault: 'router-422-string-detail', rule: 'ROUTER.ERR.VALIDATION_BODY' },
+  ],
+  'R:87:346b64b4e95a': [
+    { fault: 'router-loc-body-only', rule: 'ROUTER.ERR.VALIDATION_LOC' },
+  ],
+  'R:88:6edf2da92a67': [
+    { fault: 'router-422-message-member', rule: 'ROUTER.ERR.VALIDATION_BODY' },
+  ],
+  'R:89:b11e8e2619c1': [
+    { fault: 'router-422-no-error-type', rule: 'ROUTER.HEADER.ERROR_TYPE' },
+  ],
+  'R:90:39e98cbd9298': [
+    { fault: 'router-422-ctx-null', rule: 'ROUTER.ERR.VALIDATION_BODY' },
+  ],
+  'R:95:2f74232fb41f': [
+    { fault: 'router-non-object-body-wrapped', rule: 'ROUTER.ERR.NON_OBJECT_BODY' },
   ],
   'R:95:70c52ff790de': [
     { fault: 'router-seed-max-1e6', rule: 'ROUTER.RUN.SCHEMA_BODIES' },
@@ -47,31 +157,126 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   ],
   'R:112:99d3346bc6dd': [
     { fault: 'load-poll-no-retry-after', rule: 'LOAD.POLL.RETRY_AFTER' },
+    { fault: 'router-retry-after-date', rule: 'ROUTER.HEADER.RETRY_AFTER' },
   ],
   'R:116:7c1f0886b612': [
     { fault: 'load-poll-no-request-id', rule: 'LOAD.CONTRACT.UNDER_LOAD' },
+    { fault: 'router-error-type-header-mismatch', rule: 'ROUTER.HEADER.ERROR_TYPE' },
+    { fault: 'router-no-request-id-on-errors', rule: 'ROUTER.HEADER.REQUEST_ID' },
+  ],
+  'R:116:d52bd504a389': [
+    { fault: 'router-ids-case-insensitive', rule: 'ROUTER.ID.SEGMENTS' },
+  ],
+  'R:119:5865e5edde60': [
+    { fault: 'router-limit-unclamped', rule: 'ROUTER.CATALOG.LIMIT' },
+  ],
+  'R:119:c6102c02ef04': [
+    { fault: 'router-bad-cursor-422', rule: 'ROUTER.CONTRACT.STATUS_DECLARED' },
+  ],
+  'R:122:342faba8f061': [
+    { fault: 'router-retired-detail-410', rule: 'ROUTER.CONTRACT.STATUS_DECLARED' },
+  ],
+  'R:122:b7edad8dd67e': [
+    { fault: 'router-detail-no-schema-url', rule: 'ROUTER.CATALOG.DETAIL' },
   ],
   'R:131:7fa92600ef30': [
     { fault: 'router-fallback-ignores-false', rule: 'ROUTER.FALLBACK.OFF' },
   ],
+  'R:134:13114c9a8e32': [
+    { fault: 'router-non-object-body-wrapped', rule: 'ROUTER.ERR.NON_OBJECT_BODY' },
+  ],
   'R:137:a952e40104ff': [
     { fault: 'router-bytes-as-base64', rule: 'ROUTER.RUN.BYTES' },
+  ],
+  'R:138:bc1b401a1951': [
+    { fault: 'router-429-no-spend', rule: 'ROUTER.ERR.RATE_LIMITED' },
+    { fault: 'router-capacity-429', rule: 'ROUTER.ERR.CAPACITY' },
+    { fault: 'router-capacity-no-retry-after', rule: 'ROUTER.ERR.CAPACITY' },
+    { fault: 'router-deadline-no-retry-after', rule: 'ROUTER.ERR.DEADLINE' },
+    { fault: 'router-upstream-status-text', rule: 'ROUTER.CONTRACT.HEADERS' },
+  ],
+  'R:143:76adcceb31b0': [
+    { fault: 'router-detail-extra-leg', rule: 'ROUTER.CATALOG.DETAIL_LEGS' },
   ],
   'R:156:7de0b2b36e99': [
     { fault: 'router-fallback-failed-header', rule: 'ROUTER.FALLBACK.FAILED_NO_HEADER' },
   ],
   'R:166:9454d41e0a87': [
     { fault: 'load-concurrency-no-spend', rule: 'LOAD.CONCURRENCY.SPEND_HEADERS' },
+    { fault: 'router-429-no-spend', rule: 'ROUTER.ERR.RATE_LIMITED' },
   ],
   'R:166:dcc51415a25e': [
     { fault: 'load-429-burst-bucket', rule: 'LOAD.RATE_LIMIT.ENVELOPE' },
     { fault: 'load-retry-after-short', rule: 'LOAD.RATE_LIMIT.RETRY_SUCCEEDS' },
+    { fault: 'router-rate-limited-403', rule: 'ROUTER.ERR.RATE_LIMITED' },
   ],
   'R:171:0f992c6bbbab': [
     { fault: 'router-keyed-anonymous-replay', rule: 'ROUTER.IDEM.AUTH_401' },
   ],
+  'R:176:01156134f3e8': [
+    { fault: 'router-estimate-leg-native', rule: 'ROUTER.ESTIMATE.CURRENCY_LEG' },
+  ],
+  'R:176:0ed3e198e0eb': [
+    { fault: 'router-estimate-honours-strict', rule: 'ROUTER.ESTIMATE.VALIDATION' },
+    { fault: 'router-estimate-model-mismatch-priced', rule: 'ROUTER.ESTIMATE.VALIDATION' },
+    { fault: 'router-estimate-rejects-unknown', rule: 'ROUTER.ESTIMATE.VALIDATION' },
+  ],
+  'R:176:1df49dbd624c': [
+    { fault: 'router-estimate-honours-strict', rule: 'ROUTER.ESTIMATE.VALIDATION' },
+  ],
+  'R:176:b0683c953839': [
+    { fault: 'router-estimate-dry-run', rule: 'ROUTER.ESTIMATE.NOTHING_CHARGED' },
+  ],
+  'R:177:1232d32690e0': [
+    { fault: 'estimate-enum-500', rule: 'ROUTER.CONTRACT.STATUS_DECLARED' },
+    { fault: 'router-estimate-capacity-no-retry-after', rule: 'ROUTER.ERR.CAPACITY' },
+    { fault: 'router-estimate-model-mismatch-priced', rule: 'ROUTER.ESTIMATE.VALIDATION' },
+  ],
+  'R:177:85c6ea24f0e5': [
+    { fault: 'router-estimate-text-plain', rule: 'ROUTER.CONTRACT.BODY' },
+  ],
+  'R:178:63c16dd8a002': [
+    { fault: 'router-estimate-rollout-open', rule: 'ROUTER.ESTIMATE.ROLLOUT' },
+  ],
+  'R:179:0ebb31a4bbc6': [
+    { fault: 'router-estimate-stale-card-guessed', rule: 'ROUTER.ESTIMATE.STALE_CARD' },
+  ],
+  'R:179:54542e273ebc': [
+    { fault: 'router-stale-card-checked-first', rule: 'ROUTER.ESTIMATE.STALE_CARD' },
+  ],
+  'R:182:4a4be451e207': [
+    { fault: 'router-schema-failure-404', rule: 'ROUTER.SCHEMA.INTERNAL_ERROR' },
+  ],
+  'R:182:8a40260529c8': [
+    { fault: 'router-etag-dropped', rule: 'ROUTER.SCHEMA.ETAG' },
+    { fault: 'router-etag-weak', rule: 'ROUTER.SCHEMA.ETAG' },
+    { fault: 'router-ignore-if-none-match', rule: 'ROUTER.SCHEMA.NOT_MODIFIED' },
+    { fault: 'router-no-cache-control', rule: 'ROUTER.SCHEMA.CACHE_CONTROL' },
+  ],
+  'R:182:8dad8a2ac29b': [
+    { fault: 'router-ignore-if-none-match', rule: 'ROUTER.SCHEMA.NOT_MODIFIED' },
+  ],
   'R:183:969b7f129978': [
+    { fault: 'router-schema-no-flag', rule: 'ROUTER.SCHEMA.DOCUMENT' },
     { fault: 'router-unauthored-validated', rule: 'ROUTER.SCHEMA.UNAUTHORED' },
+  ],
+  'R:184:27167904d1fe': [
+    { fault: 'router-schema-endpoint-open', rule: 'ROUTER.AUTH.REQUIRED' },
+  ],
+  'R:184:a88f58c934b4': [
+    { fault: 'router-snapshot-needs-key', rule: 'ROUTER.SCHEMA.SNAPSHOT' },
+  ],
+  'R:188:cc76cfcb4a6b': [
+    { fault: 'router-queue-success-no-request-id', rule: 'ROUTER.HEADER.REQUEST_ID' },
+  ],
+  'R:189:8f1eb8ea4403': [
+    { fault: 'router-bytes-submit-405', rule: 'ROUTER.CONTRACT.STATUS_DECLARED' },
+  ],
+  'R:194:8c3092ed241d': [
+    { fault: 'router-request-id-hex', rule: 'ROUTER.ID.REQUEST_ID' },
+  ],
+  'R:195:80f61e986efa': [
+    { fault: 'router-queue-success-no-request-id', rule: 'ROUTER.HEADER.REQUEST_ID' },
   ],
   'R:196:d6fd3b9cf281': [
     { fault: 'router-collect-pending-200', rule: 'ROUTER.QUEUE.COLLECT_PENDING' },
@@ -83,8 +288,33 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'R:205:60e287b9f0a0': [
     { fault: 'load-poll-no-retry-after', rule: 'LOAD.POLL.RETRY_AFTER' },
   ],
+  'R:211:a3b757021292': [
+    { fault: 'router-no-request-id-on-errors', rule: 'ROUTER.HEADER.REQUEST_ID' },
+    { fault: 'router-queue-success-no-request-id', rule: 'ROUTER.HEADER.REQUEST_ID' },
+  ],
+  'R:212:3569e3bba115': [
+    { fault: 'router-422-no-error-type', rule: 'ROUTER.HEADER.ERROR_TYPE' },
+    { fault: 'router-error-type-header-mismatch', rule: 'ROUTER.HEADER.ERROR_TYPE' },
+  ],
+  'R:215:49b76e9b4942': [
+    { fault: 'router-capacity-no-retry-after', rule: 'ROUTER.ERR.CAPACITY' },
+    { fault: 'router-deadline-no-retry-after', rule: 'ROUTER.ERR.DEADLINE' },
+    { fault: 'router-retry-after-date', rule: 'ROUTER.HEADER.RETRY_AFTER' },
+  ],
   'R:216:b96bd1ad467b': [
     { fault: 'router-credits-last-call', rule: 'ROUTER.RUN.CREDITS_SUM' },
+  ],
+  'R:217:ad954066757a': [
+    { fault: 'router-dropped-params-comma', rule: 'ROUTER.HEADER.DROPPED_PARAMS_JSON' },
+  ],
+  'R:219:68773d027aa2': [
+    { fault: 'router-upstream-detail-dropped', rule: 'ROUTER.ERR.UPSTREAM_DETAIL' },
+  ],
+  'R:220:d1cd500efb99': [
+    { fault: 'router-upstream-status-text', rule: 'ROUTER.CONTRACT.HEADERS' },
+  ],
+  'R:221:facfc8e0e130': [
+    { fault: 'router-subject-provider-word', rule: 'ROUTER.ERR.CONTENT_POLICY' },
   ],
   'R:222:2af63df563cf': [
     { fault: 'load-spend-headers-dollars', rule: 'LOAD.CONCURRENCY.SPEND_HEADERS' },
@@ -95,11 +325,59 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'R:224:0786d6198ee4': [
     { fault: 'load-spend-headers-dollars', rule: 'LOAD.CONCURRENCY.SPEND_HEADERS' },
   ],
+  'R:225:07b9d8566bff': [
+    { fault: 'router-etag-dropped', rule: 'ROUTER.SCHEMA.ETAG' },
+    { fault: 'router-no-cache-control', rule: 'ROUTER.SCHEMA.CACHE_CONTROL' },
+  ],
+  'R:231:3fe97d8e9554': [
+    { fault: 'router-alternate-assets-copied', rule: 'ROUTER.ASSETS.COPYING' },
+  ],
+  'R:231:6d38d26f8b5d': [
+    { fault: 'router-alternate-assets-copied', rule: 'ROUTER.ASSETS.COPYING' },
+  ],
   'R:239:abdb844a9f18': [
     { fault: 'router-jwt-refused', rule: 'ROUTER.AUTH.JWT' },
   ],
+  'R:239:bd61da894ce1': [
+    { fault: 'router-catalog-open', rule: 'ROUTER.AUTH.REQUIRED' },
+    { fault: 'router-schema-endpoint-open', rule: 'ROUTER.AUTH.REQUIRED' },
+  ],
+  'R:240:9da45a9d33e1': [
+    { fault: 'router-bearer-key-refused', rule: 'ROUTER.AUTH.KEY_FORMS' },
+  ],
+  'R:241:74f77051e3db': [
+    { fault: 'router-bearer-wins', rule: 'ROUTER.AUTH.KEY_FORMS' },
+  ],
+  'R:242:8a627263eda7': [
+    { fault: 'router-catalog-open', rule: 'ROUTER.AUTH.REQUIRED' },
+    { fault: 'router-schema-endpoint-open', rule: 'ROUTER.AUTH.REQUIRED' },
+  ],
+  'R:242:991e024d9be6': [
+    { fault: 'router-restricted-visible', rule: 'ROUTER.AUTH.FORBIDDEN' },
+  ],
+  'R:251:a8769909bd61': [
+    { fault: 'router-error-type-header-mismatch', rule: 'ROUTER.HEADER.ERROR_TYPE' },
+  ],
+  'R:260:9b53add47cfb': [
+    { fault: 'router-policy-refusal-403', rule: 'ROUTER.ERR.CONTENT_POLICY' },
+  ],
+  'R:261:eda8df0c725e': [
+    { fault: 'router-unauthorized-400', rule: 'ROUTER.ERR.CODE_STATUS' },
+  ],
+  'R:262:09699319f148': [
+    { fault: 'router-unfunded-403', rule: 'ROUTER.ERR.INSUFFICIENT_CREDITS_402' },
+  ],
+  'R:263:2162d416be91': [
+    { fault: 'router-estimate-rollout-open', rule: 'ROUTER.ESTIMATE.ROLLOUT' },
+    { fault: 'router-restricted-visible', rule: 'ROUTER.AUTH.FORBIDDEN' },
+  ],
   'R:264:8f883ef294f2': [
+    { fault: 'router-model-not-found-400', rule: 'ROUTER.ERR.CODE_STATUS' },
+    { fault: 'router-retired-200', rule: 'ROUTER.CATALOG.RETIRED' },
     { fault: 'router-unknown-model-estimate-400', rule: 'ROUTER.ERR.MODEL_NOT_FOUND' },
+  ],
+  'R:265:f8f2f15b8db3': [
+    { fault: 'router-key-conflict-400', rule: 'ROUTER.ERR.CODE_STATUS' },
   ],
   'R:267:5204c3afa178': [
     { fault: 'router-no-body-cap', rule: 'ROUTER.ERR.BODY_TOO_LARGE' },
@@ -109,14 +387,49 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   ],
   'R:269:7d2845441036': [
     { fault: 'load-429-burst-bucket', rule: 'LOAD.RATE_LIMIT.ENVELOPE' },
+    { fault: 'router-rate-limited-403', rule: 'ROUTER.ERR.RATE_LIMITED' },
   ],
-  'R:275:3ce5406178c4': [
-    { fault: 'router-unknown-request-invalid-input', rule: 'ROUTER.ERR.CODE_STATUS_PUBLIC' },
+  'R:270:a854a467f940': [
+    { fault: 'router-schema-failure-404', rule: 'ROUTER.SCHEMA.INTERNAL_ERROR' },
+  ],
+  'R:271:254d70168aa4': [
+    { fault: 'router-provider-error-503', rule: 'ROUTER.ERR.PROVIDER_ERROR' },
+  ],
+  'R:272:f85668f810ed': [
+    { fault: 'router-capacity-429', rule: 'ROUTER.ERR.CAPACITY' },
+  ],
+  'R:273:3ef1c97d5441': [
+    { fault: 'router-deadline-502', rule: 'ROUTER.ERR.DEADLINE' },
+  ],
+  'R:281:03bd127bae89': [
+    { fault: 'router-limit-unclamped', rule: 'ROUTER.CATALOG.LIMIT' },
+  ],
+  'R:282:c6b972faa572': [
+    { fault: 'router-cursor-signed-token', rule: 'ROUTER.CATALOG.CURSOR_OPAQUE' },
+  ],
+  'R:284:7891a86c7bf7': [
+    { fault: 'router-segment-length-cap', rule: 'ROUTER.ID.SEGMENTS' },
+  ],
+  'R:285:f1e521cb73fe': [
+    { fault: 'router-schema-url-presigned', rule: 'ROUTER.CATALOG.DETAIL' },
+  ],
+  'R:288:2802bef63335': [
+    { fault: 'router-credits-200-per-dollar', rule: 'ROUTER.ESTIMATE.CREDITS' },
+  ],
+  'R:289:6d4a7b9e127a': [
+    { fault: 'router-amount-12-decimals', rule: 'ROUTER.ESTIMATE.DECIMAL' },
   ],
   'R:291:0042f822c462': [
     { fault: 'load-concurrency-no-spend', rule: 'LOAD.CONCURRENCY.SPEND_HEADERS' },
     { fault: 'load-concurrency-off-by-one', rule: 'LOAD.CONCURRENCY.LIMIT' },
     { fault: 'load-limit-spills-over', rule: 'LOAD.RATE_LIMIT.ACCOUNT_SCOPED' },
+    { fault: 'router-429-no-spend', rule: 'ROUTER.ERR.RATE_LIMITED' },
+  ],
+  'R:295:be69f3450e28': [
+    { fault: 'router-handle-urls-unprefixed', rule: 'ROUTER.VERSION.PREFIX' },
+  ],
+  'R:298:ede6a79e2a5c': [
+    { fault: 'router-pricing-as-of-epoch', rule: 'ROUTER.ESTIMATE.FIELDS' },
   ],
   'W:3:8ea6d978bda1': [
     { fault: 'delete-keeps-record', rule: 'V2.ASSET.DELETE' },

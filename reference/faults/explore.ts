@@ -58,6 +58,7 @@ export const EXPLORE_FAULTS = [
     // the explorer's "outside the enum" mistake on the estimate reaches it.
     name: 'estimate-enum-500',
     breaks: 'ROUTER.CONTRACT.STATUS_DECLARED',
+    statements: ['R:177:1232d32690e0'],
     description: 'an estimate whose body holds a value outside an enum of the model schema answers 500 internal_error instead of the 422 (caught by the explorer only)',
     install(s) {
       onRouter(s, [ESTIMATE], (out) => {

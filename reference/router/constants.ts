@@ -14,5 +14,7 @@ export const H = {
   refusalSubject: `X-${BRAND}-Refusal-Subject`,
 } as const;
 
+/** Where the router's platform storage would serve copied assets (scenario platform_asset_origin); the reference copies none. */
+export const PLATFORM_ASSET_ORIGIN = 'https://storage.router.reference.example';
 export const SPEND_LIMIT_CENTS = 50_000;
 export const MAX_BODY_BYTES = 1024 * 1024;

@@ -8,7 +8,7 @@ import { BYOK_PREFIX, EDIT_PREFIX, RouterError, RouterValidationError, invalidIn
 import { callPartner, translate, type PartnerAnswer } from './partners.ts';
 import { billedCalls, creditsOf, type Leg } from './pricing.ts';
 import type { Principal } from './principals.ts';
-import { inputSchema } from './schemas.ts';
+import { servedInputSchema } from './surface-variations.ts';
 import type { Answer, Route } from './answer.ts';
 import { H } from './constants.ts';
 import type { RouterState } from './state.ts';
@@ -92,7 +92,7 @@ export function validateBody(state: RouterState, model: ModelDef, body: unknown,
   if (typeof body.model === 'string' && !policy.bodyNamesModel(body.model, model, opts.route)) {
     entries.push({ loc: ['body', 'model'], msg: `the body names ${body.model}, but the path addresses ${model.id}`, type: 'model_mismatch', ctx: { expected: model.id }, input: body.model });
   }
-  const schema = inputSchema(model);
+  const schema = servedInputSchema(state, model);
   if (!schema) {
     entries.push(...policy.unauthoredEntries(body));
   } else if (!(opts.skipNative && policy.strictSkipsNative(opts.route))) {

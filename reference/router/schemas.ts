@@ -141,9 +141,8 @@ export interface SchemaDocument {
 }
 
 /** The model's document, serialised once so its ETag is a strong tag of exactly these bytes. */
-export function schemaDocument(model: ModelDef, brand: string): SchemaDocument {
+export function schemaDocument(model: ModelDef, brand: string, input: JsonSchema | undefined = inputSchema(model)): SchemaDocument {
   const b = brand.toLowerCase();
-  const input = inputSchema(model);
   const doc = {
     openapi: '3.1.0',
     info: { title: `${model.id} input and output`, version: '1' },

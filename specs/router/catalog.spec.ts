@@ -118,7 +118,7 @@ test.describe('Model detail', () => {
         continue;
       }
       const [member, url] = found;
-      check('ROUTER.CATALOG.DETAIL', url.startsWith('https://') && url.length <= 2048, `the schema URL of ${id} (${member})`, `an https URL of at most 2048 characters naming ${id}`, url);
+      check('ROUTER.CATALOG.DETAIL', url.startsWith('https://') && url.length <= 2048, `the schema URL of ${id} (${member})`, 'an https URL of at most 2048 characters', url);
       check('ROUTER.CATALOG.MEMBER_NAMES', member === 'input_schema_url', `the member holding the schema URL of ${id}`, 'input_schema_url', member);
     }
   });

@@ -6,7 +6,7 @@ import { test, rules } from '../../fixtures/test.ts';
 import { check, notJudged, step } from '../../lib/check.ts';
 import { refusedBody } from '../../lib/router/schema-doc.ts';
 import type { ApiResponse } from '../../lib/api.ts';
-import { checkRouterError, describe, errorTypeOf, hdr, jsonOf, mirroringMembers, modelRef, path, uniqueKey, withKey } from '../../lib/router/models.ts';
+import { asRecord, checkRouterError, describe, errorTypeOf, hdr, jsonOf, mirroringMembers, modelRef, path, uniqueKey, withKey } from '../../lib/router/models.ts';
 import { imageBody } from '../../lib/router/bodies.ts';
 import { retryAfterOf } from '../../lib/router/queue.ts';
 import { RATE_LIMIT_MAX_RUNS, rateLimitMaxRuns } from '../../lib/router/limits.ts';
@@ -15,7 +15,7 @@ import { SuiteCountBound } from '../../lib/violations.ts';
 const SUBJECTS = ['input', 'output', 'input_text', 'input_image', 'input_video', 'input_audio', 'output_text', 'output_image', 'output_video', 'output_audio'];
 
 test.describe('Contract', () => {
-  test('every answer has a status, media type, body and headers the contract declares for its operation', rules('ROUTER.CONTRACT.STATUS_DECLARED', 'ROUTER.CONTRACT.BODY', 'ROUTER.CONTRACT.HEADERS'), async ({ api, requireScenario }) => {
+  test('every answer has a status, media type, body and headers the contract declares for its operation', rules('ROUTER.CONTRACT.STATUS_DECLARED', 'ROUTER.CONTRACT.BODY', 'ROUTER.CONTRACT.HEADERS'), async ({ api, requireScenario, target }) => {
     // The api fixture validates each answer; these are one of each operation.
     const m = modelRef(requireScenario('image_model', 'JSON model') as string);
     const body = imageBody(requireScenario);
@@ -28,6 +28,31 @@ test.describe('Contract', () => {
     const handle = jsonOf(submit) ?? {};
     await api.follow(String(handle.status_url));
     await api.follow(String(handle.response_url));
+    // Refusals each operation lists: a cursor the server never made (400), a retired model's
+    // detail (404), a queued submit of a model that answers bytes (403 not_enabled).
+    await api.call('listModels', { query: { limit: 1, cursor: 'conformance-never-issued' } });
+    const { retired_model: retired, bytes_model: bytes, bytes_body: bytesBody } = target.scenario;
+    if (typeof retired === 'string') await api.call('getModel', { path: path(modelRef(retired)) });
+    if (typeof bytes === 'string' && asRecord(bytesBody) !== undefined) await api.call('submitModelRequest', { path: path(modelRef(bytes)), json: asRecord(bytesBody) });
+  });
+
+  test('every answer, successes included, carries X-Svc-Request-Id', rules('ROUTER.HEADER.REQUEST_ID'), async ({ api, requireScenario }) => {
+    const m = modelRef(requireScenario('image_model', 'JSON model') as string);
+    const body = imageBody(requireScenario);
+    const answers: ApiResponse[] = [
+      await api.call('listModels', { query: { limit: 2 } }),
+      await api.call('getModel', { path: path(m) }),
+      await api.call('getModelSchema', { path: path(m) }),
+      await api.call('runModel', { path: path(m), json: body }),
+      await api.call('estimateModel', { path: path(m), json: body }),
+    ];
+    const submit = await api.call('submitModelRequest', { path: path(m), json: body });
+    answers.push(submit);
+    const handle = jsonOf(submit) ?? {};
+    for (const [k, method] of [['status_url', 'GET'], ['response_url', 'GET'], ['cancel_url', 'PUT']] as const) {
+      if (typeof handle[k] === 'string') answers.push(await api.follow(handle[k] as string, { method }));
+    }
+    for (const res of answers) check('ROUTER.HEADER.REQUEST_ID', (res.header(hdr(api, 'request-id')) ?? '').trim() !== '', `${hdr(api, 'request-id')} of the ${res.status} of ${res.operationId ?? res.url}`, 'present (every answer carries it)', 'absent', res);
   });
 });
 
@@ -44,6 +69,9 @@ test.describe('Errors', () => {
       await api.as('none').call('listModels'),
       await api.call('getModelRequestStatus', { path: { ...path(m), request_id: randomUUID() } }),
     ];
+    // R:265:f8f2f15b8db3 pairs a key reused for another request with 409 invalid_input.
+    const conflict = answers[2]!;
+    check('ROUTER.ERR.CODE_STATUS', conflict.status === 409 && errorTypeOf(api, conflict) === 'invalid_input', 'a keyed run reusing a key for another body', '409 invalid_input (a key conflict)', describe(api, conflict), conflict);
     for (const res of answers) {
       // An answer that is not a refusal is another rule's question.
       if (res.status < 400) continue;
@@ -114,7 +142,8 @@ test.describe('Errors', () => {
     let refused: ApiResponse | undefined;
     for (let i = 0; i < tries && !refused; i++) {
       const res = await limited.call('runModel', { path: path(m), json: body });
-      if (res.status === 429) refused = res;
+      // The first refusal is the allowance's, whatever its status (the body and key run otherwise).
+      if (res.status >= 400) refused = res;
     }
     if (refused === undefined) throw new SuiteCountBound(`${tries} rapid runs of ${m.id} from the key with a small allowance (scenario rate_limited_token) were never refused 429`, tries, 'runs', `scenario input ${RATE_LIMIT_MAX_RUNS}`);
     checkRouterError(api, 'ROUTER.ERR.RATE_LIMITED', refused, [429]);
@@ -136,6 +165,10 @@ test.describe('Errors', () => {
     // R:272:f85668f810ed gives the 503 two readings and names no bucket for a capacity refusal.
     checkRouterError(api, 'ROUTER.ERR.CAPACITY', res, [503]);
     check('ROUTER.ERR.CAPACITY', retryAfterOf(res) !== undefined, 'the capacity 503', 'Retry-After', res.header('retry-after') ?? 'absent');
+    // The estimate may refuse the same model for capacity (R:177:1232d32690e0 lists that 503), or quote it.
+    const est = await api.call('estimateModel', { path: path(m), json: imageBody(requireScenario) });
+    if (est.status === 503) check('ROUTER.ERR.CAPACITY', retryAfterOf(est) !== undefined, `an estimate of ${m.id}, at capacity, refused 503`, 'Retry-After (a capacity refusal)', est.header('retry-after') ?? 'absent', est);
+    else notJudged('ROUTER.ERR.CAPACITY', `the estimate of ${m.id}, at capacity, answered ${describe(api, est)}: not a capacity refusal (quoting it is allowed)`);
   });
 
   test('a call past its deadline is 504 deadline_exceeded with Retry-After', rules('ROUTER.ERR.DEADLINE'), async ({ api, requireScenario }) => {

@@ -776,6 +776,41 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
     const own = { '1': { class_type: 'BlankImage', inputs: { width: 4, height: 4, batch_size: 1, color: 7 } }, '2': { class_type: 'ImagePreviewTemp', inputs: { images: ['1', 0] } } };
     assert.ok((await v1Run(ctl, own)).messages.some((m) => m.type === 'execution_success'), 'its own names run');
   },
+  // Router surface (issue #29 §2, slice routersurface).
+  'router-catalog-of-three': async ({ plain, ctl }) => {
+    const five = async (ref: RunningReference) => (await (await router(ref, '/v2/models?limit=5')).json()) as { data: unknown[]; has_more: boolean; next_cursor?: string };
+    assert.equal((await five(plain)).has_more, true);
+    const c = await five(ctl);
+    assert.deepEqual([c.data.length, c.has_more, c.next_cursor], [3, false, undefined]);
+    assert.equal((await router(ctl, '/v2/models/pixelforge/pf-tiny')).status, 200, 'an unlisted model is still read by its ID');
+  },
+  'router-schemas-without-max-length': async ({ plain, ctl }) => {
+    const doc = async (ref: RunningReference) => (await (await router(ref, '/v2/models/pixelforge/pf-flux-lite/openapi.json')).text());
+    assert.ok((await doc(plain)).includes('"maxLength"'));
+    assert.ok(!(await doc(ctl)).includes('"maxLength"'));
+    const long = (ref: RunningReference) => router(ref, '/v2/models/pixelforge/pf-flux-lite', { method: 'POST', body: JSON.stringify({ prompt: 'x'.repeat(3000) }) });
+    assert.equal((await long(plain)).status, 422);
+    assert.equal((await long(ctl)).status, 200, 'a prompt past the old maxLength is run');
+  },
+  'router-estimate-ignores-capacity': async ({ plain, ctl }) => {
+    const est = (ref: RunningReference) => router(ref, '/v2/models/pixelforge/pf-busy/estimate', { method: 'POST', body: JSON.stringify({ prompt: 'a lighthouse' }) });
+    const p = await est(plain);
+    assert.deepEqual([p.status, Boolean(p.headers.get('retry-after'))], [503, true]);
+    assert.equal((await est(ctl)).status, 200);
+  },
+  'router-quote-other-names': async ({ plain, ctl }) => {
+    const quote = async (ref: RunningReference) => (await (await router(ref, '/v2/models/pixelforge/pf-flux-lite/estimate', { method: 'POST', body: JSON.stringify({ prompt: 'a lighthouse' }) })).json()) as Record<string, unknown>;
+    assert.equal((await quote(plain)).currency, 'USD');
+    const q = await quote(ctl);
+    assert.deepEqual([q.currency, q.currency_code, q.model, q.provider_leg], [undefined, 'USD', 'pixelforge/pf-flux-lite', 'pixelforge']);
+  },
+  'router-quote-open-vocabulary': async ({ plain, ctl }) => {
+    const quote = async (ref: RunningReference) => (await (await router(ref, '/v2/models/textile/chat-small/estimate', { method: 'POST', body: JSON.stringify({ messages: [{ role: 'user', content: 'say hello' }] }) })).json()) as Record<string, unknown>;
+    const p = await quote(plain);
+    assert.deepEqual([p.source, p.reason], ['unknown', 'not_quotable']);
+    const c = await quote(ctl);
+    assert.deepEqual([c.source, c.reason], ['indeterminate', 'priced_after_run']);
+  },
 };
 
 // Scenario inputs a control stretches: the embedded reference signs asset urls each second,

@@ -296,6 +296,9 @@ describe('reference router', { concurrency: true }, () => {
     assert.deepEqual([broken.status, broken.json.error_type, broken.headers.get('x-comfy-upstream-status')], [502, 'provider_error', '200']);
     const busy = await call(base, 'POST', '/v2/models/pixelforge/pf-busy', { body: prompt() });
     assert.deepEqual([busy.status, busy.headers.get('retry-after')], [503, '1']);
+    // The estimate of a model at capacity is refused the same way (R § estimate lists that 503).
+    const busyQuote = await call(base, 'POST', '/v2/models/pixelforge/pf-busy/estimate', { body: prompt() });
+    assert.deepEqual([busyQuote.status, busyQuote.headers.get('retry-after')], [503, '1']);
     const late = await call(base, 'POST', '/v2/models/pixelforge/pf-timeout', { body: prompt() });
     assert.deepEqual([late.status, late.json.error_type, late.headers.get('retry-after')], [504, 'deadline_exceeded', '2']);
     const policy = await call(base, 'POST', IMAGE, { body: { prompt: '[[policy:input_image]]' } });

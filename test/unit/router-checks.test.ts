@@ -185,13 +185,18 @@ test('decimal helpers: numbers in exponent form are expanded, doubles match thei
   assert.ok(!doubleMatches(0.31, parseDecimal('0.3')!));
 });
 
-test('a header is mirrored by any body member holding its value, and a schema URL is found by the model it names', () => {
+test('a header is mirrored by any body member holding its value, and a schema URL is the detail\'s one URL member, whatever its path', () => {
   assert.deepEqual(mirroringMembers({ detail: 'input_text', error_type: 'content_policy_violation', refusal_subject: 'input_text' }, 'input_text'), ['refusal_subject']);
   assert.deepEqual(mirroringMembers({ detail: 'refused', error_type: 'content_policy_violation', subject: 'input_text' }, 'input_text'), ['subject']);
   assert.deepEqual(mirroringMembers({ detail: 'refused', error_type: 'content_policy_violation', refusal_subject: 'output' }, 'input_text'), []);
   const m = { id: 'bfl/flux-2-pro', provider: 'bfl', model: 'flux-2-pro' };
   assert.deepEqual(schemaUrlMember({ id: m.id, schema_url: 'https://api.example/v2/models/bfl/flux-2-pro/openapi.json' }, m), ['schema_url', 'https://api.example/v2/models/bfl/flux-2-pro/openapi.json']);
-  assert.equal(schemaUrlMember({ id: m.id, docs: 'https://api.example/v2/models/bfl/other/openapi.json' }, m), undefined);
+  // The seed gives the URL's scheme and length, not its path (R:31:93bb4adeb519).
+  assert.deepEqual(schemaUrlMember({ id: m.id, schema: 'https://cdn.example/s/8f3a.json' }, m), ['schema', 'https://cdn.example/s/8f3a.json']);
+  // Of several URLs, input_schema_url, else the one naming the model, else none.
+  assert.deepEqual(schemaUrlMember({ docs: 'https://docs.example/x', input_schema_url: 'https://cdn.example/s.json' }, m), ['input_schema_url', 'https://cdn.example/s.json']);
+  assert.deepEqual(schemaUrlMember({ docs: 'https://docs.example/x', schema: 'https://api.example/v2/models/bfl/flux-2-pro/openapi.json' }, m), ['schema', 'https://api.example/v2/models/bfl/flux-2-pro/openapi.json']);
+  assert.equal(schemaUrlMember({ docs: 'https://docs.example/x', other: 'https://cdn.example/y' }, m), undefined);
 });
 
 test('X-Svc-Credits-Used off the 2-decimal form is ROUTER.RUN.CREDITS_USED_FORMAT (SHOULD, public docs), never the MUST ROUTER.RUN.CREDITS_USED', () => {

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { validSegments } from '../catalog.ts';
 import { RouterError, invalidInput } from '../errors.ts';
 import { schemaFailureBucket, shownProvider } from '../variations.ts';
+import { listedModels, servedDocument } from '../surface-variations.ts';
 import { send, sendJson, type ModelParams, type RouteKit } from './kit.ts';
 
 export function registerCatalogRoutes(app: FastifyInstance, kit: RouteKit): void {
@@ -13,6 +14,7 @@ export function registerCatalogRoutes(app: FastifyInstance, kit: RouteKit): void
   // ---- GET /v2/models ----
   app.get('/v2/models', async (req, reply) => {
     const q = req.query as Record<string, unknown>;
+    const listed = listedModels(state);
     let limit = 20;
     if (q.limit !== undefined) {
       const raw = String(q.limit);
@@ -25,13 +27,13 @@ export function registerCatalogRoutes(app: FastifyInstance, kit: RouteKit): void
     if (q.cursor !== undefined) {
       const raw = String(q.cursor);
       const decoded = policy.decodeCursor(state.cursors, raw);
-      if (decoded === undefined || decoded > catalog.listed.length) throw invalidInput('cursor is malformed or expired; start the walk again without a cursor');
+      if (decoded === undefined || decoded > listed.length) throw invalidInput('cursor is malformed or expired; start the walk again without a cursor');
       position = decoded;
     }
     const start = policy.pageStart(position);
-    const page = catalog.listed.slice(start, start + limit);
+    const page = listed.slice(start, start + limit);
     const next = start + page.length;
-    const hasMore = next < catalog.listed.length;
+    const hasMore = next < listed.length;
     const body: Record<string, unknown> = { data: page.map(kit.entryOf), has_more: hasMore };
     if (hasMore) body.next_cursor = policy.encodeCursor(state.cursors, next);
     body[names.pageSize] = limit;
@@ -55,7 +57,7 @@ export function registerCatalogRoutes(app: FastifyInstance, kit: RouteKit): void
       const bucket = schemaFailureBucket(state);
       throw bucket === undefined ? policy.schemaFailure(def) : new RouterError(500, bucket, `the schema document of ${def.id} could not be built; try again later`);
     }
-    const doc = state.document(def);
+    const doc = servedDocument(state, def);
     const inm = req.headers['if-none-match'];
     const matches = typeof inm === 'string' && inm.split(',').some((t) => t.trim() === '*' || t.trim().replace(/^W\//, '') === doc.etag);
     const headers = { ETag: doc.etag, 'Cache-Control': 'private, max-age=300, must-revalidate' };
@@ -69,7 +71,7 @@ export function registerCatalogRoutes(app: FastifyInstance, kit: RouteKit): void
     const model = file.endsWith('.json') ? file.slice(0, -5) : '';
     const def = validSegments(provider, model) ? catalog.get(provider, model) : undefined;
     if (!def || !def.authored || def.retired || def.behaviour === 'restricted' || def.behaviour === 'schema-unbuildable') throw new RouterError(404, 'model_not_found', `no published schema for ${provider}/${model}`);
-    const doc = state.document(def);
+    const doc = servedDocument(state, def);
     return send(reply, { status: 200, headers: { 'content-type': 'application/json', ETag: doc.etag, 'Cache-Control': 'public, max-age=3600' }, body: doc.bytes });
   });
 }

@@ -6,7 +6,8 @@ import { parseRunQuery, selectLeg, validateBody } from '../dispatch.ts';
 import { RouterError } from '../errors.ts';
 import { StaleCardError, estimateBody, quote, type Leg, type Quote } from '../pricing.ts';
 import type { Principal } from '../principals.ts';
-import { defaultMaxTokens, quoteVideoOperation, shapeQuote } from '../variations.ts';
+import { capacityBucket, defaultMaxTokens, quoteVideoOperation, shapeQuote } from '../variations.ts';
+import { estimatesRefuseAtCapacity, shapeSurfaceQuote } from '../surface-variations.ts';
 import { sendJson, type ModelParams, type RouteKit } from './kit.ts';
 
 export function registerEstimateRoute(app: FastifyInstance, kit: RouteKit): void {
@@ -15,6 +16,9 @@ export function registerEstimateRoute(app: FastifyInstance, kit: RouteKit): void
     const p = kit.principalOf(req);
     if (!policy.estimatesEnabled(p)) throw new RouterError(403, 'not_enabled', 'cost estimates are rolling out and not enabled for this caller');
     const def = kit.resolveModel(req.params as ModelParams);
+    // A model at capacity: the estimate route refuses it as the run does, 503 with Retry-After
+    // (R § estimate lists that 503); control router-estimate-ignores-capacity quotes it instead.
+    if (def.behaviour === 'busy' && estimatesRefuseAtCapacity(state)) throw new RouterError(503, capacityBucket(state), `${def.id} is at capacity; retry after the indicated time`, { retryAfter: 1 });
     const q = parseRunQuery(req.query as Record<string, unknown>, state);
     const leg = selectLeg(state, def, p, { ...q, strict: false }, req.body, 'estimate', false);
     const body = validateBody(state, def, req.body, { skipNative: policy.estimateStrict(q.strict) && leg.kind === 'alternate', rejectUnknown: false, route: 'estimate' });
@@ -27,7 +31,7 @@ export function registerEstimateRoute(app: FastifyInstance, kit: RouteKit): void
       }
     });
     const asOf = def.behaviour === 'stale-card' ? new Date().toISOString() : state.pricingAsOf;
-    return sendJson(reply, 200, shapeQuote(state, estimateBody(result, def, leg, asOf, policy.figures)));
+    return sendJson(reply, 200, shapeSurfaceQuote(state, shapeQuote(state, estimateBody(result, def, leg, asOf, policy.figures)), 'estimate'));
   });
 }
 
@@ -45,5 +49,5 @@ export function submitEstimate(kit: RouteKit, def: ModelDef, pinned: Leg, body: 
       result = policy.submitQuoteUnavailable(def);
     }
   }
-  return shapeQuote(state, estimateBody(result, def, leg, def.behaviour === 'stale-card' ? new Date().toISOString() : state.pricingAsOf, policy.figures));
+  return shapeSurfaceQuote(state, shapeQuote(state, estimateBody(result, def, leg, def.behaviour === 'stale-card' ? new Date().toISOString() : state.pricingAsOf, policy.figures)), 'submit');
 }
