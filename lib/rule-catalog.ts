@@ -1713,7 +1713,6 @@ export const RULE_CATALOG = {
     not_covered: 'the operation a body selects shows from outside only through metering and refusals, judged as ROUTER.RUN.VIDEO_BILLING and ROUTER.PROVIDER.EDIT_UNSERVABLE; the seed lets sibling operations share one rate',
     seed_refs: [
       { seed: 'R', section: 'Endpoints › POST /v2/models/{provider}/{model}  (synchronous run)', line: 161, sha: '8937b1f01e46' },
-      { seed: 'R', section: 'Endpoints › POST /v2/models/{provider}/{model}  (synchronous run)', line: 161, sha: '2a645d23f98a' },
       { seed: 'R', section: 'Endpoints › POST /v2/models/{provider}/{model}/requests  (queued submit)', line: 187, sha: '3f9369d6ac55' },
     ],
   },
@@ -2009,7 +2008,6 @@ export const RULE_CATALOG = {
     seed_refs: [
       { seed: 'R', section: 'Endpoints › POST /v2/models/{provider}/{model}  (synchronous run)', line: 170, sha: 'fbe5d04d02cd' },
       { seed: 'R', section: 'Endpoints › POST /v2/models/{provider}/{model}  (synchronous run)', line: 170, sha: '583f5ec8e664' },
-      { seed: 'R', section: 'Endpoints › POST /v2/models/{provider}/{model}  (synchronous run)', line: 170, sha: '1dea32e93e72' },
     ],
   },
   'ROUTER.IDEM.AUTH_401': {
@@ -2070,7 +2068,6 @@ export const RULE_CATALOG = {
     not_covered: 'a 24-hour retention cannot be observed within a conformance run',
     seed_refs: [
       { seed: 'R', section: 'Endpoints › POST /v2/models/{provider}/{model}  (synchronous run)', line: 169, sha: 'f7d57f5d4f81' },
-      { seed: 'R', section: 'Limits', line: 286, sha: 'f97ca3e53ca7' },
     ],
   },
   'ROUTER.IDEM.PROVIDER_LINK_WINDOW': {

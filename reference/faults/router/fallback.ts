@@ -9,6 +9,7 @@ export const FALLBACK_FAULTS = [
   {
     name: 'router-fallback-under-strict',
     breaks: 'ROUTER.FALLBACK.SKIPPED',
+    statements: ['R:145:efded79376a2', 'R:157:d6b775bc7aa9'],
     description: 'a strict_mode=true run whose named provider fails is retried on another leg, which serves it with the fallback header',
     install(s) {
       s.policy.router.fallbackSkipsStrict = false;
@@ -17,6 +18,7 @@ export const FALLBACK_FAULTS = [
   {
     name: 'router-fallback-by-body',
     breaks: 'ROUTER.FALLBACK.ATTEMPTS',
+    statements: ['R:155:9ff9444f1710'],
     description: 'fallback picks the alternate by a hash of the request body (md5, as request-affinity sharding often does): sticky per request, spread over the eligible alternates, not the first of a fixed order',
     install(s) {
       s.policy.router.fallbackTries = (eligible, body) => {
@@ -29,6 +31,7 @@ export const FALLBACK_FAULTS = [
   {
     name: 'router-fallback-random',
     breaks: 'ROUTER.FALLBACK.ATTEMPTS',
+    statements: ['R:155:9ff9444f1710'],
     description: 'fallback picks one of the first two eligible alternates at random on each request (load spreading), not the first of a fixed order',
     install(s) {
       s.policy.router.fallbackTries = (eligible) => {

@@ -27,6 +27,7 @@ export const QUEUE_FAULTS = [
   {
     name: 'router-status-url-relative',
     breaks: 'ROUTER.QUEUE.HANDLE',
+    statements: ['R:103:ba1b172aaf32'],
     description: 'queue URLs are host-relative',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -50,6 +51,7 @@ export const QUEUE_FAULTS = [
   {
     name: 'router-poll-no-retry-after',
     breaks: 'ROUTER.QUEUE.POLL_RETRY_AFTER',
+    statements: ['R:112:99d3346bc6dd', 'R:205:60e287b9f0a0', 'R:215:49b76e9b4942'],
     description: 'polls of unfinished requests carry no Retry-After',
     install(s) {
       onRouter(s, [STATUS, COLLECT], (out) => {
@@ -74,6 +76,7 @@ export const QUEUE_FAULTS = [
   {
     name: 'router-collect-reserialized',
     breaks: 'ROUTER.QUEUE.COLLECT_IDENTICAL',
+    statements: ['R:195:adc652f16295'],
     description: 'collected JSON results are pretty-printed',
     install(s) {
       onRouter(s, [COLLECT], (out) => {
@@ -84,6 +87,7 @@ export const QUEUE_FAULTS = [
   {
     name: 'router-error-type-null',
     breaks: 'ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE',
+    statements: ['R:74:a2b3d6162283', 'R:107:74fe11755885'],
     description: 'a successful request reports error_type null',
     install(s) {
       onRouter(s, [STATUS], (out) => {
@@ -137,6 +141,7 @@ export const QUEUE_FAULTS = [
   {
     name: 'router-status-cancelling',
     breaks: 'ROUTER.QUEUE.STATUS_CLOSED',
+    statements: ['R:99:64c869655d5a', 'R:104:618235c3f8bc', 'R:296:8bf52fa1fae0'],
     description: 'once a cancel is asked, the request reads status CANCELLATION_REQUESTED (a state of its own) until the cancel takes effect, when it would have started running',
     install(s) {
       const cancelling = new Set<string>();
@@ -155,6 +160,7 @@ export const QUEUE_FAULTS = [
   {
     name: 'router-failed-status',
     breaks: 'ROUTER.QUEUE.STATUS_CLOSED',
+    statements: ['R:74:a2b3d6162283', 'R:99:64c869655d5a', 'R:105:e83e71a59b60', 'R:108:53efeed6d5ef', 'R:296:8bf52fa1fae0'],
     description: 'a request that did not succeed ends with a terminal status of its own (FAILED, CANCELLED) instead of COMPLETED',
     install(s) {
       onRouter(s, [STATUS], (out) => {
@@ -193,6 +199,7 @@ export const QUEUE_FAULTS = [
   {
     name: 'router-aged-out-collect-404',
     breaks: 'ROUTER.QUEUE.COLLECT_GONE',
+    statements: ['R:197:dad51fcb8e67', 'R:266:38356d7e1c85'],
     description: 'collect of a request whose result has aged out answers 404 request_not_found, as if the request had never existed',
     install(s) {
       onRouter(s, [COLLECT], (out) => {
@@ -226,6 +233,7 @@ export const QUEUE_FAULTS = [
   {
     name: 'router-cancel-done-202',
     breaks: 'ROUTER.QUEUE.CANCEL',
+    statements: ['R:106:b0ddf19e95e5'],
     description: 'cancel of a finished request answers 202 CANCELLATION_REQUESTED',
     install(s) {
       onRouter(s, [CANCEL], (out) => {
@@ -239,6 +247,7 @@ export const QUEUE_FAULTS = [
   {
     name: 'router-bytes-queued',
     breaks: 'ROUTER.QUEUE.BYTES_REFUSED',
+    statements: ['R:191:f728c995dfd6', 'R:263:2162d416be91'],
     description: 'the bytes-returning model is admitted to the queue',
     install(s) {
       s.policy.router.queueable = () => true;
@@ -247,6 +256,7 @@ export const QUEUE_FAULTS = [
   {
     name: 'router-submit-unvalidated',
     breaks: 'ROUTER.QUEUE.VALIDATED_AT_SUBMIT',
+    statements: ['R:9:69f8347a74b3', 'R:187:3f9369d6ac55', 'R:190:397028d193bd'],
     description: 'submits are admitted without schema validation',
     install(s) {
       s.policy.router.validateSubmit = (body, validate) => (isObj(body) ? body : validate());
@@ -270,6 +280,7 @@ export const QUEUE_FAULTS = [
   {
     name: 'router-queue-falls-back',
     breaks: 'ROUTER.QUEUE.NO_FALLBACK',
+    statements: ['R:65:c4ed5a315dcb', 'R:187:3cc49021cd28'],
     description: 'a queued run whose provider fails falls back to an alternate, as a synchronous run does',
     install(s) {
       s.policy.router.queuedFallback = true;
@@ -289,6 +300,7 @@ export const QUEUE_FAULTS = [
   {
     name: 'router-submit-stale-not-quotable',
     breaks: 'ROUTER.QUEUE.ESTIMATE',
+    statements: ['R:56:372c6fe011c9'],
     description: 'a submit whose rate card cannot be read at admission is quoted not_quotable instead of pricing_unavailable',
     install(s) {
       s.policy.router.submitQuoteUnavailable = () => ({ source: 'unknown', reason: 'not_quotable' });
@@ -297,6 +309,7 @@ export const QUEUE_FAULTS = [
   {
     name: 'router-queue-drops-strict',
     breaks: 'ROUTER.QUEUE.COLLECT_SELECTION',
+    statements: ['R:145:efded79376a2', 'R:187:3cc49021cd28', 'R:190:214069274b9b', 'R:195:adc652f16295'],
     description: 'the queued request does not keep strict_mode: it is dispatched translated, and collect answers native output instead of the alternate\'s own',
     install(s) {
       s.policy.router.queuedStrict = () => false;
@@ -305,6 +318,7 @@ export const QUEUE_FAULTS = [
   {
     name: 'router-unknown-request-200',
     breaks: 'ROUTER.QUEUE.UNKNOWN_404',
+    statements: ['R:205:3f630f5162e7'],
     description: 'status of an unknown request ID answers 200 IN_QUEUE',
     install(s) {
       onRouter(s, [STATUS], (out) => {

@@ -11,6 +11,7 @@ export const RUN_FAULTS = [
   {
     name: 'router-output-array',
     breaks: 'ROUTER.RUN.NATIVE',
+    statements: ['R:7:5036bddf9d14', 'R:95:2f74232fb41f', 'R:137:dedf3f1250db'],
     description: 'image model output is wrapped in a JSON array',
     install(s) {
       s.policy.router.shapeOutput = (model, out, strict) =>
@@ -20,6 +21,7 @@ export const RUN_FAULTS = [
   {
     name: 'router-output-enveloped',
     breaks: 'ROUTER.RUN.OUTPUT_SCHEMA',
+    statements: ['R:7:5036bddf9d14', 'R:95:2f74232fb41f'],
     description: 'image model output is wrapped in {"data": ...}',
     install(s) {
       s.policy.router.shapeOutput = (model, out, strict) =>
@@ -43,6 +45,7 @@ export const RUN_FAULTS = [
   {
     name: 'router-no-nosniff',
     breaks: 'ROUTER.RUN.NOSNIFF',
+    statements: ['R:137:76028b1e9497', 'R:195:80f61e986efa', 'R:213:225f76218e24'],
     description: 'successful runs and collected results lack X-Content-Type-Options',
     install(s) {
       onRouter(s, [RUN, COLLECT], (out) => {
@@ -63,6 +66,7 @@ export const RUN_FAULTS = [
   {
     name: 'router-credits-doubled',
     breaks: 'ROUTER.RUN.CREDITS_USED',
+    statements: ['R:51:ad9a5652bd3b', 'R:216:b96bd1ad467b'],
     description: 'X-Comfy-Credits-Used reports twice the credits',
     install(s) {
       // Not on a fallback run, which the serving leg bills.
@@ -75,6 +79,7 @@ export const RUN_FAULTS = [
   {
     name: 'router-spend-remaining-limit',
     breaks: 'ROUTER.RUN.SPEND_HEADERS',
+    statements: ['R:224:0786d6198ee4'],
     description: 'X-Committed-Spend-Remaining always equals the limit',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -86,6 +91,7 @@ export const RUN_FAULTS = [
   {
     name: 'router-spend-released-at-admission',
     breaks: 'ROUTER.RUN.SPEND_RESERVED',
+    statements: ['R:222:2af63df563cf', 'R:223:90870014739f'],
     description: "a call's committed spend is released as soon as the call is admitted, so X-Committed-Spend-Current never counts calls in flight",
     install(s) {
       s.policy.router.holdSpend = (reserve) => {
@@ -97,6 +103,7 @@ export const RUN_FAULTS = [
   {
     name: 'router-spend-never-released',
     breaks: 'ROUTER.RUN.SPEND_RESERVED',
+    statements: ['R:223:90870014739f'],
     description: "a call's committed spend is never released at its end, so X-Committed-Spend-Current keeps growing with every call made",
     install(s) {
       s.policy.router.holdSpend = (reserve) => {
@@ -108,6 +115,7 @@ export const RUN_FAULTS = [
   {
     name: 'router-reject-unknown-nested',
     breaks: 'ROUTER.RUN.REJECT_UNKNOWN',
+    statements: ['R:159:c8fb1c4e85c7'],
     description: 'reject_unknown_fields also refuses undeclared nested fields',
     install(s) {
       s.policy.router.undeclared = (schema, body) => undeclaredTopLevel(schema, body, true);
@@ -116,6 +124,7 @@ export const RUN_FAULTS = [
   {
     name: 'router-reject-unknown-open-schema',
     breaks: 'ROUTER.RUN.REJECT_UNKNOWN',
+    statements: ['R:159:c8fb1c4e85c7'],
     description: "reject_unknown_fields=true refuses fields a model's authored schema does not declare even where that schema allows undeclared fields",
     install(s) {
       s.policy.router.refusesUndeclared = () => true;
@@ -133,6 +142,7 @@ export const RUN_FAULTS = [
   {
     name: 'router-video-bills-by-role',
     breaks: 'ROUTER.RUN.VIDEO_BILLING',
+    statements: ['R:161:cb574ceb3ee9'],
     description: 'the video family bills reference roles as reference-to-video',
     install(s) {
       s.policy.router.videoOperation = (model, body) => operationOf(model, body, true);
@@ -141,6 +151,7 @@ export const RUN_FAULTS = [
   {
     name: 'router-video-bills-last-media',
     breaks: 'ROUTER.RUN.VIDEO_BILLING',
+    statements: ['R:161:cb574ceb3ee9'],
     description: 'the video family bills by the kind of the last media item in content (a video followed by an image bills as image-to-video)',
     install(s) {
       s.policy.router.videoOperation = (model, body) => {
@@ -154,6 +165,7 @@ export const RUN_FAULTS = [
   {
     name: 'router-video-draft-by-media',
     breaks: 'ROUTER.RUN.VIDEO_BILLING',
+    statements: ['R:161:cb574ceb3ee9'],
     description: 'a final render from a draft_task item bills by the media kinds in its content (none: text-to-video), not as the operation of the draft it renders',
     install(s) {
       s.policy.router.videoOperation = (model, body) => {
@@ -165,6 +177,7 @@ export const RUN_FAULTS = [
   {
     name: 'router-video-images-as-text',
     breaks: 'ROUTER.RUN.VIDEO_BILLING',
+    statements: ['R:161:cb574ceb3ee9'],
     description: 'the video family bills image inputs as text-to-video: only a video input changes the operation (a draft render still bills as its draft)',
     install(s) {
       s.policy.router.videoOperation = (model, body) => {
@@ -177,6 +190,7 @@ export const RUN_FAULTS = [
   {
     name: 'router-alias-comfyui-refused',
     breaks: 'ROUTER.PROVIDER.ALIASES',
+    statements: ['R:65:d1040a0b3d81', 'R:142:1365f3c86aea'],
     description: 'model_provider=comfyui is refused as unregistered',
     install(s) {
       s.policy.router.nativeAlias = (mp) => mp !== 'comfyui' && (NATIVE_ALIASES as readonly string[]).includes(mp);
@@ -185,6 +199,7 @@ export const RUN_FAULTS = [
   {
     name: 'router-unregistered-runs',
     breaks: 'ROUTER.PROVIDER.UNREGISTERED',
+    statements: ['R:147:a877f6953e76', 'R:260:9b53add47cfb'],
     description: 'an unregistered model_provider is ignored (native dispatch)',
     install(s) {
       s.policy.router.nativeAlias = (mp) => (NATIVE_ALIASES as readonly string[]).includes(mp) || !(ALTERNATES as readonly string[]).includes(mp);
@@ -193,6 +208,7 @@ export const RUN_FAULTS = [
   {
     name: 'router-no-leg-404',
     breaks: 'ROUTER.PROVIDER.NO_LEG',
+    statements: ['R:151:5e5775534338', 'R:260:9b53add47cfb'],
     description: 'a provider without a leg for the model answers 404 model_not_found',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -208,6 +224,7 @@ export const RUN_FAULTS = [
   {
     name: 'router-edit-forwarded',
     breaks: 'ROUTER.PROVIDER.EDIT_UNSERVABLE',
+    statements: ['R:148:f1ff7da45570'],
     description: "an edit is forwarded to a translator that cannot carry the media",
     install(s) {
       s.policy.router.carriesEdit = () => true;
@@ -216,6 +233,7 @@ export const RUN_FAULTS = [
   {
     name: 'router-byok-cleared-by-key',
     breaks: 'ROUTER.PROVIDER.BYOK_CONFLICT',
+    statements: ['R:152:0b3be116b11f'],
     description: 'a request with an Idempotency-Key skips the own-key 409',
     install(s) {
       s.policy.router.ownKeyConflict = (p, model, hasKey) => p.ownKeys.has(model.provider) && !hasKey;
@@ -224,6 +242,7 @@ export const RUN_FAULTS = [
   {
     name: 'router-gate-ignored',
     breaks: 'ROUTER.PROVIDER.GATE',
+    statements: ['R:150:b090496824a8', 'R:263:2162d416be91'],
     description: 'providers not turned on for the caller are served',
     install(s) {
       s.policy.router.providerEnabled = () => true;
@@ -232,6 +251,7 @@ export const RUN_FAULTS = [
   {
     name: 'router-refusal-order',
     breaks: 'ROUTER.PROVIDER.REFUSAL_ORDER',
+    statements: ['R:146:3bad4bf876a3'],
     description: 'the own-key refusal is checked before the edit refusal',
     install(s) {
       s.policy.router.legRefusals = ['own-key', 'edit'];
@@ -240,6 +260,7 @@ export const RUN_FAULTS = [
   {
     name: 'router-strict-without-provider',
     breaks: 'ROUTER.PROVIDER.STRICT_MODE',
+    statements: ['R:130:1228ce4cc53e', 'R:141:d6afdafa33e7'],
     description: 'strict_mode=true without model_provider skips native validation',
     install(s) {
       // strict_mode holds on the native leg too, so the native schema is skipped there.
@@ -249,6 +270,7 @@ export const RUN_FAULTS = [
   {
     name: 'router-translation-silent',
     breaks: 'ROUTER.PROVIDER.TRANSLATION',
+    statements: ['R:144:4a7425e0ed20', 'R:217:ad954066757a'],
     description: 'fields dropped in translation are not disclosed',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -259,6 +281,7 @@ export const RUN_FAULTS = [
   {
     name: 'router-alternate-answer-enveloped',
     breaks: 'ROUTER.PROVIDER.ANSWER',
+    statements: ['R:144:8f87a4ad1340'],
     description: "a run on an alternate without strict mode is answered in the router's own envelope, {provider, output}, neither the model's native output nor the alternate's raw answer",
     install(s) {
       // Where the output is shaped, so a queued request's collect answers the same envelope.
@@ -269,6 +292,7 @@ export const RUN_FAULTS = [
   {
     name: 'router-strict-answer-translated',
     breaks: 'ROUTER.PROVIDER.ANSWER',
+    statements: ['R:145:efded79376a2'],
     description: "a strict-mode answer is translated back into the model's native output (images[].url) instead of the alternate's answer unchanged",
     install(s) {
       s.policy.router.shapeOutput = (model, out, strict) => {
@@ -281,6 +305,7 @@ export const RUN_FAULTS = [
   {
     name: 'router-strict-validates',
     breaks: 'ROUTER.PROVIDER.STRICT_MODE',
+    statements: ['R:145:efded79376a2'],
     description: 'strict_mode=true still validates the body against the native schema',
     install(s) {
       s.policy.router.strictSkipsNative = (route) => route !== 'run';
@@ -289,6 +314,7 @@ export const RUN_FAULTS = [
   {
     name: 'router-fallback-no-header',
     breaks: 'ROUTER.FALLBACK.SERVED',
+    statements: ['R:218:f81d3b1b3e91'],
     description: 'a successful fallback does not name the serving provider',
     install(s) {
       onRouter(s, [RUN], (out) => {
@@ -308,6 +334,7 @@ export const RUN_FAULTS = [
   {
     name: 'router-fallback-on-edit',
     breaks: 'ROUTER.FALLBACK.SKIPPED',
+    statements: ['R:157:d6b775bc7aa9'],
     description: 'edit bodies fall back too',
     install(s) {
       s.policy.router.fallbackSkipsEdits = false;
@@ -325,6 +352,7 @@ export const RUN_FAULTS = [
   {
     name: 'router-fallback-no-credits',
     breaks: 'ROUTER.FALLBACK.RATE',
+    statements: ['R:216:b96bd1ad467b'],
     description: 'a run served by fallback carries no X-Comfy-Credits-Used although its leg is quoted exactly',
     install(s) {
       onRouter(s, [RUN], (out) => {
@@ -336,6 +364,7 @@ export const RUN_FAULTS = [
   {
     name: 'router-fallback-round-robin',
     breaks: 'ROUTER.FALLBACK.ATTEMPTS',
+    statements: ['R:155:9ff9444f1710'],
     description: 'fallback spreads load: each fallback goes to the next eligible alternate in turn, not the first in a fixed order',
     install(s) {
       let turn = 0;
@@ -345,6 +374,7 @@ export const RUN_FAULTS = [
   {
     name: 'router-fallback-until-served',
     breaks: 'ROUTER.FALLBACK.ATTEMPTS',
+    statements: ['R:155:9ff9444f1710'],
     description: 'fallback retries every eligible alternate in turn until one serves, not once',
     install(s) {
       s.policy.router.fallbackTries = (eligible) => eligible;
@@ -353,6 +383,7 @@ export const RUN_FAULTS = [
   {
     name: 'router-fallback-on-rejection',
     breaks: 'ROUTER.FALLBACK.ATTEMPTS',
+    statements: ['R:155:9ff9444f1710'],
     description: 'a request the provider called malformed (the request\'s own failure) is retried on an alternate',
     install(s) {
       s.policy.router.fallbackAfter = (answer) => answer.kind === 'unavailable' || answer.kind === 'rejected';
@@ -361,6 +392,7 @@ export const RUN_FAULTS = [
   {
     name: 'router-fallback-after-timeout',
     breaks: 'ROUTER.FALLBACK.ATTEMPTS',
+    statements: ['R:155:32ee83b4b4db'],
     description: 'a call that passed its deadline after the generation was submitted is retried on an alternate',
     install(s) {
       s.policy.router.fallbackAfter = (answer) => answer.kind === 'unavailable' || answer.kind === 'timeout';
@@ -378,6 +410,7 @@ export const RUN_FAULTS = [
   {
     name: 'router-fallback-native-rate',
     breaks: 'ROUTER.FALLBACK.RATE',
+    statements: ['R:65:3357a8ebe2bc'],
     description: 'a fallback run is charged at the native rate',
     install(s) {
       s.policy.router.ratedLeg = (_served, model) => ({ kind: 'native', provider: model.provider });
