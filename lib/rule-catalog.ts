@@ -1576,6 +1576,7 @@ export const RULE_CATALOG = {
     source: 'seed',
     seed_refs: [
       { seed: 'R', section: 'What the service does', line: 7, sha: '5036bddf9d14' },
+      { seed: 'R', section: 'What the service does', line: 10, sha: '06fbca54a699' },
       { seed: 'R', section: 'Resources and their fields › Opaque documents', line: 95, sha: '2f74232fb41f' },
     ],
   },
@@ -2177,6 +2178,7 @@ export const RULE_CATALOG = {
     source: 'seed',
     seed_refs: [
       { seed: 'R', section: 'Resources and their fields › Queued request', line: 74, sha: 'a2b3d6162283' },
+      { seed: 'R', section: 'States and transitions', line: 105, sha: 'e83e71a59b60' },
       { seed: 'R', section: 'States and transitions', line: 107, sha: '74fe11755885' },
       { seed: 'R', section: 'States and transitions', line: 108, sha: '53efeed6d5ef' },
     ],

@@ -13,6 +13,12 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'R:9:69f8347a74b3': [
     { fault: 'router-submit-unvalidated', rule: 'ROUTER.QUEUE.VALIDATED_AT_SUBMIT' },
   ],
+  'R:10:06fbca54a699': [
+    { fault: 'router-sync-job-record', rule: 'ROUTER.RUN.OUTPUT_SCHEMA' },
+  ],
+  'R:11:c38ad1e87a8f': [
+    { fault: 'router-submit-no-status', rule: 'ROUTER.QUEUE.HANDLE' },
+  ],
   'R:29:93c1ce7c6f2a': [
     { fault: 'router-catalog-prices', rule: 'ROUTER.CATALOG.NO_PRICES' },
     { fault: 'router-detail-rate-card', rule: 'ROUTER.CATALOG.NO_PRICES' },
@@ -51,9 +57,17 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'R:72:d586e05637f1': [
     { fault: 'router-submit-fails-on-stale-card', rule: 'ROUTER.QUEUE.ESTIMATE_NEVER_FAILS' },
   ],
+  'R:74:6ebcff02673d': [
+    { fault: 'router-status-drops-urls', rule: 'ROUTER.QUEUE.HANDLE' },
+  ],
   'R:74:a2b3d6162283': [
     { fault: 'router-error-type-null', rule: 'ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE' },
     { fault: 'router-failed-status', rule: 'ROUTER.QUEUE.STATUS_CLOSED' },
+    { fault: 'router-failure-no-error-type', rule: 'ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE' },
+  ],
+  'R:76:80f920c75b96': [
+    { fault: 'router-cancel-ack-status', rule: 'ROUTER.QUEUE.CANCEL' },
+    { fault: 'router-cancel-done-accepted', rule: 'ROUTER.QUEUE.CANCEL' },
   ],
   'R:80:3d30fc7a6bb8': [
     { fault: 'router-v2-envelope', rule: 'ROUTER.ERR.BODY' },
@@ -65,6 +79,10 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'R:82:201b4024774f': [
     { fault: 'router-sunset-retired', rule: 'ROUTER.CATALOG.SUNSET_LISTED' },
   ],
+  'R:82:863303820616': [
+    { fault: 'router-byok-detail-reworded', rule: 'ROUTER.PROVIDER.BYOK_CONFLICT' },
+    { fault: 'router-edit-detail-reworded', rule: 'ROUTER.PROVIDER.EDIT_UNSERVABLE' },
+  ],
   'R:95:2f74232fb41f': [
     { fault: 'router-output-array', rule: 'ROUTER.RUN.NATIVE' },
     { fault: 'router-output-enveloped', rule: 'ROUTER.RUN.OUTPUT_SCHEMA' },
@@ -72,28 +90,39 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'R:95:70c52ff790de': [
     { fault: 'router-seed-max-1e6', rule: 'ROUTER.RUN.SCHEMA_BODIES' },
   ],
+  'R:99:27c642ae2dbf': [
+    { fault: 'router-cancel-ack-status', rule: 'ROUTER.QUEUE.CANCEL' },
+  ],
   'R:99:64c869655d5a': [
     { fault: 'router-failed-status', rule: 'ROUTER.QUEUE.STATUS_CLOSED' },
     { fault: 'router-status-cancelling', rule: 'ROUTER.QUEUE.STATUS_CLOSED' },
   ],
+  'R:99:e9b5ad75077f': [
+    { fault: 'router-completed-renamed', rule: 'ROUTER.QUEUE.STATUS_CLOSED' },
+  ],
   'R:103:ba1b172aaf32': [
     { fault: 'router-status-url-relative', rule: 'ROUTER.QUEUE.HANDLE' },
+    { fault: 'router-submit-no-status', rule: 'ROUTER.QUEUE.HANDLE' },
   ],
   'R:104:618235c3f8bc': [
     { fault: 'router-status-cancelling', rule: 'ROUTER.QUEUE.STATUS_CLOSED' },
   ],
   'R:105:e83e71a59b60': [
+    { fault: 'router-cancel-ends-clean', rule: 'ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE' },
     { fault: 'router-failed-status', rule: 'ROUTER.QUEUE.STATUS_CLOSED' },
   ],
   'R:106:b0ddf19e95e5': [
     { fault: 'router-cancel-done-202', rule: 'ROUTER.QUEUE.CANCEL' },
+    { fault: 'router-cancel-done-drops-result', rule: 'ROUTER.QUEUE.CANCEL' },
   ],
   'R:107:74fe11755885': [
+    { fault: 'router-completed-renamed', rule: 'ROUTER.QUEUE.STATUS_CLOSED' },
     { fault: 'router-error-type-null', rule: 'ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE' },
     { fault: 'router-status-reopened-after-collect', rule: 'ROUTER.QUEUE.STATUS_CLOSED' },
   ],
   'R:108:53efeed6d5ef': [
     { fault: 'router-failed-status', rule: 'ROUTER.QUEUE.STATUS_CLOSED' },
+    { fault: 'router-failure-no-error-type', rule: 'ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE' },
   ],
   'R:110:e2aa1dbe54d9': [
     { fault: 'router-fourth-status', rule: 'ROUTER.QUEUE.STATUS_NAMES' },
@@ -105,11 +134,18 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'router-key-cap-128', rule: 'ROUTER.IDEM.KEY_LENGTH' },
     { fault: 'router-key-cap-128-conflict', rule: 'ROUTER.IDEM.KEY_LENGTH' },
   ],
+  'R:129:279cdee1b254': [
+    { fault: 'router-provider-ignored', rule: 'ROUTER.PROVIDER.TRANSLATION' },
+  ],
   'R:130:1228ce4cc53e': [
     { fault: 'router-strict-without-provider', rule: 'ROUTER.PROVIDER.STRICT_MODE' },
   ],
   'R:131:7fa92600ef30': [
     { fault: 'router-fallback-ignores-false', rule: 'ROUTER.FALLBACK.OFF' },
+  ],
+  'R:132:03ad23a2e699': [
+    { fault: 'router-reject-unknown-by-default', rule: 'ROUTER.RUN.REJECT_UNKNOWN' },
+    { fault: 'router-reject-unknown-ignored', rule: 'ROUTER.RUN.REJECT_UNKNOWN' },
   ],
   'R:137:76028b1e9497': [
     { fault: 'router-no-nosniff', rule: 'ROUTER.RUN.NOSNIFF' },
@@ -122,6 +158,7 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   ],
   'R:138:bc1b401a1951': [
     { fault: 'router-inflight-dispatches', rule: 'ROUTER.IDEM.IN_FLIGHT' },
+    { fault: 'router-inflight-no-retry-after', rule: 'ROUTER.IDEM.IN_FLIGHT' },
   ],
   'R:141:d6afdafa33e7': [
     { fault: 'router-strict-without-provider', rule: 'ROUTER.PROVIDER.STRICT_MODE' },
@@ -139,19 +176,35 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'router-fallback-under-strict', rule: 'ROUTER.FALLBACK.SKIPPED' },
     { fault: 'router-queue-drops-strict', rule: 'ROUTER.QUEUE.COLLECT_SELECTION' },
     { fault: 'router-strict-answer-translated', rule: 'ROUTER.PROVIDER.ANSWER' },
+    { fault: 'router-strict-dropped-header', rule: 'ROUTER.PROVIDER.STRICT_MODE' },
     { fault: 'router-strict-validates', rule: 'ROUTER.PROVIDER.STRICT_MODE' },
   ],
   'R:146:3bad4bf876a3': [
+    { fault: 'router-order-edit-before-unregistered', rule: 'ROUTER.PROVIDER.REFUSAL_ORDER' },
+    { fault: 'router-order-gate-before-byok', rule: 'ROUTER.PROVIDER.REFUSAL_ORDER' },
+    { fault: 'router-order-noleg-before-gate', rule: 'ROUTER.PROVIDER.REFUSAL_ORDER' },
     { fault: 'router-refusal-order', rule: 'ROUTER.PROVIDER.REFUSAL_ORDER' },
   ],
   'R:147:a877f6953e76': [
+    { fault: 'router-order-edit-before-unregistered', rule: 'ROUTER.PROVIDER.REFUSAL_ORDER' },
     { fault: 'router-unregistered-runs', rule: 'ROUTER.PROVIDER.UNREGISTERED' },
   ],
+  'R:148:412eba024a88': [
+    { fault: 'router-edit-refused-everywhere', rule: 'ROUTER.PROVIDER.EDIT_UNSERVABLE' },
+  ],
   'R:148:f1ff7da45570': [
+    { fault: 'router-edit-detail-reworded', rule: 'ROUTER.PROVIDER.EDIT_UNSERVABLE' },
     { fault: 'router-edit-forwarded', rule: 'ROUTER.PROVIDER.EDIT_UNSERVABLE' },
+  ],
+  'R:149:7d9196910a65': [
+    { fault: 'router-byok-detail-reworded', rule: 'ROUTER.PROVIDER.BYOK_CONFLICT' },
+    { fault: 'router-byok-only-with-leg', rule: 'ROUTER.PROVIDER.BYOK_CONFLICT' },
+    { fault: 'router-order-gate-before-byok', rule: 'ROUTER.PROVIDER.REFUSAL_ORDER' },
   ],
   'R:150:b090496824a8': [
     { fault: 'router-gate-ignored', rule: 'ROUTER.PROVIDER.GATE' },
+    { fault: 'router-gate-unknown-closed', rule: 'ROUTER.PROVIDER.GATE' },
+    { fault: 'router-order-noleg-before-gate', rule: 'ROUTER.PROVIDER.REFUSAL_ORDER' },
   ],
   'R:151:5e5775534338': [
     { fault: 'router-no-leg-404', rule: 'ROUTER.PROVIDER.NO_LEG' },
@@ -173,12 +226,19 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'router-fallback-failed-header', rule: 'ROUTER.FALLBACK.FAILED_NO_HEADER' },
   ],
   'R:157:d6b775bc7aa9': [
+    { fault: 'router-fallback-on-byok', rule: 'ROUTER.FALLBACK.SKIPPED' },
     { fault: 'router-fallback-on-edit', rule: 'ROUTER.FALLBACK.SKIPPED' },
+    { fault: 'router-fallback-skip-refused', rule: 'ROUTER.FALLBACK.SKIPPED' },
     { fault: 'router-fallback-under-strict', rule: 'ROUTER.FALLBACK.SKIPPED' },
   ],
   'R:159:c8fb1c4e85c7': [
     { fault: 'router-reject-unknown-nested', rule: 'ROUTER.RUN.REJECT_UNKNOWN' },
     { fault: 'router-reject-unknown-open-schema', rule: 'ROUTER.RUN.REJECT_UNKNOWN' },
+    { fault: 'router-reject-unknown-strict-submit', rule: 'ROUTER.RUN.REJECT_UNKNOWN' },
+    { fault: 'router-reject-unknown-unauthored', rule: 'ROUTER.RUN.REJECT_UNKNOWN' },
+  ],
+  'R:161:8937b1f01e46': [
+    { fault: 'router-edit-not-detected', rule: 'ROUTER.PROVIDER.EDIT_UNSERVABLE' },
   ],
   'R:161:cb574ceb3ee9': [
     { fault: 'router-video-bills-by-role', rule: 'ROUTER.RUN.VIDEO_BILLING' },
@@ -188,6 +248,7 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   ],
   'R:164:21135e0ced7b': [
     { fault: 'router-inflight-dispatches', rule: 'ROUTER.IDEM.IN_FLIGHT' },
+    { fault: 'router-inflight-no-retry-after', rule: 'ROUTER.IDEM.IN_FLIGHT' },
   ],
   'R:165:954ec7a8c43e': [
     { fault: 'router-conflict-replays', rule: 'ROUTER.IDEM.CONFLICT' },
@@ -246,6 +307,9 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'R:187:3f9369d6ac55': [
     { fault: 'router-submit-unvalidated', rule: 'ROUTER.QUEUE.VALIDATED_AT_SUBMIT' },
   ],
+  'R:188:ba3c99a4ba22': [
+    { fault: 'router-submit-no-status', rule: 'ROUTER.QUEUE.HANDLE' },
+  ],
   'R:188:cc76cfcb4a6b': [
     { fault: 'router-replay-unmarked', rule: 'ROUTER.IDEM.REPLAY' },
   ],
@@ -272,6 +336,15 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'R:197:dad51fcb8e67': [
     { fault: 'router-aged-out-collect-404', rule: 'ROUTER.QUEUE.COLLECT_GONE' },
   ],
+  'R:200:f3462a265703': [
+    { fault: 'router-cancel-ack-status', rule: 'ROUTER.QUEUE.CANCEL' },
+  ],
+  'R:201:f9651ec07fad': [
+    { fault: 'router-cancel-done-accepted', rule: 'ROUTER.QUEUE.CANCEL' },
+  ],
+  'R:202:91d00faec620': [
+    { fault: 'router-cancel-unknown-202', rule: 'ROUTER.QUEUE.UNKNOWN_404' },
+  ],
   'R:205:2ec17d99ded3': [
     { fault: 'router-status-with-nested-result', rule: 'ROUTER.QUEUE.STATUS_NO_RESULT' },
     { fault: 'router-status-with-result', rule: 'ROUTER.QUEUE.STATUS_NO_RESULT' },
@@ -289,6 +362,7 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'router-replay-unmarked', rule: 'ROUTER.IDEM.REPLAY' },
   ],
   'R:215:49b76e9b4942': [
+    { fault: 'router-inflight-no-retry-after', rule: 'ROUTER.IDEM.IN_FLIGHT' },
     { fault: 'router-poll-no-retry-after', rule: 'ROUTER.QUEUE.POLL_RETRY_AFTER' },
   ],
   'R:216:b96bd1ad467b': [
@@ -338,6 +412,9 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   ],
   'R:268:e13e5494dfd3': [
     { fault: 'router-model-mismatch-ignored', rule: 'ROUTER.RUN.MODEL_MISMATCH' },
+  ],
+  'R:272:f85668f810ed': [
+    { fault: 'router-gate-unknown-closed', rule: 'ROUTER.PROVIDER.GATE' },
   ],
   'R:275:3ce5406178c4': [
     { fault: 'router-unknown-request-invalid-input', rule: 'ROUTER.ERR.CODE_STATUS_PUBLIC' },

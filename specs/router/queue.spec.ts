@@ -102,7 +102,7 @@ test.describe('Queued request', () => {
     for (const v of new Set(unfinished)) check('ROUTER.QUEUE.STATUS_NAMES', UNFINISHED.includes(v), 'a status of the unfinished request', UNFINISHED.join(' or '), v);
   });
 
-  test('collect of a finished request is byte for byte the synchronous answer; success has no error_type, failure has one and is COMPLETED too; status never carries the result', rules('ROUTER.QUEUE.COLLECT_IDENTICAL', 'ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE', 'ROUTER.QUEUE.STATUS_NO_RESULT', 'ROUTER.QUEUE.STATUS_CLOSED'), async ({ api, requireScenario }) => {
+  test('collect of a finished request is byte for byte the synchronous answer; success has no error_type, failure has one and is COMPLETED too; status never carries the result; a late cancel changes nothing', rules('ROUTER.QUEUE.COLLECT_IDENTICAL', 'ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE', 'ROUTER.QUEUE.STATUS_NO_RESULT', 'ROUTER.QUEUE.STATUS_CLOSED', 'ROUTER.QUEUE.CANCEL'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'JSON model with deterministic output') as string);
     const body = { ...imageBody(requireScenario), prompt: `conformance queue ${randomUUID()}` };
     const failing = requireScenario('failing_body', 'a body every provider fails on') as Record<string, unknown>;
@@ -123,9 +123,26 @@ test.describe('Queued request', () => {
     check('ROUTER.QUEUE.COLLECT_IDENTICAL', collected.body.equals(sync.body), 'the collected bytes', `the ${sync.body.length} bytes of the synchronous answer`, `${collected.body.length} bytes that differ`);
     const leaked = resultPieces(okDone as unknown as Record<string, unknown>, jsonOf(collected) ?? collected.body.toString('utf8'), body, m.id);
     check('ROUTER.QUEUE.STATUS_NO_RESULT', leaked.length === 0, 'status of the finished request', 'no piece of the result, at any depth', leaked);
+    // R:106:b0ddf19e95e5: a cancel of a finished request is answered ALREADY_COMPLETED and changes nothing:
+    // what a status read and a collect answer just before it, they answer just after it.
+    if (collected.status === 200) {
+      const look = async (): Promise<{ status: unknown; collect: string }> => {
+        const read = await readStatus(api, ok);
+        const body = read.status === 200 ? read.json<Handle>() : undefined;
+        const got = await api.follow(ok.response_url);
+        return { status: body === undefined ? describe(api, read) : { status: body.status, error_type: body.error_type }, collect: got.status === 200 ? (got.body.equals(collected.body) ? '200, the same result' : '200, another result') : describe(api, got) };
+      };
+      const before = await look();
+      // A finished request never leaves COMPLETED (no transition out of it), collected or not.
+      check('ROUTER.QUEUE.STATUS_CLOSED', isDeepStrictEqual(before.status, { status: okDone.status, error_type: undefined }), 'status of the finished request, read again after its result was collected', `${okDone.status} without error_type, as before the collect`, before.status);
+      const late = await api.follow(ok.cancel_url, { method: 'PUT' });
+      check('ROUTER.QUEUE.CANCEL', (late.status === 409 || late.status === 400) && jsonOf(late)?.status === 'ALREADY_COMPLETED', 'cancel of a request that finished with a result', 'ALREADY_COMPLETED under 409 or 400', describe(api, late), late);
+      const after = await look();
+      check('ROUTER.QUEUE.CANCEL', isDeepStrictEqual(after, before), 'the finished request, read and collected after that cancel', `unchanged: ${JSON.stringify(before)}`, after, late);
+    }
   });
 
-  test('cancel of an unfinished request answers 202 CANCELLATION_REQUESTED, and of a finished one ALREADY_COMPLETED (409 or 400); the request ends COMPLETED; a cancel of a request still waiting in the queue takes effect (public docs)', rules('ROUTER.QUEUE.CANCEL', 'ROUTER.QUEUE.CANCEL_QUEUED', 'ROUTER.QUEUE.STATUS_CLOSED'), async ({ api, requireScenario }) => {
+  test('cancel of an unfinished request answers 202 CANCELLATION_REQUESTED, and of a finished one ALREADY_COMPLETED (409 or 400); the request ends COMPLETED; a cancel of a request still waiting in the queue takes effect (public docs)', rules('ROUTER.QUEUE.CANCEL', 'ROUTER.QUEUE.CANCEL_QUEUED', 'ROUTER.QUEUE.STATUS_CLOSED', 'ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('slow_model', 'a model slow enough to cancel') as string);
     const h = handleOf(await api.call('submitModelRequest', { path: path(m), json: imageBody(requireScenario) }));
     const statusOf = async (): Promise<string | undefined> => {
@@ -138,13 +155,20 @@ test.describe('Queued request', () => {
     const after = await statusOf();
     const done = await untilCompleted(api, h);
     check('ROUTER.QUEUE.STATUS_CLOSED', done.status === 'COMPLETED', 'the final status of a cancelled request', 'COMPLETED', done.status);
+    // R:105:e83e71a59b60, R:107:74fe11755885: COMPLETED without error_type is a run that succeeded, so it has its
+    // result to collect; a cancel that took effect ends with an error_type like any failure.
+    const clean = done.status === 'COMPLETED' && done.error_type === undefined;
+    const cleanCollect = clean ? await api.follow(h.response_url) : undefined;
+    if (cleanCollect !== undefined) check('ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE', cleanCollect.status === 200, 'collect of a cancelled request that ended COMPLETED without error_type', "200 with its result (no error_type means the run succeeded; a cancel that took effect carries one)", describe(api, cleanCollect), cleanCollect);
     // R:104:618235c3f8bc: a cancel is requested, not promised to work, so whether it takes effect is no
     // MUST. The assumption judged at SHOULD: a request read waiting just before the cancel, and
     // still waiting or COMPLETED just after, had not reached the partner and is stopped. Waiting is
     // the status the submit answered (R:103:ba1b172aaf32: the initial status), whatever its name.
     const waiting = h.status;
     const queued = before === waiting && (after === waiting || after === 'COMPLETED');
-    if (!queued) {
+    if (cleanCollect !== undefined && cleanCollect.status !== 200) {
+      notJudged('ROUTER.QUEUE.CANCEL_QUEUED', `request ${h.request_id} ended COMPLETED without error_type and without a result (ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE judges that), so whether the cancel took effect cannot be told`);
+    } else if (!queued) {
       notJudged('ROUTER.QUEUE.CANCEL_QUEUED', `${m.id} read ${before ?? 'no status'} before the cancel and ${after ?? 'no status'} after it, not still waiting in the queue (the submit's initial status, ${waiting}) on both sides of it, so the run may have been at the partner (seed: it may still finish)`);
     } else {
       const tookEffect = typeof done.error_type === 'string' && done.error_type !== '';

@@ -6,7 +6,7 @@ import { fingerprintOf, REPLAY_CAP_BYTES } from '../../router/idempotency.ts';
 import { canonical, holdsPartnerLink } from '../../router/partners.ts';
 import { resolvePrincipal, scopeOf } from '../../router/principals.ts';
 import { H } from '../../router/constants.ts';
-import { RUN, onRouter, routerError } from './shared.ts';
+import { RUN, SUBMIT, onRouter, routerError } from './shared.ts';
 
 export const IDEMPOTENCY_FAULTS = [
   {
@@ -219,6 +219,17 @@ export const IDEMPOTENCY_FAULTS = [
     description: 'content-policy refusals release the key',
     install(s) {
       s.policy.router.keyKept = (answer) => answer.headers[H.errorType] !== 'content_policy_violation';
+    },
+  },
+  {
+    name: 'router-inflight-no-retry-after',
+    breaks: 'ROUTER.IDEM.IN_FLIGHT',
+    statements: ['R:138:bc1b401a1951', 'R:164:21135e0ced7b', 'R:215:49b76e9b4942'],
+    description: "the 409 concurrency_limit_exceeded for a key whose original call still runs carries no Retry-After (the header is set by the 429 limiter's path only), so the caller is not told when to retry the same key",
+    install(s) {
+      onRouter(s, [RUN, SUBMIT], (out) => {
+        if (out.status === 409 && routerError(out)?.error_type === 'concurrency_limit_exceeded') out.setHeader('Retry-After', undefined);
+      });
     },
   },
 ] as const satisfies ReadonlyArray<FaultUnit>;

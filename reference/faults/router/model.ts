@@ -118,7 +118,7 @@ export const ROUTER_MODEL_FAULTS = [
     breaks: 'ROUTER.QUEUE.STATUS_CLOSED',
     statements: ['R:107:74fe11755885'],
     description:
-      "a collect that answers a result hands the request to the result-retention sweeper, which puts it back on the worker's list; the status, read from that list, says IN_PROGRESS (with Retry-After) from then on, and a collect answers 202 again, as if the finished request ran once more. Caught by the router state machine alone; no hand-written check reads a request again after collecting its result",
+      "a collect that answers a result hands the request to the result-retention sweeper, which puts it back on the worker's list; the status, read from that list, says IN_PROGRESS (with Retry-After) from then on, and a collect answers 202 again, as if the finished request ran once more. Caught by the router state machine, and since issue #29 by specs/router/queue.spec.ts, which reads a finished request again after collecting it (before a late cancel)",
     install(s) {
       const reopened = new Set<string>();
       const unfinished = (collect: boolean) => (out: Parameters<Parameters<typeof onRouter>[2]>[0]) => {

@@ -332,4 +332,125 @@ export const QUEUE_FAULTS = [
       });
     },
   },
+  // Issue #29: a fault per clause of the queue's statements no fault above breaks.
+  {
+    name: 'router-submit-no-status',
+    breaks: 'ROUTER.QUEUE.HANDLE',
+    statements: ['R:11:c38ad1e87a8f', 'R:103:ba1b172aaf32', 'R:188:ba3c99a4ba22'],
+    description: "the submit answer leaves out the new request's status (the serializer skips a member still at its initial value), so the 201 does not carry the handle's initial status",
+    install(s) {
+      onRouter(s, [SUBMIT], (out) => {
+        if (out.status === 201 && isObj(out.body)) delete out.body.status;
+      });
+    },
+  },
+  {
+    name: 'router-status-drops-urls',
+    breaks: 'ROUTER.QUEUE.HANDLE',
+    statements: ['R:74:6ebcff02673d'],
+    description: "the status of a finished request is served from the compact record kept once it completed, which holds no status_url, response_url or cancel_url",
+    install(s) {
+      onRouter(s, [STATUS], (out) => {
+        if (out.status !== 200 || !isObj(out.body) || out.body.status !== 'COMPLETED') return;
+        const { status_url: _s, response_url: _r, cancel_url: _c, ...rest } = out.body;
+        out.body = rest;
+      });
+    },
+  },
+  {
+    name: 'router-completed-renamed',
+    breaks: 'ROUTER.QUEUE.STATUS_CLOSED',
+    statements: ['R:99:e9b5ad75077f', 'R:107:74fe11755885'],
+    description: 'a request that ran through reads status SUCCEEDED (the worker pool\'s own name for a finished job leaks into the status answer); one that failed still reads COMPLETED',
+    install(s) {
+      onRouter(s, [STATUS, COLLECT], (out) => {
+        if (isObj(out.body) && out.body.status === 'COMPLETED' && !('error_type' in out.body)) out.body.status = 'SUCCEEDED';
+      });
+    },
+  },
+  {
+    name: 'router-failure-no-error-type',
+    breaks: 'ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE',
+    statements: ['R:74:a2b3d6162283', 'R:108:53efeed6d5ef'],
+    description: "a request whose run failed reads COMPLETED without error_type (the status serializer writes the bucket for cancelled requests only), so it cannot be told from a success",
+    install(s) {
+      onRouter(s, [STATUS], (out) => {
+        if (isObj(out.body) && out.body.status === 'COMPLETED' && typeof out.body.error_type === 'string' && out.body.error_type !== 'cancelled') delete out.body.error_type;
+      });
+    },
+  },
+  {
+    name: 'router-cancel-ends-clean',
+    breaks: 'ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE',
+    statements: ['R:105:e83e71a59b60'],
+    description: 'a cancel that takes effect marks the request COMPLETED but writes no error_type (the cancel path sets the terminal state, not the failure bucket), so the cancelled request reads as a success that has no result to collect',
+    install(s) {
+      onRouter(s, [STATUS], (out) => {
+        if (isObj(out.body) && out.body.status === 'COMPLETED' && out.body.error_type === 'cancelled') delete out.body.error_type;
+      });
+    },
+  },
+  {
+    name: 'router-cancel-ack-status',
+    breaks: 'ROUTER.QUEUE.CANCEL',
+    statements: ['R:76:80f920c75b96', 'R:99:27c642ae2dbf', 'R:200:f3462a265703'],
+    description: "the cancel acknowledgement's body carries the request's queue status at the time (IN_QUEUE or IN_PROGRESS) instead of CANCELLATION_REQUESTED: the handler answers the request record it just updated",
+    install(s) {
+      onRouter(s, [CANCEL], (out) => {
+        if (out.status !== 202 || !isObj(out.body)) return;
+        const { provider, model, request_id: id = '' } = params(out);
+        const { router } = out.ctx;
+        const scope = router.policy.requestScope(resolvePrincipal(out.request.headers, router.policy.bearerFirst), scopeOf);
+        const r = router.queue.get(scope, `${provider}/${model}`, id);
+        out.body = { request_id: id, status: r === undefined ? 'IN_QUEUE' : router.queue.status(r) === 'COMPLETED' ? 'IN_PROGRESS' : router.queue.status(r) };
+      });
+    },
+  },
+  {
+    name: 'router-cancel-done-accepted',
+    breaks: 'ROUTER.QUEUE.CANCEL',
+    statements: ['R:76:80f920c75b96', 'R:201:f9651ec07fad'],
+    description: 'a cancel of a finished request answers ALREADY_COMPLETED in the body but under 202 Accepted (the cancel handler always acknowledges with 202), so the body status is not mirrored by a conflict or 400 code',
+    install(s) {
+      onRouter(s, [CANCEL], (out) => {
+        if ((out.status !== 409 && out.status !== 400) || !isObj(out.body) || out.body.status !== 'ALREADY_COMPLETED') return;
+        out.status = 202;
+        out.setHeader(H.errorType, undefined);
+      });
+    },
+  },
+  {
+    name: 'router-cancel-done-drops-result',
+    breaks: 'ROUTER.QUEUE.CANCEL',
+    statements: ['R:106:b0ddf19e95e5'],
+    description: 'a cancel of a finished request answers ALREADY_COMPLETED but runs the clean-up of a cancelled one: the stored result is deleted and the request then reads failed as cancelled',
+    install(s) {
+      onRouter(s, [CANCEL], (out) => {
+        if (!isObj(out.body) || out.body.status !== 'ALREADY_COMPLETED') return;
+        const { provider, model, request_id: id = '' } = params(out);
+        const { router } = out.ctx;
+        const scope = router.policy.requestScope(resolvePrincipal(out.request.headers, router.policy.bearerFirst), scopeOf);
+        const r = router.queue.get(scope, `${provider}/${model}`, id);
+        if (r === undefined || r.errorType !== undefined) return;
+        delete r.result;
+        delete r.completedStatus;
+        r.errorType = 'cancelled';
+        r.failure = { status: 409, errorType: 'cancelled', detail: 'the request was cancelled' };
+      });
+    },
+  },
+  {
+    name: 'router-cancel-unknown-202',
+    breaks: 'ROUTER.QUEUE.UNKNOWN_404',
+    statements: ['R:202:91d00faec620'],
+    description: 'a cancel of a request ID the router does not know is acknowledged 202 CANCELLATION_REQUESTED (cancel treated as an idempotent ask that never looks the request up)',
+    install(s) {
+      onRouter(s, [CANCEL], (out) => {
+        if (routerError(out)?.error_type !== 'request_not_found') return;
+        out.status = 202;
+        out.setHeader(H.errorType, undefined);
+        out.body = { request_id: params(out).request_id ?? '', status: 'CANCELLATION_REQUESTED' };
+      });
+    },
+  },
 ] as const satisfies ReadonlyArray<FaultUnit>;

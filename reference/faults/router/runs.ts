@@ -5,7 +5,11 @@ import { Dec } from '../../router/decimal.ts';
 import { operationOf } from '../../router/pricing.ts';
 import { H } from '../../router/constants.ts';
 import { undeclaredTopLevel, validateAgainst } from '../../router/validation.ts';
-import { COLLECT, RUN, isObj, onRouter } from './shared.ts';
+import { inputSchema } from '../../router/schemas.ts';
+import { randomUUID } from 'node:crypto';
+import { BYOK_PREFIX, EDIT_PREFIX } from '../../router/errors.ts';
+import { resolvePrincipal } from '../../router/principals.ts';
+import { COLLECT, RUN, SUBMIT, isObj, onRouter, params, routerError } from './shared.ts';
 
 export const RUN_FAULTS = [
   {
@@ -414,6 +418,213 @@ export const RUN_FAULTS = [
     description: 'a fallback run is charged at the native rate',
     install(s) {
       s.policy.router.ratedLeg = (_served, model) => ({ kind: 'native', provider: model.provider });
+    },
+  },
+  // Issue #29: a fault per clause of the synchronous run and of model_provider rules 1-7 that
+  // no fault above breaks, each the way a router plausibly gets it wrong.
+  {
+    name: 'router-sync-job-record',
+    breaks: 'ROUTER.RUN.OUTPUT_SCHEMA',
+    statements: ['R:10:06fbca54a699'],
+    description: "for the image partners, whose APIs submit a job and are polled, the router forwards the partner's first answer (its job record) as the 200 instead of polling to the end and answering the finished result",
+    install(s) {
+      onRouter(s, [RUN], (out) => {
+        if (out.status !== 200 || !(out.header('content-type') ?? '').includes('json') || params(out).provider !== 'pixelforge' || typeof (out.request.query as Record<string, unknown>).model_provider === 'string') return;
+        out.body = { request_id: randomUUID(), status: 'IN_QUEUE' };
+      });
+    },
+  },
+  {
+    name: 'router-reject-unknown-ignored',
+    breaks: 'ROUTER.RUN.REJECT_UNKNOWN',
+    statements: ['R:132:03ad23a2e699'],
+    description: 'reject_unknown_fields=true is parsed but never applied (the undeclared-field pass reads a settings flag that is always off), so an undeclared top-level field passes a schema that does not allow it',
+    install(s) {
+      s.policy.router.rejectsUnknown = () => false;
+    },
+  },
+  {
+    name: 'router-reject-unknown-by-default',
+    breaks: 'ROUTER.RUN.REJECT_UNKNOWN',
+    statements: ['R:132:03ad23a2e699'],
+    description: "reject_unknown_fields defaults to true (the option's default inverted in the query model), so a default run with an undeclared top-level field is refused 422",
+    install(s) {
+      s.policy.router.rejectsUnknown = () => true;
+    },
+  },
+  {
+    name: 'router-reject-unknown-unauthored',
+    breaks: 'ROUTER.RUN.REJECT_UNKNOWN',
+    statements: ['R:159:c8fb1c4e85c7'],
+    description: 'with reject_unknown_fields=true, a model without an authored schema is read as declaring no field, so every top-level field of its body is refused 422',
+    install(s) {
+      s.policy.router.unauthoredEntries = (body, rejectUnknown) => (rejectUnknown ? Object.keys(body).map((k) => ({ loc: ['body', k], msg: 'Extra inputs are not permitted', type: 'extra_forbidden', input: body[k] })) : []);
+    },
+  },
+  {
+    name: 'router-reject-unknown-strict-submit',
+    breaks: 'ROUTER.RUN.REJECT_UNKNOWN',
+    statements: ['R:159:c8fb1c4e85c7'],
+    description: "a strict-mode queued submit with reject_unknown_fields=true is checked for undeclared fields against the model's native schema, so fields of the alternate's own schema are refused 422",
+    install(s) {
+      // Before the handler, which skips native checks under strict mode: the native schema's undeclared-field pass.
+      s.request({ surfaces: ['router'], routes: [SUBMIT] }, ({ request, reply, ctx }) => {
+        const q = request.query as Record<string, unknown>;
+        const { provider = '', model = '' } = request.params as Record<string, string>;
+        const def = ctx.router.catalog.get(provider, model);
+        const schema = def === undefined ? undefined : inputSchema(def);
+        if (String(q.strict_mode) !== 'true' || String(q.reject_unknown_fields) !== 'true' || !isObj(request.body) || schema === undefined || schema.additionalProperties !== false) return;
+        const entries = undeclaredTopLevel(schema, request.body);
+        if (entries.length > 0) void reply.code(422).headers({ [H.requestId]: randomUUID(), [H.errorType]: 'invalid_input' }).send({ detail: entries });
+      }, 'preHandler');
+    },
+  },
+  {
+    name: 'router-provider-ignored',
+    breaks: 'ROUTER.PROVIDER.TRANSLATION',
+    statements: ['R:129:279cdee1b254'],
+    description: 'a registered alternate named in model_provider is read as a native alias (the alias table was filled from the provider registry), so the call is dispatched natively and nothing is translated or dropped',
+    install(s) {
+      s.policy.router.nativeAlias = (mp) => (NATIVE_ALIASES as readonly string[]).includes(mp) || (ALTERNATES as readonly string[]).includes(mp);
+    },
+  },
+  {
+    name: 'router-edit-refused-everywhere',
+    breaks: 'ROUTER.PROVIDER.EDIT_UNSERVABLE',
+    statements: ['R:148:412eba024a88'],
+    description: "every alternate's translator is taken to be unable to carry the edit's media (the capability table lost its entries), so an edit naming a leg that carries the media is refused 409 as well",
+    install(s) {
+      s.policy.router.carriesEdit = () => false;
+    },
+  },
+  {
+    name: 'router-edit-not-detected',
+    breaks: 'ROUTER.PROVIDER.EDIT_UNSERVABLE',
+    statements: ['R:161:8937b1f01e46'],
+    description: 'the edit operation is detected by an image_url member only, so a body carrying its input image as image runs as text-to-image, and a translator that cannot carry the edit is handed the call',
+    install(s) {
+      s.policy.router.selectsEdit = (model, body) => model.kind === 'image' && isObj(body) && typeof body.image_url === 'string';
+    },
+  },
+  {
+    name: 'router-edit-detail-reworded',
+    breaks: 'ROUTER.PROVIDER.EDIT_UNSERVABLE',
+    statements: ['R:82:863303820616', 'R:148:f1ff7da45570'],
+    description: "the edit refusal's detail was rewritten by a message catalog (sentence case, new wording), so it no longer begins with the stable prefix clients match",
+    install(s) {
+      onRouter(s, [RUN], (out) => {
+        const e = routerError(out);
+        if (out.status === 409 && typeof e?.detail === 'string' && e.detail.startsWith(EDIT_PREFIX)) e.detail = `The edit operation (selected by this request's image) is not available: ${e.detail.slice(EDIT_PREFIX.length + 2)}`;
+      });
+    },
+  },
+  {
+    name: 'router-byok-detail-reworded',
+    breaks: 'ROUTER.PROVIDER.BYOK_CONFLICT',
+    statements: ['R:82:863303820616', 'R:149:7d9196910a65'],
+    description: "the own-key refusal's detail was rewritten by a message catalog (BYOK spelt out, sentence case), so it no longer begins with the stable prefix clients match",
+    install(s) {
+      onRouter(s, [RUN], (out) => {
+        const e = routerError(out);
+        if (out.status === 409 && typeof e?.detail === 'string' && e.detail.startsWith(BYOK_PREFIX)) e.detail = `This request uses your own provider key (bring your own key)${e.detail.slice(BYOK_PREFIX.length)}`;
+      });
+    },
+  },
+  {
+    name: 'router-byok-only-with-leg',
+    breaks: 'ROUTER.PROVIDER.BYOK_CONFLICT',
+    statements: ['R:149:7d9196910a65'],
+    description: "the leg lookup runs before the own-key refusal, so an own-key request naming a provider with no leg for the model is answered 400 no leg instead of the own-key 409",
+    install(s) {
+      onRouter(s, [RUN], (out) => {
+        const e = routerError(out);
+        const mp = (out.request.query as Record<string, unknown>).model_provider;
+        if (out.status !== 409 || typeof e?.detail !== 'string' || !e.detail.startsWith(BYOK_PREFIX) || typeof mp !== 'string') return;
+        const def = out.ctx.router.catalog.get(params(out).provider ?? '', params(out).model ?? '');
+        if (def === undefined || (def.alternates as readonly string[]).includes(mp)) return;
+        out.status = 400;
+        out.setHeader(H.errorType, 'invalid_input');
+        out.body = { detail: `model_provider ${JSON.stringify(mp)} has no leg for ${def.id}`, error_type: 'invalid_input' };
+      });
+    },
+  },
+  {
+    name: 'router-order-edit-before-unregistered',
+    breaks: 'ROUTER.PROVIDER.REFUSAL_ORDER',
+    statements: ['R:146:3bad4bf876a3', 'R:147:a877f6953e76'],
+    description: 'the edit check runs before the provider registry is read: an edit naming an unregistered provider (whose translator is unknown, so taken to carry nothing) is refused 409 with the edit prefix instead of 400',
+    install(s) {
+      onRouter(s, [RUN], (out) => {
+        const e = routerError(out);
+        const body = out.request.body;
+        if (out.status !== 400 || typeof e?.detail !== 'string' || !e.detail.includes('is not a registered provider') || !isObj(body) || typeof body.image !== 'string') return;
+        out.status = 409;
+        out.body = { detail: `${EDIT_PREFIX}, which this provider's translator cannot serve; drop model_provider or send without the edit`, error_type: 'invalid_input' };
+      });
+    },
+  },
+  {
+    name: 'router-order-gate-before-byok',
+    breaks: 'ROUTER.PROVIDER.REFUSAL_ORDER',
+    statements: ['R:146:3bad4bf876a3', 'R:149:7d9196910a65'],
+    description: "the provider gate is evaluated before the own-key refusal (an auth middleware placed ahead of the handler's checks): an own-key request naming a provider not turned on for the caller gets 403 not_enabled instead of the own-key 409",
+    install(s) {
+      onRouter(s, [RUN], (out) => {
+        const e = routerError(out);
+        const mp = (out.request.query as Record<string, unknown>).model_provider;
+        if (out.status !== 409 || typeof e?.detail !== 'string' || !e.detail.startsWith(BYOK_PREFIX) || typeof mp !== 'string') return;
+        const p = resolvePrincipal(out.request.headers, out.ctx.router.policy.bearerFirst);
+        if ((p.enabled as ReadonlySet<string>).has(mp)) return;
+        out.status = 403;
+        out.setHeader(H.errorType, 'not_enabled');
+        out.body = { detail: `${mp} is not turned on for this caller`, error_type: 'not_enabled' };
+      });
+    },
+  },
+  {
+    name: 'router-order-noleg-before-gate',
+    breaks: 'ROUTER.PROVIDER.REFUSAL_ORDER',
+    statements: ['R:146:3bad4bf876a3', 'R:150:b090496824a8'],
+    description: "the model's legs are looked up before the provider gate (a cheap catalog check first), so a provider both not turned on and without a leg for the model is answered 400 no leg instead of 403 not_enabled",
+    install(s) {
+      onRouter(s, [RUN], (out) => {
+        const e = routerError(out);
+        const mp = (out.request.query as Record<string, unknown>).model_provider;
+        if (out.status !== 403 || e?.error_type !== 'not_enabled' || typeof mp !== 'string') return;
+        const def = out.ctx.router.catalog.get(params(out).provider ?? '', params(out).model ?? '');
+        if (def === undefined || (def.alternates as readonly string[]).includes(mp)) return;
+        out.status = 400;
+        out.setHeader(H.errorType, 'invalid_input');
+        out.body = { detail: `model_provider ${JSON.stringify(mp)} has no leg for ${def.id}`, error_type: 'invalid_input' };
+      });
+    },
+  },
+  {
+    name: 'router-gate-unknown-closed',
+    breaks: 'ROUTER.PROVIDER.GATE',
+    statements: ['R:150:b090496824a8', 'R:272:f85668f810ed'],
+    description: 'a provider gate that cannot be evaluated fails closed as if the provider were off: 403 not_enabled instead of 503 service_unavailable, so the caller is told to turn a provider on instead of to retry',
+    install(s) {
+      onRouter(s, [RUN], (out) => {
+        const e = routerError(out);
+        if (out.status !== 503 || e?.error_type !== 'service_unavailable' || typeof e.detail !== 'string' || !e.detail.includes('could not be evaluated')) return;
+        out.status = 403;
+        out.setHeader('Retry-After', undefined);
+        out.setHeader(H.errorType, 'not_enabled');
+        out.body = { detail: 'this provider is not turned on for this caller', error_type: 'not_enabled' };
+      });
+    },
+  },
+  {
+    name: 'router-strict-dropped-header',
+    breaks: 'ROUTER.PROVIDER.STRICT_MODE',
+    statements: ['R:145:efded79376a2'],
+    description: 'every run on an alternate leg carries the dropped-params header, an empty JSON array under strict mode (the header is set wherever a translator could run, not only where one did)',
+    install(s) {
+      onRouter(s, [RUN], (out) => {
+        const q = out.request.query as Record<string, unknown>;
+        if (out.status === 200 && typeof q.model_provider === 'string' && out.header(H.dropped) === undefined) out.setHeader(H.dropped, '[]');
+      });
     },
   },
 ] as const satisfies ReadonlyArray<FaultUnit>;
