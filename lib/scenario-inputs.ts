@@ -170,6 +170,7 @@ export const SCENARIO_INPUTS: readonly ScenarioInput[] = [
   { name: 'multi_call_count', type: 'number', unlocks: 'how many billed calls multi_call_body makes' },
   { name: 'policy_body', type: 'body', unlocks: 'refused on content-policy grounds: ROUTER.ERR.CONTENT_POLICY, ROUTER.IDEM.POLICY_REPLAYED' },
   { name: 'policy_subject', type: 'string', unlocks: 'the subject the provider names for policy_body', default: 'the provider names none' },
+  { name: 'deterministic_models', type: 'list', unlocks: 'the models whose output is the same for the same input: the router state machine compares their collects with a synchronous run (ROUTER.QUEUE.COLLECT_IDENTICAL)', default: 'image_model alone' },
   { name: 'slow_model', type: 'model', unlocks: 'seen in flight: ROUTER.IDEM.IN_FLIGHT, the queue status and cancel rules, router load profiles' },
   { name: 'bytes_model', type: 'model', unlocks: 'the partner answers with bytes: ROUTER.RUN.BYTES, ROUTER.RUN.NOSNIFF, ROUTER.QUEUE.BYTES_REFUSED' },
   { name: 'bytes_body', type: 'body', unlocks: 'a valid body for bytes_model' },

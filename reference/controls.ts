@@ -46,6 +46,11 @@ export interface ControlInfo {
    * exactly these, and every other rule the plain reference passes, passes.
    */
   readonly leavesUnjudged?: readonly string[];
+  /**
+   * Scenario inputs a target with this behaviour gives, over the reference entry's (the
+   * self-test's run of the control uses them): what the server's operator would declare.
+   */
+  readonly scenario?: Readonly<Record<string, unknown>>;
 }
 
 export const CONTROLS = [
@@ -99,7 +104,7 @@ export const CONTROLS = [
   { name: 'router-format-annotation', description: 'the router reads `format` in input schemas as an annotation (the JSON Schema 2020-12 default): a non-URI string in a uri field is run', families: ['router'] },
   { name: 'router-provider-requirements', description: 'image partners make at most three images per call, a requirement beyond the schema: num_images 4 is called malformed by the provider (400 invalid_input with its reason)', families: ['router'] },
   { name: 'router-spend-headers-on-limits-only', description: 'the committed-spend headers are sent on 429 answers only, never on a 200 run', families: ['router'], leavesUnjudged: ['ROUTER.RUN.SPEND_HEADERS'] },
-  { name: 'router-no-submit-estimates', description: 'the estimate on a queued submit is still rolling out: no admission carries one', families: ['router'], leavesUnjudged: ['ROUTER.QUEUE.ESTIMATE_LEG'] },
+  { name: 'router-no-submit-estimates', description: 'the estimate on a queued submit is still rolling out: no admission carries one', families: ['router'], leavesUnjudged: ['ROUTER.QUEUE.ESTIMATE_LEG', 'ROUTER.QUEUE.ESTIMATE'] },
   { name: 'router-limits-runs-only', description: 'the request allowance counts synchronous runs only: catalog reads are never answered 429 (GET /v2/models lists no 429)', families: ['router'] },
   { name: 'router-provider-failure-402', description: 'a provider that could not take the call and reported nothing is a request-level failure: 402 provider_error, not 502', families: ['router'] },
   { name: 'router-schema-failure-unavailable', description: 'a schema document the router cannot build is answered 500 with bucket service_unavailable (the seed names no bucket for that 500; public docs pair service_unavailable with 503)', families: ['router'], departsFrom: ['ROUTER.ERR.CODE_STATUS_PUBLIC'] },
@@ -111,6 +116,8 @@ export const CONTROLS = [
   { name: 'router-video-quotes-by-role', description: 'the estimate route prices the video family by the roles in content[], while runs still bill by media kinds (quotes are not charges)', families: ['router'] },
   { name: 'router-alternate-answers-raw', description: "runs on wavespeed without strict mode answer wavespeed's own response ({data: {id, outputs, status}}), the router having no translator back to the native output for it", families: ['router'] },
   { name: 'router-queue-own-names', description: 'the two unfinished queue statuses are named QUEUED and RUNNING (the seed shows only COMPLETED; the public documents say IN_QUEUE and IN_PROGRESS)', families: ['router'], departsFrom: ['ROUTER.QUEUE.STATUS_NAMES'] },
+  // Slice routerruns (issue #29 § 2): behaviours seed R leaves open for runs, the queue and idempotency.
+  { name: 'router-slow-nondeterministic', description: 'the slow model draws a fresh generation on every call (a new generation_id in its output), so a queued request of it and a later synchronous run of the same input answer different bytes; its target does not declare it deterministic', families: ['router'], scenario: { deterministic_models: ['pixelforge/pf-flux-lite'] } },
 ] as const satisfies ReadonlyArray<ControlInfo>;
 
 export type ControlName = (typeof CONTROLS)[number]['name'];

@@ -210,7 +210,9 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'router-no-leg-404', rule: 'ROUTER.PROVIDER.NO_LEG' },
   ],
   'R:152:0b3be116b11f': [
+    { fault: 'router-byok-409-records-key', rule: 'ROUTER.PROVIDER.BYOK_CONFLICT' },
     { fault: 'router-byok-cleared-by-key', rule: 'ROUTER.PROVIDER.BYOK_CONFLICT' },
+    { fault: 'router-edit-409-records-key', rule: 'ROUTER.PROVIDER.EDIT_UNSERVABLE' },
   ],
   'R:155:32ee83b4b4db': [
     { fault: 'router-fallback-after-timeout', rule: 'ROUTER.FALLBACK.ATTEMPTS' },
@@ -296,6 +298,9 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   ],
   'R:173:cb4a265cbad7': [
     { fault: 'router-policy-released', rule: 'ROUTER.IDEM.POLICY_REPLAYED' },
+  ],
+  'R:176:01156134f3e8': [
+    { fault: 'router-estimate-ignores-provider', rule: 'ROUTER.PROVIDER.UNREGISTERED' },
   ],
   'R:183:969b7f129978': [
     { fault: 'router-unauthored-validated', rule: 'ROUTER.SCHEMA.UNAUTHORED' },

@@ -13,7 +13,7 @@ import type { Answer, Route } from './answer.ts';
 import { H } from './constants.ts';
 import type { RouterState } from './state.ts';
 import { withoutFormats, type ValidationEntry } from './validation.ts';
-import { alternateAnswer, assertsFormats, partnerImageCap, providerFailure, readProvider, shownProvider } from './variations.ts';
+import { alternateAnswer, assertsFormats, generationOf, partnerImageCap, providerFailure, readProvider, shownProvider } from './variations.ts';
 import { isPlainObject } from '../../lib/values.ts';
 
 export interface RunQuery {
@@ -106,7 +106,7 @@ export const SLOW_MS = 1000;
 
 /** The output as the caller receives it, on the synchronous route and on collect alike. */
 export function presentOutput(state: RouterState, model: ModelDef, strict: boolean, answer: Extract<PartnerAnswer, { kind: 'ok' }>, leg: Leg): { contentType: string; bytes: Buffer } {
-  return alternateAnswer(state, model, leg, strict, state.policy.shapeOutput(model, { contentType: answer.contentType, bytes: answer.bytes }, strict, leg));
+  return generationOf(state, model, alternateAnswer(state, model, leg, strict, state.policy.shapeOutput(model, { contentType: answer.contentType, bytes: answer.bytes }, strict, leg)));
 }
 
 function sentBody(model: ModelDef, leg: Leg, body: Record<string, unknown>, strict: boolean): { body: Record<string, unknown>; dropped: string[] } {

@@ -20,11 +20,18 @@ interface Target {
   schema: Schema;
 }
 
-/** The scenario models with authored schemas the bodies are drawn from. */
+/**
+ * The scenario models with authored schemas the bodies are drawn from: image_model and video_model,
+ * whichever the target names, else text_model (any model whose schema serves; none named skips).
+ */
 async function targets(api: ApiClient, requireScenario: Need): Promise<Target[]> {
   const out: Target[] = [];
-  for (const key of ['image_model', 'video_model']) {
-    const m = modelRef(requireScenario(key, 'model with an authored input schema') as string);
+  const given = (keys: string[]) => keys.filter((key) => typeof api.target.scenario[key] === 'string');
+  const first = given(['image_model', 'video_model']);
+  const named = first.length > 0 ? first : given(['text_model']);
+  if (named.length === 0) requireScenario('image_model', 'model with an authored input schema');
+  for (const key of named) {
+    const m = modelRef(api.target.scenario[key] as string);
     const doc = await modelDocument(api, m);
     if (!doc.input) {
       // An authored document without an input schema breaks its rule; an unauthored one means the scenario named the wrong model.

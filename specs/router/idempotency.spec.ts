@@ -6,7 +6,7 @@ import type { RuleId } from '../../lib/rule-ids.ts';
 import type { ApiClient, ApiResponse } from '../../lib/api.ts';
 import { honourRetryAfter } from '../../lib/time.ts';
 import { checkRouterError, describe, hdr, jsonOf, modelRef, path, uniqueKey, withKey, type ModelRef } from '../../lib/router/models.ts';
-import { imageBody, videoBody, type Need } from '../../lib/router/bodies.ts';
+import { imageBody, modelNamingBody, type Need } from '../../lib/router/bodies.ts';
 import { retryAfterOf } from '../../lib/router/queue.ts';
 
 const REPLAYED = 'idempotent-replayed';
@@ -167,12 +167,11 @@ test.describe('Idempotency', () => {
       const body = freshBody(requireScenario, 'released');
       more.push({ what: 'not-entitled refusal (a model the caller may not use)', status: 403, owner: 'ROUTER.AUTH.FORBIDDEN', refused: modelRef(forbidden), fixed: m, body, bad: body });
     } else notJudged('ROUTER.IDEM.RELEASED_ON_REFUSAL', 'the target gives no forbidden_model, so a not-entitled 403 is not sent');
-    const video = target.scenario.video_model;
-    if (typeof video === 'string') {
-      const vm = modelRef(video);
-      const body = videoBody(requireScenario);
+    const named = await modelNamingBody(api);
+    if (named !== undefined) {
+      const { m: vm, body } = named;
       more.push({ what: 'refusal of a body naming another model', status: 422, owner: 'ROUTER.RUN.MODEL_MISMATCH', refused: vm, fixed: vm, body, bad: { ...body, model: 'conformance-some-other-model' } });
-    } else notJudged('ROUTER.IDEM.RELEASED_ON_REFUSAL', 'the target gives no video_model (whose body names its model), so a model-mismatch 422 is not sent');
+    } else notJudged('ROUTER.IDEM.RELEASED_ON_REFUSAL', 'no scenario model with a body has a schema declaring a model member, so a model-mismatch 422 is not sent');
     for (const r of more) {
       const key = uniqueKey('released');
       const bad = await api.call('runModel', withKey(key, { path: path(r.refused), json: r.bad }));

@@ -589,6 +589,16 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
     assert.deepEqual(await waiting(plain), ['IN_QUEUE', 'IN_QUEUE']);
     assert.deepEqual(await waiting(ctl), ['QUEUED', 'QUEUED'], 'a waiting request under the control');
   },
+  'router-slow-nondeterministic': async ({ plain, ctl }) => {
+    const twice = async (ref: RunningReference) => {
+      const run = () => router(ref, '/v2/models/pixelforge/pf-slow', { method: 'POST', body: JSON.stringify({ prompt: 'a lighthouse' }) }).then((r) => r.text());
+      return [await run(), await run()];
+    };
+    const [a, b] = await twice(plain);
+    assert.equal(a, b, 'the plain reference answers the same input alike');
+    const [c, d] = await twice(ctl);
+    assert.notEqual(c, d, 'two runs of the same input differ under the control');
+  },
 };
 
 describe('each control is in effect', { concurrency: 1 }, () => {
@@ -618,7 +628,7 @@ let batch: Promise<Map<string, CaseReport>> | undefined;
 /** The case without a control: what each control's run must judge at least as well. */
 const PLAIN = 'no-control';
 const runControls = () =>
-  (batch ??= runBatch([{ id: PLAIN, projects: referenceProjects, files: [] }, ...selected.map((c) => ({ id: c.name, control: c.name, projects: projectsOf(c), files: [] }))], { workers: SUITE_WORKERS }));
+  (batch ??= runBatch([{ id: PLAIN, projects: referenceProjects, files: [] }, ...selected.map((c) => ({ id: c.name, control: c.name, projects: projectsOf(c), files: [], ...('scenario' in c ? { scenario: { ...c.scenario } } : {}) }))], { workers: SUITE_WORKERS }));
 
 // The plain reference, the baseline of every control, is itself judged as the correct server:
 // every rule it can judge passes on evidence, nothing errors, and each rule it does not judge says why.

@@ -360,6 +360,11 @@ async function collect(m: RouterModel, r: RouterReal, q: RequestModel): Promise<
       check('ROUTER.QUEUE.COLLECT_IDENTICAL', res.body.equals(was.bytes) && res.header('content-type') === was.contentType, `a collect of ${name} again`, `the ${was.bytes.length} bytes it answered before, under ${was.contentType ?? 'no media type'}`, `${res.body.length} other bytes or another media type (${res.header('content-type') ?? 'none'})`, res);
       return;
     }
+    // A fresh run is the same bytes only for a model the target declares deterministic.
+    if (!r.facts.deterministic.has(ref(r, q.model).id)) {
+      q.collected = answerOf(res);
+      return notJudgedOnce(r, 'ROUTER.QUEUE.COLLECT_IDENTICAL', `${ref(r, q.model).id} is not among the target's deterministic_models, so its collect is compared with its own later collects, not with a synchronous run`);
+    }
     const sync = await syncAnswer(m, r, q.model, q.body);
     if (sync.status !== 200) return notJudgedOnce(r, 'ROUTER.QUEUE.COLLECT_IDENTICAL', `the synchronous run of a queued input answered ${sync.status}, so there is no answer to compare its collect with`);
     check('ROUTER.QUEUE.COLLECT_IDENTICAL', res.body.equals(sync.bytes) && res.header('content-type') === sync.contentType, `a collect of ${name} (body #${q.body})`, `the ${sync.bytes.length} bytes of the synchronous answer to the same model and input, under ${sync.contentType ?? 'no media type'}`, `${res.body.length} bytes${res.body.equals(sync.bytes) ? '' : ' that differ'}, under ${res.header('content-type') ?? 'no media type'}`, res);

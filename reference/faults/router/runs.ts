@@ -7,9 +7,9 @@ import { H } from '../../router/constants.ts';
 import { undeclaredTopLevel, validateAgainst } from '../../router/validation.ts';
 import { inputSchema } from '../../router/schemas.ts';
 import { randomUUID } from 'node:crypto';
-import { BYOK_PREFIX, EDIT_PREFIX } from '../../router/errors.ts';
+import { BYOK_PREFIX, EDIT_PREFIX, RouterError } from '../../router/errors.ts';
 import { resolvePrincipal } from '../../router/principals.ts';
-import { COLLECT, RUN, SUBMIT, isObj, onRouter, params, routerError } from './shared.ts';
+import { COLLECT, ESTIMATE, RUN, SUBMIT, isObj, onRouter, params, routerError } from './shared.ts';
 
 export const RUN_FAULTS = [
   {
@@ -625,6 +625,41 @@ export const RUN_FAULTS = [
         const q = out.request.query as Record<string, unknown>;
         if (out.status === 200 && typeof q.model_provider === 'string' && out.header(H.dropped) === undefined) out.setHeader(H.dropped, '[]');
       });
+    },
+  },
+  {
+    name: 'router-edit-409-records-key',
+    breaks: 'ROUTER.PROVIDER.EDIT_UNSERVABLE',
+    statements: ['R:152:0b3be116b11f'],
+    description: "the edit refusal is raised after the Idempotency-Key is claimed, and the error path records it like a dispatched answer: the corrected resend under that key (model_provider dropped) is refused 409 as a key conflict instead of run",
+    install(s) {
+      s.policy.router.keyAfterRefusal = (store, scope, key, fingerprint, err) => {
+        if (err instanceof RouterError && err.status === 409 && err.detail.startsWith(EDIT_PREFIX)) store.record(scope, key, fingerprint, { status: 409, headers: { [H.errorType]: 'invalid_input' }, body: Buffer.from(JSON.stringify({ detail: err.detail, error_type: 'invalid_input' })) }, true);
+        else store.release(scope, key);
+      };
+    },
+  },
+  {
+    name: 'router-byok-409-records-key',
+    breaks: 'ROUTER.PROVIDER.BYOK_CONFLICT',
+    statements: ['R:152:0b3be116b11f'],
+    description: "the own-key refusal is raised after the Idempotency-Key is claimed, and the error path records it like a dispatched answer: the corrected resend under that key (model_provider dropped) is refused 409 as a key conflict instead of run",
+    install(s) {
+      s.policy.router.keyAfterRefusal = (store, scope, key, fingerprint, err) => {
+        if (err instanceof RouterError && err.status === 409 && err.detail.startsWith(BYOK_PREFIX)) store.record(scope, key, fingerprint, { status: 409, headers: { [H.errorType]: 'invalid_input' }, body: Buffer.from(JSON.stringify({ detail: err.detail, error_type: 'invalid_input' })) }, true);
+        else store.release(scope, key);
+      };
+    },
+  },
+  {
+    name: 'router-estimate-ignores-provider',
+    breaks: 'ROUTER.PROVIDER.UNREGISTERED',
+    statements: ['R:176:01156134f3e8'],
+    description: "the estimate route's query schema lists no model_provider and the framework strips unknown query parameters, so every estimate prices the native leg: an unregistered value is quoted instead of refused 400",
+    install(s) {
+      s.request({ surfaces: ['router'], routes: [ESTIMATE] }, ({ request }) => {
+        delete (request.query as Record<string, unknown>).model_provider;
+      }, 'preHandler');
     },
   },
 ] as const satisfies ReadonlyArray<FaultUnit>;

@@ -21,6 +21,8 @@ export interface BatchCase {
   files: string[];
   /** Only tests carrying this tag (`@<rule id>`), when the case's rule is declared by tests. */
   tag?: string;
+  /** Scenario inputs this case's target gives over the reference entry's (fixtures/reference-cases.ts). */
+  scenario?: Record<string, unknown>;
 }
 
 export interface PlannedCase extends BatchCase {

@@ -35,7 +35,7 @@ export function planRounds(cases: readonly PlannedCase[], map: SpecMap, root: st
         name: `round${i + 1}~${key}`,
         family: family as Family,
         surface: surface as Surface,
-        cases: round.map((c) => ({ id: c.id, portBase: c.portBase, files: c.files.map((f) => path.join(root, f)), ...(c.tag ? { tag: c.tag } : {}) })),
+        cases: round.map((c) => ({ id: c.id, portBase: c.portBase, files: c.files.map((f) => path.join(root, f)), ...(c.tag ? { tag: c.tag } : {}), ...(c.scenario ? { scenario: c.scenario } : {}) })),
       };
     }),
   );
