@@ -117,6 +117,8 @@ export const CONTROLS = [
   { name: 'router-alternate-answers-raw', description: "runs on wavespeed without strict mode answer wavespeed's own response ({data: {id, outputs, status}}), the router having no translator back to the native output for it", families: ['router'] },
   { name: 'router-queue-own-names', description: 'the two unfinished queue statuses are named QUEUED and RUNNING (the seed shows only COMPLETED; the public documents say IN_QUEUE and IN_PROGRESS)', families: ['router'], departsFrom: ['ROUTER.QUEUE.STATUS_NAMES'] },
   // Slice routerruns (issue #29 § 2): behaviours seed R leaves open for runs, the queue and idempotency.
+  { name: 'router-queued-cap', description: 'a caller holding three unfinished queued requests of the slow model is told to wait: the next submit is answered 429 concurrency_limit_exceeded with Retry-After and the committed-spend headers (every caller is under an in-flight cap)', families: ['router'] },
+  { name: 'router-cancel-never-effective', description: 'a cancel is acknowledged 202 CANCELLATION_REQUESTED and the request runs on to its end (an ask, not a guarantee); only the public-docs reading that a waiting request is stopped departs', families: ['router'], departsFrom: ['ROUTER.QUEUE.CANCEL_QUEUED'] },
   { name: 'router-slow-nondeterministic', description: 'the slow model draws a fresh generation on every call (a new generation_id in its output), so a queued request of it and a later synchronous run of the same input answer different bytes; its target does not declare it deterministic', families: ['router'], scenario: { deterministic_models: ['pixelforge/pf-flux-lite'] } },
 ] as const satisfies ReadonlyArray<ControlInfo>;
 

@@ -175,6 +175,7 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'R:145:efded79376a2': [
     { fault: 'router-fallback-under-strict', rule: 'ROUTER.FALLBACK.SKIPPED' },
     { fault: 'router-queue-drops-strict', rule: 'ROUTER.QUEUE.COLLECT_SELECTION' },
+    { fault: 'router-strict-answer-tagged', rule: 'ROUTER.PROVIDER.ANSWER' },
     { fault: 'router-strict-answer-translated', rule: 'ROUTER.PROVIDER.ANSWER' },
     { fault: 'router-strict-dropped-header', rule: 'ROUTER.PROVIDER.STRICT_MODE' },
     { fault: 'router-strict-validates', rule: 'ROUTER.PROVIDER.STRICT_MODE' },
@@ -281,6 +282,7 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'router-gallery-rerun', rule: 'ROUTER.IDEM.NOT_REPLAYABLE' },
   ],
   'R:172:095fab30ad8d': [
+    { fault: 'router-cutoff-holds-job-record', rule: 'ROUTER.IDEM.PROVIDER_LINK_WINDOW' },
     { fault: 'router-cutoff-replays-failure', rule: 'ROUTER.IDEM.PROVIDER_LINK_WINDOW' },
   ],
   'R:172:9866bea06ef5': [

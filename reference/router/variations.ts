@@ -170,3 +170,13 @@ export function generationOf(state: RouterState, model: ModelDef, out: { content
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) return out;
   return { ...out, bytes: Buffer.from(JSON.stringify({ ...doc, generation_id: randomUUID() })) };
 }
+
+/** router-queued-cap: unfinished queued requests of a slow model a caller may hold before a submit is told to wait (429). */
+export function queuedCap(state: RouterState, model: ModelDef): number | undefined {
+  return state.isControl('router-queued-cap') && model.behaviour === 'slow' ? 3 : undefined;
+}
+
+/** router-cancel-never-effective: a cancel is acknowledged (202) and the run goes on to its end, as the seed allows. */
+export function cancelTakesEffect(state: RouterState): boolean {
+  return !state.isControl('router-cancel-never-effective');
+}

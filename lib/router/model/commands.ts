@@ -25,7 +25,7 @@ import { check, ensure, notJudged } from '../../check.ts';
 import { ModelCommand, type Phase } from '../../model-run.ts';
 import type { RuleId } from '../../rule-ids.ts';
 import { checkRouterError, describe, jsonOf, path, withKey, type ModelRef } from '../models.ts';
-import { noteQueueStatus, retryAfterOf, type Handle } from '../queue.ts';
+import { noteQueueStatus, retryAfterOf, submitPastCap, type Handle } from '../queue.ts';
 import { pick, touch, type KeyModel, type Member, type RequestModel, type RouterModel, type RouterReal, type Route, type SyncAnswer } from './state.ts';
 
 type Cmd = ModelCommand<RouterModel, RouterReal>;
@@ -59,7 +59,9 @@ function newKey(r: RouterReal, what: string): string {
 
 function send(r: RouterReal, client: ApiClient, route: Route, which: Which, body: Record<string, unknown>, key?: string): Promise<ApiResponse> {
   const opts = { path: path(ref(r, which)), json: body };
-  return client.call(route === 'submit' ? 'submitModelRequest' : 'runModel', key !== undefined ? withKey(key, opts) : opts);
+  const args = key !== undefined ? withKey(key, opts) : opts;
+  // A caller held at its spend or in-flight cap is told to wait (429, R:291:0042f822c462), not refused.
+  return route === 'submit' ? submitPastCap(() => client.call('submitModelRequest', args)) : client.call('runModel', args);
 }
 
 /** The synchronous answer to a model and input (learnt from a keyed run of it, else asked now without a key). */

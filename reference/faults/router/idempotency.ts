@@ -232,4 +232,13 @@ export const IDEMPOTENCY_FAULTS = [
       });
     },
   },
+  {
+    name: 'router-cutoff-holds-job-record',
+    breaks: 'ROUTER.IDEM.PROVIDER_LINK_WINDOW',
+    statements: ['R:172:095fab30ad8d'],
+    description: "the key of a call cut off mid-generation at a submit-and-poll partner holds the partner's job record ({id, status: completed}, the last poll answer) instead of the generation's result: the same-key retry gets a 200 that is not the result",
+    install(s) {
+      s.policy.router.cutoffRecord = (_sent, generation) => ({ ...generation, headers: { ...generation.headers, 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ id: randomUUID(), status: 'completed' })) });
+    },
+  },
 ] as const satisfies ReadonlyArray<FaultUnit>;

@@ -662,4 +662,16 @@ export const RUN_FAULTS = [
       }, 'preHandler');
     },
   },
+  {
+    name: 'router-strict-answer-tagged',
+    breaks: 'ROUTER.PROVIDER.ANSWER',
+    statements: ['R:145:efded79376a2'],
+    description: "a strict-mode answer is passed through a response middleware that tags every JSON answer with the provider that served it (a top-level provider member), so the alternate's own answer is no longer returned unchanged",
+    install(s) {
+      onRouter(s, [RUN], (out) => {
+        const q = out.request.query as Record<string, unknown>;
+        if (out.status === 200 && String(q.strict_mode) === 'true' && typeof q.model_provider === 'string' && isObj(out.body)) out.body = { ...out.body, provider: q.model_provider };
+      });
+    },
+  },
 ] as const satisfies ReadonlyArray<FaultUnit>;
