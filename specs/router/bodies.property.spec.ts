@@ -26,17 +26,17 @@ interface Target {
  */
 async function targets(api: ApiClient, requireScenario: Need): Promise<Target[]> {
   const out: Target[] = [];
-  const given = (keys: string[]) => keys.filter((key) => typeof api.target.scenario[key] === 'string');
-  const first = given(['image_model', 'video_model']);
-  const named = first.length > 0 ? first : given(['text_model']);
+  const { image_model, video_model, text_model } = api.target.scenario;
+  const first = [image_model, video_model].filter((id): id is string => typeof id === 'string');
+  const named = first.length > 0 ? first : typeof text_model === 'string' ? [text_model] : [];
   if (named.length === 0) requireScenario('image_model', 'model with an authored input schema');
-  for (const key of named) {
-    const m = modelRef(api.target.scenario[key] as string);
+  for (const id of named) {
+    const m = modelRef(id);
     const doc = await modelDocument(api, m);
     if (!doc.input) {
       // An authored document without an input schema breaks its rule; an unauthored one means the scenario named the wrong model.
       ensure('ROUTER.SCHEMA.DOCUMENT', doc.authored !== true, `the authored document of ${m.id}`, 'a request-body schema', 'none');
-      throw new SuiteError(`scenario input ${key} names ${m.id}, whose input schema is not authored`);
+      throw new SuiteError(`the scenario names ${m.id} as a model with a body, but its input schema is not authored`);
     }
     out.push({ m, schema: doc.input });
   }
