@@ -89,6 +89,8 @@ function judgeStatus(m: RouterModel, r: RouterReal, q: RequestModel, body: Handl
   if (!completed) {
     // error_type is present only on a COMPLETED request (R:74:a2b3d6162283): a status carrying one is COMPLETED.
     check('ROUTER.QUEUE.STATUS_CLOSED', body.error_type === undefined, `${where} of ${name}`, 'no error_type on an unfinished status (a request carrying one is COMPLETED)', { status: body.status, error_type: body.error_type }, res);
+    // Carrying an error_type, it is over under another name (that name is the fault above): not judged as unfinished.
+    if (errorType !== undefined) return;
     // COMPLETED is where every request ends (R:105-108): nothing leads out of it.
     if (q.finished) check('ROUTER.QUEUE.STATUS_CLOSED', false, `${where} of ${name}, known finished (${q.finished.how})`, 'COMPLETED still: a finished request is never unfinished again', body.status, res);
     check('ROUTER.QUEUE.POLL_RETRY_AFTER', retryAfterOf(res) !== undefined, `${where} of ${name}, unfinished (${String(body.status)})`, 'Retry-After (integer seconds to wait before the next poll)', res.header('retry-after') ?? 'absent', res);
@@ -377,7 +379,8 @@ async function collect(m: RouterModel, r: RouterReal, q: RequestModel): Promise<
   // aged out (410, retention not shown). The status says which the request is.
   if (res.status === 410) return;
   const status = await readStatus(m, r, q, `a status read after its collect answered ${describe(r.api, res)}`);
-  if (status.status !== 'COMPLETED') {
+  // A status carrying an error_type is over, whatever it is named (STATUS_CLOSED judges the name).
+  if (status.status !== 'COMPLETED' && status.error_type === undefined) {
     check('ROUTER.QUEUE.COLLECT_PENDING', false, `a collect of ${name}, unfinished (its status read after: ${String(status.status)})`, '202 with the status response', describe(r.api, res), res);
   } else if (status.error_type === undefined || q.collected !== undefined) {
     // R:107:74fe11755885: a request that succeeded is collected 200 with its stored result (and one collected so once holds it).
