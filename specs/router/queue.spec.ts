@@ -158,6 +158,57 @@ test.describe('Queued request', () => {
     }
   });
 
+  test('a cancel taken on one request leaves every other request of the workspace collecting its own result: two requests admitted after the cancelled one each collect exactly their own synchronous answer', rules('ROUTER.QUEUE.COLLECT_IDENTICAL'), async ({ api, requireScenario }) => {
+    const slow = modelRef(requireScenario('slow_model', 'a model slow enough to cancel') as string);
+    const m = modelRef(requireScenario('image_model', 'JSON model with deterministic output') as string);
+    // Admitted one after the other, so the cancelled request comes first in the workspace's order
+    // and both image requests after it: a router that finds a result by admission order, and
+    // forgets the cancelled one, would hand the first image request the second one's result.
+    const doomed = handleOf(await submitted(api, { path: path(slow), json: imageBody(requireScenario) }));
+    const bodies = [0, 1].map(() => ({ ...imageBody(requireScenario), prompt: `conformance after cancel ${randomUUID()}` }));
+    const handles: Handle[] = [];
+    for (const json of bodies) handles.push(handleOf(await submitted(api, { path: path(m), json })));
+    const cancel = await api.follow(doomed.cancel_url, { method: 'PUT' });
+    // What a cancel answers is ROUTER.QUEUE.CANCEL's to judge; here it only says whether one was taken.
+    const taken = cancel.status === 202;
+    if (!taken) notJudged('ROUTER.QUEUE.COLLECT_IDENTICAL', `the cancel of ${slow.id} request ${doomed.request_id} answered ${describe(api, cancel)}, not 202: no cancel was taken, so a collect after a taken cancel could not be provoked (the collects below are still judged)`);
+    const done = await Promise.all(handles.map((h) => untilCompleted(api, h)));
+    // Let the cancelled request end too, so nothing of this test is still running after it.
+    await untilCompleted(api, doomed);
+    const deterministic = deterministicModels(api, requireScenario).has(m.id);
+    if (!deterministic) notJudged('ROUTER.QUEUE.COLLECT_IDENTICAL', `${m.id} is not among the target's deterministic_models, so its collects are not compared byte for byte with fresh synchronous runs`);
+    const collected: Array<ApiResponse | undefined> = [];
+    const syncs: Array<ApiResponse | undefined> = [];
+    for (const [i, h] of handles.entries()) {
+      const what = `collect of image request ${i + 1} of 2 (${h.request_id}), admitted after ${slow.id} request ${doomed.request_id}${taken ? ', which was then cancelled (202)' : ''}`;
+      // A request that ended with an error_type has no result to collect (ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE's).
+      if (done[i].status !== 'COMPLETED' || done[i].error_type !== undefined) {
+        notJudged('ROUTER.QUEUE.COLLECT_IDENTICAL', `image request ${h.request_id} ended ${String(done[i].status)} with error_type ${JSON.stringify(done[i].error_type)}, so it has no result to collect`);
+        collected.push(undefined);
+        syncs.push(undefined);
+        continue;
+      }
+      // R:107:74fe11755885: COMPLETED without error_type is a run that succeeded; its collect answers the stored result.
+      const got = await api.follow(h.response_url);
+      collected.push(got);
+      check('ROUTER.QUEUE.COLLECT_IDENTICAL', got.status === 200, what, '200 with its result (it ended COMPLETED without error_type)', describe(api, got), got);
+      const sync = deterministic ? await api.call('runModel', { path: path(m), json: bodies[i] }) : undefined;
+      syncs.push(sync);
+      if (sync === undefined || got.status !== 200) continue;
+      ensure('ROUTER.RUN.NATIVE', sync.status === 200, `a synchronous run of ${m.id} with the body of image request ${i + 1}`, '200', describe(api, sync), sync);
+      check('ROUTER.QUEUE.COLLECT_IDENTICAL', got.body.equals(sync.body), `the bytes of the ${what}`, `the ${sync.body.length} bytes a synchronous run of its own body answers`, `${got.body.length} bytes that differ`, got);
+    }
+    // The two bodies differ in their prompt; where their synchronous answers differ too, two equal
+    // collects mean one request was handed the other's result.
+    const [a, b] = collected;
+    const [sa, sb] = syncs;
+    if (a?.status === 200 && b?.status === 200 && sa?.status === 200 && sb?.status === 200 && !sa.body.equals(sb.body)) {
+      check('ROUTER.QUEUE.COLLECT_IDENTICAL', !a.body.equals(b.body), 'the collects of the two image requests, whose bodies and synchronous answers differ', 'two different results, each its own', `the same ${a.body.length} bytes for both`, b);
+    } else {
+      notJudged('ROUTER.QUEUE.COLLECT_IDENTICAL', 'the two collects were not compared with each other: one of them or of their synchronous runs did not answer 200, the model is not deterministic here, or both synchronous answers are the same bytes');
+    }
+  });
+
   test('cancel of an unfinished request answers 202 CANCELLATION_REQUESTED, and of a finished one ALREADY_COMPLETED (409 or 400); the request ends COMPLETED; a cancel of a request still waiting in the queue takes effect (public docs)', rules('ROUTER.QUEUE.CANCEL', 'ROUTER.QUEUE.CANCEL_QUEUED', 'ROUTER.QUEUE.STATUS_CLOSED', 'ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('slow_model', 'a model slow enough to cancel') as string);
     const h = handleOf(await submitted(api, { path: path(m), json: imageBody(requireScenario) }));

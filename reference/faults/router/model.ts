@@ -50,7 +50,7 @@ export const ROUTER_MODEL_FAULTS = [
     breaks: 'ROUTER.QUEUE.COLLECT_IDENTICAL',
     statements: ['R:195:adc652f16295'],
     description:
-      "collect finds a stored result by the request's place in its workspace's list of admissions, fixed when it was admitted; a cancel that is taken removes the cancelled request from that list, so a request admitted before the cancel (and after the cancelled one) is then collected with the result of the request admitted after it (or, at the end of the list, as a failed run: 502 provider_error). Caught by the router state machine alone; the hand-written checks collect requests no cancel overtook (specs/router/queue.spec.ts cancels a request of slow_model and collects none submitted before that cancel)",
+      "collect finds a stored result by the request's place in its workspace's list of admissions, fixed when it was admitted; a cancel that is taken removes the cancelled request from that list, so a request admitted before the cancel (and after the cancelled one) is then collected with the result of the request admitted after it (or, at the end of the list, as a failed run: 502 provider_error). Caught by specs/router/queue.spec.ts, whose test of a cancel taken on one request submits a slow_model request and then two image_model requests, cancels the first and compares each image collect with a synchronous run of its own body (the router state machine catches it too when a random run cancels and then collects)",
     install(s) {
       const lists = new Map<string, string[]>();
       const admitted = new Map<string, { place: number; model: string }>();
