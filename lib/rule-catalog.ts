@@ -1535,6 +1535,7 @@ export const RULE_CATALOG = {
     source: 'seed',
     seed_refs: [
       { seed: 'R', section: 'What the service does', line: 7, sha: '5036bddf9d14' },
+      { seed: 'R', section: 'What the service does', line: 10, sha: '06fbca54a699' },
       { seed: 'R', section: 'Resources and their fields › Opaque documents', line: 95, sha: '2f74232fb41f' },
     ],
   },
@@ -1672,7 +1673,6 @@ export const RULE_CATALOG = {
     not_covered: 'the operation a body selects shows from outside only through metering and refusals, judged as ROUTER.RUN.VIDEO_BILLING and ROUTER.PROVIDER.EDIT_UNSERVABLE; the seed lets sibling operations share one rate',
     seed_refs: [
       { seed: 'R', section: 'Endpoints › POST /v2/models/{provider}/{model}  (synchronous run)', line: 161, sha: '8937b1f01e46' },
-      { seed: 'R', section: 'Endpoints › POST /v2/models/{provider}/{model}  (synchronous run)', line: 161, sha: '2a645d23f98a' },
       { seed: 'R', section: 'Endpoints › POST /v2/models/{provider}/{model}/requests  (queued submit)', line: 187, sha: '3f9369d6ac55' },
     ],
   },
@@ -1968,7 +1968,6 @@ export const RULE_CATALOG = {
     seed_refs: [
       { seed: 'R', section: 'Endpoints › POST /v2/models/{provider}/{model}  (synchronous run)', line: 170, sha: 'fbe5d04d02cd' },
       { seed: 'R', section: 'Endpoints › POST /v2/models/{provider}/{model}  (synchronous run)', line: 170, sha: '583f5ec8e664' },
-      { seed: 'R', section: 'Endpoints › POST /v2/models/{provider}/{model}  (synchronous run)', line: 170, sha: '1dea32e93e72' },
     ],
   },
   'ROUTER.IDEM.AUTH_401': {
@@ -2029,7 +2028,6 @@ export const RULE_CATALOG = {
     not_covered: 'a 24-hour retention cannot be observed within a conformance run',
     seed_refs: [
       { seed: 'R', section: 'Endpoints › POST /v2/models/{provider}/{model}  (synchronous run)', line: 169, sha: 'f7d57f5d4f81' },
-      { seed: 'R', section: 'Limits', line: 286, sha: 'f97ca3e53ca7' },
     ],
   },
   'ROUTER.IDEM.PROVIDER_LINK_WINDOW': {
@@ -2139,6 +2137,7 @@ export const RULE_CATALOG = {
     source: 'seed',
     seed_refs: [
       { seed: 'R', section: 'Resources and their fields › Queued request', line: 74, sha: 'a2b3d6162283' },
+      { seed: 'R', section: 'States and transitions', line: 105, sha: 'e83e71a59b60' },
       { seed: 'R', section: 'States and transitions', line: 107, sha: '74fe11755885' },
       { seed: 'R', section: 'States and transitions', line: 108, sha: '53efeed6d5ef' },
     ],

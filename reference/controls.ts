@@ -50,6 +50,8 @@ export interface ControlInfo {
    * Scenario inputs the control's run gives (merged over the reference entry's), as a user
    * configuring a server of this kind would: where the variation is a form the seed does not
    * show and the suite takes from an input (fixtures/test.ts applies them to the control's case).
+   * Scenario inputs a target with this behaviour gives, over the reference entry's (the
+   * self-test's run of the control uses them): what the server's operator would declare.
    */
   readonly scenario?: Readonly<Record<string, unknown>>;
 }
@@ -118,7 +120,7 @@ export const CONTROLS = [
   { name: 'router-format-annotation', description: 'the router reads `format` in input schemas as an annotation (the JSON Schema 2020-12 default): a non-URI string in a uri field is run', families: ['router'] },
   { name: 'router-provider-requirements', description: 'image partners make at most three images per call, a requirement beyond the schema: num_images 4 is called malformed by the provider (400 invalid_input with its reason)', families: ['router'] },
   { name: 'router-spend-headers-on-limits-only', description: 'the committed-spend headers are sent on 429 answers only, never on a 200 run', families: ['router'], leavesUnjudged: ['ROUTER.RUN.SPEND_HEADERS'] },
-  { name: 'router-no-submit-estimates', description: 'the estimate on a queued submit is still rolling out: no admission carries one', families: ['router'], leavesUnjudged: ['ROUTER.QUEUE.ESTIMATE_LEG'] },
+  { name: 'router-no-submit-estimates', description: 'the estimate on a queued submit is still rolling out: no admission carries one', families: ['router'], leavesUnjudged: ['ROUTER.QUEUE.ESTIMATE_LEG', 'ROUTER.QUEUE.ESTIMATE'] },
   { name: 'router-limits-runs-only', description: 'the request allowance counts synchronous runs only: catalog reads are never answered 429 (GET /v2/models lists no 429)', families: ['router'] },
   { name: 'router-provider-failure-402', description: 'a provider that could not take the call and reported nothing is a request-level failure: 402 provider_error, not 502', families: ['router'] },
   { name: 'router-schema-failure-unavailable', description: 'a schema document the router cannot build is answered 500 with bucket service_unavailable (the seed names no bucket for that 500; public docs pair service_unavailable with 503)', families: ['router'], departsFrom: ['ROUTER.ERR.CODE_STATUS_PUBLIC'] },
@@ -145,6 +147,10 @@ export const CONTROLS = [
   { name: 'router-estimate-ignores-capacity', description: 'the estimate of a model at capacity is quoted (200) instead of refused 503: the estimate dispatches nothing', families: ['router'] },
   { name: 'router-quote-other-names', description: 'quotes name the members seed R does not show otherwise: currency_code, model, provider_leg, min_cents and max_cents', families: ['router'] },
   { name: 'router-quote-open-vocabulary', description: "the estimate route's quotes with no figure say source indeterminate, and a body priced only afterwards says reason priced_after_run (values a client reads as unknown and not_quotable)", families: ['router'] },
+  // Slice routerruns (issue #29 § 2): behaviours seed R leaves open for runs, the queue and idempotency.
+  { name: 'router-queued-cap', description: 'a caller holding three unfinished queued requests of the slow model is told to wait: the next submit is answered 429 concurrency_limit_exceeded with Retry-After and the committed-spend headers (every caller is under an in-flight cap)', families: ['router'] },
+  { name: 'router-cancel-never-effective', description: 'a cancel is acknowledged 202 CANCELLATION_REQUESTED and the request runs on to its end (an ask, not a guarantee); only the public-docs reading that a waiting request is stopped departs', families: ['router'], departsFrom: ['ROUTER.QUEUE.CANCEL_QUEUED'] },
+  { name: 'router-slow-nondeterministic', description: 'the slow model draws a fresh generation on every call (a new generation_id in its output), so a queued request of it and a later synchronous run of the same input answer different bytes; its target does not declare it deterministic', families: ['router'], scenario: { deterministic_models: ['pixelforge/pf-flux-lite'] } },
 ] as const satisfies ReadonlyArray<ControlInfo>;
 
 export type ControlName = (typeof CONTROLS)[number]['name'];

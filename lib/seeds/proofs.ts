@@ -6,8 +6,21 @@ export interface Proof {
 }
 
 export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
+  'R:7:5036bddf9d14': [
+    { fault: 'router-output-array', rule: 'ROUTER.RUN.NATIVE' },
+    { fault: 'router-output-enveloped', rule: 'ROUTER.RUN.OUTPUT_SCHEMA' },
+  ],
   'R:7:7c2e8778e4b2': [
     { fault: 'router-model-by-segment-only', rule: 'ROUTER.ID.SEGMENTS' },
+  ],
+  'R:9:69f8347a74b3': [
+    { fault: 'router-submit-unvalidated', rule: 'ROUTER.QUEUE.VALIDATED_AT_SUBMIT' },
+  ],
+  'R:10:06fbca54a699': [
+    { fault: 'router-sync-job-record', rule: 'ROUTER.RUN.OUTPUT_SCHEMA' },
+  ],
+  'R:11:c38ad1e87a8f': [
+    { fault: 'router-submit-no-status', rule: 'ROUTER.QUEUE.HANDLE' },
   ],
   'R:21:ac971cc6036a': [
     { fault: 'router-ids-case-insensitive', rule: 'ROUTER.ID.SEGMENTS' },
@@ -77,6 +90,7 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   ],
   'R:51:ad9a5652bd3b': [
     { fault: 'router-credits-200-per-dollar', rule: 'ROUTER.ESTIMATE.CREDITS' },
+    { fault: 'router-credits-doubled', rule: 'ROUTER.RUN.CREDITS_USED' },
     { fault: 'router-credits-truncated', rule: 'ROUTER.ESTIMATE.CREDITS' },
   ],
   'R:52:36c68f3d4dbe': [
@@ -91,6 +105,7 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   ],
   'R:56:372c6fe011c9': [
     { fault: 'router-not-quotable-wrong-reason', rule: 'ROUTER.ESTIMATE.REASON' },
+    { fault: 'router-submit-stale-not-quotable', rule: 'ROUTER.QUEUE.ESTIMATE' },
     { fault: 'router-unpriced-not-quotable', rule: 'ROUTER.ESTIMATE.REASON' },
   ],
   'R:63:5b3c0c7beaff': [
@@ -100,10 +115,15 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'router-estimate-honours-strict', rule: 'ROUTER.ESTIMATE.VALIDATION' },
     { fault: 'router-estimate-rejects-unknown', rule: 'ROUTER.ESTIMATE.VALIDATION' },
   ],
+  'R:65:3357a8ebe2bc': [
+    { fault: 'router-fallback-native-rate', rule: 'ROUTER.FALLBACK.RATE' },
+  ],
   'R:65:c4ed5a315dcb': [
+    { fault: 'router-queue-falls-back', rule: 'ROUTER.QUEUE.NO_FALLBACK' },
     { fault: 'router-submit-estimate-native-rate', rule: 'ROUTER.QUEUE.ESTIMATE_LEG' },
   ],
   'R:65:d1040a0b3d81': [
+    { fault: 'router-alias-comfyui-refused', rule: 'ROUTER.PROVIDER.ALIASES' },
     { fault: 'router-estimate-leg-native', rule: 'ROUTER.ESTIMATE.CURRENCY_LEG' },
   ],
   'R:70:2c153ddb521c': [
@@ -114,7 +134,17 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'router-submit-fails-on-stale-card', rule: 'ROUTER.QUEUE.ESTIMATE_NEVER_FAILS' },
   ],
   'R:74:6ebcff02673d': [
+    { fault: 'router-status-drops-urls', rule: 'ROUTER.QUEUE.HANDLE' },
     { fault: 'router-status-without-request-id', rule: 'ROUTER.QUEUE.HANDLE' },
+  ],
+  'R:74:a2b3d6162283': [
+    { fault: 'router-error-type-null', rule: 'ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE' },
+    { fault: 'router-failed-status', rule: 'ROUTER.QUEUE.STATUS_CLOSED' },
+    { fault: 'router-failure-no-error-type', rule: 'ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE' },
+  ],
+  'R:76:80f920c75b96': [
+    { fault: 'router-cancel-ack-status', rule: 'ROUTER.QUEUE.CANCEL' },
+    { fault: 'router-cancel-done-accepted', rule: 'ROUTER.QUEUE.CANCEL' },
   ],
   'R:80:3d30fc7a6bb8': [
     { fault: 'router-refusal-subject-dropped', rule: 'ROUTER.ERR.CONTENT_POLICY' },
@@ -130,6 +160,10 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'R:82:3ba01903e5f8': [
     { fault: 'router-retired-200', rule: 'ROUTER.CATALOG.RETIRED' },
     { fault: 'router-retired-wording', rule: 'ROUTER.CATALOG.RETIRED_DETAIL' },
+  ],
+  'R:82:863303820616': [
+    { fault: 'router-byok-detail-reworded', rule: 'ROUTER.PROVIDER.BYOK_CONFLICT' },
+    { fault: 'router-edit-detail-reworded', rule: 'ROUTER.PROVIDER.EDIT_UNSERVABLE' },
   ],
   'R:86:bb89bcc02af0': [
     { fault: 'router-422-string-detail', rule: 'ROUTER.ERR.VALIDATION_BODY' },
@@ -148,15 +182,52 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   ],
   'R:95:2f74232fb41f': [
     { fault: 'router-non-object-body-wrapped', rule: 'ROUTER.ERR.NON_OBJECT_BODY' },
+    { fault: 'router-output-array', rule: 'ROUTER.RUN.NATIVE' },
+    { fault: 'router-output-enveloped', rule: 'ROUTER.RUN.OUTPUT_SCHEMA' },
   ],
   'R:95:70c52ff790de': [
     { fault: 'router-seed-max-1e6', rule: 'ROUTER.RUN.SCHEMA_BODIES' },
+  ],
+  'R:99:27c642ae2dbf': [
+    { fault: 'router-cancel-ack-status', rule: 'ROUTER.QUEUE.CANCEL' },
+  ],
+  'R:99:64c869655d5a': [
+    { fault: 'router-failed-status', rule: 'ROUTER.QUEUE.STATUS_CLOSED' },
+    { fault: 'router-status-cancelling', rule: 'ROUTER.QUEUE.STATUS_CLOSED' },
+  ],
+  'R:99:e9b5ad75077f': [
+    { fault: 'router-completed-renamed', rule: 'ROUTER.QUEUE.STATUS_CLOSED' },
+  ],
+  'R:103:ba1b172aaf32': [
+    { fault: 'router-status-url-relative', rule: 'ROUTER.QUEUE.HANDLE' },
+    { fault: 'router-submit-no-status', rule: 'ROUTER.QUEUE.HANDLE' },
+  ],
+  'R:104:618235c3f8bc': [
+    { fault: 'router-status-cancelling', rule: 'ROUTER.QUEUE.STATUS_CLOSED' },
+  ],
+  'R:105:e83e71a59b60': [
+    { fault: 'router-cancel-ends-clean', rule: 'ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE' },
+    { fault: 'router-failed-status', rule: 'ROUTER.QUEUE.STATUS_CLOSED' },
+  ],
+  'R:106:b0ddf19e95e5': [
+    { fault: 'router-cancel-done-202', rule: 'ROUTER.QUEUE.CANCEL' },
+    { fault: 'router-cancel-done-drops-result', rule: 'ROUTER.QUEUE.CANCEL' },
+  ],
+  'R:107:74fe11755885': [
+    { fault: 'router-completed-renamed', rule: 'ROUTER.QUEUE.STATUS_CLOSED' },
+    { fault: 'router-error-type-null', rule: 'ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE' },
+    { fault: 'router-status-reopened-after-collect', rule: 'ROUTER.QUEUE.STATUS_CLOSED' },
+  ],
+  'R:108:53efeed6d5ef': [
+    { fault: 'router-failed-status', rule: 'ROUTER.QUEUE.STATUS_CLOSED' },
+    { fault: 'router-failure-no-error-type', rule: 'ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE' },
   ],
   'R:110:e2aa1dbe54d9': [
     { fault: 'router-fourth-status', rule: 'ROUTER.QUEUE.STATUS_NAMES' },
   ],
   'R:112:99d3346bc6dd': [
     { fault: 'load-poll-no-retry-after', rule: 'LOAD.POLL.RETRY_AFTER' },
+    { fault: 'router-poll-no-retry-after', rule: 'ROUTER.QUEUE.POLL_RETRY_AFTER' },
     { fault: 'router-retry-after-date', rule: 'ROUTER.HEADER.RETRY_AFTER' },
   ],
   'R:116:7c1f0886b612': [
@@ -179,27 +250,142 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'R:122:b7edad8dd67e': [
     { fault: 'router-detail-no-schema-url', rule: 'ROUTER.CATALOG.DETAIL' },
   ],
+  'R:125:a8636bbeb1af': [
+    { fault: 'router-key-cap-128', rule: 'ROUTER.IDEM.KEY_LENGTH' },
+    { fault: 'router-key-cap-128-conflict', rule: 'ROUTER.IDEM.KEY_LENGTH' },
+  ],
+  'R:129:279cdee1b254': [
+    { fault: 'router-provider-ignored', rule: 'ROUTER.PROVIDER.TRANSLATION' },
+  ],
+  'R:130:1228ce4cc53e': [
+    { fault: 'router-strict-without-provider', rule: 'ROUTER.PROVIDER.STRICT_MODE' },
+  ],
   'R:131:7fa92600ef30': [
     { fault: 'router-fallback-ignores-false', rule: 'ROUTER.FALLBACK.OFF' },
+  ],
+  'R:132:03ad23a2e699': [
+    { fault: 'router-reject-unknown-by-default', rule: 'ROUTER.RUN.REJECT_UNKNOWN' },
+    { fault: 'router-reject-unknown-ignored', rule: 'ROUTER.RUN.REJECT_UNKNOWN' },
   ],
   'R:134:13114c9a8e32': [
     { fault: 'router-non-object-body-wrapped', rule: 'ROUTER.ERR.NON_OBJECT_BODY' },
   ],
+  'R:137:76028b1e9497': [
+    { fault: 'router-no-nosniff', rule: 'ROUTER.RUN.NOSNIFF' },
+  ],
   'R:137:a952e40104ff': [
     { fault: 'router-bytes-as-base64', rule: 'ROUTER.RUN.BYTES' },
+  ],
+  'R:137:dedf3f1250db': [
+    { fault: 'router-output-array', rule: 'ROUTER.RUN.NATIVE' },
   ],
   'R:138:bc1b401a1951': [
     { fault: 'router-429-no-spend', rule: 'ROUTER.ERR.RATE_LIMITED' },
     { fault: 'router-capacity-429', rule: 'ROUTER.ERR.CAPACITY' },
     { fault: 'router-capacity-no-retry-after', rule: 'ROUTER.ERR.CAPACITY' },
     { fault: 'router-deadline-no-retry-after', rule: 'ROUTER.ERR.DEADLINE' },
+    { fault: 'router-inflight-dispatches', rule: 'ROUTER.IDEM.IN_FLIGHT' },
+    { fault: 'router-inflight-no-retry-after', rule: 'ROUTER.IDEM.IN_FLIGHT' },
     { fault: 'router-upstream-status-text', rule: 'ROUTER.CONTRACT.HEADERS' },
+  ],
+  'R:141:d6afdafa33e7': [
+    { fault: 'router-strict-without-provider', rule: 'ROUTER.PROVIDER.STRICT_MODE' },
+  ],
+  'R:142:1365f3c86aea': [
+    { fault: 'router-alias-comfyui-refused', rule: 'ROUTER.PROVIDER.ALIASES' },
   ],
   'R:143:76adcceb31b0': [
     { fault: 'router-detail-extra-leg', rule: 'ROUTER.CATALOG.DETAIL_LEGS' },
   ],
+  'R:144:4a7425e0ed20': [
+    { fault: 'router-translation-silent', rule: 'ROUTER.PROVIDER.TRANSLATION' },
+  ],
+  'R:144:8f87a4ad1340': [
+    { fault: 'router-alternate-answer-enveloped', rule: 'ROUTER.PROVIDER.ANSWER' },
+  ],
+  'R:145:efded79376a2': [
+    { fault: 'router-fallback-under-strict', rule: 'ROUTER.FALLBACK.SKIPPED' },
+    { fault: 'router-queue-drops-strict', rule: 'ROUTER.QUEUE.COLLECT_SELECTION' },
+    { fault: 'router-strict-answer-tagged', rule: 'ROUTER.PROVIDER.ANSWER' },
+    { fault: 'router-strict-answer-translated', rule: 'ROUTER.PROVIDER.ANSWER' },
+    { fault: 'router-strict-dropped-header', rule: 'ROUTER.PROVIDER.STRICT_MODE' },
+    { fault: 'router-strict-validates', rule: 'ROUTER.PROVIDER.STRICT_MODE' },
+  ],
+  'R:146:3bad4bf876a3': [
+    { fault: 'router-order-edit-before-unregistered', rule: 'ROUTER.PROVIDER.REFUSAL_ORDER' },
+    { fault: 'router-order-gate-before-byok', rule: 'ROUTER.PROVIDER.REFUSAL_ORDER' },
+    { fault: 'router-order-noleg-before-gate', rule: 'ROUTER.PROVIDER.REFUSAL_ORDER' },
+    { fault: 'router-refusal-order', rule: 'ROUTER.PROVIDER.REFUSAL_ORDER' },
+  ],
+  'R:147:a877f6953e76': [
+    { fault: 'router-order-edit-before-unregistered', rule: 'ROUTER.PROVIDER.REFUSAL_ORDER' },
+    { fault: 'router-unregistered-runs', rule: 'ROUTER.PROVIDER.UNREGISTERED' },
+  ],
+  'R:148:412eba024a88': [
+    { fault: 'router-edit-refused-everywhere', rule: 'ROUTER.PROVIDER.EDIT_UNSERVABLE' },
+  ],
+  'R:148:f1ff7da45570': [
+    { fault: 'router-edit-detail-reworded', rule: 'ROUTER.PROVIDER.EDIT_UNSERVABLE' },
+    { fault: 'router-edit-forwarded', rule: 'ROUTER.PROVIDER.EDIT_UNSERVABLE' },
+  ],
+  'R:149:7d9196910a65': [
+    { fault: 'router-byok-detail-reworded', rule: 'ROUTER.PROVIDER.BYOK_CONFLICT' },
+    { fault: 'router-byok-only-with-leg', rule: 'ROUTER.PROVIDER.BYOK_CONFLICT' },
+    { fault: 'router-order-gate-before-byok', rule: 'ROUTER.PROVIDER.REFUSAL_ORDER' },
+  ],
+  'R:150:b090496824a8': [
+    { fault: 'router-gate-ignored', rule: 'ROUTER.PROVIDER.GATE' },
+    { fault: 'router-gate-unknown-closed', rule: 'ROUTER.PROVIDER.GATE' },
+    { fault: 'router-order-noleg-before-gate', rule: 'ROUTER.PROVIDER.REFUSAL_ORDER' },
+  ],
+  'R:151:5e5775534338': [
+    { fault: 'router-no-leg-404', rule: 'ROUTER.PROVIDER.NO_LEG' },
+  ],
+  'R:152:0b3be116b11f': [
+    { fault: 'router-byok-409-records-key', rule: 'ROUTER.PROVIDER.BYOK_CONFLICT' },
+    { fault: 'router-byok-cleared-by-key', rule: 'ROUTER.PROVIDER.BYOK_CONFLICT' },
+    { fault: 'router-edit-409-records-key', rule: 'ROUTER.PROVIDER.EDIT_UNSERVABLE' },
+  ],
+  'R:155:32ee83b4b4db': [
+    { fault: 'router-fallback-after-timeout', rule: 'ROUTER.FALLBACK.ATTEMPTS' },
+  ],
+  'R:155:9ff9444f1710': [
+    { fault: 'router-fallback-by-body', rule: 'ROUTER.FALLBACK.ATTEMPTS' },
+    { fault: 'router-fallback-on-rejection', rule: 'ROUTER.FALLBACK.ATTEMPTS' },
+    { fault: 'router-fallback-random', rule: 'ROUTER.FALLBACK.ATTEMPTS' },
+    { fault: 'router-fallback-round-robin', rule: 'ROUTER.FALLBACK.ATTEMPTS' },
+    { fault: 'router-fallback-until-served', rule: 'ROUTER.FALLBACK.ATTEMPTS' },
+  ],
   'R:156:7de0b2b36e99': [
     { fault: 'router-fallback-failed-header', rule: 'ROUTER.FALLBACK.FAILED_NO_HEADER' },
+  ],
+  'R:157:d6b775bc7aa9': [
+    { fault: 'router-fallback-on-byok', rule: 'ROUTER.FALLBACK.SKIPPED' },
+    { fault: 'router-fallback-on-edit', rule: 'ROUTER.FALLBACK.SKIPPED' },
+    { fault: 'router-fallback-skip-refused', rule: 'ROUTER.FALLBACK.SKIPPED' },
+    { fault: 'router-fallback-under-strict', rule: 'ROUTER.FALLBACK.SKIPPED' },
+  ],
+  'R:159:c8fb1c4e85c7': [
+    { fault: 'router-reject-unknown-nested', rule: 'ROUTER.RUN.REJECT_UNKNOWN' },
+    { fault: 'router-reject-unknown-open-schema', rule: 'ROUTER.RUN.REJECT_UNKNOWN' },
+    { fault: 'router-reject-unknown-strict-submit', rule: 'ROUTER.RUN.REJECT_UNKNOWN' },
+    { fault: 'router-reject-unknown-unauthored', rule: 'ROUTER.RUN.REJECT_UNKNOWN' },
+  ],
+  'R:161:8937b1f01e46': [
+    { fault: 'router-edit-not-detected', rule: 'ROUTER.PROVIDER.EDIT_UNSERVABLE' },
+  ],
+  'R:161:cb574ceb3ee9': [
+    { fault: 'router-video-bills-by-role', rule: 'ROUTER.RUN.VIDEO_BILLING' },
+    { fault: 'router-video-bills-last-media', rule: 'ROUTER.RUN.VIDEO_BILLING' },
+    { fault: 'router-video-draft-by-media', rule: 'ROUTER.RUN.VIDEO_BILLING' },
+    { fault: 'router-video-images-as-text', rule: 'ROUTER.RUN.VIDEO_BILLING' },
+  ],
+  'R:164:21135e0ced7b': [
+    { fault: 'router-inflight-dispatches', rule: 'ROUTER.IDEM.IN_FLIGHT' },
+    { fault: 'router-inflight-no-retry-after', rule: 'ROUTER.IDEM.IN_FLIGHT' },
+  ],
+  'R:165:954ec7a8c43e': [
+    { fault: 'router-conflict-replays', rule: 'ROUTER.IDEM.CONFLICT' },
   ],
   'R:166:9454d41e0a87': [
     { fault: 'load-concurrency-no-spend', rule: 'LOAD.CONCURRENCY.SPEND_HEADERS' },
@@ -210,10 +396,53 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'load-retry-after-short', rule: 'LOAD.RATE_LIMIT.RETRY_SUCCEEDS' },
     { fault: 'router-rate-limited-403', rule: 'ROUTER.ERR.RATE_LIMITED' },
   ],
+  'R:169:6f5647df6adb': [
+    { fault: 'router-key-freed-by-cancel', rule: 'ROUTER.IDEM.REPLAY' },
+    { fault: 'router-replay-redispatches', rule: 'ROUTER.IDEM.REPLAY' },
+    { fault: 'router-replay-unmarked', rule: 'ROUTER.IDEM.REPLAY' },
+  ],
+  'R:169:f7d57f5d4f81': [
+    { fault: 'router-replay-redispatches', rule: 'ROUTER.IDEM.REPLAY' },
+  ],
+  'R:170:583f5ec8e664': [
+    { fault: 'router-teammate-conflict-runs', rule: 'ROUTER.IDEM.SCOPE' },
+    { fault: 'router-teammate-replay-cache', rule: 'ROUTER.IDEM.SCOPE' },
+  ],
+  'R:170:fbe5d04d02cd': [
+    { fault: 'router-keys-global', rule: 'ROUTER.IDEM.SCOPE' },
+    { fault: 'router-teammate-conflict-runs', rule: 'ROUTER.IDEM.SCOPE' },
+  ],
   'R:171:0f992c6bbbab': [
     { fault: 'router-keyed-anonymous-replay', rule: 'ROUTER.IDEM.AUTH_401' },
   ],
+  'R:172:012b38b74594': [
+    { fault: 'router-partner-link-not-replayed', rule: 'ROUTER.IDEM.PROVIDER_LINK_WINDOW' },
+  ],
+  'R:172:01e994d949d3': [
+    { fault: 'router-gallery-rerun', rule: 'ROUTER.IDEM.NOT_REPLAYABLE' },
+  ],
+  'R:172:095fab30ad8d': [
+    { fault: 'router-cutoff-holds-job-record', rule: 'ROUTER.IDEM.PROVIDER_LINK_WINDOW' },
+    { fault: 'router-cutoff-replays-failure', rule: 'ROUTER.IDEM.PROVIDER_LINK_WINDOW' },
+  ],
+  'R:172:9866bea06ef5': [
+    { fault: 'router-gallery-rerun', rule: 'ROUTER.IDEM.NOT_REPLAYABLE' },
+  ],
+  'R:173:123a957184e7': [
+    { fault: 'router-forbidden-records-key', rule: 'ROUTER.IDEM.RELEASED_ON_REFUSAL' },
+    { fault: 'router-mismatch-records-key', rule: 'ROUTER.IDEM.RELEASED_ON_REFUSAL' },
+    { fault: 'router-refusal-records-key', rule: 'ROUTER.IDEM.RELEASED_ON_REFUSAL' },
+  ],
+  'R:173:9444fff5531e': [
+    { fault: 'router-forbidden-records-key', rule: 'ROUTER.IDEM.RELEASED_ON_REFUSAL' },
+    { fault: 'router-mismatch-records-key', rule: 'ROUTER.IDEM.RELEASED_ON_REFUSAL' },
+    { fault: 'router-refusal-records-key', rule: 'ROUTER.IDEM.RELEASED_ON_REFUSAL' },
+  ],
+  'R:173:cb4a265cbad7': [
+    { fault: 'router-policy-released', rule: 'ROUTER.IDEM.POLICY_REPLAYED' },
+  ],
   'R:176:01156134f3e8': [
+    { fault: 'router-estimate-ignores-provider', rule: 'ROUTER.PROVIDER.UNREGISTERED' },
     { fault: 'router-estimate-leg-native', rule: 'ROUTER.ESTIMATE.CURRENCY_LEG' },
   ],
   'R:176:0ed3e198e0eb': [
@@ -266,27 +495,69 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   'R:184:a88f58c934b4': [
     { fault: 'router-snapshot-needs-key', rule: 'ROUTER.SCHEMA.SNAPSHOT' },
   ],
+  'R:187:3cc49021cd28': [
+    { fault: 'router-queue-drops-strict', rule: 'ROUTER.QUEUE.COLLECT_SELECTION' },
+    { fault: 'router-queue-falls-back', rule: 'ROUTER.QUEUE.NO_FALLBACK' },
+  ],
+  'R:187:3f9369d6ac55': [
+    { fault: 'router-submit-unvalidated', rule: 'ROUTER.QUEUE.VALIDATED_AT_SUBMIT' },
+  ],
+  'R:188:ba3c99a4ba22': [
+    { fault: 'router-submit-no-status', rule: 'ROUTER.QUEUE.HANDLE' },
+  ],
   'R:188:cc76cfcb4a6b': [
     { fault: 'router-queue-success-no-request-id', rule: 'ROUTER.HEADER.REQUEST_ID' },
+    { fault: 'router-replay-unmarked', rule: 'ROUTER.IDEM.REPLAY' },
   ],
   'R:189:8f1eb8ea4403': [
     { fault: 'router-bytes-submit-405', rule: 'ROUTER.CONTRACT.STATUS_DECLARED' },
+  ],
+  'R:190:214069274b9b': [
+    { fault: 'router-queue-drops-strict', rule: 'ROUTER.QUEUE.COLLECT_SELECTION' },
+  ],
+  'R:190:397028d193bd': [
+    { fault: 'router-submit-unvalidated', rule: 'ROUTER.QUEUE.VALIDATED_AT_SUBMIT' },
+  ],
+  'R:191:f728c995dfd6': [
+    { fault: 'router-bytes-queued', rule: 'ROUTER.QUEUE.BYTES_REFUSED' },
   ],
   'R:194:8c3092ed241d': [
     { fault: 'router-request-id-hex', rule: 'ROUTER.ID.REQUEST_ID' },
   ],
   'R:195:80f61e986efa': [
+    { fault: 'router-no-nosniff', rule: 'ROUTER.RUN.NOSNIFF' },
     { fault: 'router-queue-success-no-request-id', rule: 'ROUTER.HEADER.REQUEST_ID' },
+  ],
+  'R:195:adc652f16295': [
+    { fault: 'router-collect-reserialized', rule: 'ROUTER.QUEUE.COLLECT_IDENTICAL' },
+    { fault: 'router-collect-shifted-after-cancel', rule: 'ROUTER.QUEUE.COLLECT_IDENTICAL' },
+    { fault: 'router-queue-drops-strict', rule: 'ROUTER.QUEUE.COLLECT_SELECTION' },
   ],
   'R:196:d6fd3b9cf281': [
     { fault: 'router-collect-pending-200', rule: 'ROUTER.QUEUE.COLLECT_PENDING' },
+  ],
+  'R:197:dad51fcb8e67': [
+    { fault: 'router-aged-out-collect-404', rule: 'ROUTER.QUEUE.COLLECT_GONE' },
+  ],
+  'R:200:f3462a265703': [
+    { fault: 'router-cancel-ack-status', rule: 'ROUTER.QUEUE.CANCEL' },
+  ],
+  'R:201:f9651ec07fad': [
+    { fault: 'router-cancel-done-accepted', rule: 'ROUTER.QUEUE.CANCEL' },
+  ],
+  'R:202:91d00faec620': [
+    { fault: 'router-cancel-unknown-202', rule: 'ROUTER.QUEUE.UNKNOWN_404' },
   ],
   'R:205:2ec17d99ded3': [
     { fault: 'router-status-with-nested-result', rule: 'ROUTER.QUEUE.STATUS_NO_RESULT' },
     { fault: 'router-status-with-result', rule: 'ROUTER.QUEUE.STATUS_NO_RESULT' },
   ],
+  'R:205:3f630f5162e7': [
+    { fault: 'router-unknown-request-200', rule: 'ROUTER.QUEUE.UNKNOWN_404' },
+  ],
   'R:205:60e287b9f0a0': [
     { fault: 'load-poll-no-retry-after', rule: 'LOAD.POLL.RETRY_AFTER' },
+    { fault: 'router-poll-no-retry-after', rule: 'ROUTER.QUEUE.POLL_RETRY_AFTER' },
   ],
   'R:211:a3b757021292': [
     { fault: 'router-no-request-id-on-errors', rule: 'ROUTER.HEADER.REQUEST_ID' },
@@ -296,16 +567,30 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'router-422-no-error-type', rule: 'ROUTER.HEADER.ERROR_TYPE' },
     { fault: 'router-error-type-header-mismatch', rule: 'ROUTER.HEADER.ERROR_TYPE' },
   ],
+  'R:213:225f76218e24': [
+    { fault: 'router-no-nosniff', rule: 'ROUTER.RUN.NOSNIFF' },
+  ],
+  'R:214:5d06e0920a4c': [
+    { fault: 'router-replay-unmarked', rule: 'ROUTER.IDEM.REPLAY' },
+  ],
   'R:215:49b76e9b4942': [
     { fault: 'router-capacity-no-retry-after', rule: 'ROUTER.ERR.CAPACITY' },
     { fault: 'router-deadline-no-retry-after', rule: 'ROUTER.ERR.DEADLINE' },
+    { fault: 'router-inflight-no-retry-after', rule: 'ROUTER.IDEM.IN_FLIGHT' },
+    { fault: 'router-poll-no-retry-after', rule: 'ROUTER.QUEUE.POLL_RETRY_AFTER' },
     { fault: 'router-retry-after-date', rule: 'ROUTER.HEADER.RETRY_AFTER' },
   ],
   'R:216:b96bd1ad467b': [
+    { fault: 'router-credits-doubled', rule: 'ROUTER.RUN.CREDITS_USED' },
     { fault: 'router-credits-last-call', rule: 'ROUTER.RUN.CREDITS_SUM' },
+    { fault: 'router-fallback-no-credits', rule: 'ROUTER.FALLBACK.RATE' },
   ],
   'R:217:ad954066757a': [
     { fault: 'router-dropped-params-comma', rule: 'ROUTER.HEADER.DROPPED_PARAMS_JSON' },
+    { fault: 'router-translation-silent', rule: 'ROUTER.PROVIDER.TRANSLATION' },
+  ],
+  'R:218:f81d3b1b3e91': [
+    { fault: 'router-fallback-no-header', rule: 'ROUTER.FALLBACK.SERVED' },
   ],
   'R:219:68773d027aa2': [
     { fault: 'router-upstream-detail-dropped', rule: 'ROUTER.ERR.UPSTREAM_DETAIL' },
@@ -318,12 +603,16 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   ],
   'R:222:2af63df563cf': [
     { fault: 'load-spend-headers-dollars', rule: 'LOAD.CONCURRENCY.SPEND_HEADERS' },
+    { fault: 'router-spend-released-at-admission', rule: 'ROUTER.RUN.SPEND_RESERVED' },
   ],
   'R:223:90870014739f': [
     { fault: 'load-spend-headers-dollars', rule: 'LOAD.CONCURRENCY.SPEND_HEADERS' },
+    { fault: 'router-spend-never-released', rule: 'ROUTER.RUN.SPEND_RESERVED' },
+    { fault: 'router-spend-released-at-admission', rule: 'ROUTER.RUN.SPEND_RESERVED' },
   ],
   'R:224:0786d6198ee4': [
     { fault: 'load-spend-headers-dollars', rule: 'LOAD.CONCURRENCY.SPEND_HEADERS' },
+    { fault: 'router-spend-remaining-limit', rule: 'ROUTER.RUN.SPEND_HEADERS' },
   ],
   'R:225:07b9d8566bff': [
     { fault: 'router-etag-dropped', rule: 'ROUTER.SCHEMA.ETAG' },
@@ -359,7 +648,9 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'router-error-type-header-mismatch', rule: 'ROUTER.HEADER.ERROR_TYPE' },
   ],
   'R:260:9b53add47cfb': [
+    { fault: 'router-no-leg-404', rule: 'ROUTER.PROVIDER.NO_LEG' },
     { fault: 'router-policy-refusal-403', rule: 'ROUTER.ERR.CONTENT_POLICY' },
+    { fault: 'router-unregistered-runs', rule: 'ROUTER.PROVIDER.UNREGISTERED' },
   ],
   'R:261:eda8df0c725e': [
     { fault: 'router-unauthorized-400', rule: 'ROUTER.ERR.CODE_STATUS' },
@@ -368,7 +659,9 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'router-unfunded-403', rule: 'ROUTER.ERR.INSUFFICIENT_CREDITS_402' },
   ],
   'R:263:2162d416be91': [
+    { fault: 'router-bytes-queued', rule: 'ROUTER.QUEUE.BYTES_REFUSED' },
     { fault: 'router-estimate-rollout-open', rule: 'ROUTER.ESTIMATE.ROLLOUT' },
+    { fault: 'router-gate-ignored', rule: 'ROUTER.PROVIDER.GATE' },
     { fault: 'router-restricted-visible', rule: 'ROUTER.AUTH.FORBIDDEN' },
   ],
   'R:264:8f883ef294f2': [
@@ -377,7 +670,12 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
     { fault: 'router-unknown-model-estimate-400', rule: 'ROUTER.ERR.MODEL_NOT_FOUND' },
   ],
   'R:265:f8f2f15b8db3': [
+    { fault: 'router-conflict-replays', rule: 'ROUTER.IDEM.CONFLICT' },
+    { fault: 'router-inflight-dispatches', rule: 'ROUTER.IDEM.IN_FLIGHT' },
     { fault: 'router-key-conflict-400', rule: 'ROUTER.ERR.CODE_STATUS' },
+  ],
+  'R:266:38356d7e1c85': [
+    { fault: 'router-aged-out-collect-404', rule: 'ROUTER.QUEUE.COLLECT_GONE' },
   ],
   'R:267:5204c3afa178': [
     { fault: 'router-no-body-cap', rule: 'ROUTER.ERR.BODY_TOO_LARGE' },
@@ -397,6 +695,7 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   ],
   'R:272:f85668f810ed': [
     { fault: 'router-capacity-429', rule: 'ROUTER.ERR.CAPACITY' },
+    { fault: 'router-gate-unknown-closed', rule: 'ROUTER.PROVIDER.GATE' },
   ],
   'R:273:3ef1c97d5441': [
     { fault: 'router-deadline-502', rule: 'ROUTER.ERR.DEADLINE' },
@@ -406,6 +705,10 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   ],
   'R:282:c6b972faa572': [
     { fault: 'router-cursor-signed-token', rule: 'ROUTER.CATALOG.CURSOR_OPAQUE' },
+  ],
+  'R:283:40db08880b8a': [
+    { fault: 'router-key-cap-128', rule: 'ROUTER.IDEM.KEY_LENGTH' },
+    { fault: 'router-key-cap-128-conflict', rule: 'ROUTER.IDEM.KEY_LENGTH' },
   ],
   'R:284:7891a86c7bf7': [
     { fault: 'router-segment-length-cap', rule: 'ROUTER.ID.SEGMENTS' },
@@ -427,6 +730,10 @@ export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {
   ],
   'R:295:be69f3450e28': [
     { fault: 'router-handle-urls-unprefixed', rule: 'ROUTER.VERSION.PREFIX' },
+  ],
+  'R:296:8bf52fa1fae0': [
+    { fault: 'router-failed-status', rule: 'ROUTER.QUEUE.STATUS_CLOSED' },
+    { fault: 'router-status-cancelling', rule: 'ROUTER.QUEUE.STATUS_CLOSED' },
   ],
   'R:298:ede6a79e2a5c': [
     { fault: 'router-pricing-as-of-epoch', rule: 'ROUTER.ESTIMATE.FIELDS' },

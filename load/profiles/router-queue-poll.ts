@@ -4,6 +4,7 @@
 // Retry-After it was given; the run reports how often clients were told to wait and
 // whether the hint was consistent.
 import { checkStatus } from '../../lib/check.ts';
+import { submitPastCap } from '../../lib/router/queue.ts';
 import type { Profile } from '../types.ts';
 import { bearer, missing, poolFor, scenarioObject, scenarioString, splitModel } from './common.ts';
 import { PollPool, RetryAfterLedger, pathOnOrigin, retryAfterSeconds, statusOf } from './poll-pool.ts';
@@ -31,7 +32,8 @@ export const routerQueuePoll: Profile = {
     const { provider, model } = splitModel(scenarioString(target, 'slow_model')!);
     const body = scenarioObject(target, 'image_body')!;
     const submit = async (): Promise<string> => {
-      const res = await api.call('submitModelRequest', { path: { provider, model }, json: body });
+      // A caller held at its spend or in-flight cap is told to wait (429), not refused (R:291).
+      const res = await submitPastCap(() => api.call('submitModelRequest', { path: { provider, model }, json: body }), 'a preparation submit');
       checkStatus('ROUTER.QUEUE.HANDLE', res, [201]);
       return pathOnOrigin(res.json<{ status_url: string }>().status_url, target.baseUrl);
     };

@@ -13,7 +13,7 @@ import type { Answer, Route } from './answer.ts';
 import { H } from './constants.ts';
 import type { RouterState } from './state.ts';
 import { withoutFormats, type ValidationEntry } from './validation.ts';
-import { alternateAnswer, assertsFormats, partnerImageCap, providerFailure, readProvider, shownProvider } from './variations.ts';
+import { alternateAnswer, assertsFormats, generationOf, partnerImageCap, providerFailure, readProvider, shownProvider } from './variations.ts';
 import { isPlainObject } from '../../lib/values.ts';
 
 export interface RunQuery {
@@ -43,10 +43,6 @@ export function parseRunQuery(query: Record<string, unknown>, state: RouterState
   };
 }
 
-function selectsEdit(model: ModelDef, body: unknown): boolean {
-  return model.kind === 'image' && isPlainObject(body) && typeof body.image === 'string';
-}
-
 /** model_provider rule 6: refusals in the fixed order; otherwise the leg that serves the call. */
 export function selectLeg(state: RouterState, model: ModelDef, p: Principal, q: RunQuery, body: unknown, route: Route, hasKey: boolean): Leg {
   const policy = state.policy;
@@ -62,7 +58,7 @@ export function selectLeg(state: RouterState, model: ModelDef, p: Principal, q: 
   // Estimates price a leg: they detect no own key and answer no 409.
   if (route !== 'estimate') {
     const edit = (): void => {
-      if (selectsEdit(model, body) && !policy.carriesEdit(alt)) {
+      if (policy.selectsEdit(model, body) && !policy.carriesEdit(alt)) {
         throw new RouterError(409, 'invalid_input', `${EDIT_PREFIX}, which ${alt}'s translator for ${model.id} cannot serve; drop model_provider or send without the edit`);
       }
     };
@@ -94,7 +90,7 @@ export function validateBody(state: RouterState, model: ModelDef, body: unknown,
   }
   const schema = servedInputSchema(state, model);
   if (!schema) {
-    entries.push(...policy.unauthoredEntries(body));
+    entries.push(...policy.unauthoredEntries(body, policy.rejectsUnknown(opts.route, opts.rejectUnknown) && !opts.skipNative));
   } else if (!(opts.skipNative && policy.strictSkipsNative(opts.route))) {
     policy.validateNative(assertsFormats(state) ? schema : withoutFormats(schema), body, entries);
   }
@@ -110,7 +106,7 @@ export const SLOW_MS = 1000;
 
 /** The output as the caller receives it, on the synchronous route and on collect alike. */
 export function presentOutput(state: RouterState, model: ModelDef, strict: boolean, answer: Extract<PartnerAnswer, { kind: 'ok' }>, leg: Leg): { contentType: string; bytes: Buffer } {
-  return alternateAnswer(state, model, leg, strict, state.policy.shapeOutput(model, { contentType: answer.contentType, bytes: answer.bytes }, strict, leg));
+  return generationOf(state, model, alternateAnswer(state, model, leg, strict, state.policy.shapeOutput(model, { contentType: answer.contentType, bytes: answer.bytes }, strict, leg)));
 }
 
 function sentBody(model: ModelDef, leg: Leg, body: Record<string, unknown>, strict: boolean): { body: Record<string, unknown>; dropped: string[] } {
@@ -128,7 +124,7 @@ function droppedHeader(dropped: string[]): Record<string, string> {
 export async function runSync(state: RouterState, model: ModelDef, p: Principal, q: RunQuery, leg: Leg, body: Record<string, unknown>): Promise<Answer & { keyRecord?: Answer }> {
   const policy = state.policy;
   const ownKey = p.ownKeys.has(model.provider) && leg.kind === 'native';
-  const edit = selectsEdit(model, body);
+  const edit = policy.selectsEdit(model, body);
   if (model.behaviour === 'slow') await delay(SLOW_MS);
 
   const success = (answer: Extract<PartnerAnswer, { kind: 'ok' }>, served: Leg, sent: Record<string, unknown>, extra: Record<string, string>): Answer => {
@@ -153,7 +149,7 @@ export async function runSync(state: RouterState, model: ModelDef, p: Principal,
   }
 
   // Fallback is skipped for own keys, edits and strict mode.
-  const skipped = ownKey || (edit && policy.fallbackSkipsEdits) || (q.strict && policy.fallbackSkipsStrict);
+  const skipped = (ownKey && policy.fallbackSkipsOwnKey) || (edit && policy.fallbackSkipsEdits) || (q.strict && policy.fallbackSkipsStrict);
   const failure = providerFailure(state, answer, model);
   if (!q.fallback || skipped) return failure;
   const served = fallback(state, model, p, leg, body, answer);

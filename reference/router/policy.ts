@@ -18,6 +18,7 @@ import { schemaDocument, type SchemaDocument } from './schemas.ts';
 import { BRAND, MAX_BODY_BYTES } from './constants.ts';
 import { undeclaredTopLevel, validateAgainst, type ValidationEntry } from './validation.ts';
 import type { JsonSchema } from './schemas.ts';
+import { isPlainObject } from '../../lib/values.ts';
 
 
 export interface RouterPolicy {
@@ -59,11 +60,15 @@ export interface RouterPolicy {
   /** The refusals of rule 6 in their fixed order: the edit, then the own key. */
   legRefusals: ReadonlyArray<'edit' | 'own-key'>;
   carriesEdit(alt: Alternate): boolean;
+  /** Whether a body selects the edit operation: an editable image model given an input image. */
+  selectsEdit(model: ModelDef, body: unknown): boolean;
   ownKeyConflict(p: Principal, model: ModelDef, hasKey: boolean): boolean;
   providerEnabled(p: Principal, alt: Alternate): boolean;
   /** fallback_provider turns fallback off only as the literal `false`. */
   fallbackOff(raw: unknown): boolean;
   fallbackSkipsEdits: boolean;
+  /** A request that resolved an own-key credential does not fall back. */
+  fallbackSkipsOwnKey: boolean;
   /** strict_mode=true turns fallback off: the named provider's failure reaches the caller. */
   fallbackSkipsStrict: boolean;
   /** Which failures fall back: the provider could not take the call (nothing was submitted). */
@@ -87,8 +92,8 @@ export interface RouterPolicy {
   // Validation
   /** Whether a body's `model` names the addressed model (every route checks it: the estimate's 422 too). */
   bodyNamesModel(named: string, model: ModelDef, route: Route): boolean;
-  /** Unauthored models take any JSON object. */
-  unauthoredEntries(body: Record<string, unknown>): ValidationEntry[];
+  /** Unauthored models take any JSON object, with reject_unknown_fields (`rejectUnknown`) or without. */
+  unauthoredEntries(body: Record<string, unknown>, rejectUnknown: boolean): ValidationEntry[];
   validateNative(schema: JsonSchema, body: Record<string, unknown>, entries: ValidationEntry[]): void;
   /** Whether strict_mode holds for a call: only with an alternate leg (a native leg ignores it). */
   strictMode(asked: boolean, leg: Leg): boolean;
@@ -157,10 +162,12 @@ export function correctRouterPolicy(): RouterPolicy {
     nativeAlias: (mp) => (NATIVE_ALIASES as readonly string[]).includes(mp),
     legRefusals: ['edit', 'own-key'],
     carriesEdit: (alt) => CARRIES_EDIT_MEDIA.has(alt),
+    selectsEdit: (model, body) => model.kind === 'image' && isPlainObject(body) && typeof body.image === 'string',
     ownKeyConflict: (p, model) => p.ownKeys.has(model.provider),
     providerEnabled: (p, alt) => p.enabled.has(alt),
     fallbackOff: (raw) => raw === 'false',
     fallbackSkipsEdits: true,
+    fallbackSkipsOwnKey: true,
     fallbackSkipsStrict: true,
     fallbackAfter: (answer) => answer.kind === 'unavailable',
     fallbackTries: (eligible) => eligible.slice(0, 1),

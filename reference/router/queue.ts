@@ -79,6 +79,13 @@ export class QueueStore {
     return ahead;
   }
 
+  /** The scope's requests of a model that have not finished (a control's per-caller cap counts them). */
+  unfinished(scope: string, modelId: string): number {
+    let n = 0;
+    for (const r of this.requests.values()) if (r.scope === scope && r.modelId === modelId && this.status(r) !== 'COMPLETED') n += 1;
+    return n;
+  }
+
   /** Requests admitted after this one that are still waiting (only a fault reports it). */
   behind(r: QueuedRequest): number {
     let count = 0;

@@ -5,7 +5,7 @@ import type { ModelDef } from './catalog.ts';
 import { errorAnswer, type Answer } from './answer.ts';
 import type { PartnerAnswer } from './partners.ts';
 import { operationOf, type Leg } from './pricing.ts';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { H } from './constants.ts';
 import type { RouterState } from './state.ts';
 
@@ -157,4 +157,26 @@ export function alternateAnswer(state: RouterState, model: ModelDef, leg: Leg, s
 /** router-schema-failure-unavailable: a schema document that cannot be built is 500 service_unavailable. */
 export function schemaFailureBucket(state: RouterState): string | undefined {
   return state.isControl('router-schema-failure-unavailable') ? 'service_unavailable' : undefined;
+}
+
+/**
+ * router-slow-nondeterministic: the slow model's partner draws a fresh generation each call (a
+ * new generation_id, as a sampler without a fixed seed does), so a queued request's collect and
+ * a later synchronous run of the same input differ; a replay or a second collect does not.
+ */
+export function generationOf(state: RouterState, model: ModelDef, out: { contentType: string; bytes: Buffer }): { contentType: string; bytes: Buffer } {
+  if (!state.isControl('router-slow-nondeterministic') || model.behaviour !== 'slow' || out.contentType !== 'application/json') return out;
+  const doc = JSON.parse(out.bytes.toString('utf8')) as unknown;
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) return out;
+  return { ...out, bytes: Buffer.from(JSON.stringify({ ...doc, generation_id: randomUUID() })) };
+}
+
+/** router-queued-cap: unfinished queued requests of a slow model a caller may hold before a submit is told to wait (429). */
+export function queuedCap(state: RouterState, model: ModelDef): number | undefined {
+  return state.isControl('router-queued-cap') && model.behaviour === 'slow' ? 3 : undefined;
+}
+
+/** router-cancel-never-effective: a cancel is acknowledged (202) and the run goes on to its end, as the seed allows. */
+export function cancelTakesEffect(state: RouterState): boolean {
+  return !state.isControl('router-cancel-never-effective');
 }

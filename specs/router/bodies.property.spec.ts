@@ -20,16 +20,23 @@ interface Target {
   schema: Schema;
 }
 
-/** The scenario models with authored schemas the bodies are drawn from. */
+/**
+ * The scenario models with authored schemas the bodies are drawn from: image_model and video_model,
+ * whichever the target names, else text_model (any model whose schema serves; none named skips).
+ */
 async function targets(api: ApiClient, requireScenario: Need): Promise<Target[]> {
   const out: Target[] = [];
-  for (const key of ['image_model', 'video_model']) {
-    const m = modelRef(requireScenario(key, 'model with an authored input schema') as string);
+  const { image_model, video_model, text_model } = api.target.scenario;
+  const first = [image_model, video_model].filter((id): id is string => typeof id === 'string');
+  const named = first.length > 0 ? first : typeof text_model === 'string' ? [text_model] : [];
+  if (named.length === 0) requireScenario('image_model', 'model with an authored input schema');
+  for (const id of named) {
+    const m = modelRef(id);
     const doc = await modelDocument(api, m);
     if (!doc.input) {
       // An authored document without an input schema breaks its rule; an unauthored one means the scenario named the wrong model.
       ensure('ROUTER.SCHEMA.DOCUMENT', doc.authored !== true, `the authored document of ${m.id}`, 'a request-body schema', 'none');
-      throw new SuiteError(`scenario input ${key} names ${m.id}, whose input schema is not authored`);
+      throw new SuiteError(`the scenario names ${m.id} as a model with a body, but its input schema is not authored`);
     }
     out.push({ m, schema: doc.input });
   }

@@ -1,12 +1,14 @@
 // Seed R § Endpoints › Idempotency rules 1-5; 409 and 429 rules 1-2.
 import { test, rules } from '../../fixtures/test.ts';
 import { check, ensure, notJudged, step } from '../../lib/check.ts';
-import { refusedBody } from '../../lib/router/schema-doc.ts';
+import { modelDocument, refusedBody, validatorFor } from '../../lib/router/schema-doc.ts';
+import { formatAjvErrors, isJsonMedia } from '../../lib/contracts/validate.ts';
+import { SuiteError } from '../../lib/violations.ts';
 import type { RuleId } from '../../lib/rule-ids.ts';
 import type { ApiClient, ApiResponse } from '../../lib/api.ts';
 import { honourRetryAfter } from '../../lib/time.ts';
 import { checkRouterError, describe, hdr, jsonOf, modelRef, path, uniqueKey, withKey, type ModelRef } from '../../lib/router/models.ts';
-import { imageBody, videoBody, type Need } from '../../lib/router/bodies.ts';
+import { imageBody, modelNamingBody, type Need } from '../../lib/router/bodies.ts';
 import { retryAfterOf } from '../../lib/router/queue.ts';
 
 const REPLAYED = 'idempotent-replayed';
@@ -167,12 +169,11 @@ test.describe('Idempotency', () => {
       const body = freshBody(requireScenario, 'released');
       more.push({ what: 'not-entitled refusal (a model the caller may not use)', status: 403, owner: 'ROUTER.AUTH.FORBIDDEN', refused: modelRef(forbidden), fixed: m, body, bad: body });
     } else notJudged('ROUTER.IDEM.RELEASED_ON_REFUSAL', 'the target gives no forbidden_model, so a not-entitled 403 is not sent');
-    const video = target.scenario.video_model;
-    if (typeof video === 'string') {
-      const vm = modelRef(video);
-      const body = videoBody(requireScenario);
+    const named = await modelNamingBody(api);
+    if (named !== undefined) {
+      const { m: vm, body } = named;
       more.push({ what: 'refusal of a body naming another model', status: 422, owner: 'ROUTER.RUN.MODEL_MISMATCH', refused: vm, fixed: vm, body, bad: { ...body, model: 'conformance-some-other-model' } });
-    } else notJudged('ROUTER.IDEM.RELEASED_ON_REFUSAL', 'the target gives no video_model (whose body names its model), so a model-mismatch 422 is not sent');
+    } else notJudged('ROUTER.IDEM.RELEASED_ON_REFUSAL', 'no scenario model with a body has a schema declaring a model member, so a model-mismatch 422 is not sent');
     for (const r of more) {
       const key = uniqueKey('released');
       const bad = await api.call('runModel', withKey(key, { path: path(r.refused), json: r.bad }));
@@ -191,8 +192,18 @@ test.describe('Idempotency', () => {
     const body = freshBody(requireScenario, 'partner-link');
     const first = await api.call('runModel', withKey(key, { path: path(m), query: { model_provider: alt }, json: body }));
     ensure('ROUTER.PROVIDER.TRANSLATION', first.status === 200, `a keyed run of ${m.id} on ${alt}`, '200', describe(api, first), first);
+    // The window is in play only if the answer holds a link of the alternate's own: an https
+    // origin the native answer to the same body does not use (a copied asset would sit where the
+    // native run's copies do, R:231:6d38d26f8b5d).
+    const native = await api.call('runModel', { path: path(m), json: body });
+    const nativeOrigins = new Set(native.status === 200 ? origins(native.body.toString('utf8')) : []);
+    const own = origins(first.body.toString('utf8')).filter((o) => !nativeOrigins.has(o));
+    if (native.status !== 200 || own.length === 0) {
+      notJudged('ROUTER.IDEM.PROVIDER_LINK_WINDOW', native.status !== 200 ? `the native run of the same body answered ${describe(api, native)}, so the alternate's own links cannot be told from copies` : `the run on ${alt} holds no https link outside the origins of the native answer (${[...nativeOrigins].join(', ') || 'none'}), so no partner link is replayed and the window is not in play`);
+      return;
+    }
     const again = await api.call('runModel', withKey(key, { path: path(m), query: { model_provider: alt }, json: body }));
-    check('ROUTER.IDEM.PROVIDER_LINK_WINDOW', again.status === 200 && again.body.equals(first.body), `the same-key retry, a moment later, of a run of ${m.id} served by ${alt} (its own asset links)`, 'the recorded answer (200, the same bytes): inside the few minutes such an answer is replayed', `${describe(api, again)}${again.status === 200 && !again.body.equals(first.body) ? ', other bytes' : ''}`, again);
+    check('ROUTER.IDEM.PROVIDER_LINK_WINDOW', again.status === 200 && again.body.equals(first.body), `the same-key retry, a moment later, of a run of ${m.id} served by ${alt} (its own asset links at ${own.join(', ')})`, 'the recorded answer (200, the same bytes): inside the few minutes such an answer is replayed', `${describe(api, again)}${again.status === 200 && !again.body.equals(first.body) ? ', other bytes' : ''}`, again);
   });
 
   test("a submit-and-poll model's call cut off mid-generation keeps its key: the same-key retry collects the original result", rules('ROUTER.IDEM.PROVIDER_LINK_WINDOW'), async ({ api, requireScenario }) => {
@@ -213,7 +224,22 @@ test.describe('Idempotency', () => {
       retry = await send();
       if (!(retry.status === 409 && errorTypeIs(api, retry, 'concurrency_limit_exceeded'))) break;
     }
-    check('ROUTER.IDEM.PROVIDER_LINK_WINDOW', retry.status === 200, `the same-key retry of a call to ${pm.id} cut off mid-generation (${describe(api, first)})`, "200 with the generation's result (the key holds the generation)", describe(api, retry), retry);
+    check('ROUTER.IDEM.PROVIDER_LINK_WINDOW', retry.status === 200 && replayed(retry), `the same-key retry of a call to ${pm.id} cut off mid-generation (${describe(api, first)})`, "200 with the generation's result, answered from the key's record (Idempotent-Replayed: true)", `${describe(api, retry)}, Idempotent-Replayed: ${retry.header(REPLAYED) ?? 'absent'}`, retry);
+    if (retry.status !== 200) return notJudged('ROUTER.IDEM.PROVIDER_LINK_WINDOW', `the retry answered ${describe(api, retry)} (judged above), so no later retry is compared with it`);
+    // Not any 200: the generation's result, the same bytes on every later retry, charged once.
+    const again = await send();
+    check('ROUTER.IDEM.PROVIDER_LINK_WINDOW', again.status === 200 && replayed(again) && again.body.equals(retry.body), 'a second same-key retry of the cut-off call', `the same ${retry.body.length} bytes, Idempotent-Replayed: true`, `${describe(api, again)}${again.status === 200 && !again.body.equals(retry.body) ? ', other bytes' : ''}, Idempotent-Replayed: ${again.header(REPLAYED) ?? 'absent'}`, again);
+    if (again.status === 200) checkCreditsReplayed(api, retry, again);
+    const doc = await modelDocument(api, pm).catch((err: unknown) => {
+      if (err instanceof SuiteError) return undefined;
+      throw err;
+    });
+    const authored = doc?.output.find((o) => isJsonMedia(o.mediaType) && o.schema !== undefined);
+    if (authored === undefined) notJudged('ROUTER.IDEM.PROVIDER_LINK_WINDOW', `${pm.id}'s document authors no JSON output schema, so whether the collected answer is a result of the model is not judged`);
+    else {
+      const validate = validatorFor(authored.schema!);
+      check('ROUTER.IDEM.PROVIDER_LINK_WINDOW', isJsonMedia(retry.header('content-type')) && validate(jsonOf(retry) ?? null), `the answer the same-key retry collected for ${pm.id}`, "the generation's result: valid against the model's authored output schema", formatAjvErrors(validate.errors) || retry.header('content-type'), retry);
+    }
   });
 
   test('a content-policy refusal is recorded and replayed to the same key', rules('ROUTER.IDEM.POLICY_REPLAYED'), async ({ api, requireScenario }) => {
@@ -239,6 +265,11 @@ function checkCreditsReplayed(api: ApiClient, original: ApiResponse, replay: Api
   const zero = now !== undefined && /^0+(\.0+)?$/.test(now);
   // The original named no figure: there is none to repeat, and any figure on the replay is its own reading.
   if (was !== undefined) check('ROUTER.IDEM.REPLAY', now === undefined || zero || Number(now) === Number(was), `${name} of a replay`, `${was} (the recorded answer's), absent or 0: not charged again`, now ?? 'absent', replay);
+}
+
+/** The https origins of the URLs a text holds. */
+function origins(text: string): string[] {
+  return [...new Set([...text.matchAll(/https:\/\/[^\s"'\/]+/g)].map((m) => m[0]))];
 }
 
 function errorTypeIs(api: ApiClient, res: ApiResponse, type: string): boolean {

@@ -35,6 +35,12 @@ function sameMembers(a: Record<string, unknown>, b: Record<string, unknown>): bo
   return x.length === y.length && x.every((k, i) => k === y[i]);
 }
 
+/** The corrected resend after a prefixed 409 runs afresh: 200, not a replay, not the 409 again. */
+function checkCorrected(api: ApiClient, rule: 'ROUTER.PROVIDER.EDIT_UNSERVABLE' | 'ROUTER.PROVIDER.BYOK_CONFLICT', res: ApiResponse, what: string): void {
+  const replay = res.header('idempotent-replayed')?.trim().toLowerCase() === 'true';
+  check(rule, res.status === 200 && !replay, what, 'a fresh 200 (the 409 was raised before dispatch, so the key stays free)', `${describe(api, res)}, Idempotent-Replayed: ${res.header('idempotent-replayed') ?? 'absent'} ${JSON.stringify(detailOf(res).slice(0, 80))}`, res);
+}
+
 function detailOf(res: ApiResponse): string {
   return String(jsonOf(res)?.detail ?? '');
 }
@@ -71,11 +77,15 @@ test.describe('model_provider', () => {
   test('an edit the named translator cannot serve is refused 409 invalid_input with the stable edit prefix; a leg that carries the media runs', rules('ROUTER.PROVIDER.EDIT_UNSERVABLE'), async ({ api, requireScenario }) => {
     const { m, edit } = await setup(api, requireScenario);
     const unservable = requireScenario('edit_unservable_provider', 'a provider whose translator cannot carry the edit media') as string;
+    let key = '';
     for (const attempt of [1, 2]) {
-      const res = await api.call('runModel', withKey(uniqueKey('edit'), { path: path(m), query: { model_provider: unservable }, json: edit }));
+      key = uniqueKey('edit');
+      const res = await api.call('runModel', withKey(key, { path: path(m), query: { model_provider: unservable }, json: edit }));
       checkRouterError(api, 'ROUTER.PROVIDER.EDIT_UNSERVABLE', res, [409], 'invalid_input', `edit with model_provider=${unservable}, attempt ${attempt} with a new key: ${describe(api, res)}`);
       check('ROUTER.PROVIDER.EDIT_UNSERVABLE', detailOf(res).startsWith(EDIT_PREFIX), 'detail of the 409', `begins "${EDIT_PREFIX}"`, detailOf(res));
     }
+    // R:152:0b3be116b11f: the fix is to drop model_provider; a refusal before dispatch leaves the key free (R:173).
+    checkCorrected(api, 'ROUTER.PROVIDER.EDIT_UNSERVABLE', await api.call('runModel', withKey(key, { path: path(m), json: edit })), 'the edit resent without model_provider, under the key of the last 409');
     const servable = requireScenario('edit_servable_provider', 'a provider whose translator carries the edit media') as string;
     const ok = await api.call('runModel', { path: path(m), query: { model_provider: servable }, json: edit });
     check('ROUTER.PROVIDER.EDIT_UNSERVABLE', ok.status === 200, `edit with model_provider=${servable}`, '200 (the leg carries the media)', describe(api, ok));
@@ -86,11 +96,15 @@ test.describe('model_provider', () => {
     const byok = api.as({ bearer: requireScenario('byok_token', 'credential resolving an own key for image_model\'s provider') as string });
     const serving = requireScenario('edit_servable_provider', 'a provider with a leg for image_model') as string;
     const notServing = requireScenario('no_leg_provider', 'a provider with no leg for image_model') as string;
+    let key = '';
     for (const provider of [serving, notServing, serving]) {
-      const res = await byok.call('runModel', withKey(uniqueKey('byok'), { path: path(m), query: { model_provider: provider }, json: body }));
+      key = uniqueKey('byok');
+      const res = await byok.call('runModel', withKey(key, { path: path(m), query: { model_provider: provider }, json: body }));
       checkRouterError(api, 'ROUTER.PROVIDER.BYOK_CONFLICT', res, [409], 'invalid_input', `an own-key run with model_provider=${provider} and a new key: ${describe(api, res)}`);
       check('ROUTER.PROVIDER.BYOK_CONFLICT', detailOf(res).startsWith(BYOK_PREFIX), 'detail of the 409', `begins "${BYOK_PREFIX}"`, detailOf(res));
     }
+    // R:152:0b3be116b11f: the fix is to drop model_provider; a refusal before dispatch leaves the key free (R:173).
+    checkCorrected(api, 'ROUTER.PROVIDER.BYOK_CONFLICT', await byok.call('runModel', withKey(key, { path: path(m), json: body })), 'the own-key run resent without model_provider, under the key of the last 409');
   });
 
   test('a provider not turned on for the caller is refused 403 not_enabled, and 503 when the gate cannot be evaluated', rules('ROUTER.PROVIDER.GATE'), async ({ api, requireScenario }) => {
@@ -155,7 +169,8 @@ test.describe('model_provider', () => {
     const own = strict.status === 200 ? jsonOf(strict) : undefined;
     if (own === undefined) notJudged('ROUTER.PROVIDER.ANSWER', `the strict-mode run on ${s.provider} answered ${describe(api, strict)} without a JSON object, so there is no answer of ${s.provider}'s own to judge or compare with`);
     else if (named === undefined) notJudged('ROUTER.PROVIDER.ANSWER', `the target names no strict_body.answer_members, so whether the strict-mode answer of ${s.provider} is its own, unchanged, is not judged`);
-    else check('ROUTER.PROVIDER.ANSWER', named.every((k) => k in own), `the strict-mode answer of ${s.provider}`, `${s.provider}'s own answer, unchanged: members ${named.join(', ')} (scenario strict_body.answer_members)`, Object.keys(own), strict);
+    // Unchanged: exactly the members the target says the alternate answers, none added or lost.
+    else check('ROUTER.PROVIDER.ANSWER', sameMembers(own, Object.fromEntries(named.map((k) => [k, true]))), `the strict-mode answer of ${s.provider}`, `${s.provider}'s own answer, unchanged: exactly the members ${named.join(', ')} (scenario strict_body.answer_members)`, Object.keys(own), strict);
     // Without strict mode the answer is mapped back to the native contract, or else is the alternate's raw answer (R:144:8f87a4ad1340).
     const res = await api.call('runModel', { path: path(m), query: { model_provider: s.provider }, json: imageBody(requireScenario) });
     const out = res.status === 200 ? jsonOf(res) : undefined;
@@ -170,7 +185,7 @@ test.describe('model_provider', () => {
     const authored = doc?.output.find((o) => isJsonMedia(o.mediaType) && o.schema !== undefined);
     const native = authored === undefined ? undefined : validatorFor(authored.schema!)(out);
     const ownMembers = named ?? (own === undefined ? undefined : Object.keys(own));
-    const raw = ownMembers === undefined ? undefined : named !== undefined ? named.every((k) => k in out) : sameMembers(out, own!);
+    const raw = ownMembers === undefined ? undefined : sameMembers(out, Object.fromEntries(ownMembers.map((k) => [k, true])));
     if (native === true || raw === true || (native === false && raw === false)) {
       check('ROUTER.PROVIDER.ANSWER', native === true || raw === true, `the answer of a run on ${s.provider} without strict mode`, `${m.id}'s native output (valid against its authored output schema) or ${s.provider}'s own answer (members ${ownMembers!.join(', ')})`, Object.keys(out), res);
     } else {

@@ -811,6 +811,35 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
     const c = await quote(ctl);
     assert.deepEqual([c.source, c.reason], ['indeterminate', 'priced_after_run']);
   },
+  // Slice routerruns (issue #29): runs, the queue and idempotency.
+  'router-queued-cap': async ({ plain, ctl }) => {
+    const burst = async (ref: RunningReference) => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) statuses.push((await router(ref, '/v2/models/pixelforge/pf-slow/requests', { method: 'POST', body: JSON.stringify({ prompt: `cap ${i}` }) })).status);
+      return statuses;
+    };
+    assert.deepEqual(await burst(plain), [201, 201, 201, 201]);
+    assert.deepEqual(await burst(ctl), [201, 201, 201, 429], 'the fourth unfinished request under the control');
+  },
+  'router-cancel-never-effective': async ({ plain, ctl }) => {
+    const cancelled = async (ref: RunningReference) => {
+      const h = (await (await router(ref, '/v2/models/pixelforge/pf-slow/requests', { method: 'POST', body: JSON.stringify({ prompt: 'cancel me' }) })).json()) as { cancel_url: string; status_url: string };
+      assert.equal((await fetch(h.cancel_url, { method: 'PUT', headers: { 'X-API-Key': ROUTER_KEYS.alice } })).status, 202);
+      return ((await (await fetch(h.status_url, { headers: { 'X-API-Key': ROUTER_KEYS.alice } })).json()) as { status: string }).status;
+    };
+    assert.equal(await cancelled(plain), 'COMPLETED');
+    assert.notEqual(await cancelled(ctl), 'COMPLETED', 'a cancelled request still unfinished under the control');
+  },
+  'router-slow-nondeterministic': async ({ plain, ctl }) => {
+    const twice = async (ref: RunningReference) => {
+      const run = () => router(ref, '/v2/models/pixelforge/pf-slow', { method: 'POST', body: JSON.stringify({ prompt: 'a lighthouse' }) }).then((r) => r.text());
+      return [await run(), await run()];
+    };
+    const [a, b] = await twice(plain);
+    assert.equal(a, b, 'the plain reference answers the same input alike');
+    const [c, d] = await twice(ctl);
+    assert.notEqual(c, d, 'two runs of the same input differ under the control');
+  },
 };
 
 // Scenario inputs a control stretches: the embedded reference signs asset urls each second,

@@ -26,7 +26,7 @@ import { ModelCommand, type Phase } from '../../model-run.ts';
 import type { RuleId } from '../../rule-ids.ts';
 import { checkRouterError, describe, jsonOf, path, withKey, type ModelRef } from '../models.ts';
 import { judgeRetry as judgeRecordedRetry, marked, replayed, type KeyRecord } from '../replay.ts';
-import { judgeQueueStatus, noteQueueStatus, retryAfterOf, type Handle } from '../queue.ts';
+import { judgeQueueStatus, noteQueueStatus, retryAfterOf, submitPastCap, type Handle } from '../queue.ts';
 import { pick, touch, type KeyModel, type Member, type RequestModel, type RouterModel, type RouterReal, type Route, type SyncAnswer } from './state.ts';
 
 type Cmd = ModelCommand<RouterModel, RouterReal>;
@@ -57,7 +57,9 @@ function newKey(r: RouterReal, what: string): string {
 
 function send(r: RouterReal, client: ApiClient, route: Route, which: Which, body: Record<string, unknown>, key?: string): Promise<ApiResponse> {
   const opts = { path: path(ref(r, which)), json: body };
-  return client.call(route === 'submit' ? 'submitModelRequest' : 'runModel', key !== undefined ? withKey(key, opts) : opts);
+  const args = key !== undefined ? withKey(key, opts) : opts;
+  // A caller held at its spend or in-flight cap is told to wait (429, R:291:0042f822c462), not refused.
+  return route === 'submit' ? submitPastCap(() => client.call('submitModelRequest', args)) : client.call('runModel', args);
 }
 
 /** The synchronous answer to a model and input (learnt from a keyed run of it, else asked now without a key). */
@@ -333,6 +335,11 @@ async function collect(m: RouterModel, r: RouterReal, q: RequestModel): Promise<
       check('ROUTER.QUEUE.COLLECT_IDENTICAL', res.body.equals(was.bytes) && res.header('content-type') === was.contentType, `a collect of ${name} again`, `the ${was.bytes.length} bytes it answered before, under ${was.contentType ?? 'no media type'}`, `${res.body.length} other bytes or another media type (${res.header('content-type') ?? 'none'})`, res);
       return;
     }
+    // A fresh run is the same bytes only for a model the target declares deterministic.
+    if (!r.facts.deterministic.has(ref(r, q.model).id)) {
+      q.collected = answerOf(res);
+      return notJudgedOnce(r, 'ROUTER.QUEUE.COLLECT_IDENTICAL', `${ref(r, q.model).id} is not among the target's deterministic_models, so its collect is compared with its own later collects, not with a synchronous run`);
+    }
     const sync = await syncAnswer(m, r, q.model, q.body);
     if (sync.status !== 200) return notJudgedOnce(r, 'ROUTER.QUEUE.COLLECT_IDENTICAL', `the synchronous run of a queued input answered ${sync.status}, so there is no answer to compare its collect with`);
     check('ROUTER.QUEUE.COLLECT_IDENTICAL', res.body.equals(sync.bytes) && res.header('content-type') === sync.contentType, `a collect of ${name} (body #${q.body})`, `the ${sync.bytes.length} bytes of the synchronous answer to the same model and input, under ${sync.contentType ?? 'no media type'}`, `${res.body.length} bytes${res.body.equals(sync.bytes) ? '' : ' that differ'}, under ${res.header('content-type') ?? 'no media type'}`, res);
@@ -343,7 +350,8 @@ async function collect(m: RouterModel, r: RouterReal, q: RequestModel): Promise<
   // aged out (410, retention not shown). The status says which the request is.
   if (res.status === 410) return;
   const status = await readStatus(m, r, q, `a status read after its collect answered ${describe(r.api, res)}`);
-  if (status.status !== 'COMPLETED') {
+  // A status carrying an error_type is over, whatever it is named (STATUS_CLOSED judges the name).
+  if (status.status !== 'COMPLETED' && status.error_type === undefined) {
     check('ROUTER.QUEUE.COLLECT_PENDING', false, `a collect of ${name}, unfinished (its status read after: ${String(status.status)})`, '202 with the status response', describe(r.api, res), res);
   } else if (status.error_type === undefined || q.collected !== undefined) {
     // R:107:74fe11755885: a request that succeeded is collected 200 with its stored result (and one collected so once holds it).

@@ -11,12 +11,27 @@ import { notJudged } from '../../check.ts';
 import { imageBody, type Need } from '../bodies.ts';
 import { modelRef } from '../models.ts';
 import type { RouterFacts } from './state.ts';
+import { SuiteError } from '../../violations.ts';
+
+/**
+ * Scenario input deterministic_models: the model IDs the target says answer the same output for
+ * the same input (the seed promises that of no model). Default: image_model alone, which the
+ * scenario names as such.
+ */
+export function deterministicModels(api: ApiClient, need: Need): ReadonlySet<string> {
+  const raw = api.target.scenario.deterministic_models;
+  if (raw === undefined) return new Set([need('image_model', 'a JSON model whose output is the same for the same input') as string]);
+  const list = typeof raw === 'string' ? raw.split(',').map((v) => v.trim()).filter(Boolean) : raw;
+  if (!Array.isArray(list) || !list.every((v) => typeof v === 'string')) throw new SuiteError('scenario input deterministic_models must be a list of model IDs (or one comma-separated string)');
+  return new Set(list as string[]);
+}
 
 export function routerFacts(api: ApiClient, need: Need, opts: { full: boolean }): RouterFacts {
   const scenario = api.target.scenario;
   const facts: RouterFacts = {
     image: modelRef(need('image_model', 'a JSON model whose output is the same for the same input') as string),
     baseBody: imageBody(need),
+    deterministic: deterministicModels(api, need),
     full: opts.full,
     nonce: randomUUID().slice(0, 8),
     said: new Set(),

@@ -88,6 +88,11 @@ export interface RouterFacts {
   /** A client of another member of the caller's workspace (scenario input teammate_token). */
   teammate?: ApiClient;
   baseBody: Record<string, unknown>;
+  /**
+   * Models whose output is the same for the same input (scenario input deterministic_models,
+   * default image_model alone): only their collects are compared with a synchronous run.
+   */
+  deterministic: ReadonlySet<string>;
   /** The full profile also sends concurrent keyed runs to the slow model (each takes its run time). */
   full: boolean;
   nonce: string;

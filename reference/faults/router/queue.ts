@@ -27,6 +27,7 @@ export const QUEUE_FAULTS = [
   {
     name: 'router-status-url-relative',
     breaks: 'ROUTER.QUEUE.HANDLE',
+    statements: ['R:103:ba1b172aaf32'],
     description: 'queue URLs are host-relative',
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -50,6 +51,7 @@ export const QUEUE_FAULTS = [
   {
     name: 'router-poll-no-retry-after',
     breaks: 'ROUTER.QUEUE.POLL_RETRY_AFTER',
+    statements: ['R:112:99d3346bc6dd', 'R:205:60e287b9f0a0', 'R:215:49b76e9b4942'],
     description: 'polls of unfinished requests carry no Retry-After',
     install(s) {
       onRouter(s, [STATUS, COLLECT], (out) => {
@@ -74,6 +76,7 @@ export const QUEUE_FAULTS = [
   {
     name: 'router-collect-reserialized',
     breaks: 'ROUTER.QUEUE.COLLECT_IDENTICAL',
+    statements: ['R:195:adc652f16295'],
     description: 'collected JSON results are pretty-printed',
     install(s) {
       onRouter(s, [COLLECT], (out) => {
@@ -84,6 +87,7 @@ export const QUEUE_FAULTS = [
   {
     name: 'router-error-type-null',
     breaks: 'ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE',
+    statements: ['R:74:a2b3d6162283', 'R:107:74fe11755885'],
     description: 'a successful request reports error_type null',
     install(s) {
       onRouter(s, [STATUS], (out) => {
@@ -137,6 +141,7 @@ export const QUEUE_FAULTS = [
   {
     name: 'router-status-cancelling',
     breaks: 'ROUTER.QUEUE.STATUS_CLOSED',
+    statements: ['R:99:64c869655d5a', 'R:104:618235c3f8bc', 'R:296:8bf52fa1fae0'],
     description: 'once a cancel is asked, the request reads status CANCELLATION_REQUESTED (a state of its own) until the cancel takes effect, when it would have started running',
     install(s) {
       const cancelling = new Set<string>();
@@ -155,6 +160,7 @@ export const QUEUE_FAULTS = [
   {
     name: 'router-failed-status',
     breaks: 'ROUTER.QUEUE.STATUS_CLOSED',
+    statements: ['R:74:a2b3d6162283', 'R:99:64c869655d5a', 'R:105:e83e71a59b60', 'R:108:53efeed6d5ef', 'R:296:8bf52fa1fae0'],
     description: 'a request that did not succeed ends with a terminal status of its own (FAILED, CANCELLED) instead of COMPLETED',
     install(s) {
       onRouter(s, [STATUS], (out) => {
@@ -193,6 +199,7 @@ export const QUEUE_FAULTS = [
   {
     name: 'router-aged-out-collect-404',
     breaks: 'ROUTER.QUEUE.COLLECT_GONE',
+    statements: ['R:197:dad51fcb8e67', 'R:266:38356d7e1c85'],
     description: 'collect of a request whose result has aged out answers 404 request_not_found, as if the request had never existed',
     install(s) {
       onRouter(s, [COLLECT], (out) => {
@@ -226,6 +233,7 @@ export const QUEUE_FAULTS = [
   {
     name: 'router-cancel-done-202',
     breaks: 'ROUTER.QUEUE.CANCEL',
+    statements: ['R:106:b0ddf19e95e5'],
     description: 'cancel of a finished request answers 202 CANCELLATION_REQUESTED',
     install(s) {
       onRouter(s, [CANCEL], (out) => {
@@ -239,6 +247,7 @@ export const QUEUE_FAULTS = [
   {
     name: 'router-bytes-queued',
     breaks: 'ROUTER.QUEUE.BYTES_REFUSED',
+    statements: ['R:191:f728c995dfd6', 'R:263:2162d416be91'],
     description: 'the bytes-returning model is admitted to the queue',
     install(s) {
       s.policy.router.queueable = () => true;
@@ -247,6 +256,7 @@ export const QUEUE_FAULTS = [
   {
     name: 'router-submit-unvalidated',
     breaks: 'ROUTER.QUEUE.VALIDATED_AT_SUBMIT',
+    statements: ['R:9:69f8347a74b3', 'R:187:3f9369d6ac55', 'R:190:397028d193bd'],
     description: 'submits are admitted without schema validation',
     install(s) {
       s.policy.router.validateSubmit = (body, validate) => (isObj(body) ? body : validate());
@@ -270,6 +280,7 @@ export const QUEUE_FAULTS = [
   {
     name: 'router-queue-falls-back',
     breaks: 'ROUTER.QUEUE.NO_FALLBACK',
+    statements: ['R:65:c4ed5a315dcb', 'R:187:3cc49021cd28'],
     description: 'a queued run whose provider fails falls back to an alternate, as a synchronous run does',
     install(s) {
       s.policy.router.queuedFallback = true;
@@ -289,6 +300,7 @@ export const QUEUE_FAULTS = [
   {
     name: 'router-submit-stale-not-quotable',
     breaks: 'ROUTER.QUEUE.ESTIMATE',
+    statements: ['R:56:372c6fe011c9'],
     description: 'a submit whose rate card cannot be read at admission is quoted not_quotable instead of pricing_unavailable',
     install(s) {
       s.policy.router.submitQuoteUnavailable = () => ({ source: 'unknown', reason: 'not_quotable' });
@@ -297,6 +309,7 @@ export const QUEUE_FAULTS = [
   {
     name: 'router-queue-drops-strict',
     breaks: 'ROUTER.QUEUE.COLLECT_SELECTION',
+    statements: ['R:145:efded79376a2', 'R:187:3cc49021cd28', 'R:190:214069274b9b', 'R:195:adc652f16295'],
     description: 'the queued request does not keep strict_mode: it is dispatched translated, and collect answers native output instead of the alternate\'s own',
     install(s) {
       s.policy.router.queuedStrict = () => false;
@@ -305,6 +318,7 @@ export const QUEUE_FAULTS = [
   {
     name: 'router-unknown-request-200',
     breaks: 'ROUTER.QUEUE.UNKNOWN_404',
+    statements: ['R:205:3f630f5162e7'],
     description: 'status of an unknown request ID answers 200 IN_QUEUE',
     install(s) {
       onRouter(s, [STATUS], (out) => {
@@ -315,6 +329,127 @@ export const QUEUE_FAULTS = [
         out.setHeader(H.errorType, undefined);
         out.setHeader('Retry-After', '1');
         out.body = { request_id: id, status: 'IN_QUEUE', queue_position: 0, status_url: `${root}/status`, response_url: root, cancel_url: `${root}/cancel` };
+      });
+    },
+  },
+  // Issue #29: a fault per clause of the queue's statements no fault above breaks.
+  {
+    name: 'router-submit-no-status',
+    breaks: 'ROUTER.QUEUE.HANDLE',
+    statements: ['R:11:c38ad1e87a8f', 'R:103:ba1b172aaf32', 'R:188:ba3c99a4ba22'],
+    description: "the submit answer leaves out the new request's status (the serializer skips a member still at its initial value), so the 201 does not carry the handle's initial status",
+    install(s) {
+      onRouter(s, [SUBMIT], (out) => {
+        if (out.status === 201 && isObj(out.body)) delete out.body.status;
+      });
+    },
+  },
+  {
+    name: 'router-status-drops-urls',
+    breaks: 'ROUTER.QUEUE.HANDLE',
+    statements: ['R:74:6ebcff02673d'],
+    description: "the status of a finished request is served from the compact record kept once it completed, which holds no status_url, response_url or cancel_url",
+    install(s) {
+      onRouter(s, [STATUS], (out) => {
+        if (out.status !== 200 || !isObj(out.body) || out.body.status !== 'COMPLETED') return;
+        const { status_url: _s, response_url: _r, cancel_url: _c, ...rest } = out.body;
+        out.body = rest;
+      });
+    },
+  },
+  {
+    name: 'router-completed-renamed',
+    breaks: 'ROUTER.QUEUE.STATUS_CLOSED',
+    statements: ['R:99:e9b5ad75077f', 'R:107:74fe11755885'],
+    description: 'a request that ran through reads status SUCCEEDED (the worker pool\'s own name for a finished job leaks into the status answer); one that failed still reads COMPLETED',
+    install(s) {
+      onRouter(s, [STATUS, COLLECT], (out) => {
+        if (isObj(out.body) && out.body.status === 'COMPLETED' && !('error_type' in out.body)) out.body.status = 'SUCCEEDED';
+      });
+    },
+  },
+  {
+    name: 'router-failure-no-error-type',
+    breaks: 'ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE',
+    statements: ['R:74:a2b3d6162283', 'R:108:53efeed6d5ef'],
+    description: "a request whose run failed reads COMPLETED without error_type (the status serializer writes the bucket for cancelled requests only), so it cannot be told from a success",
+    install(s) {
+      onRouter(s, [STATUS], (out) => {
+        if (isObj(out.body) && out.body.status === 'COMPLETED' && typeof out.body.error_type === 'string' && out.body.error_type !== 'cancelled') delete out.body.error_type;
+      });
+    },
+  },
+  {
+    name: 'router-cancel-ends-clean',
+    breaks: 'ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE',
+    statements: ['R:105:e83e71a59b60'],
+    description: 'a cancel that takes effect marks the request COMPLETED but writes no error_type (the cancel path sets the terminal state, not the failure bucket), so the cancelled request reads as a success that has no result to collect',
+    install(s) {
+      onRouter(s, [STATUS], (out) => {
+        if (isObj(out.body) && out.body.status === 'COMPLETED' && out.body.error_type === 'cancelled') delete out.body.error_type;
+      });
+    },
+  },
+  {
+    name: 'router-cancel-ack-status',
+    breaks: 'ROUTER.QUEUE.CANCEL',
+    statements: ['R:76:80f920c75b96', 'R:99:27c642ae2dbf', 'R:200:f3462a265703'],
+    description: "the cancel acknowledgement's body carries the request's queue status at the time (IN_QUEUE or IN_PROGRESS) instead of CANCELLATION_REQUESTED: the handler answers the request record it just updated",
+    install(s) {
+      onRouter(s, [CANCEL], (out) => {
+        if (out.status !== 202 || !isObj(out.body)) return;
+        const { provider, model, request_id: id = '' } = params(out);
+        const { router } = out.ctx;
+        const scope = router.policy.requestScope(resolvePrincipal(out.request.headers, router.policy.bearerFirst), scopeOf);
+        const r = router.queue.get(scope, `${provider}/${model}`, id);
+        out.body = { request_id: id, status: r === undefined ? 'IN_QUEUE' : router.queue.status(r) === 'COMPLETED' ? 'IN_PROGRESS' : router.queue.status(r) };
+      });
+    },
+  },
+  {
+    name: 'router-cancel-done-accepted',
+    breaks: 'ROUTER.QUEUE.CANCEL',
+    statements: ['R:76:80f920c75b96', 'R:201:f9651ec07fad'],
+    description: 'a cancel of a finished request answers ALREADY_COMPLETED in the body but under 202 Accepted (the cancel handler always acknowledges with 202), so the body status is not mirrored by a conflict or 400 code',
+    install(s) {
+      onRouter(s, [CANCEL], (out) => {
+        if ((out.status !== 409 && out.status !== 400) || !isObj(out.body) || out.body.status !== 'ALREADY_COMPLETED') return;
+        out.status = 202;
+        out.setHeader(H.errorType, undefined);
+      });
+    },
+  },
+  {
+    name: 'router-cancel-done-drops-result',
+    breaks: 'ROUTER.QUEUE.CANCEL',
+    statements: ['R:106:b0ddf19e95e5'],
+    description: 'a cancel of a finished request answers ALREADY_COMPLETED but runs the clean-up of a cancelled one: the stored result is deleted and the request then reads failed as cancelled',
+    install(s) {
+      onRouter(s, [CANCEL], (out) => {
+        if (!isObj(out.body) || out.body.status !== 'ALREADY_COMPLETED') return;
+        const { provider, model, request_id: id = '' } = params(out);
+        const { router } = out.ctx;
+        const scope = router.policy.requestScope(resolvePrincipal(out.request.headers, router.policy.bearerFirst), scopeOf);
+        const r = router.queue.get(scope, `${provider}/${model}`, id);
+        if (r === undefined || r.errorType !== undefined) return;
+        delete r.result;
+        delete r.completedStatus;
+        r.errorType = 'cancelled';
+        r.failure = { status: 409, errorType: 'cancelled', detail: 'the request was cancelled' };
+      });
+    },
+  },
+  {
+    name: 'router-cancel-unknown-202',
+    breaks: 'ROUTER.QUEUE.UNKNOWN_404',
+    statements: ['R:202:91d00faec620'],
+    description: 'a cancel of a request ID the router does not know is acknowledged 202 CANCELLATION_REQUESTED (cancel treated as an idempotent ask that never looks the request up)',
+    install(s) {
+      onRouter(s, [CANCEL], (out) => {
+        if (routerError(out)?.error_type !== 'request_not_found') return;
+        out.status = 202;
+        out.setHeader(H.errorType, undefined);
+        out.body = { request_id: params(out).request_id ?? '', status: 'CANCELLATION_REQUESTED' };
       });
     },
   },

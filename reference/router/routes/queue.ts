@@ -10,7 +10,7 @@ import { callPartner, translate, type PartnerAnswer } from '../partners.ts';
 import type { Leg } from '../pricing.ts';
 import type { Principal } from '../principals.ts';
 import type { QueuedRequest } from '../queue.ts';
-import { capacityBucket, partnerImageCap, providerFailure, shownQueueStatus, submitEstimates } from '../variations.ts';
+import { cancelTakesEffect, capacityBucket, partnerImageCap, providerFailure, queuedCap, shownQueueStatus, submitEstimates } from '../variations.ts';
 import { submitEstimate } from './estimates.ts';
 import { withKey } from './keyed.ts';
 import { send, sendJson, type ModelParams, type RequestParams, type RouteKit } from './kit.ts';
@@ -59,6 +59,10 @@ export function registerQueueRoutes(app: FastifyInstance, kit: RouteKit): void {
     const hasKey = req.headers['idempotency-key'] !== undefined;
     return withKey(kit, req, reply, p, async () => {
       if (def.behaviour === 'busy') throw new RouterError(503, capacityBucket(state), `${def.id} is at capacity; retry after the indicated time`, { retryAfter: 1 });
+      const cap = queuedCap(state, def);
+      if (cap !== undefined && state.queue.unfinished(kit.scope(p), def.id) >= cap) {
+        throw new RouterError(429, 'concurrency_limit_exceeded', `this caller already has ${cap} unfinished requests of ${def.id}; wait for one to finish`, { retryAfter: 1, headers: state.spendHeaders(kit.scope(p)) });
+      }
       const leg = selectLeg(state, def, p, q, req.body, 'submit', hasKey);
       const strict = q.strict && leg.kind === 'alternate';
       const body = policy.validateSubmit(req.body, () => validateBody(state, def, req.body, { skipNative: strict, rejectUnknown: q.rejectUnknown, route: 'submit' }));
@@ -110,7 +114,7 @@ export function registerQueueRoutes(app: FastifyInstance, kit: RouteKit): void {
     const { r, id } = findRequest(req);
     if (!r) throw unknownRequest(id);
     if (state.queue.status(r) === 'COMPLETED') return sendJson(reply, 409, { request_id: r.id, status: 'ALREADY_COMPLETED' }, { [H.errorType]: 'invalid_input' });
-    policy.cancelRequest(state.queue, r);
+    if (cancelTakesEffect(state)) policy.cancelRequest(state.queue, r);
     return sendJson(reply, 202, { request_id: r.id, status: 'CANCELLATION_REQUESTED' });
   });
 }
