@@ -1,10 +1,13 @@
 // Deterministic randomness for recorded and replayed runs. The suite draws fresh ids,
 // names and bytes for every test (parallel-safe, unique per run); a replay must draw
 // the very same ones, or its uploads hash differently from the recorded answers. So
-// in a recording or a replay, at the start of each test, randomUUID, randomBytes, randomInt
-// and Math.random are re-seeded from the run's seed (FC_SEED, random per recording) and the
+// in a recording or a replay, at the start of each test, randomUUID, randomBytes and
+// Math.random are re-seeded from the run's seed (FC_SEED, random per recording) and the
 // test's name. Modules import them by name from node:crypto; syncBuiltinESMExports
 // carries the replacement into those bindings. Ordinary runs never come here.
+// randomInt stays as it is: the HTTP client draws its multipart boundaries with it, which a
+// replay (answering from the recording) never does, so seeding it would shift every later
+// draw of the replay. The suite therefore draws its own numbers from randomBytes (freshNumber).
 import crypto, { createHash } from 'node:crypto';
 import { syncBuiltinESMExports } from 'node:module';
 
@@ -39,11 +42,11 @@ export function seedRandomness(seed: string): void {
     const h = b.toString('hex');
     return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
   };
-  // randomInt(max) or randomInt(min, max): an integer in [min, max). The callback form is not used by the suite.
-  c.randomInt = (a: number, b?: unknown) => {
-    const [min, max] = typeof b === 'number' ? [a, b] : [0, a];
-    return min + Math.floor(next() * (max - min));
-  };
   Math.random = next;
   syncBuiltinESMExports();
+}
+
+/** A random integer in [0, 2^24), drawn from randomBytes so a recording and its replay draw the same. */
+export function freshNumber(): number {
+  return crypto.randomBytes(3).readUIntBE(0, 3);
 }

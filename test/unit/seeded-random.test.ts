@@ -1,17 +1,23 @@
-// A recording and its replay draw the same test data: every random source the suite imports
-// from node:crypto (and Math.random) repeats itself under one seed, so a replayed request is
-// the recorded one byte for byte (a slow workflow's colour, an upload's bytes, a fresh id).
+// A recording and its replay draw the same test data: the random sources the suite draws from
+// (randomUUID, randomBytes, Math.random) repeat themselves under one seed, so a replayed request
+// is the recorded one byte for byte. randomInt is left alone (the HTTP client draws multipart
+// boundaries with it, which a replay never does), so the suite itself never imports it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { seedRandomness } from '../../lib/seeded-random.ts';
+import { execSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { freshNumber, seedRandomness } from '../../lib/seeded-random.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
 
 function draw(): unknown[] {
-  return [crypto.randomUUID(), crypto.randomBytes(8).toString('hex'), crypto.randomInt(0x1000000), crypto.randomInt(5, 9), Math.random()];
+  return [crypto.randomUUID(), crypto.randomBytes(8).toString('hex'), freshNumber(), Math.random()];
 }
 
-test('under one seed, randomUUID, randomBytes, randomInt and Math.random draw the same values again; another seed draws others', () => {
-  const saved = { uuid: crypto.randomUUID, bytes: crypto.randomBytes, int: crypto.randomInt, random: Math.random };
+test('under one seed, randomUUID, randomBytes, freshNumber and Math.random draw the same values again; another seed draws others', () => {
+  const saved = { uuid: crypto.randomUUID, bytes: crypto.randomBytes, random: Math.random };
   try {
     seedRandomness('seed-a:test');
     const first = draw();
@@ -20,11 +26,17 @@ test('under one seed, randomUUID, randomBytes, randomInt and Math.random draw th
     seedRandomness('seed-b:test');
     assert.notDeepEqual(draw(), first);
     for (let i = 0; i < 200; i++) {
-      const n = crypto.randomInt(5, 9);
-      assert.ok(Number.isInteger(n) && n >= 5 && n < 9, String(n));
+      const n = freshNumber();
+      assert.ok(Number.isInteger(n) && n >= 0 && n < 0x1000000, String(n));
     }
   } finally {
     const c = crypto as unknown as Record<string, unknown>;
-    [c.randomUUID, c.randomBytes, c.randomInt, Math.random] = [saved.uuid, saved.bytes, saved.int, saved.random];
+    [c.randomUUID, c.randomBytes, Math.random] = [saved.uuid, saved.bytes, saved.random];
   }
+});
+
+test('the code that builds requests (lib, specs, fixtures) draws no randomInt, which a replay does not repeat', () => {
+  const files = execSync('git ls-files lib specs fixtures', { cwd: ROOT, encoding: 'utf8' }).split('\n').filter((f) => f.endsWith('.ts'));
+  const using = files.filter((f) => /\brandomInt\b/.test(readFileSync(path.join(ROOT, f), 'utf8').replace(/\/\/.*$/gm, '')));
+  assert.deepEqual(using, []);
 });
