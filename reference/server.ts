@@ -8,6 +8,7 @@ import { BlobStore } from './blobs.ts';
 import type { ReferenceContext, SurfaceName } from './context.ts';
 import { faultSeams } from './faults.ts';
 import { controlByName, installControl, type ControlName } from './controls.ts';
+import { v2EngineOptions, v2LimiterKind } from './v2/variations.ts';
 import { RateLimiter } from './ratelimit.ts';
 import { RouterState } from './router/state.ts';
 import { UrlSigner } from './signing.ts';
@@ -78,7 +79,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   const signer = new UrlSigner(() => baseUrls.cloud, ttl);
   const consult = opts.onConsult;
   const isControl = consult ? (name: ControlName) => (consult(name), name === control) : (name: ControlName) => name === control;
-  const engine = new V2Engine(assets, blobs, seams.policy.v2, { cacheWork: isControl('engine-cached-work') });
+  const engine = new V2Engine(assets, blobs, seams.policy.v2, v2EngineOptions(isControl));
   const ctx: ReferenceContext = {
     policy: seams.policy,
     socketOut: seams.socketOut,
@@ -88,8 +89,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
     engine,
     jobs: new JobStore(),
     signer,
-    // Controls: the same allowance spent by another algorithm (seed W names none).
-    limiter: new RateLimiter(allowanceFor, Date.now, isControl('rate-limit-clock-windows') ? 'clock-window' : isControl('rate-limit-token-bucket') ? 'token-bucket' : 'rolling-window'),
+    limiter: new RateLimiter(allowanceFor, Date.now, v2LimiterKind(isControl)),
     router: new RouterState(seams.policy.router, () => baseUrls.router, isControl),
     localToken: opts.localToken,
     log: opts.log ?? false,

@@ -3,6 +3,8 @@
 // in the v2 folder, so their self-test covers the family they vary.
 import type { FastifyInstance } from 'fastify';
 import type { ReferenceContext } from '../context.ts';
+import type { ControlName } from '../controls.ts';
+import type { LimiterKind } from '../ratelimit.ts';
 
 /** The 401 message for a JWT bearer on a deployment that takes API keys only (seed W:157:0f28ce1fb567). */
 export function jwtRefusalMessage(ctx: ReferenceContext): string {
@@ -58,4 +60,17 @@ export function contentLocation(ctx: ReferenceContext, signedUrl: string, reques
   const u = new URL(signedUrl);
   if (!ctx.isControl('content-location-relative') || u.origin !== requestOrigin) return signedUrl;
   return `${u.pathname}${u.search}`;
+}
+
+/**
+ * Controls the v2 engine and request limiter are built with, before the surfaces exist
+ * (reference/server.ts asks here): an engine that keeps a node cache, as real engines do,
+ * and the same allowance spent by another algorithm (seed W names none).
+ */
+export function v2EngineOptions(isControl: (name: ControlName) => boolean): { cacheWork: boolean } {
+  return { cacheWork: isControl('engine-cached-work') };
+}
+
+export function v2LimiterKind(isControl: (name: ControlName) => boolean): LimiterKind {
+  return isControl('rate-limit-clock-windows') ? 'clock-window' : isControl('rate-limit-token-bucket') ? 'token-bucket' : 'rolling-window';
 }
