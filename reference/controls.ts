@@ -12,6 +12,7 @@
 // (`x-terminal-values`). A new family or operation is covered by its contract alone.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { loadContract, type Contract } from '../lib/contracts/loader.ts';
+import { deref } from '../lib/contracts/ref.ts';
 import { FAMILY_CONTRACTS } from '../lib/contracts/registry.ts';
 import { BRAND } from './router/constants.ts';
 import type { Family, Surface } from '../lib/families.ts';
@@ -199,19 +200,6 @@ interface Operation {
 interface ContractInfo {
   operations: Operation[];
   unpairedStatuses: Set<number>;
-}
-
-function deref(doc: Obj, value: unknown): Obj | undefined {
-  let cur = value;
-  for (let hops = 0; isPlainObject(cur) && typeof cur.$ref === 'string' && hops < 10; hops++) {
-    const ref = cur.$ref as string;
-    if (!ref.startsWith('#/')) return undefined;
-    cur = ref
-      .slice(2)
-      .split('/')
-      .reduce<unknown>((node, key) => (isPlainObject(node) ? node[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), doc);
-  }
-  return isPlainObject(cur) ? cur : undefined;
 }
 
 /** The contracts as the suite's one loader reads them (lib/contracts/loader.ts), one per family. */
