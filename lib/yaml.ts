@@ -1,7 +1,8 @@
-// YAML parsing with a cache: every Playwright worker reads the rule catalog, the targets
-// file and its family's contract, and parsing that YAML was a fifth of a worker's
-// start-up. A document parsed once is kept as JSON in the user's own folder under the temp folder,
-// keyed by a hash of its text, and read back with JSON.parse by the next process.
+// YAML parsing with a cache: every Playwright worker reads the targets file and its family's
+// contract (the rule catalog is a generated module, lib/rule-catalog.ts), and parsing YAML
+// is a large part of a worker's start-up. A document parsed once is kept as JSON in the
+// user's own folder under the temp folder, keyed by a hash of its text, and read back with
+// JSON.parse by the next process.
 // Only documents made of plain JSON values are kept; a parse error is never cached.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';

@@ -12,6 +12,7 @@
 // (`x-terminal-values`). A new family or operation is covered by its contract alone.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { loadContract, type Contract } from '../lib/contracts/loader.ts';
+import { deref } from '../lib/contracts/ref.ts';
 import { FAMILY_CONTRACTS } from '../lib/contracts/registry.ts';
 import { BRAND } from './router/constants.ts';
 import type { Family, Surface } from '../lib/families.ts';
@@ -47,11 +48,10 @@ export interface ControlInfo {
    */
   readonly leavesUnjudged?: readonly string[];
   /**
-   * Scenario inputs the control's run gives (merged over the reference entry's), as a user
-   * configuring a server of this kind would: where the variation is a form the seed does not
-   * show and the suite takes from an input (fixtures/test.ts applies them to the control's case).
-   * Scenario inputs a target with this behaviour gives, over the reference entry's (the
-   * self-test's run of the control uses them): what the server's operator would declare.
+   * Scenario inputs a target with this behaviour gives, over the reference entry's: what the
+   * server's operator would declare where the variation is a form the seed does not show and
+   * the suite takes from an input. The self-test's run of the control sets them
+   * (test/e2e/controls.test.ts).
    */
   readonly scenario?: Readonly<Record<string, unknown>>;
 }
@@ -66,7 +66,7 @@ export const CONTROLS = [
   { name: 'unknown-error-bucket', description: 'error answers whose status has no stated bucket pairing (x-error-types-unpaired-statuses) name a bucket the suite does not know', families: ['router'] },
   { name: 'retry-after-varied', description: 'every Retry-After is one second longer than the reference would say' },
   // The v1 cloud operations and their stream, behaving as the real engine does where the seed is silent
-  // (reference/v1/real-engine.ts; issue #12).
+  // (reference/v1/socket.ts and reference/v1/cache.ts; issue #12).
   { name: 'ws-cached-nodes', description: 'nodes whose inputs ran before are skipped as cached: listed in execution_cached, no executing, progress or previews; a cached output node still gets executed', families: ['v1'] },
   { name: 'ws-final-executing-after-success', description: 'the final executing {node: null} is sent after the terminal message instead of before it', families: ['v1'] },
   { name: 'ws-previews-without-metadata', description: 'the stream ignores feature_flags and sends every preview as PREVIEW_IMAGE (type 1), as engines without the flag do', families: ['v1'], leavesUnjudged: ['WS.BINARY.PREVIEW_METADATA'] },
@@ -199,19 +199,6 @@ interface Operation {
 interface ContractInfo {
   operations: Operation[];
   unpairedStatuses: Set<number>;
-}
-
-function deref(doc: Obj, value: unknown): Obj | undefined {
-  let cur = value;
-  for (let hops = 0; isPlainObject(cur) && typeof cur.$ref === 'string' && hops < 10; hops++) {
-    const ref = cur.$ref as string;
-    if (!ref.startsWith('#/')) return undefined;
-    cur = ref
-      .slice(2)
-      .split('/')
-      .reduce<unknown>((node, key) => (isPlainObject(node) ? node[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), doc);
-  }
-  return isPlainObject(cur) ? cur : undefined;
 }
 
 /** The contracts as the suite's one loader reads them (lib/contracts/loader.ts), one per family. */

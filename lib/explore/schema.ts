@@ -5,6 +5,7 @@
 // contract's own (OpenAPI 3.1 / JSON Schema 2020-12), local $refs followed.
 import fc from 'fast-check';
 import { UUID_RE, isPlainObject } from '../values.ts';
+import { atPointer } from '../contracts/ref.ts';
 
 export type Schema = Record<string, unknown>;
 
@@ -41,11 +42,7 @@ export function resolve(doc: Schema, schema: unknown, depth = 0): Schema {
     const ref = cur.$ref as string;
     if (!ref.startsWith('#/')) break;
     const { $ref: _, ...siblings } = cur;
-    const target = ref
-      .slice(2)
-      .split('/')
-      .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
-      .reduce<unknown>((node, key) => asObj(node)?.[key], doc);
+    const target = atPointer(doc, ref);
     cur = { ...(asObj(target) ?? {}), ...siblings };
   }
   if (Array.isArray(cur.allOf) && depth < 6) {

@@ -113,6 +113,4 @@ export function resolveRef(seeds: SeedStatements, ref: Pick<SeedRef, 'seed' | 'l
     : `${ref.seed}:${ref.line} has no statement with fingerprint ${ref.sha} (the seed changed under it; there now: ${onLine.map((s) => s.sha).join(', ')})`;
 }
 
-/** "W § Errors, line 198" */
-export const refLabel = (ref: Pick<SeedRef, 'seed' | 'section' | 'line'>): string => `${ref.seed} § ${ref.section}, line ${ref.line}`;
 export const refKey = (ref: Pick<SeedRef, 'seed' | 'line' | 'sha'>): string => `${ref.seed}:${ref.line}:${ref.sha}`;

@@ -34,8 +34,6 @@ export interface FaultInfo {
    * family). Keep it rare: a needed entry usually means a test should declare the rule.
    */
   readonly seenBy?: { readonly files: readonly string[] | 'family'; readonly why: string };
-  /** Environment variables the fault's run needs; such a fault runs alone, as a user would run it. */
-  readonly runEnv?: Readonly<Record<string, string>>;
   /**
    * A control (reference/controls.ts) the fault is installed on, for a check that must not
    * lean on one reading the seed leaves open: the fault matrix runs the two together.

@@ -1,5 +1,5 @@
 // Controls (reference/controls.ts) of the v2 submit: forms and spellings seed W leaves open,
-// consulted by the submit route (reference/v2/jobs.ts) so a control's run varies only them.
+// consulted by the submit route (reference/v2/jobs/submit.ts) so a control's run varies only them.
 import type { ReferenceContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import type { Refusal } from '../engine/types.ts';

@@ -3,14 +3,13 @@
 //
 // Faults run in one Playwright invocation, each against its own reference
 // (test/support/harness/), on the tests that declare its rule, as Playwright's listing
-// shows them (test/support/spec-map.ts; where no test declares it, the whole family). A
-// fault that needs an environment of its own (`runEnv` on the unit) runs alone, as a user
-// would run the suite. FAULTS=name,name narrows the matrix for a local re-run.
+// shows them (test/support/spec-map.ts; where no test declares it, the whole family).
+// FAULTS=name,name narrows the matrix for a local re-run.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SUITE_FAULTS, type FaultInfo } from '../../reference/faults.ts';
 import { CONTROLS, type ControlInfo } from '../../reference/controls.ts';
-import { failedRules, ROOT, runSuite } from '../support/run-suite.ts';
+import { failedRules, ROOT } from '../support/run-suite.ts';
 import { ruleOrThrow } from '../../lib/rules.ts';
 import type { Surface } from '../../lib/families.ts';
 import { resolveTarget } from '../../lib/targets.ts';
@@ -24,17 +23,16 @@ const map = await specMap(ROOT);
 const only = new Set((process.env.FAULTS ?? '').split(',').filter(Boolean));
 const faults = SUITE_FAULTS.filter((f) => only.size === 0 || only.has(f.name));
 const selections = new Map<string, SpecSelection>(faults.map((f) => [f.name, selectionFor(f.breaks, referenceSurfaces, { map, ...(f.seenBy ? { seenBy: f.seenBy } : {}) })]));
-const shared = faults.filter((f) => !f.runEnv);
 
-// Every fault without an environment of its own in one run (test/support/harness/): each
+// Every fault in one run (test/support/harness/): each
 // fault's tests reach its own reference; a fault's test awaits the run.
 let matrixRun: Promise<HarnessRun> | undefined;
 const matrix = () =>
   (matrixRun ??= runCases(
-    shared.map((f) => ({ id: f.name, fault: f.name, ...(f.under ? { control: f.under } : {}), tests: testsOf(selections.get(f.name)!, map) })),
+    faults.map((f) => ({ id: f.name, fault: f.name, ...(f.under ? { control: f.under } : {}), tests: testsOf(selections.get(f.name)!, map) })),
     { workers: MATRIX_WORKERS },
   ).then((r) => {
-    console.log(`fault matrix: ${shared.length} faults, ${r.projects} Playwright projects, ${r.referenceStarts} references started`);
+    console.log(`fault matrix: ${faults.length} faults, ${r.projects} Playwright projects, ${r.referenceStarts} references started`);
     return r;
   }));
 
@@ -48,17 +46,11 @@ interface Judged {
 }
 
 async function judgedRun(fault: FaultInfo): Promise<Judged> {
-  const sel = selections.get(fault.name)!;
-  if (!fault.runEnv) {
-    const r = await matrix();
-    assert.deepEqual(r.runErrors, [], 'errors outside any test of the fault matrix');
-    const report = r.reports.get(fault.name)!;
-    const cell = Object.values(report.rules.find((r) => r.id === fault.breaks)?.results ?? {}).find((c) => c?.status === 'fail');
-    return { failed: failedRules(report), runFails: report.summary.verdict !== 'pass', shouldFailed: report.summary.should_failed, ...(cell?.reason ? { reason: cell.reason } : {}), output: `${report.tests} tests; ${report.output.slice(-2000)}` };
-  }
-  const run = await runSuite({ fault: fault.name, args: [...sel.projects, ...sel.files], workers: 1, env: { ...fault.runEnv } });
-  const cell = Object.values(run.report.rules.find((r) => r.id === fault.breaks)?.results ?? {}).find((c) => c?.status === 'fail');
-  return { failed: failedRules(run.report), runFails: run.exitCode !== 0, shouldFailed: run.report.summary.should_failed, ...(cell?.reason ? { reason: cell.reason } : {}), output: run.output.slice(-2000) };
+  const r = await matrix();
+  assert.deepEqual(r.runErrors, [], 'errors outside any test of the fault matrix');
+  const report = r.reports.get(fault.name)!;
+  const cell = Object.values(report.rules.find((r) => r.id === fault.breaks)?.results ?? {}).find((c) => c?.status === 'fail');
+  return { failed: failedRules(report), runFails: report.summary.verdict !== 'pass', shouldFailed: report.summary.should_failed, ...(cell?.reason ? { reason: cell.reason } : {}), output: `${report.tests} tests; ${report.output.slice(-2000)}` };
 }
 
 describe('each reference fault is caught by its rule, and only that rule', { concurrency: true }, () => {

@@ -1,5 +1,6 @@
 // The suite learns the embedded reference's development credentials from targets.yaml,
-// never by importing the reference; this proves the file says what the reference accepts.
+// never by importing the reference (test/unit/architecture.test.ts holds that); this proves
+// the file says what the reference accepts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -25,16 +26,4 @@ test('the development JWTs verify against the reference: the valid ones until 21
   assert.equal(verifyDevJwt(REGISTRY_JWT_SECRET, creds.REFERENCE_REGISTRY_JWT_EXPIRED!, Date.now(), true).ok, true, 'expired, not forged');
   // The hosted cloud's session JWT (V2.AUTH.JWT_ACCEPTED) is signed with the cloud's own secret.
   assert.equal(verifyDevJwt(CLOUD_SESSION_SECRET, creds.REFERENCE_CLOUD_SESSION_JWT!, Date.UTC(2099, 0, 1)).ok, true);
-});
-
-test('no module of the suite (lib/, fixtures/, specs/, report/) imports the reference', async () => {
-  const { readdirSync, readFileSync } = await import('node:fs');
-  const root = path.resolve(import.meta.dirname, '../..');
-  const offenders: string[] = [];
-  for (const dir of ['lib', 'fixtures', 'specs', 'report']) {
-    for (const f of readdirSync(path.join(root, dir), { recursive: true }).map(String).filter((x) => x.endsWith('.ts'))) {
-      if (/from\s+['"](\.\.\/)+reference\//.test(readFileSync(path.join(root, dir, f), 'utf8'))) offenders.push(`${dir}/${f}`);
-    }
-  }
-  assert.deepEqual(offenders, []);
 });

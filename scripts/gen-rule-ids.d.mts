@@ -1,1 +1,0 @@
-export function ruleIdsSource(yamlText: string): string;
