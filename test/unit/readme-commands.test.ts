@@ -145,6 +145,14 @@ test('every relative link in the README and docs points at a file that exists, a
   assert.ok(links > 20, `found ${links} relative links`);
 });
 
+test('every code block of the README and docs is closed', () => {
+  // An unclosed fence turns the rest of a page into code: its commands and links go unchecked.
+  for (const [page, text] of TEXT) {
+    const fences = text.split('\n').filter((l) => /^\s*```/.test(l)).length;
+    assert.equal(fences % 2, 0, `${page}: ${fences} code fences, one is not closed`);
+  }
+});
+
 test('the anchor of a heading is read as GitHub writes it', () => {
   assert.equal(anchorOf('Adopting the gate on a server that is not conformant yet'), 'adopting-the-gate-on-a-server-that-is-not-conformant-yet');
   assert.equal(anchorOf('Benchmark: `npm run bench`'), 'benchmark-npm-run-bench');
