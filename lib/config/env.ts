@@ -108,7 +108,7 @@ export interface RunConfig {
   bench: { durationS: number; connections: number; openStepS: number; rounds: number };
 }
 
-/** Every variable RunConfig reads (test/unit/config.test.ts holds the README's table to it). */
+/** Every variable RunConfig reads (test/unit/config.test.ts holds the table of docs/gating-your-server.md to it). */
 export const CONFIG_VARIABLES = [
   'TARGET', 'TARGETS_FILE', 'TARGET_SURFACE', 'TARGET_BASE_URL', 'TARGET_TOKEN', 'TARGET_TOKEN_SOURCE', 'REFERENCE_PORT',
   'REPORTS_DIR', 'CONFORMANCE_PROFILE', 'CONFORMANCE_STRICT', 'CONFORMANCE_BASELINE', 'CONFORMANCE_QUIET', 'CONFORMANCE_SHARD', 'CONFORMANCE_EXPLORE', 'CI',

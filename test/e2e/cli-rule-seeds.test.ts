@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defaultSeedsDir } from '../../lib/seeds/statements.ts';
@@ -61,8 +61,9 @@ test('seeds lists the statements with their locators from the copy the README la
   }
 });
 
-test('the README shows the CLI for one rule\'s tests and for the statements, never a bare playwright or a repository-only script alone', () => {
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+test('the README and docs show the CLI for one rule\'s tests and for the statements, never a bare playwright or a repository-only script alone', () => {
+  const docs = readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => path.join('docs', f));
+  const readme = ['README.md', ...docs].map((f) => readFileSync(path.join(ROOT, f), 'utf8')).join('\n');
   assert.doesNotMatch(readme, /npx playwright test --grep @/, 'npx playwright test finds no test in an installed package');
   assert.match(readme, /workflow-conformance run --rule V2\.ASSET\.FRESH_URL/);
   assert.match(readme, /workflow-conformance seeds W/);

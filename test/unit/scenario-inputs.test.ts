@@ -207,8 +207,8 @@ test('the entry, surface and load keys the resolver reads are declared', () => {
   assert.deepEqual([...read].filter((k) => !known.has(k) && !internal.includes(k)), [], 'declare these in lib/scenario-inputs.ts');
 });
 
-test("the README's table of scenario inputs names declared keys only", () => {
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+test("the docs' table of scenario inputs names declared keys only", () => {
+  const readme = readFileSync(path.join(ROOT, 'docs/gating-your-server.md'), 'utf8');
   const start = readme.indexOf('| scenario input | unlocks |');
   assert.ok(start >= 0, 'the table is found');
   const rows = readme.slice(start).split('\n\n')[0]!.split('\n').slice(2);

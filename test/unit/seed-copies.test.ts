@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { describeCopy, findCopies, indexSeeds, indexSeedText, scanProject, type SeedIndex } from '../../lib/seeds/copies.ts';
+import { describeCopy, findCopies, indexSeeds, indexSeedText, projectFiles, scanProject, type SeedIndex } from '../../lib/seeds/copies.ts';
 import { ALLOWED_SEED_PHRASES } from '../../lib/seeds/allowed-phrases.ts';
 import { defaultSeedsDir, loadSeeds, refKey, resolveRef } from '../../lib/seeds/statements.ts';
 import { loadTrace } from '../../lib/seeds/trace.ts';
@@ -34,6 +34,15 @@ test('no file of the project repeats eight or more consecutive words of seed pro
     [],
     'say it in your own words and point at the statement by locator (npm run seed:statements); npm run seed:copies lists them',
   );
+});
+
+// The prose a reader meets first (the README and the pages of docs/) is where seed text would
+// most easily creep back in, so the scan must list those pages.
+test('the scan covers the README and every page of docs/', () => {
+  const files = projectFiles(ROOT);
+  const pages = files.filter((f) => f.startsWith('docs/') && f.endsWith('.md'));
+  assert.ok(files.includes('README.md'), 'README.md is not scanned');
+  assert.ok(pages.length >= 5, `only ${pages.length} docs pages scanned: ${pages.join(', ')}`);
 });
 
 // A made-up seed, so the counting rules are shown without quoting the real one.

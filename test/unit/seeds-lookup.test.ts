@@ -1,7 +1,7 @@
 // Where a run finds the user's copy of the seeds to quote (never the project's: it ships
 // none): --seeds / CONFORMANCE_SEEDS, SEEDS_DIR, a seeds/ folder beside the targets file
-// (or the working folder), then ../shared/seeds beside the checkout, as the README lays
-// it out. The copies made here are in a temporary folder, read and removed by the test.
+// (or the working folder), then ../shared/seeds beside the checkout, as docs/reading-a-report.md
+// lays it out. The copies made here are in a temporary folder, read and removed by the test.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -19,7 +19,7 @@ function copyTo(dir: string): string {
   return dir;
 }
 
-test('the seeds are found where the README says, in its order', { skip: shared ? false : 'the seeds are not beside this checkout' }, () => {
+test('the seeds are found where docs/reading-a-report.md says, in its order', { skip: shared ? false : 'the seeds are not beside this checkout' }, () => {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'seeds-lookup-'));
   try {
     const explicit = copyTo(path.join(tmp, 'mine'));
