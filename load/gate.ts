@@ -18,7 +18,8 @@ import { createProgress } from './progress.ts';
 import { quickOptions } from './quick.ts';
 import { writeReports } from './report/write.ts';
 import type { Profile } from './types.ts';
-import { ConformanceFileError, joinIntoFile, loadProfileRun } from '../report/load-cells.ts';
+import { ConformanceFileError, joinIntoFile } from '../report/load-cells.ts';
+import { loadProfileRun } from './profile-run.ts';
 import type { LoadProfileRun } from '../report/report.ts';
 
 type Env = Record<string, string | undefined>;
