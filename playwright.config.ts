@@ -75,6 +75,9 @@ const webServer: PlaywrightTestConfig['webServer'] = target.embedded
     }
   : undefined;
 
+// `run --load`: the same reporter, with the load profiles' runs joined in before its one write.
+const conformanceReporter = config.run.load ? './load/gate-reporter.ts' : './report/conformance-reporter.ts';
+
 export default defineConfig<Options>({
   testDir: './specs',
   projects,
@@ -94,14 +97,14 @@ export default defineConfig<Options>({
     target: { name: target.name, surfaces: target.surfaces.map((s) => ({ surface: s.surface, base_url: s.baseUrl })) },
   },
   reporter: quiet
-    ? [['./report/locations.ts'], ['./report/conformance-reporter.ts', { outputDir: reports, quiet: true }], ...blob]
+    ? [['./report/locations.ts'], [conformanceReporter, { outputDir: reports, quiet: true }], ...blob]
     : [
         // First: the real lines of tests run from an installed package, before anyone prints them.
         ['./report/locations.ts'],
         [config.ci ? 'dot' : 'list'],
         ['html', { outputFolder: path.join(reports, 'html'), open: 'never' }],
         ['junit', { outputFile: path.join(reports, 'junit.xml') }],
-        ['./report/conformance-reporter.ts', { outputDir: reports }],
+        [conformanceReporter, { outputDir: reports }],
         ...blob,
       ],
   ...(webServer ? { webServer } : {}),

@@ -147,20 +147,14 @@ export async function runSuite(args: string[], extra: Env = {}): Promise<number>
   }
 
   const record = flags.get('record');
-  // --load: the conformance projects, then the named load profiles, one conformance.json (load/gate.ts).
+  // --load: the conformance projects, then the named load profiles, whose runs the reporter
+  // joins into the one conformance.json it writes (load/gate-reporter.ts); only --load sets it.
   const load = flags.get('load');
+  delete env.CONFORMANCE_LOAD;
   if (load !== undefined) {
     if (record !== undefined) throw new UsageError('--load and --record cannot be combined: a recording replays the conformance projects only');
     if (rest.some((a) => a.startsWith('--shard'))) throw new UsageError('--load and --shard cannot be combined: load the target once, after merge-reports, with load --profile NAME --conformance reports/conformance.json');
-    const { parseLoadProfiles, runLoadGate } = await import('../load/gate.ts');
-    const profiles = parseLoadProfiles(load);
-    // The projects' own line says load comes next: the verdict is the gate's, printed last.
-    env.CONFORMANCE_LOAD_FOLLOWS = '1';
-    const code = await playwright(rest, env);
-    // 0 pass, 1 fail: the report is complete; anything else (an interrupted run) stops here.
-    if (code !== 0 && code !== 1) return code;
-    const settings = parseRunConfig(env);
-    return runLoadGate({ profiles, env, reports, full: settings.profile === 'full', quiet: settings.quiet, ...(settings.fault ? { fault: settings.fault } : {}) });
+    env.CONFORMANCE_LOAD = await loadProfilesFlag(load);
   }
   if (record === undefined) return playwright(rest, env);
 
@@ -189,6 +183,16 @@ export async function runSuite(args: string[], extra: Env = {}): Promise<number>
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** --load's value, checked before Playwright starts: `all`, or names of load profiles separated by commas. */
+async function loadProfilesFlag(value: string): Promise<string> {
+  const { PROFILES, loadProfilesNamed } = await import('../load/profiles/index.ts');
+  const known = PROFILES.map((p) => p.name);
+  const { profiles, unknown } = loadProfilesNamed(value);
+  if (unknown !== undefined) throw new UsageError(`--load: unknown profile "${unknown}"${didYouMean(unknown, known)}; known: ${known.join(', ')}, or all`);
+  if (profiles.length === 0) throw new UsageError(`--load needs profile names separated by commas, or all; known: ${known.join(', ')}`);
+  return value;
 }
 
 function verdictIn(reports: string): string | undefined {

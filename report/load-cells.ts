@@ -1,9 +1,11 @@
 // Load results into the conformance matrix: each load profile's run is one outcome, like a
 // test's, whose result values (load/checks.ts) judge its LOAD.* cells on the surface it
 // loaded; the summary is then computed again by the one verdict function (report/summary.ts).
-// Used by `run --load` (the conformance projects, then the load profiles, one report) and by
-// `load --conformance FILE` (a load run alone joins an existing report). Runs are kept in the
-// report's `load.profiles`, so joining profiles one at a time adds up to the same cells.
+// Used by `run --load` (the conformance reporter joins the load profiles' runs before its one
+// write, load/gate-reporter.ts) and by `load --conformance FILE` (a load run alone joins an
+// existing report). Runs are kept in the report's `load.profiles`, so joining profiles one at
+// a time adds up to the same cells. The runs come in as values (load/profile-run.ts builds
+// them): nothing here imports load/.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isSurface, type Surface } from '../lib/families.ts';
@@ -18,25 +20,8 @@ import { toMarkdown } from './markdown.ts';
 import type { ConformanceReport, LoadProfileRun } from './report.ts';
 import { seedCoverage } from './seed-coverage.ts';
 import { summarize } from './summary.ts';
-import type { LoadReport } from '../load/engine.ts';
 
 const isLoadRule = (id: string): boolean => id.startsWith('LOAD.');
-
-/** A load report as the conformance report keeps it; `files` are the load report's paths, `from` the conformance report's folder. */
-export function loadProfileRun(report: LoadReport, rules: readonly string[], files: { json: string; markdown: string; html: string }, from: string): LoadProfileRun {
-  const rel = (f: string): string => path.relative(from, f).split(path.sep).join('/');
-  return {
-    profile: report.profile.name,
-    surface: report.target.surface,
-    verdict: report.verdict,
-    ...(report.skipReason ? { skip_reason: report.skipReason } : {}),
-    ...(report.target.fault ? { fault: report.target.fault } : {}),
-    rules: [...rules],
-    checks: report.checks,
-    thresholds_missed: report.thresholds.filter((t) => !t.ok && t.decides !== false).map((t) => `${t.expr} (measured ${t.actual ?? 'nothing'})`),
-    report: { json: rel(files.json), markdown: rel(files.markdown), html: rel(files.html) },
-  };
-}
 
 /** One profile's run as a test outcome of the matrix; undefined when it loaded no surface (the target has none of the profile's). */
 function loadOutcome(run: LoadProfileRun): TestOutcome | undefined {
@@ -111,7 +96,7 @@ export function joinLoadRuns(report: ConformanceReport, runs: readonly LoadProfi
   });
   const baseline = reapplyBaseline(rows, report.baseline);
   const runErrors = report.run_errors ?? [];
-  const interrupted = runErrors.some((e) => /^(interrupted|stopped by the global timeout) after/.test(e));
+  const interrupted = report.interrupted === true;
   const matrix = { rows, unplaced: [...new Set([...report.unplaced, ...judged.unplaced])], judged: judgedCells(rows) };
   const { summary } = summarize({ matrix, rules, strict: report.strict, ...(baseline ? { baseline } : {}), runErrors, interrupted, targetSurfaces: new Set(report.target.surfaces.map((s) => s.surface)) });
   const surfacesRun = new Set(rows.flatMap((r) => (Object.entries(r.results) as Array<[Surface, Cell]>).filter(([, c]) => c.status !== 'not_run').map(([s]) => s)));

@@ -99,8 +99,8 @@ export interface RunConfig {
     replay?: string;
     /** CONFORMANCE_RECORD_DIR: where a recorded run's workers write their exchanges. */
     recordDir?: string;
-    /** CONFORMANCE_LOAD_FOLLOWS: `run --load` runs load profiles after these projects, so their verdict is not the run's. */
-    loadFollows: boolean;
+    /** CONFORMANCE_LOAD: the load profiles `run --load` names (`all`, or names separated by commas), run after the projects and joined into their report before it is written. */
+    load?: string;
     /** TEST_WORKER_INDEX (Playwright's): this process is a test worker, not the main process. */
     worker: boolean;
   };
@@ -116,7 +116,7 @@ export const CONFIG_VARIABLES = [
   'FC_SEED', 'FC_PATH', 'FC_NUM_RUNS', 'FC_MAX_COMMANDS', 'MODEL_TRACE',
   'CONFORMANCE_HTTP_TIMEOUT_MS', 'CONFORMANCE_MAX_BODY_BYTES', 'CONFORMANCE_JOB_DEADLINE_MS', 'CONFORMANCE_STREAM_GRACE_MS',
   'CONFORMANCE_RETRY_AFTER_MAX_MS', 'CONFORMANCE_LIST_WALK_MAX_PAGES', 'CONFORMANCE_PROBE_TIMEOUT_MS', 'CONFORMANCE_CIRCUIT_TIMEOUTS',
-  'CONFORMANCE_CIRCUIT_DIR', 'CONFORMANCE_REPLAY', 'CONFORMANCE_RECORD_DIR', 'CONFORMANCE_LOAD_FOLLOWS', 'TEST_WORKER_INDEX',
+  'CONFORMANCE_CIRCUIT_DIR', 'CONFORMANCE_REPLAY', 'CONFORMANCE_RECORD_DIR', 'CONFORMANCE_LOAD', 'TEST_WORKER_INDEX',
   'BENCH_DURATION', 'BENCH_CONNECTIONS', 'BENCH_OPEN_STEP_S', 'BENCH_ROUNDS',
 ] as const;
 
@@ -234,7 +234,7 @@ export function parseRunConfig(env: Env, cwd: string = process.cwd()): RunConfig
       ...opt('circuitDir', r.text('CONFORMANCE_CIRCUIT_DIR')),
       ...opt('replay', r.text('CONFORMANCE_REPLAY')),
       ...opt('recordDir', r.text('CONFORMANCE_RECORD_DIR')),
-      loadFollows: r.flag('CONFORMANCE_LOAD_FOLLOWS'),
+      ...opt('load', r.text('CONFORMANCE_LOAD')),
       worker: env.TEST_WORKER_INDEX !== undefined,
     },
     bench: {

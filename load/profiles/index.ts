@@ -11,3 +11,11 @@ export const PROFILES: readonly Profile[] = [v2JobPoll, v1JobStatus, routerQueue
 export function profileNamed(name: string): Profile | undefined {
   return PROFILES.find((p) => p.name === name);
 }
+
+/** The profiles `--load` names (`all`, or names separated by commas); `unknown`: the first name no profile has (the caller says so). */
+export function loadProfilesNamed(value: string): { profiles: Profile[]; unknown?: string } {
+  const names = value.split(',').map((s) => s.trim()).filter(Boolean);
+  if (names.includes('all')) return { profiles: [...PROFILES] };
+  const unknown = names.find((name) => !profileNamed(name));
+  return { profiles: [...new Set(names)].flatMap((name) => profileNamed(name) ?? []), ...(unknown ? { unknown } : {}) };
+}

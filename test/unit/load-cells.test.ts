@@ -98,3 +98,15 @@ test("a load join counts the seeds of the conformance run's surfaces only, whate
   assert.ok(joined.seed_coverage!.not_judged.every((u) => u.at.startsWith('W:')), 'no router statement in a cloud run');
   assert.ok(joined.seed_coverage!.statements > 0);
 });
+
+test('a join reads an interrupted run from the report\'s own flag, not from the wording of its run errors', () => {
+  const stopped = 'interrupted after 3 s; 2 of 5 tests did not run';
+  const interrupted = joinLoadRuns({ ...conformance(), run_errors: [stopped], interrupted: true }, [run('router-queue-poll', true)], rules);
+  assert.equal(interrupted.summary.verdict, 'error');
+  assert.equal(interrupted.summary.reason, stopped, 'an interrupted run names where it stopped');
+  assert.match(cell(interrupted, 'ROUTER.SCHEMA.ETAG', 'router').reason ?? '', /interrupted before a check of it ran/);
+  // The same words without the flag are a run error like any other: the run stopped before judging.
+  const stoppedEarly = joinLoadRuns({ ...conformance(), run_errors: [stopped] }, [run('router-queue-poll', true)], rules);
+  assert.equal(stoppedEarly.summary.reason, 'the suite could not judge the target (see run_errors)');
+  assert.match(cell(stoppedEarly, 'ROUTER.SCHEMA.ETAG', 'router').reason ?? '', /the run stopped before any test/);
+});
