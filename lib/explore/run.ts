@@ -247,7 +247,7 @@ export async function exploreOperation(input: ExploreInput): Promise<OperationRe
     for (const e of exps) {
       if (upstream && e.toleratesUpstream) continue;
       judged = true;
-      check(e.rule, e.ok(res), `${operation} with ${c.mistake ? `${c.mistake.where}: ${c.mistake.note}` : 'a valid request'} (${c.label})`, e.expected, received(res), res);
+      check(e.rule, e.ok(res), { what: `${operation} with ${c.mistake ? `${c.mistake.where}: ${c.mistake.note}` : 'a valid request'} (${c.label})`, expected: e.expected, received: received(res), on: res });
     }
     if (!judged && res.status >= 500) prepared.onServerError?.(c, res);
     if (c.mistake?.exact && !(upstream && exps.every((e) => e.toleratesUpstream))) {
@@ -285,7 +285,7 @@ export async function exploreOperation(input: ExploreInput): Promise<OperationRe
       const rule = rules[0];
       const alreadyBroken = rule && [...broken.values()].some((b) => b.label === label && b.result.rule === rule.rule);
       if (rule && !alreadyBroken) {
-        check(rule.rule, false, `${operation}: the same mistake (${label}) answered in ${byClass.size} status classes`, 'one status class for one mistake', counts, minority.result);
+        check(rule.rule, false, { what: `${operation}: the same mistake (${label}) answered in ${byClass.size} status classes`, expected: 'one status class for one mistake', received: counts, on: minority.result });
         fold(tmp.results.splice(0), label, minority.run);
       } else if (!rule) {
         report.observations.push(`${label}: answered in ${byClass.size} status classes (${counts}); no rule fixes this mistake's answer, so it is reported, not judged`);

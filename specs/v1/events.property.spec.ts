@@ -30,9 +30,9 @@ test.describe('Events', () => {
         ),
       );
       if (named.size === 0) notJudged('WS.MESSAGE.FIELDS', `no message of prompt ${run.promptId} named a node, so no node id was seen come back`);
-      else check('WS.MESSAGE.FIELDS', [...named].every((id) => ours.includes(id)), 'the node ids the messages name', `ids among ${JSON.stringify(ours)}, intact`, JSON.stringify([...named]));
+      else check('WS.MESSAGE.FIELDS', [...named].every((id) => ours.includes(id)), { what: 'the node ids the messages name', expected: `ids among ${JSON.stringify(ours)}, intact`, received: JSON.stringify([...named]) });
       const frames = run.session.frames().filter((f): f is Extract<DecodedFrame, { frame_type: 3 }> => f.frame_type === 3 && f.text.endsWith(text.slice(-36)));
-      check('WS.BINARY.TEXT', frames.some((f) => f.node_id === txt && f.text === text), 'the TEXT frame of the text node', `node id ${JSON.stringify(txt)} and text ${JSON.stringify(text)}`, frames.map((f) => ({ node_id: f.node_id, text: f.text })));
+      check('WS.BINARY.TEXT', frames.some((f) => f.node_id === txt && f.text === text), { what: 'the TEXT frame of the text node', expected: `node id ${JSON.stringify(txt)} and text ${JSON.stringify(text)}`, received: frames.map((f) => ({ node_id: f.node_id, text: f.text })) });
     });
   });
 });

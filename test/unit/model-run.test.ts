@@ -52,8 +52,8 @@ class Count extends ModelCommand<Model, Real> {
   }
   protected async act(m: Model, r: Real): Promise<void> {
     send(r, 'count');
-    check('V2.ASSET.FIELDS', r.server.stored >= m.held, 'the count answered', `at least the ${m.held} items stored (the toy over-counts, never under)`, r.server.stored);
-    check('V2.ASSET.DEDUP', r.server.stored === m.held, 'the count after the stores', String(m.held), r.server.stored);
+    check('V2.ASSET.FIELDS', r.server.stored >= m.held, { what: 'the count answered', expected: `at least the ${m.held} items stored (the toy over-counts, never under)`, received: r.server.stored });
+    check('V2.ASSET.DEDUP', r.server.stored === m.held, { what: 'the count after the stores', expected: String(m.held), received: r.server.stored });
   }
 }
 

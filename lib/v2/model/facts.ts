@@ -43,7 +43,7 @@ export async function probeSurface(api: ApiClient): Promise<SurfaceFacts> {
       // V2.ERR.METADATA_NOT_SUPPORTED's to judge, in the label test): the same workflow
       // without them tells. Refused again, it is the submit's own failure.
       const bare = await postJob(api, { workflow });
-      ensure('V2.JOB.SUBMIT', accepted(bare), 'the probe workflow without labels (its labelled submit was refused)', 'a success (2xx)', `${bare.status}${bare.errorCode ? ` ${bare.errorCode}` : ''}`, bare);
+      ensure('V2.JOB.SUBMIT', accepted(bare), { what: 'the probe workflow without labels (its labelled submit was refused)', expected: 'a success (2xx)', received: `${bare.status}${bare.errorCode ? ` ${bare.errorCode}` : ''}`, on: bare });
       await pollToEnd(api, followable(bare));
     }
   });
