@@ -204,7 +204,7 @@ interface ContractInfo {
 function deref(doc: Obj, value: unknown): Obj | undefined {
   let cur = value;
   for (let hops = 0; isPlainObject(cur) && typeof cur.$ref === 'string' && hops < 10; hops++) {
-    const ref = cur.$ref as string;
+    const ref = cur.$ref;
     if (!ref.startsWith('#/')) return undefined;
     cur = ref
       .slice(2)
@@ -355,7 +355,7 @@ function rewriteOf(control: ControlName): Rewrite | undefined {
 }
 
 function isJsonType(contentType: unknown): boolean {
-  const base = String(contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  const base = String(contentType ?? '').split(';')[0].trim().toLowerCase();
   return base === 'application/json' || base.endsWith('+json');
 }
 
@@ -462,7 +462,7 @@ export function installControl(app: FastifyInstance, control: ControlName | unde
     const write = raw.write.bind(raw) as (chunk: unknown, ...rest: unknown[]) => boolean;
     raw.write = ((chunk: unknown, ...rest: unknown[]) => {
       const sse = typeof chunk === 'string' && (isStream() || /^event: /.test(chunk));
-      return write(sse ? rewriteSse(op, chunk as string, how) : chunk, ...rest);
+      return write(sse ? rewriteSse(op, chunk, how) : chunk, ...rest);
     }) as typeof raw.write;
   });
   app.addHook('onSend', async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {

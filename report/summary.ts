@@ -80,7 +80,7 @@ export function summarize({ matrix, rules, strict, baseline, runErrors = [], int
       ? `${notApi}; the run ended early, ${counts.error} rule${counts.error === 1 ? '' : 's'} not judged`
       : runErrors.length > 0
       ? interrupted
-        ? runErrors[runErrors.length - 1]!
+        ? runErrors[runErrors.length - 1]
         : 'the suite could not judge the target (see run_errors)'
       : stoppedAt && verdictName === 'error'
         ? `${stoppedAt}; ${counts.error} rule${counts.error === 1 ? '' : 's'} could not be judged`

@@ -25,7 +25,7 @@ import { anyWorkflow, pollToEnd, submitJob } from '../v2/jobs.ts';
 import { saveWorkflow, v1Classes } from '../v1/workflows.ts';
 import { asRecord, modelRef, type ModelRef } from '../router/models.ts';
 import { minimalBody, modelDocument } from '../router/schema-doc.ts';
-import { asObj, type Schema } from './schema.ts';
+import { asObj } from './schema.ts';
 import { UUID_RE } from '../values.ts';
 import type { Hints, RequestCase } from './requests.ts';
 import type { Expectation, Prepared } from './run.ts';
@@ -295,8 +295,8 @@ async function prepareRouter(ctx: ExploreContext, api: ApiClient, paid: boolean)
     const scenarioBody = asRecord(ctx.target.scenario.image_body);
     const isImageModel = ctx.target.scenario.image_model === m.id;
     if (authored) {
-      hints.bodySchema = doc.input as Schema;
-      hints.bodyDoc = doc.raw as Schema;
+      hints.bodySchema = doc.input;
+      hints.bodyDoc = doc.raw;
       // In JSON Schema 2020-12 a format is an annotation: a router may run such a value (R § Validation).
       hints.bodyFormats = false;
     }

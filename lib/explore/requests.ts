@@ -193,7 +193,7 @@ export function requestCases(contract: Contract, model: OperationModel, hints: H
       const overridden = Object.keys(props).filter((k) => hints.valid?.[`body.${k}`]);
       const base = hints.valid?.body ?? valid(bodyDoc, bodySchema, 'json');
       const withOverrides = overridden.length
-        ? fc.tuple(base, fc.tuple(...overridden.map((k) => hints.valid![`body.${k}`]!))).map(([v, over]) => {
+        ? fc.tuple(base, fc.tuple(...overridden.map((k) => hints.valid![`body.${k}`]))).map(([v, over]) => {
             const o = { ...(asObj(v) ?? {}) };
             overridden.forEach((k, i) => {
               if (k in o || required.has(k)) o[k] = over[i];
@@ -216,7 +216,7 @@ export function requestCases(contract: Contract, model: OperationModel, hints: H
   }
   const validCase: fc.Arbitrary<RequestCase> = fc.tuple(fc.tuple(...paramArbs), bodyArb).map(([vals, body]) => {
     const values = new Map(model.params.map((p, i) => [p, vals[i]] as [ParamModel, unknown]));
-    return { label: 'valid', ...assemble(values), hasBody: false, ...body } as RequestCase;
+    return { label: 'valid', ...assemble(values), hasBody: false, ...body };
   });
 
   // ---- the base request, and the ways to break it in one place ----
@@ -288,7 +288,7 @@ export function requestCases(contract: Contract, model: OperationModel, hints: H
             build: (value, made) => {
               const json = structuredClone(asObj(baseBody) ?? {}) as Obj;
               if (made !== undefined) json[pt.loc[0] as string] = structuredClone(made);
-              placeAt(json, pt.loc as Loc, value, m.remove === true);
+              placeAt(json, pt.loc, value, m.remove === true);
               return { label: labelOf(where, m), mistake: at, ...baseCase(), json: finish(json, at), hasBody: true };
             },
           });
@@ -332,10 +332,10 @@ export function requestCases(contract: Contract, model: OperationModel, hints: H
   const examples = (seed: number, limit: number): RequestCase[] => {
     const order = fc.sample(fc.shuffledSubarray(slots.map((_, i) => i), { minLength: slots.length, maxLength: slots.length }), { seed, numRuns: 1 })[0] ?? [];
     const picked = order.slice(0, Math.max(0, limit - 1));
-    return [{ label: 'valid', ...baseCase() }, ...picked.map((i) => fc.sample(drawn(slots[i]!), { seed: seed + i + 1, numRuns: 1 })[0]!)];
+    return [{ label: 'valid', ...baseCase() }, ...picked.map((i) => fc.sample(drawn(slots[i]), { seed: seed + i + 1, numRuns: 1 })[0])];
   };
   if (slots.length === 0) return { arbitrary: validCase, examples: (_seed, limit) => (limit > 0 ? [{ label: 'valid', ...baseCase() }] : []) };
-  const mistaken = fc.integer({ min: 0, max: slots.length - 1 }).chain((i) => drawn(slots[i]!));
+  const mistaken = fc.integer({ min: 0, max: slots.length - 1 }).chain((i) => drawn(slots[i]));
   // One valid request for every two mistaken ones: the mistakes are where servers differ.
   return { arbitrary: fc.oneof({ weight: 1, arbitrary: validCase }, { weight: 2, arbitrary: mistaken }), examples };
 }

@@ -212,7 +212,7 @@ export async function exploreOperation(input: ExploreInput): Promise<OperationRe
         } else if (err instanceof SuiteError) {
           consecutiveErrors++;
           report.statuses['no answer'] = (report.statuses['no answer'] ?? 0) + 1;
-          report.observations.push(`run ${runIndex} (${c.label}): no answer: ${err.message.split('\n')[0]!.slice(0, 200)}`);
+          report.observations.push(`run ${runIndex} (${c.label}): no answer: ${err.message.split('\n')[0].slice(0, 200)}`);
           // A credential refused, the target stopped answering: the rest would say the same.
           if (/answered 401 to|stopped answering/.test(err.message) || consecutiveErrors >= 3) throw err;
         } else throw err;
@@ -281,7 +281,7 @@ export async function exploreOperation(input: ExploreInput): Promise<OperationRe
     for (const [label, { byClass, rules }] of classes) {
       if (byClass.size < 2) continue;
       const counts = [...byClass].map(([k, v]) => `${k} ×${v.count}`).join(', ');
-      const minority = [...byClass.values()].sort((a, b) => a.count - b.count)[0]!;
+      const minority = [...byClass.values()].sort((a, b) => a.count - b.count)[0];
       const rule = rules[0];
       const alreadyBroken = rule && [...broken.values()].some((b) => b.label === label && b.result.rule === rule.rule);
       if (rule && !alreadyBroken) {
@@ -318,7 +318,7 @@ export async function exploreOperation(input: ExploreInput): Promise<OperationRe
 
 function lastStatus(log: ResultLog): number | undefined {
   for (let i = log.results.length - 1; i >= 0; i--) {
-    const s = log.results[i]!.exchange?.status;
+    const s = log.results[i].exchange?.status;
     if (s !== undefined) return s;
   }
   return undefined;

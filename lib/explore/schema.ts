@@ -31,14 +31,14 @@ export interface MistakeGen {
 }
 
 export function asObj(v: unknown): Schema | undefined {
-  return isPlainObject(v) ? (v as Schema) : undefined;
+  return isPlainObject(v) ? (v) : undefined;
 }
 
 /** Follows `$ref`s (local, `#/...`) and folds `allOf` into one schema (shallow: properties and required joined). */
 export function resolve(doc: Schema, schema: unknown, depth = 0): Schema {
   let cur = asObj(schema) ?? {};
   for (let hops = 0; typeof cur.$ref === 'string' && hops < 12; hops++) {
-    const ref = cur.$ref as string;
+    const ref = cur.$ref;
     if (!ref.startsWith('#/')) break;
     const { $ref: _, ...siblings } = cur;
     const target = ref
@@ -135,7 +135,7 @@ export function valid(doc: Schema, raw: unknown, wire: Wire, depth = 0): fc.Arbi
   const types = typesOf(s);
   const options = (types.length ? types : ['string', 'integer', 'boolean', 'object']).filter((t) => wire === 'json' || (t !== 'null' && t !== 'object' && t !== 'array') || types.length === 1);
   const arbs = options.map((t) => ofType(doc, s, t, wire, depth));
-  return arbs.length === 1 ? arbs[0]! : fc.oneof(...arbs);
+  return arbs.length === 1 ? arbs[0] : fc.oneof(...arbs);
 }
 
 function ofType(doc: Schema, s: Schema, type: string, wire: Wire, depth: number): fc.Arbitrary<unknown> {
@@ -294,15 +294,15 @@ export function validAlong(doc: Schema, raw: unknown, rest: Loc, depth = 0): fc.
     const max = typeof s.maxItems === 'number' ? s.maxItems : Infinity;
     return fc.tuple(valid(doc, s, 'json', depth), validAlong(doc, s.items ?? {}, tail, depth + 1)).map(([arr, first]) => [first, ...(Array.isArray(arr) ? arr : [])].slice(0, Math.max(1, max)));
   }
-  const sub = asObj(s.properties)?.[head!] ?? {};
-  return fc.tuple(valid(doc, s, 'json', depth), validAlong(doc, sub, tail, depth + 1)).map(([obj, member]) => ({ ...(asObj(obj) ?? {}), [head!]: member }));
+  const sub = asObj(s.properties)?.[head] ?? {};
+  return fc.tuple(valid(doc, s, 'json', depth), validAlong(doc, sub, tail, depth + 1)).map(([obj, member]) => ({ ...(asObj(obj) ?? {}), [head]: member }));
 }
 
 /** Sets (or, with `remove`, deletes) the member at `loc` of `root`, which validAlong made sure holds its containers. */
 export function placeAt(root: unknown, loc: Loc, value: unknown, remove: boolean): void {
   let node = root as Record<string | number, unknown>;
   for (const key of loc.slice(0, -1)) node = node[key] as Record<string | number, unknown>;
-  const last = loc[loc.length - 1]!;
+  const last = loc[loc.length - 1];
   if (remove) delete node[last];
   else node[last] = value;
 }

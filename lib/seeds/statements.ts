@@ -62,9 +62,9 @@ export function statementsOf(seed: SeedLetter, text: string): Statement[] {
     const line = raw.trimEnd();
     const heading = /^(#+)\s+(.*)$/.exec(line);
     if (heading) {
-      const depth = heading[1]!.length;
+      const depth = heading[1].length;
       headings.length = Math.max(0, depth - 1);
-      headings[depth - 1] = heading[2]!.trim();
+      headings[depth - 1] = heading[2].trim();
       return;
     }
     if (!line.trim() || TABLE_RULE.test(line)) return;

@@ -51,15 +51,15 @@ export function parseTrace(text: string, where = 'seed-trace.yaml'): TraceEntry[
         if (typeof e.says !== 'string' || !e.says.trim()) throw new Error(`${at} (${e.at}): missing "says"`);
         const kinds = KINDS.filter((k) => e[k] !== undefined);
         if (kinds.length !== 1) throw new Error(`${at} (${e.at}): give exactly one of ${KINDS.join(', ')}`);
-        const kind = kinds[0]!;
+        const kind = kinds[0];
         if (kind === 'rules') {
           if (!Array.isArray(e.rules) || e.rules.length === 0 || !e.rules.every((r) => typeof r === 'string')) throw new Error(`${at} (${e.at}): rules must be a non-empty list of rule ids`);
-        } else if (typeof e[kind] !== 'string' || !(e[kind] as string).trim()) throw new Error(`${at} (${e.at}): ${kind} must say why`);
+        } else if (typeof e[kind] !== 'string' || !(e[kind]).trim()) throw new Error(`${at} (${e.at}): ${kind} must say why`);
         out.push({
           seed,
           section,
           line: Number(m[2]),
-          sha: m[3]!,
+          sha: m[3],
           says: e.says,
           kind,
           rules: kind === 'rules' ? (e.rules as string[]) : [],

@@ -31,7 +31,7 @@ export function figureRows(figures: Record<string, unknown>, prefix = ''): Array
         value.forEach((item, i) => {
           const part = item as Record<string, unknown>;
           const { shard, ...rest } = part && typeof part === 'object' ? part : { shard: undefined };
-          rows.push(...figureRows(rest as Record<string, unknown>, `${name} › ${typeof shard === 'string' ? shard : String(i + 1)} › `));
+          rows.push(...figureRows(rest, `${name} › ${typeof shard === 'string' ? shard : String(i + 1)} › `));
         });
     } else if (value && typeof value === 'object') {
       const inner = value as Record<string, unknown>;

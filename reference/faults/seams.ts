@@ -175,7 +175,7 @@ function routeTemplate(request: FastifyRequest): string | undefined {
 }
 
 function isJsonType(contentType: unknown): boolean {
-  const base = String(contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  const base = String(contentType ?? '').split(';')[0].trim().toLowerCase();
   return base === 'application/json' || base.endsWith('+json');
 }
 

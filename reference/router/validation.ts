@@ -127,7 +127,7 @@ export function undeclaredTopLevel(schema: JsonSchema, body: Record<string, unkn
         if (top) out.push({ loc: [...loc, k], msg: 'Extra inputs are not permitted', type: 'extra_forbidden', input: v });
         else if (nestedToo) out.push({ loc: [...loc, k], msg: 'Extra inputs are not permitted', type: 'extra_forbidden', input: v });
       } else if (nestedToo && isPlainObject(v) && isPlainObject(props[k])) {
-        walk(props[k] as JsonSchema, v, [...loc, k], false);
+        walk(props[k], v, [...loc, k], false);
       }
     }
   };

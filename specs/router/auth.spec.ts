@@ -35,10 +35,10 @@ test.describe('Authentication', () => {
     ensure('ROUTER.AUTH.KEY_FORMS', key !== undefined, { what: 'the target configuration', expected: 'an API key for the router', received: 'none configured' });
     const bogus = `comfyui-conformance-unknown-${randomUUID()}`;
     const forms: Array<[string, CallOptions['auth'], number]> = [
-      ['X-API-Key', { apiKey: key! }, 200],
-      ['Authorization: Bearer <key>', { bearer: key! }, 200],
-      ['a valid X-API-Key with an unknown bearer', { headers: { 'x-api-key': key!, authorization: `Bearer ${bogus}` } }, 200],
-      ['an unknown X-API-Key with a valid bearer', { headers: { 'x-api-key': bogus, authorization: `Bearer ${key!}` } }, 401],
+      ['X-API-Key', { apiKey: key }, 200],
+      ['Authorization: Bearer <key>', { bearer: key }, 200],
+      ['a valid X-API-Key with an unknown bearer', { headers: { 'x-api-key': key, authorization: `Bearer ${bogus}` } }, 200],
+      ['an unknown X-API-Key with a valid bearer', { headers: { 'x-api-key': bogus, authorization: `Bearer ${key}` } }, 401],
     ];
     for (const [what, auth, want] of forms) {
       const res = await api.call('listModels', { query: { limit: 1 }, auth: auth! });

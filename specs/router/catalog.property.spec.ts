@@ -56,8 +56,8 @@ test.describe('Catalog page', () => {
     }
     ensure('ROUTER.CATALOG.WALK', typeof cursor === 'string', { what: 'a first page of 1 that says has_more', expected: 'a next_cursor', received: cursor });
     // Public docs give the alphabet; the seed says only "opaque".
-    check('ROUTER.CATALOG.CURSOR_REFUSED', CURSOR_PATTERN.test(cursor!), { what: 'next_cursor', expected: `the public alphabet ${CURSOR_PATTERN.source}`, received: cursor });
-    const arbitrary = fc.oneof(mutatedCursor(cursor!), forgedCursor());
+    check('ROUTER.CATALOG.CURSOR_REFUSED', CURSOR_PATTERN.test(cursor), { what: 'next_cursor', expected: `the public alphabet ${CURSOR_PATTERN.source}`, received: cursor });
+    const arbitrary = fc.oneof(mutatedCursor(cursor), forgedCursor());
     await assertProperty(testInfo, profile, arbitrary, async (bad) => {
       const res = await api.call('listModels', { query: { limit: 1, cursor: bad } });
       checkRouterError(api, 'ROUTER.CATALOG.CURSOR_REFUSED', res, [400], 'invalid_input', `a page asked for with a cursor the server did not produce (${JSON.stringify(bad.slice(0, 40))})`);

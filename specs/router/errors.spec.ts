@@ -50,7 +50,7 @@ test.describe('Contract', () => {
     answers.push(submit);
     const handle = jsonOf(submit) ?? {};
     for (const [k, method] of [['status_url', 'GET'], ['response_url', 'GET'], ['cancel_url', 'PUT']] as const) {
-      if (typeof handle[k] === 'string') answers.push(await api.follow(handle[k] as string, { method }));
+      if (typeof handle[k] === 'string') answers.push(await api.follow(handle[k], { method }));
     }
     for (const res of answers) check('ROUTER.HEADER.REQUEST_ID', (res.header(hdr(api, 'request-id')) ?? '').trim() !== '', { what: `${hdr(api, 'request-id')} of the ${res.status} of ${res.operationId ?? res.url}`, expected: 'present (every answer carries it)', received: 'absent', on: res });
   });
@@ -70,7 +70,7 @@ test.describe('Errors', () => {
       await api.call('getModelRequestStatus', { path: { ...path(m), request_id: randomUUID() } }),
     ];
     // R:265:f8f2f15b8db3 pairs a key reused for another request with 409 invalid_input.
-    const conflict = answers[2]!;
+    const conflict = answers[2];
     check('ROUTER.ERR.CODE_STATUS', conflict.status === 409 && errorTypeOf(api, conflict) === 'invalid_input', { what: 'a keyed run reusing a key for another body', expected: '409 invalid_input (a key conflict)', received: describe(api, conflict), on: conflict });
     for (const res of answers) {
       // An answer that is not a refusal is another rule's question.
@@ -149,7 +149,7 @@ test.describe('Errors', () => {
     checkRouterError(api, 'ROUTER.ERR.RATE_LIMITED', refused, [429]);
     const type = jsonOf(refused)?.error_type;
     check('ROUTER.ERR.RATE_LIMITED', type === 'rate_limited' || type === 'concurrency_limit_exceeded', { what: 'error_type of the 429', expected: 'rate_limited or concurrency_limit_exceeded', received: type });
-    for (const k of ['limit', 'current', 'remaining']) check('ROUTER.ERR.RATE_LIMITED', refused.header(`x-committed-spend-${k}`) !== undefined, { what: 'the 429', expected: `X-Committed-Spend-${k[0]!.toUpperCase()}${k.slice(1)}`, received: 'absent' });
+    for (const k of ['limit', 'current', 'remaining']) check('ROUTER.ERR.RATE_LIMITED', refused.header(`x-committed-spend-${k}`) !== undefined, { what: 'the 429', expected: `X-Committed-Spend-${k[0].toUpperCase()}${k.slice(1)}`, received: 'absent' });
   });
 
   test('a provider answer that cannot become a result is 502 provider_error with X-Svc-Upstream-Status', rules('ROUTER.ERR.PROVIDER_ERROR'), async ({ api, requireScenario }) => {

@@ -186,7 +186,7 @@ test.describe('Cost estimate', () => {
         api.call('estimateModel', { path: path(m), json: body }).then((r) => (r.status === 200 ? r.json<Quote>() : undefined)),
       ]);
       const figure = (q: Quote | undefined): string | undefined => (q === undefined ? undefined : typeof q.amount === 'string' ? q.amount : typeof q.max_amount === 'string' ? `${String(q.min_amount)}..${q.max_amount}` : undefined);
-      const [own, onLeg, onNative] = [figure(estimate as Quote), figure(legQuote), figure(nativeQuote)];
+      const [own, onLeg, onNative] = [figure(estimate), figure(legQuote), figure(nativeQuote)];
       if (own !== undefined && onLeg !== undefined && onNative !== undefined && onLeg !== onNative) {
         check('ROUTER.QUEUE.ESTIMATE_LEG', own !== onNative || own === onLeg, { what: `the figure of the estimate of a submit of ${what}`, expected: `the pinned leg's price (the estimate route quotes ${onLeg} on ${alt}, ${onNative} natively)`, received: own, on: res });
       } else notJudged('ROUTER.QUEUE.ESTIMATE_LEG', `the figures of ${what} could not tell the legs apart (submit ${own ?? 'none'}, estimate route ${onLeg ?? 'none'} on ${alt}, ${onNative ?? 'none'} natively)`);

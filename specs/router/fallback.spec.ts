@@ -118,7 +118,7 @@ test.describe('fallback_provider', () => {
         notJudged('ROUTER.FALLBACK.ATTEMPTS', `the target gives no scenario input ${key} (${what})`);
         continue;
       }
-      const res = await api.call('runModel', { path: path(im), json: input as Record<string, unknown> });
+      const res = await api.call('runModel', { path: path(im), json: input });
       const by = res.header(name);
       // A header on the failure itself is ROUTER.FALLBACK.FAILED_NO_HEADER's to judge.
       check('ROUTER.FALLBACK.ATTEMPTS', res.status >= 400, { what: `${what} on ${im.id} (scenario ${key})`, expected: 'the failure reaches the caller (not a success served by another alternate)', received: `${describe(api, res)}${by === undefined ? '' : `, ${name}: ${by}`}`, on: res });

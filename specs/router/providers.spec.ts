@@ -163,7 +163,7 @@ test.describe('model_provider', () => {
   test("an alternate's answer is the model's native output or the alternate's own answer; with strict_mode=true it is the alternate's own, unchanged", rules('ROUTER.PROVIDER.ANSWER'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'model with alternates') as string);
     const s = requireScenario('strict_body', "a body written in the alternate provider's schema") as { provider: string; body: Record<string, unknown>; answer_members: unknown };
-    const named = Array.isArray(s.answer_members) && s.answer_members.every((k) => typeof k === 'string') ? (s.answer_members as string[]) : undefined;
+    const named = Array.isArray(s.answer_members) && s.answer_members.every((k) => typeof k === 'string') ? (s.answer_members) : undefined;
     // The alternate's own answer, as strict mode forwards it (R:145:efded79376a2).
     const strict = await api.call('runModel', { path: path(m), query: { model_provider: s.provider, strict_mode: true }, json: s.body });
     const own = strict.status === 200 ? jsonOf(strict) : undefined;

@@ -51,7 +51,7 @@ test.describe('Synchronous run', () => {
     }
     const res = await api.call('runModel', { path: path(m), json: minimalBody(doc.input) });
     ensure('ROUTER.RUN.SCHEMA_BODIES', res.status === 200, { what: `a run of ${m.id} with the least body its input schema allows`, expected: '200', received: describe(api, res), on: res });
-    const validate = validatorFor(authored!.schema!);
+    const validate = validatorFor(authored.schema!);
     check('ROUTER.RUN.OUTPUT_SCHEMA', validate(res.json<unknown>()), { what: `the output of ${m.id} against its authored output schema`, expected: 'valid', received: formatAjvErrors(validate.errors) });
   });
 
@@ -131,7 +131,7 @@ test.describe('Synchronous run', () => {
       notJudged('ROUTER.RUN.SPEND_HEADERS', `the run of ${m.id} carries no committed-spend headers (the seed does not say every 200 does)`);
       return;
     }
-    for (const [k, v] of sent) check('ROUTER.RUN.SPEND_HEADERS', /^\d+$/.test(v.trim()), { what: `X-Committed-Spend-${k[0]!.toUpperCase()}${k.slice(1)} of the run`, expected: 'integer US cents, at least 0', received: v });
+    for (const [k, v] of sent) check('ROUTER.RUN.SPEND_HEADERS', /^\d+$/.test(v.trim()), { what: `X-Committed-Spend-${k[0].toUpperCase()}${k.slice(1)} of the run`, expected: 'integer US cents, at least 0', received: v });
     const got = Object.fromEntries(sent) as Partial<Record<'limit' | 'current' | 'remaining', string>>;
     if (got.limit === undefined || got.current === undefined || got.remaining === undefined) {
       notJudged('ROUTER.RUN.SPEND_HEADERS', `the run carries only ${sent.map(([k]) => k).join(', ')} of the three, so remaining cannot be set against limit and current`);
@@ -278,6 +278,6 @@ test.describe('Synchronous run', () => {
       }
       costs.push(credits);
     }
-    check('ROUTER.RUN.VIDEO_BILLING', costs[0] === costs[1], { what: `${name} of a final render of a draft and of a run billed as that draft's operation (scenario video_draft)`, expected: 'the same credits (a draft_task render is billed like its draft)', received: `${formatScaled(costs[0]!)} and ${formatScaled(costs[1]!)}` });
+    check('ROUTER.RUN.VIDEO_BILLING', costs[0] === costs[1], { what: `${name} of a final render of a draft and of a run billed as that draft's operation (scenario video_draft)`, expected: 'the same credits (a draft_task render is billed like its draft)', received: `${formatScaled(costs[0])} and ${formatScaled(costs[1])}` });
   });
 });

@@ -11,9 +11,9 @@ test.describe('Authentication', () => {
   test('v1 operations take the key in X-API-Key: /api/view of an output without it does not open', rules('V1.AUTH.API_KEY_HEADER'), async ({ v1 }) => {
     const run = await runPrompt(v1, saveWorkflow(v1.classes, `conformance-v1-auth-${randomUUID().slice(0, 8)}`), { expect: 'success', rule: 'V1.AUTH.API_KEY_HEADER' });
     const [out] = outputsOf(run.stream);
-    const withKey = await v1.view({ filename: out!.filename, type: out!.type });
+    const withKey = await v1.view({ filename: out.filename, type: out.type });
     check('V1.AUTH.API_KEY_HEADER', withKey.status < 400, { what: '/api/view with X-API-Key', expected: 'the file (a redirect to it)', received: withKey.status });
-    const without = await v1.view({ filename: out!.filename, type: out!.type }, 'none');
+    const without = await v1.view({ filename: out.filename, type: out.type }, 'none');
     // v1 error statuses are not shown by the seed: any refusal (4xx) holds; public docs say 401 (or 404 on /api/view).
     const refused = (status: number): boolean => status >= 400 && status < 500;
     check('V1.AUTH.API_KEY_HEADER', refused(without.status), { what: '/api/view of the same output without X-API-Key', expected: 'refused (a 4xx; public docs: 401 or 404), not the file', received: `${without.status} ${without.header('location') ?? ''}` });

@@ -18,12 +18,12 @@ test.describe('Events', () => {
     // Each run is a whole job; the quick profile keeps it to a handful.
     await assertProperty(testInfo, { ...profile, numRuns: Math.min(profile.numRuns, profile.name === 'full' ? 40 : 6) }, ids, async ([img, save, txt]) => {
       const text = `conformance ${randomUUID()}`;
-      const prompt = { ...idsWorkflow(v1.classes, img!, save!, `conformance-v1-ids-${randomUUID().slice(0, 8)}`), [txt!]: { class_type: textClass, inputs: { text } } };
+      const prompt = { ...idsWorkflow(v1.classes, img, save, `conformance-v1-ids-${randomUUID().slice(0, 8)}`), [txt]: { class_type: textClass, inputs: { text } } };
       const run = await runPrompt(v1, prompt, { expect: 'success', rule: 'WS.MESSAGE.FIELDS' });
       // Every node id a message names (executing, progress, executed, or execution_cached for a
       // node skipped because cached) is one of the prompt's own, byte for byte. The seed does
       // not say which messages a run sends, so a node no message names is not a failure.
-      const ours = [img!, save!, txt!];
+      const ours = [img, save, txt];
       const named = new Set(
         run.stream.messages.flatMap((m) =>
           m.type === 'execution_cached' && Array.isArray(m.data.nodes) ? m.data.nodes.map(String) : ['executing', 'progress', 'executed'].includes(m.type) && m.data.node != null ? [String(m.data.node)] : [],

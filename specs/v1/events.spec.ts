@@ -85,7 +85,7 @@ test.describe('Events', () => {
     // The seed says what an executed message holds, not that one is sent for every node.
     if (!run.stream.messages.some((m) => m.type === 'executed' && m.data.node === '2')) return notJudged('WS.EXECUTED.OUTPUT_LISTS', `no executed message of SaveImage (node 2) arrived for prompt ${run.promptId}, so its output lists were not seen`);
     const outs = outputsOf(run.stream, '2');
-    check('WS.EXECUTED.OUTPUT_LISTS', outs.length === 1 && outs[0]!.filename.length > 0, { what: 'the executed message of SaveImage', expected: 'one images entry {filename, subfolder, type}', received: outs });
+    check('WS.EXECUTED.OUTPUT_LISTS', outs.length === 1 && outs[0].filename.length > 0, { what: 'the executed message of SaveImage', expected: 'one images entry {filename, subfolder, type}', received: outs });
   });
 
   test('for one prompt_id: no node executes before execution_start or after execution finished, and exactly one terminal message ends the run', rules('WS.ORDER'), async ({ v1 }) => {
@@ -181,7 +181,7 @@ test.describe('Events', () => {
     }
     const mine = frames.filter((f) => (f.metadata as { prompt_id?: unknown }).prompt_id === run.promptId);
     ensure('WS.BINARY.PREVIEW_METADATA', mine.length > 0, { what: `PREVIEW_IMAGE_WITH_METADATA frames during prompt ${run.promptId}`, expected: 'one whose metadata names this prompt_id (its node previewed while running)', received: frames.map((f) => f.metadata) });
-    const meta = mine[0]!.metadata as { node_id: string; real_node_id: string };
+    const meta = mine[0].metadata as { node_id: string; real_node_id: string };
     check('WS.BINARY.PREVIEW_METADATA', meta.node_id === '2' || meta.real_node_id === '2', { what: 'the metadata node_id', expected: 'the previewing node (2)', received: meta });
   });
 });

@@ -107,7 +107,7 @@ test.describe('v1 cloud operations (deprecated)', () => {
       const prompts = Array.from({ length: count }, (_, i) => slowWorkflow(client.classes, slow, 1, prefix(`parallel${i}`)));
       const submitted = await Promise.all(prompts.map((p) => client.submit(p)));
       for (const [i, { outcome, res }] of submitted.entries()) {
-        const refused = outcome.kind === 'accepted' ? undefined : client.setupRefusal(res, prompts[i]!);
+        const refused = outcome.kind === 'accepted' ? undefined : client.setupRefusal(res, prompts[i]);
         if (refused) throw refused;
         check('V1.PROMPT.PARALLEL_QUEUE', outcome.kind === 'accepted', { what: `prompt ${i + 1} of ${count} submitted without waiting`, expected: 'accepted (200 {prompt_id}); extra jobs queue', received: `${res.status} ${show(res.json<unknown>())}` });
       }
@@ -121,7 +121,7 @@ test.describe('v1 cloud operations (deprecated)', () => {
       const intervals = runningIntervals(session.received, ids);
       precondition('V1.PROMPT.PARALLEL_QUEUE', intervals.length === ids.length, { what: `the stream of the ${count} prompts`, expected: 'each prompt\'s execution_start and terminal message, to time it', received: `${intervals.length} of ${ids.length} timed` });
       const together = maxOverlap(intervals);
-      const shown = intervals.map((i) => `${i.promptId.slice(0, 8)} ${i.start - intervals[0]!.start}..${i.end - intervals[0]!.start} ms`).join('; ');
+      const shown = intervals.map((i) => `${i.promptId.slice(0, 8)} ${i.start - intervals[0].start}..${i.end - intervals[0].start} ms`).join('; ');
       if (limit === undefined) {
         // Without the tier's limit nothing tells a server that ignores tiers (all at once) from a
         // large tier, nor a tier of one from a server that runs nothing in parallel: the part of
@@ -172,8 +172,8 @@ test.describe('v1 cloud operations (deprecated)', () => {
     const run = await runPrompt(v1, saveWorkflow(v1.classes, prefix('view')), { expect: 'success', rule: 'V1.VIEW.REDIRECT' });
     const [out] = outputsOf(run.stream);
     ensure('V1.VIEW.REDIRECT', out !== undefined, { what: 'the executed messages of EmptyImage -> SaveImage', expected: 'an output entry to view', received: run.stream.messages.map((m) => m.type) });
-    const res = await v1.view({ filename: out!.filename, type: out!.type, subfolder: out!.subfolder });
-    check('V1.VIEW.REDIRECT', res.status === 302 && typeof res.header('location') === 'string', { what: `GET /api/view?filename=${out!.filename}&type=${out!.type}`, expected: '302 with Location', received: `${res.status} ${res.header('content-type') ?? ''}` });
+    const res = await v1.view({ filename: out.filename, type: out.type, subfolder: out.subfolder });
+    check('V1.VIEW.REDIRECT', res.status === 302 && typeof res.header('location') === 'string', { what: `GET /api/view?filename=${out.filename}&type=${out.type}`, expected: '302 with Location', received: `${res.status} ${res.header('content-type') ?? ''}` });
   });
 
   test('the Location of /api/view is fetched without the API key and serves the file', rules('V1.VIEW.SIGNED_OPENABLE'), async ({ v1 }) => {
@@ -194,7 +194,7 @@ test.describe('v1 cloud operations (deprecated)', () => {
     const previews = outputsOf(run.stream, '3');
     check('V1.VIEW.OUTPUT_TEMP', saved.length > 0 && saved.every((o) => o.type === 'output'), { what: 'the SaveImage outputs named by executed', expected: 'entries of type output', received: saved });
     check('V1.VIEW.OUTPUT_TEMP', previews.length > 0 && previews.every((o) => o.type === 'temp'), { what: 'the PreviewImage outputs named by executed', expected: 'entries of type temp', received: previews });
-    for (const o of [saved[0]!, previews[0]!]) {
+    for (const o of [saved[0], previews[0]]) {
       const res = await v1.view({ filename: o.filename, type: o.type, subfolder: o.subfolder });
       // Found is this rule; how it is served (302 to a signed URL) is V1.VIEW.REDIRECT's.
       check('V1.VIEW.OUTPUT_TEMP', res.status < 400, { what: `GET /api/view?filename=${o.filename}&type=${o.type}`, expected: 'the file (302 to it)', received: res.status });

@@ -320,7 +320,7 @@ test.describe('Limits: concurrent jobs per tier', () => {
         await honourRetryAfter(Number(refused.header('retry-after')) || 1, { what: 'the job reads of the tier check' });
         continue;
       }
-      for (const [i, r] of reads.entries()) states.set(jobs[i]!.id, r.json<Job>().status);
+      for (const [i, r] of reads.entries()) states.set(jobs[i].id, r.json<Job>().status);
       const running = new Set([...states].filter(([, s]) => named.running.has(s)).map(([id]) => id));
       most = Math.max(most, [...running].filter((id) => before.has(id)).length);
       before = running;

@@ -36,7 +36,7 @@ const cells = (r: ConformanceReport) => Object.fromEntries(r.rules.flatMap((row)
 function differences(recorded: ConformanceReport, replayed: ConformanceReport): string[] {
   const a = cells(recorded);
   const b = cells(replayed);
-  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => a[k] !== b[k]).map((k) => `${k}: ${a[k]} -> ${b[k]} ${cellOf(replayed, k.split(' on ')[0]!, k.split(' on ')[1]!)?.reason ?? ''}`.slice(0, 600));
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => a[k] !== b[k]).map((k) => `${k}: ${a[k]} -> ${b[k]} ${cellOf(replayed, k.split(' on ')[0], k.split(' on ')[1])?.reason ?? ''}`.slice(0, 600));
 }
 type Cell = { status?: string; reason?: string } | undefined;
 const cellOf = (r: ConformanceReport, id: string, surface: string): Cell => (r.rules.find((row) => row.id === id)?.results as Record<string, Cell> | undefined)?.[surface];

@@ -77,7 +77,7 @@ test('a nullable member is judged by its non-null branch; a failed alternative o
   assert.deepEqual(judged('cancelModelRequest', answer(409, { request_id: rid, status: 'ALREADY_COMPLETED' }, call), 'PUT', router), ['ROUTER.ID.REQUEST_ID usable']);
   assert.deepEqual(judged('cancelModelRequest', answer(409, { request_id: rid.toLowerCase(), status: 'ALREADY_COMPLETED' }, call), 'PUT', router), []);
   // Registry error bodies: neither alternative's members are there.
-  const regOp = [...registry.operations.keys()][0]!;
+  const regOp = [...registry.operations.keys()][0];
   assert.deepEqual(judged(regOp, answer(400, { foo: 1 }), 'POST', registry), ['REGISTRY.ERR.SHAPE unusable']);
 });
 

@@ -25,7 +25,7 @@ function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of DIRS.flatMap(sources)) {
     const text = readFileSync(path.join(root, file), 'utf8');
-    const targets = [...text.matchAll(IMPORT)].map((m) => path.normalize(path.join(path.dirname(file), m[1]!)));
+    const targets = [...text.matchAll(IMPORT)].map((m) => path.normalize(path.join(path.dirname(file), m[1])));
     graph.set(file, targets.filter((t) => existsSync(path.join(root, t))));
   }
   return graph;

@@ -15,12 +15,12 @@ const PLAYWRIGHT_FLAGS = new Set(['--grep', '--workers', '--project', '--list', 
 
 /** The shell lines of the README's sh code blocks, comments cut. */
 function shellLines(): string[] {
-  const blocks = [...README.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  const blocks = [...README.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
   return blocks.flatMap((b) => b.split('\n')).map((l) => l.replace(/\s+#.*$/, '').trim()).filter(Boolean);
 }
 
 function words(line: string): string[] {
-  return [...line.matchAll(/'[^']*'|"[^"]*"|\S+/g)].map((m) => m[0]!);
+  return [...line.matchAll(/'[^']*'|"[^"]*"|\S+/g)].map((m) => m[0]);
 }
 
 const helps = new Map<string, string>();
@@ -38,11 +38,11 @@ test('each workflow-conformance command in the README exists and takes the flags
     const at = w.findIndex((x) => x === 'workflow-conformance');
     const rest = w.slice(at + 1);
     if (rest[0] === '--help' || rest[0] === '--version') continue;
-    const command = [rest[0]!];
+    const command = [rest[0]];
     if (command[0] === 'load' && (rest[1] === 'merge' || rest[1] === 'compare')) command.push(rest[1]);
     const help = helpOf(command);
     assert.match(help, new RegExp(`^usage: workflow-conformance ${command.join(' ')}\\b`), `${line}: no such command`);
-    for (const flag of rest.filter((x) => x.startsWith('--')).map((x) => x.split('=')[0]!)) {
+    for (const flag of rest.filter((x) => x.startsWith('--')).map((x) => x.split('=')[0])) {
       if (command[0] === 'run' && PLAYWRIGHT_FLAGS.has(flag)) continue;
       assert.ok(help.includes(flag), `${line}: ${command.join(' ')} --help does not list ${flag}`);
     }
@@ -51,7 +51,7 @@ test('each workflow-conformance command in the README exists and takes the flags
 
 test('each npm run in the README names a script of this package', () => {
   const scripts = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-  const named = [...README.matchAll(/npm run ([a-z][\w:-]*)/g)].map((m) => m[1]!);
+  const named = [...README.matchAll(/npm run ([a-z][\w:-]*)/g)].map((m) => m[1]);
   assert.ok(named.length > 5);
   for (const name of new Set(named)) assert.ok(name in scripts, `npm run ${name}: no such script`);
 });

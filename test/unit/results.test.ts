@@ -20,9 +20,9 @@ test('a broken check in the middle of a test leaves the later independent rules 
   assert.deepEqual(outcomes(evidence, 'V2.ASSET.FIELDS'), ['held'], 'judged after the broken check');
   assert.deepEqual(outcomes(evidence, 'V2.ASSET.IMMUTABLE'), ['broken'], 'judged (and broken) after the broken check');
   assert.ok(thrown, 'the test still fails at its end');
-  assert.match(thrown!.message, /2 rule\(s\) broken/);
-  assert.match(thrown!.message, /\[rule:V2\.ASSET\.DEDUP\]/);
-  assert.match(thrown!.message, /\[rule:V2\.ASSET\.IMMUTABLE\]/);
+  assert.match(thrown.message, /2 rule\(s\) broken/);
+  assert.match(thrown.message, /\[rule:V2\.ASSET\.DEDUP\]/);
+  assert.match(thrown.message, /\[rule:V2\.ASSET\.IMMUTABLE\]/);
 });
 
 test('a step the rest needs blocks the dependent rules, naming the step; the rules judged before it stand', async () => {

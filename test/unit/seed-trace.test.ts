@@ -45,7 +45,7 @@ test('a changed seed shows: the locator no longer resolves and the message names
   for (const letter of ['W', 'R'] as const) {
     const text = readFileSync(seedFile(dir!, letter)!, 'utf8');
     const lines = text.split('\n');
-    if (letter === 'W') lines[first.line - 1] = lines[first.line - 1]!.replace(/\w+/, 'Changed');
+    if (letter === 'W') lines[first.line - 1] = lines[first.line - 1].replace(/\w+/, 'Changed');
     writeFileSync(path.join(copy, path.basename(seedFile(dir!, letter)!)), lines.join('\n'));
   }
   const changed = loadSeeds(copy)!;

@@ -67,7 +67,7 @@ async function syncAnswer(m: RouterModel, r: RouterReal, which: Which, body: num
   const id = `${which}\n${JSON.stringify(m.bodies[body])}`;
   const known = r.facts.sync.get(id);
   if (known) return known;
-  const res = await send(r, r.api, 'run', which, m.bodies[body]!);
+  const res = await send(r, r.api, 'run', which, m.bodies[body]);
   const answer = answerOf(res);
   if (res.status === 200) r.facts.sync.set(id, answer);
   return answer;
@@ -114,12 +114,12 @@ class Submit extends ModelCommand<RouterModel, RouterReal> {
   }
   protected async act(m: RouterModel, r: RouterReal): Promise<void> {
     const which: Which = this.which === 'slow' && r.facts.slow ? 'slow' : 'image';
-    const released = this.key === 'released' ? m.released.splice(m.released.findIndex((k) => k.route === 'submit'), 1)[0]! : undefined;
+    const released = this.key === 'released' ? m.released.splice(m.released.findIndex((k) => k.route === 'submit'), 1)[0] : undefined;
     const key = released?.key ?? (this.key === 'fresh' ? newKey(r, 's') : undefined);
     const body = this.again && m.bodies.length > 0 ? this.n % m.bodies.length : newBody(m, r);
     const index = m.requests.length;
     r.trace.say(`submit request #${index} to ${ref(r, which).id} with body #${body}${key ? ` under ${released ? 'the released' : 'the new'} key ${key}` : ''}`);
-    const res = await send(r, r.api, 'submit', which, m.bodies[body]!, key);
+    const res = await send(r, r.api, 'submit', which, m.bodies[body], key);
     if (released) {
       ensure('ROUTER.IDEM.RELEASED_ON_REFUSAL', res.status === 201 && !replayed(res), { what: `a valid submit under key ${key}, which a refusal before dispatch released`, expected: 'a fresh admission (201, not marked replayed)', received: `${describe(r.api, res)}, Idempotent-Replayed: ${marked(res)}`, on: res });
     } else {
@@ -164,14 +164,14 @@ class Run extends ModelCommand<RouterModel, RouterReal> {
   }
   protected async act(m: RouterModel, r: RouterReal): Promise<void> {
     const which: Which = this.which === 'slow' && r.facts.slow && r.facts.full ? 'slow' : 'image';
-    const released = this.key === 'released' ? m.released.splice(m.released.findIndex((k) => k.route === 'run'), 1)[0]! : undefined;
+    const released = this.key === 'released' ? m.released.splice(m.released.findIndex((k) => k.route === 'run'), 1)[0] : undefined;
     const key = released?.key ?? newKey(r, 'r');
     const queued = m.requests.filter((q) => q.model === which);
     const body = this.queuedInput && queued.length > 0 ? pick(queued, this.n, m.recent.requests).body : newBody(m, r);
     const copies = released ? 1 : this.copies;
     r.trace.say(`run ${ref(r, which).id} with body #${body} under ${released ? 'the released' : 'the new'} key ${key}${copies > 1 ? `, ${copies} copies at once` : ''}`);
-    const answers = await Promise.all(Array.from({ length: copies }, () => send(r, r.api, 'run', which, m.bodies[body]!, key)));
-    const first = answers.find((a) => a.status === 200 && !replayed(a)) ?? answers.find((a) => a.status === 200) ?? answers[0]!;
+    const answers = await Promise.all(Array.from({ length: copies }, () => send(r, r.api, 'run', which, m.bodies[body], key)));
+    const first = answers.find((a) => a.status === 200 && !replayed(a)) ?? answers.find((a) => a.status === 200) ?? answers[0];
     if (released) ensure('ROUTER.IDEM.RELEASED_ON_REFUSAL', first.status === 200 && !replayed(first), { what: `a valid run under key ${key}, which a refusal before dispatch released`, expected: 'a fresh 200 (not marked replayed)', received: `${describe(r.api, first)}, Idempotent-Replayed: ${marked(first)}`, on: first });
     else if (copies === 1) {
       ensure('ROUTER.RUN.NATIVE', first.status === 200, { what: `a keyed run of body #${body}`, expected: '200', received: describe(r.api, first), on: first });
@@ -186,7 +186,7 @@ class Run extends ModelCommand<RouterModel, RouterReal> {
       }
       if (refused.length > 0) {
         // Every copy has been answered, so the original call is over: the key now holds its answer.
-        const later = await send(r, r.api, 'run', which, m.bodies[body]!, key);
+        const later = await send(r, r.api, 'run', which, m.bodies[body], key);
         const originals = answers.filter((a) => a.status === 200);
         check('ROUTER.IDEM.IN_FLIGHT', later.status === 200 && originals.some((a) => a.body.equals(later.body)), { what: `the same key again once the original call under it (key ${key}) answered`, expected: 'the original answer (200, the same bytes)', received: `${describe(r.api, later)}${later.status === 200 ? ', other bytes' : ''}`, on: later });
       }
@@ -221,13 +221,13 @@ class Reuse extends ModelCommand<RouterModel, RouterReal> {
     // Without a teammate credential the caller sends it (ROUTER.IDEM.SCOPE is said not judged).
     const member: Member = this.member === 'teammate' && r.facts.teammate ? 'teammate' : 'caller';
     const who = member === 'teammate' ? 'a teammate' : 'the caller';
-    const body = this.same ? m.bodies[k.body]! : { ...m.bodies[k.body]!, prompt: `conformance model ${r.facts.nonce}-${r.run}-other${r.serial++}` };
+    const body = this.same ? m.bodies[k.body] : { ...m.bodies[k.body], prompt: `conformance model ${r.facts.nonce}-${r.run}-other${r.serial++}` };
     r.trace.say(`${who} sends ${keyName(m, k)} again with ${this.same ? 'the same request' : 'another body'}`);
     if (member === 'teammate' || !this.same) {
       // First the caller's own retry of the first request: the record must still be there
       // (R:169:f7d57f5d4f81), so what answers the other request after it is the conflict's
       // (R:165:954ec7a8c43e) or the shared keyspace's (R:170:583f5ec8e664), not a lost record's.
-      const again = await send(r, r.api, k.route, k.model, m.bodies[k.body]!, k.key);
+      const again = await send(r, r.api, k.route, k.model, m.bodies[k.body], k.key);
       judgeRetry(m, r, k, again, 'ROUTER.IDEM.REPLAY', `the caller's retry of the first request under ${keyName(m, k)}`);
     }
     const res = await send(r, clientOf(r, member), k.route, k.model, body, k.key);
@@ -421,7 +421,7 @@ class Pause extends ModelCommand<RouterModel, RouterReal> {
  */
 export async function windDown(m: RouterModel, r: RouterReal): Promise<void> {
   // Every key still holds its first answer (R:169:f7d57f5d4f81: kept 24 hours), whatever was done since.
-  for (const k of m.keys) judgeRetry(m, r, k, await send(r, r.api, k.route, k.model, m.bodies[k.body]!, k.key), 'ROUTER.IDEM.REPLAY', `the caller's last retry of the first request under ${keyName(m, k)}`);
+  for (const k of m.keys) judgeRetry(m, r, k, await send(r, r.api, k.route, k.model, m.bodies[k.body], k.key), 'ROUTER.IDEM.REPLAY', `the caller's last retry of the first request under ${keyName(m, k)}`);
   if (m.requests.length === 0) return;
   await delay(40);
   for (const q of m.requests) await collect(m, r, q);

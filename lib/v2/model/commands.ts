@@ -134,7 +134,7 @@ class UploadAgain extends ModelCommand<V2Model, V2Real> {
   }
   protected async act(m: V2Model, r: V2Real): Promise<void> {
     const i = pick(m.blobs.map((_, k) => k), this.n, m.recent.blob);
-    const blob = m.blobs[i]!;
+    const blob = m.blobs[i];
     const path = this.samePath ? pick(blob.paths, this.n) : undefined;
     r.trace.say(`upload the bytes of blob #${i} again, ${path !== undefined ? `under its path ${path}` : 'under another path'}`);
     const { asset, res, filePath } = await upload(r.api, blob.bytes, path);
@@ -166,7 +166,7 @@ class FromHash extends ModelCommand<V2Model, V2Real> {
   protected async act(m: V2Model, r: V2Real): Promise<void> {
     if (r.facts.fromHash === 'refused') return notJudgedOnce(r, this.held ? 'V2.ASSET.FROM_HASH_MINTS' : 'V2.ASSET.FROM_HASH', "the server refused the public documents' create-from-hash request as malformed (422 invalid_request)");
     const i = this.held ? pick(m.blobs.map((_, k) => k), this.n, m.recent.blob) : -1;
-    const hash = this.held ? m.blobs[i]!.hash : blake3Of(uniquePng(4, 4));
+    const hash = this.held ? m.blobs[i].hash : blake3Of(uniquePng(4, 4));
     r.trace.say(this.held ? `create an asset from the hash of blob #${i}` : 'create an asset from the hash of bytes never uploaded');
     // The request (path, hash and file_path) and its success are the public documents' (W:123:f9a38dca0104).
     const res = await r.api.call('assetFromHash', { json: { hash, file_path: defaultFilePath(r.api) } });
@@ -176,7 +176,7 @@ class FromHash extends ModelCommand<V2Model, V2Real> {
     }
     r.facts.fromHash = 'taken';
     if (!this.held) return void checkStatus('V2.ASSET.FROM_HASH', res, [404], 'blob_not_found');
-    const blob = m.blobs[i]!;
+    const blob = m.blobs[i];
     ensure('V2.ASSET.FROM_HASH_MINTS', accepted(res), { what: `create-from-hash of blob #${i}, which the account holds`, expected: 'a success (2xx) with an asset over it', received: desc(res), on: res });
     const got = res.json<Asset>();
     const a: AssetModel = m.assets.find((x) => x.id === got.id) ?? { id: got.id, origin: 'from-hash', blob: i, bytes: blob.bytes };
@@ -366,7 +366,7 @@ class Submit extends ModelCommand<V2Model, V2Real> {
     const answers = await Promise.all(Array.from({ length: copies }, () => postJob(api, body, key)));
     for (const a of answers) refusedClasses(api, a, body.workflow);
     if (key !== undefined && copies > 1) checkOneJobPerKey(answers, `${copies} concurrent submits of one request under the fresh key ${key}`);
-    const res = answers.find(accepted) ?? answers[0]!;
+    const res = answers.find(accepted) ?? answers[0];
     // A refusal of the suite's asset-reference form is the input's to set, not the rule's failure.
     const form = accepted(res) ? undefined : await assetFormRefusal(api, res, body);
     if (form) throw form;
@@ -529,7 +529,7 @@ class ListPage extends ModelCommand<V2Model, V2Real> {
     if (m.walk === undefined) {
       const inScope = m.jobs.filter((j) => !this.scoped || j.labels !== undefined).length;
       // The whole list (unscoped) holds other callers' jobs too, perhaps before this run's: larger pages.
-      startWalk(m, r, this.scoped ? 1 + (this.draw % Math.max(1, inScope - 1)) : [3, 10, 25][this.draw % 3]!);
+      startWalk(m, r, this.scoped ? 1 + (this.draw % Math.max(1, inScope - 1)) : [3, 10, 25][this.draw % 3]);
     }
     const w = m.walk!;
     r.trace.say(`${w.pages === 0 ? `start a walk of the job list with limit ${w.limit}` : `walk on to page ${w.pages + 1}`}${r.facts.listing === 'scoped' ? ` (label ${RUN_LABEL_KEY}=${r.runLabel})` : ''}`);

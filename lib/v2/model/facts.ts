@@ -54,9 +54,9 @@ export async function probeSurface(api: ApiClient): Promise<SurfaceFacts> {
     } else if (facts.labels) {
       // Scoped by the run's label where the list applies the filter (it selects exactly the
       // probe's job); else the whole list. A filter that selects wrongly is V2.JOB.LIST_FILTER's.
-      const filtered = await api.call('listJobs', { query: { limit: 5, [`metadata[${RUN_LABEL_KEY}]`]: probeLabel[RUN_LABEL_KEY]! } });
+      const filtered = await api.call('listJobs', { query: { limit: 5, [`metadata[${RUN_LABEL_KEY}]`]: probeLabel[RUN_LABEL_KEY] } });
       const jobs = filtered.status === 200 ? (filtered.json<JobListPage>().jobs ?? []) : [];
-      facts.listing = jobs.length === 1 && jobs[0]!.id === probeJob ? 'scoped' : 'unscoped';
+      facts.listing = jobs.length === 1 && jobs[0].id === probeJob ? 'scoped' : 'unscoped';
     } else facts.listing = 'unscoped';
   }
   return facts;
