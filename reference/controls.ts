@@ -15,7 +15,7 @@ import { loadContract, type Contract } from '../lib/contracts/loader.ts';
 import { FAMILY_CONTRACTS } from '../lib/contracts/registry.ts';
 import { BRAND } from './router/constants.ts';
 import type { Family, Surface } from '../lib/families.ts';
-import { isPlainObject } from '../lib/values.ts';
+import { isPlainObject, textOf } from '../lib/values.ts';
 
 export interface ControlInfo {
   readonly name: string;
@@ -355,7 +355,7 @@ function rewriteOf(control: ControlName): Rewrite | undefined {
 }
 
 function isJsonType(contentType: unknown): boolean {
-  const base = String(contentType ?? '').split(';')[0].trim().toLowerCase();
+  const base = textOf(contentType ?? '').split(';')[0].trim().toLowerCase();
   return base === 'application/json' || base.endsWith('+json');
 }
 

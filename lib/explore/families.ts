@@ -26,7 +26,7 @@ import { saveWorkflow, v1Classes } from '../v1/workflows.ts';
 import { asRecord, modelRef, type ModelRef } from '../router/models.ts';
 import { minimalBody, modelDocument } from '../router/schema-doc.ts';
 import { asObj } from './schema.ts';
-import { UUID_RE } from '../values.ts';
+import { UUID_RE, textOf } from '../values.ts';
 import type { Hints, RequestCase } from './requests.ts';
 import type { Expectation, Prepared } from './run.ts';
 
@@ -220,7 +220,7 @@ async function prepareV2(ctx: ExploreContext, api: ApiClient, paid: boolean): Pr
       check('V2.ERR.UPSTREAM_GENERIC', false, { what, expected: '500 only as upstream_error (a backing-service failure), with a generic message', received: `500 ${res.errorCode}`, on: res });
       return;
     }
-    const message = String(res.json<{ error: { message?: unknown } }>().error.message ?? '');
+    const message = textOf(res.json<{ error: { message?: unknown } }>().error.message ?? '');
     const leaks = /\bat [\w.<>]+ \(|Error:|Traceback|\/[\w-]+\/[\w-]+\.(ts|js|py)|node_modules|SELECT |stack/i.test(message);
     check('V2.ERR.UPSTREAM_GENERIC', !leaks, { what: `the upstream_error message: ${what}`, expected: 'a generic message (no stack, paths or internals)', received: message, on: res });
   };

@@ -8,6 +8,7 @@ import type { Contract } from '../contracts/loader.ts';
 import type { FilePart } from '../http.ts';
 import { SuiteError } from '../violations.ts';
 import { asObj, locLabel, mistakes, placeAt, points, resolve, valid, validAlong, type Loc, type MistakeKind, type Schema, type Wire } from './schema.ts';
+import { textOf } from '../values.ts';
 
 export interface ParamModel {
   name: string;
@@ -140,8 +141,8 @@ function assemble(values: Map<ParamModel, unknown>): Pick<RequestCase, 'path' | 
   const out = { path: {} as Record<string, string>, query: {} as Record<string, string>, headers: {} as Record<string, string> };
   for (const [p, v] of values) {
     if (v === undefined) continue;
-    if (p.in === 'path') out.path[p.name] = String(v);
-    else if (p.in === 'header') out.headers[p.name] = String(v);
+    if (p.in === 'path') out.path[p.name] = textOf(v);
+    else if (p.in === 'header') out.headers[p.name] = textOf(v);
     else for (const [k, s] of expand(p, v)) out.query[k] = s;
   }
   return out;
@@ -286,7 +287,7 @@ export function requestCases(contract: Contract, model: OperationModel, hints: H
             ...(m.remove ? { remove: true } : {}),
             ...(container ? { container } : {}),
             build: (value, made) => {
-              const json = structuredClone(asObj(baseBody) ?? {}) as Obj;
+              const json = structuredClone<Obj>(asObj(baseBody) ?? {});
               if (made !== undefined) json[pt.loc[0] as string] = structuredClone(made);
               placeAt(json, pt.loc, value, m.remove === true);
               return { label: labelOf(where, m), mistake: at, ...baseCase(), json: finish(json, at), hasBody: true };

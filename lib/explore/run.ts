@@ -22,6 +22,7 @@ import type { RunProfile } from '../profile.ts';
 import type { Surface } from '../families.ts';
 import { SuiteError } from '../violations.ts';
 import { runConfig } from '../config/env.ts';
+import { textOf } from '../values.ts';
 import { operationModel, requestCases, type Hints, type RequestCase } from './requests.ts';
 
 /** What a rule says the answer to a request must be. */
@@ -193,7 +194,7 @@ export async function exploreOperation(input: ExploreInput): Promise<OperationRe
     const tmp = new ResultLog();
     setActiveLog(tmp);
     let res: ApiResponse | undefined;
-    let byClient = 0;
+    let byClient: number;
     try {
       try {
         res = await prepared.client.call(operation, {
@@ -251,7 +252,7 @@ export async function exploreOperation(input: ExploreInput): Promise<OperationRe
     }
     if (!judged && res.status >= 500) prepared.onServerError?.(c, res);
     if (c.mistake?.exact && !(upstream && exps.every((e) => e.toleratesUpstream))) {
-      const entry = classes.get(c.label) ?? { byClass: new Map(), rules: exps.filter((e) => e.sameClass) };
+      const entry = classes.get(c.label) ?? { byClass: new Map<string, { count: number; result?: ApiResponse; run: number }>(), rules: exps.filter((e) => e.sameClass) };
       classes.set(c.label, entry);
       const k = classOf(res.status);
       const seen = entry.byClass.get(k);
@@ -270,7 +271,8 @@ export async function exploreOperation(input: ExploreInput): Promise<OperationRe
     // A predicate fails only when the exploration cannot go on: no shrinking, no more requests.
     endOnFailure: true,
   });
-  if (details.failed && details.errorInstance) throw details.errorInstance;
+  // fast-check keeps what the predicate threw; an Error is thrown as it is, anything else named in one.
+  if (details.failed && details.errorInstance) throw details.errorInstance instanceof Error ? details.errorInstance : new Error(textOf(details.errorInstance));
   report.interrupted = details.interrupted;
   log?.properties.push({ title: `${testInfo.titlePath.slice(1).join(' › ')}`, seed, ...(profile.path ? { path: profile.path } : {}), planned: numRuns, ran: details.numRuns, interrupted: details.interrupted });
 

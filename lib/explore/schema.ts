@@ -4,7 +4,7 @@
 // enum, a string outside its format or pattern, an oversized value). Schemas are the
 // contract's own (OpenAPI 3.1 / JSON Schema 2020-12), local $refs followed.
 import fc from 'fast-check';
-import { UUID_RE, isPlainObject } from '../values.ts';
+import { UUID_RE, isPlainObject, textOf } from '../values.ts';
 
 export type Schema = Record<string, unknown>;
 
@@ -237,7 +237,7 @@ export function mistakes(doc: Schema, raw: unknown, wire: Wire, opts: { required
     const breaks = [...(opts.formats !== false && format ? [format] : []), ...(pattern ? [pattern] : [])];
     if (breaks.length > 0) {
       const maxLen = typeof s.maxLength === 'number' ? s.maxLength : 40;
-      out.push({ kind: 'format', value: text(wire, 1, Math.max(1, Math.min(maxLen, 40))).filter((v) => v.trim().length > 0 && breaks.some((re) => !re.test(v))), note: `a string outside its ${format ? `format ${s.format}` : `pattern ${s.pattern}`}` });
+      out.push({ kind: 'format', value: text(wire, 1, Math.max(1, Math.min(maxLen, 40))).filter((v) => v.trim().length > 0 && breaks.some((re) => !re.test(v))), note: `a string outside its ${format ? `format ${textOf(s.format)}` : `pattern ${textOf(s.pattern)}`}` });
     }
     // Oversized: past maxLength, or (none given) long enough that no value of the form is.
     const max = opts.oversizedMax;
@@ -292,7 +292,7 @@ export function validAlong(doc: Schema, raw: unknown, rest: Loc, depth = 0): fc.
   const [head, ...tail] = rest;
   if (typeof head === 'number') {
     const max = typeof s.maxItems === 'number' ? s.maxItems : Infinity;
-    return fc.tuple(valid(doc, s, 'json', depth), validAlong(doc, s.items ?? {}, tail, depth + 1)).map(([arr, first]) => [first, ...(Array.isArray(arr) ? arr : [])].slice(0, Math.max(1, max)));
+    return fc.tuple(valid(doc, s, 'json', depth), validAlong(doc, s.items ?? {}, tail, depth + 1)).map(([arr, first]): unknown[] => [first, ...(Array.isArray(arr) ? (arr as unknown[]) : [])].slice(0, Math.max(1, max)));
   }
   const sub = asObj(s.properties)?.[head] ?? {};
   return fc.tuple(valid(doc, s, 'json', depth), validAlong(doc, sub, tail, depth + 1)).map(([obj, member]) => ({ ...(asObj(obj) ?? {}), [head]: member }));

@@ -1,5 +1,6 @@
 // Text both report forms (Markdown and HTML) share: the note on coordinated omission and
 // a profile's extra figures as rows of a table.
+import { textOf } from '../../lib/values.ts';
 
 /** Why the corrected latency is the one to read (two sentences, shown beside the latency table). */
 export const COORDINATED_OMISSION_NOTE =
@@ -11,7 +12,7 @@ const label = (key: string): string => key.replace(/_/g, ' ');
 function scalar(v: unknown): string {
   if (v === null || v === undefined) return '–';
   if (typeof v === 'number') return Number.isFinite(v) ? String(Math.round(v * 1000) / 1000) : '–';
-  return String(v);
+  return textOf(v);
 }
 
 /**

@@ -401,7 +401,7 @@ export class Executor extends EventEmitter<ExecutorEvents> {
     this.send({ kind: 'execution_start', jobId });
     this.send({ kind: 'execution_cached', jobId, nodes: [] });
 
-    let outcome: Outcome = { kind: 'success' };
+    let outcome: Outcome;
     try {
       outcome = await this.runNodes(run, total);
     } catch (err) {

@@ -210,7 +210,7 @@ export function attachV1Socket(app: FastifyInstance, ctx: ReferenceContext, jobs
         if (isBinary) return;
         let msg: unknown;
         try {
-          msg = JSON.parse(data.toString());
+          msg = JSON.parse((data as Buffer).toString()); // a Buffer under ws's default binaryType
         } catch {
           return;
         }

@@ -8,6 +8,7 @@ import { alternatesOf, asRecord, checkRouterError, describe, detailOf, jsonOf, m
 import { imageBody } from '../../lib/router/bodies.ts';
 import { readDocument } from '../../lib/router/schema-doc.ts';
 import { formatScaled } from '../../lib/router/decimal.ts';
+import { textOf } from '../../lib/values.ts';
 
 test.describe('Catalog entry and page', () => {
   test('a catalog entry carries its provider and model segments, the model ID {provider}/{model} and billing facts', rules('ROUTER.CATALOG.ENTRY', 'ROUTER.CATALOG.MEMBER_NAMES'), async ({ api }) => {
@@ -44,9 +45,9 @@ test.describe('Catalog entry and page', () => {
     // their units, so each record is searched for the quote's own figures).
     const scenario = target.scenario;
     const priced: Array<[string, unknown]> = [
-      [String(scenario.image_model ?? ''), scenario.image_body],
-      [String(scenario.subcent_model ?? ''), scenario.image_body],
-      [String(scenario.video_model ?? ''), scenario.video_body],
+      [textOf(scenario.image_model ?? ''), scenario.image_body],
+      [textOf(scenario.subcent_model ?? ''), scenario.image_body],
+      [textOf(scenario.video_model ?? ''), scenario.video_body],
     ];
     const figures = new Map<string, bigint[]>();
     for (const [id, body] of priced) {
@@ -145,7 +146,7 @@ test.describe('Retired and sunset models', () => {
       checkRouterError(api, 'ROUTER.CATALOG.RETIRED', res, [404], 'model_not_found');
       const run = await api.call('runModel', { path: path(m), json: { prompt: 'conformance' } });
       checkRouterError(api, 'ROUTER.CATALOG.RETIRED', run, [404], 'model_not_found');
-      const successor = /; use (\S+)$/.exec(String(jsonOf(res)?.detail ?? ''))?.[1];
+      const successor = /; use (\S+)$/.exec(textOf(jsonOf(res)?.detail ?? ''))?.[1];
       if (successor !== undefined) {
         const live = await api.call('getModel', { path: path(modelRef(successor)) });
         check('ROUTER.CATALOG.RETIRED', live.status === 200, { what: `the successor ${successor} named for ${m.id}`, expected: 'a live catalog ID (200)', received: live.status });
@@ -164,7 +165,7 @@ test.describe('Retired and sunset models', () => {
         notJudged('ROUTER.CATALOG.RETIRED_DETAIL', `${m.id} answered ${describe(api, res)}, not the 404 whose wording this rule reads (ROUTER.CATALOG.RETIRED judges the status)`);
         continue;
       }
-      const detail = String(jsonOf(res)?.detail ?? '');
+      const detail = textOf(jsonOf(res)?.detail ?? '');
       const escaped = m.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
       const pattern = withSuccessor ? new RegExp(`^${escaped} was retired on \\d{4}-\\d{2}-\\d{2}; use [a-z0-9._-]+/[a-z0-9._-]+$`) : new RegExp(`^${escaped} was retired on \\d{4}-\\d{2}-\\d{2}$`);
       check('ROUTER.CATALOG.RETIRED_DETAIL', pattern.test(detail), { what: `detail of retired ${m.id}`, expected: withSuccessor ? `${m.id} was retired on <YYYY-MM-DD>; use <successor>` : `${m.id} was retired on <YYYY-MM-DD>`, received: detail });

@@ -8,6 +8,7 @@ import { asRecord, checkRouterError, describe, hdr, jsonOf, modelRef, path, type
 import { imageBody, textBody, videoBody } from '../../lib/router/bodies.ts';
 import { SuiteError } from '../../lib/violations.ts';
 import { modelDocument, refusedBody } from '../../lib/router/schema-doc.ts';
+import { textOf } from '../../lib/values.ts';
 
 type Need = (key: string, why: string) => unknown;
 
@@ -72,7 +73,7 @@ test.describe('Cost estimate', () => {
       // How the figure is written (an exponent, too many decimals) is ROUTER.ESTIMATE.DECIMAL's
       // question; here only its value counts, so a figure that is no plain decimal is read as a number.
       const aboveZero = amount !== undefined ? amount > 0n : typeof f === 'string' && Number(f) > 0;
-      check('ROUTER.ESTIMATE.SUBCENT', aboveZero, { what: `the ${q.source} figure of ${m.id}`, expected: 'above zero', received: f });
+      check('ROUTER.ESTIMATE.SUBCENT', aboveZero, { what: `the ${textOf(q.source)} figure of ${m.id}`, expected: 'above zero', received: f });
     }
   });
 
@@ -223,7 +224,7 @@ test.describe('Cost estimate', () => {
     const text = modelRef(requireScenario('text_model', 'model of the same family with a fresh card') as string);
     const fresh = await api.call('estimateModel', { path: path(text), json: body });
     if (fresh.status !== 200 || !readsUnknown(fresh.json<Quote>())) {
-      notJudged('ROUTER.ESTIMATE.STALE_CARD', `${text.id} quotes the body without max_tokens ${describe(api, fresh)} ${String(jsonOf(fresh)?.source ?? '')}: this router bounds it, so it is not a not_quotable body here`);
+      notJudged('ROUTER.ESTIMATE.STALE_CARD', `${text.id} quotes the body without max_tokens ${describe(api, fresh)} ${textOf(jsonOf(fresh)?.source ?? '')}: this router bounds it, so it is not a not_quotable body here`);
       return;
     }
     const unquotable = await api.call('estimateModel', { path: path(m), json: body });

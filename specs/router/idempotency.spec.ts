@@ -10,6 +10,7 @@ import { honourRetryAfter } from '../../lib/time.ts';
 import { checkRouterError, describe, hdr, jsonOf, modelRef, path, uniqueKey, withKey, type ModelRef } from '../../lib/router/models.ts';
 import { imageBody, modelNamingBody, type Need } from '../../lib/router/bodies.ts';
 import { retryAfterOf } from '../../lib/router/queue.ts';
+import { textOf } from '../../lib/values.ts';
 
 const REPLAYED = 'idempotent-replayed';
 const PREFIXES = ["this request's `image` selects the edit operation", 'this request resolved a BYOK credential'];
@@ -66,7 +67,7 @@ test.describe('Idempotency', () => {
     ensureRan(api, first);
     const other = await api.call('runModel', withKey(key, { path: path(m), json: freshBody(requireScenario, 'conflict-b') }));
     checkRouterError(api, 'ROUTER.IDEM.CONFLICT', other, [409], 'invalid_input', `the same key with another body answered ${describe(api, other)}`);
-    const detail = String(jsonOf(other)?.detail ?? '');
+    const detail = textOf(jsonOf(other)?.detail ?? '');
     check('ROUTER.IDEM.CONFLICT', !PREFIXES.some((p) => detail.startsWith(p)), { what: 'detail of the key conflict', expected: 'not one of the two model_provider prefixes', received: detail });
   });
 
@@ -106,12 +107,12 @@ test.describe('Idempotency', () => {
     ensure('ROUTER.QUEUE.HANDLE', first.status === 201, { what: 'a keyed submit of a valid body', expected: '201', received: describe(api, first), on: first });
     const id = jsonOf(first)?.request_id;
     const mate = await submit(teammate);
-    check('ROUTER.IDEM.SCOPE', mate.status === 201 && jsonOf(mate)?.request_id === id, { what: "a teammate's submit with the same key and request", expected: `the recorded answer (request ${String(id)})`, received: `${describe(api, mate)} ${String(jsonOf(mate)?.request_id ?? '')}` });
+    check('ROUTER.IDEM.SCOPE', mate.status === 201 && jsonOf(mate)?.request_id === id, { what: "a teammate's submit with the same key and request", expected: `the recorded answer (request ${textOf(id)})`, received: `${describe(api, mate)} ${textOf(jsonOf(mate)?.request_id ?? '')}` });
     // R:170:583f5ec8e664: the same key with a request that differs is refused 409, for a teammate too.
     const differs = await teammate.call('submitModelRequest', withKey(key, { path: path(m), json: freshBody(requireScenario, 'scope-other') }));
     checkRouterError(api, 'ROUTER.IDEM.SCOPE', differs, [409], 'invalid_input', `a teammate's submit with the same key and another request answered ${describe(api, differs)}`);
     const other = await submit(outsider);
-    check('ROUTER.IDEM.SCOPE', other.status === 201 && jsonOf(other)?.request_id !== id, { what: "another workspace's submit with the same key", expected: 'a fresh admission (another request)', received: `${describe(api, other)} ${String(jsonOf(other)?.request_id ?? '')}` });
+    check('ROUTER.IDEM.SCOPE', other.status === 201 && jsonOf(other)?.request_id !== id, { what: "another workspace's submit with the same key", expected: 'a fresh admission (another request)', received: `${describe(api, other)} ${textOf(jsonOf(other)?.request_id ?? '')}` });
   });
 
   test('an idempotency-keyed request from an unauthenticated caller gets 401, even if a record is stored under the key', rules('ROUTER.IDEM.AUTH_401'), async ({ api, requireScenario }) => {
@@ -269,7 +270,7 @@ function checkCreditsReplayed(api: ApiClient, original: ApiResponse, replay: Api
 
 /** The https origins of the URLs a text holds. */
 function origins(text: string): string[] {
-  return [...new Set([...text.matchAll(/https:\/\/[^\s"'\/]+/g)].map((m) => m[0]))];
+  return [...new Set([...text.matchAll(/https:\/\/[^\s"'/]+/g)].map((m) => m[0]))];
 }
 
 function errorTypeIs(api: ApiClient, res: ApiResponse, type: string): boolean {

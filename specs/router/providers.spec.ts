@@ -11,6 +11,7 @@ import { imageBody } from '../../lib/router/bodies.ts';
 import { modelDocument, validatorFor } from '../../lib/router/schema-doc.ts';
 import { isJsonMedia } from '../../lib/contracts/validate.ts';
 import { SuiteError } from '../../lib/violations.ts';
+import { textOf } from '../../lib/values.ts';
 
 const EDIT_PREFIX = "this request's `image` selects the edit operation";
 const BYOK_PREFIX = 'this request resolved a BYOK credential';
@@ -42,7 +43,7 @@ function checkCorrected(api: ApiClient, rule: 'ROUTER.PROVIDER.EDIT_UNSERVABLE' 
 }
 
 function detailOf(res: ApiResponse): string {
-  return String(jsonOf(res)?.detail ?? '');
+  return textOf(jsonOf(res)?.detail ?? '');
 }
 
 test.describe('model_provider', () => {

@@ -12,6 +12,7 @@ import { imageBody, modelNamingBody } from '../../lib/router/bodies.ts';
 import { minimalBody, modelDocument, validatorFor } from '../../lib/router/schema-doc.ts';
 import { formatAjvErrors, isJsonMedia } from '../../lib/contracts/validate.ts';
 import { SuiteError } from '../../lib/violations.ts';
+import { textOf } from '../../lib/values.ts';
 
 /**
  * A scenario model with a body whose authored input schema allows undeclared top-level
@@ -84,7 +85,7 @@ test.describe('Synchronous run', () => {
     const quote = (await api.call('estimateModel', { path: path(m), json: body })).json<Quote>();
     if (quote.source !== 'exact') {
       // The seed ties the header to a figure only for an exact quote (R:51:ad9a5652bd3b); another source leaves nothing to compare.
-      notJudged('ROUTER.RUN.CREDITS_USED', `the quote of ${m.id} is ${String(quote.source)}${quote.reason ? ` (${String(quote.reason)})` : ''}, not exact, so there is no figure to compare`);
+      notJudged('ROUTER.RUN.CREDITS_USED', `the quote of ${m.id} is ${textOf(quote.source)}${quote.reason ? ` (${textOf(quote.reason)})` : ''}, not exact, so there is no figure to compare`);
       return;
     }
     const run = await api.call('runModel', { path: path(m), json: body });

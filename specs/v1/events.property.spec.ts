@@ -10,6 +10,7 @@ import { nodeId } from '../../lib/ws/arbitraries.ts';
 import { runPrompt } from '../../lib/v1/run.ts';
 import { idsWorkflow } from '../../lib/v1/workflows.ts';
 import type { DecodedFrame } from '../../lib/ws/frames.ts';
+import { textOf } from '../../lib/values.ts';
 
 test.describe('Events', () => {
   test('any node id comes back intact: in executing messages, and in the TEXT frame of its node', rules('WS.MESSAGE.FIELDS', 'WS.BINARY.TEXT'), async ({ v1, requireScenario, profile }, testInfo) => {
@@ -26,7 +27,7 @@ test.describe('Events', () => {
       const ours = [img, save, txt];
       const named = new Set(
         run.stream.messages.flatMap((m) =>
-          m.type === 'execution_cached' && Array.isArray(m.data.nodes) ? m.data.nodes.map(String) : ['executing', 'progress', 'executed'].includes(m.type) && m.data.node != null ? [String(m.data.node)] : [],
+          m.type === 'execution_cached' && Array.isArray(m.data.nodes) ? m.data.nodes.map((v) => textOf(v)) : ['executing', 'progress', 'executed'].includes(m.type) && m.data.node != null ? [textOf(m.data.node)] : [],
         ),
       );
       if (named.size === 0) notJudged('WS.MESSAGE.FIELDS', `no message of prompt ${run.promptId} named a node, so no node id was seen come back`);

@@ -6,6 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { check, checkStatus } from '../../lib/check.ts';
 import { DEFAULT_TIMEOUT_MS, send } from '../../lib/http.ts';
 import { anyWorkflow, pollToEnd, submitJob } from '../../lib/v2/jobs.ts';
+import { textOf } from '../../lib/values.ts';
 
 test.describe('Serverless deployment', () => {
   test('an SSO-bound key is refused 403 sso_required on any operation, with organization_id when known', rules('V2.AUTH.SSO_REQUIRED'), async ({ api, requireScenario }) => {
@@ -33,7 +34,7 @@ test.describe('Serverless deployment', () => {
     // Seed W:157:0f28ce1fb567 asks that the message says so, not in which words. What cannot
     // say so: a message this server gives any key refusal (an unknown key, no credential), or
     // one that only repeats the code or the status. A message naming JWTs says so outright.
-    const plain = (m: unknown) => String(m ?? '').toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+    const plain = (m: unknown) => textOf(m ?? '').toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
     const key = target.token ?? '';
     const unknownKey = await api.call('getAsset', { path: { id }, auth: { bearer: `${key.slice(0, Math.max(0, key.length - 6))}zzzzzz` } });
     const keyless = await api.call('getAsset', { path: { id }, auth: 'none' });

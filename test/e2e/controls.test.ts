@@ -25,6 +25,7 @@ import { pollUntil } from '../../lib/time.ts';
 import { recordScore } from '../support/score.ts';
 import { SUITE_WORKERS } from '../support/concurrency.ts';
 import { ruleOrThrow } from '../../lib/rules.ts';
+import { textOf } from '../../lib/values.ts';
 
 const only = new Set((process.env.CONTROLS ?? '').split(',').filter(Boolean));
 const selected = CONTROLS.filter((c) => only.size === 0 || only.has(c.name));
@@ -200,7 +201,7 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
       const read = (await (await fetch(`${ctl.surfaces.local}/api/v2/assets/${created.id}`)).json()) as { hash: unknown };
       return read.hash === null ? undefined : read.hash;
     }, { deadlineMs: 5_000, intervalMs: 100 });
-    assert.match(String(filled), /^blake3:[0-9a-f]{64}$/, 'filled a moment later');
+    assert.match(textOf(filled), /^blake3:[0-9a-f]{64}$/, 'filled a moment later');
   },
   'job-list-oldest-first': async ({ plain, ctl }) => {
     const order = async (ref: RunningReference) => {

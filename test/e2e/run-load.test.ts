@@ -40,7 +40,7 @@ function cli(args: string[], env: Record<string, string>): Promise<{ status: num
   });
 }
 
-const cells = (report: ConformanceReport, id: string): Array<[string, Cell]> => Object.entries(report.rules.find((r) => r.id === id)?.results ?? {}) as Array<[string, Cell]>;
+const cells = (report: ConformanceReport, id: string): Array<[string, Cell]> => Object.entries<Cell>(report.rules.find((r) => r.id === id)?.results ?? {});
 
 test('run --load all against the reference: one conformance.json, every LOAD.* cell judged pass, verdict pass, load reports linked', async () => {
   const reports = mkdtempSync(path.join(os.tmpdir(), 'run-load-'));

@@ -31,7 +31,7 @@ describe('each profile passes against the reference', { concurrency: false }, ()
       const files = await writeReports(report, dir);
       const clean = report.verdict === 'pass';
       recordScore({ kind: 'load', name: p.name, ok: clean });
-      for (const f of Object.values(files)) assert.ok(existsSync(f), f);
+      for (const f of Object.values(files) as string[]) assert.ok(existsSync(f), f);
       const json = JSON.parse(readFileSync(files.json, 'utf8')) as { schema: string; environment: Record<string, unknown>; profile: { name: string } };
       assert.equal(json.schema, 'load-report/2');
       assert.equal(json.profile.name, p.name);

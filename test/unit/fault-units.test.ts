@@ -37,7 +37,11 @@ test('no module under reference/faults/ reaches reference/faults.ts through its 
         for (let f: string | undefined = file; f; f = from.get(f)) chain.unshift(path.relative(ROOT, f));
         assert.fail(`import circle: ${chain.join(' → ')} (which imports the units)`);
       }
-      for (const next of edges(file)) if (!from.has(next)) (from.set(next, file), queue.push(next));
+      for (const next of edges(file)) {
+        if (from.has(next)) continue;
+        from.set(next, file);
+        queue.push(next);
+      }
     }
   }
 });

@@ -28,6 +28,7 @@ import { checkRouterError, describe, jsonOf, path, withKey, type ModelRef } from
 import { judgeRetry as judgeRecordedRetry, marked, replayed, type KeyRecord } from '../replay.ts';
 import { judgeQueueStatus, noteQueueStatus, retryAfterOf, submitPastCap, type Handle } from '../queue.ts';
 import { pick, touch, type KeyModel, type Member, type RequestModel, type RouterModel, type RouterReal, type Route, type SyncAnswer } from './state.ts';
+import { textOf } from '../../values.ts';
 
 type Cmd = ModelCommand<RouterModel, RouterReal>;
 type Which = 'image' | 'slow';
@@ -239,7 +240,7 @@ class Reuse extends ModelCommand<RouterModel, RouterReal> {
 
 /** A retry of the key's first request: answered from its record, marked replayed (lib/router/replay.ts). */
 function judgeRetry(m: RouterModel, r: RouterReal, k: KeyModel, res: ApiResponse, rule: RuleId, what: string): void {
-  const got = `${describe(r.api, res)}${k.route === 'submit' ? ` ${String(jsonOf(res)?.request_id ?? '')}` : res.status === k.answer!.status ? `, ${res.body.length} other bytes` : ''}`;
+  const got = `${describe(r.api, res)}${k.route === 'submit' ? ` ${textOf(jsonOf(res)?.request_id ?? '')}` : res.status === k.answer!.status ? `, ${res.body.length} other bytes` : ''}`;
   const record: KeyRecord = k.route === 'submit' ? { route: 'submit', requestId: k.request! } : { route: 'run', status: k.answer!.status, bytes: k.answer!.bytes };
   if (judgeRecordedRetry(record, res, rule, what, got)) k.replayed = true;
 }

@@ -360,7 +360,7 @@ export const CATALOG_FAULTS = [
         const data = body?.data;
         if (body === undefined || body.has_more !== true || !Array.isArray(data) || data.length === 0) return;
         const listed = out.ctx.router.catalog.listed;
-        const last = data[data.length - 1];
+        const last: unknown = data[data.length - 1];
         const at = isObj(last) ? listed.findIndex((d) => d.provider === last.provider && d.model === last.model) : -1;
         const next = at >= 0 ? listed[at + 1] : undefined;
         if (next === undefined || !isObj(last)) return;
