@@ -38,7 +38,7 @@ const WORKERS = 4;
 /** The run's workers as the command line sets them (`--workers N`, `--workers=N`, `-j N`), else the default. */
 function runWorkers(argv: readonly string[]): number {
   for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
+    const a = argv[i];
     const value = a.startsWith('--workers=') ? a.slice(10) : a === '--workers' || a === '-j' ? argv[i + 1] : undefined;
     if (value !== undefined && /^\d+$/.test(value)) return Math.max(1, Number(value));
   }
@@ -67,7 +67,7 @@ const webServer: PlaywrightTestConfig['webServer'] = target.embedded
         ...(config.fault ? [`--fault ${config.fault}`] : []),
         ...(config.control ? [`--control ${config.control}`] : []),
       ].join(' '),
-      url: `${new URL(target.surfaces[0]!.baseUrl).origin}/__reference/health`,
+      url: `${new URL(target.surfaces[0].baseUrl).origin}/__reference/health`,
       reuseExistingServer: false,
       timeout: 30_000,
       stdout: 'ignore',

@@ -54,7 +54,7 @@ export async function openStepHere(url: string, headers: Record<string, string>,
 
 if (process.argv[1] && import.meta.filename === process.argv[1]) {
   const [url, rate, seconds, headers] = process.argv.slice(2);
-  const step = await openStepHere(url!, JSON.parse(headers ?? '{}') as Record<string, string>, Number(rate), Number(seconds));
+  const step = await openStepHere(url, JSON.parse(headers ?? '{}') as Record<string, string>, Number(rate), Number(seconds));
   process.stdout.write(`${JSON.stringify(step)}\n`);
   process.exit(0);
 }

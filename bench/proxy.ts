@@ -42,8 +42,8 @@ function start(args: string[], ready: RegExp): Promise<{ child: ChildProcess; ou
         resolve({ child, output });
       }
     };
-    child.stdout!.on('data', seen);
-    child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+    child.stdout.on('data', seen);
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`${args[0]} exited ${code}: ${output}`));
@@ -79,7 +79,7 @@ async function sequential(url: string, headers: Record<string, string>, n: numbe
 
 const pct = (xs: number[], q: number): number => {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)]!;
+  return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
 };
 const r3 = (n: number): number => Math.round(n * 1000) / 1000;
 
@@ -106,7 +106,7 @@ export async function benchProxy(base: number, opts: { perBlock?: number; blocks
   try {
     const ref = await start(['reference/main.ts', '--port', String(base)], /^router (http:\S+)/m);
     children.push(ref.child);
-    const routerUrl = /^router (http:\S+)/m.exec(ref.output)![1]!;
+    const routerUrl = /^router (http:\S+)/m.exec(ref.output)![1];
     const key = /comfyui-router-alice-[0-9a-f]+/.exec(readFileSync(path.join(REPO_ROOT, 'reference/accounts.ts'), 'utf8'))![0];
     const headers = { 'x-api-key': key, accept: 'application/json' };
     const submitted = await fetch(`${routerUrl}/v2/models/pixelforge/pf-flux-lite/requests`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'a lighthouse at dusk' }) });
@@ -155,5 +155,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   }
   const result = await benchProxy(base);
   printProxyBench(result);
-  console.log(`proxy-added-p99-ms=${result.figures[0]!.added.p99}`);
+  console.log(`proxy-added-p99-ms=${result.figures[0].added.p99}`);
 }

@@ -61,14 +61,14 @@ function startChild(args: string[], ready: RegExp): Promise<{ child: ChildProces
     const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     const timer = setTimeout(() => reject(new Error(`${args[0]} did not start within 30 s: ${output}`)), 30_000);
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => {
       output += d.toString();
       if (ready.test(output)) {
         clearTimeout(timer);
         resolve({ child, output });
       }
     });
-    child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`${args[0]} exited ${code}: ${output}`));
@@ -108,8 +108,8 @@ function openStep(url: string, headers: Record<string, string>, rate: number, du
     const child = spawn(process.execPath, ['--import', 'tsx', 'bench/open-step.ts', url, String(rate), String(durationS), JSON.stringify(headers)], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
-    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.on('close', (code) => {
       try {
         resolve(JSON.parse(out.trim().split('\n').pop()!) as OpenStep);
@@ -186,7 +186,7 @@ async function main(): Promise<void> {
     const base = await freeBase(5);
     const ref = await startChild(['reference/main.ts', '--port', String(base)], /^router (http:\S+)/m);
     children.push(ref.child);
-    const routerUrl = /^router (http:\S+)/m.exec(ref.output)![1]!;
+    const routerUrl = /^router (http:\S+)/m.exec(ref.output)![1];
     const headers = { 'x-api-key': KEY, accept: 'application/json' };
 
     // The polling endpoint: the status of one queued request (finished, so every read is alike).
@@ -263,7 +263,7 @@ async function main(): Promise<void> {
       return undefined;
     });
     if (proxied) printProxyBench(proxied);
-    const proxyP99 = proxied ? proxied.figures[0]!.added.p99.toFixed(2) : 'n/a';
+    const proxyP99 = proxied ? proxied.figures[0].added.p99.toFixed(2) : 'n/a';
     console.log(`  proxy-added-p99-ms: through the proxy, the judged status poll's p99 is ${proxyP99} ms above its direct p99`);
     console.log(`runner/wrk=${ratio(runnerRef, wrkRef)} reference/node-http=${ratio(refFig, bareFig)} open/wrk=${openRatio} spacing-p99-ms=${spacingP99} proxy-added-p99-ms=${proxyP99}`);
   } finally {

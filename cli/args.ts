@@ -17,7 +17,7 @@ export function splitArgs(args: string[], valued: readonly string[], booleans: r
   const flags = new Map<string, string>();
   const rest: string[] = [];
   for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
+    const arg = args[i];
     const eq = arg.indexOf('=');
     const name = arg.startsWith('--') ? (eq > 0 ? arg.slice(2, eq) : arg.slice(2)) : undefined;
     if (name !== undefined && valued.includes(name)) {

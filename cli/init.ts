@@ -3,7 +3,7 @@
 // and written commented out: they say what each input makes reachable.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Document, parseDocument, isMap, type YAMLMap } from 'yaml';
+import { Document, parseDocument, isMap } from 'yaml';
 import { isSurface, SURFACES, type Surface } from '../lib/families.ts';
 import { urlProblem } from '../lib/target-checks.ts';
 import { PACKAGE_ROOT } from './paths.ts';
@@ -27,7 +27,7 @@ function referenceBlock(surface: Surface, key: 'scenario' | 'capabilities'): str
   const doc = parseDocument(readFileSync(path.join(PACKAGE_ROOT, 'targets.yaml'), 'utf8'));
   const node = doc.getIn(['targets', 'reference', 'surfaces', surface, key], true);
   if (!isMap(node)) return undefined;
-  const copy = new Document((node as YAMLMap).clone());
+  const copy = new Document((node).clone());
   return copy.toString({ lineWidth: 0 }).trimEnd();
 }
 

@@ -60,7 +60,7 @@ export async function mergeReportsCommand(args: string[]): Promise<number> {
   const { flags, rest } = splitArgs(args, ['reports']);
   const dirs = rest.filter((a) => !a.startsWith('-'));
   if (dirs.length !== 1) throw new UsageError('merge-reports needs one folder holding the shards\' blob reports: workflow-conformance merge-reports BLOB_DIR');
-  const blobs = path.resolve(dirs[0]!);
+  const blobs = path.resolve(dirs[0]);
   if (!existsSync(blobs)) throw new UsageError(`${dirs[0]}: no such folder`);
   const reports = path.resolve(flags.get('reports') ?? runConfig().reportsDir);
   const code = await spawnEntry(PLAYWRIGHT_CLI, ['merge-reports', '--config', MERGE_CONFIG, ...rest.map((a) => (a === dirs[0] ? blobs : a))], { ...environment(), REPORTS_DIR: reports });

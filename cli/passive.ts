@@ -38,7 +38,7 @@ function targetOf(flags: Map<string, string>, urlFlag: 'upstream' | 'base-url', 
     }
     const candidates = resolved.surfaces.filter((s) => surface === undefined || s.surface === surface);
     if (candidates.length !== 1) throw new UsageError(`${command} --target ${resolved.name}: ${candidates.length === 0 ? `it has no ${surface} surface` : `it has ${candidates.length} surfaces (${candidates.map((s) => s.surface).join(', ')}); name one with --surface`}`);
-    const s = candidates[0]!;
+    const s = candidates[0];
     return { name: resolved.name, surface: s.surface, baseUrl: url ?? s.baseUrl, brand: s.brand, scenario: s.scenario };
   }
   if (url === undefined) return undefined;

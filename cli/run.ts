@@ -62,7 +62,7 @@ function unknownFlag(rest: string[]): string | undefined {
     if (arg === '--') return undefined;
     if (!arg.startsWith('-')) continue;
     if (arg.startsWith('--')) {
-      const name = arg.slice(2).split('=')[0]!;
+      const name = arg.slice(2).split('=')[0];
       if (!PLAYWRIGHT_FLAGS.includes(name)) return `unknown option --${name}${didYouMean(name, [...OWN_FLAGS, ...PLAYWRIGHT_FLAGS], (s) => `--${s}`)}; run --help lists the options`;
     } else if (!SHORT_FLAGS.includes(arg.slice(0, 2))) return `unknown option ${arg}; run --help lists the options`;
   }

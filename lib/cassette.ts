@@ -144,7 +144,7 @@ class Recording {
     if (!outcome.ok) return undefined;
     // A connection left open past its test records nothing more: its frames belong to no exchange count.
     const item = (x: Omit<WsItem, 'after' | 'at'> & { at?: number }): void => {
-      if (scope === opened) this.write({ ws_event: { id, at: Date.now(), after: this.done, ...x } as WsItem & { id: string } });
+      if (scope === opened) this.write({ ws_event: { id, at: Date.now(), after: this.done, ...x } });
     };
     return {
       sent: (text) => item({ kind: 'send', opcode: 1, data: scrub(text) }),
@@ -327,7 +327,7 @@ class Replay {
     let delivered = false;
     let step: number | undefined;
     while (this.pending.length > 0) {
-      const { entry, item } = this.pending[0]!;
+      const { entry, item } = this.pending[0];
       const socket = this.sockets.get(entry);
       if (!socket) {
         if (this.used.has(entry)) {

@@ -197,8 +197,8 @@ export async function runModel<M extends object, R extends { trace: Trace }>(opt
 
 function lastExchangeRef(steps: readonly TraceStep[]) {
   for (let i = steps.length - 1; i >= 0; i--) {
-    const exs = steps[i]!.exchanges;
-    if (exs.length > 0) return refOf(exs[exs.length - 1]!);
+    const exs = steps[i].exchanges;
+    if (exs.length > 0) return refOf(exs[exs.length - 1]);
   }
   return undefined;
 }

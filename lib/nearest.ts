@@ -4,15 +4,15 @@
 function distance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
+    let prev = row[0];
     row[0] = i;
     for (let j = 1; j <= b.length; j++) {
-      const here = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      const here = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
       prev = here;
     }
   }
-  return row[b.length]!;
+  return row[b.length];
 }
 
 /** The nearest of `known` to `name`, when it is near enough to be a likely slip (a third of its length). */

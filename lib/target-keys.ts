@@ -42,7 +42,7 @@ function scenarioKeyKnown(key: string): boolean {
   if (INPUTS.has(base)) return true;
   // A per-shard account of a load profile: `<name>_<shard>` for shards 2..n (load/shard.ts).
   const shard = /^(.+)_(\d+)$/.exec(base);
-  return shard !== null && INPUTS.get(shard[1]!)?.perShard === true && Number(shard[2]) >= 2;
+  return shard !== null && INPUTS.get(shard[1])?.perShard === true && Number(shard[2]) >= 2;
 }
 
 /** A level's keys: a known one, or the literal form of a known `*_env` key (refused as a literal secret by target-checks). */

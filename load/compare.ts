@@ -102,7 +102,7 @@ export function mannWhitneyP(a: readonly number[], b: readonly number[]): number
   let ties = 0;
   for (let i = 0; i < all.length; ) {
     let j = i;
-    while (j + 1 < all.length && all[j + 1]!.v === all[i]!.v) j++;
+    while (j + 1 < all.length && all[j + 1].v === all[i].v) j++;
     const rank = (i + j) / 2 + 1;
     for (let k = i; k <= j; k++) ranks[k] = rank;
     const n = j - i + 1;
@@ -111,7 +111,7 @@ export function mannWhitneyP(a: readonly number[], b: readonly number[]): number
   }
   const n1 = a.length;
   const n2 = b.length;
-  const r1 = all.reduce((sum, x, i) => (x.from === 0 ? sum + ranks[i]! : sum), 0);
+  const r1 = all.reduce((sum, x, i) => (x.from === 0 ? sum + ranks[i] : sum), 0);
   const u = r1 - (n1 * (n1 + 1)) / 2;
   const mean = (n1 * n2) / 2;
   const n = n1 + n2;

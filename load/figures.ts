@@ -89,8 +89,8 @@ export function chartOf(raw: RawFigures): Histogram {
 /** Adds shards' raw figures: counts and rates summed, histograms added bucket by bucket. */
 export function mergeFigures(parts: readonly RawFigures[]): RawFigures {
   if (parts.length === 0) throw new Error('nothing to merge');
-  const model = parts[0]!.model;
-  const counts = { ...parts[0]!.counts };
+  const model = parts[0].model;
+  const counts = { ...parts[0].counts };
   for (const p of parts.slice(1)) for (const k of Object.keys(counts) as Array<keyof RawCounts>) counts[k] += p.counts[k];
   const decoded = parts.map(decodeFigures);
   return {

@@ -78,7 +78,7 @@ function serverOf(r: LoadReport): string {
 
 export function mergeReports(reports: readonly LoadReport[]): LoadReport {
   if (reports.length === 0) throw new MergeError('no load reports (schema load-report/2) among the inputs');
-  const first = reports[0]!;
+  const first = reports[0];
   const names = new Set(reports.map((r) => r.profile.name));
   if (names.size > 1) throw new MergeError(`reports of different profiles: ${[...names].join(', ')}; merge one profile's shards at a time`);
   const models = new Set(reports.map((r) => r.model.name));
@@ -136,8 +136,8 @@ export function mergeReports(reports: readonly LoadReport[]): LoadReport {
     shard: { index: 0, count, merged: count },
     target: first.target,
     environment: { ...environment(), shards_environment: sorted.map((r) => `${label(r)}: ${r.environment.cpu_model} ×${r.environment.cpus}, Node ${r.environment.node}, load ${r.environment.loadavg_1m}`).join('; ') },
-    startedAt: sorted.map((r) => r.startedAt).sort()[0]!,
-    finishedAt: sorted.map((r) => r.finishedAt).sort().reverse()[0]!,
+    startedAt: sorted.map((r) => r.startedAt).sort()[0],
+    finishedAt: sorted.map((r) => r.finishedAt).sort().reverse()[0],
     metrics,
     thresholds,
     checks,

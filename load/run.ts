@@ -75,7 +75,7 @@ function parse(argv: string[]) {
     // parseArgs' own errors (unknown option, missing value) read well once the code is dropped.
     const message = (err as Error).message;
     const unknown = /^Unknown option '--([^']+)'/.exec(message);
-    if (unknown) throw new UsageError(`Unknown option '--${unknown[1]}'${didYouMean(unknown[1]!, Object.keys(OPTIONS), (f) => `--${f}`)}`);
+    if (unknown) throw new UsageError(`Unknown option '--${unknown[1]}'${didYouMean(unknown[1], Object.keys(OPTIONS), (f) => `--${f}`)}`);
     throw new UsageError(message);
   }
 }
@@ -200,7 +200,7 @@ main().then(
       console.error(`load: ${err.message}\n${USAGE}`);
     } else {
       const known = err instanceof TargetConfigError || err instanceof LoadSafetyError || err instanceof ThresholdError;
-      console.error(known ? `load: ${(err as Error).message}` : err);
+      console.error(known ? `load: ${(err).message}` : err);
     }
     process.exitCode = 2;
   },

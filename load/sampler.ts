@@ -70,7 +70,7 @@ export class ContractSampler {
       else this.departures += 1;
       for (const [i, f] of findings.entries()) {
         this.rules.set(f.rule, (this.rules.get(f.rule) ?? 0) + 1);
-        if (this.kept.length < KEEP) this.kept.push({ ...f, method, path, status, at: Math.round(at), level: levels[i]! });
+        if (this.kept.length < KEEP) this.kept.push({ ...f, method, path, status, at: Math.round(at), level: levels[i] });
       }
     }
     return findings;

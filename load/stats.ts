@@ -5,7 +5,7 @@
 export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return NaN;
   const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[rank]!;
+  return sorted[rank];
 }
 
 export function round(n: number, digits = 3): number {
@@ -35,8 +35,8 @@ export function summarize(latencies: readonly number[]): LatencySummary {
     p90: round(percentile(sorted, 90)),
     p95: round(percentile(sorted, 95)),
     p99: round(percentile(sorted, 99)),
-    max: round(sorted.length ? sorted[sorted.length - 1]! : NaN),
-    min: round(sorted.length ? sorted[0]! : NaN),
+    max: round(sorted.length ? sorted[sorted.length - 1] : NaN),
+    min: round(sorted.length ? sorted[0] : NaN),
   };
 }
 
@@ -61,7 +61,7 @@ export function logBounds(max: number): number[] {
 export function addToBuckets(h: Histogram, v: number, count = 1): void {
   let i = h.bounds.findIndex((b) => v <= b);
   if (i < 0) i = h.bounds.length - 1;
-  h.counts[i]! += count;
+  h.counts[i] += count;
 }
 
 /** Log-spaced buckets, four per power of ten, from 0.1 ms up to the largest latency. */

@@ -62,7 +62,7 @@ export async function startEmbedded(fault?: string, portBase?: number): Promise<
     }
     return startReference({ portBase, ...(fault ? { fault } : {}) });
   }
-  let last: unknown;
+  let last: Error | undefined;
   for (let attempt = 0; attempt < 30; attempt++) {
     const base = 20000 + Math.floor(Math.random() * 40000);
     const ok = await Promise.all([0, 1, 2, 3, 4].map((i) => freePort(base + i)));
@@ -71,7 +71,7 @@ export async function startEmbedded(fault?: string, portBase?: number): Promise<
       return await startReference({ portBase: base, ...(fault ? { fault } : {}) });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
-      last = err;
+      last = err as Error;
     }
   }
   throw last ?? new Error('no free loopback port range for the embedded reference');

@@ -79,7 +79,7 @@ const SHAPE = /^\s*([a-z_][a-z0-9_]*(?:\(\s*[0-9.]+\s*\))?|(?:uncorrected_)?p[0-
 export function parseThreshold(expr: string): Threshold {
   const m = SHAPE.exec(expr);
   if (!m) throw new ThresholdError(`threshold "${expr}" is not <metric><op><number>[unit], e.g. p99<50 or errors<0.1%`);
-  let metric = m[1]!.toLowerCase().replace(/\s+/g, '');
+  let metric = m[1].toLowerCase().replace(/\s+/g, '');
   // k6 writes percentiles as p(99); keep one spelling.
   const pm = /^p\(([0-9.]+)\)$/.exec(metric);
   if (pm) metric = `p${pm[1]}`;

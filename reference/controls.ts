@@ -342,7 +342,7 @@ function rewriteOf(control: ControlName): Rewrite | undefined {
 }
 
 function isJsonType(contentType: unknown): boolean {
-  const base = String(contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  const base = (typeof contentType === 'string' ? contentType : '').split(';')[0].trim().toLowerCase();
   return base === 'application/json' || base.endsWith('+json');
 }
 
@@ -449,7 +449,7 @@ export function installControl(app: FastifyInstance, control: ControlName | unde
     const write = raw.write.bind(raw) as (chunk: unknown, ...rest: unknown[]) => boolean;
     raw.write = ((chunk: unknown, ...rest: unknown[]) => {
       const sse = typeof chunk === 'string' && (isStream() || /^event: /.test(chunk));
-      return write(sse ? rewriteSse(op, chunk as string, how) : chunk, ...rest);
+      return write(sse ? rewriteSse(op, chunk, how) : chunk, ...rest);
     }) as typeof raw.write;
   });
   app.addHook('onSend', async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {

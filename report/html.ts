@@ -30,7 +30,7 @@ function links(report: ConformanceReport): string {
     ['html/index.html', "Playwright's report (transcripts)"],
   ];
   const load = (report.load?.profiles ?? []).flatMap((p) => (p.report ? [[p.report.html, `load: ${p.profile}`]] : []));
-  return `<nav class="links">Reports of this run: ${[...own, ...load].map(([href, label]) => `<a href="${esc(href!)}">${esc(label!)}</a>`).join(' · ')}</nav>`;
+  return `<nav class="links">Reports of this run: ${[...own, ...load].map(([href, label]) => `<a href="${esc(href)}">${esc(label)}</a>`).join(' · ')}</nav>`;
 }
 
 function violationHtml(v: CellViolation): string {
@@ -42,7 +42,7 @@ ${v.curl ? `<p class="label">Reproduce:</p><pre class="curl">${esc(v.curl)}</pre
 }
 
 function failedCell(r: RuleRow, sf: string, c: Cell, report: ConformanceReport): string {
-  const expected = isExpected(report.baseline, r.id, sf as Surface) ? ' <span class="expected-failure">(expected failure, baseline)</span>' : '';
+  const expected = isExpected(report.baseline, r.id, sf) ? ' <span class="expected-failure">(expected failure, baseline)</span>' : '';
   const listed = c.violations ?? [];
   // A cell from a report written before violations were listed: its reason and curl.
   const body = listed.length
@@ -71,7 +71,7 @@ export function toHtml(report: ConformanceReport, seeds?: SeedStatements): strin
 <p>${esc(r.summary)}</p><p class="seed">Seed: ${esc(seedLocation(r))}</p>${quotes(r, seeds)}
 ${Object.entries(r.results)
   .filter(([, c]) => c?.status === 'fail')
-  .map(([sf, c]) => failedCell(r, sf, c!, report))
+  .map(([sf, c]) => failedCell(r, sf, c, report))
   .join('\n')}</section>`,
   );
   const causes = report.causes ?? [];
@@ -117,9 +117,9 @@ ${report.rules
   .map((r) => `<tr><td><code>${esc(r.id)}</code><div class="reason">${esc(r.summary)}</div></td><td>${r.level}</td>${surfaces.map((sf) => cellHtml(r.results[sf])).join('')}<td>${esc(seedLocation(r))}</td></tr>`)
   .join('\n')}</table>
 ${sections.length ? `<h2>Seed statements not judged in this run (${unjudged.length})</h2>${sections
-    .map((sec) => `<h3>${esc(sec)}</h3><ul>${unjudged.filter((u) => `${u.at[0]} § ${u.section}` === sec).map((u) => `<li>line ${esc(u.at.split(':')[1]!)}: ${esc(u.says)} — <i>${esc(u.why)}</i></li>`).join('')}</ul>`)
+    .map((sec) => `<h3>${esc(sec)}</h3><ul>${unjudged.filter((u) => `${u.at[0]} § ${u.section}` === sec).map((u) => `<li>line ${esc(u.at.split(':')[1])}: ${esc(u.says)} — <i>${esc(u.why)}</i></li>`).join('')}</ul>`)
     .join('\n')}` : ''}
-${report.seed_coverage?.not_proven?.length ? `<h2>Seed statements judged but not proven (${report.seed_coverage.not_proven.length})</h2><ul>${report.seed_coverage.not_proven.map((u) => `<li>${esc(u.at[0]!)} § ${esc(u.section)}, line ${esc(u.at.split(':')[1]!)}: ${esc(u.says)} — <i>${esc(u.why)}</i></li>`).join('')}</ul>` : ''}
+${report.seed_coverage?.not_proven?.length ? `<h2>Seed statements judged but not proven (${report.seed_coverage.not_proven.length})</h2><ul>${report.seed_coverage.not_proven.map((u) => `<li>${esc(u.at[0])} § ${esc(u.section)}, line ${esc(u.at.split(':')[1])}: ${esc(u.says)} — <i>${esc(u.why)}</i></li>`).join('')}</ul>` : ''}
 </body></html>
 `;
 }

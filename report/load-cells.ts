@@ -49,7 +49,7 @@ function loadMatrix(runs: readonly LoadProfileRun[], rules: readonly Rule[]) {
 }
 
 function judgedCells(rows: readonly RuleRow[]): number {
-  return rows.reduce((n, r) => n + (Object.values(r.results) as Cell[]).filter(isJudged).length, 0);
+  return rows.reduce((n, r) => n + Object.values<Cell>(r.results).filter(isJudged).length, 0);
 }
 
 function reapplyBaseline(rows: RuleRow[], before: BaselineOutcome | undefined): BaselineOutcome | undefined {

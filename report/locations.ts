@@ -23,7 +23,7 @@ function linesOf(file: string): string[] | undefined {
 function locateTest(lines: string[], title: string): { line: number; column: number } | undefined {
   const forms = [`'${title.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`, JSON.stringify(title), `\`${title}\``];
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
+    const line = lines[i];
     if (!forms.some((f) => line.includes(f))) continue;
     const call = line.search(/\btest(\.\w+)?\(/);
     return { line: i + 1, column: (call >= 0 ? call : line.search(/\S/)) + 1 };

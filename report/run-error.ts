@@ -37,7 +37,7 @@ export function runErrorJunit(reason: string): string {
   return `<?xml version="1.0" encoding="UTF-8"?>
 <testsuites name="workflow-conformance" tests="1" failures="0" errors="1" skipped="0">
 <testsuite name="workflow-conformance" tests="1" failures="0" errors="1" skipped="0">
-<testcase name="${RUN_ERROR_JUNIT_CASE}" classname="workflow-conformance"><error message="${xml(reason.split('\n')[0]!)}" type="RunError">${xml(reason)}</error></testcase>
+<testcase name="${RUN_ERROR_JUNIT_CASE}" classname="workflow-conformance"><error message="${xml(reason.split('\n')[0])}" type="RunError">${xml(reason)}</error></testcase>
 </testsuite>
 </testsuites>
 `;

@@ -57,7 +57,7 @@ export interface SeedCoverage {
 
 /** The scenario inputs a cell's reason names (fixtures/test.ts and lib/check.ts write `scenario input "name"` / `scenario input name`). */
 export function inputsNamed(reason: string | undefined): string[] {
-  return [...new Set([...(reason ?? '').matchAll(/scenario input "?([a-z][a-z0-9_]*)"?/g)].map((m) => m[1]!))];
+  return [...new Set([...(reason ?? '').matchAll(/scenario input "?([a-z][a-z0-9_]*)"?/g)].map((m) => m[1]))];
 }
 
 const cellsOn = (r: RuleRow, surfaces: Set<Surface>): Cell[] =>

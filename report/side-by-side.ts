@@ -66,7 +66,7 @@ export function sideBySide(runs: Array<{ file: string; report: ConformanceReport
     }
   }
   const names = labels(described);
-  const columns: Column[] = described.map((d, i) => ({ label: names[i]!, file: d.file, surface: d.surface, verdict: d.verdict }));
+  const columns: Column[] = described.map((d, i) => ({ label: names[i], file: d.file, surface: d.surface, verdict: d.verdict }));
 
   const seen = new Map<string, { level: string; summary: string }>();
   for (const { report } of runs) for (const r of report.rules) if (!seen.has(r.id)) seen.set(r.id, { level: r.level, summary: r.summary });

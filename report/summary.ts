@@ -57,12 +57,12 @@ export function summarize({ matrix, rules, strict, baseline, runErrors = [], int
   }
   // A rule none of whose surfaces were part of the run is counted apart, never as skipped.
   const counts = { pass: 0, fail: 0, error: 0, skipped: 0, not_covered: 0, not_run: 0 };
-  for (const row of rows) counts[overallStatus(Object.values(row.results) as Cell[])]++;
+  for (const row of rows) counts[overallStatus(Object.values<Cell>(row.results))]++;
   // `fail` means the server broke a rule; a run whose only trouble is rules it could not
   // judge (a target that stopped answering, setup refused) is `error`, never `fail`.
   const serverFailed = verdict.unexpectedMust.length > 0 || (strict && verdict.unexpectedShould.length > 0) || (baseline !== undefined && (baseline.stale.length > 0 || baseline.problems.length > 0));
   const verdictName = runErrors.length > 0 || verdict.nothingJudged ? 'error' : verdict.passed ? 'pass' : serverFailed ? 'fail' : 'error';
-  const cells = rows.flatMap((r) => Object.values(r.results) as Cell[]);
+  const cells = rows.flatMap((r) => Object.values<Cell>(r.results));
   // A target that stopped answering is the headline, not what it left unjudged.
   const stoppedAt = cells.map((c) => c.reason?.match(new RegExp(`${CIRCUIT_OPEN}[A-Z]+ \\S+`))?.[0]).find((x) => x !== undefined);
   // A target that does not speak the API at all: that one finding is the headline, whatever
@@ -80,7 +80,7 @@ export function summarize({ matrix, rules, strict, baseline, runErrors = [], int
       ? `${notApi}; the run ended early, ${counts.error} rule${counts.error === 1 ? '' : 's'} not judged`
       : runErrors.length > 0
       ? interrupted
-        ? runErrors[runErrors.length - 1]!
+        ? runErrors[runErrors.length - 1]
         : 'the suite could not judge the target (see run_errors)'
       : stoppedAt && verdictName === 'error'
         ? `${stoppedAt}; ${counts.error} rule${counts.error === 1 ? '' : 's'} could not be judged`

@@ -7,6 +7,10 @@
 // (`faults caught N/N, controls clean M/M`, from the lines the fault, control and load
 // tests append to $SCORE_FILE) and `<P> passed, <F> failed` (from a TAP copy of the run).
 // Any missed fault or control alarm fails the run even if its test somehow passed.
+//
+// A whole run (no folders named, or LINT=1) first lints (`eslint .`) and checks the
+// formatting (`prettier --check .`) of the whole tree, once; each counts as one test,
+// named lint and format, in the last line, and a failure of either fails the run.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -41,6 +45,27 @@ if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
 }
+
+// The whole-tree checks: each prints its own findings, then one line naming the check.
+const treeChecks = [
+  { name: 'lint', bin: 'node_modules/eslint/bin/eslint.js', args: ['.'] },
+  { name: 'format', bin: 'node_modules/prettier/bin/prettier.cjs', args: ['--check', '.', '--log-level=warn'] },
+];
+const treeFailed = [];
+let treePassed = 0;
+if (only.length === 0 || process.env.LINT === '1') {
+  for (const c of treeChecks) {
+    const run = spawnSync(process.execPath, [path.join(root, c.bin), ...c.args], { cwd: root, stdio: 'inherit' });
+    if (run.status === 0) {
+      treePassed++;
+      console.log(`✔ ${c.name} (${c.bin.split('/')[1]} ${c.args[0]})`);
+    } else {
+      treeFailed.push(c.name);
+      console.log(`✖ ${c.name} failed (${c.bin.split('/')[1]} ${c.args.join(' ')}: exit ${run.status ?? run.signal}): see above`);
+    }
+  }
+}
+
 const reporter = process.env.TEST_REPORTER ?? 'spec';
 // Three files at once on two cores: most test files wait on servers, timeouts and job
 // runs more than they compute, so a third keeps the cores busy (TEST_CONCURRENCY overrides).
@@ -103,12 +128,16 @@ const count = (name) => {
   const all = [...tap.matchAll(new RegExp(`^# ${name} (\\d+)$`, 'gm'))];
   return all.length ? Number(all[all.length - 1][1]) : 0;
 };
-const passed = count('pass');
-const failed = count('fail') + count('cancelled');
+const passed = count('pass') + treePassed;
+const failed = count('fail') + count('cancelled') + treeFailed.length;
 rmSync(work, { recursive: true, force: true });
 
 let status = result.status ?? 1;
 console.log('');
+if (treeFailed.length) {
+  console.log(`whole-tree checks failed: ${treeFailed.join(', ')} (npm run lint, npm run format:check)`);
+  status = status || 1;
+}
 if (entries.length > 0 || only.length === 0) {
   if (missed.length) console.log(`faults missed: ${missed.join(', ')}`);
   if (alarms.length) console.log(`controls with a false alarm: ${alarms.join(', ')}`);

@@ -51,7 +51,7 @@ export function judgeAnswer(contract: Contract, checks: ReadonlyArray<ResponseCh
 
 /** The same judgement for an answer known only by method and path (a load run's); undefined when no operation matches. */
 export function judgeAnswerAt(contract: Contract, checks: ReadonlyArray<ResponseCheck>, basePath: string, method: string, path: string, response: HttpResponse): Judgement | undefined {
-  const pathname = path.split('?')[0]!;
+  const pathname = path.split('?')[0];
   const relative = basePath && pathname.startsWith(basePath) ? pathname.slice(basePath.length) : pathname;
   const op = matchOperation(contract, method, relative);
   return op ? judgeAnswer(contract, checks, op, method, response) : undefined;

@@ -55,7 +55,7 @@ export function usableDespite(errors: ReadonlyArray<SchemaError>): boolean {
 export function nearestBranch(errors: ErrorObject[], recheck: (schema: unknown, data: unknown) => ErrorObject[]): ErrorObject[] {
   const out = [...errors];
   for (let i = 0; i < out.length; i++) {
-    const e = out[i]!;
+    const e = out[i];
     if ((e.keyword !== 'anyOf' && e.keyword !== 'oneOf') || !Array.isArray(e.schema)) continue;
     const raw = (e.schema as unknown[]).map((b) => recheck(b, e.data).map((x) => ({ ...x, instancePath: e.instancePath + x.instancePath })));
     const near = raw.map((b) => nearestBranch(b, recheck)).find((b) => b.length > 0 && usableDespite(b));
@@ -65,7 +65,7 @@ export function nearestBranch(errors: ErrorObject[], recheck: (schema: unknown, 
     for (const b of raw) {
       for (const x of b) {
         for (let j = end - 1; j >= 0; j--) {
-          const o = out[j]!;
+          const o = out[j];
           if (o.keyword === x.keyword && o.instancePath === x.instancePath && JSON.stringify(o.params) === JSON.stringify(x.params)) {
             out.splice(j, 1);
             end--;

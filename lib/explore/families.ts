@@ -25,8 +25,8 @@ import { anyWorkflow, pollToEnd, submitJob } from '../v2/jobs.ts';
 import { saveWorkflow, v1Classes } from '../v1/workflows.ts';
 import { asRecord, modelRef, type ModelRef } from '../router/models.ts';
 import { minimalBody, modelDocument } from '../router/schema-doc.ts';
-import { asObj, type Schema } from './schema.ts';
-import { UUID_RE } from '../values.ts';
+import { asObj } from './schema.ts';
+import { UUID_RE, textOf } from '../values.ts';
 import type { Hints, RequestCase } from './requests.ts';
 import type { Expectation, Prepared } from './run.ts';
 
@@ -217,12 +217,12 @@ async function prepareV2(ctx: ExploreContext, api: ApiClient, paid: boolean): Pr
     if (res.status !== 500 || res.errorCode === undefined) return; // 501 is declared; a body that is no envelope is the envelope rule's
     const what = `${op} answered 500 to ${c.mistake ? `${c.mistake.where}: ${c.mistake.note}` : 'a valid request'} (${c.label})`;
     if (res.errorCode !== 'upstream_error') {
-      check('V2.ERR.UPSTREAM_GENERIC', false, what, '500 only as upstream_error (a backing-service failure), with a generic message', `500 ${res.errorCode}`, res);
+      check('V2.ERR.UPSTREAM_GENERIC', false, { what, expected: '500 only as upstream_error (a backing-service failure), with a generic message', received: `500 ${res.errorCode}`, on: res });
       return;
     }
-    const message = String(res.json<{ error: { message?: unknown } }>().error.message ?? '');
+    const message = textOf(res.json<{ error: { message?: unknown } }>().error.message ?? '');
     const leaks = /\bat [\w.<>]+ \(|Error:|Traceback|\/[\w-]+\/[\w-]+\.(ts|js|py)|node_modules|SELECT |stack/i.test(message);
-    check('V2.ERR.UPSTREAM_GENERIC', !leaks, `the upstream_error message: ${what}`, 'a generic message (no stack, paths or internals)', message, res);
+    check('V2.ERR.UPSTREAM_GENERIC', !leaks, { what: `the upstream_error message: ${what}`, expected: 'a generic message (no stack, paths or internals)', received: message, on: res });
   };
 
   return {
@@ -295,8 +295,8 @@ async function prepareRouter(ctx: ExploreContext, api: ApiClient, paid: boolean)
     const scenarioBody = asRecord(ctx.target.scenario.image_body);
     const isImageModel = ctx.target.scenario.image_model === m.id;
     if (authored) {
-      hints.bodySchema = doc.input as Schema;
-      hints.bodyDoc = doc.raw as Schema;
+      hints.bodySchema = doc.input;
+      hints.bodyDoc = doc.raw;
       // In JSON Schema 2020-12 a format is an annotation: a router may run such a value (R § Validation).
       hints.bodyFormats = false;
     }

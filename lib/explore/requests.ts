@@ -8,6 +8,7 @@ import type { Contract } from '../contracts/loader.ts';
 import type { FilePart } from '../http.ts';
 import { SuiteError } from '../violations.ts';
 import { asObj, locLabel, mistakes, placeAt, points, resolve, valid, validAlong, type Loc, type MistakeKind, type Schema, type Wire } from './schema.ts';
+import { textOf } from '../values.ts';
 
 export interface ParamModel {
   name: string;
@@ -140,8 +141,8 @@ function assemble(values: Map<ParamModel, unknown>): Pick<RequestCase, 'path' | 
   const out = { path: {} as Record<string, string>, query: {} as Record<string, string>, headers: {} as Record<string, string> };
   for (const [p, v] of values) {
     if (v === undefined) continue;
-    if (p.in === 'path') out.path[p.name] = String(v);
-    else if (p.in === 'header') out.headers[p.name] = String(v);
+    if (p.in === 'path') out.path[p.name] = textOf(v);
+    else if (p.in === 'header') out.headers[p.name] = textOf(v);
     else for (const [k, s] of expand(p, v)) out.query[k] = s;
   }
   return out;
@@ -193,7 +194,7 @@ export function requestCases(contract: Contract, model: OperationModel, hints: H
       const overridden = Object.keys(props).filter((k) => hints.valid?.[`body.${k}`]);
       const base = hints.valid?.body ?? valid(bodyDoc, bodySchema, 'json');
       const withOverrides = overridden.length
-        ? fc.tuple(base, fc.tuple(...overridden.map((k) => hints.valid![`body.${k}`]!))).map(([v, over]) => {
+        ? fc.tuple(base, fc.tuple(...overridden.map((k) => hints.valid![`body.${k}`]))).map(([v, over]) => {
             const o = { ...(asObj(v) ?? {}) };
             overridden.forEach((k, i) => {
               if (k in o || required.has(k)) o[k] = over[i];
@@ -216,7 +217,7 @@ export function requestCases(contract: Contract, model: OperationModel, hints: H
   }
   const validCase: fc.Arbitrary<RequestCase> = fc.tuple(fc.tuple(...paramArbs), bodyArb).map(([vals, body]) => {
     const values = new Map(model.params.map((p, i) => [p, vals[i]] as [ParamModel, unknown]));
-    return { label: 'valid', ...assemble(values), hasBody: false, ...body } as RequestCase;
+    return { label: 'valid', ...assemble(values), hasBody: false, ...body };
   });
 
   // ---- the base request, and the ways to break it in one place ----
@@ -286,9 +287,9 @@ export function requestCases(contract: Contract, model: OperationModel, hints: H
             ...(m.remove ? { remove: true } : {}),
             ...(container ? { container } : {}),
             build: (value, made) => {
-              const json = structuredClone(asObj(baseBody) ?? {}) as Obj;
+              const json = structuredClone<Obj>(asObj(baseBody) ?? {});
               if (made !== undefined) json[pt.loc[0] as string] = structuredClone(made);
-              placeAt(json, pt.loc as Loc, value, m.remove === true);
+              placeAt(json, pt.loc, value, m.remove === true);
               return { label: labelOf(where, m), mistake: at, ...baseCase(), json: finish(json, at), hasBody: true };
             },
           });
@@ -332,10 +333,10 @@ export function requestCases(contract: Contract, model: OperationModel, hints: H
   const examples = (seed: number, limit: number): RequestCase[] => {
     const order = fc.sample(fc.shuffledSubarray(slots.map((_, i) => i), { minLength: slots.length, maxLength: slots.length }), { seed, numRuns: 1 })[0] ?? [];
     const picked = order.slice(0, Math.max(0, limit - 1));
-    return [{ label: 'valid', ...baseCase() }, ...picked.map((i) => fc.sample(drawn(slots[i]!), { seed: seed + i + 1, numRuns: 1 })[0]!)];
+    return [{ label: 'valid', ...baseCase() }, ...picked.map((i) => fc.sample(drawn(slots[i]), { seed: seed + i + 1, numRuns: 1 })[0])];
   };
   if (slots.length === 0) return { arbitrary: validCase, examples: (_seed, limit) => (limit > 0 ? [{ label: 'valid', ...baseCase() }] : []) };
-  const mistaken = fc.integer({ min: 0, max: slots.length - 1 }).chain((i) => drawn(slots[i]!));
+  const mistaken = fc.integer({ min: 0, max: slots.length - 1 }).chain((i) => drawn(slots[i]));
   // One valid request for every two mistaken ones: the mistakes are where servers differ.
   return { arbitrary: fc.oneof({ weight: 1, arbitrary: validCase }, { weight: 2, arbitrary: mistaken }), examples };
 }

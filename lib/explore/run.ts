@@ -22,6 +22,7 @@ import type { RunProfile } from '../profile.ts';
 import type { Surface } from '../families.ts';
 import { SuiteError } from '../violations.ts';
 import { runConfig } from '../config/env.ts';
+import { textOf } from '../values.ts';
 import { operationModel, requestCases, type Hints, type RequestCase } from './requests.ts';
 
 /** What a rule says the answer to a request must be. */
@@ -193,7 +194,7 @@ export async function exploreOperation(input: ExploreInput): Promise<OperationRe
     const tmp = new ResultLog();
     setActiveLog(tmp);
     let res: ApiResponse | undefined;
-    let byClient = 0;
+    let byClient: number;
     try {
       try {
         res = await prepared.client.call(operation, {
@@ -212,7 +213,7 @@ export async function exploreOperation(input: ExploreInput): Promise<OperationRe
         } else if (err instanceof SuiteError) {
           consecutiveErrors++;
           report.statuses['no answer'] = (report.statuses['no answer'] ?? 0) + 1;
-          report.observations.push(`run ${runIndex} (${c.label}): no answer: ${err.message.split('\n')[0]!.slice(0, 200)}`);
+          report.observations.push(`run ${runIndex} (${c.label}): no answer: ${err.message.split('\n')[0].slice(0, 200)}`);
           // A credential refused, the target stopped answering: the rest would say the same.
           if (/answered 401 to|stopped answering/.test(err.message) || consecutiveErrors >= 3) throw err;
         } else throw err;
@@ -247,11 +248,11 @@ export async function exploreOperation(input: ExploreInput): Promise<OperationRe
     for (const e of exps) {
       if (upstream && e.toleratesUpstream) continue;
       judged = true;
-      check(e.rule, e.ok(res), `${operation} with ${c.mistake ? `${c.mistake.where}: ${c.mistake.note}` : 'a valid request'} (${c.label})`, e.expected, received(res), res);
+      check(e.rule, e.ok(res), { what: `${operation} with ${c.mistake ? `${c.mistake.where}: ${c.mistake.note}` : 'a valid request'} (${c.label})`, expected: e.expected, received: received(res), on: res });
     }
     if (!judged && res.status >= 500) prepared.onServerError?.(c, res);
     if (c.mistake?.exact && !(upstream && exps.every((e) => e.toleratesUpstream))) {
-      const entry = classes.get(c.label) ?? { byClass: new Map(), rules: exps.filter((e) => e.sameClass) };
+      const entry = classes.get(c.label) ?? { byClass: new Map<string, { count: number; result?: ApiResponse; run: number }>(), rules: exps.filter((e) => e.sameClass) };
       classes.set(c.label, entry);
       const k = classOf(res.status);
       const seen = entry.byClass.get(k);
@@ -270,7 +271,8 @@ export async function exploreOperation(input: ExploreInput): Promise<OperationRe
     // A predicate fails only when the exploration cannot go on: no shrinking, no more requests.
     endOnFailure: true,
   });
-  if (details.failed && details.errorInstance) throw details.errorInstance;
+  // fast-check keeps what the predicate threw; an Error is thrown as it is, anything else named in one.
+  if (details.failed && details.errorInstance) throw details.errorInstance instanceof Error ? details.errorInstance : new Error(textOf(details.errorInstance));
   report.interrupted = details.interrupted;
   log?.properties.push({ title: `${testInfo.titlePath.slice(1).join(' › ')}`, seed, ...(profile.path ? { path: profile.path } : {}), planned: numRuns, ran: details.numRuns, interrupted: details.interrupted });
 
@@ -281,11 +283,11 @@ export async function exploreOperation(input: ExploreInput): Promise<OperationRe
     for (const [label, { byClass, rules }] of classes) {
       if (byClass.size < 2) continue;
       const counts = [...byClass].map(([k, v]) => `${k} ×${v.count}`).join(', ');
-      const minority = [...byClass.values()].sort((a, b) => a.count - b.count)[0]!;
+      const minority = [...byClass.values()].sort((a, b) => a.count - b.count)[0];
       const rule = rules[0];
       const alreadyBroken = rule && [...broken.values()].some((b) => b.label === label && b.result.rule === rule.rule);
       if (rule && !alreadyBroken) {
-        check(rule.rule, false, `${operation}: the same mistake (${label}) answered in ${byClass.size} status classes`, 'one status class for one mistake', counts, minority.result);
+        check(rule.rule, false, { what: `${operation}: the same mistake (${label}) answered in ${byClass.size} status classes`, expected: 'one status class for one mistake', received: counts, on: minority.result });
         fold(tmp.results.splice(0), label, minority.run);
       } else if (!rule) {
         report.observations.push(`${label}: answered in ${byClass.size} status classes (${counts}); no rule fixes this mistake's answer, so it is reported, not judged`);
@@ -318,7 +320,7 @@ export async function exploreOperation(input: ExploreInput): Promise<OperationRe
 
 function lastStatus(log: ResultLog): number | undefined {
   for (let i = log.results.length - 1; i >= 0; i--) {
-    const s = log.results[i]!.exchange?.status;
+    const s = log.results[i].exchange?.status;
     if (s !== undefined) return s;
   }
   return undefined;

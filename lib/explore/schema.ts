@@ -4,7 +4,7 @@
 // enum, a string outside its format or pattern, an oversized value). Schemas are the
 // contract's own (OpenAPI 3.1 / JSON Schema 2020-12), local $refs followed.
 import fc from 'fast-check';
-import { UUID_RE, isPlainObject } from '../values.ts';
+import { UUID_RE, isPlainObject, textOf } from '../values.ts';
 import { atPointer } from '../contracts/ref.ts';
 
 export type Schema = Record<string, unknown>;
@@ -32,14 +32,14 @@ export interface MistakeGen {
 }
 
 export function asObj(v: unknown): Schema | undefined {
-  return isPlainObject(v) ? (v as Schema) : undefined;
+  return isPlainObject(v) ? (v) : undefined;
 }
 
 /** Follows `$ref`s (local, `#/...`) and folds `allOf` into one schema (shallow: properties and required joined). */
 export function resolve(doc: Schema, schema: unknown, depth = 0): Schema {
   let cur = asObj(schema) ?? {};
   for (let hops = 0; typeof cur.$ref === 'string' && hops < 12; hops++) {
-    const ref = cur.$ref as string;
+    const ref = cur.$ref;
     if (!ref.startsWith('#/')) break;
     const { $ref: _, ...siblings } = cur;
     const target = atPointer(doc, ref);
@@ -132,7 +132,7 @@ export function valid(doc: Schema, raw: unknown, wire: Wire, depth = 0): fc.Arbi
   const types = typesOf(s);
   const options = (types.length ? types : ['string', 'integer', 'boolean', 'object']).filter((t) => wire === 'json' || (t !== 'null' && t !== 'object' && t !== 'array') || types.length === 1);
   const arbs = options.map((t) => ofType(doc, s, t, wire, depth));
-  return arbs.length === 1 ? arbs[0]! : fc.oneof(...arbs);
+  return arbs.length === 1 ? arbs[0] : fc.oneof(...arbs);
 }
 
 function ofType(doc: Schema, s: Schema, type: string, wire: Wire, depth: number): fc.Arbitrary<unknown> {
@@ -234,7 +234,7 @@ export function mistakes(doc: Schema, raw: unknown, wire: Wire, opts: { required
     const breaks = [...(opts.formats !== false && format ? [format] : []), ...(pattern ? [pattern] : [])];
     if (breaks.length > 0) {
       const maxLen = typeof s.maxLength === 'number' ? s.maxLength : 40;
-      out.push({ kind: 'format', value: text(wire, 1, Math.max(1, Math.min(maxLen, 40))).filter((v) => v.trim().length > 0 && breaks.some((re) => !re.test(v))), note: `a string outside its ${format ? `format ${s.format}` : `pattern ${s.pattern}`}` });
+      out.push({ kind: 'format', value: text(wire, 1, Math.max(1, Math.min(maxLen, 40))).filter((v) => v.trim().length > 0 && breaks.some((re) => !re.test(v))), note: `a string outside its ${format ? `format ${textOf(s.format)}` : `pattern ${textOf(s.pattern)}`}` });
     }
     // Oversized: past maxLength, or (none given) long enough that no value of the form is.
     const max = opts.oversizedMax;
@@ -289,17 +289,17 @@ export function validAlong(doc: Schema, raw: unknown, rest: Loc, depth = 0): fc.
   const [head, ...tail] = rest;
   if (typeof head === 'number') {
     const max = typeof s.maxItems === 'number' ? s.maxItems : Infinity;
-    return fc.tuple(valid(doc, s, 'json', depth), validAlong(doc, s.items ?? {}, tail, depth + 1)).map(([arr, first]) => [first, ...(Array.isArray(arr) ? arr : [])].slice(0, Math.max(1, max)));
+    return fc.tuple(valid(doc, s, 'json', depth), validAlong(doc, s.items ?? {}, tail, depth + 1)).map(([arr, first]): unknown[] => [first, ...(Array.isArray(arr) ? (arr as unknown[]) : [])].slice(0, Math.max(1, max)));
   }
-  const sub = asObj(s.properties)?.[head!] ?? {};
-  return fc.tuple(valid(doc, s, 'json', depth), validAlong(doc, sub, tail, depth + 1)).map(([obj, member]) => ({ ...(asObj(obj) ?? {}), [head!]: member }));
+  const sub = asObj(s.properties)?.[head] ?? {};
+  return fc.tuple(valid(doc, s, 'json', depth), validAlong(doc, sub, tail, depth + 1)).map(([obj, member]) => ({ ...(asObj(obj) ?? {}), [head]: member }));
 }
 
 /** Sets (or, with `remove`, deletes) the member at `loc` of `root`, which validAlong made sure holds its containers. */
 export function placeAt(root: unknown, loc: Loc, value: unknown, remove: boolean): void {
   let node = root as Record<string | number, unknown>;
   for (const key of loc.slice(0, -1)) node = node[key] as Record<string | number, unknown>;
-  const last = loc[loc.length - 1]!;
+  const last = loc[loc.length - 1];
   if (remove) delete node[last];
   else node[last] = value;
 }

@@ -54,7 +54,7 @@ class Copy {
     this.size += kept.length;
   }
   get buffer(): Buffer {
-    return this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
+    return this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
   }
 }
 
@@ -80,8 +80,8 @@ function decoded(body: Buffer, encoding: string | undefined): Buffer | undefined
 function forwardHeaders(raw: string[], host: string): string[] {
   const out: string[] = [];
   for (let i = 0; i + 1 < raw.length; i += 2) {
-    if (raw[i]!.toLowerCase() === 'host') out.push(raw[i]!, host);
-    else out.push(raw[i]!, raw[i + 1]!);
+    if (raw[i].toLowerCase() === 'host') out.push(raw[i], host);
+    else out.push(raw[i], raw[i + 1]);
   }
   if (!out.some((v, i) => i % 2 === 0 && v.toLowerCase() === 'host')) out.push('Host', host);
   return out;
@@ -89,7 +89,7 @@ function forwardHeaders(raw: string[], host: string): string[] {
 
 function pairs(raw: string[]): Array<[string, string]> {
   const out: Array<[string, string]> = [];
-  for (let i = 0; i + 1 < raw.length; i += 2) out.push([raw[i]!, raw[i + 1]!]);
+  for (let i = 0; i + 1 < raw.length; i += 2) out.push([raw[i], raw[i + 1]]);
   return out;
 }
 
@@ -111,7 +111,7 @@ export function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
     port: upstream.port || (secure ? 443 : 80),
     method: req.method,
     path: `${basePath}${req.url ?? '/'}`,
-    headers: forwardHeaders(req.rawHeaders, upstream.host) as unknown as http.OutgoingHttpHeaders,
+    headers: forwardHeaders(req.rawHeaders, upstream.host),
     ...(secure ? { servername: upstream.hostname } : {}),
   });
 

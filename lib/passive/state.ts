@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import type { ApiResponse } from '../api.ts';
 import type { OperationSpec } from '../contracts/loader.ts';
 import type { Family } from '../families.ts';
-import { isPlainObject } from '../values.ts';
+import { isPlainObject, textOf } from '../values.ts';
 import { judgeQueueStatus, noteQueueStatus, type FinishedFact, type Handle } from '../router/queue.ts';
 import { judgeRetry, type KeyRecord } from '../router/replay.ts';
 import { checkOneJobPerKey, checkOtherRequestRefused, acceptedJobId } from '../v2/idempotency.ts';
@@ -118,7 +118,7 @@ export class PassiveState {
     }
     // A retry refused (409: still running, or recorded but too large to replay; 429: a limit) says nothing of how a record is replayed.
     if (!success) return;
-    const got = `${res.status}${route === 'submit' ? ` ${String((safeJson(res) as { request_id?: unknown } | undefined)?.request_id ?? '')}` : `, ${res.body.length} bytes`}`;
+    const got = `${res.status}${route === 'submit' ? ` ${textOf((safeJson(res) as { request_id?: unknown } | undefined)?.request_id ?? '')}` : `, ${res.body.length} bytes`}`;
     judgeRetry(known.record, res, 'ROUTER.IDEM.REPLAY', `a retry under key ${key} of the request first answered in exchange #${known.seq}`, got);
   }
 

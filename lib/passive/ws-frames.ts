@@ -27,11 +27,11 @@ export class FrameReader {
     for (;;) {
       const b = this.buffered;
       if (b.length < 2) break;
-      const fin = (b[0]! & 0x80) !== 0;
-      const rsv1 = (b[0]! & 0x40) !== 0;
-      const opcode = b[0]! & 0x0f;
-      const masked = (b[1]! & 0x80) !== 0;
-      let length = b[1]! & 0x7f;
+      const fin = (b[0] & 0x80) !== 0;
+      const rsv1 = (b[0] & 0x40) !== 0;
+      const opcode = b[0] & 0x0f;
+      const masked = (b[1] & 0x80) !== 0;
+      let length = b[1] & 0x7f;
       let offset = 2;
       if (length === 126) {
         if (b.length < 4) break;
@@ -51,7 +51,7 @@ export class FrameReader {
       if (masked) {
         const mask = b.subarray(maskAt, maskAt + 4);
         payload = Buffer.from(payload);
-        for (let i = 0; i < payload.length; i++) payload[i]! ^= mask[i & 3]!;
+        for (let i = 0; i < payload.length; i++) payload[i] ^= mask[i & 3];
       }
       this.buffered = b.subarray(offset + length);
       if (opcode >= 0x8) continue; // close, ping, pong
@@ -65,7 +65,7 @@ export class FrameReader {
         return this.fail(`a frame with the reserved opcode ${opcode}`, out);
       }
       if (fin) {
-        out.push({ binary: this.fragmentBinary, data: this.fragments.length === 1 ? Buffer.from(this.fragments[0]!) : Buffer.concat(this.fragments) });
+        out.push({ binary: this.fragmentBinary, data: this.fragments.length === 1 ? Buffer.from(this.fragments[0]) : Buffer.concat(this.fragments) });
         this.fragments = [];
       }
     }

@@ -27,7 +27,7 @@ export function fromRecord(record: KeyRecord, res: ApiResponse): boolean {
  */
 export function judgeRetry(record: KeyRecord, res: ApiResponse, rule: RuleId, what: string, got: string): boolean {
   const want = record.route === 'submit' ? `the recorded answer: 201 for the same request ${record.requestId}` : `the recorded answer: ${record.status} with its ${record.bytes.length} bytes`;
-  if (!check(rule, fromRecord(record, res), what, want, got, res)) return false;
-  check('ROUTER.IDEM.REPLAY', replayed(res), `${what}, answered from the record`, 'Idempotent-Replayed: true', marked(res), res);
+  if (!check(rule, fromRecord(record, res), { what, expected: want, received: got, on: res })) return false;
+  check('ROUTER.IDEM.REPLAY', replayed(res), { what: `${what}, answered from the record`, expected: 'Idempotent-Replayed: true', received: marked(res), on: res });
   return true;
 }

@@ -81,8 +81,8 @@ export interface SeedIndex {
 }
 
 const shingleKey = (words: readonly string[], at: number): string => {
-  let key = words[at]!;
-  for (let k = 1; k < COPY_WORDS; k++) key += ' ' + words[at + k]!;
+  let key = words[at];
+  for (let k = 1; k < COPY_WORDS; k++) key += ' ' + words[at + k];
   return key;
 };
 
@@ -104,8 +104,8 @@ export function indexSeedText(docs: Partial<Record<SeedLetter, string>>): SeedIn
           const at = shingles.get(key);
           if (at) at.push(start + j);
           else shingles.set(key, [start + j]);
-          const second = pairs.get(plain[j]!) ?? new Set<string>();
-          pairs.set(plain[j]!, second.add(plain[j + 1]!));
+          const second = pairs.get(plain[j]) ?? new Set<string>();
+          pairs.set(plain[j], second.add(plain[j + 1]));
         }
         // A cell ends a run: a word no text can hold keeps cells apart.
         words.push({ seed, line: i + 1, word: ' ', prose: false });
@@ -152,7 +152,7 @@ export function findCopies(index: SeedIndex, file: string, text: string, allowed
   let active = new Map<number, number>();
   for (let i = 0; i <= words.length; i++) {
     let hits: number[] = [];
-    if (i + COPY_WORDS <= words.length && index.pairs.get(words[i]!)?.has(words[i + 1]!)) {
+    if (i + COPY_WORDS <= words.length && index.pairs.get(words[i])?.has(words[i + 1])) {
       hits = index.shingles.get(shingleKey(words, i)) ?? [];
     }
     if (hits.length === 0 && active.size === 0) continue;
@@ -173,11 +173,11 @@ export function findCopies(index: SeedIndex, file: string, text: string, allowed
     .map(({ r, prose }) => ({ r, prose, run: words.slice(r.start, r.end).join(' ') }))
     .filter(({ run }) => !allowedWords.some((a) => a.includes(` ${run} `)))
     .map(({ r, prose, run }) => {
-      const seedWord = index.words[r.seedStart]!;
+      const seedWord = index.words[r.seedStart];
       return {
         file,
-        line: lines[r.start]!,
-        endLine: lines[r.end - 1]!,
+        line: lines[r.start],
+        endLine: lines[r.end - 1],
         seed: seedWord.seed,
         seedLine: seedWord.line,
         length: prose.length,

@@ -52,7 +52,7 @@ export function runSeeds(dir: string | undefined = findSeedsDir()): SeedStatemen
     }
     loaded = { dir, seeds };
   }
-  return loaded!.seeds;
+  return loaded.seeds;
 }
 
 /** The statement a locator names, from the run's copy of the seeds; undefined without one or when it moved. */
@@ -65,9 +65,9 @@ export function statementText(ref: Pick<SeedRef, 'seed' | 'line' | 'sha'>, seeds
 /** The names a broken check speaks of: quoted or backticked words, snake_case names, path segments. */
 function namesIn(text: string): Set<string> {
   const names = new Set<string>();
-  for (const m of text.matchAll(/['"`]([A-Za-z_][\w.-]{0,60})['"`]/g)) names.add(m[1]!.toLowerCase());
+  for (const m of text.matchAll(/['"`]([A-Za-z_][\w.-]{0,60})['"`]/g)) names.add(m[1].toLowerCase());
   for (const m of text.matchAll(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/gi)) names.add(m[0].toLowerCase());
-  for (const m of text.matchAll(/\/([a-z_][\w]*)/gi)) names.add(m[1]!.toLowerCase());
+  for (const m of text.matchAll(/\/([a-z_][\w]*)/gi)) names.add(m[1].toLowerCase());
   return names;
 }
 
@@ -93,7 +93,7 @@ export function quotedRefs<R extends Pick<SeedRef, 'seed' | 'line' | 'sha'>>(
     const text = statementText(ref, seeds);
     if (!text) return 0;
     const row = /^\|\s*`?([^|`]+?)`?\s*\|/.exec(text);
-    if (row && names.has(row[1]!.trim().toLowerCase())) return 100;
+    if (row && names.has(row[1].trim().toLowerCase())) return 100;
     const lower = text.toLowerCase();
     return [...names].filter((n) => n.length > 2 && new RegExp(`(^|[^a-z0-9_])${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^a-z0-9_]|$)`).test(lower)).length;
   };

@@ -34,7 +34,7 @@ const normalise = (text: string): string => text.replace(/\s+/g, ' ').trim();
 export const fingerprint = (text: string): string => createHash('sha256').update(normalise(text)).digest('hex').slice(0, 12);
 
 const ABBREVIATION = /\b(?:e\.g|i\.e|etc|vs|cf)\.$/i;
-const SENTENCE_END = /[.!?]["')`]?\s+(?=[A-Z`"'(\[{*_])/g;
+const SENTENCE_END = /[.!?]["')`]?\s+(?=[A-Z`"'([{*_])/g;
 
 export function sentences(text: string): string[] {
   const out: string[] = [];
@@ -62,9 +62,9 @@ export function statementsOf(seed: SeedLetter, text: string): Statement[] {
     const line = raw.trimEnd();
     const heading = /^(#+)\s+(.*)$/.exec(line);
     if (heading) {
-      const depth = heading[1]!.length;
+      const depth = heading[1].length;
       headings.length = Math.max(0, depth - 1);
-      headings[depth - 1] = heading[2]!.trim();
+      headings[depth - 1] = heading[2].trim();
       return;
     }
     if (!line.trim() || TABLE_RULE.test(line)) return;

@@ -12,6 +12,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseYaml } from '../yaml.ts';
+import { textOf } from '../values.ts';
 import { isSeedLetter, type SeedLetter } from './statements.ts';
 
 export type TraceKind = 'rules' | 'untestable' | 'gap' | 'informative';
@@ -47,19 +48,19 @@ export function parseTrace(text: string, where = 'seed-trace.yaml'): TraceEntry[
         const m = typeof e?.at === 'string' ? AT.exec(e.at) : null;
         if (!m || m[1] !== seed) throw new Error(`${at}: "at" must be ${seed}:<line>:<12 hex>`);
         const unknown = Object.keys(e).filter((k) => !KEYS.has(k));
-        if (unknown.length) throw new Error(`${at} (${e.at}): unknown key ${unknown.join(', ')}`);
-        if (typeof e.says !== 'string' || !e.says.trim()) throw new Error(`${at} (${e.at}): missing "says"`);
+        if (unknown.length) throw new Error(`${at} (${textOf(e.at)}): unknown key ${unknown.join(', ')}`);
+        if (typeof e.says !== 'string' || !e.says.trim()) throw new Error(`${at} (${textOf(e.at)}): missing "says"`);
         const kinds = KINDS.filter((k) => e[k] !== undefined);
-        if (kinds.length !== 1) throw new Error(`${at} (${e.at}): give exactly one of ${KINDS.join(', ')}`);
-        const kind = kinds[0]!;
+        if (kinds.length !== 1) throw new Error(`${at} (${textOf(e.at)}): give exactly one of ${KINDS.join(', ')}`);
+        const kind = kinds[0];
         if (kind === 'rules') {
-          if (!Array.isArray(e.rules) || e.rules.length === 0 || !e.rules.every((r) => typeof r === 'string')) throw new Error(`${at} (${e.at}): rules must be a non-empty list of rule ids`);
-        } else if (typeof e[kind] !== 'string' || !(e[kind] as string).trim()) throw new Error(`${at} (${e.at}): ${kind} must say why`);
+          if (!Array.isArray(e.rules) || e.rules.length === 0 || !e.rules.every((r) => typeof r === 'string')) throw new Error(`${at} (${textOf(e.at)}): rules must be a non-empty list of rule ids`);
+        } else if (typeof e[kind] !== 'string' || !(e[kind]).trim()) throw new Error(`${at} (${textOf(e.at)}): ${kind} must say why`);
         out.push({
           seed,
           section,
           line: Number(m[2]),
-          sha: m[3]!,
+          sha: m[3],
           says: e.says,
           kind,
           rules: kind === 'rules' ? (e.rules as string[]) : [],

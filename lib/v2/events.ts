@@ -93,13 +93,13 @@ export function judgeEventStream(res: ApiResponse, polledStatus: string, termina
   const type = res.header('content-type') ?? '';
   const { statuses, malformed } = statusesOf(parseSse(res.body.toString('utf8')));
   const readable = res.status === 200 && /^text\/event-stream/i.test(type) && statuses.length > 0;
-  check('V2.JOB.EVENTS_FORMAT', readable, "the answer of the job's urls.events", 'text/event-stream with `event: status` frames', `${res.status} ${type || 'no content-type'}, ${statuses.length} status events`, res);
-  check('V2.JOB.EVENTS_FORMAT', malformed.length === 0, 'the data of the status events', 'JSON {"status": string, ...}', malformed.map((f) => f.data).slice(0, 3), res);
+  check('V2.JOB.EVENTS_FORMAT', readable, { what: "the answer of the job's urls.events", expected: 'text/event-stream with `event: status` frames', received: `${res.status} ${type || 'no content-type'}, ${statuses.length} status events`, on: res });
+  check('V2.JOB.EVENTS_FORMAT', malformed.length === 0, { what: 'the data of the status events', expected: 'JSON {"status": string, ...}', received: malformed.map((f) => f.data).slice(0, 3), on: res });
   if (!readable) {
     // Another format still agrees or not wherever it names a terminal state (job_terminal_states).
     const end = res.status === 200 ? lastTerminalRead(res.body.toString('utf8'), terminal) : undefined;
     if (end === undefined) return notJudged('V2.JOB.EVENTS_AGREE', `the stream could not be read as the public documents describe it (see V2.JOB.EVENTS_FORMAT) and names no terminal job state (scenario input job_terminal_states) anywhere, so it cannot be compared with polling (${res.status} ${type || 'no content-type'})`);
-    return void check('V2.JOB.EVENTS_AGREE', end.state === polledStatus, `the last terminal state the stream names (member ${end.member}, outside the public documents' format)`, `the polled status ${polledStatus}`, end.state, res);
+    return void check('V2.JOB.EVENTS_AGREE', end.state === polledStatus, { what: `the last terminal state the stream names (member ${end.member}, outside the public documents' format)`, expected: `the polled status ${polledStatus}`, received: end.state, on: res });
   }
-  check('V2.JOB.EVENTS_AGREE', statuses[statuses.length - 1] === polledStatus, 'the last status event of the stream', `the polled status ${polledStatus}`, statuses.join(' → '), res);
+  check('V2.JOB.EVENTS_AGREE', statuses[statuses.length - 1] === polledStatus, { what: 'the last status event of the stream', expected: `the polled status ${polledStatus}`, received: statuses.join(' → '), on: res });
 }

@@ -30,7 +30,7 @@ export function checkOneJobPerKey(answers: ApiResponse[], what: string): string 
   const ids = new Set(answers.map(acceptedJobId).filter((id): id is string => id !== undefined));
   const stray = answers.filter((r) => acceptedJobId(r) === undefined && !isReuseRefusal(r));
   const ok = ids.size === 1 && stray.length === 0;
-  check('V2.JOB.IDEMPOTENT', ok, what, 'exactly one job; every other answer that same job again or 422 idempotency_key_reuse', shown(answers), stray[0] ?? answers[0]);
+  check('V2.JOB.IDEMPOTENT', ok, { what, expected: 'exactly one job; every other answer that same job again or 422 idempotency_key_reuse', received: shown(answers), on: stray[0] ?? answers[0] });
   return ids.size === 1 ? [...ids][0] : undefined;
 }
 
@@ -40,9 +40,6 @@ export function checkOtherRequestRefused(res: ApiResponse, firstJobId: string | 
   check(
     'V2.JOB.IDEMPOTENT',
     isReuseRefusal(res),
-    'a submit of another workflow under a key already used',
-    `422 idempotency_key_reuse (a reused key; seed W:207:65c2b70e7bc8)`,
-    id === undefined ? `${res.status}${res.errorCode ? ` ${res.errorCode}` : ''}` : `${res.status} job ${id}${id === firstJobId ? ' (the first job, though the request differs)' : ' (a second job)'}`,
-    res,
+    { what: 'a submit of another workflow under a key already used', expected: `422 idempotency_key_reuse (a reused key; seed W:207:65c2b70e7bc8)`, received: id === undefined ? `${res.status}${res.errorCode ? ` ${res.errorCode}` : ''}` : `${res.status} job ${id}${id === firstJobId ? ' (the first job, though the request differs)' : ' (a second job)'}`, on: res },
   );
 }

@@ -4,8 +4,9 @@
 // so: the message this server gives any key refusal (an unknown key, no credential), or one
 // that only repeats the code or the status. A message naming JWTs says so outright.
 import type { ApiClient, ApiResponse } from '../api.ts';
+import { textOf } from '../values.ts';
 
-const plain = (m: unknown): string => String(m ?? '').toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+const plain = (m: unknown): string => textOf(m ?? '').toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
 const BARE = ['', 'unauthorized', 'unauthorised', 'unauthenticated', 'not authorized', 'forbidden', 'error', '401'];
 
 function messageOf(r: ApiResponse): string | undefined {

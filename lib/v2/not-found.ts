@@ -14,7 +14,7 @@ export function checkNotFound(rule: RuleId, res: ApiResponse): void {
 
 /** The code of a 404 the caller already judged. */
 export function checkNotFoundCode(res: ApiResponse): void {
-  check('V2.ERR.NOT_FOUND_CODE', res.errorCode === 'not_found', `error.code of the 404 from ${res.operationId ?? res.url}`, 'not_found (the seed\'s code)', res.errorCode ?? 'no code', res);
+  check('V2.ERR.NOT_FOUND_CODE', res.errorCode === 'not_found', { what: `error.code of the 404 from ${res.operationId ?? res.url}`, expected: 'not_found (the seed\'s code)', received: res.errorCode ?? 'no code', on: res });
 }
 
 /**
@@ -24,6 +24,6 @@ export function checkNotFoundCode(res: ApiResponse): void {
  */
 export function checkNotTheirs(rule: RuleId, res: ApiResponse, what: string): void {
   const ok = res.status === 404 || (res.status === 403 && res.errorCode === 'forbidden');
-  check(rule, ok, what, '404 not_found or 403 forbidden', `${res.status}${res.errorCode ? ` ${res.errorCode}` : ''}`, res);
+  check(rule, ok, { what, expected: '404 not_found or 403 forbidden', received: `${res.status}${res.errorCode ? ` ${res.errorCode}` : ''}`, on: res });
   if (res.status === 404) checkNotFoundCode(res);
 }

@@ -35,7 +35,7 @@ export function jobStates(scenario: Readonly<Record<string, unknown>>): JobState
   const terminal = names(scenario, 'job_terminal_states', PUBLIC_JOB_STATES.terminal);
   const rawSuccess = scenario.job_success_state;
   if (rawSuccess !== undefined && (typeof rawSuccess !== 'string' || rawSuccess.length === 0)) throw new SuiteError('scenario input job_success_state must be one job status name');
-  const success = (rawSuccess as string | undefined) ?? PUBLIC_JOB_STATES.success;
+  const success = (rawSuccess) ?? PUBLIC_JOB_STATES.success;
   if (!terminal.has(success)) throw new SuiteError(`scenario input job_success_state (${success}) must be one of job_terminal_states (${[...terminal].join(', ')})`);
   return { terminal, success, running: names(scenario, 'job_running_states', PUBLIC_JOB_STATES.running) };
 }

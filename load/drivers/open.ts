@@ -24,8 +24,8 @@ function headerRecord(raw: Buffer[] | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   if (!raw) return out;
   for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i]!.toString('latin1').toLowerCase();
-    const value = raw[i + 1]!.toString('latin1');
+    const name = raw[i].toString('latin1').toLowerCase();
+    const value = raw[i + 1].toString('latin1');
     out[name] = name in out ? `${out[name]}, ${value}` : value;
   }
   return out;
@@ -145,7 +145,7 @@ export async function driveOpen(o: DriveOptions & OpenSettings): Promise<DriveRe
   /** Hands free connections to waiting arrivals, oldest first; those past their wait limit are dropped. */
   const release = (): void => {
     while (head < waiting.length && inFlight < o.connections) {
-      const w = waiting[head++]!;
+      const w = waiting[head++];
       if (now() - w.intendedAt > o.timeoutMs) drop(w);
       else send(w.intendedAt, w.measured);
     }
@@ -205,7 +205,7 @@ export async function driveOpen(o: DriveOptions & OpenSettings): Promise<DriveRe
     interruptedAt = now();
     // Arrivals still waiting when the run is stopped are not the server's doing: they leave
     // the count rather than being called dropped.
-    for (let i = head; i < waiting.length; i++) if (waiting[i]!.measured) counts.scheduled -= 1;
+    for (let i = head; i < waiting.length; i++) if (waiting[i].measured) counts.scheduled -= 1;
     waiting.length = 0;
     head = 0;
     stop();
@@ -230,7 +230,7 @@ export async function driveOpen(o: DriveOptions & OpenSettings): Promise<DriveRe
   if (guard) clearTimeout(guard);
   cut = true;
   stop();
-  while (head < waiting.length) drop(waiting[head++]!);
+  while (head < waiting.length) drop(waiting[head++]);
   o.signal?.removeEventListener('abort', onAbort);
   const elapsedMs = now();
   await pool.destroy().catch(() => {});

@@ -66,7 +66,7 @@ export class PollPool {
     const n = this.items.length;
     let soonest: Item | undefined;
     for (let k = 0; k < n; k++) {
-      const item = this.items[(this.cursor + k) % n]!;
+      const item = this.items[(this.cursor + k) % n];
       if (item.done) continue;
       if (item.dueAt <= now) {
         this.cursor = (this.cursor + k + 1) % n;
@@ -81,7 +81,7 @@ export class PollPool {
       return soonest.path;
     }
     // Every item finished and not yet replaced: poll a finished one (a valid read).
-    const any = this.items[this.cursor % n]!;
+    const any = this.items[this.cursor % n];
     this.cursor = (this.cursor + 1) % n;
     return any.path;
   }
@@ -169,7 +169,7 @@ export class RetryAfterLedger {
     return {
       retry_after_values: Object.fromEntries([...this.values.entries()].sort((a, b) => a[0] - b[0]).map(([k, v]) => [`${k}s`, v])),
       retry_after_consistent: this.missing === 0 && this.invalid === 0 && values.length <= 1,
-      retry_after_spread_s: values.length ? values[values.length - 1]! - values[0]! : 0,
+      retry_after_spread_s: values.length ? values[values.length - 1] - values[0] : 0,
     };
   }
 

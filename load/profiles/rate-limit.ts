@@ -174,7 +174,7 @@ function rateLimitProfile(spec: RateLimitSpec): Profile {
             } catch (err) {
               if (!(err instanceof RuleViolation || err instanceof SuiteError)) throw err;
               otherStatuses.set('invalid', (otherStatuses.get('invalid') ?? 0) + 1);
-              if (otherProblems.length < 3) otherProblems.push(err.message.split('\n')[0]!);
+              if (otherProblems.length < 3) otherProblems.push(err.message.split('\n')[0]);
             }
             await delay(400, undefined, { signal }).catch(() => {});
           }

@@ -27,7 +27,7 @@ const EDGE_FLOOR_MS = 50;
 export function linkEdgeMs(refusalMs: readonly number[], floor = EDGE_FLOOR_MS): number {
   if (refusalMs.length === 0) return floor;
   const sorted = [...refusalMs].sort((a, b) => a - b);
-  return Math.max(floor, sorted[Math.floor((sorted.length - 1) / 2)]!);
+  return Math.max(floor, sorted[Math.floor((sorted.length - 1) / 2)]);
 }
 
 /** The largest number of intervals open at once, each shrunk by `edge` ms at both ends. */

@@ -127,7 +127,7 @@ export const v1JobStatus: Profile = {
           ),
         ];
         return {
-          metrics: { jobs_completed: pool.finished, told_to_wait: ledger.metrics().told_to_wait! },
+          metrics: { jobs_completed: pool.finished, told_to_wait: ledger.metrics().told_to_wait },
           checks,
           figures: { v1_statuses_seen: Object.fromEntries(statuses), ...ledger.figures() },
           notes: [

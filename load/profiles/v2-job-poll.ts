@@ -40,7 +40,7 @@ export const v2JobPoll: Profile = {
     const terminal = jobStates(target.scenario).terminal;
     const submit = async (): Promise<string> => {
       const res = await api.call('postJobs', { json: { workflow } });
-      ensure('V2.JOB.SUBMIT', accepted(res), 'POST /api/v2/jobs of the polled workflow', 'a success (2xx)', `${res.status}${res.errorCode ? ` ${res.errorCode}` : ''}`, res);
+      ensure('V2.JOB.SUBMIT', accepted(res), { what: 'POST /api/v2/jobs of the polled workflow', expected: 'a success (2xx)', received: `${res.status}${res.errorCode ? ` ${res.errorCode}` : ''}`, on: res });
       const job = followable(res);
       return pathOnOrigin(jobUrl(job, 'self') ?? `${basePath(target)}/api/v2/jobs/${encodeURIComponent(job.id)}`, target.baseUrl);
     };

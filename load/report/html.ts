@@ -19,11 +19,11 @@ const PALETTES: Record<string, string[]> = {
 function colorsFor(codes: string[]): string[] {
   const used = new Map<string, number>();
   return codes.map((c) => {
-    const cls = /^[2-5]/.test(c) ? c[0]! : 'x';
+    const cls = /^[2-5]/.test(c) ? c[0] : 'x';
     const palette = PALETTES[cls] ?? ['#6a1b9a', '#9575cd'];
     const i = used.get(cls) ?? 0;
     used.set(cls, i + 1);
-    return palette[i % palette.length]!;
+    return palette[i % palette.length];
   });
 }
 
@@ -59,7 +59,7 @@ export function renderHtml(r: LoadReport): string {
     );
     const codes = [...new Set(t.flatMap((s) => Object.keys(s.statuses)))].sort();
     const colors = colorsFor(codes);
-    const stacks = codes.map((c, i) => ({ name: c, color: colors[i]!, values: t.map((s) => s.statuses[c] ?? 0) }));
+    const stacks = codes.map((c, i) => ({ name: c, color: colors[i], values: t.map((s) => s.statuses[c] ?? 0) }));
     charts.push(
       `<figure id="chart-status"><figcaption>Status-code mix per second</figcaption>${barChart({ title: 'Status-code mix', xLabel: 'seconds since start', yLabel: 'responses', categories: t.map((s) => String(s.t)), stacks })}${legend(stacks)}</figure>`,
     );

@@ -1,5 +1,6 @@
 // Text both report forms (Markdown and HTML) share: the note on coordinated omission and
 // a profile's extra figures as rows of a table.
+import { textOf } from '../../lib/values.ts';
 
 /** Why the corrected latency is the one to read (two sentences, shown beside the latency table). */
 export const COORDINATED_OMISSION_NOTE =
@@ -11,7 +12,7 @@ const label = (key: string): string => key.replace(/_/g, ' ');
 function scalar(v: unknown): string {
   if (v === null || v === undefined) return '–';
   if (typeof v === 'number') return Number.isFinite(v) ? String(Math.round(v * 1000) / 1000) : '–';
-  return String(v);
+  return textOf(v);
 }
 
 /**
@@ -31,7 +32,7 @@ export function figureRows(figures: Record<string, unknown>, prefix = ''): Array
         value.forEach((item, i) => {
           const part = item as Record<string, unknown>;
           const { shard, ...rest } = part && typeof part === 'object' ? part : { shard: undefined };
-          rows.push(...figureRows(rest as Record<string, unknown>, `${name} › ${typeof shard === 'string' ? shard : String(i + 1)} › `));
+          rows.push(...figureRows(rest, `${name} › ${typeof shard === 'string' ? shard : String(i + 1)} › `));
         });
     } else if (value && typeof value === 'object') {
       const inner = value as Record<string, unknown>;

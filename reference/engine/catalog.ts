@@ -174,7 +174,7 @@ function solidImage(width: number, height: number, rgb: number): Image {
 function invertImage(img: Image): Image {
   const data = new Uint8Array(img.data.length);
   const c = img.channels;
-  for (let i = 0; i < data.length; i++) data[i] = c === 4 && i % 4 === 3 ? img.data[i]! : 255 - img.data[i]!;
+  for (let i = 0; i < data.length; i++) data[i] = c === 4 && i % 4 === 3 ? img.data[i] : 255 - img.data[i];
   return { width: img.width, height: img.height, channels: img.channels, data };
 }
 

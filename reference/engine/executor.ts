@@ -401,7 +401,7 @@ export class Executor extends EventEmitter<ExecutorEvents> {
     this.send({ kind: 'execution_start', jobId });
     this.send({ kind: 'execution_cached', jobId, nodes: [] });
 
-    let outcome: Outcome = { kind: 'success' };
+    let outcome: Outcome;
     try {
       outcome = await this.runNodes(run, total);
     } catch (err) {
@@ -427,7 +427,7 @@ export class Executor extends EventEmitter<ExecutorEvents> {
     let done = 0;
     for (const id of order) {
       if (signal.aborted) return { kind: 'interrupted', node: null };
-      const node = workflow[id]!;
+      const node = workflow[id];
       const cls = this.catalog.get(node.class_type);
       state.progress = { value: total ? done / total : 0, nodes_done: done, nodes_total: total, current_node: id, current_node_class: node.class_type, step: null, steps: null };
       this.send({ kind: 'executing', jobId, node: id });

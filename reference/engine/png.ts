@@ -30,7 +30,7 @@ const CRC_TABLE: Uint32Array = (() => {
 /** CRC-32 (ISO 3309) over the given byte ranges, as PNG chunks use it. */
 export function crc32(...parts: Uint8Array[]): number {
   let c = 0xffffffff;
-  for (const p of parts) for (let i = 0; i < p.length; i++) c = CRC_TABLE[(c ^ p[i]!) & 0xff]! ^ (c >>> 8);
+  for (const p of parts) for (let i = 0; i < p.length; i++) c = CRC_TABLE[(c ^ p[i]) & 0xff] ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;
 }
 
@@ -42,7 +42,7 @@ export function isPng(bytes: Uint8Array): boolean {
 }
 
 function u32(b: Uint8Array, at: number): number {
-  return ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
+  return ((b[at] << 24) | (b[at + 1] << 16) | (b[at + 2] << 8) | b[at + 3]) >>> 0;
 }
 
 function paeth(a: number, b: number, c: number): number {
@@ -80,7 +80,7 @@ export function decodePng(bytes: Uint8Array): Image {
       if (length !== 13) throw new PngError('IHDR chunk has the wrong length');
       const width = u32(data, 0);
       const height = u32(data, 4);
-      const [bitDepth, colorType, compression, filter, interlace] = [data[8]!, data[9]!, data[10]!, data[11]!, data[12]!];
+      const [bitDepth, colorType, compression, filter, interlace] = [data[8], data[9], data[10], data[11], data[12]];
       if (width === 0 || height === 0) throw new PngError('PNG has a zero dimension');
       if (width > MAX_EDGE || height > MAX_EDGE || width * height > MAX_PIXELS) {
         throw new PngError(`PNG is ${width}x${height}; at most ${MAX_EDGE} px per edge and ${MAX_PIXELS} px in total are supported`);
@@ -125,7 +125,7 @@ export function decodePng(bytes: Uint8Array): Image {
   const out = new Uint8Array(height * stride);
   const bpp = channels;
   for (let y = 0; y < height; y++) {
-    const filter = raw[y * (stride + 1)]!;
+    const filter = raw[y * (stride + 1)];
     const src = y * (stride + 1) + 1;
     const dst = y * stride;
     const prev = dst - stride; // only read when y > 0
@@ -134,24 +134,24 @@ export function decodePng(bytes: Uint8Array): Image {
         out.set(raw.subarray(src, src + stride), dst);
         break;
       case 1:
-        for (let x = 0; x < stride; x++) out[dst + x] = (raw[src + x]! + (x >= bpp ? out[dst + x - bpp]! : 0)) & 0xff;
+        for (let x = 0; x < stride; x++) out[dst + x] = (raw[src + x] + (x >= bpp ? out[dst + x - bpp] : 0)) & 0xff;
         break;
       case 2:
-        for (let x = 0; x < stride; x++) out[dst + x] = (raw[src + x]! + (y > 0 ? out[prev + x]! : 0)) & 0xff;
+        for (let x = 0; x < stride; x++) out[dst + x] = (raw[src + x] + (y > 0 ? out[prev + x] : 0)) & 0xff;
         break;
       case 3:
         for (let x = 0; x < stride; x++) {
-          const left = x >= bpp ? out[dst + x - bpp]! : 0;
-          const up = y > 0 ? out[prev + x]! : 0;
-          out[dst + x] = (raw[src + x]! + ((left + up) >> 1)) & 0xff;
+          const left = x >= bpp ? out[dst + x - bpp] : 0;
+          const up = y > 0 ? out[prev + x] : 0;
+          out[dst + x] = (raw[src + x] + ((left + up) >> 1)) & 0xff;
         }
         break;
       case 4:
         for (let x = 0; x < stride; x++) {
-          const left = x >= bpp ? out[dst + x - bpp]! : 0;
-          const up = y > 0 ? out[prev + x]! : 0;
-          const upLeft = x >= bpp && y > 0 ? out[prev + x - bpp]! : 0;
-          out[dst + x] = (raw[src + x]! + paeth(left, up, upLeft)) & 0xff;
+          const left = x >= bpp ? out[dst + x - bpp] : 0;
+          const up = y > 0 ? out[prev + x] : 0;
+          const upLeft = x >= bpp && y > 0 ? out[prev + x - bpp] : 0;
+          out[dst + x] = (raw[src + x] + paeth(left, up, upLeft)) & 0xff;
         }
         break;
       default:

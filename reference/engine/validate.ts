@@ -144,10 +144,10 @@ function cycleNodes(workflow: Record<string, unknown>, ids: string[]): Map<strin
     stack.push(root);
     onStack.add(root);
     while (work.length) {
-      const frame = work[work.length - 1]!;
+      const frame = work[work.length - 1];
       const out = edges.get(frame.id) ?? [];
       if (frame.next < out.length) {
-        const to = out[frame.next++]!.to;
+        const to = out[frame.next++].to;
         if (!index.has(to)) {
           index.set(to, counter);
           low.set(to, counter++);
@@ -161,7 +161,7 @@ function cycleNodes(workflow: Record<string, unknown>, ids: string[]): Map<strin
       }
       work.pop();
       if (work.length) {
-        const parent = work[work.length - 1]!.id;
+        const parent = work[work.length - 1].id;
         low.set(parent, Math.min(low.get(parent)!, low.get(frame.id)!));
       }
       if (low.get(frame.id) === index.get(frame.id)) {

@@ -21,7 +21,7 @@ export class ArrivalMeter {
   hit(threshold = UNDER_LOAD_PER_SECOND): boolean {
     const t = this.now();
     this.stamps.push(t);
-    while (this.head < this.stamps.length && t - this.stamps[this.head]! > this.windowMs) this.head += 1;
+    while (this.head < this.stamps.length && t - this.stamps[this.head] > this.windowMs) this.head += 1;
     // Compact now and then so the array does not grow for the life of the server.
     if (this.head > 1024 && this.head * 2 > this.stamps.length) {
       this.stamps.splice(0, this.head);

@@ -30,6 +30,7 @@ import { LOCAL_TOKEN_MOUNT } from '../accounts.ts';
 import type { ReferenceContext, SurfaceName } from '../context.ts';
 import { ApiError, answeredError, errorAnswer } from '../errors.ts';
 import { correctPolicy, type Policy } from '../policy.ts';
+import { textOf } from '../../lib/values.ts';
 
 /** Which answers a hook applies to: every one when both are left out. */
 export interface Match {
@@ -175,7 +176,7 @@ function routeTemplate(request: FastifyRequest): string | undefined {
 }
 
 function isJsonType(contentType: unknown): boolean {
-  const base = String(contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  const base = textOf(contentType ?? '').split(';')[0].trim().toLowerCase();
   return base === 'application/json' || base.endsWith('+json');
 }
 

@@ -60,11 +60,11 @@ function generated(): ModelDef[] {
   const charges = ['yes', 'no', 'unknown'] as const;
   for (let i = 0; i < 110; i++) {
     const name = `pf-${ADJECTIVES[i % ADJECTIVES.length]}-${Math.floor(i / ADJECTIVES.length) + 1}${i % 7 === 0 ? '.5' : ''}`;
-    push({ provider: 'pixelforge', model: name, kind: 'image', chargesOnPolicyRejection: charges[i % 3]!, alternates: ALT_SETS[i % ALT_SETS.length]!, authored: true, closed: i % 2 === 0, rates: imageRates(IMAGE_RATES[i % IMAGE_RATES.length]!) });
+    push({ provider: 'pixelforge', model: name, kind: 'image', chargesOnPolicyRejection: charges[i % 3], alternates: ALT_SETS[i % ALT_SETS.length], authored: true, closed: i % 2 === 0, rates: imageRates(IMAGE_RATES[i % IMAGE_RATES.length]) });
   }
   for (let i = 0; i < 60; i++) {
     const name = `lm_${ADJECTIVES[(i * 5) % ADJECTIVES.length]}-v${(i % 4) + 1}-${i}`;
-    push({ provider: 'lumina', model: name, kind: 'image', chargesOnPolicyRejection: charges[(i + 1) % 3]!, alternates: i % 3 === 0 ? ['higgsfield', 'fal'] : [], authored: true, closed: false, rates: imageRates(IMAGE_RATES[(i + 3) % IMAGE_RATES.length]!) });
+    push({ provider: 'lumina', model: name, kind: 'image', chargesOnPolicyRejection: charges[(i + 1) % 3], alternates: i % 3 === 0 ? ['higgsfield', 'fal'] : [], authored: true, closed: false, rates: imageRates(IMAGE_RATES[(i + 3) % IMAGE_RATES.length]) });
   }
   for (let i = 0; i < 40; i++) {
     push({ provider: 'vidra', model: `clip-${ADJECTIVES[(i * 3) % ADJECTIVES.length]}-${i}`, kind: 'video', chargesOnPolicyRejection: 'yes', alternates: i % 2 === 0 ? ['fal'] : [], authored: true, closed: false, rates: { text_to_video: '0.0243', image_to_video: '0.0243', reference_to_video: '0.0304', video_to_video: '0.0417' } });

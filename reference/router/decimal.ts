@@ -13,7 +13,7 @@ export class Dec {
     if (!m) throw new Error(`not a decimal: ${text}`);
     const frac = (m[2] ?? '').padEnd(SCALE, '0');
     if (frac.length > SCALE) throw new Error(`too many decimals: ${text}`);
-    return new Dec(BigInt(m[1]!) * ONE + BigInt(frac));
+    return new Dec(BigInt(m[1]) * ONE + BigInt(frac));
   }
 
   static int(n: number): Dec {

@@ -14,7 +14,7 @@ import { H } from './constants.ts';
 import type { RouterState } from './state.ts';
 import { withoutFormats, type ValidationEntry } from './validation.ts';
 import { alternateAnswer, assertsFormats, generationOf, partnerImageCap, providerFailure, readProvider, shownProvider } from './variations.ts';
-import { isPlainObject } from '../../lib/values.ts';
+import { isPlainObject, textOf } from '../../lib/values.ts';
 
 export interface RunQuery {
   modelProvider?: string;
@@ -25,7 +25,7 @@ export interface RunQuery {
 
 function flag(raw: unknown, name: string): boolean {
   if (raw === undefined) return false;
-  const v = String(raw).toLowerCase();
+  const v = textOf(raw).toLowerCase();
   if (['true', '1', 'yes', 'on'].includes(v)) return true;
   if (['false', '0', 'no', 'off'].includes(v)) return false;
   throw invalidInput(`${name} must be true or false`);

@@ -61,7 +61,7 @@ function hits(trigger: Trigger | undefined, kind: TriggerKind, leg: Leg): boolea
 const CDN: Record<string, string> = { fal: 'https://v3.fal.media.example', wavespeed: 'https://cdn.wavespeed.example', runware: 'https://im.runware.example', higgsfield: 'https://cdn.higgsfield.example' };
 
 function cdnOf(leg: Leg): string {
-  return leg.kind === 'alternate' ? CDN[leg.provider]! : `https://cdn.${leg.provider}.example`;
+  return leg.kind === 'alternate' ? CDN[leg.provider] : `https://cdn.${leg.provider}.example`;
 }
 
 function json(value: unknown): { kind: 'ok'; contentType: string; bytes: Buffer; outputTokens: number } {

@@ -2,7 +2,7 @@
 // credits are the amount times 211, rounded to 2 decimals.
 import type { Alternate, ModelDef } from './catalog.ts';
 import { Dec } from './decimal.ts';
-import { isPlainObject } from '../../lib/values.ts';
+import { isPlainObject, textOf } from '../../lib/values.ts';
 
 export const CREDITS_PER_DOLLAR = 211;
 
@@ -53,7 +53,7 @@ export function operationOf(model: ModelDef, body: Record<string, unknown>, byRo
     const draft = items.find((i) => i.type === 'draft_task' && isPlainObject(i.draft_task));
     if (draft) {
       // A final render is billed like the draft it renders (its id names it).
-      const id = String((draft.draft_task as Record<string, unknown>).id ?? '');
+      const id = textOf((draft.draft_task as Record<string, unknown>).id ?? '');
       const m = /^draft-(t2v|i2v|r2v|v2v)-/.exec(id);
       return { t2v: 'text_to_video', i2v: 'image_to_video', r2v: 'reference_to_video', v2v: 'video_to_video' }[m?.[1] ?? 't2v']!;
     }
@@ -79,7 +79,7 @@ function tokensOf(text: string): number {
 
 function inputTokens(body: Record<string, unknown>): number {
   const messages = Array.isArray(body.messages) ? body.messages.filter(isPlainObject) : [];
-  return messages.reduce((n, m) => n + tokensOf(String(m.content ?? '')), 0);
+  return messages.reduce((n, m) => n + tokensOf(textOf(m.content ?? '')), 0);
 }
 
 /**
@@ -118,7 +118,7 @@ export function quote(
     }
     case 'audio': {
       needCard();
-      return { source: 'exact', amount: rate(model, leg, 'character').timesInt(String(body.text ?? '').length) };
+      return { source: 'exact', amount: rate(model, leg, 'character').timesInt(textOf(body.text ?? '').length) };
     }
     case 'text': {
       // The output length is only reported afterwards: without a bound there is no figure.

@@ -3,7 +3,7 @@
 // Undeclared fields are never refused here; reject_unknown_fields is checked separately
 // and only at the top level.
 import type { JsonSchema } from './schemas.ts';
-import { isPlainObject } from '../../lib/values.ts';
+import { isPlainObject, textOf } from '../../lib/values.ts';
 
 export type Loc = Array<string | number>;
 
@@ -63,7 +63,7 @@ function isUri(v: string): boolean {
 export function validateAgainst(schema: JsonSchema, value: unknown, loc: Loc, out: ValidationEntry[]): void {
   const s = schema as Record<string, unknown>;
   if (s.type !== undefined && !typeOk(s.type, value)) {
-    out.push({ loc, msg: `Input should be a valid ${String(s.type)}`, type: typeName(s.type), input: value });
+    out.push({ loc, msg: `Input should be a valid ${textOf(s.type)}`, type: typeName(s.type), input: value });
     return;
   }
   if (Array.isArray(s.enum) && !s.enum.includes(value)) {
@@ -127,7 +127,7 @@ export function undeclaredTopLevel(schema: JsonSchema, body: Record<string, unkn
         if (top) out.push({ loc: [...loc, k], msg: 'Extra inputs are not permitted', type: 'extra_forbidden', input: v });
         else if (nestedToo) out.push({ loc: [...loc, k], msg: 'Extra inputs are not permitted', type: 'extra_forbidden', input: v });
       } else if (nestedToo && isPlainObject(v) && isPlainObject(props[k])) {
-        walk(props[k] as JsonSchema, v, [...loc, k], false);
+        walk(props[k], v, [...loc, k], false);
       }
     }
   };

@@ -1,4 +1,4 @@
-import { API_KEY_PREFIX, CLOUD_KEYS, FORBIDDEN_KEY, CLOUD_OAUTH_TOKENS, CLOUD_SESSION_SECRET, bearerToken, type CloudAccount } from '../accounts.ts';
+import { API_KEY_PREFIX, CLOUD_KEYS, FORBIDDEN_KEY, CLOUD_OAUTH_TOKENS, CLOUD_SESSION_SECRET, bearerToken } from '../accounts.ts';
 import { verifyDevJwt } from '../registry/jwt.ts';
 import { createSurfaceApp } from '../app.ts';
 import type { ReferenceContext } from '../context.ts';
@@ -34,7 +34,7 @@ function cloudResolver(ctx: ReferenceContext): AccountResolver {
       const oauth = CLOUD_OAUTH_TOKENS[token];
       if (oauth !== undefined) return oauth;
       const verdict = verifyDevJwt(CLOUD_SESSION_SECRET, token);
-      if (verdict.ok && verdict.claims.sub in CLOUD_KEYS) return verdict.claims.sub as CloudAccount;
+      if (verdict.ok && verdict.claims.sub in CLOUD_KEYS) return verdict.claims.sub;
       throw unauthorized(`invalid or expired session JWT or access token; or use an API key (${API_KEY_PREFIX}...)`);
     }
     throw unauthorized('unknown API key');

@@ -20,5 +20,5 @@ export function hiddenClassNodes(prompt: ApiWorkflow): Array<[string, string]> {
 
 /** The prompt with this engine's names mapped to the shared reference engine's. */
 export function inwardPrompt(prompt: ApiWorkflow): ApiWorkflow {
-  return Object.fromEntries(Object.entries(prompt).map(([id, node]) => [id, typeof node?.class_type === 'string' && node.class_type in BACK ? { ...node, class_type: BACK[node.class_type]! } : node]));
+  return Object.fromEntries(Object.entries(prompt).map(([id, node]) => [id, typeof node?.class_type === 'string' && node.class_type in BACK ? { ...node, class_type: BACK[node.class_type] } : node]));
 }

@@ -38,7 +38,7 @@ export class CursorCodec {
     if (this.plain) {
       const m = /^(\d{1,15})_([0-9A-Za-z-]{1,64})$/.exec(cursor);
       if (!m) throw new ApiError('invalid_cursor', 'cursor is not a list position');
-      return { createdAt: Number(m[1]), id: m[2]! };
+      return { createdAt: Number(m[1]), id: m[2] };
     }
     const parsed = this.open(cursor);
     if (parsed === undefined || parsed.s !== scope) throw new ApiError('invalid_cursor', 'cursor is not one this server issued for this listing');

@@ -91,10 +91,7 @@ test.describe('Node registry operation › Security', () => {
       check(
         'REGISTRY.AUTH.API_KEY_BEARER',
         same,
-        `translations sent with the cloud surface's ${name} as bearer, a key X-API-Key ${x.verdict === 'accepted' ? `accepts (${x.res.status} at GET /api/job/{id}/status)` : `refuses (${x.res.status})`}`,
-        x.verdict === 'accepted' ? 'authenticated, as X-API-Key takes it: a success (2xx), or 403 if its account may not write this node; not 401' : 'refused (a client error, 4xx), as X-API-Key refuses it',
-        describe(res),
-        res,
+        { what: `translations sent with the cloud surface's ${name} as bearer, a key X-API-Key ${x.verdict === 'accepted' ? `accepts (${x.res.status} at GET /api/job/{id}/status)` : `refuses (${x.res.status})`}`, expected: x.verdict === 'accepted' ? 'authenticated, as X-API-Key takes it: a success (2xx), or 403 if its account may not write this node; not 401' : 'refused (a client error, 4xx), as X-API-Key refuses it', received: describe(res), on: res },
       );
     }
   });

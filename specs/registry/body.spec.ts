@@ -23,7 +23,7 @@ test.describe('Node registry operation › Body', () => {
     const nodeId = requireScenario('node_id', 'node to attach translations to') as string;
     for (const [what, json] of REFUSED_BODIES) {
       const res = await attach(api, nodeId, { json });
-      check('REGISTRY.BODY.DATA', res.status >= 400 && res.status < 500, `a body that is ${what}`, 'a 4xx refusal', describe(res));
+      check('REGISTRY.BODY.DATA', res.status >= 400 && res.status < 500, { what: `a body that is ${what}`, expected: 'a 4xx refusal', received: describe(res) });
     }
   });
 
@@ -33,7 +33,7 @@ test.describe('Node registry operation › Body', () => {
       const res = await attach(api, nodeId, { json });
       // A body accepted outright is REGISTRY.BODY.DATA's to judge, not this rule's.
       if (res.status < 400) continue;
-      check('REGISTRY.BODY.STATUS_400', res.status === 400, `a body that is ${what}`, '400', describe(res));
+      check('REGISTRY.BODY.STATUS_400', res.status === 400, { what: `a body that is ${what}`, expected: '400', received: describe(res) });
     }
   });
 });

@@ -12,6 +12,6 @@ test.describe('Node registry operation › Path', () => {
   test('an id that names no node is answered 404', rules('REGISTRY.NODE.UNKNOWN'), async ({ api }) => {
     const nodeId = unknownNodeId();
     const res = await attach(api, nodeId);
-    check('REGISTRY.NODE.UNKNOWN', res.status === 404, `translations for the unknown node ${nodeId}`, '404', describe(res));
+    check('REGISTRY.NODE.UNKNOWN', res.status === 404, { what: `translations for the unknown node ${nodeId}`, expected: '404', received: describe(res) });
   });
 });

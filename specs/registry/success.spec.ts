@@ -8,6 +8,6 @@ test.describe('Node registry operation › Success', () => {
   test('translations attached to an existing node are answered 201', rules('REGISTRY.CREATE.STATUS'), async ({ api, requireScenario }) => {
     const nodeId = requireScenario('node_id', 'node to attach translations to') as string;
     const res = await attach(api, nodeId);
-    check('REGISTRY.CREATE.STATUS', res.status === 201, 'translations attached with the default credential', '201', describe(res));
+    check('REGISTRY.CREATE.STATUS', res.status === 201, { what: 'translations attached with the default credential', expected: '201', received: describe(res) });
   });
 });

@@ -40,7 +40,7 @@ test.describe('Result assets', () => {
         continue;
       }
       const copied = urls.filter(([, u]) => u.startsWith(`${origin}/`) || u === origin);
-      check('ROUTER.ASSETS.COPYING', copied.length === 0, what, `the provider's own URLs, none on the platform storage ${origin} (only the native provider's runs are copied)`, copied.map(([at, u]) => `${at}: ${u}`), res);
+      check('ROUTER.ASSETS.COPYING', copied.length === 0, { what, expected: `the provider's own URLs, none on the platform storage ${origin} (only the native provider's runs are copied)`, received: copied.map(([at, u]) => `${at}: ${u}`), on: res });
     }
   });
 });
@@ -69,6 +69,6 @@ function checkPrefixed(api: ApiClient, handle: Record<string, unknown>, res: Api
     } catch {
       pathname = undefined;
     }
-    check('ROUTER.VERSION.PREFIX', pathname !== undefined && pathname.startsWith(`${base}/v2/`), `${k} of the handle`, `a path under ${base || ''}/v2/`, u, res);
+    check('ROUTER.VERSION.PREFIX', pathname !== undefined && pathname.startsWith(`${base}/v2/`), { what: `${k} of the handle`, expected: `a path under ${base || ''}/v2/`, received: u, on: res });
   }
 }

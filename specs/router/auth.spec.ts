@@ -32,17 +32,17 @@ test.describe('Authentication', () => {
 
   test('an API key works in X-API-Key and as a bearer token, and X-API-Key wins when both are sent', rules('ROUTER.AUTH.KEY_FORMS'), async ({ api, target }) => {
     const key = target.token;
-    ensure('ROUTER.AUTH.KEY_FORMS', key !== undefined, 'the target configuration', 'an API key for the router', 'none configured');
+    ensure('ROUTER.AUTH.KEY_FORMS', key !== undefined, { what: 'the target configuration', expected: 'an API key for the router', received: 'none configured' });
     const bogus = `comfyui-conformance-unknown-${randomUUID()}`;
     const forms: Array<[string, CallOptions['auth'], number]> = [
-      ['X-API-Key', { apiKey: key! }, 200],
-      ['Authorization: Bearer <key>', { bearer: key! }, 200],
-      ['a valid X-API-Key with an unknown bearer', { headers: { 'x-api-key': key!, authorization: `Bearer ${bogus}` } }, 200],
-      ['an unknown X-API-Key with a valid bearer', { headers: { 'x-api-key': bogus, authorization: `Bearer ${key!}` } }, 401],
+      ['X-API-Key', { apiKey: key }, 200],
+      ['Authorization: Bearer <key>', { bearer: key }, 200],
+      ['a valid X-API-Key with an unknown bearer', { headers: { 'x-api-key': key, authorization: `Bearer ${bogus}` } }, 200],
+      ['an unknown X-API-Key with a valid bearer', { headers: { 'x-api-key': bogus, authorization: `Bearer ${key}` } }, 401],
     ];
     for (const [what, auth, want] of forms) {
       const res = await api.call('listModels', { query: { limit: 1 }, auth: auth! });
-      check('ROUTER.AUTH.KEY_FORMS', res.status === want, `the catalog with ${what}`, String(want), describe(api, res));
+      check('ROUTER.AUTH.KEY_FORMS', res.status === want, { what: `the catalog with ${what}`, expected: String(want), received: describe(api, res) });
     }
   });
 
@@ -51,7 +51,7 @@ test.describe('Authentication', () => {
     const m = modelRef(requireScenario('image_model', 'model') as string);
     for (const [op, opts] of [['listModels', { query: { limit: 1 } }], ['getModel', { path: path(m) }]] as const) {
       const res = await api.call(op, { ...opts, auth: { bearer: jwt } });
-      check('ROUTER.AUTH.JWT', res.status === 200, `${op} with Authorization: Bearer <JWT>`, '200', describe(api, res), res);
+      check('ROUTER.AUTH.JWT', res.status === 200, { what: `${op} with Authorization: Bearer <JWT>`, expected: '200', received: describe(api, res), on: res });
     }
   });
 

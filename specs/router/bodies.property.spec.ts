@@ -35,7 +35,7 @@ async function targets(api: ApiClient, requireScenario: Need): Promise<Target[]>
     const doc = await modelDocument(api, m);
     if (!doc.input) {
       // An authored document without an input schema breaks its rule; an unauthored one means the scenario named the wrong model.
-      ensure('ROUTER.SCHEMA.DOCUMENT', doc.authored !== true, `the authored document of ${m.id}`, 'a request-body schema', 'none');
+      ensure('ROUTER.SCHEMA.DOCUMENT', doc.authored !== true, { what: `the authored document of ${m.id}`, expected: 'a request-body schema', received: 'none' });
       throw new SuiteError(`the scenario names ${m.id} as a model with a body, but its input schema is not authored`);
     }
     out.push({ m, schema: doc.input });
@@ -66,7 +66,7 @@ test.describe('Request bodies from schema documents', () => {
       const type = errorTypeOf(api, res);
       const upstream = Number(res.header(hdr(api, 'upstream-status')));
       const providerRefused = res.status === 400 && ((type === 'invalid_input' && ((upstream >= 400 && upstream < 500) || (upstream >= 200 && upstream < 300))) || type === 'content_policy_violation');
-      check('ROUTER.RUN.SCHEMA_BODIES', (res.status >= 200 && res.status < 300) || providerRefused, `a run of ${t.m.id} with a schema-valid body`, '2xx, or the provider\'s own refusal (400 invalid_input with a provider status, or 400 content_policy_violation)', `${describe(api, res)} ${JSON.stringify(jsonOf(res)?.detail ?? '').slice(0, 200)}`);
+      check('ROUTER.RUN.SCHEMA_BODIES', (res.status >= 200 && res.status < 300) || providerRefused, { what: `a run of ${t.m.id} with a schema-valid body`, expected: '2xx, or the provider\'s own refusal (400 invalid_input with a provider status, or 400 content_policy_violation)', received: `${describe(api, res)} ${JSON.stringify(jsonOf(res)?.detail ?? '').slice(0, 200)}` });
     });
   });
 
@@ -75,10 +75,10 @@ test.describe('Request bodies from schema documents', () => {
     const arbitrary = fc.oneof(...ts.map((t) => brokenBody(t.schema).map((b) => ({ t, ...b, body: b.loc[0] === 'model' ? b.body : pinModel(t, b.body) }))));
     await assertProperty(testInfo, profile, arbitrary, async ({ t, body, loc, kind }) => {
       const res = await api.call('runModel', { path: path(t.m), json: body });
-      check('ROUTER.ERR.VALIDATION_LOC', res.status === 422, `a run of ${t.m.id} broken at ${JSON.stringify(loc)} (${kind})`, '422', describe(api, res));
+      check('ROUTER.ERR.VALIDATION_LOC', res.status === 422, { what: `a run of ${t.m.id} broken at ${JSON.stringify(loc)} (${kind})`, expected: '422', received: describe(api, res) });
       const entries = (jsonOf(res)?.detail as Array<{ loc?: unknown }> | undefined) ?? [];
       const locs = entries.map((e) => stripBody(e.loc));
-      check('ROUTER.ERR.VALIDATION_LOC', locs.some((l) => JSON.stringify(l) === JSON.stringify(loc)), `the 422 for ${t.m.id} broken at ${JSON.stringify(loc)} (${kind})`, `an entry with loc ${JSON.stringify(['body', ...loc])} (a leading "body" optional)`, locs);
+      check('ROUTER.ERR.VALIDATION_LOC', locs.some((l) => JSON.stringify(l) === JSON.stringify(loc)), { what: `the 422 for ${t.m.id} broken at ${JSON.stringify(loc)} (${kind})`, expected: `an entry with loc ${JSON.stringify(['body', ...loc])} (a leading "body" optional)`, received: locs });
     });
   });
 

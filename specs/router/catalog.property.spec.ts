@@ -15,7 +15,7 @@ test.describe('Catalog page', () => {
   test('following next_cursor while has_more visits every model, whatever the limit, and (assumed) none twice', rules('ROUTER.CATALOG.WALK', 'ROUTER.CATALOG.WALK_UNIQUE'), async ({ api, profile }, testInfo) => {
     const reference = await walkCatalog(api, 100);
     const all = new Set(reference.ids);
-    check('ROUTER.CATALOG.WALK_UNIQUE', all.size === reference.ids.length, `a walk at limit 100 (${reference.ids.length} entries)`, 'no entry twice', `${reference.ids.length - all.size} repeated`);
+    check('ROUTER.CATALOG.WALK_UNIQUE', all.size === reference.ids.length, { what: `a walk at limit 100 (${reference.ids.length} entries)`, expected: 'no entry twice', received: `${reference.ids.length - all.size} repeated` });
     // Each walk costs about (catalog size / limit) requests: small limits are drawn less often.
     const limit = fc.oneof({ weight: 1, arbitrary: fc.integer({ min: 1, max: 9 }) }, { weight: 4, arbitrary: fc.integer({ min: 10, max: 150 }) });
     // Repeats are the SHOULD's: noted in the property and judged after it, so they never cut the MUST's runs short.
@@ -25,9 +25,9 @@ test.describe('Catalog page', () => {
       const seen = new Set(walk.ids);
       if (seen.size !== walk.ids.length) repeated.push(`${walk.ids.length - seen.size} at limit ${n}`);
       const missing = [...all].filter((id) => !seen.has(id));
-      check('ROUTER.CATALOG.WALK', missing.length === 0, `a walk at limit ${n}`, `the ${all.size} models of the walk at limit 100`, `${seen.size} models; missing ${missing.slice(0, 3).join(', ')}`);
+      check('ROUTER.CATALOG.WALK', missing.length === 0, { what: `a walk at limit ${n}`, expected: `the ${all.size} models of the walk at limit 100`, received: `${seen.size} models; missing ${missing.slice(0, 3).join(', ')}` });
     });
-    check('ROUTER.CATALOG.WALK_UNIQUE', repeated.length === 0, 'the walks at the other limits', 'no entry twice', `repeated entries: ${repeated.join('; ')}`);
+    check('ROUTER.CATALOG.WALK_UNIQUE', repeated.length === 0, { what: 'the walks at the other limits', expected: 'no entry twice', received: `repeated entries: ${repeated.join('; ')}` });
   });
 
   test('next_cursor is opaque: 1 to 512 characters, and not the offset of the next entry', rules('ROUTER.CATALOG.CURSOR_OPAQUE'), async ({ api }) => {
@@ -41,8 +41,8 @@ test.describe('Catalog page', () => {
     if (served.length === 0) notJudged('ROUTER.CATALOG.CURSOR_OPAQUE', `the catalog fits one page of one entry (${first.data.length} listed), so no cursor is served`);
     // R:25:8ca9c6fc742c: opaque, 1 to 512 characters, not an offset. What a cursor is made of is not stated.
     for (const [c, offset] of served) {
-      check('ROUTER.CATALOG.CURSOR_OPAQUE', typeof c === 'string' && c.length >= 1 && c.length <= 512, 'next_cursor', '1 to 512 characters', c);
-      check('ROUTER.CATALOG.CURSOR_OPAQUE', c !== String(offset), `the next_cursor after ${offset} entries`, 'not that offset', c);
+      check('ROUTER.CATALOG.CURSOR_OPAQUE', typeof c === 'string' && c.length >= 1 && c.length <= 512, { what: 'next_cursor', expected: '1 to 512 characters', received: c });
+      check('ROUTER.CATALOG.CURSOR_OPAQUE', c !== String(offset), { what: `the next_cursor after ${offset} entries`, expected: 'not that offset', received: c });
     }
   });
 
@@ -54,10 +54,10 @@ test.describe('Catalog page', () => {
       notJudged('ROUTER.CATALOG.CURSOR_REFUSED', `the catalog fits one page of one entry (${first.data.length} listed), so no served cursor can be mutated`);
       return;
     }
-    ensure('ROUTER.CATALOG.WALK', typeof cursor === 'string', 'a first page of 1 that says has_more', 'a next_cursor', cursor);
+    ensure('ROUTER.CATALOG.WALK', typeof cursor === 'string', { what: 'a first page of 1 that says has_more', expected: 'a next_cursor', received: cursor });
     // Public docs give the alphabet; the seed says only "opaque".
-    check('ROUTER.CATALOG.CURSOR_REFUSED', CURSOR_PATTERN.test(cursor!), 'next_cursor', `the public alphabet ${CURSOR_PATTERN.source}`, cursor);
-    const arbitrary = fc.oneof(mutatedCursor(cursor!), forgedCursor());
+    check('ROUTER.CATALOG.CURSOR_REFUSED', CURSOR_PATTERN.test(cursor), { what: 'next_cursor', expected: `the public alphabet ${CURSOR_PATTERN.source}`, received: cursor });
+    const arbitrary = fc.oneof(mutatedCursor(cursor), forgedCursor());
     await assertProperty(testInfo, profile, arbitrary, async (bad) => {
       const res = await api.call('listModels', { query: { limit: 1, cursor: bad } });
       checkRouterError(api, 'ROUTER.CATALOG.CURSOR_REFUSED', res, [400], 'invalid_input', `a page asked for with a cursor the server did not produce (${JSON.stringify(bad.slice(0, 40))})`);

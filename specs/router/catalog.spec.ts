@@ -8,28 +8,29 @@ import { alternatesOf, asRecord, checkRouterError, describe, detailOf, jsonOf, m
 import { imageBody } from '../../lib/router/bodies.ts';
 import { readDocument } from '../../lib/router/schema-doc.ts';
 import { formatScaled } from '../../lib/router/decimal.ts';
+import { textOf } from '../../lib/values.ts';
 
 test.describe('Catalog entry and page', () => {
   test('a catalog entry carries its provider and model segments, the model ID {provider}/{model} and billing facts', rules('ROUTER.CATALOG.ENTRY', 'ROUTER.CATALOG.MEMBER_NAMES'), async ({ api }) => {
     const page = (await api.call('listModels', { query: { limit: 50 } })).json<CatalogPage>();
-    check('ROUTER.CATALOG.ENTRY', page.data.length > 0, 'the first catalog page', 'at least one entry', page.data.length);
+    check('ROUTER.CATALOG.ENTRY', page.data.length > 0, { what: 'the first catalog page', expected: 'at least one entry', received: page.data.length });
     for (const e of page.data) {
       const id = entryId(e);
       // The seed shows no names for the ID and billing members (R:29:731595b672a6): judge them by their values.
       const idMembers = Object.entries(e).filter(([, v]) => v === id).map(([k]) => k);
-      check('ROUTER.CATALOG.ENTRY', idMembers.length > 0, `entry ${id}`, `a member holding the model ID ${id}`, e);
+      check('ROUTER.CATALOG.ENTRY', idMembers.length > 0, { what: `entry ${id}`, expected: `a member holding the model ID ${id}`, received: e });
       const facts = factObjects(e);
-      check('ROUTER.CATALOG.ENTRY', facts.length > 0, `entry ${id}`, 'a billing-facts object (whether a content-policy refusal is charged)', e);
+      check('ROUTER.CATALOG.ENTRY', facts.length > 0, { what: `entry ${id}`, expected: 'a billing-facts object (whether a content-policy refusal is charged)', received: e });
       // The names are public docs' word.
-      if (idMembers.length > 0) check('ROUTER.CATALOG.MEMBER_NAMES', idMembers.includes('id'), `the member holding the model ID of ${id}`, 'id', idMembers);
+      if (idMembers.length > 0) check('ROUTER.CATALOG.MEMBER_NAMES', idMembers.includes('id'), { what: `the member holding the model ID of ${id}`, expected: 'id', received: idMembers });
       else notJudged('ROUTER.CATALOG.MEMBER_NAMES', `entry ${id} has no member holding its model ID (ROUTER.CATALOG.ENTRY judges that)`);
       const billing = asRecord(e.billing);
-      if (facts.length > 0) check('ROUTER.CATALOG.MEMBER_NAMES', typeof billing?.charges_on_policy_rejection === 'string', `the billing facts of ${id}`, 'billing.charges_on_policy_rejection (a string)', facts.map(([k, v]) => ({ [k]: v })));
+      if (facts.length > 0) check('ROUTER.CATALOG.MEMBER_NAMES', typeof billing?.charges_on_policy_rejection === 'string', { what: `the billing facts of ${id}`, expected: 'billing.charges_on_policy_rejection (a string)', received: facts.map(([k, v]) => ({ [k]: v })) });
       else notJudged('ROUTER.CATALOG.MEMBER_NAMES', `entry ${id} carries no billing facts at all (ROUTER.CATALOG.ENTRY judges that)`);
     }
     // The page-size member too (R:29:731595b672a6: not shown; public docs: limit).
     const served = pageSizeOf(page, 50);
-    if (served !== undefined) check('ROUTER.CATALOG.MEMBER_NAMES', served.member === 'limit', 'the member holding the page size served', 'limit', served.member);
+    if (served !== undefined) check('ROUTER.CATALOG.MEMBER_NAMES', served.member === 'limit', { what: 'the member holding the page size served', expected: 'limit', received: served.member });
     else notJudged('ROUTER.CATALOG.MEMBER_NAMES', 'no member of the page holds the page size served (ROUTER.CATALOG.PAGE judges that)');
   });
 
@@ -38,15 +39,15 @@ test.describe('Catalog entry and page', () => {
     const { pages } = await walkCatalog(api, 100);
     const entries = pages.flatMap((p) => p.data);
     const named = entries.flatMap((e) => priceMembers(e).map((m) => `${entryId(e)}: ${m}`));
-    check('ROUTER.CATALOG.NO_PRICES', named.length === 0, `the ${entries.length} entries of the catalog walk`, 'no member named like a price, at any depth', named.slice(0, 10));
+    check('ROUTER.CATALOG.NO_PRICES', named.length === 0, { what: `the ${entries.length} entries of the catalog walk`, expected: 'no member named like a price, at any depth', received: named.slice(0, 10) });
     // A price under any other name shows by its value: the figures the estimate route quotes for
     // the scenario models the suite has a body for (the seed names neither the members nor
     // their units, so each record is searched for the quote's own figures).
     const scenario = target.scenario;
     const priced: Array<[string, unknown]> = [
-      [String(scenario.image_model ?? ''), scenario.image_body],
-      [String(scenario.subcent_model ?? ''), scenario.image_body],
-      [String(scenario.video_model ?? ''), scenario.video_body],
+      [textOf(scenario.image_model ?? ''), scenario.image_body],
+      [textOf(scenario.subcent_model ?? ''), scenario.image_body],
+      [textOf(scenario.video_model ?? ''), scenario.video_body],
     ];
     const figures = new Map<string, bigint[]>();
     for (const [id, body] of priced) {
@@ -62,20 +63,20 @@ test.describe('Catalog entry and page', () => {
     const byId = new Map(entries.map((e) => [entryId(e), e] as const));
     for (const id of new Set([...figures.keys(), ...firstOfProvider.values()])) {
       const detail = await detailOf(api, modelRef(id));
-      check('ROUTER.CATALOG.NO_PRICES', priceMembers(detail).length === 0, `detail of ${id}`, 'no member named like a price, at any depth', priceMembers(detail));
+      check('ROUTER.CATALOG.NO_PRICES', priceMembers(detail).length === 0, { what: `detail of ${id}`, expected: 'no member named like a price, at any depth', received: priceMembers(detail) });
       const quoted = figures.get(id) ?? [];
       if (quoted.length === 0) continue;
       const entry = byId.get(id);
       const found = [...priceValues(detail, quoted).map((m) => `detail: ${m}`), ...(entry ? priceValues(entry, quoted).map((m) => `entry: ${m}`) : [])];
-      check('ROUTER.CATALOG.NO_PRICES', found.length === 0, `the entry and detail of ${id}`, `no member holding a figure its quote gives (${quoted.map(formatScaled).join(', ')})`, found);
+      check('ROUTER.CATALOG.NO_PRICES', found.length === 0, { what: `the entry and detail of ${id}`, expected: `no member holding a figure its quote gives (${quoted.map(formatScaled).join(', ')})`, received: found });
     }
   });
 
   test('a page carries data, has_more and the size served, with next_cursor while there is more', rules('ROUTER.CATALOG.PAGE'), async ({ api }) => {
     const page = (await api.call('listModels', { query: { limit: 3 } })).json<CatalogPage>();
-    if (page.has_more) check('ROUTER.CATALOG.PAGE', typeof page.next_cursor === 'string', 'a page with has_more true', 'a next_cursor', page.next_cursor);
+    if (page.has_more) check('ROUTER.CATALOG.PAGE', typeof page.next_cursor === 'string', { what: 'a page with has_more true', expected: 'a next_cursor', received: page.next_cursor });
     // The page-size member's name is not shown (R:29:731595b672a6): any member holding it counts.
-    check('ROUTER.CATALOG.PAGE', Array.isArray(page.data) && typeof page.has_more === 'boolean' && pageSizeOf(page, 3) !== undefined, 'the page', 'data, has_more and a member holding the page size served (an integer of 1 to 100)', page);
+    check('ROUTER.CATALOG.PAGE', Array.isArray(page.data) && typeof page.has_more === 'boolean' && pageSizeOf(page, 3) !== undefined, { what: 'the page', expected: 'data, has_more and a member holding the page size served (an integer of 1 to 100)', received: page });
   });
 
   test('limit defaults to 20, is clamped to 100 and reported as served, and bounds data', rules('ROUTER.CATALOG.LIMIT'), async ({ api }) => {
@@ -89,8 +90,8 @@ test.describe('Catalog entry and page', () => {
       const page = (await api.call('listModels', { query: { limit } })).json<CatalogPage>();
       // Found by value: the seed does not show the member's name (public docs: limit).
       const served = pageSizeOf(page, want);
-      check('ROUTER.CATALOG.LIMIT', served !== undefined && ok(served.value), `the size served for ${what}`, expected, served ?? page);
-      if (served !== undefined) check('ROUTER.CATALOG.LIMIT', page.data.length <= served.value, `data of the page for ${what}`, `at most ${served.value} entries`, page.data.length);
+      check('ROUTER.CATALOG.LIMIT', served !== undefined && ok(served.value), { what: `the size served for ${what}`, expected, received: served ?? page });
+      if (served !== undefined) check('ROUTER.CATALOG.LIMIT', page.data.length <= served.value, { what: `data of the page for ${what}`, expected: `at most ${served.value} entries`, received: page.data.length });
     }
   });
 });
@@ -106,20 +107,20 @@ test.describe('Model detail', () => {
       const m = modelRef(id);
       const entry = sample.find((e) => `${e.provider}/${e.model}` === id);
       const detail = await detailOf(api, m);
-      if (entry) for (const [k, v] of Object.entries(entry)) check('ROUTER.CATALOG.DETAIL', isDeepStrictEqual(detail[k], v), `${k} of the detail of ${id}`, JSON.stringify(v), detail[k]);
+      if (entry) for (const [k, v] of Object.entries(entry)) check('ROUTER.CATALOG.DETAIL', isDeepStrictEqual(detail[k], v), { what: `${k} of the detail of ${id}`, expected: JSON.stringify(v), received: detail[k] });
       const found = schemaUrlMember(detail, m);
       if (found === undefined) {
         // Public docs: absent when no schema is authored; the model's own document says which.
         const doc = await api.call('getModelSchema', { path: path(m) });
         const authored = doc.status === 200 ? readDocument(doc.json(), api.target.brand).authored : undefined;
         if (authored === false) notJudged('ROUTER.CATALOG.DETAIL', `the detail of ${id} has no schema URL and its document is not authored (public docs allow the absence)`);
-        else check('ROUTER.CATALOG.DETAIL', false, `the detail of ${id}, whose schema document is ${authored === true ? 'authored' : `answered ${describe(api, doc)}`}`, "the HTTPS URL of the model's schema document", detail);
+        else check('ROUTER.CATALOG.DETAIL', false, { what: `the detail of ${id}, whose schema document is ${authored === true ? 'authored' : `answered ${describe(api, doc)}`}`, expected: "the HTTPS URL of the model's schema document", received: detail });
         notJudged('ROUTER.CATALOG.MEMBER_NAMES', `the detail of ${id} has no schema URL to name`);
         continue;
       }
       const [member, url] = found;
-      check('ROUTER.CATALOG.DETAIL', url.startsWith('https://') && url.length <= 2048, `the schema URL of ${id} (${member})`, 'an https URL of at most 2048 characters', url);
-      check('ROUTER.CATALOG.MEMBER_NAMES', member === 'input_schema_url', `the member holding the schema URL of ${id}`, 'input_schema_url', member);
+      check('ROUTER.CATALOG.DETAIL', url.startsWith('https://') && url.length <= 2048, { what: `the schema URL of ${id} (${member})`, expected: 'an https URL of at most 2048 characters', received: url });
+      check('ROUTER.CATALOG.MEMBER_NAMES', member === 'input_schema_url', { what: `the member holding the schema URL of ${id}`, expected: 'input_schema_url', received: member });
     }
   });
 
@@ -132,7 +133,7 @@ test.describe('Model detail', () => {
     // what model_provider itself says (rules 6.1 and 6.5 answer 400), whatever the names.
     for (const alt of legs?.providers ?? []) {
       const res = await api.call('estimateModel', { path: path(m), query: { model_provider: alt }, json: body });
-      check('ROUTER.CATALOG.DETAIL_LEGS', res.status !== 400, `an estimate of ${m.id} with model_provider=${alt}, which the detail lists`, 'not the 400 of a provider without a leg', `${res.status} ${JSON.stringify(jsonOf(res)?.detail ?? '')}`);
+      check('ROUTER.CATALOG.DETAIL_LEGS', res.status !== 400, { what: `an estimate of ${m.id} with model_provider=${alt}, which the detail lists`, expected: 'not the 400 of a provider without a leg', received: `${res.status} ${JSON.stringify(jsonOf(res)?.detail ?? '')}` });
     }
   });
 });
@@ -145,10 +146,10 @@ test.describe('Retired and sunset models', () => {
       checkRouterError(api, 'ROUTER.CATALOG.RETIRED', res, [404], 'model_not_found');
       const run = await api.call('runModel', { path: path(m), json: { prompt: 'conformance' } });
       checkRouterError(api, 'ROUTER.CATALOG.RETIRED', run, [404], 'model_not_found');
-      const successor = /; use (\S+)$/.exec(String(jsonOf(res)?.detail ?? ''))?.[1];
+      const successor = /; use (\S+)$/.exec(textOf(jsonOf(res)?.detail ?? ''))?.[1];
       if (successor !== undefined) {
         const live = await api.call('getModel', { path: path(modelRef(successor)) });
-        check('ROUTER.CATALOG.RETIRED', live.status === 200, `the successor ${successor} named for ${m.id}`, 'a live catalog ID (200)', live.status);
+        check('ROUTER.CATALOG.RETIRED', live.status === 200, { what: `the successor ${successor} named for ${m.id}`, expected: 'a live catalog ID (200)', received: live.status });
       } else {
         // A successor shows only in the detail's wording, which carries no compatibility guarantee.
         notJudged('ROUTER.CATALOG.RETIRED', `the 404 of ${m.id} names no successor in the documented wording, so no successor could be looked up${key === 'retired_with_successor_model' ? ' (ROUTER.CATALOG.RETIRED_DETAIL judges the wording)' : ''}`);
@@ -164,20 +165,20 @@ test.describe('Retired and sunset models', () => {
         notJudged('ROUTER.CATALOG.RETIRED_DETAIL', `${m.id} answered ${describe(api, res)}, not the 404 whose wording this rule reads (ROUTER.CATALOG.RETIRED judges the status)`);
         continue;
       }
-      const detail = String(jsonOf(res)?.detail ?? '');
+      const detail = textOf(jsonOf(res)?.detail ?? '');
       const escaped = m.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
       const pattern = withSuccessor ? new RegExp(`^${escaped} was retired on \\d{4}-\\d{2}-\\d{2}; use [a-z0-9._-]+/[a-z0-9._-]+$`) : new RegExp(`^${escaped} was retired on \\d{4}-\\d{2}-\\d{2}$`);
-      check('ROUTER.CATALOG.RETIRED_DETAIL', pattern.test(detail), `detail of retired ${m.id}`, withSuccessor ? `${m.id} was retired on <YYYY-MM-DD>; use <successor>` : `${m.id} was retired on <YYYY-MM-DD>`, detail);
+      check('ROUTER.CATALOG.RETIRED_DETAIL', pattern.test(detail), { what: `detail of retired ${m.id}`, expected: withSuccessor ? `${m.id} was retired on <YYYY-MM-DD>; use <successor>` : `${m.id} was retired on <YYYY-MM-DD>`, received: detail });
     }
   });
 
   test('a model whose sunset date is in the future stays listed, readable and runnable', rules('ROUTER.CATALOG.SUNSET_LISTED'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('sunset_model', 'model with a future sunset date') as string);
     const detail = await api.call('getModel', { path: path(m) });
-    check('ROUTER.CATALOG.SUNSET_LISTED', detail.status === 200, `the detail of ${m.id}`, '200', detail.status);
+    check('ROUTER.CATALOG.SUNSET_LISTED', detail.status === 200, { what: `the detail of ${m.id}`, expected: '200', received: detail.status });
     const walk = await walkCatalog(api, 100);
-    check('ROUTER.CATALOG.SUNSET_LISTED', walk.ids.includes(m.id), `a walk of the catalog (${walk.ids.length} models)`, `${m.id} listed`, 'not listed');
+    check('ROUTER.CATALOG.SUNSET_LISTED', walk.ids.includes(m.id), { what: `a walk of the catalog (${walk.ids.length} models)`, expected: `${m.id} listed`, received: 'not listed' });
     const run = await api.call('runModel', { path: path(m), json: imageBody(requireScenario) });
-    check('ROUTER.CATALOG.SUNSET_LISTED', run.status === 200, `a run of ${m.id}`, '200', run.status);
+    check('ROUTER.CATALOG.SUNSET_LISTED', run.status === 200, { what: `a run of ${m.id}`, expected: '200', received: run.status });
   });
 });

@@ -27,7 +27,7 @@ function fallbackOrderRuns(raw: unknown): number {
 /** The first failure reached the caller unchanged: a provider failure, no fallback header. */
 function checkSkipped(api: ApiClient, res: ApiResponse, what: string): void {
   const by = res.header(hdr(api, 'router-fallback-provider'));
-  check('ROUTER.FALLBACK.SKIPPED', providerFailure(res) && by === undefined, what, 'the first failure unchanged (a 5xx or the request-level 402, no fallback header; never a 409)', `${describe(api, res)}${by ? ` served by ${by}` : ''}`, res);
+  check('ROUTER.FALLBACK.SKIPPED', providerFailure(res) && by === undefined, { what, expected: 'the first failure unchanged (a 5xx or the request-level 402, no fallback header; never a 409)', received: `${describe(api, res)}${by ? ` served by ${by}` : ''}`, on: res });
 }
 
 test.describe('fallback_provider', () => {
@@ -42,16 +42,16 @@ test.describe('fallback_provider', () => {
       const res = await api.call('runModel', { path: path(m), query: { fallback_provider: value }, json: body });
       const served = res.header(hdr(api, 'router-fallback-provider'));
       const what = `a run of ${m.id}${value === undefined ? '' : ` with fallback_provider=${value}`}`;
-      check('ROUTER.FALLBACK.SERVED', res.status === 200, what, '200 (served by fallback)', describe(api, res));
-      check('ROUTER.FALLBACK.SERVED', allowedName(served), `${hdr(api, 'router-fallback-provider')} of ${what}`, expected, served ?? 'absent');
+      check('ROUTER.FALLBACK.SERVED', res.status === 200, { what, expected: '200 (served by fallback)', received: describe(api, res) });
+      check('ROUTER.FALLBACK.SERVED', allowedName(served), { what: `${hdr(api, 'router-fallback-provider')} of ${what}`, expected, received: served ?? 'absent' });
     }
   });
 
   test('fallback_provider=false lets the first failure reach the caller, without a fallback header', rules('ROUTER.FALLBACK.OFF'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('fallback_model', 'model whose native provider fails') as string);
     const res = await api.call('runModel', { path: path(m), query: { fallback_provider: 'false' }, json: imageBody(requireScenario) });
-    check('ROUTER.FALLBACK.OFF', providerFailure(res), `a run of ${m.id} with fallback_provider=false`, 'the first failure (a 5xx, or the request-level 402)', describe(api, res));
-    check('ROUTER.FALLBACK.OFF', res.header(hdr(api, 'router-fallback-provider')) === undefined, 'the failure', 'no fallback header', res.header(hdr(api, 'router-fallback-provider')));
+    check('ROUTER.FALLBACK.OFF', providerFailure(res), { what: `a run of ${m.id} with fallback_provider=false`, expected: 'the first failure (a 5xx, or the request-level 402)', received: describe(api, res) });
+    check('ROUTER.FALLBACK.OFF', res.header(hdr(api, 'router-fallback-provider')) === undefined, { what: 'the failure', expected: 'no fallback header', received: res.header(hdr(api, 'router-fallback-provider')) });
   });
 
   test('fallback is skipped, never refused, for own-key requests and edit bodies', rules('ROUTER.FALLBACK.SKIPPED'), async ({ api, requireScenario }) => {
@@ -100,10 +100,10 @@ test.describe('fallback_provider', () => {
       if (new Set(served).size > 1 || (typeof first === 'string' && by !== undefined && by !== first)) break;
     }
     if (served.length < 2) notJudged('ROUTER.FALLBACK.ATTEMPTS', `only ${served.length} of ${runs} runs of ${m.id} were served by fallback (ROUTER.FALLBACK.SERVED judges that), so there is no order to compare`);
-    else check('ROUTER.FALLBACK.ATTEMPTS', new Set(served).size === 1, `${name} of ${served.length} runs of ${m.id} that fell back, with bodies differing in their prompt`, 'the same alternate every time (the first eligible one in a fixed order)', served);
+    else check('ROUTER.FALLBACK.ATTEMPTS', new Set(served).size === 1, { what: `${name} of ${served.length} runs of ${m.id} that fell back, with bodies differing in their prompt`, expected: 'the same alternate every time (the first eligible one in a fixed order)', received: served });
     // Which alternate is first is the target's to say (the seed states no order): given, every fallback lands there.
     if (typeof first !== 'string') notJudged('ROUTER.FALLBACK.ATTEMPTS', `the target gives no fallback_alternate (the first eligible alternate of ${m.id} for the default key), so which alternate serves is not judged, only that it is always the same`);
-    else if (served.length > 0) check('ROUTER.FALLBACK.ATTEMPTS', served.every((p) => p === first), `${name} of the runs of ${m.id} that fell back`, `${first} every time (scenario fallback_alternate: the first eligible alternate)`, served);
+    else if (served.length > 0) check('ROUTER.FALLBACK.ATTEMPTS', served.every((p) => p === first), { what: `${name} of the runs of ${m.id} that fell back`, expected: `${first} every time (scenario fallback_alternate: the first eligible alternate)`, received: served });
 
     // Failures that must reach the caller unchanged although an alternate would serve the body.
     const im = modelRef(requireScenario('image_model', 'model with alternates') as string);
@@ -118,10 +118,10 @@ test.describe('fallback_provider', () => {
         notJudged('ROUTER.FALLBACK.ATTEMPTS', `the target gives no scenario input ${key} (${what})`);
         continue;
       }
-      const res = await api.call('runModel', { path: path(im), json: input as Record<string, unknown> });
+      const res = await api.call('runModel', { path: path(im), json: input });
       const by = res.header(name);
       // A header on the failure itself is ROUTER.FALLBACK.FAILED_NO_HEADER's to judge.
-      check('ROUTER.FALLBACK.ATTEMPTS', res.status >= 400, `${what} on ${im.id} (scenario ${key})`, 'the failure reaches the caller (not a success served by another alternate)', `${describe(api, res)}${by === undefined ? '' : `, ${name}: ${by}`}`, res);
+      check('ROUTER.FALLBACK.ATTEMPTS', res.status >= 400, { what: `${what} on ${im.id} (scenario ${key})`, expected: 'the failure reaches the caller (not a success served by another alternate)', received: `${describe(api, res)}${by === undefined ? '' : `, ${name}: ${by}`}`, on: res });
     }
   });
 
@@ -133,7 +133,7 @@ test.describe('fallback_provider', () => {
       notJudged('ROUTER.FALLBACK.FAILED_NO_HEADER', `the scenario's failing_body answered ${describe(api, res)}, not a provider failure, so no fallback attempt failed`);
       return;
     }
-    check('ROUTER.FALLBACK.FAILED_NO_HEADER', res.header(hdr(api, 'router-fallback-provider')) === undefined, `a run of ${m.id} where every provider fails`, 'no fallback header', res.header(hdr(api, 'router-fallback-provider')));
+    check('ROUTER.FALLBACK.FAILED_NO_HEADER', res.header(hdr(api, 'router-fallback-provider')) === undefined, { what: `a run of ${m.id} where every provider fails`, expected: 'no fallback header', received: res.header(hdr(api, 'router-fallback-provider')) });
   });
 
   test("a run served by fallback is charged at the serving provider's rate", rules('ROUTER.FALLBACK.RATE'), async ({ api, requireScenario }) => {
@@ -142,7 +142,7 @@ test.describe('fallback_provider', () => {
     const res = await api.call('runModel', { path: path(m), json: body });
     const served = res.header(hdr(api, 'router-fallback-provider'));
     // The scenario model's native provider fails: by default an alternate serves the call.
-    ensure('ROUTER.FALLBACK.SERVED', res.status === 200 && served !== undefined, `a run of ${m.id}, whose native provider fails`, `200 with ${hdr(api, 'router-fallback-provider')}`, `${describe(api, res)}, ${hdr(api, 'router-fallback-provider')}: ${served ?? 'absent'}`, res);
+    ensure('ROUTER.FALLBACK.SERVED', res.status === 200 && served !== undefined, { what: `a run of ${m.id}, whose native provider fails`, expected: `200 with ${hdr(api, 'router-fallback-provider')}`, received: `${describe(api, res)}, ${hdr(api, 'router-fallback-provider')}: ${served ?? 'absent'}`, on: res });
     const quote = (await api.call('estimateModel', { path: path(m), query: { model_provider: served }, json: body })).json<Quote>();
     if (quote.source !== 'exact') {
       notJudged('ROUTER.FALLBACK.RATE', `the quote of the ${served} leg is ${String(quote.source)}, not exact, so there is no figure to compare the charge with`);
@@ -152,6 +152,6 @@ test.describe('fallback_provider', () => {
     const header = res.header(hdr(api, 'credits-used'));
     const charged = header === undefined ? undefined : parseDecimal(header.trim());
     const expected = creditsFigures(quote);
-    check('ROUTER.FALLBACK.RATE', charged !== undefined && expected !== undefined && expected.figures.includes(charged), `${hdr(api, 'credits-used')} of the fallback run served by ${served}`, `${expected?.shown ?? 'the credits of the exact quote'} (the ${served} leg's quote)`, header ?? 'absent', res);
+    check('ROUTER.FALLBACK.RATE', charged !== undefined && expected !== undefined && expected.figures.includes(charged), { what: `${hdr(api, 'credits-used')} of the fallback run served by ${served}`, expected: `${expected?.shown ?? 'the credits of the exact quote'} (the ${served} leg's quote)`, received: header ?? 'absent', on: res });
   });
 });

@@ -24,10 +24,10 @@ test.describe('Idempotency', () => {
       // is a refusal of this key, whatever the router calls it, and breaks the rule.
       const body = { ...base, prompt: `conformance key ${createHash('sha256').update(key).digest('hex').slice(0, 24)}` };
       const first = await api.call('runModel', withKey(key, { path: path(m), json: body }));
-      check('ROUTER.IDEM.KEY_LENGTH', first.status === 200, `a run keyed with ${key.length} characters`, '200 (the key is accepted; a replay of an earlier run of the suite too)', describe(api, first));
+      check('ROUTER.IDEM.KEY_LENGTH', first.status === 200, { what: `a run keyed with ${key.length} characters`, expected: '200 (the key is accepted; a replay of an earlier run of the suite too)', received: describe(api, first) });
       fc.pre(first.status === 200);
       const again = await api.call('runModel', withKey(key, { path: path(m), json: body }));
-      check('ROUTER.IDEM.REPLAY', again.status === 200 && again.header('idempotent-replayed') === 'true' && again.body.equals(first.body), `the retry under a ${key.length}-character key`, 'the recorded answer, byte for byte, Idempotent-Replayed: true', `${describe(api, again)}, Idempotent-Replayed: ${again.header('idempotent-replayed') ?? 'absent'}`);
+      check('ROUTER.IDEM.REPLAY', again.status === 200 && again.header('idempotent-replayed') === 'true' && again.body.equals(first.body), { what: `the retry under a ${key.length}-character key`, expected: 'the recorded answer, byte for byte, Idempotent-Replayed: true', received: `${describe(api, again)}, Idempotent-Replayed: ${again.header('idempotent-replayed') ?? 'absent'}` });
       const other = await api.call('runModel', withKey(key, { path: path(m), json: { ...body, prompt: `${String(body.prompt)} changed` } }));
       checkRouterError(api, 'ROUTER.IDEM.CONFLICT', other, [409], 'invalid_input', `another body under a ${key.length}-character key: ${describe(api, other)}`);
     });
@@ -41,7 +41,7 @@ test.describe('Idempotency', () => {
     const refused = async (key: string): Promise<void> => {
       const res = await api.call('runModel', withKey(key, { path: path(m), json: base }));
       const ok = (res.status === 400 && errorTypeOf(api, res) === 'invalid_input') || res.status === 422;
-      check('ROUTER.IDEM.KEY_OUT_OF_RANGE', ok, `a run keyed with ${key.length} characters`, '400 invalid_input (or 422): the key is refused', describe(api, res));
+      check('ROUTER.IDEM.KEY_OUT_OF_RANGE', ok, { what: `a run keyed with ${key.length} characters`, expected: '400 invalid_input (or 422): the key is refused', received: describe(api, res) });
     };
     // The two bounds first, then the property.
     await refused('');

@@ -10,6 +10,7 @@ import { honourRetryAfter } from '../../lib/time.ts';
 import { checkRouterError, describe, hdr, jsonOf, modelRef, path, uniqueKey, withKey, type ModelRef } from '../../lib/router/models.ts';
 import { imageBody, modelNamingBody, type Need } from '../../lib/router/bodies.ts';
 import { retryAfterOf } from '../../lib/router/queue.ts';
+import { textOf } from '../../lib/values.ts';
 
 const REPLAYED = 'idempotent-replayed';
 const PREFIXES = ["this request's `image` selects the edit operation", 'this request resolved a BYOK credential'];
@@ -30,10 +31,10 @@ test.describe('Idempotency', () => {
     const key = uniqueKey('replay');
     const first = await api.call('runModel', withKey(key, { path: path(m), json: body }));
     ensureRan(api, first);
-    check('ROUTER.IDEM.REPLAY', !replayed(first), 'the first keyed run', 'not marked replayed', first.header(REPLAYED));
+    check('ROUTER.IDEM.REPLAY', !replayed(first), { what: 'the first keyed run', expected: 'not marked replayed', received: first.header(REPLAYED) });
     const again = await api.call('runModel', withKey(key, { path: path(m), json: body }));
-    check('ROUTER.IDEM.REPLAY', again.status === 200 && replayed(again), 'the retry with the same key', '200 with Idempotent-Replayed: true', `${again.status}, Idempotent-Replayed: ${again.header(REPLAYED) ?? 'absent'}`);
-    check('ROUTER.IDEM.REPLAY', again.body.equals(first.body), 'the replayed body', 'the recorded bytes', `${again.body.length} bytes that differ`);
+    check('ROUTER.IDEM.REPLAY', again.status === 200 && replayed(again), { what: 'the retry with the same key', expected: '200 with Idempotent-Replayed: true', received: `${again.status}, Idempotent-Replayed: ${again.header(REPLAYED) ?? 'absent'}` });
+    check('ROUTER.IDEM.REPLAY', again.body.equals(first.body), { what: 'the replayed body', expected: 'the recorded bytes', received: `${again.body.length} bytes that differ` });
     checkCreditsReplayed(api, first, again);
     // Nothing is dispatched for a replay (R:169:6f5647df6adb), so nothing holds the key: two
     // retries at once of a slow model's recorded call are both answered from the record, never
@@ -48,7 +49,7 @@ test.describe('Idempotency', () => {
       ensureRan(api, original);
       const retries = await Promise.all([0, 1].map(() => api.call('runModel', withKey(slowKey, { path: path(sm), json: slowBody }))));
       for (const [i, r] of retries.entries()) {
-        check('ROUTER.IDEM.REPLAY', r.status === 200 && replayed(r) && r.body.equals(original.body), `retry ${i + 1} of two sent at once with the key of a finished call to ${sm.id}`, 'the recorded answer (200, Idempotent-Replayed: true, the same bytes): nothing is dispatched, so nothing is running', `${describe(api, r)}, Idempotent-Replayed: ${r.header(REPLAYED) ?? 'absent'}${r.status === 200 && !r.body.equals(original.body) ? ', other bytes' : ''}`, r);
+        check('ROUTER.IDEM.REPLAY', r.status === 200 && replayed(r) && r.body.equals(original.body), { what: `retry ${i + 1} of two sent at once with the key of a finished call to ${sm.id}`, expected: 'the recorded answer (200, Idempotent-Replayed: true, the same bytes): nothing is dispatched, so nothing is running', received: `${describe(api, r)}, Idempotent-Replayed: ${r.header(REPLAYED) ?? 'absent'}${r.status === 200 && !r.body.equals(original.body) ? ', other bytes' : ''}`, on: r });
         if (r.status === 200) checkCreditsReplayed(api, original, r);
       }
     }
@@ -56,7 +57,7 @@ test.describe('Idempotency', () => {
     const submitKey = uniqueKey('replay-submit');
     const admitted = await api.call('submitModelRequest', withKey(submitKey, { path: path(m), json: body }));
     const readmitted = await api.call('submitModelRequest', withKey(submitKey, { path: path(m), json: body }));
-    check('ROUTER.IDEM.REPLAY', readmitted.status === admitted.status && replayed(readmitted) && jsonOf(readmitted)?.request_id === jsonOf(admitted)?.request_id, 'a submit retried with the same key', `${admitted.status}, the same request_id, Idempotent-Replayed: true`, `${readmitted.status}, ${String(jsonOf(readmitted)?.request_id)}, ${readmitted.header(REPLAYED) ?? 'absent'}`);
+    check('ROUTER.IDEM.REPLAY', readmitted.status === admitted.status && replayed(readmitted) && jsonOf(readmitted)?.request_id === jsonOf(admitted)?.request_id, { what: 'a submit retried with the same key', expected: `${admitted.status}, the same request_id, Idempotent-Replayed: true`, received: `${readmitted.status}, ${String(jsonOf(readmitted)?.request_id)}, ${readmitted.header(REPLAYED) ?? 'absent'}` });
   });
 
   test('the same key with a different request is refused 409 invalid_input', rules('ROUTER.IDEM.CONFLICT'), async ({ api, requireScenario }) => {
@@ -66,8 +67,8 @@ test.describe('Idempotency', () => {
     ensureRan(api, first);
     const other = await api.call('runModel', withKey(key, { path: path(m), json: freshBody(requireScenario, 'conflict-b') }));
     checkRouterError(api, 'ROUTER.IDEM.CONFLICT', other, [409], 'invalid_input', `the same key with another body answered ${describe(api, other)}`);
-    const detail = String(jsonOf(other)?.detail ?? '');
-    check('ROUTER.IDEM.CONFLICT', !PREFIXES.some((p) => detail.startsWith(p)), 'detail of the key conflict', 'not one of the two model_provider prefixes', detail);
+    const detail = textOf(jsonOf(other)?.detail ?? '');
+    check('ROUTER.IDEM.CONFLICT', !PREFIXES.some((p) => detail.startsWith(p)), { what: 'detail of the key conflict', expected: 'not one of the two model_provider prefixes', received: detail });
   });
 
   test('the same key while the original runs is refused 409 concurrency_limit_exceeded with Retry-After, then answered from the record', rules('ROUTER.IDEM.IN_FLIGHT'), async ({ api, requireScenario }) => {
@@ -79,19 +80,19 @@ test.describe('Idempotency', () => {
     const [a, b] = await Promise.all([send(), send()]);
     const done = [a, b].find((r) => r.status === 200);
     const refused = [a, b].find((r) => r.status !== 200);
-    ensure('ROUTER.IDEM.IN_FLIGHT', done !== undefined, 'two concurrent calls with one key', 'one of them answered 200 (the original call)', `${describe(api, a)} and ${describe(api, b)}`);
-    ensure('ROUTER.IDEM.IN_FLIGHT', refused !== undefined, 'two concurrent calls with one key', 'one answered, the other refused 409 while it ran', `${describe(api, a)} and ${describe(api, b)}`);
-    checkRouterError(api, 'ROUTER.IDEM.IN_FLIGHT', refused!, [409], 'concurrency_limit_exceeded');
-    const wait = retryAfterOf(refused!);
-    ensure('ROUTER.IDEM.IN_FLIGHT', wait !== undefined, 'the 409 concurrency_limit_exceeded', 'a Retry-After', refused!.header('retry-after') ?? 'absent');
-    await honourRetryAfter(wait!);
+    ensure('ROUTER.IDEM.IN_FLIGHT', done !== undefined, { what: 'two concurrent calls with one key', expected: 'one of them answered 200 (the original call)', received: `${describe(api, a)} and ${describe(api, b)}` });
+    ensure('ROUTER.IDEM.IN_FLIGHT', refused !== undefined, { what: 'two concurrent calls with one key', expected: 'one answered, the other refused 409 while it ran', received: `${describe(api, a)} and ${describe(api, b)}` });
+    checkRouterError(api, 'ROUTER.IDEM.IN_FLIGHT', refused, [409], 'concurrency_limit_exceeded');
+    const wait = retryAfterOf(refused);
+    ensure('ROUTER.IDEM.IN_FLIGHT', wait !== undefined, { what: 'the 409 concurrency_limit_exceeded', expected: 'a Retry-After', received: refused.header('retry-after') ?? 'absent' });
+    await honourRetryAfter(wait);
     let later = await send();
     for (let i = 0; i < 5 && later.status === 409 && errorTypeIs(api, later, 'concurrency_limit_exceeded'); i++) {
       await honourRetryAfter(retryAfterOf(later) ?? 1);
       later = await send();
     }
     // How the record is replayed is ROUTER.IDEM.REPLAY's question; here: no longer refused.
-    check('ROUTER.IDEM.IN_FLIGHT', later.status === 200, 'the same key after waiting Retry-After', 'the original answer (200)', describe(api, later));
+    check('ROUTER.IDEM.IN_FLIGHT', later.status === 200, { what: 'the same key after waiting Retry-After', expected: 'the original answer (200)', received: describe(api, later) });
   });
 
   test('keys are scoped to the workspace: a teammate gets the record, another workspace runs afresh', rules('ROUTER.IDEM.SCOPE'), async ({ api, requireScenario }) => {
@@ -103,15 +104,15 @@ test.describe('Idempotency', () => {
     const key = uniqueKey('scope');
     const submit = (client: ApiClient) => client.call('submitModelRequest', withKey(key, { path: path(m), json: body }));
     const first = await submit(api);
-    ensure('ROUTER.QUEUE.HANDLE', first.status === 201, 'a keyed submit of a valid body', '201', describe(api, first), first);
+    ensure('ROUTER.QUEUE.HANDLE', first.status === 201, { what: 'a keyed submit of a valid body', expected: '201', received: describe(api, first), on: first });
     const id = jsonOf(first)?.request_id;
     const mate = await submit(teammate);
-    check('ROUTER.IDEM.SCOPE', mate.status === 201 && jsonOf(mate)?.request_id === id, "a teammate's submit with the same key and request", `the recorded answer (request ${String(id)})`, `${describe(api, mate)} ${String(jsonOf(mate)?.request_id ?? '')}`);
+    check('ROUTER.IDEM.SCOPE', mate.status === 201 && jsonOf(mate)?.request_id === id, { what: "a teammate's submit with the same key and request", expected: `the recorded answer (request ${textOf(id)})`, received: `${describe(api, mate)} ${textOf(jsonOf(mate)?.request_id ?? '')}` });
     // R:170:583f5ec8e664: the same key with a request that differs is refused 409, for a teammate too.
     const differs = await teammate.call('submitModelRequest', withKey(key, { path: path(m), json: freshBody(requireScenario, 'scope-other') }));
     checkRouterError(api, 'ROUTER.IDEM.SCOPE', differs, [409], 'invalid_input', `a teammate's submit with the same key and another request answered ${describe(api, differs)}`);
     const other = await submit(outsider);
-    check('ROUTER.IDEM.SCOPE', other.status === 201 && jsonOf(other)?.request_id !== id, "another workspace's submit with the same key", 'a fresh admission (another request)', `${describe(api, other)} ${String(jsonOf(other)?.request_id ?? '')}`);
+    check('ROUTER.IDEM.SCOPE', other.status === 201 && jsonOf(other)?.request_id !== id, { what: "another workspace's submit with the same key", expected: 'a fresh admission (another request)', received: `${describe(api, other)} ${textOf(jsonOf(other)?.request_id ?? '')}` });
   });
 
   test('an idempotency-keyed request from an unauthenticated caller gets 401, even if a record is stored under the key', rules('ROUTER.IDEM.AUTH_401'), async ({ api, requireScenario }) => {
@@ -159,7 +160,7 @@ test.describe('Idempotency', () => {
               : await api.call('runModel', withKey(key, { path: path(target), query: { model_provider: disabled }, json: body }));
       checkRouterError(api, owner, bad, [status], undefined, `the ${what} answered ${describe(api, bad)}`);
       const fixed = await api.call('runModel', withKey(key, { path: path(target), json: body }));
-      check('ROUTER.IDEM.RELEASED_ON_REFUSAL', fixed.status === 200 && !replayed(fixed), `the corrected request with the key of a ${what} (${status})`, 'a fresh 200', `${describe(api, fixed)}, Idempotent-Replayed: ${fixed.header(REPLAYED) ?? 'absent'}`);
+      check('ROUTER.IDEM.RELEASED_ON_REFUSAL', fixed.status === 200 && !replayed(fixed), { what: `the corrected request with the key of a ${what} (${status})`, expected: 'a fresh 200', received: `${describe(api, fixed)}, Idempotent-Replayed: ${fixed.header(REPLAYED) ?? 'absent'}` });
     }
     // Two more of R:173:9444fff5531e's refusals: not entitled (403) and a body naming another
     // model (422). Each is corrected by sending the same key where the request can run.
@@ -179,7 +180,7 @@ test.describe('Idempotency', () => {
       const bad = await api.call('runModel', withKey(key, { path: path(r.refused), json: r.bad }));
       checkRouterError(api, r.owner, bad, [r.status], undefined, `the ${r.what} answered ${describe(api, bad)}`);
       const fixed = await api.call('runModel', withKey(key, { path: path(r.fixed), json: r.body }));
-      check('ROUTER.IDEM.RELEASED_ON_REFUSAL', fixed.status === 200 && !replayed(fixed), `the corrected request (to ${r.fixed.id}) with the key of a ${r.what} (${r.status})`, 'a fresh 200', `${describe(api, fixed)}, Idempotent-Replayed: ${fixed.header(REPLAYED) ?? 'absent'}`, fixed);
+      check('ROUTER.IDEM.RELEASED_ON_REFUSAL', fixed.status === 200 && !replayed(fixed), { what: `the corrected request (to ${r.fixed.id}) with the key of a ${r.what} (${r.status})`, expected: 'a fresh 200', received: `${describe(api, fixed)}, Idempotent-Replayed: ${fixed.header(REPLAYED) ?? 'absent'}`, on: fixed });
     }
   });
 
@@ -191,7 +192,7 @@ test.describe('Idempotency', () => {
     const key = uniqueKey('partner-link');
     const body = freshBody(requireScenario, 'partner-link');
     const first = await api.call('runModel', withKey(key, { path: path(m), query: { model_provider: alt }, json: body }));
-    ensure('ROUTER.PROVIDER.TRANSLATION', first.status === 200, `a keyed run of ${m.id} on ${alt}`, '200', describe(api, first), first);
+    ensure('ROUTER.PROVIDER.TRANSLATION', first.status === 200, { what: `a keyed run of ${m.id} on ${alt}`, expected: '200', received: describe(api, first), on: first });
     // The window is in play only if the answer holds a link of the alternate's own: an https
     // origin the native answer to the same body does not use (a copied asset would sit where the
     // native run's copies do, R:231:6d38d26f8b5d).
@@ -203,7 +204,7 @@ test.describe('Idempotency', () => {
       return;
     }
     const again = await api.call('runModel', withKey(key, { path: path(m), query: { model_provider: alt }, json: body }));
-    check('ROUTER.IDEM.PROVIDER_LINK_WINDOW', again.status === 200 && again.body.equals(first.body), `the same-key retry, a moment later, of a run of ${m.id} served by ${alt} (its own asset links at ${own.join(', ')})`, 'the recorded answer (200, the same bytes): inside the few minutes such an answer is replayed', `${describe(api, again)}${again.status === 200 && !again.body.equals(first.body) ? ', other bytes' : ''}`, again);
+    check('ROUTER.IDEM.PROVIDER_LINK_WINDOW', again.status === 200 && again.body.equals(first.body), { what: `the same-key retry, a moment later, of a run of ${m.id} served by ${alt} (its own asset links at ${own.join(', ')})`, expected: 'the recorded answer (200, the same bytes): inside the few minutes such an answer is replayed', received: `${describe(api, again)}${again.status === 200 && !again.body.equals(first.body) ? ', other bytes' : ''}`, on: again });
   });
 
   test("a submit-and-poll model's call cut off mid-generation keeps its key: the same-key retry collects the original result", rules('ROUTER.IDEM.PROVIDER_LINK_WINDOW'), async ({ api, requireScenario }) => {
@@ -224,11 +225,11 @@ test.describe('Idempotency', () => {
       retry = await send();
       if (!(retry.status === 409 && errorTypeIs(api, retry, 'concurrency_limit_exceeded'))) break;
     }
-    check('ROUTER.IDEM.PROVIDER_LINK_WINDOW', retry.status === 200 && replayed(retry), `the same-key retry of a call to ${pm.id} cut off mid-generation (${describe(api, first)})`, "200 with the generation's result, answered from the key's record (Idempotent-Replayed: true)", `${describe(api, retry)}, Idempotent-Replayed: ${retry.header(REPLAYED) ?? 'absent'}`, retry);
+    check('ROUTER.IDEM.PROVIDER_LINK_WINDOW', retry.status === 200 && replayed(retry), { what: `the same-key retry of a call to ${pm.id} cut off mid-generation (${describe(api, first)})`, expected: "200 with the generation's result, answered from the key's record (Idempotent-Replayed: true)", received: `${describe(api, retry)}, Idempotent-Replayed: ${retry.header(REPLAYED) ?? 'absent'}`, on: retry });
     if (retry.status !== 200) return notJudged('ROUTER.IDEM.PROVIDER_LINK_WINDOW', `the retry answered ${describe(api, retry)} (judged above), so no later retry is compared with it`);
     // Not any 200: the generation's result, the same bytes on every later retry, charged once.
     const again = await send();
-    check('ROUTER.IDEM.PROVIDER_LINK_WINDOW', again.status === 200 && replayed(again) && again.body.equals(retry.body), 'a second same-key retry of the cut-off call', `the same ${retry.body.length} bytes, Idempotent-Replayed: true`, `${describe(api, again)}${again.status === 200 && !again.body.equals(retry.body) ? ', other bytes' : ''}, Idempotent-Replayed: ${again.header(REPLAYED) ?? 'absent'}`, again);
+    check('ROUTER.IDEM.PROVIDER_LINK_WINDOW', again.status === 200 && replayed(again) && again.body.equals(retry.body), { what: 'a second same-key retry of the cut-off call', expected: `the same ${retry.body.length} bytes, Idempotent-Replayed: true`, received: `${describe(api, again)}${again.status === 200 && !again.body.equals(retry.body) ? ', other bytes' : ''}, Idempotent-Replayed: ${again.header(REPLAYED) ?? 'absent'}`, on: again });
     if (again.status === 200) checkCreditsReplayed(api, retry, again);
     const doc = await modelDocument(api, pm).catch((err: unknown) => {
       if (err instanceof SuiteError) return undefined;
@@ -238,7 +239,7 @@ test.describe('Idempotency', () => {
     if (authored === undefined) notJudged('ROUTER.IDEM.PROVIDER_LINK_WINDOW', `${pm.id}'s document authors no JSON output schema, so whether the collected answer is a result of the model is not judged`);
     else {
       const validate = validatorFor(authored.schema!);
-      check('ROUTER.IDEM.PROVIDER_LINK_WINDOW', isJsonMedia(retry.header('content-type')) && validate(jsonOf(retry) ?? null), `the answer the same-key retry collected for ${pm.id}`, "the generation's result: valid against the model's authored output schema", formatAjvErrors(validate.errors) || retry.header('content-type'), retry);
+      check('ROUTER.IDEM.PROVIDER_LINK_WINDOW', isJsonMedia(retry.header('content-type')) && validate(jsonOf(retry) ?? null), { what: `the answer the same-key retry collected for ${pm.id}`, expected: "the generation's result: valid against the model's authored output schema", received: formatAjvErrors(validate.errors) || retry.header('content-type'), on: retry });
     }
   });
 
@@ -249,7 +250,7 @@ test.describe('Idempotency', () => {
     const first = await api.call('runModel', withKey(key, { path: path(m), json: body }));
     checkRouterError(api, 'ROUTER.ERR.CONTENT_POLICY', first, [400], 'content_policy_violation');
     const again = await api.call('runModel', withKey(key, { path: path(m), json: body }));
-    check('ROUTER.IDEM.POLICY_REPLAYED', again.status === 400 && replayed(again), 'the retry of a content-policy refusal with the same key', '400 with Idempotent-Replayed: true', `${describe(api, again)}, Idempotent-Replayed: ${again.header(REPLAYED) ?? 'absent'}`);
+    check('ROUTER.IDEM.POLICY_REPLAYED', again.status === 400 && replayed(again), { what: 'the retry of a content-policy refusal with the same key', expected: '400 with Idempotent-Replayed: true', received: `${describe(api, again)}, Idempotent-Replayed: ${again.header(REPLAYED) ?? 'absent'}` });
   });
 });
 
@@ -264,12 +265,12 @@ function checkCreditsReplayed(api: ApiClient, original: ApiResponse, replay: Api
   const now = replay.header(name)?.trim();
   const zero = now !== undefined && /^0+(\.0+)?$/.test(now);
   // The original named no figure: there is none to repeat, and any figure on the replay is its own reading.
-  if (was !== undefined) check('ROUTER.IDEM.REPLAY', now === undefined || zero || Number(now) === Number(was), `${name} of a replay`, `${was} (the recorded answer's), absent or 0: not charged again`, now ?? 'absent', replay);
+  if (was !== undefined) check('ROUTER.IDEM.REPLAY', now === undefined || zero || Number(now) === Number(was), { what: `${name} of a replay`, expected: `${was} (the recorded answer's), absent or 0: not charged again`, received: now ?? 'absent', on: replay });
 }
 
 /** The https origins of the URLs a text holds. */
 function origins(text: string): string[] {
-  return [...new Set([...text.matchAll(/https:\/\/[^\s"'\/]+/g)].map((m) => m[0]))];
+  return [...new Set([...text.matchAll(/https:\/\/[^\s"'/]+/g)].map((m) => m[0]))];
 }
 
 function errorTypeIs(api: ApiClient, res: ApiResponse, type: string): boolean {
@@ -278,5 +279,5 @@ function errorTypeIs(api: ApiClient, res: ApiResponse, type: string): boolean {
 
 /** A keyed run of a valid body to a JSON model answers 200; anything else breaks ROUTER.RUN.NATIVE. */
 function ensureRan(api: ApiClient, res: ApiResponse): void {
-  ensure('ROUTER.RUN.NATIVE', res.status === 200, 'a keyed run of a valid body', '200', describe(api, res), res);
+  ensure('ROUTER.RUN.NATIVE', res.status === 200, { what: 'a keyed run of a valid body', expected: '200', received: describe(api, res), on: res });
 }

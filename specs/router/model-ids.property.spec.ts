@@ -13,10 +13,10 @@ test.describe('Identifiers', () => {
     const judge = async (a: { provider: string; model: string }, what: string): Promise<void> => {
       const res = await api.call('getModel', { path: { provider: a.provider, model: a.model } });
       const ok = res.status === 200 || (res.status === 404 && errorTypeOf(api, res) === 'model_not_found');
-      check('ROUTER.ID.SEGMENTS', ok, `the detail of ${what} (${a.provider.length} + ${a.model.length} characters)`, '200, or 404 model_not_found', describe(api, res));
+      check('ROUTER.ID.SEGMENTS', ok, { what: `the detail of ${what} (${a.provider.length} + ${a.model.length} characters)`, expected: '200, or 404 model_not_found', received: describe(api, res) });
       // The model ID is exactly the path's value (R:23:94c53fad03fb): a detail answered for it is that model's.
       const detail = res.status === 200 ? jsonOf(res) : undefined;
-      if (detail !== undefined) check('ROUTER.ID.SEGMENTS', detail.provider === a.provider && detail.model === a.model, `the detail answered for ${what}`, `the model ${a.provider}/${a.model} itself`, `${String(detail.provider)}/${String(detail.model)}`);
+      if (detail !== undefined) check('ROUTER.ID.SEGMENTS', detail.provider === a.provider && detail.model === a.model, { what: `the detail answered for ${what}`, expected: `the model ${a.provider}/${a.model} itself`, received: `${String(detail.provider)}/${String(detail.model)}` });
     };
     // Every run meets these, whatever the draws: the longest segments (64 and 128, 193 in all),
     // each separator, and a listed model's own segment under a provider that has no such model.
@@ -35,7 +35,7 @@ test.describe('Identifiers', () => {
     const upper = (s: string): string => s.replace(/[a-z]/, (c) => c.toUpperCase());
     for (const a of [{ provider: upper(m.provider), model: m.model }, { provider: m.provider, model: upper(m.model) }]) {
       const res = await api.call('getModel', { path: a });
-      check('ROUTER.ID.SEGMENTS', res.status >= 400 && res.status < 500, `the detail of ${a.provider}/${a.model} (segments are lowercase)`, 'a 4xx router error', describe(api, res));
+      check('ROUTER.ID.SEGMENTS', res.status >= 400 && res.status < 500, { what: `the detail of ${a.provider}/${a.model} (segments are lowercase)`, expected: 'a 4xx router error', received: describe(api, res) });
     }
   });
 
@@ -43,7 +43,7 @@ test.describe('Identifiers', () => {
     const operation = fc.constantFrom('getModel', 'runModel', 'estimateModel');
     await assertProperty(testInfo, profile, fc.tuple(invalidModelAddress(), operation), async ([a, op]) => {
       const res = await api.call(op, { path: { provider: a.provider, model: a.model }, ...(op === 'getModel' ? {} : { json: { prompt: 'conformance' } }) });
-      check('ROUTER.ID.SEGMENTS', res.status >= 400 && res.status < 500 && errorTypeOf(api, res) !== undefined, `${op} of an invalid address (${a.why}): ${JSON.stringify(`${a.provider}/${a.model}`.slice(0, 80))}`, 'a 4xx router error', describe(api, res));
+      check('ROUTER.ID.SEGMENTS', res.status >= 400 && res.status < 500 && errorTypeOf(api, res) !== undefined, { what: `${op} of an invalid address (${a.why}): ${JSON.stringify(`${a.provider}/${a.model}`.slice(0, 80))}`, expected: 'a 4xx router error', received: describe(api, res) });
     });
   });
 });

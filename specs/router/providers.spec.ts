@@ -11,6 +11,7 @@ import { imageBody } from '../../lib/router/bodies.ts';
 import { modelDocument, validatorFor } from '../../lib/router/schema-doc.ts';
 import { isJsonMedia } from '../../lib/contracts/validate.ts';
 import { SuiteError } from '../../lib/violations.ts';
+import { textOf } from '../../lib/values.ts';
 
 const EDIT_PREFIX = "this request's `image` selects the edit operation";
 const BYOK_PREFIX = 'this request resolved a BYOK credential';
@@ -38,11 +39,11 @@ function sameMembers(a: Record<string, unknown>, b: Record<string, unknown>): bo
 /** The corrected resend after a prefixed 409 runs afresh: 200, not a replay, not the 409 again. */
 function checkCorrected(api: ApiClient, rule: 'ROUTER.PROVIDER.EDIT_UNSERVABLE' | 'ROUTER.PROVIDER.BYOK_CONFLICT', res: ApiResponse, what: string): void {
   const replay = res.header('idempotent-replayed')?.trim().toLowerCase() === 'true';
-  check(rule, res.status === 200 && !replay, what, 'a fresh 200 (the 409 was raised before dispatch, so the key stays free)', `${describe(api, res)}, Idempotent-Replayed: ${res.header('idempotent-replayed') ?? 'absent'} ${JSON.stringify(detailOf(res).slice(0, 80))}`, res);
+  check(rule, res.status === 200 && !replay, { what, expected: 'a fresh 200 (the 409 was raised before dispatch, so the key stays free)', received: `${describe(api, res)}, Idempotent-Replayed: ${res.header('idempotent-replayed') ?? 'absent'} ${JSON.stringify(detailOf(res).slice(0, 80))}`, on: res });
 }
 
 function detailOf(res: ApiResponse): string {
-  return String(jsonOf(res)?.detail ?? '');
+  return textOf(jsonOf(res)?.detail ?? '');
 }
 
 test.describe('model_provider', () => {
@@ -52,11 +53,11 @@ test.describe('model_provider', () => {
     // The brand-named aliases follow the target's brand (scenario input brand_aliases).
     for (const alias of nativeAliases(api)) {
       const run = await api.call('runModel', { path: path(m), query: { model_provider: alias }, json: body });
-      check('ROUTER.PROVIDER.ALIASES', run.status === 200, `a run with model_provider=${alias}`, '200 (native dispatch)', describe(api, run));
-      check('ROUTER.PROVIDER.ALIASES', run.header(hdr(api, 'router-dropped-params')) === undefined && run.header(hdr(api, 'router-fallback-provider')) === undefined, `a run with model_provider=${alias}`, 'no translation and no fallback disclosed', run.header(hdr(api, 'router-dropped-params')) ?? run.header(hdr(api, 'router-fallback-provider')));
+      check('ROUTER.PROVIDER.ALIASES', run.status === 200, { what: `a run with model_provider=${alias}`, expected: '200 (native dispatch)', received: describe(api, run) });
+      check('ROUTER.PROVIDER.ALIASES', run.header(hdr(api, 'router-dropped-params')) === undefined && run.header(hdr(api, 'router-fallback-provider')) === undefined, { what: `a run with model_provider=${alias}`, expected: 'no translation and no fallback disclosed', received: run.header(hdr(api, 'router-dropped-params')) ?? run.header(hdr(api, 'router-fallback-provider')) });
       const q = (await api.call('estimateModel', { path: path(m), query: { model_provider: alias }, json: body })).json<Quote>();
       const same = typeof q.amount === 'string' && typeof native.amount === 'string' ? parseDecimal(q.amount) === parseDecimal(native.amount) : q.source === native.source;
-      check('ROUTER.PROVIDER.ALIASES', same, `the quote with model_provider=${alias}`, `the native quote (${String(native.amount ?? native.source)})`, q.amount ?? q.source);
+      check('ROUTER.PROVIDER.ALIASES', same, { what: `the quote with model_provider=${alias}`, expected: `the native quote (${String(native.amount ?? native.source)})`, received: q.amount ?? q.source });
     }
   });
 
@@ -82,13 +83,13 @@ test.describe('model_provider', () => {
       key = uniqueKey('edit');
       const res = await api.call('runModel', withKey(key, { path: path(m), query: { model_provider: unservable }, json: edit }));
       checkRouterError(api, 'ROUTER.PROVIDER.EDIT_UNSERVABLE', res, [409], 'invalid_input', `edit with model_provider=${unservable}, attempt ${attempt} with a new key: ${describe(api, res)}`);
-      check('ROUTER.PROVIDER.EDIT_UNSERVABLE', detailOf(res).startsWith(EDIT_PREFIX), 'detail of the 409', `begins "${EDIT_PREFIX}"`, detailOf(res));
+      check('ROUTER.PROVIDER.EDIT_UNSERVABLE', detailOf(res).startsWith(EDIT_PREFIX), { what: 'detail of the 409', expected: `begins "${EDIT_PREFIX}"`, received: detailOf(res) });
     }
     // R:152:0b3be116b11f: the fix is to drop model_provider; a refusal before dispatch leaves the key free (R:173).
     checkCorrected(api, 'ROUTER.PROVIDER.EDIT_UNSERVABLE', await api.call('runModel', withKey(key, { path: path(m), json: edit })), 'the edit resent without model_provider, under the key of the last 409');
     const servable = requireScenario('edit_servable_provider', 'a provider whose translator carries the edit media') as string;
     const ok = await api.call('runModel', { path: path(m), query: { model_provider: servable }, json: edit });
-    check('ROUTER.PROVIDER.EDIT_UNSERVABLE', ok.status === 200, `edit with model_provider=${servable}`, '200 (the leg carries the media)', describe(api, ok));
+    check('ROUTER.PROVIDER.EDIT_UNSERVABLE', ok.status === 200, { what: `edit with model_provider=${servable}`, expected: '200 (the leg carries the media)', received: describe(api, ok) });
   });
 
   test('an own-key request naming model_provider is refused 409 invalid_input with the stable BYOK prefix, whether or not the provider serves the model', rules('ROUTER.PROVIDER.BYOK_CONFLICT'), async ({ api, requireScenario }) => {
@@ -101,7 +102,7 @@ test.describe('model_provider', () => {
       key = uniqueKey('byok');
       const res = await byok.call('runModel', withKey(key, { path: path(m), query: { model_provider: provider }, json: body }));
       checkRouterError(api, 'ROUTER.PROVIDER.BYOK_CONFLICT', res, [409], 'invalid_input', `an own-key run with model_provider=${provider} and a new key: ${describe(api, res)}`);
-      check('ROUTER.PROVIDER.BYOK_CONFLICT', detailOf(res).startsWith(BYOK_PREFIX), 'detail of the 409', `begins "${BYOK_PREFIX}"`, detailOf(res));
+      check('ROUTER.PROVIDER.BYOK_CONFLICT', detailOf(res).startsWith(BYOK_PREFIX), { what: 'detail of the 409', expected: `begins "${BYOK_PREFIX}"`, received: detailOf(res) });
     }
     // R:152:0b3be116b11f: the fix is to drop model_provider; a refusal before dispatch leaves the key free (R:173).
     checkCorrected(api, 'ROUTER.PROVIDER.BYOK_CONFLICT', await byok.call('runModel', withKey(key, { path: path(m), json: body })), 'the own-key run resent without model_provider, under the key of the last 409');
@@ -146,7 +147,7 @@ test.describe('model_provider', () => {
         continue;
       }
       const res = await step.all();
-      check('ROUTER.PROVIDER.REFUSAL_ORDER', matches(res, step.expect), `a request meeting the ${step.refusal} refusal and the later ${step.later}`, `the ${step.refusal} refusal: ${step.expect.status}${step.expect.prefix ? ` "${step.expect.prefix}…"` : ''}`, `${describe(api, res)} ${JSON.stringify(detailOf(res).slice(0, 80))}`, res);
+      check('ROUTER.PROVIDER.REFUSAL_ORDER', matches(res, step.expect), { what: `a request meeting the ${step.refusal} refusal and the later ${step.later}`, expected: `the ${step.refusal} refusal: ${step.expect.status}${step.expect.prefix ? ` "${step.expect.prefix}…"` : ''}`, received: `${describe(api, res)} ${JSON.stringify(detailOf(res).slice(0, 80))}`, on: res });
     }
   });
 
@@ -154,23 +155,23 @@ test.describe('model_provider', () => {
     const m = modelRef(requireScenario('image_model', 'model with alternates') as string);
     const t = requireScenario('translation', 'an alternate, a body and the native field it cannot express') as { provider: string; dropped_field: string; body: Record<string, unknown> };
     const res = await api.call('runModel', { path: path(m), query: { model_provider: t.provider }, json: t.body });
-    check('ROUTER.PROVIDER.TRANSLATION', res.status === 200, `a translated run on ${t.provider}`, '200', describe(api, res));
+    check('ROUTER.PROVIDER.TRANSLATION', res.status === 200, { what: `a translated run on ${t.provider}`, expected: '200', received: describe(api, res) });
     const raw = res.header(hdr(api, 'router-dropped-params'));
     const list = raw === undefined ? undefined : decodeDroppedParams(raw);
-    check('ROUTER.PROVIDER.TRANSLATION', list !== undefined && list.some((s) => s.includes(t.dropped_field)), `${hdr(api, 'router-dropped-params')} of the run`, `a sentence naming ${t.dropped_field}`, raw ?? 'absent');
+    check('ROUTER.PROVIDER.TRANSLATION', list !== undefined && list.some((s) => s.includes(t.dropped_field)), { what: `${hdr(api, 'router-dropped-params')} of the run`, expected: `a sentence naming ${t.dropped_field}`, received: raw ?? 'absent' });
   });
 
   test("an alternate's answer is the model's native output or the alternate's own answer; with strict_mode=true it is the alternate's own, unchanged", rules('ROUTER.PROVIDER.ANSWER'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'model with alternates') as string);
     const s = requireScenario('strict_body', "a body written in the alternate provider's schema") as { provider: string; body: Record<string, unknown>; answer_members: unknown };
-    const named = Array.isArray(s.answer_members) && s.answer_members.every((k) => typeof k === 'string') ? (s.answer_members as string[]) : undefined;
+    const named = Array.isArray(s.answer_members) && s.answer_members.every((k) => typeof k === 'string') ? (s.answer_members) : undefined;
     // The alternate's own answer, as strict mode forwards it (R:145:efded79376a2).
     const strict = await api.call('runModel', { path: path(m), query: { model_provider: s.provider, strict_mode: true }, json: s.body });
     const own = strict.status === 200 ? jsonOf(strict) : undefined;
     if (own === undefined) notJudged('ROUTER.PROVIDER.ANSWER', `the strict-mode run on ${s.provider} answered ${describe(api, strict)} without a JSON object, so there is no answer of ${s.provider}'s own to judge or compare with`);
     else if (named === undefined) notJudged('ROUTER.PROVIDER.ANSWER', `the target names no strict_body.answer_members, so whether the strict-mode answer of ${s.provider} is its own, unchanged, is not judged`);
     // Unchanged: exactly the members the target says the alternate answers, none added or lost.
-    else check('ROUTER.PROVIDER.ANSWER', sameMembers(own, Object.fromEntries(named.map((k) => [k, true]))), `the strict-mode answer of ${s.provider}`, `${s.provider}'s own answer, unchanged: exactly the members ${named.join(', ')} (scenario strict_body.answer_members)`, Object.keys(own), strict);
+    else check('ROUTER.PROVIDER.ANSWER', sameMembers(own, Object.fromEntries(named.map((k) => [k, true]))), { what: `the strict-mode answer of ${s.provider}`, expected: `${s.provider}'s own answer, unchanged: exactly the members ${named.join(', ')} (scenario strict_body.answer_members)`, received: Object.keys(own), on: strict });
     // Without strict mode the answer is mapped back to the native contract, or else is the alternate's raw answer (R:144:8f87a4ad1340).
     const res = await api.call('runModel', { path: path(m), query: { model_provider: s.provider }, json: imageBody(requireScenario) });
     const out = res.status === 200 ? jsonOf(res) : undefined;
@@ -187,7 +188,7 @@ test.describe('model_provider', () => {
     const ownMembers = named ?? (own === undefined ? undefined : Object.keys(own));
     const raw = ownMembers === undefined ? undefined : sameMembers(out, Object.fromEntries(ownMembers.map((k) => [k, true])));
     if (native === true || raw === true || (native === false && raw === false)) {
-      check('ROUTER.PROVIDER.ANSWER', native === true || raw === true, `the answer of a run on ${s.provider} without strict mode`, `${m.id}'s native output (valid against its authored output schema) or ${s.provider}'s own answer (members ${ownMembers!.join(', ')})`, Object.keys(out), res);
+      check('ROUTER.PROVIDER.ANSWER', native === true || raw === true, { what: `the answer of a run on ${s.provider} without strict mode`, expected: `${m.id}'s native output (valid against its authored output schema) or ${s.provider}'s own answer (members ${ownMembers!.join(', ')})`, received: Object.keys(out), on: res });
     } else {
       notJudged('ROUTER.PROVIDER.ANSWER', `${m.id}'s document authors ${authored === undefined ? 'no JSON output schema' : 'an output schema the answer does not meet'}, and ${ownMembers === undefined ? `no answer of ${s.provider}'s own is known` : `the answer is not shaped as ${s.provider}'s own`}: which of the two it is cannot be told`);
     }
@@ -197,10 +198,10 @@ test.describe('model_provider', () => {
     const m = modelRef(requireScenario('image_model', 'model with alternates') as string);
     const s = requireScenario('strict_body', "a body written in the alternate provider's schema") as { provider: string; body: Record<string, unknown> };
     const res = await api.call('runModel', { path: path(m), query: { model_provider: s.provider, strict_mode: true }, json: s.body });
-    check('ROUTER.PROVIDER.STRICT_MODE', res.status === 200, `a strict-mode run on ${s.provider} with its own schema`, '200 (native validation skipped)', describe(api, res));
-    check('ROUTER.PROVIDER.STRICT_MODE', res.header(hdr(api, 'router-dropped-params')) === undefined, 'the strict-mode run', 'no dropped-params header', res.header(hdr(api, 'router-dropped-params')));
+    check('ROUTER.PROVIDER.STRICT_MODE', res.status === 200, { what: `a strict-mode run on ${s.provider} with its own schema`, expected: '200 (native validation skipped)', received: describe(api, res) });
+    check('ROUTER.PROVIDER.STRICT_MODE', res.header(hdr(api, 'router-dropped-params')) === undefined, { what: 'the strict-mode run', expected: 'no dropped-params header', received: res.header(hdr(api, 'router-dropped-params')) });
     // strict_mode is only meaningful with model_provider: alone it leaves native validation on.
     const alone = await api.call('runModel', { path: path(m), query: { strict_mode: true }, json: s.body });
-    check('ROUTER.PROVIDER.STRICT_MODE', alone.status === 422, `strict_mode=true without model_provider, with a body invalid for ${m.id}'s native schema`, '422 (native validation, as without strict_mode)', describe(api, alone), alone);
+    check('ROUTER.PROVIDER.STRICT_MODE', alone.status === 422, { what: `strict_mode=true without model_provider, with a body invalid for ${m.id}'s native schema`, expected: '422 (native validation, as without strict_mode)', received: describe(api, alone), on: alone });
   });
 });

@@ -24,7 +24,7 @@ function submitted(client: ApiClient, args: Parameters<ApiClient['call']>[1]): P
 
 /** A submit of a valid body is admitted: anything but 201 breaks ROUTER.QUEUE.HANDLE. */
 function handleOf(res: ApiResponse): Handle {
-  ensure('ROUTER.QUEUE.HANDLE', res.status === 201, 'a submit of a valid body', '201 with the handle', String(res.status), res);
+  ensure('ROUTER.QUEUE.HANDLE', res.status === 201, { what: 'a submit of a valid body', expected: '201 with the handle', received: String(res.status), on: res });
   noteQueueStatus(res, 'a submit');
   return res.json<Handle>();
 }
@@ -68,18 +68,18 @@ test.describe('Queued request', () => {
   test('a submit answers 201 with request_id, status, queue_position and three absolute URLs that lead to status, collect and cancel; the request ID is a lowercase uuid', rules('ROUTER.QUEUE.HANDLE', 'ROUTER.ID.REQUEST_ID'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'JSON model') as string);
     const res = await submitted(api, { path: path(m), json: imageBody(requireScenario) });
-    check('ROUTER.QUEUE.HANDLE', res.status === 201, `a submit to ${m.id}`, '201', describe(api, res));
+    check('ROUTER.QUEUE.HANDLE', res.status === 201, { what: `a submit to ${m.id}`, expected: '201', received: describe(api, res) });
     noteQueueStatus(res, 'a submit');
     const h = res.json<Handle>();
-    check('ROUTER.QUEUE.HANDLE', h.queue_position === undefined || (Number.isInteger(h.queue_position) && h.queue_position >= 0), 'queue_position', 'an integer of at least 0', h.queue_position);
+    check('ROUTER.QUEUE.HANDLE', h.queue_position === undefined || (Number.isInteger(h.queue_position) && h.queue_position >= 0), { what: 'queue_position', expected: 'an integer of at least 0', received: h.queue_position });
     for (const [member, op] of [['status_url', 'getModelRequestStatus'], ['response_url', 'getModelRequest'], ['cancel_url', 'cancelModelRequest']] as const) {
       const url = new URL(h[member]);
       const base = new URL(api.target.baseUrl);
       const rel = url.pathname.slice(base.pathname.replace(/\/+$/, '').length);
-      check('ROUTER.QUEUE.HANDLE', url.origin === base.origin && api.operation(op).pathPattern.test(rel), member, `an absolute URL of the ${op} operation`, h[member]);
+      check('ROUTER.QUEUE.HANDLE', url.origin === base.origin && api.operation(op).pathPattern.test(rel), { what: member, expected: `an absolute URL of the ${op} operation`, received: h[member] });
     }
     const status = await readStatus(api, h);
-    check('ROUTER.QUEUE.HANDLE', status.status === 200 && status.json<Handle>().request_id === h.request_id, 'the status_url, followed', `200 for ${h.request_id}`, describe(api, status));
+    check('ROUTER.QUEUE.HANDLE', status.status === 200 && status.json<Handle>().request_id === h.request_id, { what: 'the status_url, followed', expected: `200 for ${h.request_id}`, received: describe(api, status) });
   });
 
   test('an unfinished request: status and collect carry Retry-After, collect answers 202 with the status, and status is one of exactly three values over its life and the run; Retry-After is integer seconds', rules('ROUTER.QUEUE.POLL_RETRY_AFTER', 'ROUTER.QUEUE.COLLECT_PENDING', 'ROUTER.QUEUE.STATUS_CLOSED', 'ROUTER.QUEUE.STATUS_NAMES', 'ROUTER.HEADER.RETRY_AFTER'), async ({ api, requireScenario }) => {
@@ -95,7 +95,7 @@ test.describe('Queued request', () => {
       for (const rule of ['ROUTER.QUEUE.POLL_RETRY_AFTER', 'ROUTER.QUEUE.COLLECT_PENDING', 'ROUTER.QUEUE.STATUS_NAMES', 'ROUTER.HEADER.RETRY_AFTER'] as const) notJudged(rule, why);
       return;
     }
-    check('ROUTER.QUEUE.POLL_RETRY_AFTER', retryAfterOf(status) !== undefined, `the status read of an unfinished request (${s.status})`, 'Retry-After', status.header('retry-after') ?? 'absent');
+    check('ROUTER.QUEUE.POLL_RETRY_AFTER', retryAfterOf(status) !== undefined, { what: `the status read of an unfinished request (${s.status})`, expected: 'Retry-After', received: status.header('retry-after') ?? 'absent' });
     // A collect answering otherwise is judged only if the request is still unfinished after it: it
     // may have ended between the status read and the collect (a loaded machine, a short run).
     const still = collect.status === 202 ? undefined : await readStatus(api, h);
@@ -104,16 +104,16 @@ test.describe('Queued request', () => {
       for (const rule of ['ROUTER.QUEUE.POLL_RETRY_AFTER', 'ROUTER.QUEUE.COLLECT_PENDING', 'ROUTER.QUEUE.STATUS_NAMES'] as const) notJudged(rule, why);
       return;
     }
-    check('ROUTER.QUEUE.COLLECT_PENDING', collect.status === 202, 'collect of an unfinished request', '202 with the status response', describe(api, collect));
+    check('ROUTER.QUEUE.COLLECT_PENDING', collect.status === 202, { what: 'collect of an unfinished request', expected: '202 with the status response', received: describe(api, collect) });
     const pending = collect.status === 202 ? collect.json<Handle>() : undefined;
-    check('ROUTER.QUEUE.COLLECT_PENDING', pending?.request_id === h.request_id && pending.status !== 'COMPLETED', 'the 202 body', 'the status response of this unfinished request', pending ?? collect.status);
+    check('ROUTER.QUEUE.COLLECT_PENDING', pending?.request_id === h.request_id && pending.status !== 'COMPLETED', { what: 'the 202 body', expected: 'the status response of this unfinished request', received: pending ?? collect.status });
     // Judged on the pending answer only: a collect answering anything else breaks COLLECT_PENDING, not this rule too.
-    if (pending) check('ROUTER.QUEUE.POLL_RETRY_AFTER', retryAfterOf(collect) !== undefined, 'collect of an unfinished request', 'Retry-After', collect.header('retry-after') ?? 'absent', collect);
+    if (pending) check('ROUTER.QUEUE.POLL_RETRY_AFTER', retryAfterOf(collect) !== undefined, { what: 'collect of an unfinished request', expected: 'Retry-After', received: collect.header('retry-after') ?? 'absent', on: collect });
     else notJudged('ROUTER.QUEUE.POLL_RETRY_AFTER', `collect of the unfinished request answered ${describe(api, collect)}, not the pending 202 (ROUTER.QUEUE.COLLECT_PENDING judges that)`);
     // Watched to its end: every status it takes (waiting, running, COMPLETED) joins the run's count.
     const unfinished = [h.status, s.status, ...(pending ? [pending.status] : [])];
     await untilCompleted(api, h, { seen: (res) => unfinished.push(res.json<Handle>().status) });
-    for (const v of new Set(unfinished)) check('ROUTER.QUEUE.STATUS_NAMES', UNFINISHED.includes(v), 'a status of the unfinished request', UNFINISHED.join(' or '), v);
+    for (const v of new Set(unfinished)) check('ROUTER.QUEUE.STATUS_NAMES', UNFINISHED.includes(v), { what: 'a status of the unfinished request', expected: UNFINISHED.join(' or '), received: v });
   });
 
   test('collect of a finished request is byte for byte the synchronous answer; success has no error_type, failure has one and is COMPLETED too; status never carries the result; a late cancel changes nothing', rules('ROUTER.QUEUE.COLLECT_IDENTICAL', 'ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE', 'ROUTER.QUEUE.STATUS_NO_RESULT', 'ROUTER.QUEUE.STATUS_CLOSED', 'ROUTER.QUEUE.CANCEL'), async ({ api, requireScenario }) => {
@@ -125,20 +125,20 @@ test.describe('Queued request', () => {
       submitted(api, { path: path(m), json: failing }).then(handleOf),
     ]);
     const sync = await api.call('runModel', { path: path(m), json: body });
-    ensure('ROUTER.RUN.NATIVE', sync.status === 200, `a synchronous run of ${m.id}`, '200', describe(api, sync), sync);
+    ensure('ROUTER.RUN.NATIVE', sync.status === 200, { what: `a synchronous run of ${m.id}`, expected: '200', received: describe(api, sync), on: sync });
     const [okDone, badDone] = await Promise.all([untilCompleted(api, ok), untilCompleted(api, bad)]);
     // No separate terminal status for failure: a request that did not succeed is COMPLETED too.
-    check('ROUTER.QUEUE.STATUS_CLOSED', okDone.status === 'COMPLETED' && badDone.status === 'COMPLETED', 'the final status of a request that succeeded and of one that failed', 'COMPLETED for both', { succeeded: okDone.status, failed: badDone.status });
-    check('ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE', !('error_type' in okDone), 'status of a request that succeeded', 'no error_type member (absent, not null)', okDone.error_type);
-    check('ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE', typeof badDone.error_type === 'string' && badDone.error_type.length > 0, 'status of a request that failed', 'COMPLETED with an error_type', badDone);
+    check('ROUTER.QUEUE.STATUS_CLOSED', okDone.status === 'COMPLETED' && badDone.status === 'COMPLETED', { what: 'the final status of a request that succeeded and of one that failed', expected: 'COMPLETED for both', received: { succeeded: okDone.status, failed: badDone.status } });
+    check('ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE', !('error_type' in okDone), { what: 'status of a request that succeeded', expected: 'no error_type member (absent, not null)', received: okDone.error_type });
+    check('ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE', typeof badDone.error_type === 'string' && badDone.error_type.length > 0, { what: 'status of a request that failed', expected: 'COMPLETED with an error_type', received: badDone });
     const collected = await api.follow(ok.response_url);
-    check('ROUTER.QUEUE.COLLECT_IDENTICAL', collected.status === 200, 'collect of the finished request', '200', describe(api, collected));
-    check('ROUTER.QUEUE.COLLECT_IDENTICAL', collected.header('content-type') === sync.header('content-type'), 'media type of the collected result', sync.header('content-type') ?? '(none)', collected.header('content-type'));
+    check('ROUTER.QUEUE.COLLECT_IDENTICAL', collected.status === 200, { what: 'collect of the finished request', expected: '200', received: describe(api, collected) });
+    check('ROUTER.QUEUE.COLLECT_IDENTICAL', collected.header('content-type') === sync.header('content-type'), { what: 'media type of the collected result', expected: sync.header('content-type') ?? '(none)', received: collected.header('content-type') });
     // A fresh synchronous run answers the same bytes only for a model the target declares deterministic.
-    if (deterministicModels(api, requireScenario).has(m.id)) check('ROUTER.QUEUE.COLLECT_IDENTICAL', collected.body.equals(sync.body), 'the collected bytes', `the ${sync.body.length} bytes of the synchronous answer`, `${collected.body.length} bytes that differ`);
+    if (deterministicModels(api, requireScenario).has(m.id)) check('ROUTER.QUEUE.COLLECT_IDENTICAL', collected.body.equals(sync.body), { what: 'the collected bytes', expected: `the ${sync.body.length} bytes of the synchronous answer`, received: `${collected.body.length} bytes that differ` });
     else notJudged('ROUTER.QUEUE.COLLECT_IDENTICAL', `${m.id} is not among the target's deterministic_models, so its collect is not compared byte for byte with a fresh synchronous run`);
     const leaked = resultPieces(okDone as unknown as Record<string, unknown>, jsonOf(collected) ?? collected.body.toString('utf8'), body, m.id);
-    check('ROUTER.QUEUE.STATUS_NO_RESULT', leaked.length === 0, 'status of the finished request', 'no piece of the result, at any depth', leaked);
+    check('ROUTER.QUEUE.STATUS_NO_RESULT', leaked.length === 0, { what: 'status of the finished request', expected: 'no piece of the result, at any depth', received: leaked });
     // R:106:b0ddf19e95e5: a cancel of a finished request is answered ALREADY_COMPLETED and changes nothing:
     // what a status read and a collect answer just before it, they answer just after it.
     if (collected.status === 200) {
@@ -150,11 +150,11 @@ test.describe('Queued request', () => {
       };
       const before = await look();
       // A finished request never leaves COMPLETED (no transition out of it), collected or not.
-      check('ROUTER.QUEUE.STATUS_CLOSED', isDeepStrictEqual(before.status, { status: okDone.status, error_type: undefined }), 'status of the finished request, read again after its result was collected', `${okDone.status} without error_type, as before the collect`, before.status);
+      check('ROUTER.QUEUE.STATUS_CLOSED', isDeepStrictEqual(before.status, { status: okDone.status, error_type: undefined }), { what: 'status of the finished request, read again after its result was collected', expected: `${okDone.status} without error_type, as before the collect`, received: before.status });
       const late = await api.follow(ok.cancel_url, { method: 'PUT' });
-      check('ROUTER.QUEUE.CANCEL', (late.status === 409 || late.status === 400) && jsonOf(late)?.status === 'ALREADY_COMPLETED', 'cancel of a request that finished with a result', 'ALREADY_COMPLETED under 409 or 400', describe(api, late), late);
+      check('ROUTER.QUEUE.CANCEL', (late.status === 409 || late.status === 400) && jsonOf(late)?.status === 'ALREADY_COMPLETED', { what: 'cancel of a request that finished with a result', expected: 'ALREADY_COMPLETED under 409 or 400', received: describe(api, late), on: late });
       const after = await look();
-      check('ROUTER.QUEUE.CANCEL', isDeepStrictEqual(after, before), 'the finished request, read and collected after that cancel', `unchanged: ${JSON.stringify(before)}`, after, late);
+      check('ROUTER.QUEUE.CANCEL', isDeepStrictEqual(after, before), { what: 'the finished request, read and collected after that cancel', expected: `unchanged: ${JSON.stringify(before)}`, received: after, on: late });
     }
   });
 
@@ -191,19 +191,19 @@ test.describe('Queued request', () => {
       // R:107:74fe11755885: COMPLETED without error_type is a run that succeeded; its collect answers the stored result.
       const got = await api.follow(h.response_url);
       collected.push(got);
-      check('ROUTER.QUEUE.COLLECT_IDENTICAL', got.status === 200, what, '200 with its result (it ended COMPLETED without error_type)', describe(api, got), got);
+      check('ROUTER.QUEUE.COLLECT_IDENTICAL', got.status === 200, { what, expected: '200 with its result (it ended COMPLETED without error_type)', received: describe(api, got), on: got });
       const sync = deterministic ? await api.call('runModel', { path: path(m), json: bodies[i] }) : undefined;
       syncs.push(sync);
       if (sync === undefined || got.status !== 200) continue;
-      ensure('ROUTER.RUN.NATIVE', sync.status === 200, `a synchronous run of ${m.id} with the body of image request ${i + 1}`, '200', describe(api, sync), sync);
-      check('ROUTER.QUEUE.COLLECT_IDENTICAL', got.body.equals(sync.body), `the bytes of the ${what}`, `the ${sync.body.length} bytes a synchronous run of its own body answers`, `${got.body.length} bytes that differ`, got);
+      ensure('ROUTER.RUN.NATIVE', sync.status === 200, { what: `a synchronous run of ${m.id} with the body of image request ${i + 1}`, expected: '200', received: describe(api, sync), on: sync });
+      check('ROUTER.QUEUE.COLLECT_IDENTICAL', got.body.equals(sync.body), { what: `the bytes of the ${what}`, expected: `the ${sync.body.length} bytes a synchronous run of its own body answers`, received: `${got.body.length} bytes that differ`, on: got });
     }
     // The two bodies differ in their prompt; where their synchronous answers differ too, two equal
     // collects mean one request was handed the other's result.
     const [a, b] = collected;
     const [sa, sb] = syncs;
     if (a?.status === 200 && b?.status === 200 && sa?.status === 200 && sb?.status === 200 && !sa.body.equals(sb.body)) {
-      check('ROUTER.QUEUE.COLLECT_IDENTICAL', !a.body.equals(b.body), 'the collects of the two image requests, whose bodies and synchronous answers differ', 'two different results, each its own', `the same ${a.body.length} bytes for both`, b);
+      check('ROUTER.QUEUE.COLLECT_IDENTICAL', !a.body.equals(b.body), { what: 'the collects of the two image requests, whose bodies and synchronous answers differ', expected: 'two different results, each its own', received: `the same ${a.body.length} bytes for both`, on: b });
     } else {
       notJudged('ROUTER.QUEUE.COLLECT_IDENTICAL', 'the two collects were not compared with each other: one of them or of their synchronous runs did not answer 200, the model is not deterministic here, or both synchronous answers are the same bytes');
     }
@@ -218,15 +218,15 @@ test.describe('Queued request', () => {
     };
     const before = await statusOf();
     const cancel = await api.follow(h.cancel_url, { method: 'PUT' });
-    check('ROUTER.QUEUE.CANCEL', cancel.status === 202 && cancel.json<Handle>().status === 'CANCELLATION_REQUESTED', 'cancel of an unfinished request', '202 CANCELLATION_REQUESTED', `${cancel.status} ${JSON.stringify(cancel.body.toString('utf8').slice(0, 120))}`);
+    check('ROUTER.QUEUE.CANCEL', cancel.status === 202 && cancel.json<Handle>().status === 'CANCELLATION_REQUESTED', { what: 'cancel of an unfinished request', expected: '202 CANCELLATION_REQUESTED', received: `${cancel.status} ${JSON.stringify(cancel.body.toString('utf8').slice(0, 120))}` });
     const after = await statusOf();
     const done = await untilCompleted(api, h);
-    check('ROUTER.QUEUE.STATUS_CLOSED', done.status === 'COMPLETED', 'the final status of a cancelled request', 'COMPLETED', done.status);
+    check('ROUTER.QUEUE.STATUS_CLOSED', done.status === 'COMPLETED', { what: 'the final status of a cancelled request', expected: 'COMPLETED', received: done.status });
     // R:105:e83e71a59b60, R:107:74fe11755885: COMPLETED without error_type is a run that succeeded, so it has its
     // result to collect; a cancel that took effect ends with an error_type like any failure.
     const clean = done.status === 'COMPLETED' && done.error_type === undefined;
     const cleanCollect = clean ? await api.follow(h.response_url) : undefined;
-    if (cleanCollect !== undefined) check('ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE', cleanCollect.status === 200, 'collect of a cancelled request that ended COMPLETED without error_type', "200 with its result (no error_type means the run succeeded; a cancel that took effect carries one)", describe(api, cleanCollect), cleanCollect);
+    if (cleanCollect !== undefined) check('ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE', cleanCollect.status === 200, { what: 'collect of a cancelled request that ended COMPLETED without error_type', expected: "200 with its result (no error_type means the run succeeded; a cancel that took effect carries one)", received: describe(api, cleanCollect), on: cleanCollect });
     // R:104:618235c3f8bc: a cancel is requested, not promised to work, so whether it takes effect is no
     // MUST. The assumption judged at SHOULD: a request read waiting just before the cancel, and
     // still waiting or COMPLETED just after, had not reached the partner and is stopped. Waiting is
@@ -239,16 +239,16 @@ test.describe('Queued request', () => {
       notJudged('ROUTER.QUEUE.CANCEL_QUEUED', `${m.id} read ${before ?? 'no status'} before the cancel and ${after ?? 'no status'} after it, not still waiting in the queue (the submit's initial status, ${waiting}) on both sides of it, so the run may have been at the partner (seed: it may still finish)`);
     } else {
       const tookEffect = typeof done.error_type === 'string' && done.error_type !== '';
-      check('ROUTER.QUEUE.CANCEL_QUEUED', tookEffect, 'a request cancelled while still waiting in the queue', 'COMPLETED with an error_type (the cancel took effect)', done);
+      check('ROUTER.QUEUE.CANCEL_QUEUED', tookEffect, { what: 'a request cancelled while still waiting in the queue', expected: 'COMPLETED with an error_type (the cancel took effect)', received: done });
       if (tookEffect) {
         // Stopped before the partner, it holds no result: collect answers an error (public docs: 409), never the result or 202.
         const collected = await api.follow(h.response_url);
-        check('ROUTER.QUEUE.CANCEL_QUEUED', collected.status >= 400, 'collect of a request cancelled while waiting in the queue', 'an error answer (no stored result)', describe(api, collected));
+        check('ROUTER.QUEUE.CANCEL_QUEUED', collected.status >= 400, { what: 'collect of a request cancelled while waiting in the queue', expected: 'an error answer (no stored result)', received: describe(api, collected) });
       }
     }
     const again = await api.follow(h.cancel_url, { method: 'PUT' });
     const body = again.body.length > 0 ? (JSON.parse(again.body.toString('utf8')) as Record<string, unknown>) : {};
-    check('ROUTER.QUEUE.CANCEL', (again.status === 409 || again.status === 400) && body.status === 'ALREADY_COMPLETED', 'cancel of a finished request', 'ALREADY_COMPLETED under 409 or 400 (the two codes the seed names)', `${again.status} ${JSON.stringify(body)}`);
+    check('ROUTER.QUEUE.CANCEL', (again.status === 409 || again.status === 400) && body.status === 'ALREADY_COMPLETED', { what: 'cancel of a finished request', expected: 'ALREADY_COMPLETED under 409 or 400 (the two codes the seed names)', received: `${again.status} ${JSON.stringify(body)}` });
   });
 
   test('queue_position counts the requests ahead: a later admission counts an earlier one of the same caller and model still waiting (assumed: arrival order)', rules('ROUTER.QUEUE.POSITION'), async ({ api, requireScenario }) => {
@@ -268,7 +268,7 @@ test.describe('Queued request', () => {
       } else if (typeof now.queue_position !== 'number' || typeof second.queue_position !== 'number') {
         notJudged('ROUTER.QUEUE.POSITION', `no queue_position to compare (the second handle: ${String(second.queue_position)}; the first request's status: ${String(now.queue_position)})`);
       } else {
-        check('ROUTER.QUEUE.POSITION', second.queue_position >= now.queue_position + 1, `queue_position of a second admission to ${m.id} (${second.queue_position}) against the first, still waiting after it (${now.queue_position})`, `at least ${now.queue_position + 1}: the requests still ahead of the first, and the first itself`, second.queue_position, read);
+        check('ROUTER.QUEUE.POSITION', second.queue_position >= now.queue_position + 1, { what: `queue_position of a second admission to ${m.id} (${second.queue_position}) against the first, still waiting after it (${now.queue_position})`, expected: `at least ${now.queue_position + 1}: the requests still ahead of the first, and the first itself`, received: second.queue_position, on: read });
       }
     } finally {
       // Both leave the queue at once (the cancel is only asked; its answer is ROUTER.QUEUE.CANCEL's).
@@ -294,7 +294,7 @@ test.describe('Queued request', () => {
     // A field of another JSON type than the model's own schema document declares for it.
     const { body, fields } = await step(`read the input schema of ${m.id}`, () => refusedBody(api, m, imageBody(requireScenario)));
     const res = await submitted(api, { path: path(m), json: body });
-    check('ROUTER.QUEUE.VALIDATED_AT_SUBMIT', res.status === 422, `a submit to ${m.id} whose ${fields.join(', ')} is of the wrong type`, '422', describe(api, res));
+    check('ROUTER.QUEUE.VALIDATED_AT_SUBMIT', res.status === 422, { what: `a submit to ${m.id} whose ${fields.join(', ')} is of the wrong type`, expected: '422', received: describe(api, res) });
   });
 
   test('an estimate a fresh admission carries has a source; a replay and a caller without the feature get none; an own-key run is quoted byok, an unreadable rate card pricing_unavailable', rules('ROUTER.QUEUE.ESTIMATE'), async ({ api, requireScenario, target }) => {
@@ -306,7 +306,7 @@ test.describe('Queued request', () => {
     // out during the rollout; the seed does not say which holds for the default key, so
     // an admission without one is accepted and only what an estimate says is judged.
     const estimating = fresh.estimate !== undefined;
-    if (estimating) check('ROUTER.QUEUE.ESTIMATE', typeof fresh.estimate === 'object' && fresh.estimate !== null && typeof fresh.estimate.source === 'string', 'the estimate of a fresh admission', 'a cost estimate with a source', fresh.estimate);
+    if (estimating) check('ROUTER.QUEUE.ESTIMATE', typeof fresh.estimate === 'object' && fresh.estimate !== null && typeof fresh.estimate.source === 'string', { what: 'the estimate of a fresh admission', expected: 'a cost estimate with a source', received: fresh.estimate });
     else notJudged('ROUTER.QUEUE.ESTIMATE', `a fresh admission to ${m.id} carries no estimate (the feature may still be rolling out for this caller)`);
     // R:72: an idempotent replay (Idempotent-Replayed: true) carries no estimate. Judged on answers
     // that are replays only, to the caller and to a teammate (the keyspace is the workspace's,
@@ -321,16 +321,16 @@ test.describe('Queued request', () => {
       // that never sends an estimate leaves nothing here to judge (never a pass).
       if (!estimating) notJudged('ROUTER.QUEUE.ESTIMATE', `the fresh admission carried no estimate, so its absence from the replay to ${who} shows nothing`);
       else if (!isReplay) notJudged('ROUTER.QUEUE.ESTIMATE', `the same-key submit by ${who} answered ${describe(api, replay)}, Idempotent-Replayed: ${replay.header('idempotent-replayed') ?? 'absent'}: not a replay, so what a replay carries is not judged on it`);
-      else check('ROUTER.QUEUE.ESTIMATE', !('estimate' in replay.json<Handle>()), `an idempotent replay of the submit, to ${who}`, 'no estimate (the original quote is not stored)', replay.json<Handle>().estimate, replay);
+      else check('ROUTER.QUEUE.ESTIMATE', !('estimate' in replay.json<Handle>()), { what: `an idempotent replay of the submit, to ${who}`, expected: 'no estimate (the original quote is not stored)', received: replay.json<Handle>().estimate, on: replay });
     }
     const preview = api.as({ bearer: requireScenario('estimate_disabled_token', 'credential outside the estimate rollout') as string });
     const rolling = handleOf(await submitted(preview, { path: path(m), json: body }));
-    if (estimating) check('ROUTER.QUEUE.ESTIMATE', !('estimate' in rolling), 'a submit by a caller without the estimate feature', 'no estimate', rolling.estimate);
+    if (estimating) check('ROUTER.QUEUE.ESTIMATE', !('estimate' in rolling), { what: 'a submit by a caller without the estimate feature', expected: 'no estimate', received: rolling.estimate });
     else notJudged('ROUTER.QUEUE.ESTIMATE', 'the default key got no estimate either, so one missing for a caller outside the rollout shows nothing');
     const byok = api.as({ bearer: requireScenario('byok_token', "credential resolving an own key for image_model's provider") as string });
     const own = handleOf(await submitted(byok, { path: path(m), json: body }));
     // R:52 does not make reason required: an unknown estimate without one is accepted, another reason is not.
-    if (own.estimate !== undefined) check('ROUTER.QUEUE.ESTIMATE', own.estimate?.source === 'unknown' && (own.estimate?.reason === 'byok' || own.estimate?.reason === undefined), 'a submit that uses the caller\'s own key', 'estimate source unknown, reason byok (or no reason)', own.estimate);
+    if (own.estimate !== undefined) check('ROUTER.QUEUE.ESTIMATE', own.estimate?.source === 'unknown' && (own.estimate?.reason === 'byok' || own.estimate?.reason === undefined), { what: 'a submit that uses the caller\'s own key', expected: 'estimate source unknown, reason byok (or no reason)', received: own.estimate });
     else notJudged('ROUTER.QUEUE.ESTIMATE', 'the own-key admission carries no estimate (the feature may still be rolling out), so its reason is not judged');
     // A figure needing a rate card that cannot be read at admission: reason pricing_unavailable.
     const stale = target.scenario.stale_card_model;
@@ -352,23 +352,23 @@ test.describe('Queued request', () => {
     // The seed's 503-instead-of-a-guess is the estimate route's; a submit that still reads a
     // figure from the card is not refused here. Without a figure, the reason is the card's.
     const figured = unreadable?.source === 'exact' || unreadable?.source === 'estimated';
-    check('ROUTER.QUEUE.ESTIMATE', figured || (unreadable?.source === 'unknown' && (unreadable?.reason === 'pricing_unavailable' || unreadable?.reason === undefined)), `a submit to ${sm.id}, whose rate card is stale, with a bounded body that needs the card`, 'a figure, or source unknown with reason pricing_unavailable or none (the body is bounded, so not not_quotable)', unreadable, res);
+    check('ROUTER.QUEUE.ESTIMATE', figured || (unreadable?.source === 'unknown' && (unreadable?.reason === 'pricing_unavailable' || unreadable?.reason === undefined)), { what: `a submit to ${sm.id}, whose rate card is stale, with a bounded body that needs the card`, expected: 'a figure, or source unknown with reason pricing_unavailable or none (the body is bounded, so not not_quotable)', received: unreadable, on: res });
   });
 
   test('an estimate never makes a submit fail: a submit whose figure needs a stale rate card is still admitted', rules('ROUTER.QUEUE.ESTIMATE_NEVER_FAILS'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('stale_card_model', 'model whose rate card is stale') as string);
     // The estimate route answers this body 503 (ROUTER.ESTIMATE.STALE_CARD); a submit must not.
     const res = await submitted(api, { path: path(m), json: { ...textBody(requireScenario), max_tokens: 64 } });
-    check('ROUTER.QUEUE.ESTIMATE_NEVER_FAILS', res.status === 201, `a submit to ${m.id} whose quote needs its stale rate card`, '201 (admitted; the estimate, if any, says unknown)', describe(api, res), res);
+    check('ROUTER.QUEUE.ESTIMATE_NEVER_FAILS', res.status === 201, { what: `a submit to ${m.id} whose quote needs its stale rate card`, expected: '201 (admitted; the estimate, if any, says unknown)', received: describe(api, res), on: res });
   });
 
   test('a queued submit has no fallback: a request whose native provider fails ends COMPLETED with an error_type', rules('ROUTER.QUEUE.NO_FALLBACK'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('fallback_model', 'model whose native provider fails') as string);
     const handle = handleOf(await submitted(api, { path: path(m), json: { ...imageBody(requireScenario), prompt: `conformance no fallback ${randomUUID()}` } }));
     const done = await untilCompleted(api, handle);
-    check('ROUTER.QUEUE.NO_FALLBACK', typeof done.error_type === 'string', `the final status of a queued request on ${m.id}, whose native provider fails`, 'COMPLETED with an error_type (not served by an alternate)', done);
+    check('ROUTER.QUEUE.NO_FALLBACK', typeof done.error_type === 'string', { what: `the final status of a queued request on ${m.id}, whose native provider fails`, expected: 'COMPLETED with an error_type (not served by an alternate)', received: done });
     const collected = await api.follow(handle.response_url);
-    check('ROUTER.QUEUE.NO_FALLBACK', collected.status >= 400, 'collect of that request', 'an error answer, not a result', describe(api, collected), collected);
+    check('ROUTER.QUEUE.NO_FALLBACK', collected.status >= 400, { what: 'collect of that request', expected: 'an error answer, not a result', received: describe(api, collected), on: collected });
   });
 
   test('collect answers under the provider selection accepted at submit: the alternate\'s own response with strict_mode=true, native output without it', rules('ROUTER.QUEUE.COLLECT_SELECTION'), async ({ api, requireScenario }) => {
@@ -392,7 +392,7 @@ test.describe('Queued request', () => {
       // serialisation is ROUTER.QUEUE.COLLECT_IDENTICAL's to judge.
       const json = isJsonMedia(sync.header('content-type'));
       const same = collected.status === 200 && (json ? isDeepStrictEqual(jsonOf(collected), jsonOf(sync)) : collected.body.equals(sync.body));
-      check('ROUTER.QUEUE.COLLECT_SELECTION', same, `collect of a request submitted with ${what}`, `200 with the document the synchronous run with ${what} answers`, { status: collected.status, collected: json ? jsonOf(collected) : `${collected.body.length} bytes`, synchronous: json ? jsonOf(sync) : `${sync.body.length} bytes` }, collected);
+      check('ROUTER.QUEUE.COLLECT_SELECTION', same, { what: `collect of a request submitted with ${what}`, expected: `200 with the document the synchronous run with ${what} answers`, received: { status: collected.status, collected: json ? jsonOf(collected) : `${collected.body.length} bytes`, synchronous: json ? jsonOf(sync) : `${sync.body.length} bytes` }, on: collected });
     }
   });
 

@@ -12,6 +12,7 @@ import { imageBody, modelNamingBody } from '../../lib/router/bodies.ts';
 import { minimalBody, modelDocument, validatorFor } from '../../lib/router/schema-doc.ts';
 import { formatAjvErrors, isJsonMedia } from '../../lib/contracts/validate.ts';
 import { SuiteError } from '../../lib/violations.ts';
+import { textOf } from '../../lib/values.ts';
 
 /**
  * A scenario model with a body whose authored input schema allows undeclared top-level
@@ -37,8 +38,8 @@ test.describe('Synchronous run', () => {
   test('a valid native body to a JSON model answers 200 with a native JSON object', rules('ROUTER.RUN.NATIVE'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'JSON model') as string);
     const res = await api.call('runModel', { path: path(m), json: imageBody(requireScenario) });
-    check('ROUTER.RUN.NATIVE', res.status === 200, `a run of ${m.id}`, '200', describe(api, res));
-    check('ROUTER.RUN.NATIVE', isJsonMedia(res.header('content-type')) && jsonOf(res) !== undefined, `the output of ${m.id}`, 'a JSON object under a JSON media type', res.header('content-type'));
+    check('ROUTER.RUN.NATIVE', res.status === 200, { what: `a run of ${m.id}`, expected: '200', received: describe(api, res) });
+    check('ROUTER.RUN.NATIVE', isJsonMedia(res.header('content-type')) && jsonOf(res) !== undefined, { what: `the output of ${m.id}`, expected: 'a JSON object under a JSON media type', received: res.header('content-type') });
   });
 
   test("a run's JSON output matches the output schema its document authors", rules('ROUTER.RUN.OUTPUT_SCHEMA'), async ({ api, requireScenario }) => {
@@ -50,9 +51,9 @@ test.describe('Synchronous run', () => {
       return;
     }
     const res = await api.call('runModel', { path: path(m), json: minimalBody(doc.input) });
-    ensure('ROUTER.RUN.SCHEMA_BODIES', res.status === 200, `a run of ${m.id} with the least body its input schema allows`, '200', describe(api, res), res);
-    const validate = validatorFor(authored!.schema!);
-    check('ROUTER.RUN.OUTPUT_SCHEMA', validate(res.json<unknown>()), `the output of ${m.id} against its authored output schema`, 'valid', formatAjvErrors(validate.errors));
+    ensure('ROUTER.RUN.SCHEMA_BODIES', res.status === 200, { what: `a run of ${m.id} with the least body its input schema allows`, expected: '200', received: describe(api, res), on: res });
+    const validate = validatorFor(authored.schema!);
+    check('ROUTER.RUN.OUTPUT_SCHEMA', validate(res.json<unknown>()), { what: `the output of ${m.id} against its authored output schema`, expected: 'valid', received: formatAjvErrors(validate.errors) });
   });
 
   test('every successful run carries X-Content-Type-Options nosniff', rules('ROUTER.RUN.NOSNIFF'), async ({ api, requireScenario }) => {
@@ -64,17 +65,17 @@ test.describe('Synchronous run', () => {
     ] as const;
     for (const [rule, res] of runs) {
       // nosniff is judged on successful runs; a valid run that fails breaks its own rule.
-      ensure(rule, res.status === 200, `a run of ${res.url}`, '200', describe(api, res), res);
-      check('ROUTER.RUN.NOSNIFF', res.header('x-content-type-options') === 'nosniff', 'X-Content-Type-Options of a successful run', 'nosniff', res.header('x-content-type-options') ?? 'absent');
+      ensure(rule, res.status === 200, { what: `a run of ${res.url}`, expected: '200', received: describe(api, res), on: res });
+      check('ROUTER.RUN.NOSNIFF', res.header('x-content-type-options') === 'nosniff', { what: 'X-Content-Type-Options of a successful run', expected: 'nosniff', received: res.header('x-content-type-options') ?? 'absent' });
     }
   });
 
   test("a bytes-returning model answers 200 with the bytes under the partner's own non-JSON media type", rules('ROUTER.RUN.BYTES'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('bytes_model', 'model whose partner answers with bytes') as string);
     const res = await api.call('runModel', { path: path(m), json: requireScenario('bytes_body', 'body for the bytes model') as Record<string, unknown> });
-    check('ROUTER.RUN.BYTES', res.status === 200, `a run of ${m.id}`, '200', describe(api, res));
+    check('ROUTER.RUN.BYTES', res.status === 200, { what: `a run of ${m.id}`, expected: '200', received: describe(api, res) });
     const type = res.header('content-type') ?? '';
-    check('ROUTER.RUN.BYTES', type !== '' && !isJsonMedia(type) && res.body.length > 0, `the answer of ${m.id}`, "bytes under the partner's own media type (not JSON)", `${res.body.length} bytes of ${type || 'no type'}`);
+    check('ROUTER.RUN.BYTES', type !== '' && !isJsonMedia(type) && res.body.length > 0, { what: `the answer of ${m.id}`, expected: "bytes under the partner's own media type (not JSON)", received: `${res.body.length} bytes of ${type || 'no type'}` });
   });
 
   test("a run whose quote is exact carries X-Svc-Credits-Used equal to the quote's credits", rules('ROUTER.RUN.CREDITS_USED'), async ({ api, requireScenario }) => {
@@ -84,16 +85,16 @@ test.describe('Synchronous run', () => {
     const quote = (await api.call('estimateModel', { path: path(m), json: body })).json<Quote>();
     if (quote.source !== 'exact') {
       // The seed ties the header to a figure only for an exact quote (R:51:ad9a5652bd3b); another source leaves nothing to compare.
-      notJudged('ROUTER.RUN.CREDITS_USED', `the quote of ${m.id} is ${String(quote.source)}${quote.reason ? ` (${String(quote.reason)})` : ''}, not exact, so there is no figure to compare`);
+      notJudged('ROUTER.RUN.CREDITS_USED', `the quote of ${m.id} is ${textOf(quote.source)}${quote.reason ? ` (${textOf(quote.reason)})` : ''}, not exact, so there is no figure to compare`);
       return;
     }
     const run = await api.call('runModel', { path: path(m), json: body });
-    ensure('ROUTER.RUN.NATIVE', run.status === 200, `a run of ${m.id}`, '200', describe(api, run), run);
+    ensure('ROUTER.RUN.NATIVE', run.status === 200, { what: `a run of ${m.id}`, expected: '200', received: describe(api, run), on: run });
     const header = run.header(hdr(api, 'credits-used'));
     const got = header === undefined ? undefined : parseDecimal(header.trim());
     // The quote's credits, or, when it carries none, its amount in credits (the figure the header carries).
     const want = creditsFigures(quote);
-    check('ROUTER.RUN.CREDITS_USED', got !== undefined && want !== undefined && want.figures.includes(got), `${hdr(api, 'credits-used')} of the run`, `${want?.shown ?? 'the credits of the exact quote'} (the exact quote's credits)`, header ?? 'absent');
+    check('ROUTER.RUN.CREDITS_USED', got !== undefined && want !== undefined && want.figures.includes(got), { what: `${hdr(api, 'credits-used')} of the run`, expected: `${want?.shown ?? 'the credits of the exact quote'} (the exact quote's credits)`, received: header ?? 'absent' });
   });
 
   test('X-Svc-Credits-Used adds up every billed provider call behind the request', rules('ROUTER.RUN.CREDITS_SUM'), async ({ api, requireScenario }) => {
@@ -102,9 +103,9 @@ test.describe('Synchronous run', () => {
     const n = Number(requireScenario('multi_call_count', 'how many billed calls multi_call_body makes'));
     if (!Number.isInteger(n) || n < 2) throw new SuiteError(`scenario input multi_call_count must be an integer of at least 2, got ${String(n)}`);
     const one = await api.call('runModel', { path: path(m), json: imageBody(requireScenario) });
-    ensure('ROUTER.RUN.NATIVE', one.status === 200, `a run of ${m.id} with image_body`, '200', describe(api, one), one);
+    ensure('ROUTER.RUN.NATIVE', one.status === 200, { what: `a run of ${m.id} with image_body`, expected: '200', received: describe(api, one), on: one });
     const many = await api.call('runModel', { path: path(m), json: multi });
-    ensure('ROUTER.RUN.NATIVE', many.status === 200, `a run of ${m.id} with multi_call_body`, '200', describe(api, many), many);
+    ensure('ROUTER.RUN.NATIVE', many.status === 200, { what: `a run of ${m.id} with multi_call_body`, expected: '200', received: describe(api, many), on: many });
     const name = hdr(api, 'credits-used');
     const single = parseDecimal(one.header(name)?.trim() ?? '');
     if (single === undefined || single === 0n) {
@@ -117,13 +118,13 @@ test.describe('Synchronous run', () => {
     // call: the header is the sum when it is nearer n calls' credits than n-1 or n+1.
     const sum = single * BigInt(n);
     const off = total === undefined ? undefined : total > sum ? total - sum : sum - total;
-    check('ROUTER.RUN.CREDITS_SUM', off !== undefined && off * 2n < single, `${name} of a run of ${m.id} making ${n} billed calls`, `the sum of ${n} calls, about ${n} × ${one.header(name) ?? ''}`, raw ?? 'absent', many);
+    check('ROUTER.RUN.CREDITS_SUM', off !== undefined && off * 2n < single, { what: `${name} of a run of ${m.id} making ${n} billed calls`, expected: `the sum of ${n} calls, about ${n} × ${one.header(name) ?? ''}`, received: raw ?? 'absent', on: many });
   });
 
   test('the committed-spend headers a run carries are integer cents, and remaining is the limit minus the current commitment', rules('ROUTER.RUN.SPEND_HEADERS'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'JSON model') as string);
     const res = await api.call('runModel', { path: path(m), json: { ...imageBody(requireScenario), num_images: 2 } });
-    ensure('ROUTER.RUN.NATIVE', res.status === 200, `a run of ${m.id}`, '200', describe(api, res), res);
+    ensure('ROUTER.RUN.NATIVE', res.status === 200, { what: `a run of ${m.id}`, expected: '200', received: describe(api, res), on: res });
     // The 200 lists the headers a run may carry (a fallback or replay header only when it applies);
     // the seed says the 429s carry the spend headers, not that every 200 does.
     const sent = (['limit', 'current', 'remaining'] as const).map((k) => [k, res.header(`x-committed-spend-${k}`)] as const).filter((e): e is readonly [typeof e[0], string] => e[1] !== undefined);
@@ -131,14 +132,14 @@ test.describe('Synchronous run', () => {
       notJudged('ROUTER.RUN.SPEND_HEADERS', `the run of ${m.id} carries no committed-spend headers (the seed does not say every 200 does)`);
       return;
     }
-    for (const [k, v] of sent) check('ROUTER.RUN.SPEND_HEADERS', /^\d+$/.test(v.trim()), `X-Committed-Spend-${k[0]!.toUpperCase()}${k.slice(1)} of the run`, 'integer US cents, at least 0', v);
+    for (const [k, v] of sent) check('ROUTER.RUN.SPEND_HEADERS', /^\d+$/.test(v.trim()), { what: `X-Committed-Spend-${k[0].toUpperCase()}${k.slice(1)} of the run`, expected: 'integer US cents, at least 0', received: v });
     const got = Object.fromEntries(sent) as Partial<Record<'limit' | 'current' | 'remaining', string>>;
     if (got.limit === undefined || got.current === undefined || got.remaining === undefined) {
       notJudged('ROUTER.RUN.SPEND_HEADERS', `the run carries only ${sent.map(([k]) => k).join(', ')} of the three, so remaining cannot be set against limit and current`);
       return;
     }
     const expected = Math.max(0, Number(got.limit) - Number(got.current));
-    check('ROUTER.RUN.SPEND_HEADERS', Number(got.remaining) === expected, 'X-Committed-Spend-Remaining', `${expected} (limit ${got.limit} − current ${got.current}, at least 0)`, got.remaining);
+    check('ROUTER.RUN.SPEND_HEADERS', Number(got.remaining) === expected, { what: 'X-Committed-Spend-Remaining', expected: `${expected} (limit ${got.limit} − current ${got.current}, at least 0)`, received: got.remaining });
   });
 
   test('committed spend is held from admission to the end of a call: X-Committed-Spend-Current counts the calls in flight and does not grow once they ended', rules('ROUTER.RUN.SPEND_RESERVED'), async ({ api, requireScenario }) => {
@@ -177,8 +178,8 @@ test.describe('Synchronous run', () => {
     const quote = (await api.call('estimateModel', { path: path(slow), json: body })).json<Quote>();
     const cents = quote.source === 'exact' && typeof quote.amount === 'string' ? parseDecimal(quote.amount) : undefined;
     if (cents === undefined || cents < parseDecimal('0.01')!) notJudged('ROUTER.RUN.SPEND_RESERVED', `a call of ${slow.id} is quoted ${quote.source === 'exact' ? `${String(quote.amount)} dollars, under a cent` : String(quote.source)}, so whole cents in flight may read 0; only their release is judged`);
-    else check('ROUTER.RUN.SPEND_RESERVED', first.current > 0n, `X-Committed-Spend-Current while ${limit} calls of ${slow.id} run`, `above 0 (their spend, ${String(quote.amount)} dollars a call, is reserved from admission)`, String(first.current));
-    check('ROUTER.RUN.SPEND_RESERVED', second.current <= first.current, `X-Committed-Spend-Current while ${limit} new calls run, after the first ${limit} ended`, `at most ${first.current} (the ended calls' spend was released)`, String(second.current));
+    else check('ROUTER.RUN.SPEND_RESERVED', first.current > 0n, { what: `X-Committed-Spend-Current while ${limit} calls of ${slow.id} run`, expected: `above 0 (their spend, ${String(quote.amount)} dollars a call, is reserved from admission)`, received: String(first.current) });
+    check('ROUTER.RUN.SPEND_RESERVED', second.current <= first.current, { what: `X-Committed-Spend-Current while ${limit} new calls run, after the first ${limit} ended`, expected: `at most ${first.current} (the ended calls' spend was released)`, received: String(second.current) });
   });
 
   test('reject_unknown_fields refuses undeclared top-level fields only; by default, for schemas allowing them and for unauthored models they pass', rules('ROUTER.RUN.REJECT_UNKNOWN'), async ({ api, requireScenario, target }) => {
@@ -187,19 +188,19 @@ test.describe('Synchronous run', () => {
     const body = minimalBody(doc.input);
     const extra = { ...body, conformance_extra: 'not declared' };
     const byDefault = await api.call('runModel', { path: path(m), json: extra });
-    check('ROUTER.RUN.REJECT_UNKNOWN', byDefault.status === 200, 'an undeclared top-level field without reject_unknown_fields', '200 (accepted)', describe(api, byDefault));
+    check('ROUTER.RUN.REJECT_UNKNOWN', byDefault.status === 200, { what: 'an undeclared top-level field without reject_unknown_fields', expected: '200 (accepted)', received: describe(api, byDefault) });
     // Only a schema that does not allow undeclared fields has any to refuse (seed: nothing is refused otherwise).
     const closed = doc.input?.additionalProperties === false;
     if (closed) {
       const refused = await api.call('runModel', { path: path(m), query: { reject_unknown_fields: true }, json: extra });
-      check('ROUTER.RUN.REJECT_UNKNOWN', refused.status === 422, 'an undeclared top-level field with reject_unknown_fields=true', '422', describe(api, refused));
+      check('ROUTER.RUN.REJECT_UNKNOWN', refused.status === 422, { what: 'an undeclared top-level field with reject_unknown_fields=true', expected: '422', received: describe(api, refused) });
     } else {
       notJudged('ROUTER.RUN.REJECT_UNKNOWN', `the input schema of ${m.id} allows undeclared fields, so the refusal of one with reject_unknown_fields=true is not judged`);
     }
     const nestedKey = Object.entries(asRecord(doc.input?.properties) ?? {}).find(([, s]) => asRecord(s)?.type === 'object')?.[0];
     if (nestedKey !== undefined) {
       const nested = await api.call('runModel', { path: path(m), query: { reject_unknown_fields: true }, json: { ...body, [nestedKey]: { conformance_extra: 1 } } });
-      check('ROUTER.RUN.REJECT_UNKNOWN', nested.status === 200, `an undeclared field nested in ${nestedKey} with reject_unknown_fields=true`, '200 (nested fields are never checked)', describe(api, nested));
+      check('ROUTER.RUN.REJECT_UNKNOWN', nested.status === 200, { what: `an undeclared field nested in ${nestedKey} with reject_unknown_fields=true`, expected: '200 (nested fields are never checked)', received: describe(api, nested) });
     } else {
       notJudged('ROUTER.RUN.REJECT_UNKNOWN', `the input schema of ${m.id} declares no object member, so no nested undeclared field can be sent`);
     }
@@ -207,16 +208,16 @@ test.describe('Synchronous run', () => {
     const open = await openSchemaModel(api, target.scenario);
     if (open !== undefined) {
       const res = await api.call('runModel', { path: path(open.m), query: { reject_unknown_fields: true }, json: { ...open.body, conformance_extra: 'not declared' } });
-      check('ROUTER.RUN.REJECT_UNKNOWN', res.status !== 422, `an undeclared top-level field to ${open.m.id}, whose authored schema allows undeclared fields, with reject_unknown_fields=true`, 'no 422 (nothing is refused for such a model)', describe(api, res));
+      check('ROUTER.RUN.REJECT_UNKNOWN', res.status !== 422, { what: `an undeclared top-level field to ${open.m.id}, whose authored schema allows undeclared fields, with reject_unknown_fields=true`, expected: 'no 422 (nothing is refused for such a model)', received: describe(api, res) });
     } else {
       notJudged('ROUTER.RUN.REJECT_UNKNOWN', 'none of the scenario models with a body (video_model, text_model) has an authored schema allowing undeclared fields, so that case is not judged');
     }
     const free = modelRef(requireScenario('unauthored_model', 'model without an authored schema') as string);
     const unauthored = await api.call('runModel', { path: path(free), query: { reject_unknown_fields: true }, json: { ...imageBody(requireScenario), conformance_extra: true } });
-    check('ROUTER.RUN.REJECT_UNKNOWN', unauthored.status !== 422, `an undeclared field to unauthored ${free.id} with reject_unknown_fields=true`, 'no 422', describe(api, unauthored));
+    check('ROUTER.RUN.REJECT_UNKNOWN', unauthored.status !== 422, { what: `an undeclared field to unauthored ${free.id} with reject_unknown_fields=true`, expected: 'no 422', received: describe(api, unauthored) });
     const strict = requireScenario('strict_body', 'a body written in the alternate provider\'s schema') as { provider: string; body: Record<string, unknown> };
     const submit = await api.call('submitModelRequest', { path: path(m), query: { model_provider: strict.provider, strict_mode: true, reject_unknown_fields: true }, json: { ...strict.body, conformance_extra: 'x' } });
-    check('ROUTER.RUN.REJECT_UNKNOWN', submit.status !== 422, 'a strict-mode queued submit with an undeclared field and reject_unknown_fields=true', 'no 422', describe(api, submit));
+    check('ROUTER.RUN.REJECT_UNKNOWN', submit.status !== 422, { what: 'a strict-mode queued submit with an undeclared field and reject_unknown_fields=true', expected: 'no 422', received: describe(api, submit) });
   });
 
   test('a body naming a model different from the path is refused 422', rules('ROUTER.RUN.MODEL_MISMATCH'), async ({ api }) => {
@@ -229,7 +230,7 @@ test.describe('Synchronous run', () => {
     const { m } = named;
     const body = { ...named.body, model: 'conformance-some-other-model' };
     const res = await api.call('runModel', { path: path(m), json: body });
-    check('ROUTER.RUN.MODEL_MISMATCH', res.status === 422, `a run of ${m.id} whose body names conformance-some-other-model`, '422', describe(api, res));
+    check('ROUTER.RUN.MODEL_MISMATCH', res.status === 422, { what: `a run of ${m.id} whose body names conformance-some-other-model`, expected: '422', received: describe(api, res) });
   });
 
   test('the video family bills by the media kinds present, not by their roles: any video input, wherever it stands, bills as video-to-video', rules('ROUTER.RUN.VIDEO_BILLING'), async ({ api, requireScenario }) => {
@@ -251,7 +252,7 @@ test.describe('Synchronous run', () => {
     const compare = async (what: string, expected: string, a: Record<string, unknown>, b: Record<string, unknown>): Promise<void> => {
       const [x, y] = [await cost(a), await cost(b)];
       if (x.credits === undefined || y.credits === undefined) notJudged('ROUTER.RUN.VIDEO_BILLING', `${what}: ${x.why ?? y.why} of ${m.id}, so the two costs cannot be compared`);
-      else check('ROUTER.RUN.VIDEO_BILLING', x.credits === y.credits, `${name} of ${what}`, expected, `${formatScaled(x.credits)} and ${formatScaled(y.credits)}`);
+      else check('ROUTER.RUN.VIDEO_BILLING', x.credits === y.credits, { what: `${name} of ${what}`, expected, received: `${formatScaled(x.credits)} and ${formatScaled(y.credits)}` });
     };
     const of = (content: unknown[]): Record<string, unknown> => ({ content, duration: 5 });
     // Equalities only: the seed lets some models charge one rate for several operations, so two
@@ -278,6 +279,6 @@ test.describe('Synchronous run', () => {
       }
       costs.push(credits);
     }
-    check('ROUTER.RUN.VIDEO_BILLING', costs[0] === costs[1], `${name} of a final render of a draft and of a run billed as that draft's operation (scenario video_draft)`, 'the same credits (a draft_task render is billed like its draft)', `${formatScaled(costs[0]!)} and ${formatScaled(costs[1]!)}`);
+    check('ROUTER.RUN.VIDEO_BILLING', costs[0] === costs[1], { what: `${name} of a final render of a draft and of a run billed as that draft's operation (scenario video_draft)`, expected: 'the same credits (a draft_task render is billed like its draft)', received: `${formatScaled(costs[0])} and ${formatScaled(costs[1])}` });
   });
 });

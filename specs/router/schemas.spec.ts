@@ -12,8 +12,8 @@ test.describe('Schema documents', () => {
       const res = await api.call('getModelSchema', { path: path(m) });
       const doc = readDocument(res.json(), api.target.brand);
       const flag = `x-${api.target.brand.toLowerCase()}-input-schema-authored`;
-      check('ROUTER.SCHEMA.DOCUMENT', typeof doc.authored === 'boolean', `${flag} of the document of ${m.id}`, 'a boolean', doc.raw[flag]);
-      if (doc.authored) check('ROUTER.SCHEMA.DOCUMENT', doc.input !== undefined && doc.input.type === 'object', `the document of ${m.id} (authored)`, 'a JSON request-body schema for an object', doc.input);
+      check('ROUTER.SCHEMA.DOCUMENT', typeof doc.authored === 'boolean', { what: `${flag} of the document of ${m.id}`, expected: 'a boolean', received: doc.raw[flag] });
+      if (doc.authored) check('ROUTER.SCHEMA.DOCUMENT', doc.input !== undefined && doc.input.type === 'object', { what: `the document of ${m.id} (authored)`, expected: 'a JSON request-body schema for an object', received: doc.input });
     }
   });
 
@@ -22,15 +22,15 @@ test.describe('Schema documents', () => {
     const a = await api.call('getModelSchema', { path: path(m) });
     const b = await api.call('getModelSchema', { path: path(m) });
     const [ea, eb] = [a.header('etag'), b.header('etag')];
-    check('ROUTER.SCHEMA.ETAG', ea !== undefined && !ea.startsWith('W/'), 'ETag of the schema document', 'a strong tag (no W/ prefix)', ea ?? 'absent');
-    if (a.body.equals(b.body)) check('ROUTER.SCHEMA.ETAG', ea === eb, 'ETags of two reads of identical bytes', 'the same tag', `${ea} then ${eb}`);
+    check('ROUTER.SCHEMA.ETAG', ea !== undefined && !ea.startsWith('W/'), { what: 'ETag of the schema document', expected: 'a strong tag (no W/ prefix)', received: ea ?? 'absent' });
+    if (a.body.equals(b.body)) check('ROUTER.SCHEMA.ETAG', ea === eb, { what: 'ETags of two reads of identical bytes', expected: 'the same tag', received: `${ea} then ${eb}` });
   });
 
   test('the document carries a Cache-Control freshness directive', rules('ROUTER.SCHEMA.CACHE_CONTROL'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('image_model', 'model') as string);
     const res = await api.call('getModelSchema', { path: path(m) });
     const cc = res.header('cache-control') ?? '';
-    check('ROUTER.SCHEMA.CACHE_CONTROL', /max-age=\d+|no-cache|must-revalidate|s-maxage=\d+|no-store/i.test(cc), 'Cache-Control of the schema document', 'a freshness directive (max-age, no-cache, ...)', cc || 'absent');
+    check('ROUTER.SCHEMA.CACHE_CONTROL', /max-age=\d+|no-cache|must-revalidate|s-maxage=\d+|no-store/i.test(cc), { what: 'Cache-Control of the schema document', expected: 'a freshness directive (max-age, no-cache, ...)', received: cc || 'absent' });
   });
 
   test('If-None-Match with the ETag answers 304 without a body', rules('ROUTER.SCHEMA.NOT_MODIFIED'), async ({ api, requireScenario }) => {
@@ -39,17 +39,17 @@ test.describe('Schema documents', () => {
     const etag = first.header('etag');
     test.skip(etag === undefined, 'not exercised: the document has no ETag (ROUTER.SCHEMA.ETAG judges that)');
     const again = await api.call('getModelSchema', { path: path(m), headers: { 'If-None-Match': etag! } });
-    check('ROUTER.SCHEMA.NOT_MODIFIED', again.status === 304, 'a read with If-None-Match: <the ETag>', '304', again.status);
-    check('ROUTER.SCHEMA.NOT_MODIFIED', again.body.length === 0, 'the 304', 'no body', `${again.body.length} bytes`);
+    check('ROUTER.SCHEMA.NOT_MODIFIED', again.status === 304, { what: 'a read with If-None-Match: <the ETag>', expected: '304', received: again.status });
+    check('ROUTER.SCHEMA.NOT_MODIFIED', again.body.length === 0, { what: 'the 304', expected: 'no body', received: `${again.body.length} bytes` });
   });
 
   test('a model without an authored input schema accepts any JSON object', rules('ROUTER.SCHEMA.UNAUTHORED'), async ({ api, requireScenario }) => {
     const m = modelRef(requireScenario('unauthored_model', 'model without an authored schema') as string);
     const doc = readDocument((await api.call('getModelSchema', { path: path(m) })).json(), api.target.brand);
-    check('ROUTER.SCHEMA.UNAUTHORED', doc.authored === false, `the document of ${m.id}`, 'x-…-input-schema-authored false (the scenario needs an unauthored model)', doc.authored);
+    check('ROUTER.SCHEMA.UNAUTHORED', doc.authored === false, { what: `the document of ${m.id}`, expected: 'x-…-input-schema-authored false (the scenario needs an unauthored model)', received: doc.authored });
     for (const body of [{}, { anything: [1, 'two', { three: 3 }] }, { nested: { deep: { deeper: true } }, n: -1.5 }]) {
       const res = await api.call('runModel', { path: path(m), json: body });
-      check('ROUTER.SCHEMA.UNAUTHORED', res.status !== 422, `a run of ${m.id} with ${JSON.stringify(body)}`, 'no 422 from model-specific validation', describe(api, res));
+      check('ROUTER.SCHEMA.UNAUTHORED', res.status !== 422, { what: `a run of ${m.id} with ${JSON.stringify(body)}`, expected: 'no 422 from model-specific validation', received: describe(api, res) });
     }
   });
 
@@ -57,9 +57,9 @@ test.describe('Schema documents', () => {
     test.skip(!target.capabilities.schema_snapshots, 'not exercised: the target does not declare schema_snapshots (the snapshot is published beside the router)');
     const m = modelRef(requireScenario('image_model', 'model with an authored schema') as string);
     const snapshot = await api.as('none').call('getSchemaSnapshot', { path: path(m) });
-    check('ROUTER.SCHEMA.SNAPSHOT', snapshot.status === 200, `the snapshot of ${m.id} without a key`, '200', snapshot.status);
+    check('ROUTER.SCHEMA.SNAPSHOT', snapshot.status === 200, { what: `the snapshot of ${m.id} without a key`, expected: '200', received: snapshot.status });
     const doc = readDocument(snapshot.json(), api.target.brand);
-    check('ROUTER.SCHEMA.SNAPSHOT', doc.authored === true && doc.input !== undefined, `the snapshot of ${m.id}`, 'the authored document (input schema present)', doc.raw);
+    check('ROUTER.SCHEMA.SNAPSHOT', doc.authored === true && doc.input !== undefined, { what: `the snapshot of ${m.id}`, expected: 'the authored document (input schema present)', received: doc.raw });
     const keyless = await api.as('none').call('getModelSchema', { path: path(m) });
     checkRouterError(api, 'ROUTER.SCHEMA.SNAPSHOT', keyless, [401], 'unauthorized', `the endpoint without a key answered ${describe(api, keyless)}`);
   });

@@ -48,7 +48,7 @@ test.describe('Events', () => {
       if (named.length === 0) {
         notJudged('WS.MESSAGE.PROMPT_ID', `no executed message named the output of prompt ${promptId} (seen for it: ${session.typesFor(promptId).join(', ')}), so no message was seen to name its job`);
       } else {
-        check('WS.MESSAGE.PROMPT_ID', named.every((m) => m.data.prompt_id === promptId), `the executed message naming this prompt's output ${tag}*`, `data.prompt_id ${promptId}, the id POST /api/prompt answered`, named.map((m) => m.data.prompt_id));
+        check('WS.MESSAGE.PROMPT_ID', named.every((m) => m.data.prompt_id === promptId), { what: `the executed message naming this prompt's output ${tag}*`, expected: `data.prompt_id ${promptId}, the id POST /api/prompt answered`, received: named.map((m) => m.data.prompt_id) });
       }
       const types = new Set(session.typesFor(promptId));
       // Every message that arrives is judged as it comes (a message of an execution kind without
@@ -85,7 +85,7 @@ test.describe('Events', () => {
     // The seed says what an executed message holds, not that one is sent for every node.
     if (!run.stream.messages.some((m) => m.type === 'executed' && m.data.node === '2')) return notJudged('WS.EXECUTED.OUTPUT_LISTS', `no executed message of SaveImage (node 2) arrived for prompt ${run.promptId}, so its output lists were not seen`);
     const outs = outputsOf(run.stream, '2');
-    check('WS.EXECUTED.OUTPUT_LISTS', outs.length === 1 && outs[0]!.filename.length > 0, 'the executed message of SaveImage', 'one images entry {filename, subfolder, type}', outs);
+    check('WS.EXECUTED.OUTPUT_LISTS', outs.length === 1 && outs[0].filename.length > 0, { what: 'the executed message of SaveImage', expected: 'one images entry {filename, subfolder, type}', received: outs });
   });
 
   test('for one prompt_id: no node executes before execution_start or after execution finished, and exactly one terminal message ends the run', rules('WS.ORDER'), async ({ v1 }) => {
@@ -110,13 +110,13 @@ test.describe('Events', () => {
     // A status that moved on from its terminal value is V1.STATUS.IN_FLIGHT's finding (specs/v1/status.spec.ts): polling then does not say how the run ended.
     if (after !== polled.status) return notJudged('WS.INTERRUPTED', `the status of prompt ${promptId} went from ${polled.status} to ${after}, so polling does not say how the run ended`);
     if (polled.kind === 'success') return notJudged('WS.INTERRUPTED', `prompt ${promptId} ran to success although its cancel was accepted (${asked.status}): the cancel took no effect in time, so no interrupted run was seen`);
-    check('WS.INTERRUPTED', polled.status === 'cancelled', `the polled status of prompt ${promptId}, cancelled by its user while running`, 'cancelled', `${polled.status} (seen ${polled.seen.join(' → ')})`);
-    check('WS.INTERRUPTED', stream.terminal.type === 'execution_interrupted', `the stream's terminal message for prompt ${promptId}, cancelled by its user`, 'execution_interrupted ("cancelled by the user")', `${stream.terminal.type} ${show(stream.terminal.data)}`);
+    check('WS.INTERRUPTED', polled.status === 'cancelled', { what: `the polled status of prompt ${promptId}, cancelled by its user while running`, expected: 'cancelled', received: `${polled.status} (seen ${polled.seen.join(' → ')})` });
+    check('WS.INTERRUPTED', stream.terminal.type === 'execution_interrupted', { what: `the stream's terminal message for prompt ${promptId}, cancelled by its user`, expected: 'execution_interrupted ("cancelled by the user")', received: `${stream.terminal.type} ${show(stream.terminal.data)}` });
   });
 
   test('the stream agrees with polling, the source of truth', rules('WS.POLL_AGREEMENT'), async ({ v1 }) => {
     const run = await runPrompt(v1, saveWorkflow(v1.classes, prefix('agree')), { expect: 'success', rule: 'WS.POLL_AGREEMENT' });
-    check('WS.POLL_AGREEMENT', run.stream.terminal.type === 'execution_success', `the stream of prompt ${run.promptId}`, `execution_success, as polling says ${run.polled.status}`, run.stream.terminal.type);
+    check('WS.POLL_AGREEMENT', run.stream.terminal.type === 'execution_success', { what: `the stream of prompt ${run.promptId}`, expected: `execution_success, as polling says ${run.polled.status}`, received: run.stream.terminal.type });
   });
 
   test('clientId is ignored: every connection of the user receives the same messages', rules('WS.CLIENT_ID_IGNORED'), async ({ v1 }) => {
@@ -135,7 +135,7 @@ test.describe('Events', () => {
         if (err instanceof RuleViolation) throw err;
       });
       const seen = typesOf(second.forPrompt(run.promptId));
-      check('WS.CLIENT_ID_IGNORED', JSON.stringify(seen) === JSON.stringify(typesOf(run.stream.messages)), `the messages of prompt ${run.promptId} on a second connection (clientId ${b})`, typesOf(run.stream.messages).join(' '), seen.join(' ') || 'none');
+      check('WS.CLIENT_ID_IGNORED', JSON.stringify(seen) === JSON.stringify(typesOf(run.stream.messages)), { what: `the messages of prompt ${run.promptId} on a second connection (clientId ${b})`, expected: typesOf(run.stream.messages).join(' '), received: seen.join(' ') || 'none' });
     } finally {
       first.close();
       second.close();
@@ -166,7 +166,7 @@ test.describe('Events', () => {
     const text = `conformance ${randomUUID()} — ünïcödé ✓`;
     const run = await runPrompt(v1, { [node]: { class_type: cls, inputs: { text } } }, { expect: 'success', rule: 'WS.BINARY.TEXT' });
     const frames = run.session.frames().filter((f): f is Extract<DecodedFrame, { frame_type: 3 }> => f.frame_type === 3);
-    check('WS.BINARY.TEXT', frames.some((f) => f.node_id === node && f.text === text), `TEXT frames during prompt ${run.promptId}`, `one with node id ${show(node)} and text ${show(text)}`, frames.map((f) => ({ node_id: f.node_id, text: f.text.slice(0, 60) })));
+    check('WS.BINARY.TEXT', frames.some((f) => f.node_id === node && f.text === text), { what: `TEXT frames during prompt ${run.promptId}`, expected: `one with node id ${show(node)} and text ${show(text)}`, received: frames.map((f) => ({ node_id: f.node_id, text: f.text.slice(0, 60) })) });
   });
 
   test('PREVIEW_IMAGE_WITH_METADATA frames: type 4, metadata_len, JSON metadata naming node and prompt, then image bytes', rules('WS.BINARY.PREVIEW_METADATA'), async ({ v1, requireScenario }) => {
@@ -180,8 +180,8 @@ test.describe('Events', () => {
       return;
     }
     const mine = frames.filter((f) => (f.metadata as { prompt_id?: unknown }).prompt_id === run.promptId);
-    ensure('WS.BINARY.PREVIEW_METADATA', mine.length > 0, `PREVIEW_IMAGE_WITH_METADATA frames during prompt ${run.promptId}`, 'one whose metadata names this prompt_id (its node previewed while running)', frames.map((f) => f.metadata));
-    const meta = mine[0]!.metadata as { node_id: string; real_node_id: string };
-    check('WS.BINARY.PREVIEW_METADATA', meta.node_id === '2' || meta.real_node_id === '2', 'the metadata node_id', 'the previewing node (2)', meta);
+    ensure('WS.BINARY.PREVIEW_METADATA', mine.length > 0, { what: `PREVIEW_IMAGE_WITH_METADATA frames during prompt ${run.promptId}`, expected: 'one whose metadata names this prompt_id (its node previewed while running)', received: frames.map((f) => f.metadata) });
+    const meta = mine[0].metadata as { node_id: string; real_node_id: string };
+    check('WS.BINARY.PREVIEW_METADATA', meta.node_id === '2' || meta.real_node_id === '2', { what: 'the metadata node_id', expected: 'the previewing node (2)', received: meta });
   });
 });

@@ -37,7 +37,7 @@ test.describe('v1 job status', () => {
       // The stream says how the run ended; a run that ended well has the success value of its
       // vocabulary, not another terminal one (W:90:8ea32a2532dc).
       if (stream.terminal.type !== 'execution_success') return notJudged('V1.STATUS.TERMINAL', `the stream ended prompt ${promptId} with ${stream.terminal.type}, so it was not seen to finish well`);
-      check('V1.STATUS.TERMINAL', classifyStatus(polled.status) === 'success', `the status of prompt ${promptId}, which the stream saw end with execution_success`, 'success (or completed)', `${polled.status} (seen ${polled.seen.join(' → ')})`);
+      check('V1.STATUS.TERMINAL', classifyStatus(polled.status) === 'success', { what: `the status of prompt ${promptId}, which the stream saw end with execution_success`, expected: 'success (or completed)', received: `${polled.status} (seen ${polled.seen.join(' → ')})` });
     } finally {
       session.close();
     }
@@ -46,9 +46,9 @@ test.describe('v1 job status', () => {
   test('a job still running reports a value other than the terminal ones (any in-flight name is accepted)', rules('V1.STATUS.IN_FLIGHT'), async ({ v1, requireScenario }) => {
     const slow = requireScenario('slow_node_class', 'a slow node class') as string;
     const { promptId, status } = await statusWhileRunning(v1, slow);
-    check('V1.STATUS.IN_FLIGHT', classifyStatus(status) === 'in_flight', `the status of prompt ${promptId} while its slow node runs`, 'an in-flight value (anything but success, error, non_retryable_error, lost, cancelled)', status);
+    check('V1.STATUS.IN_FLIGHT', classifyStatus(status) === 'in_flight', { what: `the status of prompt ${promptId} while its slow node runs`, expected: 'an in-flight value (anything but success, error, non_retryable_error, lost, cancelled)', received: status });
     const end = await v1.pollToTerminal(promptId);
-    check('V1.STATUS.IN_FLIGHT', end.kind === 'success', `prompt ${promptId} after it ran`, 'a successful terminal value', end.status);
+    check('V1.STATUS.IN_FLIGHT', end.kind === 'success', { what: `prompt ${promptId} after it ran`, expected: 'a successful terminal value', received: end.status });
   });
 
   test('the second vocabulary (pending, in_progress, completed, failed, cancelled) is read by terminal vs in flight too', rules('V1.STATUS.TERMINAL', 'V1.STATUS.IN_FLIGHT'), async ({ v1, requireScenario }) => {
@@ -56,9 +56,9 @@ test.describe('v1 job status', () => {
     const slow = requireScenario('slow_node_class', 'a slow node class') as string;
     const other = v1.withKey(key);
     const { promptId, status } = await statusWhileRunning(other, slow);
-    check('V1.STATUS.IN_FLIGHT', classifyStatus(status) === 'in_flight', `the status of prompt ${promptId} while it runs`, 'an in-flight value', status);
+    check('V1.STATUS.IN_FLIGHT', classifyStatus(status) === 'in_flight', { what: `the status of prompt ${promptId} while it runs`, expected: 'an in-flight value', received: status });
     const end = await other.pollToTerminal(promptId);
-    check('V1.STATUS.TERMINAL', end.kind === 'success', `prompt ${promptId} after it ran`, 'a successful terminal value (completed)', `${end.status} (seen ${end.seen.join(' → ')})`);
+    check('V1.STATUS.TERMINAL', end.kind === 'success', { what: `prompt ${promptId} after it ran`, expected: 'a successful terminal value (completed)', received: `${end.status} (seen ${end.seen.join(' → ')})` });
   });
 
   test('while a cancel is under way the job reads in flight: the terminal value polling stops at is final', rules('V1.STATUS.IN_FLIGHT'), async ({ v1, requireScenario }) => {
@@ -68,6 +68,6 @@ test.describe('v1 job status', () => {
     if (!polled || !stream) return notJudged('V1.STATUS.IN_FLIGHT', `the cancel named by scenario input prompt_interrupt answered ${asked.status} for a running prompt, so no cancel was under way (check the input)`);
     // cancel_requested is in flight (W:96:ef2fc60f9d42): a value read as terminal while the cancel
     // was still under way would show as a different value once the run ended.
-    check('V1.STATUS.IN_FLIGHT', after === polled.status, `the status of prompt ${promptId} once its stream ended (${stream.terminal.type}), after polling stopped at ${polled.status} following the cancel`, `${polled.status} again: a terminal value is final, and a cancel still under way reads in flight (cancel_requested)`, `${after} (seen ${[...polled.seen, after].join(' → ')})`);
+    check('V1.STATUS.IN_FLIGHT', after === polled.status, { what: `the status of prompt ${promptId} once its stream ended (${stream.terminal.type}), after polling stopped at ${polled.status} following the cancel`, expected: `${polled.status} again: a terminal value is final, and a cancel still under way reads in flight (cancel_requested)`, received: `${after} (seen ${[...polled.seen, after].join(' → ')})` });
   });
 });

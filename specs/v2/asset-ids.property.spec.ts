@@ -46,8 +46,8 @@ test.describe('Errors: identifiers', () => {
       const got = `${res.status}${res.errorCode ? ` ${res.errorCode}` : ''}`;
       const wellFormed = UUID_RE.test(id);
       const what = wellFormed ? `${op} with the well-formed id ${id}, which names no job` : `${op} with the malformed id ${JSON.stringify(id)}`;
-      const refused = check('V2.ERR.IDS_NEVER_5XX', res.status >= 400 && res.status < 500, what, wellFormed ? 'a 4xx refusal in a valid envelope, never 5xx' : 'a 4xx refusal (404, or another refusal of an id the server cannot read), never 5xx', got, res);
-      if (wellFormed && refused) check('V2.CONTRACT.DOCUMENTED', res.status === 404, what, '404 (the public documents\' answer for a job that does not exist)', got, res);
+      const refused = check('V2.ERR.IDS_NEVER_5XX', res.status >= 400 && res.status < 500, { what, expected: wellFormed ? 'a 4xx refusal in a valid envelope, never 5xx' : 'a 4xx refusal (404, or another refusal of an id the server cannot read), never 5xx', received: got, on: res });
+      if (wellFormed && refused) check('V2.CONTRACT.DOCUMENTED', res.status === 404, { what, expected: '404 (the public documents\' answer for a job that does not exist)', received: got, on: res });
     });
     const unknownJob = await api.call('getJob', { path: { id: randomUUID() } });
     if (unknownJob.status === 404) checkNotFoundCode(unknownJob);

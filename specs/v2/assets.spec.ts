@@ -19,18 +19,18 @@ test.describe('Asset', () => {
     // Types, formats and presence of each member are the contract's Asset schema, judged on every answer.
     const { asset, bytes, res, filePath } = await createAsset(api);
     const expected = blake3Of(bytes);
-    check('V2.ASSET.FIELDS', asset.size_bytes === bytes.length, 'size_bytes of the created asset', String(bytes.length), asset.size_bytes, res);
+    check('V2.ASSET.FIELDS', asset.size_bytes === bytes.length, { what: 'size_bytes of the created asset', expected: String(bytes.length), received: asset.size_bytes, on: res });
     const read = await readAsset(api, asset.id);
     for (const [where, a, r] of [['create', asset, res], ['read', read.asset, read.res]] as const) {
       // W:40:4bbdefa95f47: optional, but where sent it is the name or path the upload gave.
-      check('V2.ASSET.FIELDS', a.file_path == null || a.file_path === filePath, `file_path of the asset (${where})`, `${JSON.stringify(filePath)} as sent (or null, or absent)`, a.file_path, r);
+      check('V2.ASSET.FIELDS', a.file_path == null || a.file_path === filePath, { what: `file_path of the asset (${where})`, expected: `${JSON.stringify(filePath)} as sent (or null, or absent)`, received: a.file_path, on: r });
     }
     // W:41:3c616acfc126: created_new belongs to create answers only.
-    check('V2.ASSET.FIELDS', !('created_new' in read.asset), 'created_new on a read of the asset', 'absent (a create answer\'s member only)', read.asset.created_new, read.res);
-    check('V2.ASSET.FIELDS', read.asset.id === asset.id && read.asset.size_bytes === bytes.length, 'id and size_bytes of a read of the asset', `id ${asset.id}, size_bytes ${bytes.length}`, { id: read.asset.id, size_bytes: read.asset.size_bytes }, read.res);
+    check('V2.ASSET.FIELDS', !('created_new' in read.asset), { what: 'created_new on a read of the asset', expected: 'absent (a create answer\'s member only)', received: read.asset.created_new, on: read.res });
+    check('V2.ASSET.FIELDS', read.asset.id === asset.id && read.asset.size_bytes === bytes.length, { what: 'id and size_bytes of a read of the asset', expected: `id ${asset.id}, size_bytes ${bytes.length}`, received: { id: read.asset.id, size_bytes: read.asset.size_bytes }, on: read.res });
     // Nullable means "filled lazily": a null is re-read until it comes; a wrong value never passes.
     const hash = await settledHash(api, asset);
-    check('V2.ASSET.HASH_BLAKE3', hash === expected, `hash of asset ${asset.id}`, expected, hash, res);
+    check('V2.ASSET.HASH_BLAKE3', hash === expected, { what: `hash of asset ${asset.id}`, expected, received: hash, on: res });
   });
 
   test('a blob is immutable: the bytes served are the bytes uploaded, on every read', rules('V2.ASSET.IMMUTABLE'), async ({ api }) => {
@@ -38,7 +38,7 @@ test.describe('Asset', () => {
     for (let read = 1; read <= 2; read++) {
       const { asset: fresh, res } = await readAsset(api, asset.id);
       const served = await downloadVia(api, fresh.url);
-      check('V2.ASSET.IMMUTABLE', sameBytes(served, bytes), `read ${read} of the asset's url`, `${bytes.length} bytes equal to the upload`, `${served.length} bytes${served.length === bytes.length ? ' that differ' : ''}`, res);
+      check('V2.ASSET.IMMUTABLE', sameBytes(served, bytes), { what: `read ${read} of the asset's url`, expected: `${bytes.length} bytes equal to the upload`, received: `${served.length} bytes${served.length === bytes.length ? ' that differ' : ''}`, on: res });
     }
   });
 
@@ -50,21 +50,21 @@ test.describe('Asset', () => {
     if (first.asset.created_new === undefined && second.asset.created_new === undefined) {
       notJudged('V2.ASSET.DEDUP', 'created_new is absent from both create answers (an optional member), so the dedup hit is judged by the hashes alone');
     } else {
-      check('V2.ASSET.DEDUP', first.asset.created_new !== false, 'created_new on the first upload of new bytes', 'true (or absent)', first.asset.created_new, first.res);
-      check('V2.ASSET.DEDUP', second.asset.created_new === false, 'created_new on a second upload of the same bytes', 'false (dedup hit)', second.asset.created_new, second.res);
+      check('V2.ASSET.DEDUP', first.asset.created_new !== false, { what: 'created_new on the first upload of new bytes', expected: 'true (or absent)', received: first.asset.created_new, on: first.res });
+      check('V2.ASSET.DEDUP', second.asset.created_new === false, { what: 'created_new on a second upload of the same bytes', expected: 'false (dedup hit)', received: second.asset.created_new, on: second.res });
     }
     // The same bytes are one blob: both records name it by the same server-computed hash.
     const [h1, h2] = [await settledHash(api, first.asset), await settledHash(api, second.asset)];
     // (Whether that hash is the right blake3 is V2.ASSET.HASH_BLAKE3's question.)
-    check('V2.ASSET.DEDUP', h1 === h2, 'the hashes of the two records over the same bytes', 'the same hash (one blob)', { first: h1, second: h2 }, second.res);
-    check('V2.ASSET.DEDUP', second.asset.size_bytes === bytes.length, 'size_bytes of the dedup-hit record', String(bytes.length), second.asset.size_bytes, second.res);
+    check('V2.ASSET.DEDUP', h1 === h2, { what: 'the hashes of the two records over the same bytes', expected: 'the same hash (one blob)', received: { first: h1, second: h2 }, on: second.res });
+    check('V2.ASSET.DEDUP', second.asset.size_bytes === bytes.length, { what: 'size_bytes of the dedup-hit record', expected: String(bytes.length), received: second.asset.size_bytes, on: second.res });
   });
 
   test('each read of an asset carries a newly issued url and url_expires_at', rules('V2.ASSET.FRESH_URL'), async ({ api, target }, testInfo) => {
     const { asset, bytes } = await createAsset(api);
     const first = await readAsset(api, asset.id);
     // Fresh means usable now: the url a read returns serves the asset's bytes at once.
-    check('V2.ASSET.FRESH_URL', sameBytes(await downloadVia(api, first.asset.url), bytes), "the url of a read, opened at once", "the asset's bytes", 'other bytes', first.res);
+    check('V2.ASSET.FRESH_URL', sameBytes(await downloadVia(api, first.asset.url), bytes), { what: "the url of a read, opened at once", expected: "the asset's bytes", received: 'other bytes', on: first.res });
     // Seed W:79:36c2db9881b8: the proxy has no signed URLs; its url is its content endpoint,
     // and its url_expires_at may be a constant, so nothing there has to change between reads.
     if (target.surface === 'local') return notJudged('V2.ASSET.FRESH_URL', 'the self-hosted proxy has no signed URLs (its url is its content endpoint, its expiry may be constant), so only that each read\'s url serves the bytes is judged there');
@@ -82,10 +82,7 @@ test.describe('Asset', () => {
     check(
       'V2.ASSET.FRESH_URL',
       later !== undefined,
-      `url and url_expires_at over repeated reads for ${windowMs / 1000} s`,
-      'a newly signed url with a later url_expires_at on a later read',
-      `the url and ${first.asset.url_expires_at} on every read (a signer that rounds its expiries more coarsely than ${windowMs / 1000} s: set scenario input url_refresh_seconds)`,
-      last.res,
+      { what: `url and url_expires_at over repeated reads for ${windowMs / 1000} s`, expected: 'a newly signed url with a later url_expires_at on a later read', received: `the url and ${first.asset.url_expires_at} on every read (a signer that rounds its expiries more coarsely than ${windowMs / 1000} s: set scenario input url_refresh_seconds)`, on: last.res },
     );
   });
 
@@ -94,7 +91,7 @@ test.describe('Asset', () => {
     const { asset: read, res } = await readAsset(api, asset.id);
     const sent = instant(res.header('date')) || Date.now();
     const expires = instant(read.url_expires_at);
-    check('V2.URL.EXPIRY_IN_RESPONSE', expires > sent, 'url_expires_at against the response Date', `later than ${new Date(sent).toISOString()}`, read.url_expires_at, res);
+    check('V2.URL.EXPIRY_IN_RESPONSE', expires > sent, { what: 'url_expires_at against the response Date', expected: `later than ${new Date(sent).toISOString()}`, received: read.url_expires_at, on: res });
   });
 
   test('expires_at (retention) differs from url_expires_at (validity of url)', rules('V2.ASSET.EXPIRES_DISTINCT'), async ({ api }) => {
@@ -102,7 +99,7 @@ test.describe('Asset', () => {
     const read = await readAsset(api, created.asset.id);
     for (const [where, a, res] of [['create', created.asset, created.res], ['read', read.asset, read.res]] as const) {
       const same = a.expires_at != null && instant(a.expires_at) === instant(a.url_expires_at);
-      check('V2.ASSET.EXPIRES_DISTINCT', !same, `expires_at on ${where}`, 'a retention deadline distinct from url_expires_at (or none)', { expires_at: a.expires_at, url_expires_at: a.url_expires_at }, res);
+      check('V2.ASSET.EXPIRES_DISTINCT', !same, { what: `expires_at on ${where}`, expected: 'a retention deadline distinct from url_expires_at (or none)', received: { expires_at: a.expires_at, url_expires_at: a.url_expires_at }, on: res });
     }
   });
 
@@ -112,20 +109,20 @@ test.describe('Asset', () => {
     const skew = 5_000;
     const a = await createAsset(api, { bytes, expiresIn: 7200 });
     const firstDeadline = instant(a.asset.expires_at);
-    check('V2.ASSET.RETENTION_EXTENDS', Number.isFinite(firstDeadline), 'expires_at after a create with expires_in 7200', 'a retention deadline', a.asset.expires_at, a.res);
+    check('V2.ASSET.RETENTION_EXTENDS', Number.isFinite(firstDeadline), { what: 'expires_at after a create with expires_in 7200', expected: 'a retention deadline', received: a.asset.expires_at, on: a.res });
     const shorter = await createAsset(api, { bytes, expiresIn: 120 });
-    check('V2.ASSET.RETENTION_EXTENDS', instant(shorter.asset.expires_at) >= firstDeadline, 'expires_at after a dedup-hit create asking for 120 s', `not before the earlier deadline ${a.asset.expires_at}`, shorter.asset.expires_at, shorter.res);
+    check('V2.ASSET.RETENTION_EXTENDS', instant(shorter.asset.expires_at) >= firstDeadline, { what: 'expires_at after a dedup-hit create asking for 120 s', expected: `not before the earlier deadline ${a.asset.expires_at}`, received: shorter.asset.expires_at, on: shorter.res });
     const longer = await createAsset(api, { bytes, expiresIn: 3 * 86400 });
     const wanted = Date.now() + 3 * 86400_000 - skew;
-    check('V2.ASSET.RETENTION_EXTENDS', instant(longer.asset.expires_at) >= wanted, 'expires_at after a dedup-hit create asking for 3 days', `at least now + 3 days (${new Date(wanted).toISOString()})`, longer.asset.expires_at, longer.res);
+    check('V2.ASSET.RETENTION_EXTENDS', instant(longer.asset.expires_at) >= wanted, { what: 'expires_at after a dedup-hit create asking for 3 days', expected: `at least now + 3 days (${new Date(wanted).toISOString()})`, received: longer.asset.expires_at, on: longer.res });
   });
 
   test('an asset no job produced has no job_id and no job_metadata', rules('V2.ASSET.NO_JOB_FOR_UPLOAD'), async ({ api }) => {
     const created = await createAsset(api);
     const read = await readAsset(api, created.asset.id);
     for (const [where, a, res] of [['create', created.asset, created.res], ['read', read.asset, read.res]] as const) {
-      check('V2.ASSET.NO_JOB_FOR_UPLOAD', a.job_id == null, `job_id of a fresh upload (${where})`, 'absent', a.job_id, res);
-      check('V2.ASSET.NO_JOB_FOR_UPLOAD', !('job_metadata' in a), `job_metadata of a fresh upload (${where})`, 'absent', a.job_metadata, res);
+      check('V2.ASSET.NO_JOB_FOR_UPLOAD', a.job_id == null, { what: `job_id of a fresh upload (${where})`, expected: 'absent', received: a.job_id, on: res });
+      check('V2.ASSET.NO_JOB_FOR_UPLOAD', !('job_metadata' in a), { what: `job_metadata of a fresh upload (${where})`, expected: 'absent', received: a.job_metadata, on: res });
     }
   });
 
@@ -135,13 +132,13 @@ test.describe('Asset', () => {
     const bytes = uniquePng();
     const { res } = await postOwnAsset(api, { bytes, expectedHash: blake3Of(uniquePng()) });
     if (res.status >= 200 && res.status < 300) {
-      check('V2.ASSET.EXPECTED_HASH', false, 'an upload whose expected_hash is not the hash of its bytes', 'refused (409 hash_mismatch)', `${res.status}: accepted`, res);
+      check('V2.ASSET.EXPECTED_HASH', false, { what: 'an upload whose expected_hash is not the hash of its bytes', expected: 'refused (409 hash_mismatch)', received: `${res.status}: accepted`, on: res });
       return notJudged('V2.ASSET.HASH_MISMATCH', 'the server accepted the upload, so it did not read the expected_hash the suite sent (a field only the public documents name); no mismatch refusal was seen');
     }
     checkStatus('V2.ASSET.HASH_MISMATCH', res, [409], 'hash_mismatch');
     // That the refused bytes mint nothing is the public documents' (the seed gives only the code).
     const held = await api.call('checkAssetByHash', { path: { hash: blake3Of(bytes) } });
-    check('V2.ASSET.EXPECTED_HASH', held.status === 404, 'by-hash for the refused bytes', '404 (nothing minted)', held.status, held);
+    check('V2.ASSET.EXPECTED_HASH', held.status === 404, { what: 'by-hash for the refused bytes', expected: '404 (nothing minted)', received: held.status, on: held });
   });
 
   test('a malformed asset upload or asset-from-hash field is refused 422 invalid_request', rules('V2.ASSET.INVALID_UPLOAD'), async ({ api }) => {
@@ -175,7 +172,7 @@ test.describe('Asset', () => {
     const content = await api.call('getAssetContent', { path: { id: keep.id } });
     checkStatus('V2.ASSET.DELETE', content, [200, 302]);
     const still = (await api.call('getAsset', { path: { id: keep.id } })).json<Asset>();
-    check('V2.ASSET.IMMUTABLE', sameBytes(await downloadVia(api, still.url), bytes), 'the other asset over the same blob', 'the uploaded bytes', 'different bytes', content);
+    check('V2.ASSET.IMMUTABLE', sameBytes(await downloadVia(api, still.url), bytes), { what: 'the other asset over the same blob', expected: 'the uploaded bytes', received: 'different bytes', on: content });
   });
 });
 
@@ -194,7 +191,7 @@ test.describe('Asset from hash and by-hash check', () => {
     // the bytes the server wrote after the headers are read off the connection itself.
     for (const r of [held, unknown]) {
       const wire = await headOnTheWire(r.url, target.token ? { authorization: `Bearer ${target.token}` } : {});
-      check('V2.ASSET.BY_HASH', wire.trailing.length === 0, `bytes after the header block of HEAD ${new URL(r.url).pathname} (${wire.status})`, 'none (no body)', `${wire.trailing.length} bytes: ${wire.trailing.subarray(0, 80).toString('utf8')}`, r);
+      check('V2.ASSET.BY_HASH', wire.trailing.length === 0, { what: `bytes after the header block of HEAD ${new URL(r.url).pathname} (${wire.status})`, expected: 'none (no body)', received: `${wire.trailing.length} bytes: ${wire.trailing.subarray(0, 80).toString('utf8')}`, on: r });
     }
   });
 
@@ -205,12 +202,12 @@ test.describe('Asset from hash and by-hash check', () => {
     // The request (path, hash and file_path) and its success are the public documents' (W:123:f9a38dca0104).
     const minted = await api.call('assetFromHash', { json: { hash, file_path: defaultFilePath(api) } });
     const mintedOk = minted.status >= 200 && minted.status < 300;
-    check('V2.ASSET.FROM_HASH_MINTS', mintedOk, 'create-from-hash of a blob the account holds', 'a success (200 or 201) with an asset over it', `${minted.status} ${minted.errorCode ?? ''}`, minted);
+    check('V2.ASSET.FROM_HASH_MINTS', mintedOk, { what: 'create-from-hash of a blob the account holds', expected: 'a success (200 or 201) with an asset over it', received: `${minted.status} ${minted.errorCode ?? ''}`, on: minted });
     if (mintedOk) {
       const m = minted.json<Asset>();
       // Same blob as the original record; whether that hash is right is V2.ASSET.HASH_BLAKE3's question.
       const same = m.size_bytes === asset.size_bytes && (m.hash === null || m.hash === serverHash);
-      check('V2.ASSET.FROM_HASH_MINTS', same, 'the asset minted from the hash', `the original blob: size ${asset.size_bytes}, hash ${serverHash}`, { size_bytes: m.size_bytes, hash: m.hash }, minted);
+      check('V2.ASSET.FROM_HASH_MINTS', same, { what: 'the asset minted from the hash', expected: `the original blob: size ${asset.size_bytes}, hash ${serverHash}`, received: { size_bytes: m.size_bytes, hash: m.hash }, on: minted });
     }
     const missing = await api.call('assetFromHash', { json: { hash: blake3Of(uniquePng()), file_path: defaultFilePath(api) } });
     // A server that refuses the public documents' request itself as malformed did not look the blob up.
@@ -255,11 +252,11 @@ test.describe('Content moderation', () => {
     // The seed (W:218:96c1e20e9439) names no operation for moderation: the upload itself, the
     // asset read or the content read may be the one that answers 451 content_blocked.
     const { res: upload } = await postOwnAsset(api, { bytes: uniquePng(8, 8, marker) });
-    if (isContentBlocked(upload)) return void check('V2.ERR.CONTENT_BLOCKED', isContentBlocked(upload), 'the upload of flagged bytes', '451 content_blocked', upload.status, upload);
+    if (isContentBlocked(upload)) return void check('V2.ERR.CONTENT_BLOCKED', isContentBlocked(upload), { what: 'the upload of flagged bytes', expected: '451 content_blocked', received: upload.status, on: upload });
     const { id } = checkCreated(upload);
     const read = await api.call('getAsset', { path: { id } });
-    if (isContentBlocked(read)) return void check('V2.ERR.CONTENT_BLOCKED', isContentBlocked(read), 'a read of the asset over flagged bytes', '451 content_blocked', read.status, read);
+    if (isContentBlocked(read)) return void check('V2.ERR.CONTENT_BLOCKED', isContentBlocked(read), { what: 'a read of the asset over flagged bytes', expected: '451 content_blocked', received: read.status, on: read });
     const content = await api.call('getAssetContent', { path: { id } });
-    check('V2.ERR.CONTENT_BLOCKED', isContentBlocked(content), 'the upload, the asset read and the content read of flagged bytes', 'one of them refused 451 content_blocked', `upload ${upload.status}, asset read ${read.status}, content read ${content.status}${content.errorCode ? ` ${content.errorCode}` : ''}`, content);
+    check('V2.ERR.CONTENT_BLOCKED', isContentBlocked(content), { what: 'the upload, the asset read and the content read of flagged bytes', expected: 'one of them refused 451 content_blocked', received: `upload ${upload.status}, asset read ${read.status}, content read ${content.status}${content.errorCode ? ` ${content.errorCode}` : ''}`, on: content });
   });
 });

@@ -13,7 +13,7 @@ test.describe('Authentication', () => {
     // instead of stopping the test as a configuration error.
     const keyed = api.as({ bearer: target.token });
     const { res } = await postOwnAsset(keyed);
-    ensure('V2.AUTH.BEARER_KEY', res.status !== 401 && res.status !== 403, 'an upload with Authorization: Bearer <API key>', 'the key accepted (not 401 or 403)', `${res.status} ${res.errorCode ?? ''}`, res);
+    ensure('V2.AUTH.BEARER_KEY', res.status !== 401 && res.status !== 403, { what: 'an upload with Authorization: Bearer <API key>', expected: 'the key accepted (not 401 or 403)', received: `${res.status} ${res.errorCode ?? ''}`, on: res });
     checkStatus('V2.ASSET.CREATE', res, [200, 201, 202]);
     checkStatus('V2.AUTH.BEARER_KEY', await keyed.call('getAsset', { path: { id: res.json<{ id: string }>().id } }), [200]);
   });
@@ -36,11 +36,11 @@ test.describe('Authentication', () => {
       if (res.status === 401 && !configuredToTake) {
         refusals += 1;
         const words = await jwtRefusalWords(api, res, id);
-        check('V2.AUTH.JWT_REFUSAL', words.saysSo, `the 401 message for the ${what} as bearer`, 'a message saying JWT bearers are not taken here: not the message of an unknown key or of no credential, nor a bare "unauthorized"', words.messages, res);
+        check('V2.AUTH.JWT_REFUSAL', words.saysSo, { what: `the 401 message for the ${what} as bearer`, expected: 'a message saying JWT bearers are not taken here: not the message of an unknown key or of no credential, nor a bare "unauthorized"', received: words.messages, on: res });
         notJudged('V2.AUTH.JWT_ACCEPTED', `the cloud refused the ${what} 401, as a deployment configured not to take JWT bearers may (declare capability accepts_jwt when it is configured to take them)`);
         continue;
       }
-      check('V2.AUTH.JWT_ACCEPTED', res.status === 200, `GET of the account's asset with the ${what} as bearer`, configuredToTake ? '200 (the credential accepted: the target declares accepts_jwt)' : '200 (the credential accepted), or 401 saying JWT bearers are not taken here', `${res.status} ${res.errorCode ?? ''}`, res);
+      check('V2.AUTH.JWT_ACCEPTED', res.status === 200, { what: `GET of the account's asset with the ${what} as bearer`, expected: configuredToTake ? '200 (the credential accepted: the target declares accepts_jwt)' : '200 (the credential accepted), or 401 saying JWT bearers are not taken here', received: `${res.status} ${res.errorCode ?? ''}`, on: res });
     }
     if (refusals === 0) notJudged('V2.AUTH.JWT_REFUSAL', 'the cloud refused no JWT bearer, so there was no refusal message to read');
   });
@@ -53,7 +53,7 @@ test.describe('Authentication', () => {
     const res = await sso.call('getAsset', { path: { id: randomUUID() } });
     checkStatus('V2.AUTH.SSO_REQUIRED', res, [403], 'sso_required');
     const given = res.json<{ error: { organization_id?: unknown } }>().error.organization_id;
-    check('V2.AUTH.SSO_REQUIRED', given === organization, 'organization_id of the sso_required refusal', `${JSON.stringify(organization)} (scenario input sso_organization_id)`, given ?? 'absent', res);
+    check('V2.AUTH.SSO_REQUIRED', given === organization, { what: 'organization_id of the sso_required refusal', expected: `${JSON.stringify(organization)} (scenario input sso_organization_id)`, received: given ?? 'absent', on: res });
   });
 
   test('a request without valid credentials answers 401 unauthorized', rules('V2.AUTH.UNAUTHENTICATED_401'), async ({ api, target }) => {
@@ -68,11 +68,11 @@ test.describe('Authentication', () => {
     ];
     for (const [what, opts] of attempts) {
       const res = await surface!.open.call('getAsset', { path: { id }, ...opts });
-      check('V2.AUTH.UNAUTHENTICATED_401', res.status === 401 && res.errorCode === 'unauthorized', `GET asset with ${what} at ${surface!.how}`, '401 unauthorized', `${res.status} ${res.errorCode ?? ''}`, res);
+      check('V2.AUTH.UNAUTHENTICATED_401', res.status === 401 && res.errorCode === 'unauthorized', { what: `GET asset with ${what} at ${surface!.how}`, expected: '401 unauthorized', received: `${res.status} ${res.errorCode ?? ''}`, on: res });
     }
     // The refusal is about the credential: the same request with it is admitted.
     const keyed = await surface!.keyed.call('getAsset', { path: { id } });
-    check('V2.AUTH.UNAUTHENTICATED_401', keyed.status !== 401, `GET asset with the configured credential at ${surface!.how}`, 'admitted (here 404)', `${keyed.status} ${keyed.errorCode ?? ''}`, keyed);
+    check('V2.AUTH.UNAUTHENTICATED_401', keyed.status !== 401, { what: `GET asset with the configured credential at ${surface!.how}`, expected: 'admitted (here 404)', received: `${keyed.status} ${keyed.errorCode ?? ''}`, on: keyed });
   });
 
   test('the self-hosted proxy accepts unauthenticated requests by default', rules('V2.AUTH.LOCAL_OPEN'), async ({ api, target }) => {
@@ -80,9 +80,9 @@ test.describe('Authentication', () => {
     const { res } = await postOwnAsset(api.as('none'));
     // A refusal for want of credentials is this rule's failure; any other refusal of the
     // upload is V2.ASSET.CREATE's question, asked elsewhere.
-    ensure('V2.AUTH.LOCAL_OPEN', res.status !== 401 && res.status !== 403, 'an upload with no Authorization header', 'accepted (not 401 or 403)', `${res.status} ${res.errorCode ?? ''}`, res);
+    ensure('V2.AUTH.LOCAL_OPEN', res.status !== 401 && res.status !== 403, { what: 'an upload with no Authorization header', expected: 'accepted (not 401 or 403)', received: `${res.status} ${res.errorCode ?? ''}`, on: res });
     checkStatus('V2.ASSET.CREATE', res, [200, 201, 202]);
     const read = await api.as('none').call('getAsset', { path: { id: res.json<{ id: string }>().id } });
-    check('V2.AUTH.LOCAL_OPEN', read.status === 200, 'a read with no Authorization header', '200', `${read.status} ${read.errorCode ?? ''}`, read);
+    check('V2.AUTH.LOCAL_OPEN', read.status === 200, { what: 'a read with no Authorization header', expected: '200', received: `${read.status} ${read.errorCode ?? ''}`, on: read });
   });
 });

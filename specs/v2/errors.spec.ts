@@ -34,7 +34,7 @@ test.describe('Errors', () => {
     for (const res of refusals.filter((r) => r.status >= 400)) {
       const error = res.json<{ error?: { code?: unknown; message?: unknown } }>().error;
       const message = typeof error?.message === 'string' ? error.message.trim() : '';
-      check('V2.ERR.ENVELOPE', message !== '' && message !== error?.code, `error.message of the ${res.status} from ${res.operationId ?? res.url}`, 'words for a person, not empty and not the code again', error?.message, res);
+      check('V2.ERR.ENVELOPE', message !== '' && message !== error?.code, { what: `error.message of the ${res.status} from ${res.operationId ?? res.url}`, expected: 'words for a person, not empty and not the code again', received: error?.message, on: res });
     }
   });
 
@@ -97,13 +97,13 @@ test.describe('Errors', () => {
     } catch {
       error = undefined;
     }
-    check('V2.ERR.ENVELOPE_UNROUTED', typeof error?.code === 'string' && typeof error?.message === 'string', `the ${res.status} body for a v2 path no operation has`, '{"error": {"code": string, "message": string}}', `${res.header('content-type') ?? 'no content-type'}: ${show(res.body.subarray(0, 200).toString('utf8'))}`, res);
+    check('V2.ERR.ENVELOPE_UNROUTED', typeof error?.code === 'string' && typeof error?.message === 'string', { what: `the ${res.status} body for a v2 path no operation has`, expected: '{"error": {"code": string, "message": string}}', received: `${res.header('content-type') ?? 'no content-type'}: ${show(res.body.subarray(0, 200).toString('utf8'))}`, on: res });
   });
 
   test('an authenticated caller that is not allowed is refused 403 forbidden', rules('V2.ERR.FORBIDDEN'), async ({ api, requireScenario }) => {
     const notAllowed = api.as({ bearer: requireScenario('forbidden_token', 'valid key the surface does not let in') as string });
     for (const res of [await notAllowed.call('getAsset', { path: { id: randomUUID() } }), await notAllowed.call('listJobs')]) {
-      check('V2.ERR.FORBIDDEN', res.status === 403 && res.errorCode === 'forbidden', `${res.operationId} with a valid key that is not allowed`, '403 forbidden', `${res.status} ${res.errorCode ?? ''}`, res);
+      check('V2.ERR.FORBIDDEN', res.status === 403 && res.errorCode === 'forbidden', { what: `${res.operationId} with a valid key that is not allowed`, expected: '403 forbidden', received: `${res.status} ${res.errorCode ?? ''}`, on: res });
     }
   });
 
@@ -129,17 +129,17 @@ test.describe('Errors', () => {
     // The seed gives the entries' shape, not that every run-time failure carries entries.
     if (nodeErrors === undefined || nodeErrors === null) return notJudged(rule, `failed job ${done.id} carries no error.node_errors, so there are no entries to compare`);
     const what = `error.node_errors of job ${done.id}, which ${failing} failed after dispatch`;
-    ensure(rule, typeof nodeErrors === 'object' && !Array.isArray(nodeErrors) && Object.keys(nodeErrors).length > 0, what, 'an object keyed by node id, as details.node_errors of a submit refusal', nodeErrors);
+    ensure(rule, typeof nodeErrors === 'object' && !Array.isArray(nodeErrors) && Object.keys(nodeErrors).length > 0, { what, expected: 'an object keyed by node id, as details.node_errors of a submit refusal', received: nodeErrors });
     for (const [id, entry] of Object.entries(nodeErrors as Record<string, { class_type?: unknown; errors?: unknown }>)) {
-      check(rule, id in workflow, `a key of ${what}`, 'a node id of the submitted graph ("1")', id);
-      check(rule, isNodeErrorEntry(entry), `${what}["${id}"]`, '{class_type: string, errors: [{type, message}, ...]}, the entry a submit refusal names a node with', entry);
-      check(rule, entry.class_type === failing, `${what}["${id}"].class_type`, failing, entry.class_type);
+      check(rule, id in workflow, { what: `a key of ${what}`, expected: 'a node id of the submitted graph ("1")', received: id });
+      check(rule, isNodeErrorEntry(entry), { what: `${what}["${id}"]`, expected: '{class_type: string, errors: [{type, message}, ...]}, the entry a submit refusal names a node with', received: entry });
+      check(rule, entry.class_type === failing, { what: `${what}["${id}"].class_type`, expected: failing, received: entry.class_type });
       // One kind of error has one name on both paths: a respelling of a name the seed or the
       // submit refusal uses (InvalidInputs for invalid_inputs) is another naming.
       const types = (Array.isArray(entry.errors) ? entry.errors : []).map((x) => (x as { type?: unknown }).type).filter((t): t is string => typeof t === 'string');
       const known = [...SEED_NODE_ERROR_TYPES, ...refusedTypes];
       const respelt = types.filter((t) => !known.includes(t) && known.some((k) => spelling(k) === spelling(t)));
-      check(rule, respelt.length === 0, `error types of ${what}["${id}"]`, `the names a submit refusal uses (${[...new Set(known)].join(', ')}), never another spelling of them`, respelt);
+      check(rule, respelt.length === 0, { what: `error types of ${what}["${id}"]`, expected: `the names a submit refusal uses (${[...new Set(known)].join(', ')}), never another spelling of them`, received: respelt });
     }
   });
 
@@ -158,7 +158,7 @@ test.describe('Errors', () => {
       return undefined;
     };
     const refused = await driveOver();
-    ensure('V2.ERR.RATE_LIMITED', refused !== undefined, `${budget} rapid requests from the limited key`, 'a 429 once past the allowance', 'no 429');
+    ensure('V2.ERR.RATE_LIMITED', refused !== undefined, { what: `${budget} rapid requests from the limited key`, expected: 'a 429 once past the allowance', received: 'no 429' });
 
     // While refused, the limit is the account's, not the resource's: reads of an asset that does
     // not exist and of another account's asset, each sent right after a request that spends the
@@ -178,17 +178,17 @@ test.describe('Errors', () => {
     const unknown = await duringRefusals(() => limited.call('getAsset', { path: { id: randomUUID() } }));
     const notOwned = await duringRefusals(() => limited.call('getAsset', { path: { id: foreign.id } }));
     for (const [what, r] of [['a read of an asset that does not exist', unknown], ["a read of another account's asset", notOwned]] as const) {
-      ensure('V2.ERR.RATE_LIMITED', r.res.status === 429 || r.refused > 0, `${budget} rapid requests from the limited key, each followed by ${what}`, 'the key refused 429 past its allowance', 'no 429 at all');
-      check('V2.ERR.RATE_LIMIT_SCOPE', r.res.status === 429, `${what}, each sent right after a request of the limited key (${r.refused} of those refused 429)`, '429 rate_limited once the account is past its allowance', `${r.res.status} ${r.res.errorCode ?? ''} every time`, r.res);
+      ensure('V2.ERR.RATE_LIMITED', r.res.status === 429 || r.refused > 0, { what: `${budget} rapid requests from the limited key, each followed by ${what}`, expected: 'the key refused 429 past its allowance', received: 'no 429 at all' });
+      check('V2.ERR.RATE_LIMIT_SCOPE', r.res.status === 429, { what: `${what}, each sent right after a request of the limited key (${r.refused} of those refused 429)`, expected: '429 rate_limited once the account is past its allowance', received: `${r.res.status} ${r.res.errorCode ?? ''} every time`, on: r.res });
     }
     // The code is read on a refused GET (the HEAD that drove the limit has no body).
     const withBody = [unknown.res, notOwned.res].find((r) => r.status === 429);
-    if (withBody) check('V2.ERR.RATE_LIMITED', withBody.errorCode === 'rate_limited', 'the code of a 429 while over the limit', 'rate_limited', withBody.errorCode ?? 'none', withBody);
+    if (withBody) check('V2.ERR.RATE_LIMITED', withBody.errorCode === 'rate_limited', { what: 'the code of a 429 while over the limit', expected: 'rate_limited', received: withBody.errorCode ?? 'none', on: withBody });
     else notJudged('V2.ERR.RATE_LIMITED', 'no GET was refused 429 while over the limit (V2.ERR.RATE_LIMIT_SCOPE says why), so no code could be read');
     checkStatus('V2.ERR.RATE_LIMIT_SCOPE', await api.call('getAsset', { path: { id: foreign.id } }), [200]);
 
     const last = await driveOver();
-    ensure('V2.ERR.RATE_LIMITED', last !== undefined, 'the limited key, driven over its allowance once more', 'a 429 to wait on', 'no 429');
+    ensure('V2.ERR.RATE_LIMITED', last !== undefined, { what: 'the limited key, driven over its allowance once more', expected: 'a 429 to wait on', received: 'no 429' });
     // Waiting what the server said admits the next request: the seed tells a client to back off
     // and retry (W:227:0191ef88740b), not when it gets in, so this is a SHOULD of its own.
     // Another client of the same key
@@ -199,6 +199,6 @@ test.describe('Errors', () => {
       await honourRetryAfter(Number(after.header('retry-after')));
       after = await limited.call('getAsset', { path: { id: randomUUID() } });
     }
-    check('V2.ERR.RATE_LIMIT_RETRY', after.status !== 429, 'a request after waiting Retry-After', 'admitted (here 404 not_found)', `${after.status} ${after.errorCode ?? ''}`, after);
+    check('V2.ERR.RATE_LIMIT_RETRY', after.status !== 429, { what: 'a request after waiting Retry-After', expected: 'admitted (here 404 not_found)', received: `${after.status} ${after.errorCode ?? ''}`, on: after });
   });
 });

@@ -23,7 +23,7 @@ test.describe('Round trip', () => {
     const hash = blake3Of(bytes);
     checkStatus('V2.ASSET.BY_HASH', await api.call('checkAssetByHash', { path: { hash } }), [200]);
     const again = await api.call('assetFromHash', { json: { hash, file_path: defaultFilePath(api) } });
-    ensure('V2.ASSET.FROM_HASH_MINTS', accepted(again), 'create-from-hash of the uploaded blob', 'a success (2xx) with an asset over it', `${again.status} ${again.errorCode ?? ''}`, again);
+    ensure('V2.ASSET.FROM_HASH_MINTS', accepted(again), { what: 'create-from-hash of the uploaded blob', expected: 'a success (2xx) with an asset over it', received: `${again.status} ${again.errorCode ?? ''}`, on: again });
     const input = again.json<Asset>();
 
     const labels = target.surface === 'local' ? undefined : { flow: asset.id.slice(0, 8) };
@@ -37,7 +37,7 @@ test.describe('Round trip', () => {
     if (form) throw form;
     // Refused as a missing asset, the minted asset is not an input like an upload: this
     // test's own rule. Any other refusal of this valid workflow is the submit rule's.
-    ensure(submitted.errorCode === 'missing_asset' ? rule : 'V2.JOB.SUBMIT', accepted(submitted), 'the submit of a workflow reading the asset minted from the hash', 'a success (2xx)', `${submitted.status} ${submitted.errorCode ?? ''}`, submitted);
+    ensure(submitted.errorCode === 'missing_asset' ? rule : 'V2.JOB.SUBMIT', accepted(submitted), { what: 'the submit of a workflow reading the asset minted from the hash', expected: 'a success (2xx)', received: `${submitted.status} ${submitted.errorCode ?? ''}`, on: submitted });
     const job = followable(submitted);
     const done = await pollToEnd(api, job);
     const out = firstOutput(done);
@@ -45,14 +45,14 @@ test.describe('Round trip', () => {
     const read = await api.call('getAsset', { path: { id: outputAssetId(out) } });
     checkStatus('V2.ASSET.FIELDS', read, [200]);
     const outAsset = read.json<Asset>();
-    check('V2.ASSET.JOB_METADATA_READ', outAsset.job_id === done.id, 'the output asset', `job_id ${done.id}`, outAsset.job_id, read);
+    check('V2.ASSET.JOB_METADATA_READ', outAsset.job_id === done.id, { what: 'the output asset', expected: `job_id ${done.id}`, received: outAsset.job_id, on: read });
     // Absent job_metadata is allowed (seed W § Asset rule 4); present, it must be the job's labels.
     if (!labels) notJudged('V2.ASSET.JOB_METADATA_READ', 'no labels are sent to the self-hosted proxy in the round trip');
     else if (outAsset.job_metadata === undefined) notJudged('V2.ASSET.JOB_METADATA_READ', 'job_metadata of the round trip output is absent, which the seed allows (labels not kept or not readable)');
-    else check('V2.ASSET.JOB_METADATA_READ', isDeepStrictEqual(outAsset.job_metadata, labels), 'job_metadata of the output asset', JSON.stringify(labels), outAsset.job_metadata, read);
+    else check('V2.ASSET.JOB_METADATA_READ', isDeepStrictEqual(outAsset.job_metadata, labels), { what: 'job_metadata of the output asset', expected: JSON.stringify(labels), received: outAsset.job_metadata, on: read });
     const produced = await downloadVia(api, outAsset.url);
-    check(rule, !produced.equals(bytes), 'the output bytes', 'a new (inverted) image, not the input', `${produced.length} bytes equal to the input`, read);
+    check(rule, !produced.equals(bytes), { what: 'the output bytes', expected: 'a new (inverted) image, not the input', received: `${produced.length} bytes equal to the input`, on: read });
     const viaEndpoint = await downloadVia(api, out.url);
-    check('V2.ASSET.IMMUTABLE', viaEndpoint.equals(produced), 'the output through its content endpoint', 'the same bytes as through the asset url', `${viaEndpoint.length} other bytes`, read);
+    check('V2.ASSET.IMMUTABLE', viaEndpoint.equals(produced), { what: 'the output through its content endpoint', expected: 'the same bytes as through the asset url', received: `${viaEndpoint.length} other bytes`, on: read });
   });
 });

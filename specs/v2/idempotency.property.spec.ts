@@ -28,7 +28,7 @@ test.describe('Idempotent submission (property)', () => {
       for (const a of answers) refusedClasses(api, a, workflow);
       // Inside a property a broken check throws, so past this line there is exactly one job.
       const jobId = checkOneJobPerKey(answers, `${parallel} concurrent submit(s) with key ${key}`)!;
-      check('V2.JOB.IDEMPOTENT', !jobs.has(jobId), `the job created with the fresh key ${key}`, 'a job no other key created', jobId);
+      check('V2.JOB.IDEMPOTENT', !jobs.has(jobId), { what: `the job created with the fresh key ${key}`, expected: 'a job no other key created', received: jobId });
       jobs.add(jobId);
       // A later reuse with another workflow is refused.
       checkOtherRequestRefused(await postJob(api, { workflow: anyWorkflow(api, 3, 3) }, key), jobId);

@@ -41,7 +41,7 @@ test.describe('Job list', () => {
           // V2.ERR.METADATA_NOT_SUPPORTED's question, judged in its own test) leaves the walk
           // unscoped; the unlabelled submits that follow are V2.JOB.SUBMIT's.
           if (i === 0 && r.status >= 400 && r.status < 500) return r;
-          ensure('V2.JOB.SUBMIT', accepted(r), `POST /api/v2/jobs answered ${r.status}${r.errorCode ? ` ${r.errorCode}` : ''}`, 'a success (2xx; the public documents say 201)', r.status, r);
+          ensure('V2.JOB.SUBMIT', accepted(r), { what: `POST /api/v2/jobs answered ${r.status}${r.errorCode ? ` ${r.errorCode}` : ''}`, expected: 'a success (2xx; the public documents say 201)', received: r.status, on: r });
           return r;
         });
         if (accepted(res)) {
@@ -64,12 +64,12 @@ test.describe('Job list', () => {
       if (outOfBudget === undefined) {
         const walk = await walkJobs(api, { rule: 'V2.JOB.LIST_WALK', limit, ...scope });
         const { ids } = walk;
-        check('V2.JOB.LIST_WALK', new Set(ids).size === ids.length, `walk with limit ${limit}`, 'no job twice', `${ids.length - new Set(ids).size} duplicates`);
+        check('V2.JOB.LIST_WALK', new Set(ids).size === ids.length, { what: `walk with limit ${limit}`, expected: 'no job twice', received: `${ids.length - new Set(ids).size} duplicates` });
         if (walk.outOfBudget !== undefined) outOfBudget = { limit, pages: walk.outOfBudget, why: unscoped ?? 'the list did not apply the label filter, listing jobs of others' };
         else {
           const missing = [...mine].filter((id) => !ids.includes(id));
           // The likely cause first: where the walk ended, and why (a page without next_cursor).
-          check('V2.JOB.LIST_WALK', missing.length === 0, `walk with limit ${limit}`, 'every job this test created', `the walk ended after page ${walk.pages}, which ${walk.ended ? 'had no next_cursor' : 'gave a cursor it had given before'}, with ${missing.length} of this test's ${mine.size} jobs never listed: missing ${missing.join(', ')}`);
+          check('V2.JOB.LIST_WALK', missing.length === 0, { what: `walk with limit ${limit}`, expected: 'every job this test created', received: `the walk ended after page ${walk.pages}, which ${walk.ended ? 'had no next_cursor' : 'gave a cursor it had given before'}, with ${missing.length} of this test's ${mine.size} jobs never listed: missing ${missing.join(', ')}` });
         }
       }
     });
@@ -85,7 +85,7 @@ test.describe('Job list', () => {
     // Seed W:217:ae18d5395772: a jobs-list limit below 1, or not a whole number, is 422 invalid_request.
     for (const limit of ['0', '-3', 'ten']) {
       const res = await api.call('listJobs', { query: { limit } });
-      check('V2.ERR.LIST_REFUSALS', res.status === 422 && res.errorCode === 'invalid_request', `the job list with limit=${limit}`, '422 invalid_request', `${res.status} ${res.errorCode ?? ''}`.trim(), res);
+      check('V2.ERR.LIST_REFUSALS', res.status === 422 && res.errorCode === 'invalid_request', { what: `the job list with limit=${limit}`, expected: '422 invalid_request', received: `${res.status} ${res.errorCode ?? ''}`.trim(), on: res });
     }
 
     for (let i = 0; i < 3; i++) await submitJob(api, { workflow: anyWorkflow(api) });
@@ -100,7 +100,7 @@ test.describe('Job list', () => {
     await assertProperty(testInfo, { ...profile, numRuns: Math.min(profile.numRuns, 15) }, fc.tuple(fc.nat(cursor.length - 1), fc.constantFrom('A', 'z', '0', '_', '-')), async ([at, ch]) => {
       const changed = cursor.slice(0, at) + (cursor[at] === ch ? 'B' : ch) + cursor.slice(at + 1);
       const res = await api.call('listJobs', { query: { limit: 1, cursor: changed } });
-      check('V2.ERR.LIST_REFUSALS', res.status === 200 || (res.status === 400 && res.errorCode === 'invalid_cursor'), `a cursor with character ${at} changed`, 'a page (200), or a refusal 400 invalid_cursor', `${res.status} ${res.errorCode ?? ''}`.trim(), res);
+      check('V2.ERR.LIST_REFUSALS', res.status === 200 || (res.status === 400 && res.errorCode === 'invalid_cursor'), { what: `a cursor with character ${at} changed`, expected: 'a page (200), or a refusal 400 invalid_cursor', received: `${res.status} ${res.errorCode ?? ''}`.trim(), on: res });
     });
   });
 
@@ -109,7 +109,7 @@ test.describe('Job list', () => {
     if (probe.status === 501) return notJudged('V2.JOB.LIST_FILTER_LIMIT', 'this surface does not list jobs yet (501 not_implemented)');
     const fourFilters = { 'metadata[a]': '1', 'metadata[b]': '2', 'metadata[c]': '3', 'metadata[d]': '4' };
     const res = await api.call('listJobs', { query: fourFilters });
-    check('V2.JOB.LIST_FILTER_LIMIT', res.status === 400 && res.errorCode === 'invalid_metadata_filter', 'the job list with four metadata filters', '400 invalid_metadata_filter (the public documents allow three)', `${res.status} ${res.errorCode ?? ''}`.trim(), res);
+    check('V2.JOB.LIST_FILTER_LIMIT', res.status === 400 && res.errorCode === 'invalid_metadata_filter', { what: 'the job list with four metadata filters', expected: '400 invalid_metadata_filter (the public documents allow three)', received: `${res.status} ${res.errorCode ?? ''}`.trim(), on: res });
   });
 
   test("a cursor issued to another account is refused 400 invalid_cursor, and never shows that account's jobs", rules('V2.ERR.LIST_REFUSALS'), async ({ api, requireScenario }) => {
@@ -123,7 +123,7 @@ test.describe('Job list', () => {
     // A server whose cursors are positions only may accept it, but only as a place in the
     // caller's own list: the other account's jobs must not appear.
     const leaked = res.status === 200 ? res.json<Page>().jobs.map((j) => j.id).filter((id) => theirs.includes(id)) : [];
-    check('V2.ERR.LIST_REFUSALS', res.status === 200 && leaked.length === 0, "a list request with the other account's cursor", "400 invalid_cursor (or a page of the caller's own jobs)", `${res.status} ${res.errorCode ?? ''}${leaked.length ? ` with the other account's jobs ${leaked.join(', ')}` : ''}`, res);
+    check('V2.ERR.LIST_REFUSALS', res.status === 200 && leaked.length === 0, { what: "a list request with the other account's cursor", expected: "400 invalid_cursor (or a page of the caller's own jobs)", received: `${res.status} ${res.errorCode ?? ''}${leaked.length ? ` with the other account's jobs ${leaked.join(', ')}` : ''}`, on: res });
   });
 
   test('label filters select exactly the jobs whose labels match every filter', rules('V2.JOB.LIST_FILTER'), async ({ api }) => {
@@ -131,9 +131,9 @@ test.describe('Job list', () => {
     const a = await submitJob(api, { workflow: anyWorkflow(api), metadata: { run, side: 'a' } });
     const b = await submitJob(api, { workflow: anyWorkflow(api), metadata: { run, side: 'b' } });
     const { ids: both } = await walkJobs(api, { rule: 'V2.JOB.LIST_WALK', limit: 10, query: { 'metadata[run]': run }, own: new Set([a.id, b.id]), stopOnForeign: true });
-    check('V2.JOB.LIST_FILTER', both.length === 2 && both.includes(a.id) && both.includes(b.id), `filter run=${run}`, 'exactly the two jobs labelled with it', both);
+    check('V2.JOB.LIST_FILTER', both.length === 2 && both.includes(a.id) && both.includes(b.id), { what: `filter run=${run}`, expected: 'exactly the two jobs labelled with it', received: both });
     const { ids: onlyA } = await walkJobs(api, { rule: 'V2.JOB.LIST_WALK', limit: 10, query: { 'metadata[run]': run, 'metadata[side]': 'a' }, own: new Set([a.id]), stopOnForeign: true });
-    check('V2.JOB.LIST_FILTER', onlyA.length === 1 && onlyA[0] === a.id, `filters run=${run} and side=a`, `only ${a.id}`, onlyA);
+    check('V2.JOB.LIST_FILTER', onlyA.length === 1 && onlyA[0] === a.id, { what: `filters run=${run} and side=a`, expected: `only ${a.id}`, received: onlyA });
   });
 
   test('a surface that does not list jobs yet answers 501 not_implemented', rules('V2.ERR.NOT_IMPLEMENTED'), async ({ api }) => {
@@ -142,6 +142,6 @@ test.describe('Job list', () => {
     // W:224:cee6106f4ee8). The seed gives the list no order and no consistency, so a 200 is
     // not asked to show a job submitted a moment ago.
     const res = await api.call('listJobs');
-    check('V2.ERR.NOT_IMPLEMENTED', res.status === 200 || (res.status === 501 && res.errorCode === 'not_implemented'), 'the job list', '200 (the surface lists jobs) or 501 not_implemented', `${res.status} ${res.errorCode ?? ''}`.trim(), res);
+    check('V2.ERR.NOT_IMPLEMENTED', res.status === 200 || (res.status === 501 && res.errorCode === 'not_implemented'), { what: 'the job list', expected: '200 (the surface lists jobs) or 501 not_implemented', received: `${res.status} ${res.errorCode ?? ''}`.trim(), on: res });
   });
 });

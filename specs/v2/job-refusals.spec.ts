@@ -25,7 +25,7 @@ test.describe('Errors: submit refusals', () => {
     const res = await postJob(api, { workflow });
     checkStatus('V2.ERR.INVALID_WORKFLOW', res, [422], 'invalid_workflow');
     const details = checkRefusalDetails(res, workflow);
-    check('V2.ERR.NODE_ERRORS_DETAILS', details.node_errors !== undefined && '2' in details.node_errors, 'details.node_errors', 'an entry for node "2" (its images input is not connected)', details.node_errors, res);
+    check('V2.ERR.NODE_ERRORS_DETAILS', details.node_errors !== undefined && '2' in details.node_errors, { what: 'details.node_errors', expected: 'an entry for node "2" (its images input is not connected)', received: details.node_errors, on: res });
   });
 
   test('a refusal names at most fifty malformed nodes and then gives the full count', rules('V2.ERR.NODE_ERRORS_DETAILS'), async ({ api }) => {
@@ -34,14 +34,14 @@ test.describe('Errors: submit refusals', () => {
     checkStatus('V2.ERR.NODE_ERRORS_DETAILS', res, [422]);
     // At most fifty named, whatever their types (W:232:68458a84be2b), and any count with its flag.
     const details = checkRefusalDetails(res, workflow);
-    check('V2.ERR.NODE_ERRORS_DETAILS', Object.keys(details.node_errors ?? {}).length > 0, 'node_errors of a refusal of 60 nodes missing a required input', 'the nodes at fault named (at most fifty)', details.node_errors, res);
+    check('V2.ERR.NODE_ERRORS_DETAILS', Object.keys(details.node_errors ?? {}).length > 0, { what: 'node_errors of a refusal of 60 nodes missing a required input', expected: 'the nodes at fault named (at most fifty)', received: details.node_errors, on: res });
     // The flag and the full count belong to the three malformed types (W:232:3301ff267691). The
     // seed's types are those seen (W:66:2e4eea868945), an open list: a server may type a missing
     // input its own way, and to such a refusal the seed ties no count.
     const untyped = namedWithout(details.node_errors, MALFORMED_TYPES);
     if (untyped.length > 0) return notJudged('V2.ERR.NODE_ERRORS_DETAILS', `the nodes are named with error types of the server's own (${untyped.slice(0, 2).join('; ')}), none of ${[...MALFORMED_TYPES].join(', ')}, to which the seed ties node_errors_truncated and malformed_node_count`);
-    check('V2.ERR.NODE_ERRORS_DETAILS', details.node_errors_truncated === true, 'node_errors_truncated with 60 malformed nodes', 'true', details.node_errors_truncated, res);
-    check('V2.ERR.NODE_ERRORS_DETAILS', details.malformed_node_count === 60, 'malformed_node_count with 60 malformed nodes', '60', details.malformed_node_count, res);
+    check('V2.ERR.NODE_ERRORS_DETAILS', details.node_errors_truncated === true, { what: 'node_errors_truncated with 60 malformed nodes', expected: 'true', received: details.node_errors_truncated, on: res });
+    check('V2.ERR.NODE_ERRORS_DETAILS', details.malformed_node_count === 60, { what: 'malformed_node_count with 60 malformed nodes', expected: '60', received: details.malformed_node_count, on: res });
   });
 
   test('unknown classes: at most ten listed, only their nodes named and counted', rules('V2.ERR.NODE_ERRORS_DETAILS'), async ({ api }) => {
@@ -52,11 +52,11 @@ test.describe('Errors: submit refusals', () => {
     checkStatus('V2.ERR.NODE_ERRORS_DETAILS', res, [422]);
     const details = checkRefusalDetails(res, workflow);
     const listed = (details.unknown_node_classes ?? []) as string[];
-    check('V2.ERR.NODE_ERRORS_DETAILS', listed.length === 10, 'unknown_node_classes with 12 missing classes', 'exactly ten listed', listed.length, res);
-    check('V2.ERR.NODE_ERRORS_DETAILS', details.node_errors_truncated === true && details.unknown_node_count === 60, 'truncation with 60 nodes of listed classes', 'node_errors_truncated true, unknown_node_count 60 (nodes of unlisted classes are not counted)', { truncated: details.node_errors_truncated, count: details.unknown_node_count }, res);
+    check('V2.ERR.NODE_ERRORS_DETAILS', listed.length === 10, { what: 'unknown_node_classes with 12 missing classes', expected: 'exactly ten listed', received: listed.length, on: res });
+    check('V2.ERR.NODE_ERRORS_DETAILS', details.node_errors_truncated === true && details.unknown_node_count === 60, { what: 'truncation with 60 nodes of listed classes', expected: 'node_errors_truncated true, unknown_node_count 60 (nodes of unlisted classes are not counted)', received: { truncated: details.node_errors_truncated, count: details.unknown_node_count }, on: res });
     // A class the deployment lacks is an unknown_node_class error (W:230:2a85600fa562, W:231:85a3bff18d68).
     const untyped = namedWithout(details.node_errors, new Set(['unknown_node_class']));
-    check('V2.ERR.NODE_ERRORS_DETAILS', untyped.length === 0 && Object.keys(details.node_errors ?? {}).length > 0, 'error types of the nodes named in an unknown-classes refusal', 'each node with an unknown_node_class error', untyped.slice(0, 3), res);
+    check('V2.ERR.NODE_ERRORS_DETAILS', untyped.length === 0 && Object.keys(details.node_errors ?? {}).length > 0, { what: 'error types of the nodes named in an unknown-classes refusal', expected: 'each node with an unknown_node_class error', received: untyped.slice(0, 3), on: res });
   });
 
   test('a workflow in the interface format is refused 422 workflow_format_ui', rules('V2.ERR.WORKFLOW_FORMAT_UI'), async ({ api }) => {
@@ -78,7 +78,7 @@ test.describe('Errors: submit refusals', () => {
     if (!formUsesId(scenario)) return notJudged('V2.ERR.MISSING_ASSET', `the asset_reference form ${JSON.stringify(scenario.asset_reference)} names no asset id, so a reference by a URL id cannot be sent in it`);
     const url = 'https://assets.elsewhere.invalid/image.png';
     const res = await postJob(api, { workflow: invertWorkflow(assetReference({ id: url, hash: url, file_path: url }, scenario), classes(api)) });
-    check('V2.ERR.MISSING_ASSET', res.status === 422 && (res.errorCode === 'missing_asset' || res.errorCode === 'invalid_workflow'), 'a submit referencing an asset by a URL id', '422 missing_asset (or 422 invalid_workflow)', `${res.status}${res.errorCode ? ` ${res.errorCode}` : ''}`, res);
+    check('V2.ERR.MISSING_ASSET', res.status === 422 && (res.errorCode === 'missing_asset' || res.errorCode === 'invalid_workflow'), { what: 'a submit referencing an asset by a URL id', expected: '422 missing_asset (or 422 invalid_workflow)', received: `${res.status}${res.errorCode ? ` ${res.errorCode}` : ''}`, on: res });
   });
 
   test('a submit past the queue capacity is refused 429 queue_full with Retry-After', rules('V2.ERR.QUEUE_FULL'), async ({ api, requireScenario }) => {
@@ -110,11 +110,11 @@ test.describe('Errors: submit refusals', () => {
       else answers.push(res);
     }
     for (const res of answers) {
-      check('V2.ERR.UPSTREAM_GENERIC', res.status === 500 && res.errorCode === 'upstream_error', `${res.operationId} with the failing backend`, '500 upstream_error', `${res.status} ${res.errorCode ?? ''}`, res);
+      check('V2.ERR.UPSTREAM_GENERIC', res.status === 500 && res.errorCode === 'upstream_error', { what: `${res.operationId} with the failing backend`, expected: '500 upstream_error', received: `${res.status} ${res.errorCode ?? ''}`, on: res });
       if (res.status !== 500) continue;
       const message = res.json<{ error: { message: string } }>().error.message;
       const leaks = /\bat [\w.<>]+ \(|Error:|Traceback|\/[\w-]+\/[\w-]+\.(ts|js|py)|node_modules|SELECT |stack/i.test(message);
-      check('V2.ERR.UPSTREAM_GENERIC', !leaks, `the upstream_error message of ${res.operationId}`, 'a generic message (no stack, paths or internals)', message, res);
+      check('V2.ERR.UPSTREAM_GENERIC', !leaks, { what: `the upstream_error message of ${res.operationId}`, expected: 'a generic message (no stack, paths or internals)', received: message, on: res });
     }
   });
 });
@@ -132,7 +132,7 @@ test.describe('Job cancel', () => {
     // The state names are the target's (job_terminal_states, job_success_state; the seed shows
     // none, W:100:65afe34f1ab1): a canceled run ends in a terminal state other than success.
     const { success } = jobStates(api.target.scenario);
-    check('V2.JOB.CANCEL', done.status !== success, 'the status after cancel of a running job', `a terminal state other than ${success} (scenario input job_success_state): the run was cut short (the public documents name it canceled)`, done.status, first);
+    check('V2.JOB.CANCEL', done.status !== success, { what: 'the status after cancel of a running job', expected: `a terminal state other than ${success} (scenario input job_success_state): the run was cut short (the public documents name it canceled)`, received: done.status, on: first });
     checkStatus('V2.JOB.CANCEL', await cancel(), [200]);
   });
 });
@@ -146,9 +146,9 @@ test.describe('Errors: browser-wait nodes', () => {
     checkStatus('V2.ERR.NODE_ERRORS_DETAILS', res, [422]);
     const details = checkRefusalDetails(res, workflow);
     const listed = details.browser_wait_node_classes as string[] | undefined;
-    check('V2.ERR.NODE_ERRORS_DETAILS', Array.isArray(listed) && listed.includes(cls), 'browser_wait_node_classes', `a list naming ${cls}`, listed, res);
-    check('V2.ERR.NODE_ERRORS_DETAILS', details.node_errors_truncated === true && details.browser_wait_node_count === 55, 'truncation with 55 browser-wait nodes', 'node_errors_truncated true, browser_wait_node_count 55', { truncated: details.node_errors_truncated, count: details.browser_wait_node_count }, res);
+    check('V2.ERR.NODE_ERRORS_DETAILS', Array.isArray(listed) && listed.includes(cls), { what: 'browser_wait_node_classes', expected: `a list naming ${cls}`, received: listed, on: res });
+    check('V2.ERR.NODE_ERRORS_DETAILS', details.node_errors_truncated === true && details.browser_wait_node_count === 55, { what: 'truncation with 55 browser-wait nodes', expected: 'node_errors_truncated true, browser_wait_node_count 55', received: { truncated: details.node_errors_truncated, count: details.browser_wait_node_count }, on: res });
     const types = Object.values(details.node_errors ?? {}).flatMap((e) => (e.errors as Array<{ type: string }>).map((x) => x.type));
-    check('V2.ERR.NODE_ERRORS_DETAILS', types.length > 0 && types.every((t) => t === 'waits_for_browser'), 'error types of the named nodes', 'waits_for_browser', [...new Set(types)], res);
+    check('V2.ERR.NODE_ERRORS_DETAILS', types.length > 0 && types.every((t) => t === 'waits_for_browser'), { what: 'error types of the named nodes', expected: 'waits_for_browser', received: [...new Set(types)], on: res });
   });
 });

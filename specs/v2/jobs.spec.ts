@@ -41,12 +41,12 @@ test.describe('Jobs: submit, poll, retrieve', () => {
     // v2 state names are not shown in the seed (W:100:65afe34f1ab1): the success name is scenario
     // input job_success_state (default the public documents' succeeded; lib/v2/states.ts).
     const { success } = jobStates(api.target.scenario);
-    check('V2.JOB.POLL_FIRST', done.status === success, 'the terminal status of a valid image workflow', `${success} (scenario input job_success_state)`, `${done.status} ${done.error ? JSON.stringify(done.error) : ''}`);
+    check('V2.JOB.POLL_FIRST', done.status === success, { what: 'the terminal status of a valid image workflow', expected: `${success} (scenario input job_success_state)`, received: `${done.status} ${done.error ? JSON.stringify(done.error) : ''}` });
     // The follow-up URLs the seed itself names on a job (W:62:0daa6bf082cc): each output's url,
     // the content endpoint, which answers the bytes (proxy) or a redirect to them (hosted).
     for (const out of done.outputs) {
       const res = await api.follow(out.url);
-      check('V2.JOB.FOLLOW_URLS', res.operationId === 'getAssetContent' && (res.status === 200 || res.status === 302), "GET of an output's url", 'the content endpoint: 200 with the bytes, or 302 to them', `${res.operationId ?? out.url} ${res.status}`, res);
+      check('V2.JOB.FOLLOW_URLS', res.operationId === 'getAssetContent' && (res.status === 200 || res.status === 302), { what: "GET of an output's url", expected: 'the content endpoint: 200 with the bytes, or 302 to them', received: `${res.operationId ?? out.url} ${res.status}`, on: res });
     }
   });
 
@@ -54,9 +54,9 @@ test.describe('Jobs: submit, poll, retrieve', () => {
     const done = await finishedImageJob(api);
     const out = firstOutput(done);
     const bytes = await downloadVia(api, out.url);
-    check('V2.JOB.OUTPUTS_REAL', bytes.subarray(0, 8).equals(PNG_SIGNATURE), 'the bytes behind the output url', 'a PNG (the SaveImage output)', `${bytes.length} bytes starting ${bytes.subarray(0, 8).toString('hex')}`);
+    check('V2.JOB.OUTPUTS_REAL', bytes.subarray(0, 8).equals(PNG_SIGNATURE), { what: 'the bytes behind the output url', expected: 'a PNG (the SaveImage output)', received: `${bytes.length} bytes starting ${bytes.subarray(0, 8).toString('hex')}` });
     const { asset, res } = await readAsset(api, outputAssetId(out));
-    check('V2.JOB.OUTPUTS_REAL', sameBytes(await downloadVia(api, asset.url), bytes), "the bytes behind the output's asset url", 'the same bytes as behind the output url', 'other bytes', res);
+    check('V2.JOB.OUTPUTS_REAL', sameBytes(await downloadVia(api, asset.url), bytes), { what: "the bytes behind the output's asset url", expected: 'the same bytes as behind the output url', received: 'other bytes', on: res });
   });
 
   test('a job record and its outputs carry the members the public documents name', rules('V2.JOB.FIELDS_DOCUMENTED', 'V2.JOB.OUTPUT_FIELDS_DOCUMENTED'), async ({ api, contract }) => {
@@ -65,20 +65,20 @@ test.describe('Jobs: submit, poll, retrieve', () => {
     checkStatus('V2.JOB.FIELDS_DOCUMENTED', res, [200]);
     checkDocumentedFields(contract, res);
     // The public documents' state names, judged here at SHOULD (the seed shows none).
-    check('V2.JOB.FIELDS_DOCUMENTED', done.status === PUBLIC_JOB_STATES.success, 'the status of a valid image workflow that ran through', `${PUBLIC_JOB_STATES.success} (the public documents' name)`, done.status, res);
+    check('V2.JOB.FIELDS_DOCUMENTED', done.status === PUBLIC_JOB_STATES.success, { what: 'the status of a valid image workflow that ran through', expected: `${PUBLIC_JOB_STATES.success} (the public documents' name)`, received: done.status, on: res });
     const out = firstOutput(done);
     if (typeof out.size_bytes === 'number') {
       const bytes = await downloadVia(api, out.url);
-      check('V2.JOB.OUTPUT_FIELDS_DOCUMENTED', out.size_bytes === bytes.length, 'size_bytes of the output', `${bytes.length} (the bytes served)`, out.size_bytes, res);
+      check('V2.JOB.OUTPUT_FIELDS_DOCUMENTED', out.size_bytes === bytes.length, { what: 'size_bytes of the output', expected: `${bytes.length} (the bytes served)`, received: out.size_bytes, on: res });
     }
   });
 
   test('a job output url is the authenticated content endpoint', rules('V2.URL.OUTPUT_CONTENT_ENDPOINT'), async ({ api, target }) => {
     const out = firstOutput(await finishedImageJob(api));
     const res = await api.follow(out.url, { auth: 'none' });
-    ensure('V2.URL.OUTPUT_CONTENT_ENDPOINT', res.operationId === 'getAssetContent', "the output's url", `the content endpoint ${target.baseUrl}/api/v2/assets/{id}/content`, out.url, res);
+    ensure('V2.URL.OUTPUT_CONTENT_ENDPOINT', res.operationId === 'getAssetContent', { what: "the output's url", expected: `the content endpoint ${target.baseUrl}/api/v2/assets/{id}/content`, received: out.url, on: res });
     // That the endpoint refuses a keyless read is the content endpoint's own rule.
-    if (target.token && target.surface !== 'local') check('V2.ASSET.CONTENT_AUTH', res.status === 401, 'the output url opened without a key', '401', res.status, res);
+    if (target.token && target.surface !== 'local') check('V2.ASSET.CONTENT_AUTH', res.status === 401, { what: 'the output url opened without a key', expected: '401', received: res.status, on: res });
   });
 
   test("an output's content-endpoint url is stable while the asset exists", rules('V2.URL.CONTENT_STABLE'), async ({ api }) => {
@@ -97,28 +97,28 @@ test.describe('Jobs: submit, poll, retrieve', () => {
     const later = again!.json<Job>().outputs.find((o) => outputAssetId(o) === outputAssetId(out));
     // An output missing from a later read is V2.JOB.RETRIEVABLE's failure, not a url that moved.
     if (later === undefined) return notJudged('V2.URL.CONTENT_STABLE', 'the output is missing from a later read of the job (see V2.JOB.RETRIEVABLE)');
-    check('V2.URL.CONTENT_STABLE', later.url === out.url, "the output's url on a later read of the job", out.url, later.url, again);
-    check('V2.URL.CONTENT_STABLE', sameBytes(await downloadVia(api, out.url), bytes), 'the url kept from the first read, opened again', 'the same bytes', 'other bytes', again);
+    check('V2.URL.CONTENT_STABLE', later.url === out.url, { what: "the output's url on a later read of the job", expected: out.url, received: later.url, on: again });
+    check('V2.URL.CONTENT_STABLE', sameBytes(await downloadVia(api, out.url), bytes), { what: 'the url kept from the first read, opened again', expected: 'the same bytes', received: 'other bytes', on: again });
   });
 
   test("url_expires_at on a job output is not the signed URL's expiry", rules('V2.URL.OUTPUT_EXPIRY'), async ({ api, target }) => {
     const done = await finishedImageJob(api);
     const out = firstOutput(done);
     // The hosted cloud puts the job's own expires_at there (W:80:0e06cfe7a0b0): the same instant.
-    if (target.surface === 'cloud') check('V2.URL.OUTPUT_EXPIRY', Math.abs(instant(out.url_expires_at) - instant(done.expires_at)) < 1_000, 'url_expires_at of a job output on the hosted cloud', `the job's own expires_at (${String(done.expires_at)})`, out.url_expires_at);
+    if (target.surface === 'cloud') check('V2.URL.OUTPUT_EXPIRY', Math.abs(instant(out.url_expires_at) - instant(done.expires_at)) < 1_000, { what: 'url_expires_at of a job output on the hosted cloud', expected: `the job's own expires_at (${String(done.expires_at)})`, received: out.url_expires_at });
     const { asset, res } = await readAsset(api, outputAssetId(out));
     // The asset's url_expires_at is the signed URL's. Reads a moment apart may differ by
     // a second or two, so "the same" means within 5 s: a real output expiry is days away from it.
     const apart = Math.abs(instant(out.url_expires_at) - instant(asset.url_expires_at));
-    check('V2.URL.OUTPUT_EXPIRY', apart > 5_000, 'output url_expires_at vs the signed URL expiry of its asset', 'a different lifetime (on the hosted cloud, the job expires_at)', { output: out.url_expires_at, signed: asset.url_expires_at }, res);
+    check('V2.URL.OUTPUT_EXPIRY', apart > 5_000, { what: 'output url_expires_at vs the signed URL expiry of its asset', expected: 'a different lifetime (on the hosted cloud, the job expires_at)', received: { output: out.url_expires_at, signed: asset.url_expires_at }, on: res });
   });
 
   test('an output asset names its job; job_metadata is read through the job', rules('V2.ASSET.JOB_METADATA_READ'), async ({ api, target }) => {
     // A job sent without labels: its output's job_metadata is absent (seed W § Asset rule 4).
     const plain = firstOutput(await finishedImageJob(api));
     const unlabelled = await readAsset(api, outputAssetId(plain));
-    check('V2.ASSET.JOB_METADATA_READ', unlabelled.asset.job_id != null, 'job_id of an output asset', 'the id of the job that produced it', unlabelled.asset.job_id, unlabelled.res);
-    check('V2.ASSET.JOB_METADATA_READ', unlabelled.asset.job_metadata === undefined, 'job_metadata of the output of a job sent without labels', 'absent', unlabelled.asset.job_metadata, unlabelled.res);
+    check('V2.ASSET.JOB_METADATA_READ', unlabelled.asset.job_id != null, { what: 'job_id of an output asset', expected: 'the id of the job that produced it', received: unlabelled.asset.job_id, on: unlabelled.res });
+    check('V2.ASSET.JOB_METADATA_READ', unlabelled.asset.job_metadata === undefined, { what: 'job_metadata of the output of a job sent without labels', expected: 'absent', received: unlabelled.asset.job_metadata, on: unlabelled.res });
     const labels = { run: randomUUID().slice(0, 8), suite: 'conformance' };
     const { job, labelled } = await submitLabelled(api, { workflow: await uploadedImageWorkflow(api), metadata: labels });
     const done = await pollToEnd(api, job);
@@ -126,13 +126,13 @@ test.describe('Jobs: submit, poll, retrieve', () => {
       // A surface that keeps no job labels (it refused them 422 metadata_not_supported) shows
       // none on any read (W:53:60fb6dc0818b): the output of the job it took without them neither.
       const { asset, res } = await readAsset(api, outputAssetId(firstOutput(done)));
-      return check('V2.ASSET.JOB_METADATA_READ', asset.job_metadata === undefined, `job_metadata of an output on the ${target.surface} surface, which keeps no job labels (it refused them 422 metadata_not_supported)`, 'absent', asset.job_metadata, res);
+      return check('V2.ASSET.JOB_METADATA_READ', asset.job_metadata === undefined, { what: `job_metadata of an output on the ${target.surface} surface, which keeps no job labels (it refused them 422 metadata_not_supported)`, expected: 'absent', received: asset.job_metadata, on: res });
     }
     const { asset, res } = await readAsset(api, outputAssetId(firstOutput(done)));
-    check('V2.ASSET.JOB_METADATA_READ', asset.job_id === done.id, 'job_id of the output asset', done.id, asset.job_id, res);
+    check('V2.ASSET.JOB_METADATA_READ', asset.job_id === done.id, { what: 'job_id of the output asset', expected: done.id, received: asset.job_id, on: res });
     // Absent is allowed (the surface keeps none, the labels could not be read); present must be the job's.
     if (asset.job_metadata === undefined) notJudged('V2.ASSET.JOB_METADATA_READ', 'job_metadata of a labelled job\'s output is absent, which the seed allows (labels not kept or not readable), so the read-through is not seen');
-    else check('V2.ASSET.JOB_METADATA_READ', isDeepStrictEqual(asset.job_metadata, labels), 'job_metadata of the output asset', JSON.stringify(labels), asset.job_metadata, res);
+    else check('V2.ASSET.JOB_METADATA_READ', isDeepStrictEqual(asset.job_metadata, labels), { what: 'job_metadata of the output asset', expected: JSON.stringify(labels), received: asset.job_metadata, on: res });
   });
 
   test('job_metadata is absent once the producing job is gone', rules('V2.ASSET.JOB_METADATA_READ'), async ({ api, requireScenario, target }) => {
@@ -156,16 +156,16 @@ test.describe('Jobs: submit, poll, retrieve', () => {
     const after = await brief.call('getAsset', { path: { id: outputId } });
     if (after.status !== 200) return notJudged(rule, `the output asset ${outputId} went with its job (${after.status}), so no job_metadata is left to read`);
     const gone = after.json<Asset>();
-    check(rule, gone.job_metadata === undefined, `job_metadata of output asset ${outputId} once its job ${done.id} is gone (the job read answers ${job.status})`, 'absent: the labels are read through the job, which is gone', gone.job_metadata, after);
+    check(rule, gone.job_metadata === undefined, { what: `job_metadata of output asset ${outputId} once its job ${done.id} is gone (the job read answers ${job.status})`, expected: 'absent: the labels are read through the job, which is gone', received: gone.job_metadata, on: after });
   });
 
   test('job state and outputs stay retrievable by ID (until expires_at)', rules('V2.JOB.RETRIEVABLE'), async ({ api }) => {
     const done = await finishedImageJob(api);
-    check('V2.JOB.RETRIEVABLE', instant(done.expires_at) > Date.now(), 'expires_at of a fresh job', 'in the future', done.expires_at);
+    check('V2.JOB.RETRIEVABLE', instant(done.expires_at) > Date.now(), { what: 'expires_at of a fresh job', expected: 'in the future', received: done.expires_at });
     const again = await api.call('getJob', { path: { id: done.id } });
     checkStatus('V2.JOB.RETRIEVABLE', again, [200]);
     const j = again.json<Job>();
-    check('V2.JOB.RETRIEVABLE', j.status === done.status && j.outputs.length === done.outputs.length, 'a second read of the finished job', `${done.status} with ${done.outputs.length} outputs`, `${j.status} with ${j.outputs.length} outputs`, again);
+    check('V2.JOB.RETRIEVABLE', j.status === done.status && j.outputs.length === done.outputs.length, { what: 'a second read of the finished job', expected: `${done.status} with ${done.outputs.length} outputs`, received: `${j.status} with ${j.outputs.length} outputs`, on: again });
   });
 
   test('the workflow read of a v2 job returns the submitted graph in API format', rules('V2.JOB.WORKFLOW_READ'), async ({ api }) => {
@@ -177,7 +177,7 @@ test.describe('Jobs: submit, poll, retrieve', () => {
     }
     checkStatus('V2.JOB.WORKFLOW_READ', res, [200]);
     const body = res.json<{ workflow: unknown; format: string }>();
-    check('V2.JOB.WORKFLOW_READ', body.format === 'api' && isDeepStrictEqual(body.workflow, workflow), 'the workflow read', 'format "api" and the graph as submitted', body, res);
+    check('V2.JOB.WORKFLOW_READ', body.format === 'api' && isDeepStrictEqual(body.workflow, workflow), { what: 'the workflow read', expected: 'format "api" and the graph as submitted', received: body, on: res });
   });
 
   test('the live event stream is an enhancement: its last status agrees with polling', rules('V2.JOB.EVENTS_AGREE', 'V2.JOB.EVENTS_FORMAT'), async ({ api, target }) => {
@@ -191,7 +191,7 @@ test.describe('Jobs: submit, poll, retrieve', () => {
     // The stream's URL as the job embeds it (urls.events, a public-docs name), else the public documents' path.
     const events = jobUrl(job, 'events');
     const res = events !== undefined ? await api.follow(events, read) : await api.call('streamJobEvents', { path: { id: job.id }, ...read });
-    if (events !== undefined) check('V2.JOB.FOLLOW_URLS', res.operationId === 'streamJobEvents', "the job's urls.events", 'the event stream operation', res.operationId ?? events, res);
+    if (events !== undefined) check('V2.JOB.FOLLOW_URLS', res.operationId === 'streamJobEvents', { what: "the job's urls.events", expected: 'the event stream operation', received: res.operationId ?? events, on: res });
     const polled = await pollToEnd(api, job);
     judgeEventStream(res, polled.status, jobStates(api.target.scenario).terminal);
   });
@@ -214,18 +214,18 @@ test.describe('Job metadata (labels)', () => {
     const done = await pollToEnd(api, followable(sent));
     // The job read's `metadata` is the public documents' member (the seed's job record names no
     // labels member, W:62:bb4ec501a98f): where it is sent, it holds the labels as sent.
-    if (done.metadata !== undefined) check('V2.JOB.FIELDS_DOCUMENTED', isDeepStrictEqual(done.metadata, labels), "metadata of a labelled job (the public documents' member)", JSON.stringify(labels), done.metadata);
+    if (done.metadata !== undefined) check('V2.JOB.FIELDS_DOCUMENTED', isDeepStrictEqual(done.metadata, labels), { what: "metadata of a labelled job (the public documents' member)", expected: JSON.stringify(labels), received: done.metadata });
     // The seed shows a job's labels on its outputs' job_metadata, read through the job (W:47, W:53:5c648a19d79d).
     const { asset, res } = await readAsset(api, outputAssetId(firstOutput(done)));
     // Absent proves nothing: the seed lets job_metadata be absent when the surface keeps no labels
     // or they could not be read (W:53:60fb6dc0818b).
     if (asset.job_metadata === undefined) return notJudged('V2.JOB.LABELS_EXACT', "the labelled job's output asset carries no job_metadata, which the seed allows (labels not kept, or not readable), so how they were stored is not seen");
-    check('V2.JOB.LABELS_EXACT', isDeepStrictEqual(asset.job_metadata, labels), "job_metadata of the labelled job's output asset", JSON.stringify(labels), asset.job_metadata, res);
+    check('V2.JOB.LABELS_EXACT', isDeepStrictEqual(asset.job_metadata, labels), { what: "job_metadata of the labelled job's output asset", expected: JSON.stringify(labels), received: asset.job_metadata, on: res });
     // A job sent without labels has none (W:58:2c59198f0025).
     const plain = await pollToEnd(api, await submitJob(api, { workflow: anyWorkflow(api) }));
     const unlabelled = await readAsset(api, outputAssetId(firstOutput(plain)));
-    check('V2.JOB.LABELS_EXACT', unlabelled.asset.job_metadata === undefined, 'job_metadata of the output of a job sent without labels', 'absent', unlabelled.asset.job_metadata, unlabelled.res);
-    check('V2.JOB.FIELDS_DOCUMENTED', plain.metadata === undefined, 'metadata of a job sent without labels', 'absent', plain.metadata);
+    check('V2.JOB.LABELS_EXACT', unlabelled.asset.job_metadata === undefined, { what: 'job_metadata of the output of a job sent without labels', expected: 'absent', received: unlabelled.asset.job_metadata, on: unlabelled.res });
+    check('V2.JOB.FIELDS_DOCUMENTED', plain.metadata === undefined, { what: 'metadata of a job sent without labels', expected: 'absent', received: plain.metadata });
   });
 
   test('labels breaking a limit are refused 422 metadata_invalid, with details.key except for too many pairs', rules('V2.ERR.METADATA_INVALID'), async ({ api, target }) => {
@@ -238,7 +238,7 @@ test.describe('Job metadata (labels)', () => {
     else {
       checkStatus('V2.ERR.METADATA_INVALID', keyRes, [422], 'metadata_invalid');
       const details = keyRes.json<{ error: { details?: { key?: string } | null } }>().error.details;
-      check('V2.ERR.METADATA_INVALID', details?.key === badKey, 'details.key of a refused key', JSON.stringify(badKey), details, keyRes);
+      check('V2.ERR.METADATA_INVALID', details?.key === badKey, { what: 'details.key of a refused key', expected: JSON.stringify(badKey), received: details, on: keyRes });
     }
     const pairs = Number.isInteger(maxPairs) && maxPairs > 0 ? maxPairs + 1 : 200;
     const many = Object.fromEntries(Array.from({ length: pairs }, (_, i) => [`k${i}`, 'v']));
@@ -246,7 +246,7 @@ test.describe('Job metadata (labels)', () => {
     if (accepted(tooMany)) return notJudged('V2.ERR.METADATA_INVALID', `the server accepted ${pairs} label pairs; set scenario input metadata_max_pairs to its limit`);
     checkStatus('V2.ERR.METADATA_INVALID', tooMany, [422], 'metadata_invalid');
     const d2 = tooMany.json<{ error: { details?: unknown } }>().error.details;
-    check('V2.ERR.METADATA_INVALID', d2 === undefined || d2 === null, `details of a refusal of ${pairs} pairs (too many)`, 'no details', d2, tooMany);
+    check('V2.ERR.METADATA_INVALID', d2 === undefined || d2 === null, { what: `details of a refusal of ${pairs} pairs (too many)`, expected: 'no details', received: d2, on: tooMany });
   });
 });
 
@@ -259,7 +259,7 @@ test.describe('Idempotent submission', () => {
     const workflow = anyWorkflow(api);
     const first = await postJob(api, { workflow }, key);
     refusedClasses(api, first, workflow);
-    ensure('V2.JOB.IDEMPOTENT', accepted(first), 'the first submit under a fresh key', 'a success (2xx)', `${first.status} ${first.errorCode ?? ''}`, first);
+    ensure('V2.JOB.IDEMPOTENT', accepted(first), { what: 'the first submit under a fresh key', expected: 'a success (2xx)', received: `${first.status} ${first.errorCode ?? ''}`, on: first });
     const retry = await postJob(api, { workflow }, key);
     const jobId = checkOneJobPerKey([first, retry], 'a submit and its retry under one key');
     checkOtherRequestRefused(await postJob(api, { workflow: anyWorkflow(api, 3, 3) }, key), jobId);
@@ -279,10 +279,10 @@ test.describe('Idempotent submission', () => {
     for (let i = 0; i < 3; i++) {
       const res = await postJob(api, { workflow }, randomUUID());
       refusedClasses(api, res, workflow);
-      ensure('V2.JOB.IDEMPOTENT', accepted(res), `submit ${i + 1} of 3 under its own key`, 'a success (2xx)', `${res.status} ${res.errorCode ?? ''}`, res);
+      ensure('V2.JOB.IDEMPOTENT', accepted(res), { what: `submit ${i + 1} of 3 under its own key`, expected: 'a success (2xx)', received: `${res.status} ${res.errorCode ?? ''}`, on: res });
       ids.add(res.json<Job>().id);
     }
-    check('V2.JOB.IDEMPOTENT', ids.size === 3, 'three submits with three keys', 'three distinct jobs', [...ids]);
+    check('V2.JOB.IDEMPOTENT', ids.size === 3, { what: 'three submits with three keys', expected: 'three distinct jobs', received: [...ids] });
   });
 });
 
@@ -320,7 +320,7 @@ test.describe('Limits: concurrent jobs per tier', () => {
         await honourRetryAfter(Number(refused.header('retry-after')) || 1, { what: 'the job reads of the tier check' });
         continue;
       }
-      for (const [i, r] of reads.entries()) states.set(jobs[i]!.id, r.json<Job>().status);
+      for (const [i, r] of reads.entries()) states.set(jobs[i].id, r.json<Job>().status);
       const running = new Set([...states].filter(([, s]) => named.running.has(s)).map(([id]) => id));
       most = Math.max(most, [...running].filter((id) => before.has(id)).length);
       before = running;
@@ -329,7 +329,7 @@ test.describe('Limits: concurrent jobs per tier', () => {
       // rounds, or a job of 1.5 s could run unseen between two of them.
       else await delay(100);
     }
-    check('V2.JOB.PARALLEL_QUEUE', most <= limit, `the jobs of ${limit + 1} submitted at once seen running together`, `at most ${limit} (the tier's limit)`, most);
+    check('V2.JOB.PARALLEL_QUEUE', most <= limit, { what: `the jobs of ${limit + 1} submitted at once seen running together`, expected: `at most ${limit} (the tier's limit)`, received: most });
     // Whatever the running state is named: each job runs its slow node `seconds`, so with at
     // most `limit` at once the last of limit + 1 cannot be done before twice that (a tenth off
     // for timers). Every job finished sooner means more than the limit ran together.
@@ -337,10 +337,10 @@ test.describe('Limits: concurrent jobs per tier', () => {
     // part is judged only live (the rest of the rule, from the states read, on both).
     if (cassette()?.mode !== 'replay' && allDoneBy !== undefined && [...states.values()].every((st) => st === named.success)) {
       const took = allDoneBy - since;
-      check('V2.JOB.PARALLEL_QUEUE', took >= 2 * seconds * 1000 * 0.9, `the ${limit + 1} jobs submitted at once (each running a ${seconds} s node)`, `the last done no sooner than ${2 * seconds} s after the first submit, as at most ${limit} run at once`, `all ${named.success} within ${took} ms`);
+      check('V2.JOB.PARALLEL_QUEUE', took >= 2 * seconds * 1000 * 0.9, { what: `the ${limit + 1} jobs submitted at once (each running a ${seconds} s node)`, expected: `the last done no sooner than ${2 * seconds} s after the first submit, as at most ${limit} run at once`, received: `all ${named.success} within ${took} ms` });
     }
     if (unfinished().length > 0) throw jobBound(`${unfinished().length} of the ${limit + 1} jobs did not finish`, bound);
-    check('V2.JOB.PARALLEL_QUEUE', [...states.values()].every((s) => s === named.success), `the ${limit + 1} jobs past the tier's limit`, `all queued and then ${named.success} (scenario input job_success_state)`, [...states.values()]);
+    check('V2.JOB.PARALLEL_QUEUE', [...states.values()].every((s) => s === named.success), { what: `the ${limit + 1} jobs past the tier's limit`, expected: `all queued and then ${named.success} (scenario input job_success_state)`, received: [...states.values()] });
   });
 });
 
@@ -356,10 +356,10 @@ test.describe('Asset rule 5: uploads that match an output', () => {
     const { asset } = await readAsset(api, id);
     const bytes = await downloadVia(api, asset.url);
     const again = await createAsset(api, { bytes, filePath: asset.file_path ?? id, contentType: asset.content_type });
-    check('V2.ASSET.OUTPUT_MATCH', again.asset.id === id && again.asset.job_id === done.id, 'the create of the output bytes at the output path', `the output asset ${id} with job_id ${done.id}`, { id: again.asset.id, job_id: again.asset.job_id }, again.res);
+    check('V2.ASSET.OUTPUT_MATCH', again.asset.id === id && again.asset.job_id === done.id, { what: 'the create of the output bytes at the output path', expected: `the output asset ${id} with job_id ${done.id}`, received: { id: again.asset.id, job_id: again.asset.job_id }, on: again.res });
     // The output read shows the job's labels or, where they are not kept or not readable, none
     // (W:53:60fb6dc0818b): the matching create answers with whatever the output carries.
     if (!labelled || asset.job_metadata === undefined) return notJudged('V2.ASSET.OUTPUT_MATCH', `the output shows no job_metadata (${labelled ? 'the labels are not shown on its read' : 'this surface keeps no labels'}), so the answer's job_metadata has nothing to match`);
-    check('V2.ASSET.OUTPUT_MATCH', isDeepStrictEqual(again.asset.job_metadata, asset.job_metadata), 'job_metadata of the create that matched a labelled job\'s output', `the output's: ${JSON.stringify(asset.job_metadata)}`, again.asset.job_metadata, again.res);
+    check('V2.ASSET.OUTPUT_MATCH', isDeepStrictEqual(again.asset.job_metadata, asset.job_metadata), { what: 'job_metadata of the create that matched a labelled job\'s output', expected: `the output's: ${JSON.stringify(asset.job_metadata)}`, received: again.asset.job_metadata, on: again.res });
   });
 });

@@ -6,6 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { check, checkStatus } from '../../lib/check.ts';
 import { DEFAULT_TIMEOUT_MS, send } from '../../lib/http.ts';
 import { anyWorkflow, pollToEnd, submitJob } from '../../lib/v2/jobs.ts';
+import { textOf } from '../../lib/values.ts';
 
 test.describe('Serverless deployment', () => {
   test('an SSO-bound key is refused 403 sso_required on any operation, with organization_id when known', rules('V2.AUTH.SSO_REQUIRED'), async ({ api, requireScenario }) => {
@@ -19,7 +20,7 @@ test.describe('Serverless deployment', () => {
     for (const res of await Promise.all(calls)) {
       checkStatus('V2.AUTH.SSO_REQUIRED', res, [403], 'sso_required');
       const org = res.json<{ error: { organization_id?: unknown } }>().error.organization_id;
-      check('V2.AUTH.SSO_REQUIRED', org === undefined || (typeof org === 'string' && org.length > 0), `organization_id on ${res.operationId}`, 'an opaque string, or absent when unknown', org, res);
+      check('V2.AUTH.SSO_REQUIRED', org === undefined || (typeof org === 'string' && org.length > 0), { what: `organization_id on ${res.operationId}`, expected: 'an opaque string, or absent when unknown', received: org, on: res });
     }
   });
 
@@ -33,7 +34,7 @@ test.describe('Serverless deployment', () => {
     // Seed W:157:0f28ce1fb567 asks that the message says so, not in which words. What cannot
     // say so: a message this server gives any key refusal (an unknown key, no credential), or
     // one that only repeats the code or the status. A message naming JWTs says so outright.
-    const plain = (m: unknown) => String(m ?? '').toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+    const plain = (m: unknown) => textOf(m ?? '').toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
     const key = target.token ?? '';
     const unknownKey = await api.call('getAsset', { path: { id }, auth: { bearer: `${key.slice(0, Math.max(0, key.length - 6))}zzzzzz` } });
     const keyless = await api.call('getAsset', { path: { id }, auth: 'none' });
@@ -49,7 +50,7 @@ test.describe('Serverless deployment', () => {
     const namesJwt = /\bjwts?\b|json web tokens?/i.test(message);
     const bare = ['', 'unauthorized', 'unauthorised', 'unauthenticated', 'not authorized', 'forbidden', 'error', '401'].includes(plain(message));
     const shared = others.some((m) => plain(m) === plain(message));
-    check('V2.AUTH.JWT_REFUSAL', namesJwt || (!bare && !shared), 'the 401 message for a JWT bearer', 'a message saying JWT bearers are not taken here: not the message of an unknown key or of no credential, nor a bare "unauthorized"', { jwt: message, unknown_key: others[0], no_credential: others[1] }, res);
+    check('V2.AUTH.JWT_REFUSAL', namesJwt || (!bare && !shared), { what: 'the 401 message for a JWT bearer', expected: 'a message saying JWT bearers are not taken here: not the message of an unknown key or of no credential, nor a bare "unauthorized"', received: { jwt: message, unknown_key: others[0], no_credential: others[1] }, on: res });
   });
 
   test('a deployment not ready or without capacity answers 429 with Retry-After; a stopped one 422 deployment_stopped', rules('V2.SERVERLESS.DEPLOYMENT_STATE'), async ({ api, requireScenario }) => {
@@ -83,7 +84,7 @@ test.describe('Serverless deployment', () => {
       last = { body, res };
       matched = heldAnywhere(body, ran);
     }
-    check('V2.SERVERLESS.WORKFLOW_READ', matched, `the /workflow body right after a job ran (up to ${WORKFLOW_READ_TRIES} tries)`, 'the graph that ran, in any shape (nodes keyed by id or listed with their ids; the body, a member at any depth, or JSON text in one)', last?.body, last?.res);
+    check('V2.SERVERLESS.WORKFLOW_READ', matched, { what: `the /workflow body right after a job ran (up to ${WORKFLOW_READ_TRIES} tries)`, expected: 'the graph that ran, in any shape (nodes keyed by id or listed with their ids; the body, a member at any depth, or JSON text in one)', received: last?.body, on: last?.res });
   });
 });
 
@@ -158,6 +159,6 @@ test.describe('Only the serverless surface reads the executed graph', () => {
     // redirect to a sign-in page all serve no graph; a 2xx JSON graph does.
     const url = `${api.target.baseUrl}/workflow`;
     const res = await send({ method: 'GET', url, headers: api.target.token ? { authorization: `Bearer ${api.target.token}` } : {}, timeoutMs: DEFAULT_TIMEOUT_MS, maxBodyBytes: 65_536 });
-    check('V2.SERVERLESS.WORKFLOW_ONLY', !servesGraph(res), `GET ${url} on the ${api.target.surface} surface`, 'no graph (any answer but a 2xx JSON workflow graph)', `${res.status} ${res.headers['content-type'] ?? ''} ${res.body.subarray(0, 120).toString('utf8')}`);
+    check('V2.SERVERLESS.WORKFLOW_ONLY', !servesGraph(res), { what: `GET ${url} on the ${api.target.surface} surface`, expected: 'no graph (any answer but a 2xx JSON workflow graph)', received: `${res.status} ${res.headers['content-type'] ?? ''} ${res.body.subarray(0, 120).toString('utf8')}` });
   });
 });

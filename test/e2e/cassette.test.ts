@@ -24,8 +24,8 @@ function cli(args: string[], env: Record<string, string>, cwd: string, timeoutMs
   for (const k of ['TARGET', 'TARGETS_FILE', 'TARGET_SURFACE', 'TARGET_BASE_URL', 'TARGET_TOKEN', 'NODE_TEST_CONTEXT', 'REFERENCE_FAULT', 'REFERENCE_CONTROL', 'REPORTS_DIR', 'FC_SEED', 'CONFORMANCE_STRICT', 'CONFORMANCE_BASELINE']) delete clean[k];
   const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...clean, CONFORMANCE_QUIET: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
-  child.stdout.on('data', (d: Buffer) => (output += d));
-  child.stderr.on('data', (d: Buffer) => (output += d));
+  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
   const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), timeoutMs);
   return new Promise((resolve) => child.on('close', (code) => (clearTimeout(timer), resolve({ code, output }))));
 }
@@ -36,7 +36,7 @@ const cells = (r: ConformanceReport) => Object.fromEntries(r.rules.flatMap((row)
 function differences(recorded: ConformanceReport, replayed: ConformanceReport): string[] {
   const a = cells(recorded);
   const b = cells(replayed);
-  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => a[k] !== b[k]).map((k) => `${k}: ${a[k]} -> ${b[k]} ${cellOf(replayed, k.split(' on ')[0]!, k.split(' on ')[1]!)?.reason ?? ''}`.slice(0, 600));
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => a[k] !== b[k]).map((k) => `${k}: ${a[k]} -> ${b[k]} ${cellOf(replayed, k.split(' on ')[0], k.split(' on ')[1])?.reason ?? ''}`.slice(0, 600));
 }
 type Cell = { status?: string; reason?: string } | undefined;
 const cellOf = (r: ConformanceReport, id: string, surface: string): Cell => (r.rules.find((row) => row.id === id)?.results as Record<string, Cell> | undefined)?.[surface];

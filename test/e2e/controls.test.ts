@@ -25,6 +25,7 @@ import { pollUntil } from '../../lib/time.ts';
 import { recordScore } from '../support/score.ts';
 import { SUITE_WORKERS } from '../support/concurrency.ts';
 import { ruleOrThrow } from '../../lib/rules.ts';
+import { textOf } from '../../lib/values.ts';
 
 const only = new Set((process.env.CONTROLS ?? '').split(',').filter(Boolean));
 const selected = CONTROLS.filter((c) => only.size === 0 || only.has(c.name));
@@ -87,7 +88,7 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
   'extra-fields': async ({ ctl }) => {
     const page = await catalogPage(ctl);
     assert.ok(EXTRA_MEMBER in page, 'an unknown member on the page');
-    assert.ok(EXTRA_MEMBER in (page.data as Array<Record<string, unknown>>)[0]!, 'and on the nested entry');
+    assert.ok(EXTRA_MEMBER in (page.data as Array<Record<string, unknown>>)[0], 'and on the nested entry');
   },
   'reordered-keys': async ({ plain, ctl }) => {
     assert.deepEqual(Object.keys(await catalogPage(ctl)), Object.keys(await catalogPage(plain)).reverse());
@@ -102,7 +103,7 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
   },
   'unknown-error-bucket': async ({ ctl }) => {
     const big = JSON.stringify({ prompt: 'x'.repeat(2 * 1024 * 1024) });
-    const model = ((await catalogPage(ctl)).data as Array<{ id: string }>)[0]!.id;
+    const model = ((await catalogPage(ctl)).data as Array<{ id: string }>)[0].id;
     const res = await router(ctl, `/v2/models/${model}`, { method: 'POST', body: big });
     assert.equal(res.status, 413);
     assert.equal(res.headers.get('x-comfy-error-type'), UNKNOWN_BUCKET);
@@ -200,7 +201,7 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
       const read = (await (await fetch(`${ctl.surfaces.local}/api/v2/assets/${created.id}`)).json()) as { hash: unknown };
       return read.hash === null ? undefined : read.hash;
     }, { deadlineMs: 5_000, intervalMs: 100 });
-    assert.match(String(filled), /^blake3:[0-9a-f]{64}$/, 'filled a moment later');
+    assert.match(textOf(filled), /^blake3:[0-9a-f]{64}$/, 'filled a moment later');
   },
   'job-list-oldest-first': async ({ plain, ctl }) => {
     const order = async (ref: RunningReference) => {
@@ -388,7 +389,7 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
         text += Buffer.from(value).toString('utf8');
       }
       await reader.cancel();
-      return JSON.parse(/event: status\ndata: ([^\n]*)\n/.exec(text)![1]!) as Record<string, unknown>;
+      return JSON.parse(/event: status\ndata: ([^\n]*)\n/.exec(text)![1]) as Record<string, unknown>;
     };
     assert.equal(typeof (await firstStatus(plain)).status, 'string', 'the plain reference names it status');
     const data = await firstStatus(ctl);
@@ -467,7 +468,7 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
   'node-errors-engine-types': async ({ plain, ctl }) => {
     const typeOf = async (ref: RunningReference) => {
       const res = await fetch(`${ref.surfaces.local}/api/v2/jobs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ workflow: { '1': { class_type: 'SaveImage', inputs: { filename_prefix: 'x' } } } }) });
-      return ((await res.json()) as { error: { details: { node_errors: Record<string, { errors: Array<{ type: string }> }> } } }).error.details.node_errors['1']!.errors[0]!.type;
+      return ((await res.json()) as { error: { details: { node_errors: Record<string, { errors: Array<{ type: string }> }> } } }).error.details.node_errors['1'].errors[0].type;
     };
     assert.equal(await typeOf(plain), 'invalid_inputs');
     assert.equal(await typeOf(ctl), 'required_input_missing');
@@ -488,7 +489,7 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
     assert.equal((await catalogPage(plain)).limit, 1, 'the plain reference names the page size limit');
     const page = await catalogPage(ctl);
     assert.ok(!('limit' in page) && page.page_size === 1, 'under the control, page_size');
-    const entry = (page.data as Array<Record<string, unknown>>)[0]!;
+    const entry = (page.data as Array<Record<string, unknown>>)[0];
     assert.equal(entry.model_id, `${String(entry.provider)}/${String(entry.model)}`);
     assert.ok(!('id' in entry) && !('billing' in entry), 'no id or billing member');
     assert.equal(typeof (entry.billing_facts as Record<string, unknown>).charged_on_policy_rejection, 'string');
@@ -980,7 +981,7 @@ describe('the suite raises no alarm on a correct server with harmless variations
         // (the control never came near it). The baseline is the plain run of the same tests:
         // a rule the plain reference passes there must pass here too, on evidence.
         const projects = new Set(projectsOf(info).map((p) => projectName(p.family, p.surface)));
-        const mine = plain.outcomes.filter((o) => projects.has(o.key.split(' › ')[0]!));
+        const mine = plain.outcomes.filter((o) => projects.has(o.key.split(' › ')[0]));
         const untouched = mine.filter((o) => !selection.keys.has(o.key));
         assertJudgedOnEvidence({ rules: matrixOf([...report.outcomes, ...untouched]).rows }, `control ${control.name} (${selection.why})`, {
           families: info.families,

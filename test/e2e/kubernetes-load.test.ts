@@ -83,13 +83,13 @@ const mergeJob = find('Job', 'workflow-conformance-load-merge');
 const podOf = (job: K8sObject): PodSpec => job.spec!.template!.spec;
 const containerOf = (job: K8sObject): Container => {
   assert.equal(podOf(job).containers.length, 1, `${job.metadata.name}: one container`);
-  return podOf(job).containers[0]!;
+  return podOf(job).containers[0];
 };
 const scriptOf = (job: K8sObject): string => {
   const c = containerOf(job);
   assert.deepEqual(c.command, ['/bin/sh', '-c'], `${job.metadata.name}: a shell script`);
   assert.equal(c.args?.length, 1);
-  return c.args![0]!;
+  return c.args[0];
 };
 const literal = (c: Container, name: string): string | undefined => c.env?.find((e) => e.name === name)?.value;
 
@@ -286,8 +286,8 @@ test('every variable the pods\' scripts read is given: by the Job, its ConfigMap
     const c = containerOf(job);
     const script = scriptOf(job);
     const given = new Set([...extra, ...(c.env ?? []).map((e) => e.name), ...(c.envFrom ?? []).flatMap((e) => Object.keys(find('ConfigMap', e.configMapRef!.name).data!))]);
-    const assigned = new Set([...script.matchAll(/^\s*([A-Za-z_]\w*)=/gm)].map((m) => m[1]!));
-    const used = [...new Set([...script.matchAll(/\$\{?([A-Za-z_]\w*)/g)].map((m) => m[1]!))];
+    const assigned = new Set([...script.matchAll(/^\s*([A-Za-z_]\w*)=/gm)].map((m) => m[1]));
+    const used = [...new Set([...script.matchAll(/\$\{?([A-Za-z_]\w*)/g)].map((m) => m[1]))];
     const missing = used.filter((v) => !given.has(v) && !assigned.has(v));
     assert.deepEqual(missing, [], `${job.metadata.name}: read but never set`);
     // A credential comes from a Secret and may be absent (the embedded reference needs none).
@@ -298,7 +298,7 @@ test('every variable the pods\' scripts read is given: by the Job, its ConfigMap
 /** The data of the ConfigMap the shard pods read their settings from (envFrom). */
 function settings(): Record<string, string> {
   const shard = containerOf(shardsJob);
-  return find('ConfigMap', shard.envFrom![0]!.configMapRef!.name).data!;
+  return find('ConfigMap', shard.envFrom![0].configMapRef!.name).data!;
 }
 
 test('the example targets entry is accepted by the suite and opts in to load with room for the example\'s rate and duration', async () => {
@@ -306,9 +306,9 @@ test('the example targets entry is accepted by the suite and opts in to load wit
   try {
     const targets = podOf(shardsJob).volumes!.find((v) => v.configMap)!;
     const file = path.join(dir, 'targets.yaml');
-    writeFileSync(file, find('ConfigMap', targets.configMap!.name).data!['targets.yaml']!);
+    writeFileSync(file, find('ConfigMap', targets.configMap!.name).data!['targets.yaml']);
     const data = settings();
-    const profile = profileNamed(data.LOAD_PROFILE!);
+    const profile = profileNamed(data.LOAD_PROFILE);
     assert.ok(profile, `LOAD_PROFILE ${data.LOAD_PROFILE} is a profile`);
     // No connection is opened for a target that is not the embedded reference.
     const open = await openTarget(profile.surfaces, { TARGETS_FILE: file, TARGET: 'my-server' });
@@ -333,7 +333,7 @@ interface Exit {
 
 function sh(argv: string[], env: Record<string, string>, cwd: string): Promise<Exit> {
   return new Promise((resolve) => {
-    const child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(argv[0], argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -380,7 +380,7 @@ function pod(job: K8sObject, work: string, extra: Record<string, string>): { arg
 const reportIn = (dir: string): LoadReport => {
   const json = readdirSync(dir).filter((f) => f.endsWith('.json'));
   assert.equal(json.length, 1, `one report in ${dir}: ${readdirSync(dir).join(', ')}`);
-  return JSON.parse(readFileSync(path.join(dir, json[0]!), 'utf8')) as LoadReport;
+  return JSON.parse(readFileSync(path.join(dir, json[0]), 'utf8')) as LoadReport;
 };
 
 test('the pods\' commands, run here: N shards side by side (JOB_COMPLETION_INDEX 0..N-1) write their reports to the shared folder, and the merge Job joins them, counting every shard', async () => {
@@ -397,7 +397,7 @@ test('the pods\' commands, run here: N shards side by side (JOB_COMPLETION_INDEX
     // A few seconds each: the ConfigMap's keys, shortened (the flags the script passes read them).
     const short = { LOAD_DURATION: '2', LOAD_RATE: '20' };
 
-    const claim = (p: ReturnType<typeof pod>) => p.env.REPORTS_ROOT!;
+    const claim = (p: ReturnType<typeof pod>) => p.env.REPORTS_ROOT;
     const first = pod(shardsJob, work, { JOB_COMPLETION_INDEX: '0' });
     // A stale report from an earlier run in a shard's folder is cleared by that shard.
     mkdirSync(path.join(claim(first), 'shard-1'), { recursive: true });
@@ -413,12 +413,12 @@ test('the pods\' commands, run here: N shards side by side (JOB_COMPLETION_INDEX
     for (const [index, exit] of exits.entries()) {
       assert.equal(exit.status, 0, `shard ${index + 1}: ${exit.stdout}\n${exit.stderr}`);
       assert.match(exit.stdout, new RegExp(`^${data.LOAD_PROFILE} \\(shard ${index + 1}/${n}\\): `));
-      const dir = path.join(claim(pods[index]!), `shard-${index + 1}`);
+      const dir = path.join(claim(pods[index]), `shard-${index + 1}`);
       assert.ok(!existsSync(path.join(dir, 'stale.json')), 'the shard cleared its folder first');
       const report = reportIn(dir);
       assert.deepEqual(report.shard, { index: index + 1, count: n });
       assert.equal(report.target.embedded, true);
-      const offset = Number(new URL(report.target.baseUrl).port) - Number(pods[index]!.env.REFERENCE_PORT);
+      const offset = Number(new URL(report.target.baseUrl).port) - Number(pods[index].env.REFERENCE_PORT);
       assert.ok(offset >= 0 && offset < 5, `shard ${index + 1}: its embedded reference on REFERENCE_PORT (${report.target.baseUrl})`);
       assert.equal(report.profile.effective.rate, Number(short.LOAD_RATE) / n, 'each shard sends 1/N of the rate');
       shards.push(report);
@@ -433,7 +433,7 @@ test('the pods\' commands, run here: N shards side by side (JOB_COMPLETION_INDEX
     assert.ok(merged.status === 0 || (merged.status === 1 && failed.every((m) => /^(p[0-9.]+|max|mean)$/.test(m))), `merge: ${merged.status} ${failed.join(', ')}\n${merged.stdout}\n${merged.stderr}`);
     assert.equal(merged.status === 0, report.verdict === 'pass');
     assert.deepEqual(report.shard, { index: 0, count: n, merged: n });
-    assert.equal(report.metrics.requests, shards.reduce((sum, s) => sum + s.metrics.requests!, 0), 'every shard\'s requests counted');
+    assert.equal(report.metrics.requests, shards.reduce((sum, s) => sum + s.metrics.requests, 0), 'every shard\'s requests counted');
     assert.equal(report.metrics.requests, Number(short.LOAD_RATE) * Number(short.LOAD_DURATION));
     for (let i = 1; i <= n; i++) assert.ok(report.checks.some((c) => c.what.startsWith(`shard ${i}/${n}:`)), `shard ${i}'s checks in the merged report`);
     // The pod's log carries the merged Markdown report.

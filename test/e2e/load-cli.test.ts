@@ -108,7 +108,7 @@ test('against a self-hosted proxy given only --surface local --base-url, v2-job-
     assert.equal(report.target.surface, 'local');
     assert.equal(report.target.baseUrl, local);
     assert.ok(report.profile.thresholds.includes('p99<3s') && !report.profile.thresholds.includes('p99<250'), report.profile.thresholds.join(', '));
-    assert.ok(report.metrics.requests! > 0 && report.metrics.jobs_completed! > 0);
+    assert.ok(report.metrics.requests > 0 && report.metrics.jobs_completed > 0);
 
     // The profile of another surface: nothing is judged, so the run is no pass.
     const skipped = await cliAsync(cwd, ['load', '--surface', 'local', '--base-url', local, '--profile', 'router-queue-poll', '--quiet', '--out', path.join(cwd, 'skipped')]);

@@ -45,7 +45,7 @@ async function recordAndCheck(fault?: string): Promise<{ report: ConformanceRepo
   const ref = await startOnFreePorts(fault ? { fault } : {});
   const dir = mkdtempSync(path.join(tmpdir(), 'passive-har-'));
   const har = path.join(dir, 'browser.har');
-  let jobStatus = '';
+  let jobStatus: string;
   try {
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
     try {

@@ -124,7 +124,7 @@ async function v1Run(fault?: string): Promise<ConformanceReport> {
     const ws = new WebSocket(`${proxyUrl.replace('http', 'ws')}/ws?clientId=${clientId}&token=${key}`);
     const messages: Array<{ type?: string; data?: { prompt_id?: string } }> = [];
     ws.on('message', (data, binary) => {
-      if (!binary) messages.push(JSON.parse(data.toString()) as { type?: string });
+      if (!binary) messages.push(JSON.parse((data as Buffer).toString()) as { type?: string });
     });
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
     const accepted = await fetch(`${proxyUrl}/api/prompt`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ prompt: savePreviewWorkflow(classesFor({}), `passive-${Date.now()}`), client_id: clientId }) });

@@ -90,14 +90,13 @@ async function v1Client(proxy: string, ref: RunningReference): Promise<void> {
   const ws = new WebSocket(`${proxy.replace('http', 'ws')}/ws?clientId=${clientId}&token=${key}`);
   const types: Array<{ type?: string; data?: { prompt_id?: string } }> = [];
   ws.on('message', (d, binary) => {
-    if (!binary) types.push(JSON.parse(d.toString()) as { type?: string });
+    if (!binary) types.push(JSON.parse((d as Buffer).toString()) as { type?: string });
   });
   await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
   const { prompt_id: id } = (await json(await fetch(`${proxy}/api/prompt`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ prompt: saveWorkflow(classesFor({}), `passive-${clientId}`), client_id: clientId }) }))) as { prompt_id: string };
   const deadline = Date.now() + 15_000;
-  let status = '';
   while (Date.now() < deadline) {
-    status = String((await json(await fetch(`${proxy}/api/job/${id}/status`, { headers: { 'x-api-key': key } }))).status);
+    const status = String((await json(await fetch(`${proxy}/api/job/${id}/status`, { headers: { 'x-api-key': key } }))).status);
     const ended = types.some((m) => m.data?.prompt_id === id && /^execution_(success|error|interrupted)$/.test(m.type ?? ''));
     if (ended && ['success', 'completed', 'error', 'failed', 'cancelled'].includes(status)) break;
     await sleep(100);

@@ -17,7 +17,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 async function runWith(name: string, scenario: Record<string, unknown>, env: Record<string, string>) {
   const doc = parse(readFileSync(path.join(ROOT, 'targets.yaml'), 'utf8')) as { targets: { reference: { surfaces: Record<string, { scenario?: Record<string, unknown> }> } } };
   const ref = doc.targets.reference;
-  const registry = { ...ref.surfaces.registry!, scenario: { ...ref.surfaces.registry!.scenario, ...scenario } };
+  const registry = { ...ref.surfaces.registry, scenario: { ...ref.surfaces.registry.scenario, ...scenario } };
   const file = path.join(dir, `${name}.yaml`);
   writeFileSync(file, stringify({ targets: { reference: { ...ref, surfaces: { registry, cloud: ref.surfaces.cloud } } } }));
   const run = await runSuite({ args: ['--project=registry', 'specs/registry/auth.spec.ts'], env: { TARGETS_FILE: file, ...env }, workers: 1 });

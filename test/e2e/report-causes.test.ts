@@ -19,10 +19,10 @@ test('the check of the answer in hand judges it whatever always-on rule it also 
   const cell = (id: string) => run.report.rules.find((r) => r.id === id)?.results.local;
   const del = cell('V2.ASSET.DELETE');
   assert.equal(del?.status, 'fail', `V2.ASSET.DELETE is judged on the 400, not blocked: ${JSON.stringify(del)}`);
-  assert.match(del!.reason ?? '', /expected 404, received 400 not_found/);
+  assert.match(del.reason ?? '', /expected 404, received 400 not_found/);
   const codes = cell('V2.ERR.CODE_STATUS');
   assert.equal(codes?.status, 'fail');
-  const violations = codes!.violations ?? [];
+  const violations = codes.violations ?? [];
   assert.ok(violations.length >= 1, 'the cell lists its violations');
   for (const v of violations) {
     assert.equal(v.operation, 'getAsset');

@@ -54,7 +54,7 @@ test('the HTML report shows why, expected, received, the seed statement and the 
     assert.deepEqual(problems, []);
 
     // Written as source text: tsx's helpers do not exist inside the page.
-    const seen = (await page.evaluate(`(() => {
+    const seen = await page.evaluate<Record<string, string | number | string[]>>(`(() => {
       const shown = (el) => { if (!el) return ''; const b = el.getBoundingClientRect(); const st = getComputedStyle(el); return b.width > 0 && b.height > 0 && st.visibility !== 'hidden' && st.display !== 'none' && b.right <= window.innerWidth + 1 ? el.innerText : ''; };
       const card = document.querySelector('section.failure');
       const q = (sel) => shown(card && card.querySelector(sel));
@@ -67,7 +67,7 @@ test('the HTML report shows why, expected, received, the seed statement and the 
         links: [...document.querySelectorAll('nav.links a')].map((a) => a.getAttribute('href')),
         causes: shown(document.querySelector('ul.causes')),
       };
-    })()`)) as Record<string, string | number | string[]>;
+    })()`);
     assert.match(String(seen.rule), /V2\.ASSET\.FIELDS/);
     assert.match(String(seen.why), /postAssets 201/);
     assert.match(String(seen.expected), /url_expires_at/);
@@ -76,7 +76,7 @@ test('the HTML report shows why, expected, received, the seed statement and the 
     if (seedsDir) assert.equal(String(seen.statement).split(' W:')[0], missingMemberRow(), 'the statement the failure rests on is shown');
     assert.ok(Number(seen.reasons) > 0, 'skip, error and not-covered reasons are written out in their cells');
     assert.equal(seen.titled, 0, 'no reason hides in a hover tooltip');
-    assert.ok(Number(seen.overflow) <= 0, `nothing runs off the page (${seen.overflow} px too wide)`);
+    assert.ok(Number(seen.overflow) <= 0, `nothing runs off the page (${Number(seen.overflow)} px too wide)`);
     assert.deepEqual(seen.links, ['conformance.md', 'conformance.json', 'junit.xml', 'html/index.html']);
     assert.match(String(seen.causes), /tests? fails? because V2\.ASSET\.FIELDS/);
     await page.screenshot({ path: '/tmp/conformance-report.png', fullPage: false });

@@ -40,7 +40,7 @@ function cli(args: string[], env: Record<string, string>): Promise<{ status: num
   });
 }
 
-const cells = (report: ConformanceReport, id: string): Array<[string, Cell]> => Object.entries(report.rules.find((r) => r.id === id)?.results ?? {}) as Array<[string, Cell]>;
+const cells = (report: ConformanceReport, id: string): Array<[string, Cell]> => Object.entries<Cell>(report.rules.find((r) => r.id === id)?.results ?? {});
 
 test('run --load all against the reference: one conformance.json, every LOAD.* cell judged pass, verdict pass, load reports linked', async () => {
   const reports = mkdtempSync(path.join(os.tmpdir(), 'run-load-'));
@@ -54,7 +54,7 @@ test('run --load all against the reference: one conformance.json, every LOAD.* c
     const verdicts = r.output.split('\n').filter((l) => /^Conformance\b/.test(l));
     assert.deepEqual(verdicts.map((l) => l.split(':')[0]), ['Conformance with load PASS'], r.output.slice(-3000));
     const lines = r.output.split('\n');
-    assert.ok(lines.findIndex((l) => l.startsWith('load ')) < lines.indexOf(verdicts[0]!), 'the load lines come before the verdict');
+    assert.ok(lines.findIndex((l) => l.startsWith('load ')) < lines.indexOf(verdicts[0]), 'the load lines come before the verdict');
     const runs = report.load?.profiles ?? [];
     assert.deepEqual([...new Set(runs.map((p) => p.profile))].sort(), PROFILES.map((p) => p.name).sort(), 'every profile ran');
     // On each of its surfaces the reference has: v2-job-poll on all three v2 surfaces.

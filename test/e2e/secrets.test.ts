@@ -76,8 +76,8 @@ const LEAK_SHAPES: RegExp[] = [
 function htmlTexts(html: string): Array<[string, string]> {
   const m = /<template id="playwrightReportBase64">data:application\/zip;base64,([A-Za-z0-9+/=]+)</.exec(html);
   if (!m) return [['index.html', html]];
-  const out: Array<[string, string]> = [['index.html (page)', html.replace(m[1]!, '')]];
-  const zip = Buffer.from(m[1]!, 'base64');
+  const out: Array<[string, string]> = [['index.html (page)', html.replace(m[1], '')]];
+  const zip = Buffer.from(m[1], 'base64');
   let end = zip.length - 22;
   while (end > 0 && zip.readUInt32LE(end) !== 0x06054b50) end--;
   let at = zip.readUInt32LE(end + 16);

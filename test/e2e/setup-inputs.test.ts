@@ -19,7 +19,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 function targetsWith(name: string, change: (scenario: Record<string, unknown>) => void): string {
   const doc = parse(readFileSync(path.join(ROOT, 'targets.yaml'), 'utf8')) as { targets: { reference: { surfaces: Record<string, { scenario?: Record<string, unknown> }> } } };
   const ref = doc.targets.reference;
-  const local = ref.surfaces.local!;
+  const local = ref.surfaces.local;
   local.scenario = { ...(local.scenario ?? {}) };
   change(local.scenario);
   const file = path.join(dir, `${name}.yaml`);

@@ -55,7 +55,7 @@ test('two shards merged with merge.config.ts give the conformance report of one 
         const dir = path.join(run.reportsDir, 'blob-report');
         const zips = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.zip')) : [];
         assert.equal(zips.length, 1, `a sharded run writes one blob report in reports/blob-report: ${zips.join(', ')}`);
-        copyFileSync(path.join(dir, zips[0]!), path.join(blobs, zips[0]!));
+        copyFileSync(path.join(dir, zips[0]), path.join(blobs, zips[0]));
       } finally {
         rmSync(run.reportsDir, { recursive: true, force: true });
       }

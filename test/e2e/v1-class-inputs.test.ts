@@ -19,7 +19,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 function cloudTargetsWith(name: string, change: (scenario: Record<string, unknown>) => void): string {
   const doc = parse(readFileSync(path.join(ROOT, 'targets.yaml'), 'utf8')) as { targets: { reference: { surfaces: Record<string, { scenario?: Record<string, unknown> }> } } };
   const ref = doc.targets.reference;
-  const cloud = ref.surfaces.cloud!;
+  const cloud = ref.surfaces.cloud;
   cloud.scenario = { ...(cloud.scenario ?? {}) };
   change(cloud.scenario);
   const file = path.join(dir, `${name}.yaml`);

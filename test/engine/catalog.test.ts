@@ -11,7 +11,7 @@ test('object_info describes every class in the v1 NodeInfo shape', () => {
   const names = ['LoadImage', 'EmptyImage', 'ImageInvert', 'SaveImage', 'PreviewImage', 'Sleep', 'FailNode', 'BrowserWaitNode', 'PartnerImageNode', 'TextOutput'];
   assert.deepEqual(Object.keys(info).sort(), [...names].sort());
   for (const n of names) {
-    const i = info[n]!;
+    const i = info[n];
     for (const k of ['input', 'input_order', 'output', 'output_is_list', 'output_name', 'name', 'display_name', 'description', 'python_module', 'category', 'output_node', 'output_tooltips', 'deprecated', 'experimental', 'api_node']) {
       assert.ok(k in i, `${n}.${k}`);
     }
@@ -21,15 +21,15 @@ test('object_info describes every class in the v1 NodeInfo shape', () => {
     assert.equal(i.output.length, i.output_is_list.length);
     assert.equal(i.output.length, i.output_name.length);
   }
-  assert.deepEqual(info.EmptyImage!.input.required.width, ['INT', { default: 64, min: 1, max: 4096, step: 1 }]);
-  assert.deepEqual(info.EmptyImage!.input_order.optional, ['color']);
-  assert.deepEqual(info.Sleep!.input.required.seconds?.[0], 'FLOAT');
-  assert.equal(info.SaveImage!.output_node, true);
-  assert.equal(info.PartnerImageNode!.api_node, true);
-  assert.equal(info.ImageInvert!.api_node, false);
-  assert.deepEqual(info.ImageInvert!.output, ['IMAGE']);
+  assert.deepEqual(info.EmptyImage.input.required.width, ['INT', { default: 64, min: 1, max: 4096, step: 1 }]);
+  assert.deepEqual(info.EmptyImage.input_order.optional, ['color']);
+  assert.deepEqual(info.Sleep.input.required.seconds?.[0], 'FLOAT');
+  assert.equal(info.SaveImage.output_node, true);
+  assert.equal(info.PartnerImageNode.api_node, true);
+  assert.equal(info.ImageInvert.api_node, false);
+  assert.deepEqual(info.ImageInvert.output, ['IMAGE']);
   // LoadImage's combo lists the account's uploaded files when given.
-  assert.deepEqual(objectInfo(defaultCatalog(), { inputFiles: ['b.png', 'a.png'] }).LoadImage!.input.required.image, [['a.png', 'b.png'], { image_upload: true, tooltip: 'An uploaded input file name, or a v2 asset reference.' }]);
+  assert.deepEqual(objectInfo(defaultCatalog(), { inputFiles: ['b.png', 'a.png'] }).LoadImage.input.required.image, [['a.png', 'b.png'], { image_upload: true, tooltip: 'An uploaded input file name, or a v2 asset reference.' }]);
   assert.deepEqual(JSON.parse(JSON.stringify(info)), info, 'plain JSON');
 });
 
@@ -55,13 +55,13 @@ test('LoadImage (uploaded file and asset) -> ImageInvert -> SaveImage really inv
     });
     assert.equal(state.status, 'succeeded');
     assert.equal(h.host.stored.length, 1);
-    const call = h.host.stored[0]!;
+    const call = h.host.stored[0];
     assert.equal(call.kind, 'output');
     assert.equal(call.filenamePrefix, 'inv');
     assert.equal(call.nodeId, '3');
     const out = decodePng(call.png);
     assert.equal(out.channels, 4);
-    for (let i = 0; i < src.data.length; i++) assert.equal(out.data[i], i % 4 === 3 ? src.data[i] : 255 - src.data[i]!, `byte ${i}`);
+    for (let i = 0; i < src.data.length; i++) assert.equal(out.data[i], i % 4 === 3 ? src.data[i] : 255 - src.data[i], `byte ${i}`);
     assert.deepEqual(state.outputs.map((o) => [o.nodeId, o.type, o.filename]), [['3', 'output', 'inv_00001_.png']]);
   }
 });
@@ -85,7 +85,7 @@ test('EmptyImage makes a solid colour; PreviewImage stores a temp output and sen
     '2': { class_type: 'PreviewImage', inputs: { images: ['1', 0] } },
   });
   assert.equal(state.status, 'succeeded');
-  const call = h.host.stored[0]!;
+  const call = h.host.stored[0];
   assert.equal(call.kind, 'temp');
   const img = decodePng(call.png);
   assert.deepEqual([img.width, img.height, img.channels], [3, 2, 3]);
@@ -111,18 +111,18 @@ test('Sleep reports each step, previews its image after the first step and passe
   const sleepProgress = events.filter((e) => e.kind === 'progress' && e.node === '2');
   assert.deepEqual(sleepProgress.map((e) => (e.kind === 'progress' ? [e.value, e.max] : [])), [[1, 4], [2, 4], [3, 4], [4, 4]]);
   const values = events.flatMap((e) => (e.kind === 'progress' ? [e.progress.value] : []));
-  for (let i = 1; i < values.length; i++) assert.ok(values[i]! >= values[i - 1]!, 'progress never goes back');
+  for (let i = 1; i < values.length; i++) assert.ok(values[i] >= values[i - 1], 'progress never goes back');
   assert.equal(values[values.length - 1], 1);
   const p2 = sleepProgress[1];
   assert.ok(p2?.kind === 'progress');
   assert.deepEqual(p2.progress, { value: (1 + 2 / 4) / 4, nodes_done: 1, nodes_total: 4, current_node: '2', current_node_class: 'Sleep', step: 2, steps: 4 });
   const seq = events.map(label).filter((l) => l.endsWith(':2'));
   assert.deepEqual(seq, ['executing:2', 'progress:2', 'preview:2', 'progress:2', 'progress:2', 'progress:2']);
-  assert.deepEqual([...decodePng(h.host.stored[0]!.png).data], new Array(12).fill(0), 'white passed through Sleep, then inverted');
+  assert.deepEqual([...decodePng(h.host.stored[0].png).data], new Array(12).fill(0), 'white passed through Sleep, then inverted');
   // Without an image, Sleep returns a 1x1 image.
   const alone = await runJob(h, 's2', { '1': { class_type: 'Sleep', inputs: { seconds: 0, steps: 1 } }, '2': { class_type: 'SaveImage', inputs: { images: ['1', 0] } } });
   assert.equal(alone.state.status, 'succeeded');
-  assert.deepEqual([decodePng(h.host.stored[1]!.png).width, decodePng(h.host.stored[1]!.png).height], [1, 1]);
+  assert.deepEqual([decodePng(h.host.stored[1].png).width, decodePng(h.host.stored[1].png).height], [1, 1]);
 });
 
 test('FailNode fails the job with a RuntimeError carrying node id, class, message and traceback', async () => {
@@ -154,7 +154,7 @@ test('PartnerImageNode needs the partner key in extra_data; with it, it produces
 
   const withKey = await runJob(h, 'key', wf, { api_key_comfy_org: 'comfyui-secret' });
   assert.equal(withKey.state.status, 'succeeded');
-  const img = decodePng(h.host.stored[0]!.png);
+  const img = decodePng(h.host.stored[0].png);
   assert.deepEqual([img.width, img.height], [8, 4]);
   assert.ok(!JSON.stringify(withKey.events.map(label)).includes('comfyui-secret'));
 

@@ -279,7 +279,7 @@ test('the job runs on its own copy of the workflow and extra_data', async () => 
   const wf: ApiWorkflow = { '1': { class_type: 'EmptyImage', inputs: { width: 2, height: 2 } }, '2': { class_type: 'SaveImage', inputs: { images: ['1', 0] } } };
   const done = untilDone(h.executor, 'copy');
   h.executor.submit({ id: 'copy', account: 'alice', workflow: wf });
-  wf['1']!.inputs.width = 0;
+  wf['1'].inputs.width = 0;
   await done;
   assert.equal(h.executor.get('copy')!.status, 'succeeded');
 });

@@ -96,10 +96,10 @@ export function craftPng(img: Image, opts: CraftOptions = {}): Buffer {
     const f = opts.filter ? opts.filter(y) : 0;
     raw[y * (stride + 1)] = f;
     for (let x = 0; x < stride; x++) {
-      const cur = data[y * stride + x]!;
-      const left = x >= channels ? data[y * stride + x - channels]! : 0;
-      const up = y > 0 ? data[(y - 1) * stride + x]! : 0;
-      const upLeft = x >= channels && y > 0 ? data[(y - 1) * stride + x - channels]! : 0;
+      const cur = data[y * stride + x];
+      const left = x >= channels ? data[y * stride + x - channels] : 0;
+      const up = y > 0 ? data[(y - 1) * stride + x] : 0;
+      const upLeft = x >= channels && y > 0 ? data[(y - 1) * stride + x - channels] : 0;
       const pred = f === 0 ? 0 : f === 1 ? left : f === 2 ? up : f === 3 ? (left + up) >> 1 : f === 4 ? paeth(left, up, upLeft) : 0;
       raw[y * (stride + 1) + 1 + x] = (cur - pred) & 0xff;
     }

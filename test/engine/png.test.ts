@@ -83,7 +83,7 @@ test('unsupported or damaged PNGs are refused with a clear PngError', () => {
   }
   const good = Buffer.from(craftPng(img));
   const corrupt = Buffer.from(good);
-  corrupt[30] = corrupt[30]! ^ 0xff; // inside IHDR/IDAT data: CRC no longer matches
+  corrupt[30] = corrupt[30] ^ 0xff; // inside IHDR/IDAT data: CRC no longer matches
   assert.throws(() => decodePng(corrupt), /CRC mismatch/);
 });
 

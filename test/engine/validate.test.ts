@@ -20,7 +20,7 @@ function onlyError(r: Refusal | undefined, nodeId: string): { type: NodeErrorTyp
   const entry = r.details?.node_errors?.[nodeId];
   assert.ok(entry, `node ${nodeId} named`);
   assert.equal(entry.errors.length, 1, JSON.stringify(entry));
-  return entry.errors[0]!;
+  return entry.errors[0];
 }
 
 test('a valid workflow passes, including numeric link ids and every class with its optional inputs', () => {
@@ -166,7 +166,7 @@ test('60 malformed nodes: 50 named (lowest ids), truncated, malformed_node_count
   assert.deepEqual(Object.keys(d?.node_errors ?? {}), Array.from({ length: 50 }, (_, i) => String(i + 1)));
   assert.equal(d?.node_errors_truncated, true);
   assert.equal(d?.malformed_node_count, 60);
-  assert.deepEqual(new Set(Object.values(d?.node_errors ?? {}).map((e) => e.errors[0]!.type)), new Set(['invalid_node', 'invalid_class_type', 'invalid_inputs']));
+  assert.deepEqual(new Set(Object.values(d?.node_errors ?? {}).map((e) => e.errors[0].type)), new Set(['invalid_node', 'invalid_class_type', 'invalid_inputs']));
   for (const k of ['browser_wait_node_count', 'unknown_node_count', 'unknown_node_classes', 'browser_wait_node_classes'] as const) assert.equal(d?.[k], undefined);
 });
 
@@ -184,7 +184,7 @@ test('60 browser-wait nodes: 50 named, truncated, browser_wait_node_count 60, cl
   assert.equal(d?.browser_wait_node_count, 60);
   assert.deepEqual(d?.browser_wait_node_classes, ['BrowserWaitNode']);
   assert.equal(d?.malformed_node_count, undefined);
-  assert.ok(Object.values(d?.node_errors ?? {}).every((e) => e.errors[0]!.type === 'waits_for_browser'));
+  assert.ok(Object.values(d?.node_errors ?? {}).every((e) => e.errors[0].type === 'waits_for_browser'));
 });
 
 test('12 unknown classes, 70 nodes of the first: ten classes listed, 50 named, count = nodes of listed classes only', () => {
@@ -193,7 +193,7 @@ test('12 unknown classes, 70 nodes of the first: ten classes listed, 50 named, c
   const d = validate(w)?.details;
   assert.deepEqual(d?.unknown_node_classes, ['C0', 'C1', 'C2', 'C3', 'C4', 'C5', 'C6', 'C7', 'C8', 'C9']);
   assert.equal(Object.keys(d?.node_errors ?? {}).length, 50);
-  assert.ok(Object.values(d?.node_errors ?? {}).every((e) => e.class_type === 'C0' && e.errors[0]!.type === 'unknown_node_class'));
+  assert.ok(Object.values(d?.node_errors ?? {}).every((e) => e.class_type === 'C0' && e.errors[0].type === 'unknown_node_class'));
   assert.equal(d?.node_errors_truncated, true);
   assert.equal(d?.unknown_node_count, 79, '70 of C0 plus one each of C1..C9; C10 and C11 are not counted');
 });
@@ -216,7 +216,7 @@ function checkInvariants(r: Refusal | undefined, truth: { malformed: number; bro
   const d = r.details!;
   const entries = Object.values(d.node_errors ?? {});
   assert.ok(entries.length <= 50, 'at most fifty nodes named');
-  const namedOf = (types: NodeErrorType[]): number => entries.filter((e) => types.includes(e.errors[0]!.type)).length;
+  const namedOf = (types: NodeErrorType[]): number => entries.filter((e) => types.includes(e.errors[0].type)).length;
   const named = { malformed: namedOf(['invalid_node', 'invalid_inputs', 'invalid_class_type']), browser: namedOf(['waits_for_browser']), unknownListed: namedOf(['unknown_node_class']) };
   const field = { malformed: d.malformed_node_count, browser: d.browser_wait_node_count, unknownListed: d.unknown_node_count };
   for (const k of ['malformed', 'browser', 'unknownListed'] as const) {
@@ -229,7 +229,7 @@ function checkInvariants(r: Refusal | undefined, truth: { malformed: number; bro
   assert.equal(d.node_errors_truncated, anyCount ? true : undefined);
   if (d.unknown_node_classes) {
     assert.ok(d.unknown_node_classes.length <= 10);
-    for (const e of entries) if (e.errors[0]!.type === 'unknown_node_class') assert.ok(d.unknown_node_classes.includes(e.class_type));
+    for (const e of entries) if (e.errors[0].type === 'unknown_node_class') assert.ok(d.unknown_node_classes.includes(e.class_type));
   }
 }
 

@@ -32,7 +32,7 @@ test('a wrong key for the cloud surface: verdict error within 20 s, one message 
   assert.notEqual(run.exitCode, 0);
   assert.equal(run.report.summary.verdict, 'error');
   assert.equal(run.report.run_errors?.length, 1, run.output.slice(-2000));
-  assert.match(run.report.run_errors![0]!, /the cloud surface refused the configured credential \(\$TARGET_TOKEN\): GET \/api\/v2\/assets\/<random id> answered 401/);
+  assert.match(run.report.run_errors[0], /the cloud surface refused the configured credential \(\$TARGET_TOKEN\): GET \/api\/v2\/assets\/<random id> answered 401/);
   assert.ok(!run.output.includes('comfyui-not-a-key-0000000000'), 'the key is not echoed');
   assert.deepEqual(failedRules(run.report), [], 'a refused credential is never V2.AUTH.BEARER_KEY failing');
   assert.equal(run.report.tests.passed + run.report.tests.failed, 0, 'no test ran');
@@ -96,5 +96,5 @@ test('a target that answers the probe, then stalls on every API path: verdict er
   assert.deepEqual(failedRules(run.report), []);
   const reasons = run.report.rules.map((r) => r.results.local?.reason ?? '').filter((r) => r.includes('target stopped answering at'));
   assert.ok(reasons.length > 0, run.output.slice(-2000));
-  assert.match(reasons[0]!, /target stopped answering at (GET|POST|HEAD|DELETE) \/apihang\/api\/v2\//);
+  assert.match(reasons[0], /target stopped answering at (GET|POST|HEAD|DELETE) \/apihang\/api\/v2\//);
 });

@@ -16,8 +16,8 @@ test('a misspelt flag prints one line and the usage, exit 2', () => {
   const r = spawnSync(process.execPath, [...RUNNER, '--profle', 'v2-job-poll'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, TARGET: '' } });
   assert.equal(r.status, 2);
   const lines = r.stderr.trim().split('\n');
-  assert.match(lines[0]!, /^load: Unknown option '--profle'/);
-  assert.match(lines[0]!, /\(did you mean --profile\?\)$/);
+  assert.match(lines[0], /^load: Unknown option '--profle'/);
+  assert.match(lines[0], /\(did you mean --profile\?\)$/);
   assert.match(r.stderr, /usage: workflow-conformance load --profile NAME/);
   assert.doesNotMatch(r.stderr, /npm run/);
   assert.doesNotMatch(r.stderr, /ERR_PARSE_ARGS|\n\s+at /, 'no error code, no stack');
@@ -60,7 +60,7 @@ test('Ctrl-C during a run: the cap is said before the load, the report says inte
     assert.ok(json, 'the report was written');
     const report = JSON.parse(readFileSync(path.join(out, json), 'utf8')) as LoadReport;
     assert.equal(report.verdict, 'interrupted');
-    assert.ok(report.metrics.measured_s! < 10, `measured ${report.metrics.measured_s} s, not the asked duration`);
+    assert.ok(report.metrics.measured_s < 10, `measured ${report.metrics.measured_s} s, not the asked duration`);
     assert.ok(report.notes.some((n) => /interrupted by a signal/.test(n)));
     assert.match(readFileSync(path.join(out, json.replace(/\.json$/, '.md')), 'utf8'), /INTERRUPTED/);
   } finally {

@@ -30,7 +30,7 @@ test('p99.9 never exceeds max: max is read as percentiles are (its bucket\'s upp
   for (let i = 0; i < 99; i++) tl.add(0, '200', 2, false);
   tl.add(0, '200', 10.001, false);
   const [second] = tl.seconds(1);
-  assert.ok(second!.p99 <= second!.max, `second p99 ${second!.p99} > max ${second!.max}`);
+  assert.ok(second.p99 <= second.max, `second p99 ${second.p99} > max ${second.max}`);
 });
 
 function runReport() {

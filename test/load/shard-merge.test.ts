@@ -26,13 +26,13 @@ test('histograms merge by adding counts: the merged percentiles are those of all
   for (let i = 0; i < 20_000; i++) {
     // Two different distributions, so averaging their percentiles would be visibly wrong.
     const v = i % 2 ? 1 + (i % 97) / 10 : 50 + (i % 13);
-    recordMs(parts[i % 2]!, v);
+    recordMs(parts[i % 2], v);
     recordMs(all, v);
   }
   const merged = mergeHdr(parts.map((p) => decodeHdr(encodeHdr(p))));
   assert.equal(merged.totalCount, all.totalCount);
   for (const p of [50, 90, 99, 99.9]) assert.equal(percentileMs(merged, p), percentileMs(all, p), `p${p}`);
-  const averaged = (percentileMs(parts[0]!, 50) + percentileMs(parts[1]!, 50)) / 2;
+  const averaged = (percentileMs(parts[0], 50) + percentileMs(parts[1], 50)) / 2;
   assert.notEqual(percentileMs(merged, 50), averaged);
 });
 
@@ -69,19 +69,19 @@ test('two shards at r/2 merged equal one run at r: counts exactly, percentiles w
     assert.equal(m.requests, one.requests, 'arrivals: exactly the same count');
     assert.equal(m.requests, RATE * DURATION_S);
     assert.equal(m.requested_rate, one.requested_rate);
-    assert.equal(merged.raw!.counts.sent, shards[0]!.raw!.counts.sent + shards[1]!.raw!.counts.sent);
+    assert.equal(merged.raw!.counts.sent, shards[0].raw!.counts.sent + shards[1].raw!.counts.sent);
     assert.equal(decodeHdr(merged.raw!.corrected).totalCount, merged.raw!.counts.answered);
-    assert.equal(merged.statusCodes['200'], (shards[0]!.statusCodes['200'] ?? 0) + (shards[1]!.statusCodes['200'] ?? 0));
+    assert.equal(merged.statusCodes['200'], (shards[0].statusCodes['200'] ?? 0) + (shards[1].statusCodes['200'] ?? 0));
     // Exact: the median of the union lies between the parts' medians; the max is the larger
     // max, to the histogram's precision (the encoded form keeps a bucket, not the value).
     const [a, b] = shards.map((s) => s.metrics);
-    assert.ok(m.p50! >= Math.min(a!.p50!, b!.p50!) && m.p50! <= Math.max(a!.p50!, b!.p50!), figures);
-    assert.ok(Math.abs(m.max! - Math.max(a!.max!, b!.max!)) <= Math.max(a!.max!, b!.max!) * HDR_PRECISION + 0.001, figures);
+    assert.ok(m.p50 >= Math.min(a.p50, b.p50) && m.p50 <= Math.max(a.p50, b.p50), figures);
+    assert.ok(Math.abs(m.max - Math.max(a.max, b.max)) <= Math.max(a.max, b.max) * HDR_PRECISION + 0.001, figures);
     // Against the single run: the same load on the same server, so the same figures up to
     // noise (0.1 % histogram precision is far below it).
-    assert.ok(Math.abs(m.p50! - one.p50!) <= Math.max(5, one.p50!), figures);
+    assert.ok(Math.abs(m.p50 - one.p50) <= Math.max(5, one.p50), figures);
     assert.equal(merged.timeline.length, single.timeline.length);
-    assert.ok(merged.timeline.every((s, i) => s.requested === single.timeline[i]!.requested), 'each second requests the whole rate');
+    assert.ok(merged.timeline.every((s, i) => s.requested === single.timeline[i].requested), 'each second requests the whole rate');
   } finally {
     await reference.close();
   }

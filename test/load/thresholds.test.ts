@@ -32,17 +32,17 @@ test('evaluation compares the measured metric, and a metric nobody measured fail
       ['jobs_completed>0', true],
     ],
   );
-  assert.equal(results[2]!.actual, undefined);
-  assert.equal(evaluate([parseThreshold('p99<50')], { p99: NaN })[0]!.ok, false);
+  assert.equal(results[2].actual, undefined);
+  assert.equal(evaluate([parseThreshold('p99<50')], { p99: NaN })[0].ok, false);
 });
 
 test('a missed threshold reads as the team\'s limit ("over your threshold"), told apart from a broken rule check', async () => {
   const { thresholdOutcome, failureSummary } = await import('../../load/thresholds.ts');
   const [p99, done] = evaluate(['p99<250', 'jobs_completed>0'].map(parseThreshold), { p99: 300, jobs_completed: 0 });
-  assert.equal(thresholdOutcome(p99!), 'over your threshold');
-  assert.equal(thresholdOutcome(done!), 'at your threshold');
-  assert.equal(thresholdOutcome(evaluate([parseThreshold('p99<250')], { p99: 10 })[0]!), 'within your threshold');
-  const onlyLatency = failureSummary({ thresholds: [p99!], checks: [{ rule: 'LOAD.POLL.RETRY_AFTER', outcome: 'held' }] });
+  assert.equal(thresholdOutcome(p99), 'over your threshold');
+  assert.equal(thresholdOutcome(done), 'at your threshold');
+  assert.equal(thresholdOutcome(evaluate([parseThreshold('p99<250')], { p99: 10 })[0]), 'within your threshold');
+  const onlyLatency = failureSummary({ thresholds: [p99], checks: [{ rule: 'LOAD.POLL.RETRY_AFTER', outcome: 'held' }] });
   assert.match(onlyLatency!, /^no rule check broken; your thresholds missed: p99<250 \(over your threshold, measured 300 ms\)$/);
   assert.match(failureSummary({ thresholds: [], checks: [{ rule: 'LOAD.POLL.RETRY_AFTER', outcome: 'broken' }] })!, /^rule checks broken: LOAD\.POLL\.RETRY_AFTER$/);
   assert.equal(failureSummary({ thresholds: [], checks: [] }), undefined);
@@ -69,13 +69,13 @@ test('budgets are opt-in: a latency or error budget the profile suggests is repo
   // Nobody set a budget: the p99 and error figures are reported, the run passes on its checks.
   const nobody = evaluate(profile, slow, new Set());
   assert.deepEqual(nobody.map((t) => [t.expr, t.ok, t.decides]), [['p99<250', false, false], ['errors<0.1%', false, false], ['contract_violations==0', true, true], ['jobs_completed>0', true, true]]);
-  assert.equal(thresholdOutcome(nobody[0]!), "over the profile's suggested budget (a figure: no budget was set; --threshold sets one)");
+  assert.equal(thresholdOutcome(nobody[0]), "over the profile's suggested budget (a figure: no budget was set; --threshold sets one)");
   assert.equal(failureSummary({ thresholds: nobody, checks: [] }), undefined);
   assert.equal(verdictOfRun(false, profile, slow, [], new Set()).verdict, 'pass');
   // A budget the team set decides the exit code.
   const mine = evaluate(profile, slow, new Set(['p99<250']));
   assert.deepEqual(mine.map((t) => t.decides), [true, false, true, true]);
-  assert.equal(thresholdOutcome(mine[0]!), 'over your threshold');
+  assert.equal(thresholdOutcome(mine[0]), 'over your threshold');
   assert.equal(verdictOfRun(false, profile, slow, [], new Set(['p99<250'])).verdict, 'fail');
   assert.match(failureSummary({ thresholds: mine, checks: [] })!, /your thresholds missed: p99<250/);
   // A condition that is no budget (the run did work, nothing broke the contract) always decides.

@@ -11,7 +11,7 @@ import { FAMILY_CONTRACTS } from '../../lib/contracts/registry.ts';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const carrying = (extension: string) =>
   Object.entries(FAMILY_CONTRACTS)
-    .filter(([, c]) => readFileSync(path.join(ROOT, 'contracts', c!.file), 'utf8').includes(`${extension}:`))
+    .filter(([, c]) => readFileSync(path.join(ROOT, 'contracts', c.file), 'utf8').includes(`${extension}:`))
     .map(([family]) => family)
     .sort();
 const familiesOf = (name: string) => [...(CONTROLS.find((c) => c.name === name) as { families?: readonly string[] }).families!].sort();
@@ -34,7 +34,7 @@ const sources = (dir: string): string[] =>
 const consulted = new Map<string, Set<string>>();
 for (const file of sources('reference')) {
   for (const m of readFileSync(path.join(ROOT, file), 'utf8').matchAll(/isControl\('([a-z0-9-]+)'\)/g)) {
-    (consulted.get(m[1]!) ?? consulted.set(m[1]!, new Set()).get(m[1]!)!).add(file);
+    (consulted.get(m[1]) ?? consulted.set(m[1], new Set()).get(m[1])!).add(file);
   }
 }
 

@@ -118,7 +118,7 @@ describe('faults only a sequence shows', { concurrency: true }, () => {
 
   for (const fault of MODEL_FAULTS) {
     test(`${fault.name}: the sequence breaks ${fault.breaks}, the single scenario does not`, async () => {
-      const probe = PROBES[fault.name]!;
+      const probe = PROBES[fault.name];
       const [clean, broken] = await Promise.all([startOnFreePorts(), startOnFreePorts({ fault: fault.name })]);
       try {
         assert.equal(await probe.sequence(clean), true, 'the sequence holds on a clean reference');

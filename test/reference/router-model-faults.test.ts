@@ -112,7 +112,7 @@ describe('router faults only a sequence shows', { concurrency: true }, () => {
 
   for (const fault of ROUTER_MODEL_FAULTS) {
     test(`${fault.name}: the sequence breaks ${fault.breaks}, the single scenario does not`, async () => {
-      const probe = PROBES[fault.name]!;
+      const probe = PROBES[fault.name];
       const [clean, broken]: RunningReference[] = await Promise.all([startOnFreePorts(), startOnFreePorts({ fault: fault.name })]);
       try {
         assert.equal(await probe.sequence(clean.surfaces.router), true, 'the sequence holds on a clean reference');

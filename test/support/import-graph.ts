@@ -108,7 +108,11 @@ export function chainTo(edges: ReadonlyMap<string, readonly string[]>, from: str
       for (let f: string | undefined = file; f !== undefined; f = via.get(f)) chain.unshift(f);
       return chain;
     }
-    for (const next of edges.get(file) ?? []) if (!via.has(next)) (via.set(next, file), queue.push(next));
+    for (const next of edges.get(file) ?? []) {
+      if (via.has(next)) continue;
+      via.set(next, file);
+      queue.push(next);
+    }
   }
   return undefined;
 }

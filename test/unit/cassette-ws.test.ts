@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setImmediate as tick } from 'node:timers/promises';
 import { placeholderFor, setCassetteScope, type TapeEntry } from '../../lib/cassette.ts';
-import { fromHar, toHar } from '../../lib/har.ts';
+import { fromHar, toHar, type Har } from '../../lib/har.ts';
 import { send } from '../../lib/http.ts';
 import { WsSession } from '../../lib/ws/session.ts';
 import { resetRunConfig } from '../../lib/config/index.ts';
@@ -43,7 +43,7 @@ before(async () => {
     { scope: 'quiet', key: 'WS /ws', started: new Date(T0).toISOString(), request: { method: 'GET', url: ws, headers: {} }, response: { status: 101, headers: {}, body: '', truncated: false, elapsedMs: 0 }, ws: { id: '1-3', items: [{ kind: 'receive', at: T0 + 5, after: 3, opcode: 1, data: status(7) }] } },
   ];
   const har = toHar(entries, { target: { name: 't', entry: {}, variables: [] }, args: [], env: {} }, '0.0.0');
-  assert.deepEqual(fromHar(JSON.parse(JSON.stringify(har))), [entries[0], entries[3], entries[1], entries[2]], 'the HAR keeps each connection, its frames, close and order');
+  assert.deepEqual(fromHar(JSON.parse(JSON.stringify(har)) as Har), [entries[0], entries[3], entries[1], entries[2]], 'the HAR keeps each connection, its frames, close and order');
   const file = path.join(dir, 'run.har');
   writeFileSync(file, JSON.stringify(har));
   process.env.CONFORMANCE_REPLAY = file;

@@ -27,13 +27,13 @@ test('every rule a spec names exists, and every rule without a stated reason has
   const named = new Set<string>();
   // Rules the contracts name with x-rule are judged on every response by the validator.
   for (const f of readdirSync(path.join(ROOT, 'contracts')).filter((f) => f.endsWith('.yaml') && f !== 'rules.yaml')) {
-    for (const m of readFileSync(path.join(ROOT, 'contracts', f), 'utf8').matchAll(/x-rule:\s*([A-Z0-9_.]+)/g)) named.add(m[1]!);
+    for (const m of readFileSync(path.join(ROOT, 'contracts', f), 'utf8').matchAll(/x-rule:\s*([A-Z0-9_.]+)/g)) named.add(m[1]);
   }
   for (const dir of ['specs', 'fixtures', 'lib']) {
     const files = readdirSync(path.join(ROOT, dir), { recursive: true }).map(String).filter((f) => f.endsWith('.ts'));
     for (const f of files) {
       const text = readFileSync(path.join(ROOT, dir, f), 'utf8');
-      for (const m of text.matchAll(/'((?:V2|V1|WS|REGISTRY|ROUTER|LOAD)\.[A-Z0-9_.]+)'/g)) named.add(m[1]!);
+      for (const m of text.matchAll(/'((?:V2|V1|WS|REGISTRY|ROUTER|LOAD)\.[A-Z0-9_.]+)'/g)) named.add(m[1]);
     }
   }
   for (const id of named) assert.ok(rules.has(id), `a spec names unknown rule ${id}`);

@@ -114,7 +114,7 @@ test('a bad value is one error naming each variable at fault, and what could be 
 test('the target is resolved once per process (and once per reference port)', () => {
   const first = resolvedTarget(31_500);
   assert.equal(resolvedTarget(31_500), first);
-  assert.equal(first.surfaces[0]!.baseUrl, 'http://127.0.0.1:31500');
+  assert.equal(first.surfaces[0].baseUrl, 'http://127.0.0.1:31500');
   assert.notEqual(resolvedTarget(31_600), first);
 });
 
@@ -122,7 +122,7 @@ test('every variable of the table in docs/gating-your-server.md is one the confi
   const readme = readFileSync(path.join(REPO_ROOT, 'docs/gating-your-server.md'), 'utf8');
   const table = readme.slice(readme.indexOf('| variable | meaning |'));
   const rows = table.slice(0, table.indexOf('\n\n')).split('\n').slice(2);
-  const named = rows.flatMap((row) => [...(row.split('|')[1] ?? '').matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]!));
+  const named = rows.flatMap((row) => [...(row.split('|')[1] ?? '').matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]));
   assert.ok(named.length > 15, `the variables table names ${named.length} variables`);
   const known = new Set<string>(CONFIG_VARIABLES);
   assert.deepEqual(named.filter((n) => !known.has(n)), []);

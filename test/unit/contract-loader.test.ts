@@ -57,5 +57,5 @@ test('v2 response schemas never close additionalProperties (v2 is additive)', ()
 test('every x-rule the contract names is a rule in rules.yaml', () => {
   const doc = readFileSync(path.join(CONTRACTS_DIR, 'workflow-v2.openapi.yaml'), 'utf8');
   const rules = loadRules();
-  for (const m of doc.matchAll(/x-rule:\s*([A-Z0-9_.]+)/g)) assert.ok(rules.has(m[1]!), `${m[1]} is not in rules.yaml`);
+  for (const m of doc.matchAll(/x-rule:\s*([A-Z0-9_.]+)/g)) assert.ok(rules.has(m[1]), `${m[1]} is not in rules.yaml`);
 });

@@ -77,7 +77,7 @@ test('a nullable member is judged by its non-null branch; a failed alternative o
   assert.deepEqual(judged('cancelModelRequest', answer(409, { request_id: rid, status: 'ALREADY_COMPLETED' }, call), 'PUT', router), ['ROUTER.ID.REQUEST_ID usable']);
   assert.deepEqual(judged('cancelModelRequest', answer(409, { request_id: rid.toLowerCase(), status: 'ALREADY_COMPLETED' }, call), 'PUT', router), []);
   // Registry error bodies: neither alternative's members are there.
-  const regOp = [...registry.operations.keys()][0]!;
+  const regOp = [...registry.operations.keys()][0];
   assert.deepEqual(judged(regOp, answer(400, { foo: 1 }), 'POST', registry), ['REGISTRY.ERR.SHAPE unusable']);
 });
 
@@ -111,9 +111,9 @@ async function assetTest(created: Record<string, unknown>) {
       const api = new ApiClient({ contract, recorder, checks: V2_RESPONSE_CHECKS, target: { surface: 'local', baseUrl, brand: 'Comfy', scenario: {}, capabilities: {} } });
       const res = await step('create an asset', () => api.call('postAssets', { form: [['file_path', 'x.png']] }));
       const asset = res.json<typeof PROXY_ASSET>();
-      check('V2.ASSET.FIELDS', asset.size_bytes === 69, 'size_bytes of the created asset', '69', asset.size_bytes, res);
+      check('V2.ASSET.FIELDS', asset.size_bytes === 69, { what: 'size_bytes of the created asset', expected: '69', received: asset.size_bytes, on: res });
       const read = await api.call('getAsset', { path: { id: asset.id } });
-      check('V2.ASSET.IMMUTABLE', read.json<typeof PROXY_ASSET>().hash === asset.hash, 'the hash read back', asset.hash, read.json<typeof PROXY_ASSET>().hash, read);
+      check('V2.ASSET.IMMUTABLE', read.json<typeof PROXY_ASSET>().hash === asset.hash, { what: 'the hash read back', expected: asset.hash, received: read.json<typeof PROXY_ASSET>().hash, on: read });
     });
   } finally {
     await new Promise((r) => server.close(r));

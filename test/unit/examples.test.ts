@@ -202,7 +202,7 @@ function expressions(s: string): { found: string[]; problems: string[] } {
   for (const m of s.matchAll(/\$\{\{|\}\}/g)) {
     if (m[0] === '${{') {
       if (open >= 0) problems.push(`"\${{" inside an expression at ${m.index}`);
-      open = m.index! + 3;
+      open = m.index + 3;
     } else if (open < 0) {
       problems.push(`"}}" with no "\${{" at ${m.index}`);
     } else {
@@ -233,10 +233,10 @@ export function lintWorkflow(doc: unknown): string[] {
       const bare = body.replace(/'(?:[^']|'')*'/g, "''");
       for (const m of bare.matchAll(/(?<![.\w-])([A-Za-z_][\w-]*)(\s*\()?/g)) {
         const [, name, call] = m;
-        if (call ? FUNCTIONS.includes(name!) : CONTEXTS.includes(name!) || ['true', 'false', 'null'].includes(name!)) continue;
+        if (call ? FUNCTIONS.includes(name) : CONTEXTS.includes(name) || ['true', 'false', 'null'].includes(name)) continue;
         problems.push(`${at}: \${{ ${body} }} names ${call ? 'a function' : 'a context'} GitHub does not have: ${name}`);
       }
-      for (const m of bare.matchAll(/\binputs\.([\w-]+)/g)) if (!inputs.includes(m[1]!)) problems.push(`${at}: inputs.${m[1]} is not an input of workflow_dispatch`);
+      for (const m of bare.matchAll(/\binputs\.([\w-]+)/g)) if (!inputs.includes(m[1])) problems.push(`${at}: inputs.${m[1]} is not an input of workflow_dispatch`);
     }
   }
   for (const [id, job] of Object.entries(jobs)) {
@@ -244,7 +244,7 @@ export function lintWorkflow(doc: unknown): string[] {
     for (const need of [job.needs ?? []].flat()) if (!(need in jobs) || need === id) problems.push(`jobs.${id}.needs names no other job: ${need}`);
     const matrix = Object.keys(job.strategy?.matrix ?? {});
     for (const [at, s] of strings(job, `jobs.${id}`)) {
-      for (const m of s.matchAll(/\bmatrix\.([\w-]+)/g)) if (!matrix.includes(m[1]!)) problems.push(`${at}: matrix.${m[1]} is not in this job's matrix`);
+      for (const m of s.matchAll(/\bmatrix\.([\w-]+)/g)) if (!matrix.includes(m[1])) problems.push(`${at}: matrix.${m[1]} is not in this job's matrix`);
     }
   }
   return problems;
@@ -255,7 +255,7 @@ test('the workflow passes the structural lint: keys, one of uses/run per step, o
   // The YAML itself: one document, no duplicate keys, no warnings.
   const docs = parseAllDocuments(text);
   assert.equal(docs.length, 1);
-  assert.deepEqual([...docs[0]!.errors, ...docs[0]!.warnings].map((e) => e.message), []);
+  assert.deepEqual([...docs[0].errors, ...docs[0].warnings].map((e) => e.message), []);
 });
 
 test('the lint refuses what GitHub would refuse or misread', () => {
@@ -265,19 +265,19 @@ test('the lint refuses what GitHub would refuse or misread', () => {
     return lintWorkflow(copy);
   };
   const cases: Array<[string, (w: Workflow) => void, RegExp]> = [
-    ['a step with both uses and run', (w) => void (w.jobs.conformance!.steps[0]!.run = 'echo'), /must match exactly one schema in oneOf/],
-    ['a step with neither', (w) => void delete w.jobs.conformance!.steps[0]!.uses, /must match exactly one schema in oneOf/],
-    ['uses without a ref', (w) => void (w.jobs.conformance!.steps[0]!.uses = 'actions/checkout'), /uses must match pattern/],
-    ['a misspelt job key', (w) => void Object.assign(w.jobs.report!, { runs_on: 'ubuntu-latest' }), /must NOT have additional properties: runs_on/],
-    ['a misspelt step key', (w) => void Object.assign(w.jobs.report!.steps[0]!, { witth: {} }), /additional properties: witth/],
+    ['a step with both uses and run', (w) => void (w.jobs.conformance.steps[0].run = 'echo'), /must match exactly one schema in oneOf/],
+    ['a step with neither', (w) => void delete w.jobs.conformance.steps[0].uses, /must match exactly one schema in oneOf/],
+    ['uses without a ref', (w) => void (w.jobs.conformance.steps[0].uses = 'actions/checkout'), /uses must match pattern/],
+    ['a misspelt job key', (w) => void Object.assign(w.jobs.report, { runs_on: 'ubuntu-latest' }), /must NOT have additional properties: runs_on/],
+    ['a misspelt step key', (w) => void Object.assign(w.jobs.report.steps[0], { witth: {} }), /additional properties: witth/],
     ['a misspelt top-level key', (w) => void Object.assign(w, { job: {} }), /additional properties: job/],
-    ['with on a run step', (w) => void Object.assign(w.jobs.conformance!.steps.find((s) => s.run)!, { with: { a: 1 } }), /must match "then" schema/],
-    ['an unclosed expression', (w) => void (w.jobs.report!.if = '${{ !cancelled() }'), /never closed/],
-    ['a stray closing', (w) => void (w.jobs.report!.name = 'report }}'), /"}}" with no/],
-    ['an unknown context', (w) => void (w.jobs.report!.if = '${{ input.load_profile }}'), /context GitHub does not have: input/],
-    ['an input that is not declared', (w) => void (w.jobs.load!.if = "${{ inputs.profile != '' }}"), /inputs\.profile is not an input/],
-    ['a matrix key the job lacks', (w) => void (w.jobs.conformance!.name = 'shard ${{ matrix.shards }}'), /matrix\.shards is not in this job's matrix/],
-    ['needs naming no job', (w) => void (w.jobs.report!.needs = 'conformance-shards'), /needs names no other job: conformance-shards/],
+    ['with on a run step', (w) => void Object.assign(w.jobs.conformance.steps.find((s) => s.run)!, { with: { a: 1 } }), /must match "then" schema/],
+    ['an unclosed expression', (w) => void (w.jobs.report.if = '${{ !cancelled() }'), /never closed/],
+    ['a stray closing', (w) => void (w.jobs.report.name = 'report }}'), /"}}" with no/],
+    ['an unknown context', (w) => void (w.jobs.report.if = '${{ input.load_profile }}'), /context GitHub does not have: input/],
+    ['an input that is not declared', (w) => void (w.jobs.load.if = "${{ inputs.profile != '' }}"), /inputs\.profile is not an input/],
+    ['a matrix key the job lacks', (w) => void (w.jobs.conformance.name = 'shard ${{ matrix.shards }}'), /matrix\.shards is not in this job's matrix/],
+    ['needs naming no job', (w) => void (w.jobs.report.needs = 'conformance-shards'), /needs names no other job: conformance-shards/],
     ['an unknown event', (w) => void Object.assign(w.on, { pull_requests: null }), /^\/on /],
   ];
   for (const [what, edit, expected] of cases) {
@@ -310,9 +310,9 @@ test('every job installs the suite from the package (a repository variable), wit
   for (const [id, job] of Object.entries(wf.jobs)) {
     const node = steps(job).filter((s) => s.uses?.startsWith('actions/setup-node@'));
     assert.equal(node.length, 1, `jobs.${id}: setup-node`);
-    assert.equal(node[0]!.with?.['node-version'], 22, `jobs.${id}: Node 22`);
+    assert.equal(node[0].with?.['node-version'], 22, `jobs.${id}: Node 22`);
     // The team's repository may hold no package-lock.json: a cache keyed on it would fail.
-    assert.equal(node[0]!.with?.cache, undefined, `jobs.${id}: no npm cache`);
+    assert.equal(node[0].with?.cache, undefined, `jobs.${id}: no npm cache`);
     const install = indexOf(job, /npm install --global [^\n]*"\$CONFORMANCE_PACKAGE"/);
     const first = indexOf(job, /workflow-conformance/);
     assert.ok(install >= 0 && install < first, `jobs.${id}: installs the package before its first command`);
@@ -325,7 +325,7 @@ test('every job installs the suite from the package (a repository variable), wit
 });
 
 test('the suite runs in shards over a matrix, each keeping its blob report', () => {
-  const shards = wf.jobs.conformance!;
+  const shards = wf.jobs.conformance;
   const matrix = shards.strategy?.matrix?.shard as unknown[];
   assert.ok(Array.isArray(matrix) && matrix.length >= 2, 'a matrix of at least two shards');
   const step = steps(shards).find((s) => /workflow-conformance run /.test(s.run ?? ''))!;
@@ -336,22 +336,22 @@ test('the suite runs in shards over a matrix, each keeping its blob report', () 
 });
 
 test('the report job merges the shards, gates on the merged verdict, posts the failures to the job summary and uploads reports/', () => {
-  const report = wf.jobs.report!;
+  const report = wf.jobs.report;
   assert.equal(report.needs, 'conformance');
   assert.match(report.if ?? '', /!cancelled\(\)/, 'runs even when a shard failed, so the failure is reported');
   const download = steps(report).find((s) => s.uses?.startsWith('actions/download-artifact@'))!;
   assert.equal(download.with?.['merge-multiple'], true);
   assert.equal(download.with?.pattern, 'blob-report-*');
   const merge = steps(report).findIndex((s) => /workflow-conformance merge-reports/.test(s.run ?? ''));
-  assert.equal(steps(report)[merge]!.run, `npx --no-install workflow-conformance merge-reports ${String(download.with?.path)}`);
+  assert.equal(steps(report)[merge].run, `npx --no-install workflow-conformance merge-reports ${String(download.with?.path)}`);
   // merge-reports exits by the merged verdict: that step is the gate, so it must not be softened.
-  assert.equal(steps(report)[merge]!['continue-on-error'], undefined);
-  assert.equal(steps(report)[merge]!.if, undefined);
+  assert.equal(steps(report)[merge]['continue-on-error'], undefined);
+  assert.equal(steps(report)[merge].if, undefined);
   const summary = indexOf(report, /GITHUB_STEP_SUMMARY/);
   const upload = steps(report).findIndex((s) => s.uses?.startsWith('actions/upload-artifact@') && s.with?.path === 'reports/');
   for (const i of [summary, upload]) {
     assert.ok(i > merge, 'after the merge');
-    assert.match(steps(report)[i]!.if ?? '', /!cancelled\(\)/, 'also when the gate failed');
+    assert.match(steps(report)[i].if ?? '', /!cancelled\(\)/, 'also when the gate failed');
   }
   // A shard lost before writing its blob must not let the others merge to a green gate.
   const everyShard = steps(report).at(-1)!;
@@ -378,7 +378,7 @@ test('the job summary step posts the part of a real conformance.md before "## Ru
     mkdirSync(path.join(dir, 'reports'));
     writeFileSync(path.join(dir, 'reports/conformance.md'), md);
     const stepSummary = path.join(dir, 'summary.md');
-    const script = steps(wf.jobs.report!).find((s) => /GITHUB_STEP_SUMMARY/.test(s.run ?? ''))!.run!;
+    const script = steps(wf.jobs.report).find((s) => /GITHUB_STEP_SUMMARY/.test(s.run ?? ''))!.run!;
     execFileSync('bash', ['-e', '-c', script], { cwd: dir, env: { PATH: process.env.PATH ?? '', GITHUB_STEP_SUMMARY: stepSummary } });
     const posted = readFileSync(stepSummary, 'utf8');
     assert.match(posted, /\*\*Verdict: FAIL\*\*/);
@@ -398,7 +398,7 @@ test('the job summary step posts the part of a real conformance.md before "## Ru
 
 test('the load profile is optional, started by hand, sharded over a matrix and merged, and never blocks the gate', () => {
   assert.ok(wf.on.workflow_dispatch?.inputs?.load_profile, 'a load_profile input');
-  const load = wf.jobs.load!;
+  const load = wf.jobs.load;
   assert.equal(load.needs, 'report');
   assert.equal(load['continue-on-error'], true);
   assert.match(load.if ?? '', /workflow_dispatch/);
@@ -409,7 +409,7 @@ test('the load profile is optional, started by hand, sharded over a matrix and m
   assert.equal(step.env?.LOAD_PROFILE, '${{ inputs.load_profile }}', 'the input through env');
   assert.equal(step.env?.SHARD, '${{ matrix.shard }}/${{ strategy.job-total }}');
   assert.deepEqual(uploads(load), ['reports/load-shard']);
-  const merge = wf.jobs['load-report']!;
+  const merge = wf.jobs['load-report'];
   assert.equal(merge.needs, 'load');
   assert.equal(merge['continue-on-error'], true);
   assert.match(merge.if ?? '', /!cancelled\(\)/);
@@ -452,8 +452,8 @@ function invocations(): Invocation[] {
       const at = w.indexOf('workflow-conformance');
       if (at < 0 || w[0] === 'npm') continue;
       const rest = w.slice(at + 1);
-      const command = rest[0] === 'load' && ['merge', 'compare'].includes(rest[1] ?? '') ? `load ${rest[1]}` : rest[0]!;
-      const flags = rest.filter((t) => t.startsWith('-')).map((t) => t.split('=')[0]!);
+      const command = rest[0] === 'load' && ['merge', 'compare'].includes(rest[1] ?? '') ? `load ${rest[1]}` : rest[0];
+      const flags = rest.filter((t) => t.startsWith('-')).map((t) => t.split('=')[0]);
       out.push({ where, command, flags, line: line.trim() });
     }
   }
@@ -467,15 +467,15 @@ async function helpTexts(commands: readonly string[]): Promise<{ real: string[];
   for (const k of ['TARGET', 'TARGETS_FILE', 'TARGET_SURFACE', 'TARGET_BASE_URL', 'REPORTS_DIR', 'NODE_TEST_CONTEXT']) delete env[k];
   const helpOf = async (args: string[]) => (await sh(process.execPath, [BIN, ...args, '--help'], { cwd: ROOT, env, timeout: 30_000 })).stdout;
   const main = await helpOf([]);
-  const real = [...main.slice(main.indexOf('Commands:')).matchAll(/^ {2}([a-z][a-z-]*) {2,}/gm)].map((m) => m[1]!);
-  const known = commands.filter((c) => real.includes(c.split(' ')[0]!));
+  const real = [...main.slice(main.indexOf('Commands:')).matchAll(/^ {2}([a-z][a-z-]*) {2,}/gm)].map((m) => m[1]);
+  const known = commands.filter((c) => real.includes(c.split(' ')[0]));
   const helps = new Map(await Promise.all(known.map(async (c) => [c, await helpOf(c.split(' '))] as const)));
   return { real, helps, all: [main, ...helps.values()].join('\n') };
 }
 
 /** What is wrong with one invocation: a command the CLI lacks, or a flag its --help does not list. */
 function invocationProblems(inv: Invocation, { real, helps, all }: Awaited<ReturnType<typeof helpTexts>>): string[] {
-  if (!real.includes(inv.command.split(' ')[0]!)) return [`${inv.where}: "${inv.command}" is not a command of workflow-conformance --help (${real.join(', ')})`];
+  if (!real.includes(inv.command.split(' ')[0])) return [`${inv.where}: "${inv.command}" is not a command of workflow-conformance --help (${real.join(', ')})`];
   const help = helps.get(inv.command) ?? '';
   if (!new RegExp(`^usage: workflow-conformance ${inv.command} `, 'm').test(help)) return [`${inv.where}: "workflow-conformance ${inv.command} --help" prints no usage of ${inv.command}`];
   return inv.flags
@@ -505,6 +505,6 @@ test('every workflow-conformance line of the examples names a real command, and 
   for (const slip of slips) {
     const problems = invocationProblems(slip, help);
     assert.equal(problems.length, 1, `${slip.line}: ${problems.join('; ')}`);
-    assert.ok(problems[0]!.includes(slip.flags.at(-1) ?? slip.command), problems[0]);
+    assert.ok(problems[0].includes(slip.flags.at(-1) ?? slip.command), problems[0]);
   }
 });

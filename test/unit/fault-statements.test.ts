@@ -19,7 +19,7 @@ const UNPROVEN_FILE = path.join(import.meta.dirname, 'unproven-statements.txt');
 const unprovenListed = new Set(
   readFileSync(UNPROVEN_FILE, 'utf8')
     .split('\n')
-    .map((l) => l.split(/\s/)[0]!)
+    .map((l) => l.split(/\s/)[0])
     .filter((l) => /^[WR]:/.test(l)),
 );
 

@@ -51,10 +51,10 @@ function scanSource(src: string): { literals: Literal[]; code: string } {
   let i = 0;
   const blank = (ch: string): string => (ch === '\n' ? '\n' : ' ');
   while (i < src.length) {
-    const ch = src[i]!;
+    const ch = src[i];
     const next = src[i + 1];
     if (ch === '/' && next === '/') {
-      while (i < src.length && src[i] !== '\n') code += blank(src[i++]!);
+      while (i < src.length && src[i] !== '\n') code += blank(src[i++]);
       continue;
     }
     if (ch === '/' && next === '*') {
@@ -62,7 +62,7 @@ function scanSource(src: string): { literals: Literal[]; code: string } {
       const stop = end === -1 ? src.length : end + 2;
       for (; i < stop; i++) {
         if (src[i] === '\n') line++;
-        code += blank(src[i]!);
+        code += blank(src[i]);
       }
       continue;
     }

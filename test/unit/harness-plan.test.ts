@@ -17,14 +17,14 @@ test('rounds: as many as the most cases one test serves, each holding exactly th
   const plan = planRun([kase('x', { 'v2-local': [a1, a2] }), kase('y', { 'v2-local': [a2, b1] }), kase('z', { 'v2-local': [a2], 'v2-cloud': [b1] })], map, '/w');
   const byName = Object.fromEntries(plan.projects.map((p) => [p.name, p]));
   assert.deepEqual(Object.keys(byName).sort(), ['v2-cloud~1', 'v2-local~1', 'v2-local~2', 'v2-local~3']);
-  assert.deepEqual(byName['v2-local~1']!.tests.map((x) => x.titles[1]), ['one', 'two', 'three']);
-  assert.deepEqual(byName['v2-local~2']!.tests.map((x) => x.titles[1]), ['two']);
-  assert.deepEqual(byName['v2-local~2']!.files, ['specs/v2/a.spec.ts']);
-  assert.deepEqual(byName['v2-local~3']!.tests.map((x) => x.titles[1]), ['two']);
+  assert.deepEqual(byName['v2-local~1'].tests.map((x) => x.titles[1]), ['one', 'two', 'three']);
+  assert.deepEqual(byName['v2-local~2'].tests.map((x) => x.titles[1]), ['two']);
+  assert.deepEqual(byName['v2-local~2'].files, ['specs/v2/a.spec.ts']);
+  assert.deepEqual(byName['v2-local~3'].tests.map((x) => x.titles[1]), ['two']);
   const key = (x: ListedTest) => testKey(x.file, x.titles);
-  assert.deepEqual([1, 2, 3].map((r) => plan.assignment[`v2-local~${r}`]![key(a2)]), ['x', 'y', 'z'], 'round r of a test serves its r-th case');
-  assert.equal(plan.assignment['v2-local~1']![key(b1)], 'y');
-  assert.equal(plan.assignment['v2-cloud~1']![key(b1)], 'z');
+  assert.deepEqual([1, 2, 3].map((r) => plan.assignment[`v2-local~${r}`][key(a2)]), ['x', 'y', 'z'], 'round r of a test serves its r-th case');
+  assert.equal(plan.assignment['v2-local~1'][key(b1)], 'y');
+  assert.equal(plan.assignment['v2-cloud~1'][key(b1)], 'z');
   // Every (test, case) pair once, and each case knows how many tests it has.
   const pairs = Object.entries(plan.assignment).flatMap(([p, m]) => Object.entries(m).map(([k, c]) => `${p.split('~')[0]}|${k}|${c}`));
   assert.equal(new Set(pairs).size, pairs.length);

@@ -24,7 +24,7 @@ function conformance(): ConformanceReport {
     familyRun: (id) => id.startsWith('ROUTER.'),
   });
   const { summary } = summarize({ matrix, rules, strict: false });
-  return { ...runErrorReport(''), run_errors: undefined, target: { name: 'reference', surfaces: [{ surface: 'router', base_url: 'http://127.0.0.1:1' }] }, summary, rules: matrix.rows, unplaced: [] } as unknown as ConformanceReport;
+  return { ...runErrorReport(''), run_errors: undefined, target: { name: 'reference', surfaces: [{ surface: 'router', base_url: 'http://127.0.0.1:1' }] }, summary, rules: matrix.rows, unplaced: [] };
 }
 
 function run(profile: string, ok: boolean): LoadProfileRun {
@@ -95,8 +95,8 @@ test("a load join counts the seeds of the conformance run's surfaces only, whate
   const before = { ...conformance(), seed_coverage: { surfaces: ['cloud'], statements: 0, judged: 0, untestable: 0, gaps: 0, not_judged_here: 0, not_judged: [] } } as ConformanceReport;
   const joined = joinLoadRuns(before, [run('router-queue-poll', true)], rules);
   assert.deepEqual(joined.seed_coverage?.surfaces, ['cloud']);
-  assert.ok(joined.seed_coverage!.not_judged.every((u) => u.at.startsWith('W:')), 'no router statement in a cloud run');
-  assert.ok(joined.seed_coverage!.statements > 0);
+  assert.ok(joined.seed_coverage.not_judged.every((u) => u.at.startsWith('W:')), 'no router statement in a cloud run');
+  assert.ok(joined.seed_coverage.statements > 0);
 });
 
 test('a join reads an interrupted run from the report\'s own flag, not from the wording of its run errors', () => {

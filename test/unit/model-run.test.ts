@@ -52,8 +52,8 @@ class Count extends ModelCommand<Model, Real> {
   }
   protected async act(m: Model, r: Real): Promise<void> {
     send(r, 'count');
-    check('V2.ASSET.FIELDS', r.server.stored >= m.held, 'the count answered', `at least the ${m.held} items stored (the toy over-counts, never under)`, r.server.stored);
-    check('V2.ASSET.DEDUP', r.server.stored === m.held, 'the count after the stores', String(m.held), r.server.stored);
+    check('V2.ASSET.FIELDS', r.server.stored >= m.held, { what: 'the count answered', expected: `at least the ${m.held} items stored (the toy over-counts, never under)`, received: r.server.stored });
+    check('V2.ASSET.DEDUP', r.server.stored === m.held, { what: 'the count after the stores', expected: String(m.held), received: r.server.stored });
   }
 }
 
@@ -82,14 +82,14 @@ test('a state that goes wrong after three steps is found, shrunk, and reported a
   const { evidence, failure } = await toyRun({ FC_NUM_RUNS: '200', FC_MAX_COMMANDS: '12', FC_SEED: '42' });
   const broken = evidence.results.filter((r) => r.outcome === 'broken');
   assert.equal(broken.length, 1, JSON.stringify(evidence.results.filter((r) => r.outcome !== 'held')));
-  assert.equal(broken[0]!.rule, 'V2.ASSET.DEDUP');
+  assert.equal(broken[0].rule, 'V2.ASSET.DEDUP');
   // The shortest sequence: three stores, then the count that sees the loss.
-  assert.match(broken[0]!.what, /after 4 model step\(s\): store; store; store; count/);
-  const curl = broken[0]!.exchange?.curl ?? '';
+  assert.match(broken[0].what, /after 4 model step\(s\): store; store; store; count/);
+  const curl = broken[0].exchange?.curl ?? '';
   assert.equal((curl.match(/^curl /gm) ?? []).length, 4, curl);
   assert.match(curl, /^# 4\. count$/m);
   assert.ok(!curl.includes('sk-live-0123456789abcdef'), 'credentials are redacted');
-  assert.ok(failure?.includes(curl.split('\n')[0]!), 'the test gets the same text to attach');
+  assert.ok(failure?.includes(curl.split('\n')[0]), 'the test gets the same text to attach');
   // The other rule judged on the way keeps its evidence: the test is not stopped, nothing is blocked.
   assert.ok(evidence.results.some((r) => r.rule === 'V2.ASSET.FIELDS' && r.outcome === 'held'));
   assert.ok(!evidence.results.some((r) => r.outcome === 'blocked'));

@@ -23,8 +23,8 @@ function frame(opcode: number, payload: Buffer, opts: { fin?: boolean; mask?: bo
   const len = payload.length < 126 ? [payload.length] : [126, payload.length >> 8, payload.length & 0xff];
   if (!opts.mask) return Buffer.concat([Buffer.from([...head, ...len]), payload]);
   const mask = Buffer.from([1, 2, 3, 4]);
-  const masked = Buffer.from(payload.map((b, i) => b ^ mask[i & 3]!));
-  return Buffer.concat([Buffer.from([...head, len[0]! | 0x80, ...len.slice(1)]), mask, masked]);
+  const masked = Buffer.from(payload.map((b, i) => b ^ mask[i & 3]));
+  return Buffer.concat([Buffer.from([...head, len[0] | 0x80, ...len.slice(1)]), mask, masked]);
 }
 
 test('WebSocket messages are read out of the passing bytes: masked, fragmented, split anywhere, control frames skipped', () => {
@@ -33,7 +33,7 @@ test('WebSocket messages are read out of the passing bytes: masked, fragmented, 
   const reader = new FrameReader();
   const got = [...bytes].flatMap((_, i) => reader.push(bytes.subarray(i, i + 1)));
   assert.deepEqual(got.map((m) => [m.binary, m.data.length]), [[false, 17], [true, 300]]);
-  assert.equal(got[0]!.data.toString(), '{"type":"status"}');
+  assert.equal(got[0].data.toString(), '{"type":"status"}');
   const compressed = new FrameReader();
   assert.deepEqual(compressed.push(frame(0x1, Buffer.from('x'), { rsv1: true })), []);
   assert.match(compressed.unreadable ?? '', /compressed/);
@@ -77,7 +77,7 @@ test('a retry under a key whose first answer passed is judged a replay: marked a
   // Another key: its first answer is never judged a replay, marked or not (it may predate the observer).
   j.exchange(routerRun('k2', 'true', '{"images":[]}'));
   assert.equal(broken(j, 'ROUTER.IDEM.REPLAY').length, 2);
-  const failure = broken(j, 'ROUTER.IDEM.REPLAY')[0]!;
+  const failure = broken(j, 'ROUTER.IDEM.REPLAY')[0];
   assert.match(failure.exchange?.curl ?? '', /curl .*idempotency-key: k1/);
   assert.ok(!failure.exchange!.curl!.includes(KEY), 'the bearer key is redacted in the curl');
 });
@@ -160,9 +160,9 @@ test('a HAR from any recorder reads back: bodies in base64 or text, a body left 
   };
   const got = observedFromHar(har);
   assert.deepEqual(got.map((e) => e.url), ['http://h/b', 'http://h/a', 'ws://h/ws']);
-  assert.equal(got[1]!.response!.body.toString(), '{}');
-  assert.equal(got[1]!.requestHeaders.authorization, 'Bearer x');
-  assert.equal(got[1]!.requestHeaders[':authority'], undefined);
-  assert.equal(got[0]!.cut, 'size');
-  assert.equal(got[2]!.ws!.messages[0]!.data.toString(), '{"type":"status","data":{}}');
+  assert.equal(got[1].response!.body.toString(), '{}');
+  assert.equal(got[1].requestHeaders.authorization, 'Bearer x');
+  assert.equal(got[1].requestHeaders[':authority'], undefined);
+  assert.equal(got[0].cut, 'size');
+  assert.equal(got[2].ws!.messages[0].data.toString(), '{"type":"status","data":{}}');
 });

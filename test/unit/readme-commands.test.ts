@@ -42,16 +42,16 @@ function prose(text: string): string {
 function shownCommands(): Shown[] {
   const out: Shown[] = [];
   for (const [page, text] of TEXT) {
-    const blocks = [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    const blocks = [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
     const lines = blocks.flatMap((b) => b.split('\n')).map((l) => l.replace(/\s+#.*$/, '').trim()).filter(Boolean);
-    const inline = [...prose(text).matchAll(/`((?:npx )?workflow-conformance [a-z][^`]*|npm run [a-z][^`]*)`/g)].map((m) => m[1]!);
+    const inline = [...prose(text).matchAll(/`((?:npx )?workflow-conformance [a-z][^`]*|npm run [a-z][^`]*)`/g)].map((m) => m[1]);
     for (const line of [...lines, ...inline]) out.push({ page, line });
   }
   return out;
 }
 
 function words(line: string): string[] {
-  return [...line.matchAll(/'[^']*'|"[^"]*"|\S+/g)].map((m) => m[0]!);
+  return [...line.matchAll(/'[^']*'|"[^"]*"|\S+/g)].map((m) => m[0]);
 }
 
 const helps = new Map<string, string>();
@@ -65,7 +65,7 @@ function helpOf(command: string[]): string {
 function assertTakes(where: string, command: string[], args: string[]): void {
   const help = helpOf(command);
   assert.match(help, new RegExp(`^usage: workflow-conformance ${command.join(' ')}\\b`), `${where}: no such command`);
-  for (const flag of args.filter((x) => x.startsWith('--')).map((x) => x.split('=')[0]!)) {
+  for (const flag of args.filter((x) => x.startsWith('--')).map((x) => x.split('=')[0])) {
     if (command[0] === 'run' && PLAYWRIGHT_FLAGS.has(flag)) continue;
     assert.ok(help.includes(flag), `${where}: ${command.join(' ')} --help does not list ${flag}`);
   }
@@ -87,7 +87,7 @@ test('each workflow-conformance command in the README and docs exists and takes 
     const at = w.findIndex((x) => x === 'workflow-conformance');
     const rest = w.slice(at + 1);
     if (rest[0] === '--help' || rest[0] === '--version') continue;
-    const command = [rest[0]!];
+    const command = [rest[0]];
     if (command[0] === 'load' && (rest[1] === 'merge' || rest[1] === 'compare')) command.push(rest[1]);
     assertTakes(`${page}: ${line}`, command, rest);
   }
@@ -99,7 +99,7 @@ test('each npm run in the README and docs names a script of this package, and ha
   for (const [page, text] of TEXT) {
     for (const m of text.matchAll(/npm run ([a-z][\w:-]*)/g)) {
       named++;
-      assert.ok(m[1]! in scripts, `${page}: npm run ${m[1]}: no such script`);
+      assert.ok(m[1] in scripts, `${page}: npm run ${m[1]}: no such script`);
     }
   }
   assert.ok(named > 5);
@@ -108,7 +108,7 @@ test('each npm run in the README and docs names a script of this package, and ha
     const w = words(line);
     const at = w.findIndex((x, i) => x === 'run' && w[i - 1] === 'npm');
     if (at < 0) continue;
-    const command = SCRIPT_COMMANDS[w[at + 1]!];
+    const command = SCRIPT_COMMANDS[w[at + 1]];
     if (!command) continue;
     const dashes = w.indexOf('--', at);
     assertTakes(`${page}: ${line}`, command, dashes < 0 ? [] : w.slice(dashes + 1));
@@ -123,14 +123,14 @@ function anchorOf(heading: string): string {
 }
 
 function anchorsOf(text: string): Set<string> {
-  return new Set([...prose(text).matchAll(/^#{1,6} (.+)$/gm)].map((m) => anchorOf(m[1]!)));
+  return new Set([...prose(text).matchAll(/^#{1,6} (.+)$/gm)].map((m) => anchorOf(m[1])));
 }
 
 test('every relative link in the README and docs points at a file that exists, and at a heading of it', () => {
   let links = 0;
   for (const [page, text] of TEXT) {
     for (const m of prose(text).matchAll(/\]\(([^)\s]+)\)/g)) {
-      const target = m[1]!;
+      const target = m[1];
       if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // https:, mailto:
       links++;
       const [file, anchor] = target.split('#') as [string, string | undefined];

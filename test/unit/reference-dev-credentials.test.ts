@@ -20,10 +20,10 @@ test('the development keys in targets.yaml are the keys the reference issues', (
 });
 
 test('the development JWTs verify against the reference: the valid ones until 2100, the expired one not', () => {
-  for (const name of ['REFERENCE_REGISTRY_JWT', 'REFERENCE_ROUTER_JWT']) assert.equal(verifyDevJwt(REGISTRY_JWT_SECRET, creds[name]!).ok, true, name);
-  assert.equal(verifyDevJwt(REGISTRY_JWT_SECRET, creds.REFERENCE_REGISTRY_JWT!, Date.UTC(2099, 0, 1)).ok, true);
-  assert.equal(verifyDevJwt(REGISTRY_JWT_SECRET, creds.REFERENCE_REGISTRY_JWT_EXPIRED!).ok, false);
-  assert.equal(verifyDevJwt(REGISTRY_JWT_SECRET, creds.REFERENCE_REGISTRY_JWT_EXPIRED!, Date.now(), true).ok, true, 'expired, not forged');
+  for (const name of ['REFERENCE_REGISTRY_JWT', 'REFERENCE_ROUTER_JWT']) assert.equal(verifyDevJwt(REGISTRY_JWT_SECRET, creds[name]).ok, true, name);
+  assert.equal(verifyDevJwt(REGISTRY_JWT_SECRET, creds.REFERENCE_REGISTRY_JWT, Date.UTC(2099, 0, 1)).ok, true);
+  assert.equal(verifyDevJwt(REGISTRY_JWT_SECRET, creds.REFERENCE_REGISTRY_JWT_EXPIRED).ok, false);
+  assert.equal(verifyDevJwt(REGISTRY_JWT_SECRET, creds.REFERENCE_REGISTRY_JWT_EXPIRED, Date.now(), true).ok, true, 'expired, not forged');
   // The hosted cloud's session JWT (V2.AUTH.JWT_ACCEPTED) is signed with the cloud's own secret.
-  assert.equal(verifyDevJwt(CLOUD_SESSION_SECRET, creds.REFERENCE_CLOUD_SESSION_JWT!, Date.UTC(2099, 0, 1)).ok, true);
+  assert.equal(verifyDevJwt(CLOUD_SESSION_SECRET, creds.REFERENCE_CLOUD_SESSION_JWT, Date.UTC(2099, 0, 1)).ok, true);
 });

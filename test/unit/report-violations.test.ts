@@ -67,5 +67,5 @@ test('red tests are grouped by cause: the rule the test declares comes before th
     catalog,
   );
   assert.deepEqual(causes.map((c) => [c.rule, c.tests]), [['V2.ASSET.FIELDS', 3], ['V2.ERR.LIST_REFUSALS', 1]]);
-  assert.match(causeLine(causes[0]!), /^3 tests fail because `V2\.ASSET\.FIELDS` \(MUST, seed: W § Asset\) broke: postAssets 201: `id` is not a UUID — expected a UUID/);
+  assert.match(causeLine(causes[0]), /^3 tests fail because `V2\.ASSET\.FIELDS` \(MUST, seed: W § Asset\) broke: postAssets 201: `id` is not a UUID — expected a UUID/);
 });

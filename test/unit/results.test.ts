@@ -12,26 +12,26 @@ const outcomes = (e: TestEvidence, rule: string) => e.results.filter((r) => r.ru
 
 test('a broken check in the middle of a test leaves the later independent rules judged', async () => {
   const { evidence, thrown } = await runLikeATest(['V2.ASSET.DEDUP', 'V2.ASSET.FIELDS', 'V2.ASSET.IMMUTABLE'], async () => {
-    check('V2.ASSET.DEDUP', false, 'created_new on a second upload', 'false', true);
-    check('V2.ASSET.FIELDS', true, 'size_bytes', '1', 1);
-    check('V2.ASSET.IMMUTABLE', false, 'the bytes served', 'the upload', 'other bytes');
+    check('V2.ASSET.DEDUP', false, { what: 'created_new on a second upload', expected: 'false', received: true });
+    check('V2.ASSET.FIELDS', true, { what: 'size_bytes', expected: '1', received: 1 });
+    check('V2.ASSET.IMMUTABLE', false, { what: 'the bytes served', expected: 'the upload', received: 'other bytes' });
   });
   assert.deepEqual(outcomes(evidence, 'V2.ASSET.DEDUP'), ['broken']);
   assert.deepEqual(outcomes(evidence, 'V2.ASSET.FIELDS'), ['held'], 'judged after the broken check');
   assert.deepEqual(outcomes(evidence, 'V2.ASSET.IMMUTABLE'), ['broken'], 'judged (and broken) after the broken check');
   assert.ok(thrown, 'the test still fails at its end');
-  assert.match(thrown!.message, /2 rule\(s\) broken/);
-  assert.match(thrown!.message, /\[rule:V2\.ASSET\.DEDUP\]/);
-  assert.match(thrown!.message, /\[rule:V2\.ASSET\.IMMUTABLE\]/);
+  assert.match(thrown.message, /2 rule\(s\) broken/);
+  assert.match(thrown.message, /\[rule:V2\.ASSET\.DEDUP\]/);
+  assert.match(thrown.message, /\[rule:V2\.ASSET\.IMMUTABLE\]/);
 });
 
 test('a step the rest needs blocks the dependent rules, naming the step; the rules judged before it stand', async () => {
   const { evidence, status } = await runLikeATest(['V2.ASSET.FIELDS', 'V2.ASSET.FRESH_URL'], async () => {
-    check('V2.ASSET.FIELDS', true, 'size_bytes', '1', 1);
+    check('V2.ASSET.FIELDS', true, { what: 'size_bytes', expected: '1', received: 1 });
     await step('create an asset', async () => {
       throw new SuiteError('POST /api/v2/assets answered 422 invalid_request');
     });
-    check('V2.ASSET.FRESH_URL', true, 'never reached', '', '');
+    check('V2.ASSET.FRESH_URL', true, { what: 'never reached', expected: '', received: '' });
   });
   assert.equal(status, 'failed');
   const blocked = evidence.results.find((r) => r.rule === 'V2.ASSET.FRESH_URL');
@@ -44,8 +44,8 @@ test('a step the rest needs blocks the dependent rules, naming the step; the rul
 
 test('ensure stops the test at a broken check the rest depends on, and names that check as the step', async () => {
   const { evidence } = await runLikeATest(['V2.JOB.SUBMIT', 'V2.JOB.OUTPUTS_REAL'], async () => {
-    ensure('V2.JOB.SUBMIT', false, 'POST /api/v2/jobs', '201', '400 invalid_workflow');
-    check('V2.JOB.OUTPUTS_REAL', true, 'never reached', '', '');
+    ensure('V2.JOB.SUBMIT', false, { what: 'POST /api/v2/jobs', expected: '201', received: '400 invalid_workflow' });
+    check('V2.JOB.OUTPUTS_REAL', true, { what: 'never reached', expected: '', received: '' });
   });
   assert.deepEqual(outcomes(evidence, 'V2.JOB.SUBMIT'), ['broken']);
   const b = evidence.results.find((r) => r.rule === 'V2.JOB.OUTPUTS_REAL');
@@ -63,8 +63,8 @@ test('not judged is recorded with its reason, and is not a broken check', async 
 });
 
 test('outside a test (no log) a broken check throws at once, and a misspelt rule id fails even when the check holds', () => {
-  assert.throws(() => check('V2.ASSET.DEDUP', false, 'x', 'y', 'z'), RuleViolation);
-  assert.equal(check('V2.ASSET.DEDUP', true, 'x', 'y', 'z'), true);
+  assert.throws(() => check('V2.ASSET.DEDUP', false, { what: 'x', expected: 'y', received: 'z' }), RuleViolation);
+  assert.equal(check('V2.ASSET.DEDUP', true, { what: 'x', expected: 'y', received: 'z' }), true);
   // @ts-expect-error: an unknown rule id is a type error, and a load-time error as well
-  assert.throws(() => check('V2.ASSET.NO_SUCH_RULE', true, 'x', 'y', 'z'), /not in contracts\/rules\.yaml/);
+  assert.throws(() => check('V2.ASSET.NO_SUCH_RULE', true, { what: 'x', expected: 'y', received: 'z' }), /not in contracts\/rules\.yaml/);
 });

@@ -89,12 +89,12 @@ function scan(files: Array<{ file: string; text: string }>): { reads: Read[]; co
   const computed: Computed[] = [];
   const named: Read[] = [];
   for (const { file, text } of files) {
-    for (const re of DIRECT) for (const m of text.matchAll(re)) reads.push({ key: m[1]!, at: `${file}:${lineOf(text, m.index)}` });
+    for (const re of DIRECT) for (const m of text.matchAll(re)) reads.push({ key: m[1], at: `${file}:${lineOf(text, m.index)}` });
     for (const [outer, inner] of LISTS) {
-      for (const m of text.matchAll(outer)) for (const k of m[1]!.matchAll(inner)) reads.push({ key: k[1]!, at: `${file}:${lineOf(text, m.index)}` });
+      for (const m of text.matchAll(outer)) for (const k of m[1].matchAll(inner)) reads.push({ key: k[1], at: `${file}:${lineOf(text, m.index)}` });
     }
     for (const m of text.matchAll(NAMED)) {
-      for (const word of m[1]!.split(/[\s,"]+/)) if (word.includes('_')) named.push({ key: word, at: `${file}:${lineOf(text, m.index)}` });
+      for (const word of m[1].split(/[\s,"]+/)) if (word.includes('_')) named.push({ key: word, at: `${file}:${lineOf(text, m.index)}` });
     }
     const lines = text.split('\n');
     lines.forEach((line, i) => {
@@ -107,7 +107,7 @@ function scan(files: Array<{ file: string; text: string }>): { reads: Read[]; co
         return;
       }
       const window = lines.slice(Math.max(0, i - 8), i + 1).join('\n');
-      computed.push({ at: `${file}:${i + 1}`, file, window: [...window.matchAll(/['"]([a-z][a-z0-9]*(?:_[a-z0-9]+)+)['"]/g)].map((m) => m[1]!) });
+      computed.push({ at: `${file}:${i + 1}`, file, window: [...window.matchAll(/['"]([a-z][a-z0-9]*(?:_[a-z0-9]+)+)['"]/g)].map((m) => m[1]) });
     });
   }
   return { reads, computed, named };
@@ -172,8 +172,8 @@ test('the members read from a scenario mapping of fixed shape are declared', () 
   const seen = new Set<string>();
   for (const { file, text } of sources()) {
     for (const m of text.matchAll(/\brequireScenario\(\s*'([a-z][a-z0-9_]*)'[^)]*\)\s*as\s*\{([^}]*)\}/g)) {
-      const input = DECLARED.get(m[1]!);
-      const members = [...m[2]!.matchAll(/([a-z][a-z0-9_]*)\s*:/g)].map((x) => x[1]!);
+      const input = DECLARED.get(m[1]);
+      const members = [...m[2].matchAll(/([a-z][a-z0-9_]*)\s*:/g)].map((x) => x[1]);
       assert.ok(input?.members, `${file}: ${m[1]} is read as a mapping of fixed shape; declare its members`);
       for (const member of members) {
         assert.ok(input.members.includes(member), `${file}: ${m[1]}.${member} is read but not a declared member`);
@@ -187,7 +187,7 @@ test('the members read from a scenario mapping of fixed shape are declared', () 
 test('every capability read is declared, and every declared one is read', () => {
   const read = new Set<string>();
   for (const { file, text } of sources()) {
-    for (const m of text.matchAll(/\bcapabilities\??\.([a-z][a-z0-9_]*)/g)) read.add(m[1]!);
+    for (const m of text.matchAll(/\bcapabilities\??\.([a-z][a-z0-9_]*)/g)) read.add(m[1]);
     assert.ok(!/\bcapabilities\??\[/.test(text), `${file} reads a capability by a computed key; read it by name`);
   }
   const names = CAPABILITIES.map((c) => c.name);
@@ -202,7 +202,7 @@ test('the entry, surface and load keys the resolver reads are declared', () => {
   const read = new Set<string>();
   for (const file of ['lib/targets.ts', 'load/target.ts']) {
     const text = readFileSync(path.join(ROOT, file), 'utf8');
-    for (const m of text.matchAll(/\b(?:entry|raw|written|l)\??\.([a-z][a-z0-9_]*)\b(?!\()/g)) read.add(m[1]!);
+    for (const m of text.matchAll(/\b(?:entry|raw|written|l)\??\.([a-z][a-z0-9_]*)\b(?!\()/g)) read.add(m[1]);
   }
   assert.deepEqual([...read].filter((k) => !known.has(k) && !internal.includes(k)), [], 'declare these in lib/scenario-inputs.ts');
 });
@@ -211,9 +211,9 @@ test("the docs' table of scenario inputs names declared keys only", () => {
   const readme = readFileSync(path.join(ROOT, 'docs/gating-your-server.md'), 'utf8');
   const start = readme.indexOf('| scenario input | unlocks |');
   assert.ok(start >= 0, 'the table is found');
-  const rows = readme.slice(start).split('\n\n')[0]!.split('\n').slice(2);
+  const rows = readme.slice(start).split('\n\n')[0].split('\n').slice(2);
   const other = new Set([...SURFACE_KEYS, ...CAPABILITIES].map((k) => k.name));
-  const keys = rows.flatMap((row) => [...row.split('|')[1]!.matchAll(/`([a-z][a-z0-9_]*)`/g)].map((m) => m[1]!));
+  const keys = rows.flatMap((row) => [...row.split('|')[1].matchAll(/`([a-z][a-z0-9_]*)`/g)].map((m) => m[1]));
   assert.ok(keys.length > 10);
   assert.deepEqual(keys.filter((k) => !declared(k) && !other.has(k) && !other.has(`${k}_env`)), []);
 });

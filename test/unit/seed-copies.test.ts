@@ -68,7 +68,7 @@ test('counting: a copied sentence is found with its line and seed line; headings
     copied.map((c) => [c.line, c.endLine, c.seed, c.seedLine, c.length]),
     [[2, 3, 'W', 5, 15]],
   );
-  assert.equal(copied[0]!.text, 'a client that sends the same key twice within the window gets the first answer');
+  assert.equal(copied[0].text, 'a client that sends the same key twice within the window gets the first answer');
   // Seven words are not a copy; eight are.
   assert.deepEqual(scan('a client that sends the same key'), []);
   assert.equal(scan('A client that sends the same key twice').length, 1);
@@ -100,8 +100,8 @@ test('the guard catches a real statement planted in a file and passes the same s
     .find(({ hit }) => typeof hit !== 'string' && findCopies(index, 'p.ts', file(hit.text)).length > 0);
   assert.ok(pick && typeof pick.hit !== 'string', 'no trace statement is long enough to plant');
   const copied = findCopies(index, 'planted.ts', file(pick.hit.text));
-  assert.equal(copied.length, 1, describeCopy(copied[0]!));
-  assert.match(describeCopy(copied[0]!), new RegExp(`^planted\\.ts:3 repeats \\d+ words of ${pick.hit.seed}:${pick.hit.line}: `));
+  assert.equal(copied.length, 1, describeCopy(copied[0]));
+  assert.match(describeCopy(copied[0]), new RegExp(`^planted\\.ts:3 repeats \\d+ words of ${pick.hit.seed}:${pick.hit.line}: `));
   assert.deepEqual(findCopies(index, 'reworded.ts', file(pick.e.says)).map(describeCopy), [], `${refKey(pick.e)}'s paraphrase`);
 });
 

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { defaultSeedsDir, fingerprint, loadSeeds, refKey, resolveRef, seedFile, sentences, statementsOf, type SeedStatements } from '../../lib/seeds/statements.ts';
 import { loadTrace, parseTrace } from '../../lib/seeds/trace.ts';
 import { loadRules, parseRules } from '../../lib/rules.ts';
+import { textOf } from '../../lib/values.ts';
 
 const dir = defaultSeedsDir();
 const seeds = (): SeedStatements => {
@@ -45,13 +46,13 @@ test('a changed seed shows: the locator no longer resolves and the message names
   for (const letter of ['W', 'R'] as const) {
     const text = readFileSync(seedFile(dir!, letter)!, 'utf8');
     const lines = text.split('\n');
-    if (letter === 'W') lines[first.line - 1] = lines[first.line - 1]!.replace(/\w+/, 'Changed');
+    if (letter === 'W') lines[first.line - 1] = lines[first.line - 1].replace(/\w+/, 'Changed');
     writeFileSync(path.join(copy, path.basename(seedFile(dir!, letter)!)), lines.join('\n'));
   }
   const changed = loadSeeds(copy)!;
   assert.equal(typeof resolveRef(s, first), 'object');
-  assert.match(String(resolveRef(changed, first)), new RegExp(`W:${first.line} has no statement with fingerprint ${first.sha}`));
-  assert.match(String(resolveRef(s, { ...first, line: first.line + 1000 })), /holds no statement/);
+  assert.match(textOf(resolveRef(changed, first)), new RegExp(`W:${first.line} has no statement with fingerprint ${first.sha}`));
+  assert.match(textOf(resolveRef(s, { ...first, line: first.line + 1000 })), /holds no statement/);
 });
 
 test('every rule has seed_refs, and each resolves to the statement it names (section, line, fingerprint)', () => {

@@ -51,7 +51,7 @@ test('the quoted statements are the ones a failure rests on: a missing member qu
   const rule = ruleOrThrow('V2.ASSET.FIELDS');
   for (const member of ['id', 'url_expires_at', 'size_bytes']) {
     const refs = quotedRefs(rule, { what: 'postAssets 201: body breaks the contract schema', expected: `(root) must have required property '${member}'`, received: '{}' }, seeds);
-    const first = seeds[refs[0]!.seed].find((s) => s.line === refs[0]!.line && s.sha === refs[0]!.sha)!;
+    const first = seeds[refs[0].seed].find((s) => s.line === refs[0].line && s.sha === refs[0].sha)!;
     assert.match(first.text, new RegExp(`^\\|\\s*\`?${member}\`?\\s*\\|`), `the ${member} row is quoted first, not ${first.text.slice(0, 40)}`);
     assert.ok(refs.length <= 3);
   }

@@ -53,7 +53,7 @@ test('a Retry-After of 12 s is honoured under a ceiling of 20 s, and the suite\'
   try {
     setVar('CONFORMANCE_RETRY_AFTER_MAX_MS', '20000');
     await honourRetryAfter(12, { sleep });
-    assert.ok(waits.length === 1 && waits[0]! >= 12_000, `waited ${waits.join(', ')} ms`);
+    assert.ok(waits.length === 1 && waits[0] >= 12_000, `waited ${waits.join(', ')} ms`);
     setVar('CONFORMANCE_RETRY_AFTER_MAX_MS', '10000');
     await assert.rejects(honourRetryAfter(12, { sleep, what: 'the status of queued request r1' }), (e: unknown) => {
       assert.ok(e instanceof SuiteBound);
@@ -79,7 +79,7 @@ test('a queued router request whose poll asks Retry-After 12 s, over the ceiling
     assert.ok(Date.now() - started < 2000, 'nothing waited');
     assert.deepEqual(got.broken, []);
     assert.equal(got.blocked.length, 1);
-    assert.match(got.blocked[0]!, /Retry-After 12 s, longer than the suite's bound of 10 s \(CONFORMANCE_RETRY_AFTER_MAX_MS raises it\)/);
+    assert.match(got.blocked[0], /Retry-After 12 s, longer than the suite's bound of 10 s \(CONFORMANCE_RETRY_AFTER_MAX_MS raises it\)/);
   } finally {
     setVar('CONFORMANCE_RETRY_AFTER_MAX_MS', undefined);
   }
@@ -90,7 +90,7 @@ test('a queued request slower than the job deadline ends error naming CONFORMANC
   const api = { follow: async () => answer('getRequestStatus', 200, { ...handle, status: 'IN_PROGRESS' }, { 'retry-after': '1' }) } as unknown as Api;
   const got = await outcomes(DECLARED, () => untilCompleted(api, handle));
   assert.deepEqual(got.broken, []);
-  assert.match(got.blocked[0]!, /queued request r2 did not complete .* within the suite's bound of 0\.3 s \(CONFORMANCE_JOB_DEADLINE_MS raises it\)/);
+  assert.match(got.blocked[0], /queued request r2 did not complete .* within the suite's bound of 0\.3 s \(CONFORMANCE_JOB_DEADLINE_MS raises it\)/);
 });
 
 test('a v2 job slower than the deadline set through CONFORMANCE_JOB_DEADLINE_MS ends error naming it, not a broken V2.JOB.POLL_FIRST', async () => {
@@ -102,7 +102,7 @@ test('a v2 job slower than the deadline set through CONFORMANCE_JOB_DEADLINE_MS 
   assert.ok(reads > 0);
   assert.deepEqual(got.broken, []);
   assert.equal(got.blocked.length, 1, 'the declared rule is left unjudged (the cell reads error)');
-  assert.match(got.blocked[0]!, /job j1 did not finish \(still running\) within the suite's bound of 0\.3 s \(CONFORMANCE_JOB_DEADLINE_MS raises it\)/);
+  assert.match(got.blocked[0], /job j1 did not finish \(still running\) within the suite's bound of 0\.3 s \(CONFORMANCE_JOB_DEADLINE_MS raises it\)/);
 });
 
 test('a v1 prompt still in flight at the deadline ends error naming CONFORMANCE_JOB_DEADLINE_MS, not a broken V1.STATUS.TERMINAL', async () => {
@@ -110,7 +110,7 @@ test('a v1 prompt still in flight at the deadline ends error naming CONFORMANCE_
   const v1 = new V1Client(api, { surface: 'cloud', baseUrl: 'http://127.0.0.1:1', brand: 'Comfy', scenario: {}, capabilities: {} } as never, 'key');
   const got = await outcomes(DECLARED, () => v1.pollToTerminal('p1'));
   assert.deepEqual(got.broken, []);
-  assert.match(got.blocked[0]!, /prompt p1 did not reach a terminal status .* within the suite's bound of 0\.3 s \(CONFORMANCE_JOB_DEADLINE_MS raises it\)/);
+  assert.match(got.blocked[0], /prompt p1 did not reach a terminal status .* within the suite's bound of 0\.3 s \(CONFORMANCE_JOB_DEADLINE_MS raises it\)/);
 });
 
 test('a live event stream that stays open after its terminal event is read up to that event, not until the server closes it', async () => {
@@ -154,5 +154,5 @@ test('the runs spent looking for a router 429 are a scenario input: a burst with
     throw new SuiteCountBound('15 rapid runs of a/b were never refused 429', 15, 'runs', `scenario input ${RATE_LIMIT_MAX_RUNS}`);
   });
   assert.deepEqual(got.broken, []);
-  assert.match(got.blocked[0]!, /15 rapid runs of a\/b were never refused 429 within the suite's bound of 15 runs \(scenario input rate_limit_max_runs raises it\)/);
+  assert.match(got.blocked[0], /15 rapid runs of a\/b were never refused 429 within the suite's bound of 15 runs \(scenario input rate_limit_max_runs raises it\)/);
 });

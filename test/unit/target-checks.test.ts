@@ -60,7 +60,7 @@ test('TARGET=reference follows REFERENCE_PORT, as the embedded reference does', 
   const t = resolveTarget({ TARGET: 'reference', REFERENCE_PORT: '31000' });
   assert.equal(t.embedded, false);
   assert.deepEqual(t.surfaces.map((s) => s.baseUrl).slice(0, 3), ['http://127.0.0.1:31000', 'http://127.0.0.1:31001', 'http://127.0.0.1:31002/deployment/dep-ready']);
-  assert.deepEqual(resolveTarget({ TARGET: 'reference' }).surfaces[0]!.baseUrl, 'http://127.0.0.1:18189');
+  assert.deepEqual(resolveTarget({ TARGET: 'reference' }).surfaces[0].baseUrl, 'http://127.0.0.1:18189');
 });
 
 test('TARGET_SURFACE alone narrows the embedded reference; TARGET_TOKEN then replaces its credential', () => {
@@ -80,7 +80,7 @@ test('init writes, for every surface, a file the next run accepts', () => {
   for (const surface of SURFACES) {
     const f = file(targetsFileText(surface, 'mine', 'http://127.0.0.1:9'));
     const t = resolveTarget({ TARGETS_FILE: f, TARGET: 'mine', [`${surface.toUpperCase()}_API_KEY`]: 'k-123' });
-    assert.equal(t.surfaces[0]!.surface, surface);
-    assert.equal(t.surfaces[0]!.token, surface === 'local' ? undefined : 'k-123');
+    assert.equal(t.surfaces[0].surface, surface);
+    assert.equal(t.surfaces[0].token, surface === 'local' ? undefined : 'k-123');
   }
 });

@@ -43,7 +43,7 @@ test('an ad-hoc target comes from TARGET_SURFACE, TARGET_BASE_URL and TARGET_TOK
 test('TARGET picks a named entry; credentials come from the variables it names', () => {
   const f = file(`targets:\n  mine:\n    surface: cloud\n    base_url: https://c.example\n    token_env: MY_KEY\n    scenario:\n      other_account_token_env: MY_OTHER\n`);
   const t = resolveTarget({ TARGETS_FILE: f, TARGET: 'mine', MY_KEY: 'comfyui-aaaa' });
-  const s = t.surfaces[0]!;
+  const s = t.surfaces[0];
   assert.equal(s.token, 'comfyui-aaaa');
   assert.equal(s.scenario.other_account_token, undefined, 'an unset variable leaves the scenario input absent (checks skip with a reason)');
   assert.equal(s.brand, 'Comfy');
@@ -113,7 +113,7 @@ test('known spellings pass: credentials by variable, any input by variable, per-
     ].join('\n'),
   );
   const t = resolveTarget({ TARGETS_FILE: f, TARGET: 't', K: 'comfyui-k' });
-  assert.equal(t.surfaces[0]!.scenario.rate_limited_token_2, 'comfyui-k');
+  assert.equal(t.surfaces[0].scenario.rate_limited_token_2, 'comfyui-k');
   // A literal credential is still refused for what it is, not as an unknown key.
   const literal = file('targets:\n  t:\n    surface: cloud\n    base_url: https://c.example\n    token: comfyui-abcdef0123456789\n');
   assert.throws(() => resolveTarget({ TARGETS_FILE: literal, TARGET: 't' }), /targets\.t\.token holds a literal credential/);
@@ -143,7 +143,7 @@ test("the repository's targets.yaml passes, its commented examples and keys unco
   assert.deepEqual(unknownKeys(parseYaml(text)), []);
   const all = parseYaml(uncommented(text)) as { targets: Record<string, unknown> };
   for (const name of ['local-proxy', 'cloud', 'serverless', 'router', 'registry']) assert.ok(name in all.targets, `the example ${name} was uncommented`);
-  assert.ok('job_terminal_states' in ((all.targets.reference as Record<string, Record<string, Record<string, Record<string, unknown>>>>).surfaces!.local!.scenario!));
+  assert.ok('job_terminal_states' in ((all.targets.reference as Record<string, Record<string, Record<string, Record<string, unknown>>>>).surfaces.local.scenario));
   assert.deepEqual(unknownKeys(all), []);
 });
 

@@ -129,7 +129,7 @@ test('the stream fixture announces supports_preview_metadata right after connect
     let flag = false;
     let sent = false;
     ws.on('message', (data) => {
-      const m = JSON.parse(data.toString()) as { type: string; data: { supports_preview_metadata?: boolean } };
+      const m = JSON.parse((data as Buffer).toString()) as { type: string; data: { supports_preview_metadata?: boolean } };
       if (m.type === 'feature_flags') flag = m.data.supports_preview_metadata === true;
     });
     // The first preview goes out once the client had its chance to announce (after its ping).

@@ -10,8 +10,8 @@ const scenario = { empty_image_class: 'BlankImage', slow_node_class: 'Sleep' };
 const prompt = saveWorkflow(v1Classes(scenario), 'unit');
 
 test("the prompt names the target's classes, from the scenario inputs (public names by default)", () => {
-  assert.equal(prompt['1']!.class_type, 'BlankImage');
-  assert.equal(prompt['2']!.class_type, 'SaveImage');
+  assert.equal(prompt['1'].class_type, 'BlankImage');
+  assert.equal(prompt['2'].class_type, 'SaveImage');
 });
 
 test('an unknown-class refusal of a class the suite chose names its input', () => {
@@ -41,7 +41,7 @@ test('other refusals are not the setup: they stay the rule\'s to judge', () => {
 
 test('node_input_names renames the inputs of the classes it names, and only those', () => {
   const renamed = withInputNames(prompt, inputNamesOf({ node_input_names: { SaveImage: { images: 'pictures' } } }));
-  assert.deepEqual(Object.keys(renamed['2']!.inputs).sort(), ['filename_prefix', 'pictures']);
+  assert.deepEqual(Object.keys(renamed['2'].inputs).sort(), ['filename_prefix', 'pictures']);
   assert.deepEqual(renamed['1'], prompt['1']);
   assert.throws(() => inputNamesOf({ node_input_names: { SaveImage: 'pictures' } }), /node_input_names/);
 });

@@ -18,7 +18,7 @@ test('once polling reads terminal, a missing terminal message on the stream ends
     pollToTerminal: async () => ({ kind: 'success', status: 'success', seen: ['pending', 'success'] }),
   };
   const started = Date.now();
-  await assert.rejects(runPrompt(v1 as never, {} as never, { expect: 'success', rule: 'WS.ORDER' }), (err: Error) => {
+  await assert.rejects(runPrompt(v1 as never, {}, { expect: 'success', rule: 'WS.ORDER' }), (err: Error) => {
     assert.equal(err.name, 'SuiteBound');
     // The server's finding first (its stream lacks the message the seed ends a run with),
     // then how to give a server that is only slow more time: never the other way round.

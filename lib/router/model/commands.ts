@@ -28,6 +28,7 @@ import { checkRouterError, describe, jsonOf, path, withKey, type ModelRef } from
 import { judgeRetry as judgeRecordedRetry, marked, replayed, type KeyRecord } from '../replay.ts';
 import { judgeQueueStatus, noteQueueStatus, retryAfterOf, submitPastCap, type Handle } from '../queue.ts';
 import { pick, touch, type KeyModel, type Member, type RequestModel, type RouterModel, type RouterReal, type Route, type SyncAnswer } from './state.ts';
+import { textOf } from '../../values.ts';
 
 type Cmd = ModelCommand<RouterModel, RouterReal>;
 type Which = 'image' | 'slow';
@@ -67,7 +68,7 @@ async function syncAnswer(m: RouterModel, r: RouterReal, which: Which, body: num
   const id = `${which}\n${JSON.stringify(m.bodies[body])}`;
   const known = r.facts.sync.get(id);
   if (known) return known;
-  const res = await send(r, r.api, 'run', which, m.bodies[body]!);
+  const res = await send(r, r.api, 'run', which, m.bodies[body]);
   const answer = answerOf(res);
   if (res.status === 200) r.facts.sync.set(id, answer);
   return answer;
@@ -86,9 +87,9 @@ function judgeStatus(m: RouterModel, r: RouterReal, q: RequestModel, body: Handl
 
 async function readStatus(m: RouterModel, r: RouterReal, q: RequestModel, where: string): Promise<Handle> {
   const res = await r.api.follow(q.handle.status_url);
-  ensure('ROUTER.QUEUE.HANDLE', res.status === 200, `the status_url of ${reqName(m, q)}, followed`, '200 with the status response', describe(r.api, res), res);
+  ensure('ROUTER.QUEUE.HANDLE', res.status === 200, { what: `the status_url of ${reqName(m, q)}, followed`, expected: '200 with the status response', received: describe(r.api, res), on: res });
   const body = res.json<Handle>();
-  check('ROUTER.QUEUE.HANDLE', body.request_id === q.handle.request_id, `the request_id of ${where} of ${reqName(m, q)}`, q.handle.request_id, body.request_id, res);
+  check('ROUTER.QUEUE.HANDLE', body.request_id === q.handle.request_id, { what: `the request_id of ${where} of ${reqName(m, q)}`, expected: q.handle.request_id, received: body.request_id, on: res });
   judgeStatus(m, r, q, body, res, where);
   return body;
 }
@@ -114,23 +115,23 @@ class Submit extends ModelCommand<RouterModel, RouterReal> {
   }
   protected async act(m: RouterModel, r: RouterReal): Promise<void> {
     const which: Which = this.which === 'slow' && r.facts.slow ? 'slow' : 'image';
-    const released = this.key === 'released' ? m.released.splice(m.released.findIndex((k) => k.route === 'submit'), 1)[0]! : undefined;
+    const released = this.key === 'released' ? m.released.splice(m.released.findIndex((k) => k.route === 'submit'), 1)[0] : undefined;
     const key = released?.key ?? (this.key === 'fresh' ? newKey(r, 's') : undefined);
     const body = this.again && m.bodies.length > 0 ? this.n % m.bodies.length : newBody(m, r);
     const index = m.requests.length;
     r.trace.say(`submit request #${index} to ${ref(r, which).id} with body #${body}${key ? ` under ${released ? 'the released' : 'the new'} key ${key}` : ''}`);
-    const res = await send(r, r.api, 'submit', which, m.bodies[body]!, key);
+    const res = await send(r, r.api, 'submit', which, m.bodies[body], key);
     if (released) {
-      ensure('ROUTER.IDEM.RELEASED_ON_REFUSAL', res.status === 201 && !replayed(res), `a valid submit under key ${key}, which a refusal before dispatch released`, 'a fresh admission (201, not marked replayed)', `${describe(r.api, res)}, Idempotent-Replayed: ${marked(res)}`, res);
+      ensure('ROUTER.IDEM.RELEASED_ON_REFUSAL', res.status === 201 && !replayed(res), { what: `a valid submit under key ${key}, which a refusal before dispatch released`, expected: 'a fresh admission (201, not marked replayed)', received: `${describe(r.api, res)}, Idempotent-Replayed: ${marked(res)}`, on: res });
     } else {
-      ensure('ROUTER.QUEUE.HANDLE', res.status === 201, `a submit of a valid body${key ? ' under a new key' : ''}`, '201 with the handle', describe(r.api, res), res);
-      if (key !== undefined) check('ROUTER.IDEM.REPLAY', !replayed(res), `the first submit under key ${key}`, 'not marked replayed (a fresh answer)', marked(res), res);
+      ensure('ROUTER.QUEUE.HANDLE', res.status === 201, { what: `a submit of a valid body${key ? ' under a new key' : ''}`, expected: '201 with the handle', received: describe(r.api, res), on: res });
+      if (key !== undefined) check('ROUTER.IDEM.REPLAY', !replayed(res), { what: `the first submit under key ${key}`, expected: 'not marked replayed (a fresh answer)', received: marked(res), on: res });
     }
     const handle = res.json<Handle>();
-    ensure('ROUTER.QUEUE.HANDLE', typeof handle.request_id === 'string' && ['status_url', 'response_url', 'cancel_url'].every((u) => typeof handle[u as keyof Handle] === 'string'), `the handle of request #${index}`, 'request_id, status_url, response_url and cancel_url', handle, res);
+    ensure('ROUTER.QUEUE.HANDLE', typeof handle.request_id === 'string' && ['status_url', 'response_url', 'cancel_url'].every((u) => typeof handle[u as keyof Handle] === 'string'), { what: `the handle of request #${index}`, expected: 'request_id, status_url, response_url and cancel_url', received: handle, on: res });
     noteQueueStatus(res, 'a submit');
     const known = m.requests.findIndex((q) => q.handle.request_id === handle.request_id);
-    check('ROUTER.QUEUE.HANDLE', known < 0, `the request_id of a fresh admission (request #${index})`, 'a request of its own (a submit admits a run)', `the request_id of request #${known}, ${handle.request_id}`, res);
+    check('ROUTER.QUEUE.HANDLE', known < 0, { what: `the request_id of a fresh admission (request #${index})`, expected: 'a request of its own (a submit admits a run)', received: `the request_id of request #${known}, ${handle.request_id}`, on: res });
     const q: RequestModel = { handle, model: which, body, cancel: { asked: false, doneAfterFinish: false }, ...(key ? { key } : {}) };
     m.requests.push(q);
     touch(m.recent.requests, q);
@@ -164,31 +165,31 @@ class Run extends ModelCommand<RouterModel, RouterReal> {
   }
   protected async act(m: RouterModel, r: RouterReal): Promise<void> {
     const which: Which = this.which === 'slow' && r.facts.slow && r.facts.full ? 'slow' : 'image';
-    const released = this.key === 'released' ? m.released.splice(m.released.findIndex((k) => k.route === 'run'), 1)[0]! : undefined;
+    const released = this.key === 'released' ? m.released.splice(m.released.findIndex((k) => k.route === 'run'), 1)[0] : undefined;
     const key = released?.key ?? newKey(r, 'r');
     const queued = m.requests.filter((q) => q.model === which);
     const body = this.queuedInput && queued.length > 0 ? pick(queued, this.n, m.recent.requests).body : newBody(m, r);
     const copies = released ? 1 : this.copies;
     r.trace.say(`run ${ref(r, which).id} with body #${body} under ${released ? 'the released' : 'the new'} key ${key}${copies > 1 ? `, ${copies} copies at once` : ''}`);
-    const answers = await Promise.all(Array.from({ length: copies }, () => send(r, r.api, 'run', which, m.bodies[body]!, key)));
-    const first = answers.find((a) => a.status === 200 && !replayed(a)) ?? answers.find((a) => a.status === 200) ?? answers[0]!;
-    if (released) ensure('ROUTER.IDEM.RELEASED_ON_REFUSAL', first.status === 200 && !replayed(first), `a valid run under key ${key}, which a refusal before dispatch released`, 'a fresh 200 (not marked replayed)', `${describe(r.api, first)}, Idempotent-Replayed: ${marked(first)}`, first);
+    const answers = await Promise.all(Array.from({ length: copies }, () => send(r, r.api, 'run', which, m.bodies[body], key)));
+    const first = answers.find((a) => a.status === 200 && !replayed(a)) ?? answers.find((a) => a.status === 200) ?? answers[0];
+    if (released) ensure('ROUTER.IDEM.RELEASED_ON_REFUSAL', first.status === 200 && !replayed(first), { what: `a valid run under key ${key}, which a refusal before dispatch released`, expected: 'a fresh 200 (not marked replayed)', received: `${describe(r.api, first)}, Idempotent-Replayed: ${marked(first)}`, on: first });
     else if (copies === 1) {
-      ensure('ROUTER.RUN.NATIVE', first.status === 200, `a keyed run of body #${body}`, '200', describe(r.api, first), first);
-      check('ROUTER.IDEM.REPLAY', !replayed(first), `the first run under key ${key}`, 'not marked replayed (a fresh answer)', marked(first), first);
+      ensure('ROUTER.RUN.NATIVE', first.status === 200, { what: `a keyed run of body #${body}`, expected: '200', received: describe(r.api, first), on: first });
+      check('ROUTER.IDEM.REPLAY', !replayed(first), { what: `the first run under key ${key}`, expected: 'not marked replayed (a fresh answer)', received: marked(first), on: first });
     } else {
-      ensure('ROUTER.IDEM.IN_FLIGHT', first.status === 200, `${copies} runs at once under one new key`, 'one of them answered 200 (the original call)', answers.map((a) => describe(r.api, a)).join(', '), first);
+      ensure('ROUTER.IDEM.IN_FLIGHT', first.status === 200, { what: `${copies} runs at once under one new key`, expected: 'one of them answered 200 (the original call)', received: answers.map((a) => describe(r.api, a)).join(', '), on: first });
       const refused = answers.filter((a) => a.status !== 200);
       // The others found it running (409 concurrency_limit_exceeded, Retry-After) or its record.
       for (const a of refused) {
         checkRouterError(r.api, 'ROUTER.IDEM.IN_FLIGHT', a, [409], 'concurrency_limit_exceeded', `a run under key ${key} sent while another with it ran answered ${describe(r.api, a)}`);
-        check('ROUTER.IDEM.IN_FLIGHT', retryAfterOf(a) !== undefined, `the 409 concurrency_limit_exceeded of a run under key ${key}`, 'Retry-After', a.header('retry-after') ?? 'absent', a);
+        check('ROUTER.IDEM.IN_FLIGHT', retryAfterOf(a) !== undefined, { what: `the 409 concurrency_limit_exceeded of a run under key ${key}`, expected: 'Retry-After', received: a.header('retry-after') ?? 'absent', on: a });
       }
       if (refused.length > 0) {
         // Every copy has been answered, so the original call is over: the key now holds its answer.
-        const later = await send(r, r.api, 'run', which, m.bodies[body]!, key);
+        const later = await send(r, r.api, 'run', which, m.bodies[body], key);
         const originals = answers.filter((a) => a.status === 200);
-        check('ROUTER.IDEM.IN_FLIGHT', later.status === 200 && originals.some((a) => a.body.equals(later.body)), `the same key again once the original call under it (key ${key}) answered`, 'the original answer (200, the same bytes)', `${describe(r.api, later)}${later.status === 200 ? ', other bytes' : ''}`, later);
+        check('ROUTER.IDEM.IN_FLIGHT', later.status === 200 && originals.some((a) => a.body.equals(later.body)), { what: `the same key again once the original call under it (key ${key}) answered`, expected: 'the original answer (200, the same bytes)', received: `${describe(r.api, later)}${later.status === 200 ? ', other bytes' : ''}`, on: later });
       }
     }
     const answer = answerOf(first);
@@ -221,13 +222,13 @@ class Reuse extends ModelCommand<RouterModel, RouterReal> {
     // Without a teammate credential the caller sends it (ROUTER.IDEM.SCOPE is said not judged).
     const member: Member = this.member === 'teammate' && r.facts.teammate ? 'teammate' : 'caller';
     const who = member === 'teammate' ? 'a teammate' : 'the caller';
-    const body = this.same ? m.bodies[k.body]! : { ...m.bodies[k.body]!, prompt: `conformance model ${r.facts.nonce}-${r.run}-other${r.serial++}` };
+    const body = this.same ? m.bodies[k.body] : { ...m.bodies[k.body], prompt: `conformance model ${r.facts.nonce}-${r.run}-other${r.serial++}` };
     r.trace.say(`${who} sends ${keyName(m, k)} again with ${this.same ? 'the same request' : 'another body'}`);
     if (member === 'teammate' || !this.same) {
       // First the caller's own retry of the first request: the record must still be there
       // (R:169:f7d57f5d4f81), so what answers the other request after it is the conflict's
       // (R:165:954ec7a8c43e) or the shared keyspace's (R:170:583f5ec8e664), not a lost record's.
-      const again = await send(r, r.api, k.route, k.model, m.bodies[k.body]!, k.key);
+      const again = await send(r, r.api, k.route, k.model, m.bodies[k.body], k.key);
       judgeRetry(m, r, k, again, 'ROUTER.IDEM.REPLAY', `the caller's retry of the first request under ${keyName(m, k)}`);
     }
     const res = await send(r, clientOf(r, member), k.route, k.model, body, k.key);
@@ -239,7 +240,7 @@ class Reuse extends ModelCommand<RouterModel, RouterReal> {
 
 /** A retry of the key's first request: answered from its record, marked replayed (lib/router/replay.ts). */
 function judgeRetry(m: RouterModel, r: RouterReal, k: KeyModel, res: ApiResponse, rule: RuleId, what: string): void {
-  const got = `${describe(r.api, res)}${k.route === 'submit' ? ` ${String(jsonOf(res)?.request_id ?? '')}` : res.status === k.answer!.status ? `, ${res.body.length} other bytes` : ''}`;
+  const got = `${describe(r.api, res)}${k.route === 'submit' ? ` ${textOf(jsonOf(res)?.request_id ?? '')}` : res.status === k.answer!.status ? `, ${res.body.length} other bytes` : ''}`;
   const record: KeyRecord = k.route === 'submit' ? { route: 'submit', requestId: k.request! } : { route: 'run', status: k.answer!.status, bytes: k.answer!.bytes };
   if (judgeRecordedRetry(record, res, rule, what, got)) k.replayed = true;
 }
@@ -319,10 +320,10 @@ async function collect(m: RouterModel, r: RouterReal, q: RequestModel): Promise<
   const res = await r.api.follow(q.handle.response_url);
   if (res.status === 202) {
     const body = res.json<Handle>();
-    check('ROUTER.QUEUE.COLLECT_PENDING', body.request_id === q.handle.request_id && typeof body.status === 'string', `the 202 of a collect of ${name}`, `the status response of request ${q.handle.request_id}`, body, res);
+    check('ROUTER.QUEUE.COLLECT_PENDING', body.request_id === q.handle.request_id && typeof body.status === 'string', { what: `the 202 of a collect of ${name}`, expected: `the status response of request ${q.handle.request_id}`, received: body, on: res });
     if (body.status === 'COMPLETED') {
       // 202 is the answer of an unfinished request (R:196:d6fd3b9cf281).
-      check('ROUTER.QUEUE.COLLECT_PENDING', false, `the 202 of a collect of ${name}`, 'an unfinished status (202 means not yet complete)', body.status, res);
+      check('ROUTER.QUEUE.COLLECT_PENDING', false, { what: `the 202 of a collect of ${name}`, expected: 'an unfinished status (202 means not yet complete)', received: body.status, on: res });
       return;
     }
     judgeStatus(m, r, q, body, res, 'a pending collect');
@@ -332,7 +333,7 @@ async function collect(m: RouterModel, r: RouterReal, q: RequestModel): Promise<
     q.finished ??= { errorType: null, how: 'a collect answered 200 with a result' };
     const was = q.collected;
     if (was !== undefined) {
-      check('ROUTER.QUEUE.COLLECT_IDENTICAL', res.body.equals(was.bytes) && res.header('content-type') === was.contentType, `a collect of ${name} again`, `the ${was.bytes.length} bytes it answered before, under ${was.contentType ?? 'no media type'}`, `${res.body.length} other bytes or another media type (${res.header('content-type') ?? 'none'})`, res);
+      check('ROUTER.QUEUE.COLLECT_IDENTICAL', res.body.equals(was.bytes) && res.header('content-type') === was.contentType, { what: `a collect of ${name} again`, expected: `the ${was.bytes.length} bytes it answered before, under ${was.contentType ?? 'no media type'}`, received: `${res.body.length} other bytes or another media type (${res.header('content-type') ?? 'none'})`, on: res });
       return;
     }
     // A fresh run is the same bytes only for a model the target declares deterministic.
@@ -342,7 +343,7 @@ async function collect(m: RouterModel, r: RouterReal, q: RequestModel): Promise<
     }
     const sync = await syncAnswer(m, r, q.model, q.body);
     if (sync.status !== 200) return notJudgedOnce(r, 'ROUTER.QUEUE.COLLECT_IDENTICAL', `the synchronous run of a queued input answered ${sync.status}, so there is no answer to compare its collect with`);
-    check('ROUTER.QUEUE.COLLECT_IDENTICAL', res.body.equals(sync.bytes) && res.header('content-type') === sync.contentType, `a collect of ${name} (body #${q.body})`, `the ${sync.bytes.length} bytes of the synchronous answer to the same model and input, under ${sync.contentType ?? 'no media type'}`, `${res.body.length} bytes${res.body.equals(sync.bytes) ? '' : ' that differ'}, under ${res.header('content-type') ?? 'no media type'}`, res);
+    check('ROUTER.QUEUE.COLLECT_IDENTICAL', res.body.equals(sync.bytes) && res.header('content-type') === sync.contentType, { what: `a collect of ${name} (body #${q.body})`, expected: `the ${sync.bytes.length} bytes of the synchronous answer to the same model and input, under ${sync.contentType ?? 'no media type'}`, received: `${res.body.length} bytes${res.body.equals(sync.bytes) ? '' : ' that differ'}, under ${res.header('content-type') ?? 'no media type'}`, on: res });
     q.collected = answerOf(res);
     return;
   }
@@ -352,10 +353,10 @@ async function collect(m: RouterModel, r: RouterReal, q: RequestModel): Promise<
   const status = await readStatus(m, r, q, `a status read after its collect answered ${describe(r.api, res)}`);
   // A status carrying an error_type is over, whatever it is named (STATUS_CLOSED judges the name).
   if (status.status !== 'COMPLETED' && status.error_type === undefined) {
-    check('ROUTER.QUEUE.COLLECT_PENDING', false, `a collect of ${name}, unfinished (its status read after: ${String(status.status)})`, '202 with the status response', describe(r.api, res), res);
+    check('ROUTER.QUEUE.COLLECT_PENDING', false, { what: `a collect of ${name}, unfinished (its status read after: ${String(status.status)})`, expected: '202 with the status response', received: describe(r.api, res), on: res });
   } else if (status.error_type === undefined || q.collected !== undefined) {
     // R:107:74fe11755885: a request that succeeded is collected 200 with its stored result (and one collected so once holds it).
-    check('ROUTER.QUEUE.COLLECT_IDENTICAL', false, `a collect of ${name}, which ${q.collected !== undefined ? 'answered its result before' : 'succeeded (COMPLETED without error_type)'}`, '200 with its stored result', describe(r.api, res), res);
+    check('ROUTER.QUEUE.COLLECT_IDENTICAL', false, { what: `a collect of ${name}, which ${q.collected !== undefined ? 'answered its result before' : 'succeeded (COMPLETED without error_type)'}`, expected: '200 with its stored result', received: describe(r.api, res), on: res });
   }
 }
 
@@ -386,11 +387,11 @@ class Cancel extends ModelCommand<RouterModel, RouterReal> {
     const res = await r.api.follow(q.handle.cancel_url, { method: 'PUT' });
     const said = jsonOf(res)?.status;
     if (res.status === 202 && said === 'CANCELLATION_REQUESTED') {
-      check('ROUTER.QUEUE.CANCEL', q.finished === undefined, `the cancel of ${name}, known finished (${q.finished?.how ?? ''})`, 'ALREADY_COMPLETED (409 or 400): the request is already done', '202 CANCELLATION_REQUESTED', res);
+      check('ROUTER.QUEUE.CANCEL', q.finished === undefined, { what: `the cancel of ${name}, known finished (${q.finished?.how ?? ''})`, expected: 'ALREADY_COMPLETED (409 or 400): the request is already done', received: '202 CANCELLATION_REQUESTED', on: res });
       q.cancel.asked = true;
       return;
     }
-    check('ROUTER.QUEUE.CANCEL', (res.status === 409 || res.status === 400) && said === 'ALREADY_COMPLETED', `the cancel of ${name}`, '202 CANCELLATION_REQUESTED, or ALREADY_COMPLETED under 409 or 400 (the two codes R:201 names)', `${res.status} ${JSON.stringify(jsonOf(res) ?? res.body.toString('utf8').slice(0, 120))}`, res);
+    check('ROUTER.QUEUE.CANCEL', (res.status === 409 || res.status === 400) && said === 'ALREADY_COMPLETED', { what: `the cancel of ${name}`, expected: '202 CANCELLATION_REQUESTED, or ALREADY_COMPLETED under 409 or 400 (the two codes R:201 names)', received: `${res.status} ${JSON.stringify(jsonOf(res) ?? res.body.toString('utf8').slice(0, 120))}`, on: res });
     if (q.finished === undefined) q.finished = { errorType: null, how: 'a cancel answered ALREADY_COMPLETED' };
     else q.cancel.doneAfterFinish = true;
   }
@@ -421,7 +422,7 @@ class Pause extends ModelCommand<RouterModel, RouterReal> {
  */
 export async function windDown(m: RouterModel, r: RouterReal): Promise<void> {
   // Every key still holds its first answer (R:169:f7d57f5d4f81: kept 24 hours), whatever was done since.
-  for (const k of m.keys) judgeRetry(m, r, k, await send(r, r.api, k.route, k.model, m.bodies[k.body]!, k.key), 'ROUTER.IDEM.REPLAY', `the caller's last retry of the first request under ${keyName(m, k)}`);
+  for (const k of m.keys) judgeRetry(m, r, k, await send(r, r.api, k.route, k.model, m.bodies[k.body], k.key), 'ROUTER.IDEM.REPLAY', `the caller's last retry of the first request under ${keyName(m, k)}`);
   if (m.requests.length === 0) return;
   await delay(40);
   for (const q of m.requests) await collect(m, r, q);

@@ -23,7 +23,7 @@ export function deterministicModels(api: ApiClient, need: Need): ReadonlySet<str
   if (raw === undefined) return new Set([need('image_model', 'a JSON model whose output is the same for the same input') as string]);
   const list = typeof raw === 'string' ? raw.split(',').map((v) => v.trim()).filter(Boolean) : raw;
   if (!Array.isArray(list) || !list.every((v) => typeof v === 'string')) throw new SuiteError('scenario input deterministic_models must be a list of model IDs (or one comma-separated string)');
-  return new Set(list as string[]);
+  return new Set(list);
 }
 
 export function routerFacts(api: ApiClient, need: Need, opts: { full: boolean }): RouterFacts {

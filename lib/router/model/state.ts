@@ -123,7 +123,7 @@ export function emptyModel(): RouterModel {
 export function pick<T>(list: readonly T[], n: number, recent: readonly T[] = []): T {
   const near = n < 4 ? recent[n >> 1] : undefined;
   if (near !== undefined && list.includes(near)) return near;
-  return list[n % list.length]!;
+  return list[n % list.length];
 }
 
 /** Puts `x` first among the recent ones (two kept). */

@@ -70,10 +70,10 @@ async function contentBytes(api: ApiClient, id: string): Promise<{ bytes: Buffer
   const res = await api.call('getAssetContent', { path: { id } });
   if (res.status === 302) {
     const location = res.location();
-    ensure('V2.ASSET.CONTENT_REDIRECT', location !== undefined, 'the 302 from the content endpoint', 'a Location header', res.header('location') ?? 'none', res);
+    ensure('V2.ASSET.CONTENT_REDIRECT', location !== undefined, { what: 'the 302 from the content endpoint', expected: 'a Location header', received: res.header('location') ?? 'none', on: res });
     return { bytes: await openSigned(api, location), res };
   }
-  ensure('V2.ASSET.IMMUTABLE', res.status === 200, `GET the content of asset ${id}`, '200 with the bytes (or 302 to them)', desc(res), res);
+  ensure('V2.ASSET.IMMUTABLE', res.status === 200, { what: `GET the content of asset ${id}`, expected: '200 with the bytes (or 302 to them)', received: desc(res), on: res });
   return { bytes: res.body, res };
 }
 
@@ -81,17 +81,17 @@ async function contentBytes(api: ApiClient, id: string): Promise<{ bytes: Buffer
 function judgeRecord(m: V2Model, a: AssetModel, got: Asset, res: ApiResponse, where: string): void {
   const name = assetName(m, a);
   if (a.bytes !== undefined && typeof got.hash === 'string') {
-    check('V2.ASSET.HASH_BLAKE3', got.hash === blake3Of(a.bytes), `hash of ${name} (${where})`, `${blake3Of(a.bytes)} (the blake3 of its ${a.bytes.length} bytes), or null while filled lazily`, got.hash, res);
+    check('V2.ASSET.HASH_BLAKE3', got.hash === blake3Of(a.bytes), { what: `hash of ${name} (${where})`, expected: `${blake3Of(a.bytes)} (the blake3 of its ${a.bytes.length} bytes), or null while filled lazily`, received: got.hash, on: res });
   }
   if (a.origin === 'output') {
-    check('V2.ASSET.JOB_METADATA_READ', got.job_id === a.job, `job_id of ${name} (${where})`, `the job that made it, ${a.job}`, got.job_id ?? 'absent', res);
+    check('V2.ASSET.JOB_METADATA_READ', got.job_id === a.job, { what: `job_id of ${name} (${where})`, expected: `the job that made it, ${a.job}`, received: got.job_id ?? 'absent', on: res });
     // Absent proves nothing (the surface may keep no labels, W:53:60fb6dc0818b); present, it is the labels as sent.
     if (got.job_metadata !== undefined) {
       const want = a.labels ?? undefined;
-      check('V2.JOB.LABELS_EXACT', want !== undefined && isDeepStrictEqual(got.job_metadata, want), `job_metadata of ${name} (${where})`, want ? JSON.stringify(want) : 'absent (its job was sent without labels)', got.job_metadata, res);
+      check('V2.JOB.LABELS_EXACT', want !== undefined && isDeepStrictEqual(got.job_metadata, want), { what: `job_metadata of ${name} (${where})`, expected: want ? JSON.stringify(want) : 'absent (its job was sent without labels)', received: got.job_metadata, on: res });
     }
   } else {
-    check('V2.ASSET.NO_JOB_FOR_UPLOAD', got.job_id == null && !('job_metadata' in got), `job_id and job_metadata of ${name} (${where})`, 'absent (no job made it)', { job_id: got.job_id, job_metadata: got.job_metadata }, res);
+    check('V2.ASSET.NO_JOB_FOR_UPLOAD', got.job_id == null && !('job_metadata' in got), { what: `job_id and job_metadata of ${name} (${where})`, expected: 'absent (no job made it)', received: { job_id: got.job_id, job_metadata: got.job_metadata }, on: res });
   }
 }
 
@@ -109,13 +109,13 @@ class UploadNew extends ModelCommand<V2Model, V2Real> {
     const bytes = uniquePng(this.side, this.side);
     r.trace.say(`upload new bytes as blob #${m.blobs.length} (${bytes.length} bytes)`);
     const { asset, res, filePath } = await upload(r.api, bytes);
-    check('V2.ASSET.DEDUP', asset.created_new !== false, `created_new on the first upload of blob #${m.blobs.length}`, 'true (or absent): new bytes', asset.created_new, res);
+    check('V2.ASSET.DEDUP', asset.created_new !== false, { what: `created_new on the first upload of blob #${m.blobs.length}`, expected: 'true (or absent): new bytes', received: asset.created_new, on: res });
     m.blobs.push({ bytes, hash: blake3Of(bytes), paths: [filePath] });
     const a: AssetModel = { id: asset.id, origin: 'upload', blob: m.blobs.length - 1, bytes };
     m.assets.push(a);
     m.recent = { ...m.recent, blob: m.blobs.length - 1, asset: a };
     judgeRecord(m, a, asset, res, 'its create answer');
-    check('V2.ASSET.FIELDS', asset.size_bytes === bytes.length, `size_bytes of ${assetName(m, a)} (its create answer)`, String(bytes.length), asset.size_bytes, res);
+    check('V2.ASSET.FIELDS', asset.size_bytes === bytes.length, { what: `size_bytes of ${assetName(m, a)} (its create answer)`, expected: String(bytes.length), received: asset.size_bytes, on: res });
   }
 }
 
@@ -134,19 +134,19 @@ class UploadAgain extends ModelCommand<V2Model, V2Real> {
   }
   protected async act(m: V2Model, r: V2Real): Promise<void> {
     const i = pick(m.blobs.map((_, k) => k), this.n, m.recent.blob);
-    const blob = m.blobs[i]!;
+    const blob = m.blobs[i];
     const path = this.samePath ? pick(blob.paths, this.n) : undefined;
     r.trace.say(`upload the bytes of blob #${i} again, ${path !== undefined ? `under its path ${path}` : 'under another path'}`);
     const { asset, res, filePath } = await upload(r.api, blob.bytes, path);
     // created_new is optional (seed Asset table): judged where the server sends it.
-    check('V2.ASSET.DEDUP', asset.created_new === undefined || asset.created_new === false, `created_new on an upload of the bytes of blob #${i}, already held`, 'false (a dedup hit on bytes already held), or absent', asset.created_new, res);
+    check('V2.ASSET.DEDUP', asset.created_new === undefined || asset.created_new === false, { what: `created_new on an upload of the bytes of blob #${i}, already held`, expected: 'false (a dedup hit on bytes already held), or absent', received: asset.created_new, on: res });
     if (!blob.paths.includes(filePath)) blob.paths.push(filePath);
     const a: AssetModel = { id: asset.id, origin: 'upload', blob: i, bytes: blob.bytes };
     const known = m.assets.find((x) => x.id === asset.id);
     if (known === undefined) m.assets.push(a);
     m.recent = { ...m.recent, blob: i, asset: known ?? a };
     judgeRecord(m, known ?? a, asset, res, 'the dedup-hit create answer');
-    check('V2.ASSET.FIELDS', asset.size_bytes === blob.bytes.length, `size_bytes of the dedup-hit record over blob #${i}`, String(blob.bytes.length), asset.size_bytes, res);
+    check('V2.ASSET.FIELDS', asset.size_bytes === blob.bytes.length, { what: `size_bytes of the dedup-hit record over blob #${i}`, expected: String(blob.bytes.length), received: asset.size_bytes, on: res });
   }
 }
 
@@ -166,7 +166,7 @@ class FromHash extends ModelCommand<V2Model, V2Real> {
   protected async act(m: V2Model, r: V2Real): Promise<void> {
     if (r.facts.fromHash === 'refused') return notJudgedOnce(r, this.held ? 'V2.ASSET.FROM_HASH_MINTS' : 'V2.ASSET.FROM_HASH', "the server refused the public documents' create-from-hash request as malformed (422 invalid_request)");
     const i = this.held ? pick(m.blobs.map((_, k) => k), this.n, m.recent.blob) : -1;
-    const hash = this.held ? m.blobs[i]!.hash : blake3Of(uniquePng(4, 4));
+    const hash = this.held ? m.blobs[i].hash : blake3Of(uniquePng(4, 4));
     r.trace.say(this.held ? `create an asset from the hash of blob #${i}` : 'create an asset from the hash of bytes never uploaded');
     // The request (path, hash and file_path) and its success are the public documents' (W:123:f9a38dca0104).
     const res = await r.api.call('assetFromHash', { json: { hash, file_path: defaultFilePath(r.api) } });
@@ -176,14 +176,14 @@ class FromHash extends ModelCommand<V2Model, V2Real> {
     }
     r.facts.fromHash = 'taken';
     if (!this.held) return void checkStatus('V2.ASSET.FROM_HASH', res, [404], 'blob_not_found');
-    const blob = m.blobs[i]!;
-    ensure('V2.ASSET.FROM_HASH_MINTS', accepted(res), `create-from-hash of blob #${i}, which the account holds`, 'a success (2xx) with an asset over it', desc(res), res);
+    const blob = m.blobs[i];
+    ensure('V2.ASSET.FROM_HASH_MINTS', accepted(res), { what: `create-from-hash of blob #${i}, which the account holds`, expected: 'a success (2xx) with an asset over it', received: desc(res), on: res });
     const got = res.json<Asset>();
     const a: AssetModel = m.assets.find((x) => x.id === got.id) ?? { id: got.id, origin: 'from-hash', blob: i, bytes: blob.bytes };
     if (!m.assets.includes(a)) m.assets.push(a);
     m.recent = { ...m.recent, blob: i, asset: a };
     judgeRecord(m, a, got, res, 'the create-from-hash answer');
-    check('V2.ASSET.FROM_HASH_MINTS', got.size_bytes === blob.bytes.length, `size_bytes of the asset minted from the hash of blob #${i}`, `${blob.bytes.length} (the blob's)`, got.size_bytes, res);
+    check('V2.ASSET.FROM_HASH_MINTS', got.size_bytes === blob.bytes.length, { what: `size_bytes of the asset minted from the hash of blob #${i}`, expected: `${blob.bytes.length} (the blob's)`, received: got.size_bytes, on: res });
   }
 }
 
@@ -195,10 +195,10 @@ async function judgeUrl(m: V2Model, r: V2Real, a: AssetModel, url: string, res: 
     return;
   }
   const right = sameBytes(served, a.bytes);
-  if (right) return void check('V2.ASSET.FRESH_URL', right, `the url of a read of ${assetName(m, a)}, opened at once`, "the asset's bytes", 'other bytes', res);
+  if (right) return void check('V2.ASSET.FRESH_URL', right, { what: `the url of a read of ${assetName(m, a)}, opened at once`, expected: "the asset's bytes", received: 'other bytes', on: res });
   const direct = await contentBytes(r.api, a.id);
   const rule: RuleId = sameBytes(direct.bytes, a.bytes) ? 'V2.ASSET.FRESH_URL' : 'V2.ASSET.IMMUTABLE';
-  check(rule, false, `the url of a read of ${assetName(m, a)}, opened at once`, `its ${a.bytes.length} bytes`, `${served.length} other bytes${rule === 'V2.ASSET.FRESH_URL' ? ' (its content endpoint serves the right ones)' : ', as does its content endpoint'}`, res);
+  check(rule, false, { what: `the url of a read of ${assetName(m, a)}, opened at once`, expected: `its ${a.bytes.length} bytes`, received: `${served.length} other bytes${rule === 'V2.ASSET.FRESH_URL' ? ' (its content endpoint serves the right ones)' : ', as does its content endpoint'}`, on: res });
 }
 
 class ReadAsset extends ModelCommand<V2Model, V2Real> {
@@ -220,7 +220,7 @@ class ReadAsset extends ModelCommand<V2Model, V2Real> {
     const got = res.json<Asset>();
     await judgeUrl(m, r, a, got.url, res);
     judgeRecord(m, a, got, res, 'a read');
-    if (a.bytes !== undefined) check('V2.ASSET.FIELDS', got.size_bytes === a.bytes.length, `size_bytes of ${assetName(m, a)} (a read)`, String(a.bytes.length), got.size_bytes, res);
+    if (a.bytes !== undefined) check('V2.ASSET.FIELDS', got.size_bytes === a.bytes.length, { what: `size_bytes of ${assetName(m, a)} (a read)`, expected: String(a.bytes.length), received: got.size_bytes, on: res });
   }
 }
 
@@ -251,14 +251,14 @@ class ReadContent extends ModelCommand<V2Model, V2Real> {
         return notJudgedOnce(r, 'V2.ASSET.CONTENT_RANGE', 'this content endpoint redirects instead of streaming the bytes');
       }
       checkStatus('V2.ASSET.CONTENT_RANGE', res, [206]);
-      check('V2.ASSET.CONTENT_RANGE', res.body.length === end - start + 1, `the body of a 206 for bytes=${start}-${end}`, `${end - start + 1} bytes`, `${res.body.length} bytes`, res);
-      check('V2.ASSET.IMMUTABLE', sameBytes(res.body, bytes.subarray(start, end + 1)), `the body of a 206 for bytes=${start}-${end} of ${assetName(m, a)}`, `bytes ${start}..${end} of it`, 'other bytes', res);
+      check('V2.ASSET.CONTENT_RANGE', res.body.length === end - start + 1, { what: `the body of a 206 for bytes=${start}-${end}`, expected: `${end - start + 1} bytes`, received: `${res.body.length} bytes`, on: res });
+      check('V2.ASSET.IMMUTABLE', sameBytes(res.body, bytes.subarray(start, end + 1)), { what: `the body of a 206 for bytes=${start}-${end} of ${assetName(m, a)}`, expected: `bytes ${start}..${end} of it`, received: 'other bytes', on: res });
       return;
     }
     r.trace.say(`read ${assetName(m, a)} through its content endpoint`);
     const { bytes: served, res } = await contentBytes(r.api, a.id);
     if (bytes === undefined) a.bytes = served;
-    else check('V2.ASSET.IMMUTABLE', sameBytes(served, bytes), `the content of ${assetName(m, a)}`, `its ${bytes.length} bytes`, `${served.length} other bytes`, res);
+    else check('V2.ASSET.IMMUTABLE', sameBytes(served, bytes), { what: `the content of ${assetName(m, a)}`, expected: `its ${bytes.length} bytes`, received: `${served.length} other bytes`, on: res });
   }
 }
 
@@ -271,7 +271,7 @@ function observe(m: V2Model, r: V2Real, j: JobModel, rec: Job, res?: ApiResponse
   j.terminal = rec.status;
   if (rec.status !== r.facts.states.success || j.outputsKnown) return;
   j.outputsKnown = true;
-  ensure('V2.JOB.OUTPUTS_REAL', Array.isArray(rec.outputs) && rec.outputs.length > 0, `outputs of ${jobName(m, j)}, which ran through (${rec.status})`, 'at least one output (every workflow of the model saves an image)', rec.outputs, res);
+  ensure('V2.JOB.OUTPUTS_REAL', Array.isArray(rec.outputs) && rec.outputs.length > 0, { what: `outputs of ${jobName(m, j)}, which ran through (${rec.status})`, expected: 'at least one output (every workflow of the model saves an image)', received: rec.outputs, on: res });
   for (const out of rec.outputs) {
     const id = outputAssetId(out);
     if (id && !m.assets.some((a) => a.id === id)) m.assets.push({ id, origin: 'output', job: j.id, labels: j.labels ?? null });
@@ -355,7 +355,7 @@ class Submit extends ModelCommand<V2Model, V2Real> {
       refusedClasses(api, res, body.workflow);
       if (this.key === 'other') return checkOtherRequestRefused(res, k.job);
       const id = acceptedJobId(res);
-      check('V2.JOB.IDEMPOTENT', isReuseRefusal(res) || id === k.job, `a repeat of the request first sent under the key of ${jobName(m, owner)}`, `that job again (${k.job}) or 422 idempotency_key_reuse, never another job`, id === undefined ? desc(res) : `${res.status} job ${id} (a second job for one key)`, res);
+      check('V2.JOB.IDEMPOTENT', isReuseRefusal(res) || id === k.job, { what: `a repeat of the request first sent under the key of ${jobName(m, owner)}`, expected: `that job again (${k.job}) or 422 idempotency_key_reuse, never another job`, received: id === undefined ? desc(res) : `${res.status} job ${id} (a second job for one key)`, on: res });
       return;
     }
     const body = this.body(m, r);
@@ -366,13 +366,13 @@ class Submit extends ModelCommand<V2Model, V2Real> {
     const answers = await Promise.all(Array.from({ length: copies }, () => postJob(api, body, key)));
     for (const a of answers) refusedClasses(api, a, body.workflow);
     if (key !== undefined && copies > 1) checkOneJobPerKey(answers, `${copies} concurrent submits of one request under the fresh key ${key}`);
-    const res = answers.find(accepted) ?? answers[0]!;
+    const res = answers.find(accepted) ?? answers[0];
     // A refusal of the suite's asset-reference form is the input's to set, not the rule's failure.
     const form = accepted(res) ? undefined : await assetFormRefusal(api, res, body);
     if (form) throw form;
-    ensure('V2.JOB.SUBMIT', accepted(res), `the submit of job #${index} (${this.shape})`, 'a success (2xx; the public documents say 201)', desc(res), res);
+    ensure('V2.JOB.SUBMIT', accepted(res), { what: `the submit of job #${index} (${this.shape})`, expected: 'a success (2xx; the public documents say 201)', received: desc(res), on: res });
     const job = followable(res);
-    if (key !== undefined) check('V2.JOB.IDEMPOTENT', !m.jobs.some((j) => j.id === job.id), `the job made under the fresh key ${key}`, 'a job no other key or submit of this run made', job.id, res);
+    if (key !== undefined) check('V2.JOB.IDEMPOTENT', !m.jobs.some((j) => j.id === job.id), { what: `the job made under the fresh key ${key}`, expected: 'a job no other key or submit of this run made', received: job.id, on: res });
     const j: JobModel = { id: job.id, record: job, canceled: false, outputsKnown: false, ...(body.metadata ? { labels: body.metadata } : {}) };
     m.jobs.push(j);
     m.recent = { ...m.recent, job: j };
@@ -418,13 +418,13 @@ class Cancel extends ModelCommand<V2Model, V2Real> {
     // By the job's urls.cancel where it embeds one (a public-docs name), else the public documents' path.
     const url = jobUrl(j.record, 'cancel');
     const res = url !== undefined ? await r.api.follow(url, { method: 'POST' }) : await r.api.call('cancelJob', { path: { id: j.id } });
-    if (url !== undefined) ensure('V2.JOB.FOLLOW_URLS', res.operationId === 'cancelJob', `POST of the urls.cancel of ${jobName(m, j)}`, 'the cancel operation', res.operationId ?? url, res);
-    ensure('V2.JOB.CANCEL', accepted(res), `the cancel of ${jobName(m, j)}`, 'a success (2xx) answering the job', desc(res), res);
+    if (url !== undefined) ensure('V2.JOB.FOLLOW_URLS', res.operationId === 'cancelJob', { what: `POST of the urls.cancel of ${jobName(m, j)}`, expected: 'the cancel operation', received: res.operationId ?? url, on: res });
+    ensure('V2.JOB.CANCEL', accepted(res), { what: `the cancel of ${jobName(m, j)}`, expected: 'a success (2xx) answering the job', received: desc(res), on: res });
     j.canceled = true;
     // A cancel ends in a terminal state (one of job_terminal_states): settle() reads until one
     // comes, and a job that never ends is the suite's job bound, not a verdict.
     const done = await settle(m, r, j, followable(res));
-    if (before !== undefined) check('V2.JOB.CANCEL', done.status === before, `the status of ${jobName(m, j)} after a cancel, once it had finished ${before}`, `${before} still (a cancel leaves a finished job as it was)`, done.status, res);
+    if (before !== undefined) check('V2.JOB.CANCEL', done.status === before, { what: `the status of ${jobName(m, j)} after a cancel, once it had finished ${before}`, expected: `${before} still (a cancel leaves a finished job as it was)`, received: done.status, on: res });
   }
 }
 
@@ -450,7 +450,7 @@ class Events extends ModelCommand<V2Model, V2Real> {
     const readable = res.status === 200 && /^text\/event-stream/i.test(res.header('content-type') ?? '') && statuses.length > 0;
     // Its format is the public documents' (V2.JOB.EVENTS_FORMAT, judged in jobs.spec.ts).
     if (!readable) return notJudgedOnce(r, 'V2.JOB.EVENTS_AGREE', 'the stream could not be read as the public documents describe it, so its statuses cannot be compared with polling');
-    check('V2.JOB.EVENTS_AGREE', statuses[statuses.length - 1] === polled.status, `the last status event of the stream of ${jobName(m, j)}`, `the polled status ${polled.status}`, statuses.join(' → '), res);
+    check('V2.JOB.EVENTS_AGREE', statuses[statuses.length - 1] === polled.status, { what: `the last status event of the stream of ${jobName(m, j)}`, expected: `the polled status ${polled.status}`, received: statuses.join(' → '), on: res });
   }
 }
 
@@ -466,7 +466,7 @@ async function walkPage(m: V2Model, r: V2Real): Promise<{ ended: boolean; reache
   const body = res.json<JobListPage>();
   const jobs = Array.isArray(body.jobs) ? body.jobs : [];
   w.pages++;
-  check('V2.JOB.LIST_WALK', jobs.length <= w.limit, `page ${w.pages} of a walk with limit ${w.limit}`, `at most ${w.limit} jobs`, jobs.length, res);
+  check('V2.JOB.LIST_WALK', jobs.length <= w.limit, { what: `page ${w.pages} of a walk with limit ${w.limit}`, expected: `at most ${w.limit} jobs`, received: jobs.length, on: res });
   let fresh = 0;
   let reached = 0;
   for (const job of jobs) {
@@ -475,17 +475,17 @@ async function walkPage(m: V2Model, r: V2Real): Promise<{ ended: boolean; reache
     if (times === 1) fresh++;
     if (times === 1 && w.expected.has(job.id)) reached++;
     const known = m.jobs.findIndex((x) => x.id === job.id);
-    check('V2.JOB.LIST_WALK', times === 1, `page ${w.pages} of a walk with limit ${w.limit}`, 'no job listed twice in one walk', `${known >= 0 ? `job #${known}` : 'job'} ${job.id} listed again`, res);
+    check('V2.JOB.LIST_WALK', times === 1, { what: `page ${w.pages} of a walk with limit ${w.limit}`, expected: 'no job listed twice in one walk', received: `${known >= 0 ? `job #${known}` : 'job'} ${job.id} listed again`, on: res });
   }
   const missing = () => [...w.expected].filter((id) => !w.seen.has(id)).map((id) => `job #${m.jobs.findIndex((x) => x.id === id)} ${id}`);
   const next = body.next_cursor;
   if (!next) {
     m.walk = undefined;
     const gaps = missing();
-    check('V2.JOB.LIST_WALK', gaps.length === 0, `the complete walk (${w.pages} page(s), limit ${w.limit}${scoped ? `, label ${RUN_LABEL_KEY}=${r.runLabel}` : ''})`, `every job of this run${scoped ? ' carrying the label' : ''} that existed when the walk began, once`, `page ${w.pages} had no next_cursor, so the walk ended there with ${gaps.length} of them never listed: missing ${gaps.join(', ')}`, res);
+    check('V2.JOB.LIST_WALK', gaps.length === 0, { what: `the complete walk (${w.pages} page(s), limit ${w.limit}${scoped ? `, label ${RUN_LABEL_KEY}=${r.runLabel}` : ''})`, expected: `every job of this run${scoped ? ' carrying the label' : ''} that existed when the walk began, once`, received: `page ${w.pages} had no next_cursor, so the walk ended there with ${gaps.length} of them never listed: missing ${gaps.join(', ')}`, on: res });
     return { ended: true, reached };
   }
-  check('V2.JOB.LIST_WALK', !w.cursors.has(next), `page ${w.pages} of a walk with limit ${w.limit}`, 'a next_cursor not given before in this walk (one given again makes the walk go round forever)', next, res);
+  check('V2.JOB.LIST_WALK', !w.cursors.has(next), { what: `page ${w.pages} of a walk with limit ${w.limit}`, expected: 'a next_cursor not given before in this walk (one given again makes the walk go round forever)', received: next, on: res });
   w.cursors.add(next);
   w.cursor = next;
   if (!scoped) {
@@ -499,7 +499,7 @@ async function walkPage(m: V2Model, r: V2Real): Promise<{ ended: boolean; reache
     return { ended: false, reached };
   }
   if (fresh === 0) w.idle++;
-  check('V2.JOB.LIST_WALK', w.idle <= IDLE_PAGES, `walking the jobs the label ${RUN_LABEL_KEY}=${r.runLabel} selects, with limit ${w.limit}`, `an end within the pages those jobs need and ${IDLE_PAGES} more`, `still a next_cursor after ${w.pages} pages, ${w.idle} of them bringing no job not seen before`, res);
+  check('V2.JOB.LIST_WALK', w.idle <= IDLE_PAGES, { what: `walking the jobs the label ${RUN_LABEL_KEY}=${r.runLabel} selects, with limit ${w.limit}`, expected: `an end within the pages those jobs need and ${IDLE_PAGES} more`, received: `still a next_cursor after ${w.pages} pages, ${w.idle} of them bringing no job not seen before`, on: res });
   return { ended: false, reached };
 }
 
@@ -529,7 +529,7 @@ class ListPage extends ModelCommand<V2Model, V2Real> {
     if (m.walk === undefined) {
       const inScope = m.jobs.filter((j) => !this.scoped || j.labels !== undefined).length;
       // The whole list (unscoped) holds other callers' jobs too, perhaps before this run's: larger pages.
-      startWalk(m, r, this.scoped ? 1 + (this.draw % Math.max(1, inScope - 1)) : [3, 10, 25][this.draw % 3]!);
+      startWalk(m, r, this.scoped ? 1 + (this.draw % Math.max(1, inScope - 1)) : [3, 10, 25][this.draw % 3]);
     }
     const w = m.walk!;
     r.trace.say(`${w.pages === 0 ? `start a walk of the job list with limit ${w.limit}` : `walk on to page ${w.pages + 1}`}${r.facts.listing === 'scoped' ? ` (label ${RUN_LABEL_KEY}=${r.runLabel})` : ''}`);

@@ -43,7 +43,7 @@ export async function probeSurface(api: ApiClient): Promise<SurfaceFacts> {
       // V2.ERR.METADATA_NOT_SUPPORTED's to judge, in the label test): the same workflow
       // without them tells. Refused again, it is the submit's own failure.
       const bare = await postJob(api, { workflow });
-      ensure('V2.JOB.SUBMIT', accepted(bare), 'the probe workflow without labels (its labelled submit was refused)', 'a success (2xx)', `${bare.status}${bare.errorCode ? ` ${bare.errorCode}` : ''}`, bare);
+      ensure('V2.JOB.SUBMIT', accepted(bare), { what: 'the probe workflow without labels (its labelled submit was refused)', expected: 'a success (2xx)', received: `${bare.status}${bare.errorCode ? ` ${bare.errorCode}` : ''}`, on: bare });
       await pollToEnd(api, followable(bare));
     }
   });
@@ -54,9 +54,9 @@ export async function probeSurface(api: ApiClient): Promise<SurfaceFacts> {
     } else if (facts.labels) {
       // Scoped by the run's label where the list applies the filter (it selects exactly the
       // probe's job); else the whole list. A filter that selects wrongly is V2.JOB.LIST_FILTER's.
-      const filtered = await api.call('listJobs', { query: { limit: 5, [`metadata[${RUN_LABEL_KEY}]`]: probeLabel[RUN_LABEL_KEY]! } });
+      const filtered = await api.call('listJobs', { query: { limit: 5, [`metadata[${RUN_LABEL_KEY}]`]: probeLabel[RUN_LABEL_KEY] } });
       const jobs = filtered.status === 200 ? (filtered.json<JobListPage>().jobs ?? []) : [];
-      facts.listing = jobs.length === 1 && jobs[0]!.id === probeJob ? 'scoped' : 'unscoped';
+      facts.listing = jobs.length === 1 && jobs[0].id === probeJob ? 'scoped' : 'unscoped';
     } else facts.listing = 'unscoped';
   }
   return facts;

@@ -126,5 +126,5 @@ const RECENT_DRAWS = 4;
  */
 export function pick<T>(list: readonly T[], n: number, recent?: T): T {
   if (n < RECENT_DRAWS && recent !== undefined && list.includes(recent)) return recent;
-  return list[n % list.length]!;
+  return list[n % list.length];
 }

@@ -75,7 +75,7 @@ export const ACCESS_FAULTS = [
     description: 'the schema-document endpoint answers callers without credentials (served like the keyless snapshots)',
     install(s) {
       s.policy.router.anonymousPrincipal = (request) =>
-        request.method === 'GET' && /^\/v2\/models\/[^/]+\/[^/]+\/openapi\.json$/.test(request.url.split('?')[0]!) ? resolvePrincipal({ 'x-api-key': ROUTER_KEYS.alice }, false) : undefined;
+        request.method === 'GET' && /^\/v2\/models\/[^/]+\/[^/]+\/openapi\.json$/.test(request.url.split('?')[0]) ? resolvePrincipal({ 'x-api-key': ROUTER_KEYS.alice }, false) : undefined;
     },
   },
   // R § Authentication rule 2: a key sent as a bearer is known by its prefix and read as an API key. An auth

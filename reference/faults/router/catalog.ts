@@ -360,7 +360,7 @@ export const CATALOG_FAULTS = [
         const data = body?.data;
         if (body === undefined || body.has_more !== true || !Array.isArray(data) || data.length === 0) return;
         const listed = out.ctx.router.catalog.listed;
-        const last = data[data.length - 1];
+        const last: unknown = data[data.length - 1];
         const at = isObj(last) ? listed.findIndex((d) => d.provider === last.provider && d.model === last.model) : -1;
         const next = at >= 0 ? listed[at + 1] : undefined;
         if (next === undefined || !isObj(last)) return;
@@ -434,14 +434,14 @@ export const CATALOG_FAULTS = [
       const dashed = (hex: string): string => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
       s.request({ surfaces: ['router'], routes: [STATUS, COLLECT, CANCEL] }, ({ request }) => {
         const p = request.params as Record<string, string>;
-        if (/^[0-9a-f]{32}$/.test(p.request_id ?? '')) p.request_id = dashed(p.request_id!);
+        if (/^[0-9a-f]{32}$/.test(p.request_id ?? '')) p.request_id = dashed(p.request_id);
       }, 'preHandler');
       onRouter(s, undefined, (out) => {
         if (!isObj(out.body) || typeof out.body.request_id !== 'string' || !out.body.request_id.includes('-')) return;
         const id = out.body.request_id;
         const hex = id.replaceAll('-', '');
         out.body.request_id = hex;
-        for (const k of QUEUE_URLS) if (typeof out.body[k] === 'string') out.body[k] = (out.body[k] as string).replace(`/requests/${id}`, `/requests/${hex}`);
+        for (const k of QUEUE_URLS) if (typeof out.body[k] === 'string') out.body[k] = (out.body[k]).replace(`/requests/${id}`, `/requests/${hex}`);
       });
     },
   },

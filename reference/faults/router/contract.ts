@@ -153,7 +153,7 @@ export const CONTRACT_FAULTS = [
     install(s) {
       onRouter(s, undefined, (out) => {
         const detail = out.status === 422 && isObj(out.body) ? out.body.detail : undefined;
-        const first = Array.isArray(detail) ? detail[0] : undefined;
+        const first: unknown = Array.isArray(detail) ? detail[0] : undefined;
         if (!isObj(first) || first.type !== 'dict_type') return;
         out.status = 400;
         out.body = { detail: 'the body must be a JSON object', error_type: 'invalid_input' };

@@ -26,7 +26,7 @@ export const FALLBACK_FAULTS = [
       s.policy.router.fallbackTries = (eligible, body) => {
         if (eligible.length === 0) return [];
         const h = createHash('md5').update(canonical(body)).digest();
-        return [eligible[h[0]! % eligible.length]!];
+        return [eligible[h[0] % eligible.length]];
       };
     },
   },
@@ -38,7 +38,7 @@ export const FALLBACK_FAULTS = [
     install(s) {
       s.policy.router.fallbackTries = (eligible) => {
         if (eligible.length === 0) return [];
-        return [eligible[Math.floor(Math.random() * Math.min(2, eligible.length))]!];
+        return [eligible[Math.floor(Math.random() * Math.min(2, eligible.length))]];
       };
     },
   },

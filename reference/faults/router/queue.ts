@@ -14,13 +14,13 @@ export const QUEUE_FAULTS = [
       // IDs go out in uppercase and are folded back on the way in.
       s.request({ surfaces: ['router'], routes: [STATUS, COLLECT, CANCEL] }, ({ request }) => {
         const p = request.params as Record<string, string>;
-        p.request_id = p.request_id!.toLowerCase();
+        p.request_id = p.request_id.toLowerCase();
       });
       onRouter(s, undefined, (out) => {
         if (!isObj(out.body) || typeof out.body.request_id !== 'string') return;
         const id = out.body.request_id;
         out.body.request_id = id.toUpperCase();
-        for (const k of QUEUE_URLS) if (typeof out.body[k] === 'string') out.body[k] = (out.body[k] as string).replace(`/requests/${id}`, `/requests/${id.toUpperCase()}`);
+        for (const k of QUEUE_URLS) if (typeof out.body[k] === 'string') out.body[k] = (out.body[k]).replace(`/requests/${id}`, `/requests/${id.toUpperCase()}`);
       });
     },
   },
@@ -33,7 +33,7 @@ export const QUEUE_FAULTS = [
       onRouter(s, undefined, (out) => {
         if (!isObj(out.body)) return;
         const base = out.ctx.router.baseUrl();
-        for (const k of QUEUE_URLS) if (typeof out.body[k] === 'string' && (out.body[k] as string).startsWith(base)) out.body[k] = (out.body[k] as string).slice(base.length);
+        for (const k of QUEUE_URLS) if (typeof out.body[k] === 'string' && (out.body[k]).startsWith(base)) out.body[k] = (out.body[k]).slice(base.length);
       });
     },
   },

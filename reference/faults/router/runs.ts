@@ -372,7 +372,7 @@ export const RUN_FAULTS = [
     description: 'fallback spreads load: each fallback goes to the next eligible alternate in turn, not the first in a fixed order',
     install(s) {
       let turn = 0;
-      s.policy.router.fallbackTries = (eligible) => (eligible.length === 0 ? [] : [eligible[turn++ % eligible.length]!]);
+      s.policy.router.fallbackTries = (eligible) => (eligible.length === 0 ? [] : [eligible[turn++ % eligible.length]]);
     },
   },
   {
@@ -408,7 +408,7 @@ export const RUN_FAULTS = [
     statements: ['R:216:b96bd1ad467b'],
     description: 'X-Comfy-Credits-Used carries the cost of the last billed call of a run, not the sum of its calls',
     install(s) {
-      s.policy.router.runCharge = (calls) => calls[calls.length - 1]!;
+      s.policy.router.runCharge = (calls) => calls[calls.length - 1];
     },
   },
   {

@@ -93,7 +93,7 @@ export const ASSET_FAULTS = [
     install(s) {
       s.respond({ routes: ASSET_ROUTES }, (out) => {
         const rec = record(out);
-        if (rec !== undefined && typeof rec.content_type === 'string') rec.content_type = rec.content_type.split('/').pop()!.split(';')[0]!.trim();
+        if (rec !== undefined && typeof rec.content_type === 'string') rec.content_type = rec.content_type.split('/').pop()!.split(';')[0].trim();
       });
     },
   },
@@ -308,7 +308,7 @@ export const ASSET_FAULTS = [
         const rec = record(out);
         if (rec === undefined) return;
         const id = rec.id as string;
-        if (out.request.url.split('?')[0]!.endsWith('/api/v2/assets') && rec.job_id === undefined && !madeUp.has(id)) madeUp.set(id, randomUUID());
+        if (out.request.url.split('?')[0].endsWith('/api/v2/assets') && rec.job_id === undefined && !madeUp.has(id)) madeUp.set(id, randomUUID());
         const job = madeUp.get(id);
         if (job !== undefined) Object.assign(rec, { job_id: job, job_metadata: {} });
       });
@@ -574,8 +574,8 @@ export const ASSET_FAULTS = [
         // HEAD body, so the answer goes to the socket, and what fastify writes after this hook
         // goes nowhere.
         const raw = out.reply.raw;
-        raw.writeHead = (() => raw) as unknown as typeof raw.writeHead;
-        raw.end = (() => raw) as unknown as typeof raw.end;
+        raw.writeHead = () => raw;
+        raw.end = () => raw;
         out.request.raw.socket.end(
           `HTTP/1.1 ${found ? '200 OK' : '404 Not Found'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
         );

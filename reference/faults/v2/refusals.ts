@@ -219,7 +219,7 @@ export const REFUSAL_FAULTS = [
         const details = detailsOf(inner);
         if (details === undefined) return;
         for (const entry of Object.values(details.node_errors as Inner)) {
-          if (isObj(entry) && Array.isArray(entry.errors)) entry.errors = entry.errors.map((e) => (isObj(e) ? e.message : e));
+          if (isObj(entry) && Array.isArray(entry.errors)) entry.errors = (entry.errors as unknown[]).map((e) => (isObj(e) ? e.message : e));
         }
       });
     },

@@ -6,6 +6,7 @@ import { RouterError, invalidInput } from '../errors.ts';
 import { schemaFailureBucket, shownProvider } from '../variations.ts';
 import { listedModels, servedDocument } from '../surface-variations.ts';
 import { send, sendJson, type ModelParams, type RouteKit } from './kit.ts';
+import { textOf } from '../../../lib/values.ts';
 
 export function registerCatalogRoutes(app: FastifyInstance, kit: RouteKit): void {
   const { state, policy, names } = kit;
@@ -17,7 +18,7 @@ export function registerCatalogRoutes(app: FastifyInstance, kit: RouteKit): void
     const listed = listedModels(state);
     let limit = 20;
     if (q.limit !== undefined) {
-      const raw = String(q.limit);
+      const raw = textOf(q.limit);
       if (!/^-?\d+$/.test(raw)) throw invalidInput('limit must be an integer');
       const n = Number(raw);
       // 0 and negative select the default; above the maximum is clamped.
@@ -25,7 +26,7 @@ export function registerCatalogRoutes(app: FastifyInstance, kit: RouteKit): void
     }
     let position = 0;
     if (q.cursor !== undefined) {
-      const raw = String(q.cursor);
+      const raw = textOf(q.cursor);
       const decoded = policy.decodeCursor(state.cursors, raw);
       if (decoded === undefined || decoded > listed.length) throw invalidInput('cursor is malformed or expired; start the walk again without a cursor');
       position = decoded;

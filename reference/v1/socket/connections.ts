@@ -38,7 +38,7 @@ export function upgrades(kit: StreamKit, wss: WebSocketServer): (request: Incomi
         if (isBinary) return;
         let msg: unknown;
         try {
-          msg = JSON.parse(data.toString());
+          msg = JSON.parse((data as Buffer).toString()); // a Buffer under ws's default binaryType
         } catch {
           return;
         }

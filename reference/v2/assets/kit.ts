@@ -66,7 +66,7 @@ export function assetKit(ctx: ReferenceContext, guard: Guard, surface: AssetSurf
   // is read here because an upload's file_path arrives in a multipart body only this route
   // reads, so no hook sees it before the asset is minted.
   const placed = (path: string | null): string | null => {
-    const root = path?.includes('/') ? path.split('/')[0]! : undefined;
+    const root = path?.includes('/') ? path.split('/')[0] : undefined;
     if (ctx.isControl('placement-roots-only') && root !== undefined && !PLACEMENT_ROOTS.includes(root)) {
       throw invalidRequest('file_path', `'${root}' is not an allowlisted placement root (allowed: ${PLACEMENT_ROOTS.join(', ')})`);
     }

@@ -18,7 +18,7 @@ import type { RunningReference } from '../../../reference/server.ts';
 import { startOnFreePorts } from '../ports.ts';
 import type { Plan, PlannedCase } from './plan.ts';
 
-const plan = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as Plan;
+const plan = JSON.parse(readFileSync(process.argv[2], 'utf8')) as Plan;
 const cases = new Map<string, PlannedCase>(plan.cases.map((c) => [c.id, c]));
 const baseOf = new Map<string, string>(plan.projects.map((p) => [p.name, p.base]));
 

@@ -103,7 +103,7 @@ export function planRun(cases: readonly CaseSpec[], map: SpecMap, workDir: strin
     for (let r = 0; r < rounds; r++) {
       const name = `${base}~${r + 1}`;
       const entries = [...byKey.entries()].filter(([, e]) => e.cases.length > r);
-      assignment[name] = Object.fromEntries(entries.map(([key, e]) => [key, e.cases[r]!]));
+      assignment[name] = Object.fromEntries(entries.map(([key, e]) => [key, e.cases[r]]));
       projects.push({
         name,
         base,
