@@ -13,17 +13,19 @@ import { runConfig } from './lib/config/env.ts';
 const config = runConfig();
 // Reports go to the working directory, as for playwright.config.ts.
 const reports = config.reportsDir;
-const conformance: [string, Record<string, unknown>] = ['./report/conformance-reporter.ts', { outputDir: reports, quiet: config.quiet }];
+const conformance: [string, Record<string, unknown>] = [
+  './report/conformance-reporter.ts',
+  { outputDir: reports, quiet: config.quiet },
+];
 
 export default defineConfig({
   testDir: './specs',
-  reporter:
-    config.quiet
-      ? [conformance]
-      : [
-          [config.ci ? 'dot' : 'list'],
-          ['html', { outputFolder: path.join(reports, 'html'), open: 'never' }],
-          ['junit', { outputFile: path.join(reports, 'junit.xml') }],
-          conformance,
-        ],
+  reporter: config.quiet
+    ? [conformance]
+    : [
+        [config.ci ? 'dot' : 'list'],
+        ['html', { outputFolder: path.join(reports, 'html'), open: 'never' }],
+        ['junit', { outputFile: path.join(reports, 'junit.xml') }],
+        conformance,
+      ],
 });

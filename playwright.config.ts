@@ -25,7 +25,9 @@ const quiet = config.quiet;
 // reports/blob-report; `npx playwright merge-reports --config merge.config.ts <dir>`
 // joins the shards' blobs into one HTML, JUnit and conformance report.
 const sharded = config.shard || process.argv.some((a) => a.startsWith('--shard'));
-const blob: Array<[string, Record<string, unknown>]> = sharded ? [['blob', { outputDir: path.join(reports, 'blob-report') }]] : [];
+const blob: Array<[string, Record<string, unknown>]> = sharded
+  ? [['blob', { outputDir: path.join(reports, 'blob-report') }]]
+  : [];
 
 // The contract-driven explorer (specs/*/explore.spec.ts) runs in the full profile, or alone
 // under `workflow-conformance explore` (CONFORMANCE_EXPLORE=1); the quick profile leaves it out.
@@ -45,7 +47,11 @@ function runWorkers(argv: readonly string[]): number {
   return WORKERS;
 }
 
-const families = target.surfaces.flatMap((s) => familiesOn(s.surface).filter((family) => existsSync(path.join(REPO_ROOT, 'specs', family))).map((family) => ({ family, surface: s.surface })));
+const families = target.surfaces.flatMap((s) =>
+  familiesOn(s.surface)
+    .filter((family) => existsSync(path.join(REPO_ROOT, 'specs', family)))
+    .map((family) => ({ family, surface: s.surface })),
+);
 // A worker serves one project, and starting one (Playwright, the fixtures, the specs) costs
 // one to two CPU-seconds: with every project's tests spread over all the run's workers, the
 // quick run's six projects started 24. Each project gets at most half of them, so two

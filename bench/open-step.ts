@@ -23,7 +23,12 @@ export interface OpenStep {
   uncorrectedP99: number;
 }
 
-export async function openStepHere(url: string, headers: Record<string, string>, rate: number, durationS: number): Promise<OpenStep> {
+export async function openStepHere(
+  url: string,
+  headers: Record<string, string>,
+  rate: number,
+  durationS: number,
+): Promise<OpenStep> {
   const u = new URL(url);
   const r = await driveOpen({
     origin: u.origin,
@@ -54,7 +59,12 @@ export async function openStepHere(url: string, headers: Record<string, string>,
 
 if (process.argv[1] && import.meta.filename === process.argv[1]) {
   const [url, rate, seconds, headers] = process.argv.slice(2);
-  const step = await openStepHere(url, JSON.parse(headers ?? '{}') as Record<string, string>, Number(rate), Number(seconds));
+  const step = await openStepHere(
+    url,
+    JSON.parse(headers ?? '{}') as Record<string, string>,
+    Number(rate),
+    Number(seconds),
+  );
   process.stdout.write(`${JSON.stringify(step)}\n`);
   process.exit(0);
 }

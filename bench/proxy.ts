@@ -32,7 +32,10 @@ export interface ProxyBench {
 
 function start(args: string[], ready: RegExp): Promise<{ child: ChildProcess; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     const timer = setTimeout(() => reject(new Error(`${args[0]} did not start within 60 s: ${output}`)), 60_000);
     const seen = (d: Buffer): void => {
@@ -63,11 +66,13 @@ async function sequential(url: string, headers: Record<string, string>, n: numbe
     for (let i = 0; i < n; i++) {
       const t = process.hrtime.bigint();
       await new Promise<void>((resolve, reject) => {
-        http.get(url, { agent, headers }, (res) => {
-          res.on('data', () => undefined);
-          res.on('end', () => resolve());
-          res.on('error', reject);
-        }).on('error', reject);
+        http
+          .get(url, { agent, headers }, (res) => {
+            res.on('data', () => undefined);
+            res.on('end', () => resolve());
+            res.on('error', reject);
+          })
+          .on('error', reject);
       });
       times.push(Number(process.hrtime.bigint() - t) / 1e6);
     }
@@ -83,7 +88,15 @@ const pct = (xs: number[], q: number): number => {
 };
 const r3 = (n: number): number => Math.round(n * 1000) / 1000;
 
-async function measure(label: string, direct: string, proxied: string, headers: Record<string, string>, bytes: number, perBlock: number, blocks: number): Promise<ProxyFigure> {
+async function measure(
+  label: string,
+  direct: string,
+  proxied: string,
+  headers: Record<string, string>,
+  bytes: number,
+  perBlock: number,
+  blocks: number,
+): Promise<ProxyFigure> {
   await sequential(direct, headers, 200);
   await sequential(proxied, headers, 200);
   const d: number[] = [];
@@ -94,7 +107,13 @@ async function measure(label: string, direct: string, proxied: string, headers: 
   }
   const direct_ = { p50: r3(pct(d, 0.5)), p99: r3(pct(d, 0.99)) };
   const proxied_ = { p50: r3(pct(p, 0.5)), p99: r3(pct(p, 0.99)) };
-  return { label, bytes, direct: direct_, proxied: proxied_, added: { p50: r3(proxied_.p50 - direct_.p50), p99: r3(proxied_.p99 - direct_.p99) } };
+  return {
+    label,
+    bytes,
+    direct: direct_,
+    proxied: proxied_,
+    added: { p50: r3(proxied_.p50 - direct_.p50), p99: r3(proxied_.p99 - direct_.p99) },
+  };
 }
 
 /** Runs the measurement; `base` is a free range of 8 loopback ports. */
@@ -107,26 +126,84 @@ export async function benchProxy(base: number, opts: { perBlock?: number; blocks
     const ref = await start(['reference/main.ts', '--port', String(base)], /^router (http:\S+)/m);
     children.push(ref.child);
     const routerUrl = /^router (http:\S+)/m.exec(ref.output)![1];
-    const key = /comfyui-router-alice-[0-9a-f]+/.exec(readFileSync(path.join(REPO_ROOT, 'reference/accounts.ts'), 'utf8'))![0];
+    const key = /comfyui-router-alice-[0-9a-f]+/.exec(
+      readFileSync(path.join(REPO_ROOT, 'reference/accounts.ts'), 'utf8'),
+    )![0];
     const headers = { 'x-api-key': key, accept: 'application/json' };
-    const submitted = await fetch(`${routerUrl}/v2/models/pixelforge/pf-flux-lite/requests`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'a lighthouse at dusk' }) });
-    if (submitted.status !== 201) throw new Error(`queued submit answered ${submitted.status}: ${await submitted.text()}`);
+    const submitted = await fetch(`${routerUrl}/v2/models/pixelforge/pf-flux-lite/requests`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ prompt: 'a lighthouse at dusk' }),
+    });
+    if (submitted.status !== 201)
+      throw new Error(`queued submit answered ${submitted.status}: ${await submitted.text()}`);
     const statusPath = new URL(((await submitted.json()) as { status_url: string }).status_url).pathname;
     const bodyFile = path.join(dir, 'body.bin');
     const big = Buffer.alloc(60 * 1024, 'x');
     writeFileSync(bodyFile, big);
-    const bare = await start(['bench/bare-server.ts', String(base + 5), bodyFile, 'application/octet-stream'], /listening/);
+    const bare = await start(
+      ['bench/bare-server.ts', String(base + 5), bodyFile, 'application/octet-stream'],
+      /listening/,
+    );
     children.push(bare.child);
     const reports = path.join(dir, 'reports');
-    const proxy = await start(['bin/workflow-conformance.mjs', 'proxy', '--upstream', routerUrl, '--surface', 'router', '--port', String(base + 6), '--quiet', '--reports', reports], /point your client at/);
+    const proxy = await start(
+      [
+        'bin/workflow-conformance.mjs',
+        'proxy',
+        '--upstream',
+        routerUrl,
+        '--surface',
+        'router',
+        '--port',
+        String(base + 6),
+        '--quiet',
+        '--reports',
+        reports,
+      ],
+      /point your client at/,
+    );
     children.push(proxy.child);
-    const bareProxy = await start(['bin/workflow-conformance.mjs', 'proxy', '--upstream', `http://127.0.0.1:${base + 5}`, '--surface', 'router', '--port', String(base + 7), '--quiet', '--reports', path.join(dir, 'reports-bare')], /point your client at/);
+    const bareProxy = await start(
+      [
+        'bin/workflow-conformance.mjs',
+        'proxy',
+        '--upstream',
+        `http://127.0.0.1:${base + 5}`,
+        '--surface',
+        'router',
+        '--port',
+        String(base + 7),
+        '--quiet',
+        '--reports',
+        path.join(dir, 'reports-bare'),
+      ],
+      /point your client at/,
+    );
     children.push(bareProxy.child);
-    const poll = await measure('reference router status poll (judged)', `${routerUrl}${statusPath}`, `http://127.0.0.1:${base + 6}${statusPath}`, headers, 0, perBlock, blocks);
-    const sixty = await measure('bare node:http, 60 KiB body (forwarded)', `http://127.0.0.1:${base + 5}/status`, `http://127.0.0.1:${base + 7}/status`, {}, big.length, perBlock, blocks);
+    const poll = await measure(
+      'reference router status poll (judged)',
+      `${routerUrl}${statusPath}`,
+      `http://127.0.0.1:${base + 6}${statusPath}`,
+      headers,
+      0,
+      perBlock,
+      blocks,
+    );
+    const sixty = await measure(
+      'bare node:http, 60 KiB body (forwarded)',
+      `http://127.0.0.1:${base + 5}/status`,
+      `http://127.0.0.1:${base + 7}/status`,
+      {},
+      big.length,
+      perBlock,
+      blocks,
+    );
     proxy.child.kill('SIGINT');
     await exited(proxy.child);
-    const report = JSON.parse(readFileSync(path.join(reports, 'conformance.json'), 'utf8')) as { passive?: { latency?: ProxyBench['own']; rules?: Array<{ broken: number }> } };
+    const report = JSON.parse(readFileSync(path.join(reports, 'conformance.json'), 'utf8')) as {
+      passive?: { latency?: ProxyBench['own']; rules?: Array<{ broken: number }> };
+    };
     return { figures: [poll, sixty], ...(report.passive?.latency ? { own: report.passive.latency } : {}) };
   } finally {
     for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
@@ -136,18 +213,24 @@ export async function benchProxy(base: number, opts: { perBlock?: number; blocks
 
 export function printProxyBench(b: ProxyBench): void {
   for (const f of b.figures) {
-    console.log(`  ${f.label}: direct p50 ${f.direct.p50} ms p99 ${f.direct.p99} ms; through the proxy p50 ${f.proxied.p50} ms p99 ${f.proxied.p99} ms; added p50 ${f.added.p50} ms, p99 ${f.added.p99} ms`);
+    console.log(
+      `  ${f.label}: direct p50 ${f.direct.p50} ms p99 ${f.direct.p99} ms; through the proxy p50 ${f.proxied.p50} ms p99 ${f.proxied.p99} ms; added p50 ${f.added.p50} ms, p99 ${f.added.p99} ms`,
+    );
   }
-  if (b.own) console.log(`  the proxy's own measure (holding time per exchange, ${b.own.samples} exchanges): p50 ${b.own.p50_ms} ms, p99 ${b.own.p99_ms} ms, max ${b.own.max_ms} ms`);
+  if (b.own)
+    console.log(
+      `  the proxy's own measure (holding time per exchange, ${b.own.samples} exchanges): p50 ${b.own.p50_ms} ms, p99 ${b.own.p99_ms} ms, max ${b.own.max_ms} ms`,
+    );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { default: net } = await import('node:net');
-  const free = (port: number) => new Promise<boolean>((resolve) => {
-    const s = net.createServer();
-    s.once('error', () => resolve(false));
-    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
-  });
+  const free = (port: number) =>
+    new Promise<boolean>((resolve) => {
+      const s = net.createServer();
+      s.once('error', () => resolve(false));
+      s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+    });
   let base = 0;
   for (let i = 0; i < 100 && base === 0; i++) {
     const b = 20000 + Math.floor(Math.random() * 40000);

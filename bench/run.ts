@@ -58,7 +58,10 @@ async function freeBase(count: number): Promise<number> {
 /** Spawns a server and waits for the line that says it listens. */
 function startChild(args: string[], ready: RegExp): Promise<{ child: ChildProcess; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     const timer = setTimeout(() => reject(new Error(`${args[0]} did not start within 30 s: ${output}`)), 30_000);
     child.stdout.on('data', (d: Buffer) => {
@@ -105,7 +108,11 @@ function wrk(bin: string, url: string, headers: Record<string, string>, duration
 /** One step of the open-model search, run in a process of its own (bench/open-step.ts). */
 function openStep(url: string, headers: Record<string, string>, rate: number, durationS: number): Promise<OpenStep> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/open-step.ts', url, String(rate), String(durationS), JSON.stringify(headers)], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'bench/open-step.ts', url, String(rate), String(durationS), JSON.stringify(headers)],
+      { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -164,8 +171,12 @@ function median(figures: Figure[]): Figure | undefined {
   return sorted[Math.floor((sorted.length - 1) / 2)];
 }
 
-const fmt = (f: Figure | undefined): string => (f ? `${f.rps.toFixed(0).padStart(7)} req/s   p50 ${f.p50.toFixed(2)} ms   p99 ${f.p99.toFixed(2)} ms${f.non2xx ? `   non-2xx ${f.non2xx}` : ''}` : '      n/a');
-const ratio = (a: Figure | undefined, b: Figure | undefined): string => (a && b && b.rps > 0 ? (a.rps / b.rps).toFixed(2) : 'n/a');
+const fmt = (f: Figure | undefined): string =>
+  f
+    ? `${f.rps.toFixed(0).padStart(7)} req/s   p50 ${f.p50.toFixed(2)} ms   p99 ${f.p99.toFixed(2)} ms${f.non2xx ? `   non-2xx ${f.non2xx}` : ''}`
+    : '      n/a';
+const ratio = (a: Figure | undefined, b: Figure | undefined): string =>
+  a && b && b.rps > 0 ? (a.rps / b.rps).toFixed(2) : 'n/a';
 
 async function main(): Promise<void> {
   const children: ChildProcess[] = [];
@@ -180,8 +191,12 @@ async function main(): Promise<void> {
   });
   try {
     const env = environment();
-    console.log(`bench: ${env.cpu_model} ×${env.cpus}, ${env.memory_gb} GB, ${env.platform}, Node ${env.node}, autocannon ${env.autocannon}, load average ${env.loadavg_1m}`);
-    console.log(`bench: ${CONNECTIONS} connections, ${DURATION_S} s per measurement (1 s warm-up first), servers in child processes`);
+    console.log(
+      `bench: ${env.cpu_model} ×${env.cpus}, ${env.memory_gb} GB, ${env.platform}, Node ${env.node}, autocannon ${env.autocannon}, load average ${env.loadavg_1m}`,
+    );
+    console.log(
+      `bench: ${CONNECTIONS} connections, ${DURATION_S} s per measurement (1 s warm-up first), servers in child processes`,
+    );
 
     const base = await freeBase(5);
     const ref = await startChild(['reference/main.ts', '--port', String(base)], /^router (http:\S+)/m);
@@ -190,8 +205,13 @@ async function main(): Promise<void> {
     const headers = { 'x-api-key': KEY, accept: 'application/json' };
 
     // The polling endpoint: the status of one queued request (finished, so every read is alike).
-    const submitted = await fetch(`${routerUrl}/v2/models/pixelforge/pf-flux-lite/requests`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'a lighthouse at dusk' }) });
-    if (submitted.status !== 201) throw new Error(`queued submit answered ${submitted.status}: ${await submitted.text()}`);
+    const submitted = await fetch(`${routerUrl}/v2/models/pixelforge/pf-flux-lite/requests`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ prompt: 'a lighthouse at dusk' }),
+    });
+    if (submitted.status !== 201)
+      throw new Error(`queued submit answered ${submitted.status}: ${await submitted.text()}`);
     const statusUrl = ((await submitted.json()) as { status_url: string }).status_url;
     let sample: Response | undefined;
     for (let i = 0; i < 50; i++) {
@@ -203,17 +223,27 @@ async function main(): Promise<void> {
     const bytes = Buffer.from(await sample!.arrayBuffer());
     const bodyFile = path.join(dir, 'body.json');
     writeFileSync(bodyFile, bytes);
-    const bare = await startChild(['bench/bare-server.ts', String(base + 10), bodyFile, sample!.headers.get('content-type') ?? 'application/json'], /listening/);
+    const bare = await startChild(
+      ['bench/bare-server.ts', String(base + 10), bodyFile, sample!.headers.get('content-type') ?? 'application/json'],
+      /listening/,
+    );
     children.push(bare.child);
     const bareUrl = `http://127.0.0.1:${base + 10}/status`;
-    console.log(`bench: reference endpoint GET ${new URL(statusUrl).pathname} (${bytes.length} bytes); bare node:http answers the same bytes`);
+    console.log(
+      `bench: reference endpoint GET ${new URL(statusUrl).pathname} (${bytes.length} bytes); bare node:http answers the same bytes`,
+    );
 
     const wrkBin = wrkPath();
     if (!wrkBin) console.log('  wrk is not installed: the runner/wrk ratio is n/a (Debian: apt-get install wrk)');
     // A shared machine drifts over a minute: the four closed-loop series are measured in
     // interleaved rounds and each figure is the median of its rounds, so one slow moment
     // cannot decide a ratio on its own.
-    const series: Record<'runnerRef' | 'wrkRef' | 'runnerBare' | 'wrkBare', Figure[]> = { runnerRef: [], wrkRef: [], runnerBare: [], wrkBare: [] };
+    const series: Record<'runnerRef' | 'wrkRef' | 'runnerBare' | 'wrkBare', Figure[]> = {
+      runnerRef: [],
+      wrkRef: [],
+      runnerBare: [],
+      wrkBare: [],
+    };
     const take = (name: keyof typeof series, label: string, f: Figure | undefined): void => {
       console.log(`  ${label.padEnd(38)} ${fmt(f)}`);
       if (f) series[name].push(f);
@@ -232,40 +262,63 @@ async function main(): Promise<void> {
     const runnerBare = median(series.runnerBare);
     const wrkBare = median(series.wrkBare);
     console.log(`  medians of ${ROUNDS} rounds:`);
-    for (const [label, f] of [['runner (autocannon) → reference', runnerRef], ['wrk → reference', wrkRef], ['runner (autocannon) → bare node:http', runnerBare], ['wrk → bare node:http', wrkBare]] as const) {
+    for (const [label, f] of [
+      ['runner (autocannon) → reference', runnerRef],
+      ['wrk → reference', wrkRef],
+      ['runner (autocannon) → bare node:http', runnerBare],
+      ['wrk → bare node:http', wrkBare],
+    ] as const) {
       console.log(`  ${label.padEnd(38)} ${fmt(f)}`);
     }
 
     // The open model against the bare server: arrivals at their intended times, so the
     // generator's own limits show as late arrivals instead of a lower rate.
     const closedBare = wrkBare ?? runnerBare;
-    console.log(`  open model (undici, ${OPEN_CONNECTIONS} connections) → bare node:http, ${OPEN_STEP_S} s per step, held = under ${100 * LATE_LIMIT} % late, none dropped:`);
+    console.log(
+      `  open model (undici, ${OPEN_CONNECTIONS} connections) → bare node:http, ${OPEN_STEP_S} s per step, held = under ${100 * LATE_LIMIT} % late, none dropped:`,
+    );
     const held = closedBare ? await highestHeld(bareUrl, headers, closedBare.rps) : undefined;
     // Shown, not counted: how far the machine drifted while the search ran.
-    if (wrkBin) console.log(`  ${'wrk → bare node:http (after the search)'.padEnd(38)} ${fmt(wrk(wrkBin, bareUrl, headers, DURATION_S))}`);
+    if (wrkBin)
+      console.log(
+        `  ${'wrk → bare node:http (after the search)'.padEnd(38)} ${fmt(wrk(wrkBin, bareUrl, headers, DURATION_S))}`,
+      );
     console.log(`  open model → bare node:http at 1000 req/s, ${DURATION_S} s:`);
     const spacing = await openStep(bareUrl, headers, 1000, DURATION_S);
     console.log(`    ${fmtStep(spacing)}`);
 
     // The server ratio is read with the stronger client when there is one, so the
     // client's own ceiling flattens it as little as possible.
-    const [refFig, bareFig, client] = wrkRef && wrkBare ? [wrkRef, wrkBare, 'wrk'] : [runnerRef, runnerBare, 'the runner'];
+    const [refFig, bareFig, client] =
+      wrkRef && wrkBare ? [wrkRef, wrkBare, 'wrk'] : [runnerRef, runnerBare, 'the runner'];
     const openRatio = held !== undefined && wrkBare && wrkBare.rps > 0 ? (held / wrkBare.rps).toFixed(2) : 'n/a';
     const spacingP99 = Number.isFinite(spacing.spacingP99) ? spacing.spacingP99.toFixed(2) : 'n/a';
-    console.log(`  runner/wrk: the runner's closed loop reaches ${ratio(runnerRef, wrkRef)} of wrk's throughput on the reference endpoint`);
-    console.log(`  reference/node-http: the reference serves ${ratio(refFig, bareFig)} of a bare node:http server's throughput (measured with ${client})`);
-    console.log(`  open/wrk: the open model holds ${held ?? 'no'} req/s against bare node:http, ${openRatio} of wrk's closed-loop ${wrkBare ? wrkBare.rps.toFixed(0) : 'n/a'} req/s there`);
+    console.log(
+      `  runner/wrk: the runner's closed loop reaches ${ratio(runnerRef, wrkRef)} of wrk's throughput on the reference endpoint`,
+    );
+    console.log(
+      `  reference/node-http: the reference serves ${ratio(refFig, bareFig)} of a bare node:http server's throughput (measured with ${client})`,
+    );
+    console.log(
+      `  open/wrk: the open model holds ${held ?? 'no'} req/s against bare node:http, ${openRatio} of wrk's closed-loop ${wrkBare ? wrkBare.rps.toFixed(0) : 'n/a'} req/s there`,
+    );
     console.log(`  spacing-p99-ms: at 1000 req/s, 99 % of sends start within ${spacingP99} ms of their intended time`);
     // The proxy's added latency: one connection, requests one after another, direct and through it.
-    console.log('  workflow-conformance proxy, one keep-alive connection, sequential requests, direct vs through the proxy:');
+    console.log(
+      '  workflow-conformance proxy, one keep-alive connection, sequential requests, direct vs through the proxy:',
+    );
     const proxied = await benchProxy(await freeBase(8)).catch((err: Error) => {
       console.log(`  the proxy could not be measured: ${err.message}`);
       return undefined;
     });
     if (proxied) printProxyBench(proxied);
     const proxyP99 = proxied ? proxied.figures[0].added.p99.toFixed(2) : 'n/a';
-    console.log(`  proxy-added-p99-ms: through the proxy, the judged status poll's p99 is ${proxyP99} ms above its direct p99`);
-    console.log(`runner/wrk=${ratio(runnerRef, wrkRef)} reference/node-http=${ratio(refFig, bareFig)} open/wrk=${openRatio} spacing-p99-ms=${spacingP99} proxy-added-p99-ms=${proxyP99}`);
+    console.log(
+      `  proxy-added-p99-ms: through the proxy, the judged status poll's p99 is ${proxyP99} ms above its direct p99`,
+    );
+    console.log(
+      `runner/wrk=${ratio(runnerRef, wrkRef)} reference/node-http=${ratio(refFig, bareFig)} open/wrk=${openRatio} spacing-p99-ms=${spacingP99} proxy-added-p99-ms=${proxyP99}`,
+    );
   } finally {
     stop();
   }

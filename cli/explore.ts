@@ -18,6 +18,9 @@ export async function exploreCommand(args: string[]): Promise<number> {
   const markdown = exploreMarkdown(readExploreReports(dir));
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'explore.md'), markdown);
-  if (!runConfig().quiet) process.stdout.write(`\n${markdown}\n(${path.relative(process.cwd(), path.join(dir, 'explore.md')) || 'explore.md'})\n`);
+  if (!runConfig().quiet)
+    process.stdout.write(
+      `\n${markdown}\n(${path.relative(process.cwd(), path.join(dir, 'explore.md')) || 'explore.md'})\n`,
+    );
   return code;
 }

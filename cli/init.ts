@@ -19,7 +19,9 @@ const PLACEHOLDER_URL: Record<Surface, string> = {
 
 /** `REFERENCE_CLOUD_KEY_OTHER` -> `CLOUD_KEY_OTHER`: the reference's variable names without its prefix. */
 function rename(text: string, surface: Surface): string {
-  return text.replace(/REFERENCE_([A-Z0-9_]+)/g, (_, rest: string) => (rest.startsWith(surface.toUpperCase()) ? rest : `${surface.toUpperCase()}_${rest}`));
+  return text.replace(/REFERENCE_([A-Z0-9_]+)/g, (_, rest: string) =>
+    rest.startsWith(surface.toUpperCase()) ? rest : `${surface.toUpperCase()}_${rest}`,
+  );
 }
 
 /** The reference entry's block for this surface (scenario and capabilities), as YAML text with its comments. */
@@ -27,11 +29,15 @@ function referenceBlock(surface: Surface, key: 'scenario' | 'capabilities'): str
   const doc = parseDocument(readFileSync(path.join(PACKAGE_ROOT, 'targets.yaml'), 'utf8'));
   const node = doc.getIn(['targets', 'reference', 'surfaces', surface, key], true);
   if (!isMap(node)) return undefined;
-  const copy = new Document((node).clone());
+  const copy = new Document(node.clone());
   return copy.toString({ lineWidth: 0 }).trimEnd();
 }
 
-const commented = (text: string, indent: string) => text.split('\n').map((l) => `${indent}# ${l}`).join('\n');
+const commented = (text: string, indent: string) =>
+  text
+    .split('\n')
+    .map((l) => `${indent}# ${l}`)
+    .join('\n');
 
 export function targetsFileText(surface: Surface, name: string, baseUrl: string): string {
   const token = `${surface.toUpperCase()}_API_KEY`;
@@ -42,7 +48,9 @@ export function targetsFileText(surface: Surface, name: string, baseUrl: string)
   const blocks = (['scenario', 'capabilities'] as const)
     .map((key) => [key, referenceBlock(surface, key)] as const)
     .filter(([, text]) => text !== undefined)
-    .map(([key, text]) => `    # ${key}:\n${commented(rename(text!, surface), '    #   ').replace(/# {3}# /g, '#   ')}`);
+    .map(
+      ([key, text]) => `    # ${key}:\n${commented(rename(text!, surface), '    #   ').replace(/# {3}# /g, '#   ')}`,
+    );
   return [
     `# Targets for workflow-conformance (written by \`workflow-conformance init\`).`,
     `#`,
@@ -73,7 +81,8 @@ export function init(args: string[]): number {
   const problem = urlProblem(baseUrl);
   if (problem) throw new UsageError(`--base-url ${problem}`);
   const name = flags.get('name') ?? surface;
-  if (!/^[A-Za-z0-9_.-]+$/.test(name)) throw new UsageError(`--name "${name}": use letters, digits, dot, dash or underscore`);
+  if (!/^[A-Za-z0-9_.-]+$/.test(name))
+    throw new UsageError(`--name "${name}": use letters, digits, dot, dash or underscore`);
   const file = path.resolve(flags.get('file') ?? 'targets.yaml');
   if (existsSync(file) && !flags.has('force')) throw new UsageError(`${file} exists; --force replaces it`);
   writeFileSync(file, targetsFileText(surface, name, baseUrl));

@@ -15,10 +15,17 @@ import { environment, runConfig, type Env } from '../lib/config/env.ts';
  * here: the load runner reads a second Ctrl-C as "leave at once, without the report".
  */
 export function spawnEntry(entry: string, args: string[], env: Env = environment()): Promise<number> {
-  const child = spawn(process.execPath, [...tsxImport(), path.resolve(PACKAGE_ROOT, entry), ...args], { stdio: 'inherit', cwd: process.cwd(), env, detached: true });
+  const child = spawn(process.execPath, [...tsxImport(), path.resolve(PACKAGE_ROOT, entry), ...args], {
+    stdio: 'inherit',
+    cwd: process.cwd(),
+    env,
+    detached: true,
+  });
   const forward = (sig: NodeJS.Signals) => child.kill(sig);
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(sig, forward);
-  return new Promise((resolve) => child.on('close', (code, signal) => resolve(code ?? (signal === 'SIGINT' ? 130 : 1))));
+  return new Promise((resolve) =>
+    child.on('close', (code, signal) => resolve(code ?? (signal === 'SIGINT' ? 130 : 1))),
+  );
 }
 
 /** The flags that choose a target; each sets the variable `run` sets for it (lib/config/flags.ts). */
@@ -29,7 +36,8 @@ export function targetEnv(flags: ReadonlyMap<string, string>, base: Env = enviro
   const env = withFlags(base, flags, TARGET_FLAGS);
   const tokenEnv = flags.get('token-env');
   if (tokenEnv !== undefined) {
-    if (!base[tokenEnv]) throw new UsageError(`--token-env ${tokenEnv}: $${tokenEnv} is not set; export the key under that name`);
+    if (!base[tokenEnv])
+      throw new UsageError(`--token-env ${tokenEnv}: $${tokenEnv} is not set; export the key under that name`);
     env.TARGET_TOKEN = base[tokenEnv];
     // As for run: a refused key is named as the user gave it ($NAME), not as $TARGET_TOKEN.
     env.TARGET_TOKEN_SOURCE = tokenEnv;
@@ -59,15 +67,24 @@ export async function mergeReportsCommand(args: string[]): Promise<number> {
   if (wantsHelp(args)) return print(MERGE_REPORTS);
   const { flags, rest } = splitArgs(args, ['reports']);
   const dirs = rest.filter((a) => !a.startsWith('-'));
-  if (dirs.length !== 1) throw new UsageError('merge-reports needs one folder holding the shards\' blob reports: workflow-conformance merge-reports BLOB_DIR');
+  if (dirs.length !== 1)
+    throw new UsageError(
+      "merge-reports needs one folder holding the shards' blob reports: workflow-conformance merge-reports BLOB_DIR",
+    );
   const blobs = path.resolve(dirs[0]);
   if (!existsSync(blobs)) throw new UsageError(`${dirs[0]}: no such folder`);
   const reports = path.resolve(flags.get('reports') ?? runConfig().reportsDir);
-  const code = await spawnEntry(PLAYWRIGHT_CLI, ['merge-reports', '--config', MERGE_CONFIG, ...rest.map((a) => (a === dirs[0] ? blobs : a))], { ...environment(), REPORTS_DIR: reports });
+  const code = await spawnEntry(
+    PLAYWRIGHT_CLI,
+    ['merge-reports', '--config', MERGE_CONFIG, ...rest.map((a) => (a === dirs[0] ? blobs : a))],
+    { ...environment(), REPORTS_DIR: reports },
+  );
   if (code !== 0) return code;
   // Playwright's merge ends 0 whatever the verdict; a CI step gates on this command's status.
   try {
-    const verdict = (JSON.parse(readFileSync(path.join(reports, 'conformance.json'), 'utf8')) as { summary?: { verdict?: string } }).summary?.verdict;
+    const verdict = (
+      JSON.parse(readFileSync(path.join(reports, 'conformance.json'), 'utf8')) as { summary?: { verdict?: string } }
+    ).summary?.verdict;
     return verdict === 'pass' ? 0 : 1;
   } catch {
     process.stderr.write(`workflow-conformance: merge-reports wrote no ${path.join(reports, 'conformance.json')}\n`);

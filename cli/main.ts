@@ -57,7 +57,9 @@ async function main(argv: string[]): Promise<number> {
       if (wantsHelp(args)) return print(CHECK_HAR);
       return checkHarCommand(args);
     default:
-      throw new UsageError(`unknown command "${command}"; commands: run, explore, replay, matrix, seeds, init, reference, load, merge-reports, proxy, check-har (--help lists them)`);
+      throw new UsageError(
+        `unknown command "${command}"; commands: run, explore, replay, matrix, seeds, init, reference, load, merge-reports, proxy, check-har (--help lists them)`,
+      );
   }
 }
 
@@ -70,7 +72,10 @@ try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (err) {
   // Usage and configuration mistakes are one line each, never a stack trace.
-  const known = err instanceof UsageError || (err as Error).name === 'TargetConfigError' || (err as Error).name === 'ConfigError';
-  process.stderr.write(`workflow-conformance: ${known ? (err as Error).message : ((err as Error).stack ?? String(err))}\n`);
+  const known =
+    err instanceof UsageError || (err as Error).name === 'TargetConfigError' || (err as Error).name === 'ConfigError';
+  process.stderr.write(
+    `workflow-conformance: ${known ? (err as Error).message : ((err as Error).stack ?? String(err))}\n`,
+  );
   process.exitCode = 2;
 }

@@ -19,12 +19,17 @@ const PROXY_SURFACES: readonly Surface[] = ['local', 'cloud', 'serverless', 'rou
 
 function surfaceOf(value: string | undefined, command: string): Surface | undefined {
   if (value === undefined) return undefined;
-  if (!isSurface(value) || !PROXY_SURFACES.includes(value)) throw new UsageError(`${command} --surface ${value}: one of ${PROXY_SURFACES.join(', ')}`);
+  if (!isSurface(value) || !PROXY_SURFACES.includes(value))
+    throw new UsageError(`${command} --surface ${value}: one of ${PROXY_SURFACES.join(', ')}`);
   return value;
 }
 
 /** The server to judge: --upstream / --base-url with --surface, or a targets entry (--target, its one surface or the one --surface names). */
-function targetOf(flags: Map<string, string>, urlFlag: 'upstream' | 'base-url', command: string): PassiveTarget | undefined {
+function targetOf(
+  flags: Map<string, string>,
+  urlFlag: 'upstream' | 'base-url',
+  command: string,
+): PassiveTarget | undefined {
   const surface = surfaceOf(flags.get('surface'), command);
   const url = flags.get(urlFlag);
   if (flags.has('target')) {
@@ -37,14 +42,20 @@ function targetOf(flags: Map<string, string>, urlFlag: 'upstream' | 'base-url', 
       throw err;
     }
     const candidates = resolved.surfaces.filter((s) => surface === undefined || s.surface === surface);
-    if (candidates.length !== 1) throw new UsageError(`${command} --target ${resolved.name}: ${candidates.length === 0 ? `it has no ${surface} surface` : `it has ${candidates.length} surfaces (${candidates.map((s) => s.surface).join(', ')}); name one with --surface`}`);
+    if (candidates.length !== 1)
+      throw new UsageError(
+        `${command} --target ${resolved.name}: ${candidates.length === 0 ? `it has no ${surface} surface` : `it has ${candidates.length} surfaces (${candidates.map((s) => s.surface).join(', ')}); name one with --surface`}`,
+      );
     const s = candidates[0];
     return { name: resolved.name, surface: s.surface, baseUrl: url ?? s.baseUrl, brand: s.brand, scenario: s.scenario };
   }
   if (url === undefined) return undefined;
   const problem = urlProblem(url);
   if (problem) throw new UsageError(`--${urlFlag}: ${problem}`);
-  if (!surface) throw new UsageError(`${command} needs --surface (${PROXY_SURFACES.join(', ')}): which contracts judge the traffic`);
+  if (!surface)
+    throw new UsageError(
+      `${command} needs --surface (${PROXY_SURFACES.join(', ')}): which contracts judge the traffic`,
+    );
   return { name: 'ad hoc', surface, baseUrl: url.replace(/\/+$/, '') };
 }
 
@@ -56,12 +67,17 @@ function seconds(value: string | undefined, flag: string): number | undefined {
 }
 
 export async function proxyCommand(args: string[]): Promise<number> {
-  const { flags, rest } = splitArgs(args, ['upstream', 'surface', 'port', 'duration', 'record', 'reports', 'target', 'targets-file'], ['quiet']);
+  const { flags, rest } = splitArgs(
+    args,
+    ['upstream', 'surface', 'port', 'duration', 'record', 'reports', 'target', 'targets-file'],
+    ['quiet'],
+  );
   if (rest.length > 0) throw new UsageError(`proxy: unknown argument ${rest[0]}; proxy --help lists the options`);
   const target = targetOf(flags, 'upstream', 'proxy');
   if (!target) throw new UsageError('proxy needs the server: --upstream URL --surface SURFACE, or --target NAME');
   const port = flags.has('port') ? Number(flags.get('port')) : 0;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port ${flags.get('port')}: a port number (0: any free port)`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port ${flags.get('port')}: a port number (0: any free port)`);
   const duration = seconds(flags.get('duration'), 'duration');
   const reportsDir = path.resolve(flags.get('reports') ?? runConfigOrDefaults().reportsDir);
   const quiet = flags.has('quiet');
@@ -90,7 +106,9 @@ export async function proxyCommand(args: string[]): Promise<number> {
     if (err.code === 'EADDRINUSE') throw new UsageError(`--port ${port}: 127.0.0.1:${port} is in use`);
     throw err;
   });
-  process.stdout.write(`proxy ${session.url} -> ${session.judge.redact.text(target.baseUrl)} (${target.surface}): point your client at ${session.url}; ${duration ? `stops after ${duration} s or on Ctrl-C` : 'Ctrl-C stops it'} and writes the report\n`);
+  process.stdout.write(
+    `proxy ${session.url} -> ${session.judge.redact.text(target.baseUrl)} (${target.surface}): point your client at ${session.url}; ${duration ? `stops after ${duration} s or on Ctrl-C` : 'Ctrl-C stops it'} and writes the report\n`,
+  );
   await new Promise<void>((resolve) => {
     const stop = (): void => resolve();
     process.once('SIGINT', stop);
@@ -103,10 +121,16 @@ export async function proxyCommand(args: string[]): Promise<number> {
   const p = report.passive!;
   process.stdout.write(
     `${verdictLine(report)}\n` +
-      (p.latency ? `  latency added by the proxy: p50 ${p.latency.p50_ms} ms, p99 ${p.latency.p99_ms} ms (${p.latency.samples} exchanges)\n` : '') +
-      (p.unplaced ? `  not judged: ${p.unplaced} exchanges off the surface's operations (listed in the report)\n` : '') +
+      (p.latency
+        ? `  latency added by the proxy: p50 ${p.latency.p50_ms} ms, p99 ${p.latency.p99_ms} ms (${p.latency.samples} exchanges)\n`
+        : '') +
+      (p.unplaced
+        ? `  not judged: ${p.unplaced} exchanges off the surface's operations (listed in the report)\n`
+        : '') +
       `  reports: ${path.relative(process.cwd(), files.markdown) || files.markdown}, conformance.json, conformance.html\n` +
-      (recorded ? `  recorded ${p.exchanges} exchanges to ${recorded} (HAR 1.2, credentials redacted); judge it again with: workflow-conformance check-har ${path.relative(process.cwd(), recorded)} --surface ${target.surface}\n` : ''),
+      (recorded
+        ? `  recorded ${p.exchanges} exchanges to ${recorded} (HAR 1.2, credentials redacted); judge it again with: workflow-conformance check-har ${path.relative(process.cwd(), recorded)} --surface ${target.surface}\n`
+        : ''),
   );
   return report.summary.verdict === 'pass' ? 0 : 1;
 }
@@ -114,16 +138,32 @@ export async function proxyCommand(args: string[]): Promise<number> {
 export function checkHarCommand(args: string[]): number {
   const { flags, rest } = splitArgs(args, ['surface', 'base-url', 'reports', 'target', 'targets-file']);
   const file = rest.shift();
-  if (!file) throw new UsageError('check-har needs the HAR file: workflow-conformance check-har FILE --surface SURFACE');
-  if (rest.length > 0) throw new UsageError(`check-har: unknown argument ${rest[0]}; check-har --help lists the options`);
+  if (!file)
+    throw new UsageError('check-har needs the HAR file: workflow-conformance check-har FILE --surface SURFACE');
+  if (rest.length > 0)
+    throw new UsageError(`check-har: unknown argument ${rest[0]}; check-har --help lists the options`);
   if (!existsSync(file)) throw new UsageError(`${file}: no such file`);
   const target = targetOf(flags, 'base-url', 'check-har');
   const surface = target?.surface ?? surfaceOf(flags.get('surface'), 'check-har');
-  if (!surface) throw new UsageError('check-har needs --surface (local, cloud, serverless, router, registry): which contracts judge the exchanges');
+  if (!surface)
+    throw new UsageError(
+      'check-har needs --surface (local, cloud, serverless, router, registry): which contracts judge the exchanges',
+    );
   const reportsDir = path.resolve(flags.get('reports') ?? runConfigOrDefaults().reportsDir);
   let result;
   try {
-    result = checkHar(file, { surface, ...(target ? { baseUrl: target.baseUrl, name: target.name, ...(target.brand ? { brand: target.brand } : {}), ...(target.scenario ? { scenario: target.scenario } : {}) } : {}), reportsDir });
+    result = checkHar(file, {
+      surface,
+      ...(target
+        ? {
+            baseUrl: target.baseUrl,
+            name: target.name,
+            ...(target.brand ? { brand: target.brand } : {}),
+            ...(target.scenario ? { scenario: target.scenario } : {}),
+          }
+        : {}),
+      reportsDir,
+    });
   } catch (err) {
     if (err instanceof HarFormatError || err instanceof SyntaxError) throw new UsageError(`${file}: ${err.message}`);
     throw err;
@@ -131,7 +171,9 @@ export function checkHarCommand(args: string[]): number {
   const { report, files } = result;
   process.stdout.write(
     `${verdictLine(report)}\n` +
-      (report.passive!.unplaced ? `  not judged: ${report.passive!.unplaced} exchanges (other hosts, paths no operation of ${surface} has), listed in the report\n` : '') +
+      (report.passive!.unplaced
+        ? `  not judged: ${report.passive!.unplaced} exchanges (other hosts, paths no operation of ${surface} has), listed in the report\n`
+        : '') +
       `  reports: ${path.relative(process.cwd(), files.markdown) || files.markdown}, conformance.json, conformance.html\n`,
   );
   return report.summary.verdict === 'pass' ? 0 : 1;

@@ -8,7 +8,13 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { REFERENCE_PORT_ORDER, type ResolvedTarget } from '../lib/targets.ts';
-import { exportToChildren, resolvedTarget, runConfig, runConfigOrDefaults, type RunConfig } from '../lib/config/index.ts';
+import {
+  exportToChildren,
+  resolvedTarget,
+  runConfig,
+  runConfigOrDefaults,
+  type RunConfig,
+} from '../lib/config/index.ts';
 import { Redactor } from '../lib/redact.ts';
 import { writeRunError } from '../report/run-error.ts';
 import { replaying } from '../lib/cassette.ts';
@@ -66,11 +72,18 @@ export async function startRun(): Promise<{ config: RunConfig; target: ResolvedT
       throw startError(message);
     }
   }
-  writeRunError(reports, 'the run did not finish: it stopped before the conformance reporter wrote this report (see the console: an unknown --project, a crash, or an interrupted run)', {
-    name: target.name,
-    surfaces: targetMeta(target).surfaces.map((s) => ({ ...s, base_url: redactor.text(s.base_url) })),
-  });
+  writeRunError(
+    reports,
+    'the run did not finish: it stopped before the conformance reporter wrote this report (see the console: an unknown --project, a crash, or an interrupted run)',
+    {
+      name: target.name,
+      surfaces: targetMeta(target).surfaces.map((s) => ({ ...s, base_url: redactor.text(s.base_url) })),
+    },
+  );
   // Shared by every worker of this run (lib/circuit.ts); workers inherit the environment.
-  exportToChildren({ CONFORMANCE_CIRCUIT_DIR: path.join(os.tmpdir(), `conformance-circuit-${process.pid}-${Date.now()}`) }, true);
+  exportToChildren(
+    { CONFORMANCE_CIRCUIT_DIR: path.join(os.tmpdir(), `conformance-circuit-${process.pid}-${Date.now()}`) },
+    true,
+  );
   return { config, target };
 }

@@ -16,16 +16,38 @@ import { didYouMean } from '../lib/nearest.ts';
 import { findSeedsDir } from '../lib/seeds/runtime.ts';
 import { loadRules } from '../lib/rules.ts';
 import { createServer } from 'node:net';
-import { ConfigError, environment, parseRunConfig, runConfig, runConfigOrDefaults, type Env } from '../lib/config/env.ts';
+import {
+  ConfigError,
+  environment,
+  parseRunConfig,
+  runConfig,
+  runConfigOrDefaults,
+  type Env,
+} from '../lib/config/env.ts';
 import { FLAG_ENV, withFlags } from '../lib/config/flags.ts';
 
 /** Settings that change what the suite sends or how it judges: a replay needs the same. */
-const REPLAYED_SETTINGS = ['CONFORMANCE_PROFILE', 'CONFORMANCE_STRICT', 'FC_SEED', 'FC_PATH', 'FC_NUM_RUNS', 'CONFORMANCE_JOB_DEADLINE_MS', 'CONFORMANCE_STREAM_GRACE_MS', 'CONFORMANCE_LIST_WALK_MAX_PAGES', 'CONFORMANCE_HTTP_TIMEOUT_MS', 'CONFORMANCE_MAX_BODY_BYTES'];
+const REPLAYED_SETTINGS = [
+  'CONFORMANCE_PROFILE',
+  'CONFORMANCE_STRICT',
+  'FC_SEED',
+  'FC_PATH',
+  'FC_NUM_RUNS',
+  'CONFORMANCE_JOB_DEADLINE_MS',
+  'CONFORMANCE_STREAM_GRACE_MS',
+  'CONFORMANCE_LIST_WALK_MAX_PAGES',
+  'CONFORMANCE_HTTP_TIMEOUT_MS',
+  'CONFORMANCE_MAX_BODY_BYTES',
+];
 
 function playwright(args: string[], env: Env): Promise<number> {
   // tsx loads the suite's TypeScript even from node_modules, where Playwright's own
   // transform does not reach; Playwright's workers inherit the flag.
-  const child = spawn(process.execPath, [...tsxImport(), PLAYWRIGHT_CLI, 'test', '--config', PLAYWRIGHT_CONFIG, ...args], { stdio: 'inherit', env, cwd: process.cwd() });
+  const child = spawn(
+    process.execPath,
+    [...tsxImport(), PLAYWRIGHT_CLI, 'test', '--config', PLAYWRIGHT_CONFIG, ...args],
+    { stdio: 'inherit', env, cwd: process.cwd() },
+  );
   const forward = (sig: NodeJS.Signals) => child.kill(sig);
   process.on('SIGINT', forward);
   process.on('SIGTERM', forward);
@@ -40,17 +62,50 @@ export { FLAG_ENV };
  * --seeds DIR, else where the README lays them out (lib/seeds/runtime.ts findSeedsDir).
  */
 function seedsDir(env: Env): string | undefined {
-  if (env.CONFORMANCE_SEEDS && !existsSync(env.CONFORMANCE_SEEDS)) throw new UsageError(`--seeds ${env.CONFORMANCE_SEEDS}: no such folder`);
+  if (env.CONFORMANCE_SEEDS && !existsSync(env.CONFORMANCE_SEEDS))
+    throw new UsageError(`--seeds ${env.CONFORMANCE_SEEDS}: no such folder`);
   const dir = findSeedsDir(env);
-  if (env.CONFORMANCE_SEEDS && dir !== path.resolve(env.CONFORMANCE_SEEDS)) throw new UsageError(`--seeds ${env.CONFORMANCE_SEEDS}: no 000_*.txt and 001_*.txt there`);
+  if (env.CONFORMANCE_SEEDS && dir !== path.resolve(env.CONFORMANCE_SEEDS))
+    throw new UsageError(`--seeds ${env.CONFORMANCE_SEEDS}: no 000_*.txt and 001_*.txt there`);
   return dir;
 }
 
 // Playwright's own options, passed on untouched; any other --option is a slip.
 const PLAYWRIGHT_FLAGS = [
-  'add-reporter', 'browser', 'config', 'debug', 'fail-on-flaky-tests', 'forbid-only', 'fully-parallel', 'grep', 'grep-invert', 'global-timeout', 'headed',
-  'ignore-snapshots', 'workers', 'last-failed', 'last-failed-file', 'list', 'max-failures', 'no-deps', 'only-changed', 'output', 'pass-with-no-tests', 'project',
-  'quiet', 'repeat-each', 'reporter', 'retries', 'shard', 'shuffle', 'test-list', 'test-list-invert', 'timeout', 'trace', 'tsconfig', 'update-snapshots',
+  'add-reporter',
+  'browser',
+  'config',
+  'debug',
+  'fail-on-flaky-tests',
+  'forbid-only',
+  'fully-parallel',
+  'grep',
+  'grep-invert',
+  'global-timeout',
+  'headed',
+  'ignore-snapshots',
+  'workers',
+  'last-failed',
+  'last-failed-file',
+  'list',
+  'max-failures',
+  'no-deps',
+  'only-changed',
+  'output',
+  'pass-with-no-tests',
+  'project',
+  'quiet',
+  'repeat-each',
+  'reporter',
+  'retries',
+  'shard',
+  'shuffle',
+  'test-list',
+  'test-list-invert',
+  'timeout',
+  'trace',
+  'tsconfig',
+  'update-snapshots',
   'update-source-method',
 ];
 const SHORT_FLAGS = ['-c', '-g', '-G', '-j', '-u', '-x'];
@@ -63,7 +118,8 @@ function unknownFlag(rest: string[]): string | undefined {
     if (!arg.startsWith('-')) continue;
     if (arg.startsWith('--')) {
       const name = arg.slice(2).split('=')[0];
-      if (!PLAYWRIGHT_FLAGS.includes(name)) return `unknown option --${name}${didYouMean(name, [...OWN_FLAGS, ...PLAYWRIGHT_FLAGS], (s) => `--${s}`)}; run --help lists the options`;
+      if (!PLAYWRIGHT_FLAGS.includes(name))
+        return `unknown option --${name}${didYouMean(name, [...OWN_FLAGS, ...PLAYWRIGHT_FLAGS], (s) => `--${s}`)}; run --help lists the options`;
     } else if (!SHORT_FLAGS.includes(arg.slice(0, 2))) return `unknown option ${arg}; run --help lists the options`;
   }
   return undefined;
@@ -81,7 +137,9 @@ function portFree(port: number): Promise<boolean> {
 /** Refuses a run that cannot start, after replacing the last report with one saying why (exit 2). */
 function refuse(reports: string, message: string): never {
   writeRunError(reports, `the run could not start, no test was run: ${message}`);
-  throw new UsageError(`${message}\n(${path.join(path.relative(process.cwd(), reports) || '.', 'conformance.json')} says so too)`);
+  throw new UsageError(
+    `${message}\n(${path.join(path.relative(process.cwd(), reports) || '.', 'conformance.json')} says so too)`,
+  );
 }
 
 /** Resolves the target before Playwright starts: a configuration mistake is one line, and the report says so. */
@@ -91,22 +149,33 @@ function resolveOrReport(env: Env, reports: string): ResolvedTarget {
   } catch (err) {
     if (!(err instanceof TargetConfigError)) throw err;
     writeRunError(reports, `configuration error, no test was run: ${err.message}`);
-    throw new TargetConfigError(`configuration error, no test was run: ${err.message}\n(${path.join(path.relative(process.cwd(), reports) || '.', 'conformance.json')} says so too)`);
+    throw new TargetConfigError(
+      `configuration error, no test was run: ${err.message}\n(${path.join(path.relative(process.cwd(), reports) || '.', 'conformance.json')} says so too)`,
+    );
   }
 }
 
 /** `extra`: variables a command built on run sets for Playwright (explore sets CONFORMANCE_EXPLORE). */
 export async function runSuite(args: string[], extra: Env = {}): Promise<number> {
-  const { flags, rest } = splitArgs(args, [...Object.keys(FLAG_ENV), 'token-env', 'record', 'load', 'rule'], ['strict']);
+  const { flags, rest } = splitArgs(
+    args,
+    [...Object.keys(FLAG_ENV), 'token-env', 'record', 'load', 'rule'],
+    ['strict'],
+  );
   const reportsAsked = path.resolve(flags.get('reports') ?? runConfigOrDefaults().reportsDir);
   const slip = unknownFlag(rest);
   if (slip) refuse(reportsAsked, slip);
   // --rule: the tests tagged with these rule ids, each matched whole (BY_HASH is not BY_HASH_SCOPE).
-  const ruleIds = flags.get('rule')?.split(',').map((x) => x.trim()).filter(Boolean);
+  const ruleIds = flags
+    .get('rule')
+    ?.split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
   if (ruleIds) {
     const known = [...loadRules().keys()];
     const bad = ruleIds.find((id) => !known.includes(id));
-    if (bad) refuse(reportsAsked, `--rule ${bad}: no such rule${didYouMean(bad, known)}; contracts/rules.yaml lists them`);
+    if (bad)
+      refuse(reportsAsked, `--rule ${bad}: no such rule${didYouMean(bad, known)}; contracts/rules.yaml lists them`);
     rest.push('--grep', ruleIds.map((id) => `@${id.replace(/\./g, '\\.')}(\\s|$)`).join('|'));
   }
   // Flags win over the environment: each is written into the environment Playwright gets.
@@ -136,13 +205,21 @@ export async function runSuite(args: string[], extra: Env = {}): Promise<number>
   if (env.REFERENCE_FAULT) {
     const { FAULTS } = await import('../reference/faults.ts');
     const names = FAULTS.map((f) => f.name);
-    if (!names.includes(env.REFERENCE_FAULT)) refuse(reports, `unknown fault "${env.REFERENCE_FAULT}"${didYouMean(env.REFERENCE_FAULT, names)}; the faults are listed in reference/faults/ (${names.length} of them)`);
+    if (!names.includes(env.REFERENCE_FAULT))
+      refuse(
+        reports,
+        `unknown fault "${env.REFERENCE_FAULT}"${didYouMean(env.REFERENCE_FAULT, names)}; the faults are listed in reference/faults/ (${names.length} of them)`,
+      );
   }
   if (target.embedded && target.referencePort !== undefined) {
     // The reference binds one port per surface it serves, whichever the run tests.
     for (let i = 0; i < REFERENCE_PORT_ORDER.length; i++) {
       const port = target.referencePort + i;
-      if (!(await portFree(port))) refuse(reports, `port ${port} on 127.0.0.1 is in use, so the embedded reference cannot start there; stop what holds it or set REFERENCE_PORT to another base`);
+      if (!(await portFree(port)))
+        refuse(
+          reports,
+          `port ${port} on 127.0.0.1 is in use, so the embedded reference cannot start there; stop what holds it or set REFERENCE_PORT to another base`,
+        );
     }
   }
 
@@ -152,8 +229,12 @@ export async function runSuite(args: string[], extra: Env = {}): Promise<number>
   const load = flags.get('load');
   delete env.CONFORMANCE_LOAD;
   if (load !== undefined) {
-    if (record !== undefined) throw new UsageError('--load and --record cannot be combined: a recording replays the conformance projects only');
-    if (rest.some((a) => a.startsWith('--shard'))) throw new UsageError('--load and --shard cannot be combined: load the target once, after merge-reports, with load --profile NAME --conformance reports/conformance.json');
+    if (record !== undefined)
+      throw new UsageError('--load and --record cannot be combined: a recording replays the conformance projects only');
+    if (rest.some((a) => a.startsWith('--shard')))
+      throw new UsageError(
+        '--load and --shard cannot be combined: load the target once, after merge-reports, with load --profile NAME --conformance reports/conformance.json',
+      );
     env.CONFORMANCE_LOAD = await loadProfilesFlag(load);
   }
   if (record === undefined) return playwright(rest, env);
@@ -178,7 +259,9 @@ export async function runSuite(args: string[], extra: Env = {}): Promise<number>
       ...(verdictIn(reports) ? { verdict: verdictIn(reports)! } : {}),
     };
     writeFileSync(path.resolve(record), JSON.stringify(toHar(entries, meta, packageVersion()), null, 1) + '\n');
-    process.stdout.write(`recorded ${entries.length} exchanges to ${record} (HAR 1.2, credentials redacted); judge it again with: workflow-conformance replay ${record}\n`);
+    process.stdout.write(
+      `recorded ${entries.length} exchanges to ${record} (HAR 1.2, credentials redacted); judge it again with: workflow-conformance replay ${record}\n`,
+    );
     return code;
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -190,14 +273,20 @@ async function loadProfilesFlag(value: string): Promise<string> {
   const { PROFILES, loadProfilesNamed } = await import('../load/profiles/index.ts');
   const known = PROFILES.map((p) => p.name);
   const { profiles, unknown } = loadProfilesNamed(value);
-  if (unknown !== undefined) throw new UsageError(`--load: unknown profile "${unknown}"${didYouMean(unknown, known)}; known: ${known.join(', ')}, or all`);
-  if (profiles.length === 0) throw new UsageError(`--load needs profile names separated by commas, or all; known: ${known.join(', ')}`);
+  if (unknown !== undefined)
+    throw new UsageError(
+      `--load: unknown profile "${unknown}"${didYouMean(unknown, known)}; known: ${known.join(', ')}, or all`,
+    );
+  if (profiles.length === 0)
+    throw new UsageError(`--load needs profile names separated by commas, or all; known: ${known.join(', ')}`);
   return value;
 }
 
 function verdictIn(reports: string): string | undefined {
   try {
-    return (JSON.parse(readFileSync(path.join(reports, 'conformance.json'), 'utf8')) as { summary?: { verdict?: string } }).summary?.verdict;
+    return (
+      JSON.parse(readFileSync(path.join(reports, 'conformance.json'), 'utf8')) as { summary?: { verdict?: string } }
+    ).summary?.verdict;
   } catch {
     return undefined;
   }
@@ -215,11 +304,21 @@ export async function replaySuite(args: string[]): Promise<number> {
     throw new UsageError(`${file} is not JSON: ${(err as Error).message}`);
   }
   const meta = har.log?._conformance;
-  if (!meta) throw new UsageError(`${file} is a HAR file, but not one recorded by workflow-conformance run --record (no log._conformance)`);
+  if (!meta)
+    throw new UsageError(
+      `${file} is a HAR file, but not one recorded by workflow-conformance run --record (no log._conformance)`,
+    );
   // Traffic the proxy kept (proxy --record) has no specs to run again: it is judged again as check-har judges it.
   if (meta.passive) {
     const { checkHarCommand } = await import('./passive.ts');
-    return checkHarCommand([file, '--surface', meta.passive.surface, '--base-url', meta.passive.base_url, ...(flags.has('reports') ? ['--reports', flags.get('reports')!] : [])]);
+    return checkHarCommand([
+      file,
+      '--surface',
+      meta.passive.surface,
+      '--base-url',
+      meta.passive.base_url,
+      ...(flags.has('reports') ? ['--reports', flags.get('reports')!] : []),
+    ]);
   }
 
   // The recorded target, rebuilt from its entry as written: every credential variable
@@ -228,12 +327,29 @@ export async function replaySuite(args: string[]): Promise<number> {
   const targets = path.join(dir, 'targets.yaml');
   writeFileSync(targets, stringify({ targets: { [meta.target.name]: meta.target.entry } }));
   const env: Env = environment();
-  for (const k of ['TARGET_SURFACE', 'TARGET_BASE_URL', 'TARGET_TOKEN', 'TARGET_TOKEN_SOURCE', 'REFERENCE_PORT', 'REFERENCE_FAULT', 'REFERENCE_CONTROL', 'CONFORMANCE_RECORD_DIR', ...REPLAYED_SETTINGS]) delete env[k];
+  for (const k of [
+    'TARGET_SURFACE',
+    'TARGET_BASE_URL',
+    'TARGET_TOKEN',
+    'TARGET_TOKEN_SOURCE',
+    'REFERENCE_PORT',
+    'REFERENCE_FAULT',
+    'REFERENCE_CONTROL',
+    'CONFORMANCE_RECORD_DIR',
+    ...REPLAYED_SETTINGS,
+  ])
+    delete env[k];
   for (const v of meta.target.variables) env[v] = meta.placeholders?.[v] ?? `replayed-placeholder-${v.toLowerCase()}`;
-  Object.assign(env, meta.env, { TARGETS_FILE: targets, TARGET: meta.target.name, CONFORMANCE_REPLAY: path.resolve(file) });
+  Object.assign(env, meta.env, {
+    TARGETS_FILE: targets,
+    TARGET: meta.target.name,
+    CONFORMANCE_REPLAY: path.resolve(file),
+  });
   env.REPORTS_DIR = path.resolve(flags.get('reports') ?? env.REPORTS_DIR ?? 'reports');
   if (!runConfig().quiet) {
-    process.stdout.write(`replaying ${file}: ${har.log.entries.length} exchanges of target "${meta.target.name}"${meta.verdict ? ` (recorded verdict: ${meta.verdict})` : ''}; nothing is sent\n`);
+    process.stdout.write(
+      `replaying ${file}: ${har.log.entries.length} exchanges of target "${meta.target.name}"${meta.verdict ? ` (recorded verdict: ${meta.verdict})` : ''}; nothing is sent\n`,
+    );
   }
   try {
     return await playwright([...meta.args, ...rest], env);

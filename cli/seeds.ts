@@ -11,10 +11,16 @@ import { splitArgs, UsageError } from './args.ts';
 export function seedsCommand(args: string[]): number {
   const { flags, rest } = splitArgs(args, ['seeds', 'section'], ['json']);
   const unknown = rest.find((a) => !isSeedLetter(a));
-  if (unknown !== undefined) throw new UsageError(`seeds: unknown argument "${unknown}"; seeds [W|R] [--section TEXT] [--json] [--seeds DIR]`);
+  if (unknown !== undefined)
+    throw new UsageError(`seeds: unknown argument "${unknown}"; seeds [W|R] [--section TEXT] [--json] [--seeds DIR]`);
   // A folder given is the only one looked at; without one, the README's places in order.
   const given = flags.get('seeds');
-  const dir = given !== undefined ? (holdsSeeds(path.resolve(given)) ? path.resolve(given) : undefined) : findSeedsDir(environment());
+  const dir =
+    given !== undefined
+      ? holdsSeeds(path.resolve(given))
+        ? path.resolve(given)
+        : undefined
+      : findSeedsDir(environment());
   const seeds = dir ? loadSeeds(dir) : undefined;
   if (!seeds) {
     throw new UsageError(
@@ -25,7 +31,9 @@ export function seedsCommand(args: string[]): number {
   }
   const only = rest.find(isSeedLetter);
   const section = flags.get('section')?.toLowerCase();
-  const list = (only ? seeds[only] : [...seeds.W, ...seeds.R]).filter((s) => !section || s.section.toLowerCase().includes(section));
+  const list = (only ? seeds[only] : [...seeds.W, ...seeds.R]).filter(
+    (s) => !section || s.section.toLowerCase().includes(section),
+  );
   if (flags.has('json')) process.stdout.write(`${JSON.stringify(list, null, 1)}\n`);
   else for (const s of list) process.stdout.write(`${s.seed}:${s.line}:${s.sha}  [${s.section}]  ${s.text}\n`);
   return 0;

@@ -57,7 +57,10 @@ function isIdentity(segment: string): boolean {
 /** `GET /api/v2/jobs/{}`: the method and the path with every identity segment reduced. */
 export function templateOf(method: string, url: string): string {
   const u = new URL(url);
-  return `${method.toUpperCase()} ${u.pathname.split('/').map((seg) => (seg && isIdentity(seg) ? '{}' : seg)).join('/')}`;
+  return `${method.toUpperCase()} ${u.pathname
+    .split('/')
+    .map((seg) => (seg && isIdentity(seg) ? '{}' : seg))
+    .join('/')}`;
 }
 
 // A redacted signed URL must stay a URL: the checks replayed against it validate
@@ -67,23 +70,33 @@ const scrub = (text: string): string => redactMessage(text).split(REDACTED).join
 const TEXTUAL = /json|text|xml|html|javascript|x-www-form-urlencoded|event-stream/i;
 
 function bodyOf(buf: Buffer, contentType: string | undefined): { body: string; bodyEncoding?: 'base64' } {
-  return TEXTUAL.test(contentType ?? '') ? { body: scrub(buf.toString('utf8')) } : { body: buf.toString('base64'), bodyEncoding: 'base64' };
+  return TEXTUAL.test(contentType ?? '')
+    ? { body: scrub(buf.toString('utf8')) }
+    : { body: buf.toString('base64'), bodyEncoding: 'base64' };
 }
 
 function requestBody(req: HttpRequest): Pick<TapeEntry['request'], 'body' | 'bodyEncoding' | 'mimeType'> {
   if (req.json !== undefined) return { body: scrub(JSON.stringify(req.json)), mimeType: 'application/json' };
   if (req.form) {
-    const text = req.form.map(([n, v]) => (typeof v === 'string' ? `${n}=${v}` : `${n}=<file ${v.filename}, ${v.contentType}, ${v.data.byteLength} bytes>`)).join('\n');
+    const text = req.form
+      .map(([n, v]) =>
+        typeof v === 'string' ? `${n}=${v}` : `${n}=<file ${v.filename}, ${v.contentType}, ${v.data.byteLength} bytes>`,
+      )
+      .join('\n');
     return { body: scrub(text), mimeType: 'multipart/form-data' };
   }
   if (req.rawBody !== undefined) {
-    return typeof req.rawBody === 'string' ? { body: scrub(req.rawBody) } : { body: Buffer.from(req.rawBody).toString('base64'), bodyEncoding: 'base64' };
+    return typeof req.rawBody === 'string'
+      ? { body: scrub(req.rawBody) }
+      : { body: Buffer.from(req.rawBody).toString('base64'), bodyEncoding: 'base64' };
   }
   return {};
 }
 
 function redactedHeaders(h: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(h).map(([k, v]) => [k, redactHeader(k, v).split(REDACTED).join('REDACTED')]));
+  return Object.fromEntries(
+    Object.entries(h).map(([k, v]) => [k, redactHeader(k, v).split(REDACTED).join('REDACTED')]),
+  );
 }
 
 // --- the test an exchange belongs to -------------------------------------------------
@@ -137,7 +150,11 @@ class Recording {
       key: wsKeyOf(url),
       started: new Date().toISOString(),
       request: { method: 'GET', url: scrub(url), headers: {} },
-      ...(outcome.ok ? { response: { status: 101, headers: {}, body: '', truncated: false, elapsedMs: 0 } } : outcome.status !== undefined ? { response: { status: outcome.status, headers: {}, body: '', truncated: false, elapsedMs: 0 } } : {}),
+      ...(outcome.ok
+        ? { response: { status: 101, headers: {}, body: '', truncated: false, elapsedMs: 0 } }
+        : outcome.status !== undefined
+          ? { response: { status: outcome.status, headers: {}, body: '', truncated: false, elapsedMs: 0 } }
+          : {}),
       ...(outcome.ok ? {} : { error: scrub(outcome.reason) }),
       ws: { id, items: [] },
     });
@@ -148,7 +165,14 @@ class Recording {
     };
     return {
       sent: (text) => item({ kind: 'send', opcode: 1, data: scrub(text) }),
-      received: (data, isBinary, at) => item({ kind: 'receive', at, ...(isBinary ? { opcode: 2, data: data.toString('base64') } : { opcode: 1, data: scrub(data.toString('utf8')) }) }),
+      received: (data, isBinary, at) =>
+        item({
+          kind: 'receive',
+          at,
+          ...(isBinary
+            ? { opcode: 2, data: data.toString('base64') }
+            : { opcode: 1, data: scrub(data.toString('utf8')) }),
+        }),
       closed: (code, reason) => item({ kind: 'close', code, reason: scrub(reason) }),
       failed: (message) => item({ kind: 'error', reason: scrub(message) }),
     };
@@ -161,7 +185,15 @@ class Recording {
       started: new Date(Date.now() - (res?.elapsedMs ?? 0)).toISOString(),
       request: { method: req.method, url: scrub(req.url), headers: redactedHeaders(req.headers), ...requestBody(req) },
       ...(res
-        ? { response: { status: res.status, headers: redactedHeaders(res.headers), ...bodyOf(res.body, res.headers['content-type']), truncated: res.truncated, elapsedMs: Math.round(res.elapsedMs) } }
+        ? {
+            response: {
+              status: res.status,
+              headers: redactedHeaders(res.headers),
+              ...bodyOf(res.body, res.headers['content-type']),
+              truncated: res.truncated,
+              elapsedMs: Math.round(res.elapsedMs),
+            },
+          }
         : {}),
       ...(error ? { error: scrub(error) } : {}),
     };
@@ -267,7 +299,9 @@ class Replay {
     this.sockets.clear();
     // Stable: items of one connection keep their order, connections interleave by time.
     this.pending = entries
-      .flatMap((entry) => (entry.ws?.items ?? []).filter((item) => item.kind !== 'send').map((item) => ({ entry, item })))
+      .flatMap((entry) =>
+        (entry.ws?.items ?? []).filter((item) => item.kind !== 'send').map((item) => ({ entry, item })),
+      )
       .sort((a, b) => a.item.at - b.item.at);
     if (this.quiet) clearTimeout(this.quiet);
     this.quiet = undefined;
@@ -279,7 +313,10 @@ class Replay {
     const key = templateOf(req.method, req.url);
     const candidates = (this.byScope.get(scope) ?? []).filter((e) => e.key === key && !e.ws && !this.used.has(e));
     const entry = recordedAnswerFor(candidates, req);
-    if (!entry) throw new SuiteError(`not in the recording: ${shown(req.method, req.url)} (test "${scope}" has no recorded answer left for ${key})`);
+    if (!entry)
+      throw new SuiteError(
+        `not in the recording: ${shown(req.method, req.url)} (test "${scope}" has no recorded answer left for ${key})`,
+      );
     this.used.add(entry);
     // Frames that came before this exchange was answered reach the test before its answer does.
     this.release(false);
@@ -305,11 +342,14 @@ class Replay {
     const mine = (this.byScope.get(scope) ?? []).filter((e) => e.ws);
     const entry = mine.find((e) => e.key === key && !this.used.has(e));
     if (!entry) {
-      throw new SuiteError(`not in the recording: ${shown('GET', url)} (test "${scope}": ${mine.length === 0 ? 'the recording holds no WebSocket connection of this test' : `its ${mine.length} recorded WebSocket connection(s) are used up`})`);
+      throw new SuiteError(
+        `not in the recording: ${shown('GET', url)} (test "${scope}": ${mine.length === 0 ? 'the recording holds no WebSocket connection of this test' : `its ${mine.length} recorded WebSocket connection(s) are used up`})`,
+      );
     }
     this.used.add(entry);
     const status = entry.response?.status;
-    if (status !== 101) return { outcome: { ok: false, status, reason: entry.error ?? `the upgrade was answered ${status}` } };
+    if (status !== 101)
+      return { outcome: { ok: false, status, reason: entry.error ?? `the upgrade was answered ${status}` } };
     const socket = new ReplaySocket();
     this.sockets.set(entry, socket);
     this.schedule();
@@ -434,13 +474,21 @@ function valuesOf(raw: Raw, resolved: Raw, out: Record<string, string>): void {
 
 /** The stand-in of every credential variable a target used, for a recording's `placeholders`. */
 export function placeholdersOf(
-  target: { surfaces: Array<{ surface: string; token?: string; scenario: Raw }>; recipe: { entry: Raw; variables: string[] } },
+  target: {
+    surfaces: Array<{ surface: string; token?: string; scenario: Raw }>;
+    recipe: { entry: Raw; variables: string[] };
+  },
   defaultPrefixes: string[],
 ): Record<string, string> {
   const values: Record<string, string> = {};
   const written = (target.recipe.entry.surfaces ?? {}) as Record<string, Raw>;
   for (const s of target.surfaces) valuesOf(written[s.surface] ?? {}, { token: s.token, scenario: s.scenario }, values);
-  const prefixes = [...defaultPrefixes, ...target.surfaces.flatMap((s) => (typeof s.scenario.api_key_prefix === 'string' ? [s.scenario.api_key_prefix] : []))];
+  const prefixes = [
+    ...defaultPrefixes,
+    ...target.surfaces.flatMap((s) =>
+      typeof s.scenario.api_key_prefix === 'string' ? [s.scenario.api_key_prefix] : [],
+    ),
+  ];
   return Object.fromEntries(target.recipe.variables.map((v) => [v, placeholderFor(v, values[v] ?? '', prefixes)]));
 }
 

@@ -120,13 +120,17 @@ export function notTheApi(origin: string, operation: string, what: string): stri
   if (d) {
     const file = path.join(d, `${key(origin)}.not-api`);
     appendFileSync(file, `${operation}\t${what.replace(/\n/g, ' ')}\n`);
-    const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => l.split('\t') as [string, string]);
+    const lines = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.split('\t') as [string, string]);
     seen = [...new Map(lines).values()];
   }
   if (seen.length < NOT_THE_API_AFTER) return undefined;
   const reason = `${NOT_THE_API}${seen[0]} (and ${seen.length - 1} more operations alike, none answered as the API); the run ended early`;
   s.reason = reason;
-  if (d && !existsSync(path.join(d, `${key(origin)}.not-api-open`))) writeFileSync(path.join(d, `${key(origin)}.not-api-open`), reason);
+  if (d && !existsSync(path.join(d, `${key(origin)}.not-api-open`)))
+    writeFileSync(path.join(d, `${key(origin)}.not-api-open`), reason);
   return reason;
 }
 

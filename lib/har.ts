@@ -30,8 +30,30 @@ export interface RecordingMeta {
 export interface HarEntry {
   startedDateTime: string;
   time: number;
-  request: { method: string; url: string; httpVersion: string; headers: NV; queryString: NV; cookies: []; headersSize: -1; bodySize: number; postData?: { mimeType: string; text: string; _encoding?: 'base64' } };
-  response: { status: number; statusText: string; httpVersion: string; headers: NV; cookies: []; content: { size: number; mimeType: string; text?: string; encoding?: 'base64' }; redirectURL: string; headersSize: -1; bodySize: number; _error?: string; _truncated?: boolean };
+  request: {
+    method: string;
+    url: string;
+    httpVersion: string;
+    headers: NV;
+    queryString: NV;
+    cookies: [];
+    headersSize: -1;
+    bodySize: number;
+    postData?: { mimeType: string; text: string; _encoding?: 'base64' };
+  };
+  response: {
+    status: number;
+    statusText: string;
+    httpVersion: string;
+    headers: NV;
+    cookies: [];
+    content: { size: number; mimeType: string; text?: string; encoding?: 'base64' };
+    redirectURL: string;
+    headersSize: -1;
+    bodySize: number;
+    _error?: string;
+    _truncated?: boolean;
+  };
   cache: Record<string, never>;
   timings: { send: number; wait: number; receive: number };
   _scope: string;
@@ -43,7 +65,12 @@ export interface HarEntry {
 }
 
 export interface Har {
-  log: { version: '1.2'; creator: { name: string; version: string }; entries: HarEntry[]; _conformance?: RecordingMeta };
+  log: {
+    version: '1.2';
+    creator: { name: string; version: string };
+    entries: HarEntry[];
+    _conformance?: RecordingMeta;
+  };
 }
 
 const nv = (h: Record<string, string>): NV => Object.entries(h).map(([name, value]) => ({ name, value }));
@@ -65,7 +92,13 @@ function toEntry(t: TapeEntry): HarEntry {
       headersSize: -1,
       bodySize: t.request.body?.length ?? 0,
       ...(t.request.body !== undefined
-        ? { postData: { mimeType: t.request.mimeType ?? t.request.headers['content-type'] ?? 'application/octet-stream', text: t.request.body, ...(t.request.bodyEncoding ? { _encoding: t.request.bodyEncoding } : {}) } }
+        ? {
+            postData: {
+              mimeType: t.request.mimeType ?? t.request.headers['content-type'] ?? 'application/octet-stream',
+              text: t.request.body,
+              ...(t.request.bodyEncoding ? { _encoding: t.request.bodyEncoding } : {}),
+            },
+          }
         : {}),
     },
     response: {
@@ -95,33 +128,71 @@ function toEntry(t: TapeEntry): HarEntry {
   };
 }
 
-function wsFields(ws: NonNullable<TapeEntry['ws']>): Pick<HarEntry, '_resourceType' | '_webSocketMessages' | '_webSocketEvents' | '_webSocketId'> {
+function wsFields(
+  ws: NonNullable<TapeEntry['ws']>,
+): Pick<HarEntry, '_resourceType' | '_webSocketMessages' | '_webSocketEvents' | '_webSocketId'> {
   const frames = ws.items.filter((i) => i.kind === 'send' || i.kind === 'receive');
   const events = ws.items.filter((i) => i.kind === 'close' || i.kind === 'error');
   return {
     _resourceType: 'websocket',
     _webSocketId: ws.id,
-    _webSocketMessages: frames.map((i) => ({ type: i.kind as 'send' | 'receive', time: i.at / 1000, opcode: i.opcode ?? 1, data: i.data ?? '', _after: i.after })),
-    ...(events.length > 0 ? { _webSocketEvents: events.map((i) => ({ type: i.kind as 'close' | 'error', time: i.at / 1000, ...(i.code !== undefined ? { code: i.code } : {}), ...(i.reason !== undefined ? { reason: i.reason } : {}), _after: i.after })) } : {}),
+    _webSocketMessages: frames.map((i) => ({
+      type: i.kind as 'send' | 'receive',
+      time: i.at / 1000,
+      opcode: i.opcode ?? 1,
+      data: i.data ?? '',
+      _after: i.after,
+    })),
+    ...(events.length > 0
+      ? {
+          _webSocketEvents: events.map((i) => ({
+            type: i.kind as 'close' | 'error',
+            time: i.at / 1000,
+            ...(i.code !== undefined ? { code: i.code } : {}),
+            ...(i.reason !== undefined ? { reason: i.reason } : {}),
+            _after: i.after,
+          })),
+        }
+      : {}),
   };
 }
 
 /** A connection's frames and events back in the order they happened. */
 function wsItems(e: HarEntry): WsItem[] {
   const ms = (seconds: number): number => Math.round(seconds * 1000);
-  const frames: WsItem[] = (e._webSocketMessages ?? []).map((m) => ({ kind: m.type, at: ms(m.time), after: m._after ?? 0, opcode: m.opcode, data: m.data }));
-  const events: WsItem[] = (e._webSocketEvents ?? []).map((v) => ({ kind: v.type, at: ms(v.time), after: v._after ?? 0, ...(v.code !== undefined ? { code: v.code } : {}), ...(v.reason !== undefined ? { reason: v.reason } : {}) }));
+  const frames: WsItem[] = (e._webSocketMessages ?? []).map((m) => ({
+    kind: m.type,
+    at: ms(m.time),
+    after: m._after ?? 0,
+    opcode: m.opcode,
+    data: m.data,
+  }));
+  const events: WsItem[] = (e._webSocketEvents ?? []).map((v) => ({
+    kind: v.type,
+    at: ms(v.time),
+    after: v._after ?? 0,
+    ...(v.code !== undefined ? { code: v.code } : {}),
+    ...(v.reason !== undefined ? { reason: v.reason } : {}),
+  }));
   // Stable: a close recorded in the same millisecond as the last frame stays after it.
   return [...frames, ...events].sort((a, b) => a.at - b.at);
 }
 
 export function toHar(entries: TapeEntry[], meta: RecordingMeta, version: string): Har {
   const sorted = [...entries].sort((a, b) => a.started.localeCompare(b.started));
-  return { log: { version: '1.2', creator: { name: 'workflow-conformance', version }, entries: sorted.map(toEntry), _conformance: meta } };
+  return {
+    log: {
+      version: '1.2',
+      creator: { name: 'workflow-conformance', version },
+      entries: sorted.map(toEntry),
+      _conformance: meta,
+    },
+  };
 }
 
 export function fromHar(har: Har): TapeEntry[] {
-  if (har?.log?.version !== '1.2' || !Array.isArray(har.log.entries)) throw new Error('not a HAR 1.2 file (log.version "1.2" with log.entries)');
+  if (har?.log?.version !== '1.2' || !Array.isArray(har.log.entries))
+    throw new Error('not a HAR 1.2 file (log.version "1.2" with log.entries)');
   // Within one test the order of the entries is the order of its exchanges.
   return har.log.entries.map((e) => {
     const p = e.request.postData;
@@ -130,7 +201,12 @@ export function fromHar(har: Har): TapeEntry[] {
       scope: e._scope ?? '',
       key: e._key ?? `${e.request.method} ${new URL(e.request.url).pathname}`,
       started: e.startedDateTime,
-      request: { method: e.request.method, url: e.request.url, headers: obj(e.request.headers), ...(p ? { body: p.text, mimeType: p.mimeType, ...(p._encoding ? { bodyEncoding: p._encoding } : {}) } : {}) },
+      request: {
+        method: e.request.method,
+        url: e.request.url,
+        headers: obj(e.request.headers),
+        ...(p ? { body: p.text, mimeType: p.mimeType, ...(p._encoding ? { bodyEncoding: p._encoding } : {}) } : {}),
+      },
       ...(noAnswer
         ? {}
         : {

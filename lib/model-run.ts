@@ -100,7 +100,8 @@ export interface ModelOutcome {
  * the path needs; the length bound is part of what was drawn, so it is given too.
  */
 function replayOf(seed: number, path: string | null | undefined, counterexample: unknown, maxCommands: number): string {
-  const lists = Array.isArray(counterexample) && Array.isArray(counterexample[0]) ? (counterexample[0] as unknown[]) : [];
+  const lists =
+    Array.isArray(counterexample) && Array.isArray(counterexample[0]) ? (counterexample[0] as unknown[]) : [];
   const replayPaths = lists.map((l) => /replayPath="([^"]*)"/.exec(String(l))?.[1] ?? '');
   return `FC_SEED=${seed} FC_PATH=${path ?? ''}${replayPaths.some((p) => p) ? `@${replayPaths.join(',')}` : ''} FC_MAX_COMMANDS=${maxCommands}`;
 }
@@ -121,7 +122,9 @@ function sequenceText(steps: readonly TraceStep[]): string {
  * other rules it judged keep their evidence); an exchange the suite could not complete (a
  * stall, its own bound) ends the test as that error, with the seeds to run it again.
  */
-export async function runModel<M extends object, R extends { trace: Trace }>(opts: ModelRunOptions<M, R>): Promise<ModelOutcome> {
+export async function runModel<M extends object, R extends { trace: Trace }>(
+  opts: ModelRunOptions<M, R>,
+): Promise<ModelOutcome> {
   const { budget } = opts;
   const log = activeLog();
   const seed = budget.seed ?? (Date.now() ^ (Math.random() * 0x7fffffff)) | 0;
@@ -129,7 +132,13 @@ export async function runModel<M extends object, R extends { trace: Trace }>(opt
   let failing: TraceStep[] | undefined;
   const replayPaths = budget.replayPath?.split(',') ?? [];
   const arbitrary = fc.tuple(
-    ...opts.phases.map((phase, i) => fc.commands(phase.commands, { maxCommands: budget.maxCommands, size: 'max', ...(replayPaths[i] ? { replayPath: replayPaths[i] } : {}) })),
+    ...opts.phases.map((phase, i) =>
+      fc.commands(phase.commands, {
+        maxCommands: budget.maxCommands,
+        size: 'max',
+        ...(replayPaths[i] ? { replayPath: replayPaths[i] } : {}),
+      }),
+    ),
   );
   const property = fc.asyncProperty(arbitrary, async (lists) => {
     const trace = new Trace(opts.recorder);
@@ -139,7 +148,9 @@ export async function runModel<M extends object, R extends { trace: Trace }>(opt
       if (opts.finish) await trace.step(opts.finish.label, () => opts.finish!.fn(state.model, state.real));
     };
     // MODEL_TRACE=1 prints every run's steps to stderr (to see what the swarms draw).
-    const say = (how: string) => runConfig().property.trace && process.stderr.write(`[model] run ${runs} ${how}: ${trace.steps.map((s) => s.label).join(' | ')}\n`);
+    const say = (how: string) =>
+      runConfig().property.trace &&
+      process.stderr.write(`[model] run ${runs} ${how}: ${trace.steps.map((s) => s.label).join(' | ')}\n`);
     try {
       await (log ? log.strictly(body) : body());
       say('held');
@@ -157,7 +168,12 @@ export async function runModel<M extends object, R extends { trace: Trace }>(opt
     interruptAfterTimeLimit: budget.timeLimitMs,
     markInterruptAsFailure: false,
   });
-  const outcome: ModelOutcome = { seed: details.seed, planned: budget.numRuns, ran: details.numRuns, interrupted: details.interrupted };
+  const outcome: ModelOutcome = {
+    seed: details.seed,
+    planned: budget.numRuns,
+    ran: details.numRuns,
+    interrupted: details.interrupted,
+  };
   log?.properties.push({
     title: opts.title,
     seed: details.seed,

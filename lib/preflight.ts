@@ -17,7 +17,8 @@ function why(err: unknown, timedOut: boolean, timeoutMs: number): string {
   if (timedOut) return `no response headers within ${timeoutMs} ms`;
   const cause = (err as { cause?: { code?: string; message?: string } }).cause;
   if (cause?.code === 'ECONNREFUSED') return 'nothing listens there (connection refused)';
-  if (cause?.code === 'ENOTFOUND' || cause?.code === 'EAI_AGAIN') return `the host name does not resolve (${cause.code})`;
+  if (cause?.code === 'ENOTFOUND' || cause?.code === 'EAI_AGAIN')
+    return `the host name does not resolve (${cause.code})`;
   return `the connection failed before a response (${cause?.code ?? cause?.message ?? (err as Error).message})`;
 }
 
@@ -28,7 +29,11 @@ interface Answer {
 }
 
 /** One GET, its status and what its body says; the body is read only up to a few KiB. */
-async function get(url: string, headers: Record<string, string>, timeoutMs: number): Promise<Answer | { failed: string }> {
+async function get(
+  url: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+): Promise<Answer | { failed: string }> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
@@ -38,7 +43,11 @@ async function get(url: string, headers: Record<string, string>, timeoutMs: numb
       const text = (await res.text().catch(() => '')).slice(0, 4096);
       try {
         const body = JSON.parse(text) as { error?: unknown; message?: unknown; code?: unknown };
-        const e = (typeof body.error === 'object' && body.error ? body.error : body) as { code?: unknown; message?: unknown; type?: unknown };
+        const e = (typeof body.error === 'object' && body.error ? body.error : body) as {
+          code?: unknown;
+          message?: unknown;
+          type?: unknown;
+        };
         said = [e.code ?? e.type, e.message].filter((x) => typeof x === 'string').join(': ');
       } catch {
         said = text.replace(/\s+/g, ' ').trim().slice(0, 120);
@@ -84,7 +93,10 @@ interface AuthProbe {
 // The registry's only operation writes, so its credential is left to the specs.
 const AUTH_PROBES: Partial<Record<Surface, AuthProbe>> = {
   local: { path: () => `/api/v2/assets/${randomUUID()}` },
-  cloud: { path: () => `/api/v2/assets/${randomUUID()}`, alternative: { path: '/api/object_info', headers: (t) => ({ 'x-api-key': t }) } },
+  cloud: {
+    path: () => `/api/v2/assets/${randomUUID()}`,
+    alternative: { path: '/api/object_info', headers: (t) => ({ 'x-api-key': t }) },
+  },
   serverless: { path: () => `/api/v2/assets/${randomUUID()}` },
   router: { path: () => '/v2/models?limit=1' },
 };
@@ -94,15 +106,26 @@ const AUTH_PROBES: Partial<Record<Surface, AuthProbe>> = {
  * read to try it on); otherwise one sentence naming the surface and where the credential
  * came from. Only a 401 counts as a refusal: any other answer is for the specs to judge.
  */
-export async function checkCredential(surface: SurfaceTarget, timeoutMs = probeTimeoutMs()): Promise<string | undefined> {
+export async function checkCredential(
+  surface: SurfaceTarget,
+  timeoutMs = probeTimeoutMs(),
+): Promise<string | undefined> {
   const probe = AUTH_PROBES[surface.surface];
   if (!probe || surface.token === undefined) return undefined;
   const path = probe.path();
-  const first = await get(`${surface.baseUrl}${path}`, { accept: 'application/json', authorization: `Bearer ${surface.token}` }, timeoutMs);
+  const first = await get(
+    `${surface.baseUrl}${path}`,
+    { accept: 'application/json', authorization: `Bearer ${surface.token}` },
+    timeoutMs,
+  );
   if ('failed' in first) return `GET ${path.split('?')[0]} with the configured credential: ${first.failed}`;
   if (first.status !== 401) return undefined;
   if (probe.alternative) {
-    const alt = await get(`${surface.baseUrl}${probe.alternative.path}`, { accept: 'application/json', ...probe.alternative.headers(surface.token) }, timeoutMs);
+    const alt = await get(
+      `${surface.baseUrl}${probe.alternative.path}`,
+      { accept: 'application/json', ...probe.alternative.headers(surface.token) },
+      timeoutMs,
+    );
     if (!('failed' in alt) && alt.status >= 200 && alt.status < 300) return undefined;
   }
   const source = surface.tokenSource ?? 'the targets file';

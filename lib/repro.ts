@@ -14,10 +14,13 @@ const SKIP = new Set(['accept', 'content-length', 'host']);
 export function curlOf(ex: Exchange): string {
   const req = ex.request;
   const parts = ['curl -sS -i', req.method === 'GET' ? '' : req.method === 'HEAD' ? '-I' : `-X ${req.method}`];
-  for (const [name, value] of Object.entries(req.headers)) if (!SKIP.has(name.toLowerCase())) parts.push(`-H ${quote(`${name}: ${value}`)}`);
+  for (const [name, value] of Object.entries(req.headers))
+    if (!SKIP.has(name.toLowerCase())) parts.push(`-H ${quote(`${name}: ${value}`)}`);
   if (req.json !== undefined) {
     const body = JSON.stringify(req.json);
-    parts.push(`-H 'content-type: application/json' --data ${quote(body.length > 2000 ? `${body.slice(0, 2000)}…` : body)}`);
+    parts.push(
+      `-H 'content-type: application/json' --data ${quote(body.length > 2000 ? `${body.slice(0, 2000)}…` : body)}`,
+    );
   }
   // A multipart file travels with the command: a here-document writes it first, so the
   // line runs as pasted (files larger than FILE_INLINE_MAX are named, not carried).
@@ -28,11 +31,19 @@ export function curlOf(ex: Exchange): string {
       continue;
     }
     const local = safeFileName(v.filename);
-    if (v.data.byteLength <= FILE_INLINE_MAX) files.push(`base64 -d > ${quote(local)} <<'B64'\n${Buffer.from(v.data).toString('base64').replace(/.{76}/g, '$&\n')}\nB64`);
+    if (v.data.byteLength <= FILE_INLINE_MAX)
+      files.push(
+        `base64 -d > ${quote(local)} <<'B64'\n${Buffer.from(v.data).toString('base64').replace(/.{76}/g, '$&\n')}\nB64`,
+      );
     else files.push(`# ${quote(local)}: the uploaded file (${v.data.byteLength} bytes) is too large to carry here`);
     parts.push(`-F ${quote(`${name}=@${local};filename=${v.filename};type=${v.contentType}`)}`);
   }
-  if (req.rawBody !== undefined) parts.push(typeof req.rawBody === 'string' ? `--data-binary ${quote(req.rawBody.slice(0, 2000))}` : `--data-binary @body.bin`);
+  if (req.rawBody !== undefined)
+    parts.push(
+      typeof req.rawBody === 'string'
+        ? `--data-binary ${quote(req.rawBody.slice(0, 2000))}`
+        : `--data-binary @body.bin`,
+    );
   parts.push(quote(req.url));
   return redactMessage([...files, parts.filter(Boolean).join(' ')].join('\n'));
 }
@@ -64,6 +75,9 @@ export function describeRef(ref: ExchangeRef): string {
   } catch {
     // not absolute: keep as given
   }
-  const answer = ref.status === undefined ? 'no answer' : `${ref.status}${ref.code ? ` ${ref.code}` : ''}${ref.message ? ` "${ref.message}"` : ''}`;
+  const answer =
+    ref.status === undefined
+      ? 'no answer'
+      : `${ref.status}${ref.code ? ` ${ref.code}` : ''}${ref.message ? ` "${ref.message}"` : ''}`;
   return `${ref.method} ${path} -> ${answer}`;
 }

@@ -13,9 +13,15 @@ import { syncBuiltinESMExports } from 'node:module';
 
 /** sfc32: small, fast, and good enough for test data (never for secrets). */
 function sfc32(seed: Buffer): () => number {
-  let a = seed.readUInt32LE(0), b = seed.readUInt32LE(4), c = seed.readUInt32LE(8), d = seed.readUInt32LE(12);
+  let a = seed.readUInt32LE(0),
+    b = seed.readUInt32LE(4),
+    c = seed.readUInt32LE(8),
+    d = seed.readUInt32LE(12);
   return () => {
-    a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0;
+    a >>>= 0;
+    b >>>= 0;
+    c >>>= 0;
+    d >>>= 0;
     const t = (((a + b) | 0) + d) | 0;
     d = (d + 1) | 0;
     a = b ^ (b >>> 9);

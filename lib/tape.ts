@@ -6,8 +6,22 @@ export interface TapeEntry {
   scope: string;
   key: string;
   started: string;
-  request: { method: string; url: string; headers: Record<string, string>; body?: string; bodyEncoding?: 'base64'; mimeType?: string };
-  response?: { status: number; headers: Record<string, string>; body: string; bodyEncoding?: 'base64'; truncated: boolean; elapsedMs: number };
+  request: {
+    method: string;
+    url: string;
+    headers: Record<string, string>;
+    body?: string;
+    bodyEncoding?: 'base64';
+    mimeType?: string;
+  };
+  response?: {
+    status: number;
+    headers: Record<string, string>;
+    body: string;
+    bodyEncoding?: 'base64';
+    truncated: boolean;
+    elapsedMs: number;
+  };
   error?: string;
   /** A WebSocket connection: `request` is its upgrade, `response` the 101 or the refusal (absent when none came). */
   ws?: { id: string; items: WsItem[] };

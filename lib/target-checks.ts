@@ -42,7 +42,8 @@ export function urlProblem(value: string): string | undefined {
   } catch {
     return `"${value}" is not a URL; write it with its scheme, e.g. http://${value.replace(/^\/+/, '')}`;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `"${value}" has no http:// or https:// scheme; did you mean http://${value}?`;
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return `"${value}" has no http:// or https:// scheme; did you mean http://${value}?`;
   return undefined;
 }
 
@@ -57,14 +58,21 @@ function walk(raw: Raw, where: string, env: Env, out: EntryFindings, topLevel: b
     if (key.endsWith('_env')) {
       if (looksLikeSecret(value)) {
         out.leaked.push(value);
-        out.errors.push(`${at} must name an environment variable, but its value looks like a credential itself (not shown); export the credential as a variable and write its name here`);
+        out.errors.push(
+          `${at} must name an environment variable, but its value looks like a credential itself (not shown); export the credential as a variable and write its name here`,
+        );
       } else if (env[value] === undefined || env[value] === '') {
-        if (topLevel && key === 'token_env') out.errors.push(`${at} names $${value}, which is not set; export it (the credential for this surface) or remove token_env to send none`);
+        if (topLevel && key === 'token_env')
+          out.errors.push(
+            `${at} names $${value}, which is not set; export it (the credential for this surface) or remove token_env to send none`,
+          );
         else out.notices.push(`${at}: $${value} is not set, so checks that need ${key.slice(0, -4)} are skipped`);
       }
     } else if (SECRET_KEY.test(key)) {
       out.leaked.push(value);
-      out.errors.push(`${at} holds a literal credential (not shown); targets files never carry secrets: export it and write ${key}_env: <VARIABLE NAME> instead`);
+      out.errors.push(
+        `${at} holds a literal credential (not shown); targets files never carry secrets: export it and write ${key}_env: <VARIABLE NAME> instead`,
+      );
     } else if (key === 'base_url' || key.endsWith('_base_url')) {
       const problem = urlProblem(value);
       if (problem) out.errors.push(`${at}: ${problem}`);

@@ -22,7 +22,8 @@ const isMapping = (v: unknown): v is Raw => v !== null && typeof v === 'object' 
 const INPUTS = new Map<string, ScenarioInput>(SCENARIO_INPUTS.map((i) => [i.name, i]));
 
 /** How a known key is written: a credential as `<name>_env`. */
-const spelling = (k: KeyInfo): string => (k.type === 'credential' && !k.name.endsWith('_env') ? `${k.name}_env` : k.name);
+const spelling = (k: KeyInfo): string =>
+  k.type === 'credential' && !k.name.endsWith('_env') ? `${k.name}_env` : k.name;
 
 /** "; did you mean `x`?": the nearest spelling, else the keys known there (or `listHint` when they are many). */
 function tail(key: string, known: readonly KeyInfo[], listHint = 'see lib/scenario-inputs.ts'): string {
@@ -71,32 +72,49 @@ function checkEntry(name: string, entry: Raw, out: string[]): void {
   const at = `in target \`${name}\``;
   const single = 'surface' in entry;
   const multi = 'surfaces' in entry;
-  if (single && multi) out.push(`target \`${name}\` gives both \`surface\` and \`surfaces\`; give one (a surface and its keys, or a mapping of surfaces)`);
-  const entryKeys = ENTRY_KEYS.filter((k) => (single && !multi ? k.name !== 'surfaces' : multi && !single ? k.name !== 'surface' : true));
-  const known = multi && !single ? entryKeys : [...entryKeys, ...SURFACE_KEYS.filter((k) => !entryKeys.some((e) => e.name === k.name))];
+  if (single && multi)
+    out.push(
+      `target \`${name}\` gives both \`surface\` and \`surfaces\`; give one (a surface and its keys, or a mapping of surfaces)`,
+    );
+  const entryKeys = ENTRY_KEYS.filter((k) =>
+    single && !multi ? k.name !== 'surfaces' : multi && !single ? k.name !== 'surface' : true,
+  );
+  const known =
+    multi && !single
+      ? entryKeys
+      : [...entryKeys, ...SURFACE_KEYS.filter((k) => !entryKeys.some((e) => e.name === k.name))];
   for (const key of Object.keys(entry)) {
     if (knownAt(key, known)) continue;
-    if (multi && knownAt(key, SURFACE_KEYS)) out.push(`key \`${key}\` ${at} is read per surface when the target has \`surfaces\`: move it under surfaces.<surface>`);
+    if (multi && knownAt(key, SURFACE_KEYS))
+      out.push(
+        `key \`${key}\` ${at} is read per surface when the target has \`surfaces\`: move it under surfaces.<surface>`,
+      );
     else out.push(`unknown key \`${key}\` ${at}${tail(key, known)}`);
   }
   const from = entry.credentials_from;
   if (from !== undefined && !(CREDENTIALS_FROM as readonly unknown[]).includes(from)) {
-    out.push(`credentials_from ${at} is ${JSON.stringify(from)}; its one value is \`${CREDENTIALS_FROM.join('`, `')}\` (or leave the key out)`);
+    out.push(
+      `credentials_from ${at} is ${JSON.stringify(from)}; its one value is \`${CREDENTIALS_FROM.join('`, `')}\` (or leave the key out)`,
+    );
   }
   if (isMapping(entry.load)) {
-    for (const key of Object.keys(entry.load)) if (!knownAt(key, LOAD_KEYS)) out.push(`unknown key \`${key}\` ${at} (load)${tail(key, LOAD_KEYS)}`);
+    for (const key of Object.keys(entry.load))
+      if (!knownAt(key, LOAD_KEYS)) out.push(`unknown key \`${key}\` ${at} (load)${tail(key, LOAD_KEYS)}`);
   }
   if (single || !multi) checkSurface(name, '', entry, out);
   if (multi && !single && isMapping(entry.surfaces)) {
     for (const [surface, body] of Object.entries(entry.surfaces)) {
       if (!(SURFACES as readonly string[]).includes(surface)) {
         const n = nearest(surface, SURFACES);
-        out.push(`unknown surface \`${surface}\` ${at} (surfaces)${n ? `; did you mean \`${n}\`?` : `; the surfaces are ${SURFACES.join(', ')}`}`);
+        out.push(
+          `unknown surface \`${surface}\` ${at} (surfaces)${n ? `; did you mean \`${n}\`?` : `; the surfaces are ${SURFACES.join(', ')}`}`,
+        );
         continue;
       }
       if (!isMapping(body)) continue;
       for (const key of Object.keys(body)) {
-        if (!knownAt(key, SURFACE_KEYS)) out.push(`unknown key \`${key}\` ${at} (surfaces.${surface})${tail(key, SURFACE_KEYS)}`);
+        if (!knownAt(key, SURFACE_KEYS))
+          out.push(`unknown key \`${key}\` ${at} (surfaces.${surface})${tail(key, SURFACE_KEYS)}`);
       }
       checkSurface(name, `surfaces.${surface}.`, body, out);
     }
@@ -109,20 +127,24 @@ function checkSurface(name: string, prefix: string, body: Raw, out: string[]): v
   if (isMapping(body.scenario)) {
     for (const [key, value] of Object.entries(body.scenario)) {
       if (!scenarioKeyKnown(key)) {
-        out.push(`unknown key \`${key}\` ${at} (${prefix}scenario)${tail(key, SCENARIO_INPUTS, 'it is not a scenario input the suite reads (lib/scenario-inputs.ts lists them)')}`);
+        out.push(
+          `unknown key \`${key}\` ${at} (${prefix}scenario)${tail(key, SCENARIO_INPUTS, 'it is not a scenario input the suite reads (lib/scenario-inputs.ts lists them)')}`,
+        );
         continue;
       }
       const members = INPUTS.get(key)?.members;
       if (members && isMapping(value)) {
         const memberKeys = members.map((m): KeyInfo => ({ name: m, type: 'string', unlocks: '' }));
-        for (const m of Object.keys(value)) if (!members.includes(m)) out.push(`unknown key \`${m}\` ${at} (${prefix}scenario.${key})${tail(m, memberKeys)}`);
+        for (const m of Object.keys(value))
+          if (!members.includes(m))
+            out.push(`unknown key \`${m}\` ${at} (${prefix}scenario.${key})${tail(m, memberKeys)}`);
       }
     }
   }
   if (isMapping(body.capabilities)) {
     for (const key of Object.keys(body.capabilities)) {
-      if (!knownAt(key, CAPABILITIES)) out.push(`unknown key \`${key}\` ${at} (${prefix}capabilities)${tail(key, CAPABILITIES)}`);
+      if (!knownAt(key, CAPABILITIES))
+        out.push(`unknown key \`${key}\` ${at} (${prefix}capabilities)${tail(key, CAPABILITIES)}`);
     }
   }
 }
-

@@ -34,7 +34,8 @@ function plainJson(value: unknown): boolean {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
   if (typeof value === 'number') return Number.isFinite(value);
   if (Array.isArray(value)) return value.every(plainJson);
-  if (typeof value === 'object') return Object.getPrototypeOf(value) === Object.prototype && Object.values(value).every(plainJson);
+  if (typeof value === 'object')
+    return Object.getPrototypeOf(value) === Object.prototype && Object.values(value).every(plainJson);
   return false;
 }
 

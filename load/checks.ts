@@ -30,7 +30,12 @@ export function brokenRules(checks: readonly CheckResult[]): string[] {
 export function checkOf(raw: unknown): CheckResult {
   const c = (raw ?? {}) as Partial<CheckResult> & { name?: string; ok?: boolean; detail?: string };
   if (c.outcome) return c as CheckResult;
-  return { rule: c.rule ?? '(unknown)', outcome: c.ok ? 'held' : 'broken', what: c.name ?? '', received: c.detail ?? '' };
+  return {
+    rule: c.rule ?? '(unknown)',
+    outcome: c.ok ? 'held' : 'broken',
+    what: c.name ?? '',
+    received: c.detail ?? '',
+  };
 }
 
 /** One line of a check for a console or a table: what was judged, then what was measured (and expected, when it broke). */

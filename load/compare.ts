@@ -35,7 +35,10 @@ type PerSecond = 'p50' | 'p90' | 'p99' | 'max';
  * latency's floor is measured (`spread`): the spread of the runs' own per-second figures;
  * the other metrics have a fixed floor.
  */
-const DIRECTIONS: Record<string, { better: 'lower' | 'higher'; unit: string } & ({ floor: number } | { spread: PerSecond })> = {
+const DIRECTIONS: Record<
+  string,
+  { better: 'lower' | 'higher'; unit: string } & ({ floor: number } | { spread: PerSecond })
+> = {
   p50: { better: 'lower', spread: 'p50', unit: 'ms' },
   p90: { better: 'lower', spread: 'p90', unit: 'ms' },
   p95: { better: 'lower', spread: 'p90', unit: 'ms' },
@@ -58,19 +61,28 @@ const DIRECTIONS: Record<string, { better: 'lower' | 'higher'; unit: string } & 
 
 /** The interquartile range of a run's measured seconds' figure (0 without a timeline). */
 function secondSpread(timeline: readonly Second[] | undefined, key: PerSecond): number {
-  const values = (timeline ?? []).filter((s) => !s.warmup && Number.isFinite(s[key])).map((s) => s[key]).sort((a, b) => a - b);
+  const values = (timeline ?? [])
+    .filter((s) => !s.warmup && Number.isFinite(s[key]))
+    .map((s) => s[key])
+    .sort((a, b) => a - b);
   if (values.length < 2) return 0;
   return percentile(values, 75) - percentile(values, 25);
 }
 
 /** A metric's noise floor for these two runs, and how it was set. */
-function noiseFloor(metric: string, baseline: LoadReport, current: LoadReport): { floor: number; from: string } | undefined {
+function noiseFloor(
+  metric: string,
+  baseline: LoadReport,
+  current: LoadReport,
+): { floor: number; from: string } | undefined {
   const dir = DIRECTIONS[metric];
   if (!dir) return undefined;
   if ('floor' in dir) return { floor: dir.floor, from: 'fixed' };
   const spread = Math.max(secondSpread(baseline.timeline, dir.spread), secondSpread(current.timeline, dir.spread));
   const floor = Math.round(Math.max(LATENCY_RESOLUTION_MS, spread) * 1000) / 1000;
-  return spread > LATENCY_RESOLUTION_MS ? { floor, from: `per-second ${dir.spread} spread` } : { floor, from: 'timer resolution' };
+  return spread > LATENCY_RESOLUTION_MS
+    ? { floor, from: `per-second ${dir.spread} spread` }
+    : { floor, from: 'timer resolution' };
 }
 
 /** Below this p, two runs' per-second samples of a latency differ (two-sided). */
@@ -100,7 +112,7 @@ export function mannWhitneyP(a: readonly number[], b: readonly number[]): number
   const all = [...a.map((v) => ({ v, from: 0 })), ...b.map((v) => ({ v, from: 1 }))].sort((x, y) => x.v - y.v);
   const ranks = new Array<number>(all.length);
   let ties = 0;
-  for (let i = 0; i < all.length; ) {
+  for (let i = 0; i < all.length;) {
     let j = i;
     while (j + 1 < all.length && all[j + 1].v === all[i].v) j++;
     const rank = (i + j) / 2 + 1;
@@ -156,12 +168,15 @@ export interface Comparison {
 /** What differs between the runs' setups: a comparison across them is not like for like. */
 function setupWarnings(b: LoadReport, c: LoadReport): string[] {
   const out: string[] = [];
-  const target = (r: LoadReport) => `${r.target.name} ${r.target.baseUrl}${r.target.fault ? ` (fault ${r.target.fault})` : ''}`;
+  const target = (r: LoadReport) =>
+    `${r.target.name} ${r.target.baseUrl}${r.target.fault ? ` (fault ${r.target.fault})` : ''}`;
   if (target(b) !== target(c)) out.push(`different targets: ${target(b)} vs ${target(c)}`);
   const eff = (r: LoadReport) => r.profile.effective ?? r.profile.requested;
-  if (eff(b)?.durationS !== eff(c)?.durationS) out.push(`different durations: ${eff(b)?.durationS} s vs ${eff(c)?.durationS} s`);
+  if (eff(b)?.durationS !== eff(c)?.durationS)
+    out.push(`different durations: ${eff(b)?.durationS} s vs ${eff(c)?.durationS} s`);
   if (eff(b)?.rate !== eff(c)?.rate) out.push(`different rates: ${eff(b)?.rate}/s vs ${eff(c)?.rate}/s`);
-  if (eff(b)?.connections !== eff(c)?.connections) out.push(`different connections: ${eff(b)?.connections} vs ${eff(c)?.connections}`);
+  if (eff(b)?.connections !== eff(c)?.connections)
+    out.push(`different connections: ${eff(b)?.connections} vs ${eff(c)?.connections}`);
   return out;
 }
 
@@ -176,9 +191,17 @@ function pct(base: number, cur: number): number {
   return ((cur - base) / Math.abs(base)) * 100;
 }
 
-export function compareReports(baseline: LoadReport, current: LoadReport, tolerancePct = DEFAULT_TOLERANCE_PCT): Comparison {
-  if (baseline.profile.name !== current.profile.name) throw new CompareError(`different profiles: ${baseline.profile.name} vs ${current.profile.name}`);
-  if ((baseline.model?.name ?? 'open') !== (current.model?.name ?? 'open')) throw new CompareError(`different load models: ${baseline.model?.name} vs ${current.model?.name} (their latencies measure different things)`);
+export function compareReports(
+  baseline: LoadReport,
+  current: LoadReport,
+  tolerancePct = DEFAULT_TOLERANCE_PCT,
+): Comparison {
+  if (baseline.profile.name !== current.profile.name)
+    throw new CompareError(`different profiles: ${baseline.profile.name} vs ${current.profile.name}`);
+  if ((baseline.model?.name ?? 'open') !== (current.model?.name ?? 'open'))
+    throw new CompareError(
+      `different load models: ${baseline.model?.name} vs ${current.model?.name} (their latencies measure different things)`,
+    );
   const diffs: MetricDiff[] = [];
   const regressions: string[] = [];
   const improvements: string[] = [];
@@ -201,21 +224,53 @@ export function compareReports(baseline: LoadReport, current: LoadReport, tolera
     const significant = p === undefined ? undefined : p < SIGNIFICANCE;
     const regression = worse > floor && beyondTolerance && significant !== false;
     const better = -worse > floor && beyondTolerance && significant !== false;
-    diffs.push({ metric, baseline: b, current: c, changePct: Math.round(change * 10) / 10, regression, floor, floorFrom: from, unit: dir.unit, ...(p !== undefined ? { p, significant, samples: [sb.length, sc.length] as [number, number] } : {}) });
+    diffs.push({
+      metric,
+      baseline: b,
+      current: c,
+      changePct: Math.round(change * 10) / 10,
+      regression,
+      floor,
+      floorFrom: from,
+      unit: dir.unit,
+      ...(p !== undefined ? { p, significant, samples: [sb.length, sc.length] as [number, number] } : {}),
+    });
     const text = `${metric} ${b}${dir.unit} → ${c}${dir.unit} (${change > 0 ? '+' : ''}${Number.isFinite(change) ? change.toFixed(1) : '∞'}%)`;
     if (regression) regressions.push(text);
     else if (better) improvements.push(text);
-    else if (beyondTolerance && Math.abs(worse) > floor && significant === false) notSignificant.push(`${text}: no significant change (Mann-Whitney p = ${p} over ${sb.length} and ${sc.length} measured seconds)`);
-    else if (worse > 0 && beyondTolerance) withinFloor.push(`${text}: worse by ${round3(worse)}${dir.unit}, within its noise floor of ${floor}${dir.unit} (${from})`);
+    else if (beyondTolerance && Math.abs(worse) > floor && significant === false)
+      notSignificant.push(
+        `${text}: no significant change (Mann-Whitney p = ${p} over ${sb.length} and ${sc.length} measured seconds)`,
+      );
+    else if (worse > 0 && beyondTolerance)
+      withinFloor.push(
+        `${text}: worse by ${round3(worse)}${dir.unit}, within its noise floor of ${floor}${dir.unit} (${from})`,
+      );
   }
   const passedBefore = new Set(baseline.thresholds.filter((t) => t.ok).map((t) => t.expr));
-  for (const t of current.thresholds) if (!t.ok && t.decides !== false && passedBefore.has(t.expr)) regressions.push(`threshold ${t.expr} now fails (measured ${t.actual ?? 'nothing'})`);
+  for (const t of current.thresholds)
+    if (!t.ok && t.decides !== false && passedBefore.has(t.expr))
+      regressions.push(`threshold ${t.expr} now fails (measured ${t.actual ?? 'nothing'})`);
   const checksBefore = new Set(baseline.checks.filter(held).map((c) => c.rule));
-  for (const c of current.checks) if (!held(c) && checksBefore.has(c.rule)) regressions.push(`check ${c.rule} now fails: ${checkText(c)}`);
-  return { profile: current.profile.name, diffs, regressions, improvements, withinFloor, notSignificant, warnings: setupWarnings(baseline, current) };
+  for (const c of current.checks)
+    if (!held(c) && checksBefore.has(c.rule)) regressions.push(`check ${c.rule} now fails: ${checkText(c)}`);
+  return {
+    profile: current.profile.name,
+    diffs,
+    regressions,
+    improvements,
+    withinFloor,
+    notSignificant,
+    warnings: setupWarnings(baseline, current),
+  };
 }
 
-export function renderComparison(cmp: Comparison, baselineFile: string, currentFile: string, tolerancePct: number): string {
+export function renderComparison(
+  cmp: Comparison,
+  baselineFile: string,
+  currentFile: string,
+  tolerancePct: number,
+): string {
   const noise = cmp.notSignificant.length + cmp.withinFloor.length;
   const headline = cmp.regressions.length
     ? `**${cmp.regressions.length} regression(s)**`
@@ -225,17 +280,35 @@ export function renderComparison(cmp: Comparison, baselineFile: string, currentF
   const lines = [
     `### Load comparison: ${cmp.profile} — ${headline}`,
     '',
-    ...(cmp.warnings.length ? [`**Not like for like**: ${cmp.warnings.join('; ')}. The figures are compared all the same; read the changes with that in mind.`, ''] : []),
+    ...(cmp.warnings.length
+      ? [
+          `**Not like for like**: ${cmp.warnings.join('; ')}. The figures are compared all the same; read the changes with that in mind.`,
+          '',
+        ]
+      : []),
     `Baseline \`${baselineFile}\`, current \`${currentFile}\`, tolerance ${tolerancePct}%. A metric regresses when it is worse by more than the tolerance and by more than its noise floor, and, for a latency with at least ${MIN_SAMPLES} measured seconds in both runs, when the two runs' per-second figures differ as distributions (two-sided Mann-Whitney U test, p < ${SIGNIFICANCE}): a busy machine moves single figures, not whole distributions. A latency's floor is the larger of ${LATENCY_RESOLUTION_MS} ms (timer resolution) and the interquartile range of the two runs' own per-second figures; the other floors are fixed.`,
     '',
     '| metric | baseline | current | change | noise floor | p (seconds) | |',
     '| - | -: | -: | -: | -: | -: | - |',
-    ...cmp.diffs.map((d) => `| ${d.metric} | ${d.baseline}${d.unit} | ${d.current}${d.unit} | ${Number.isFinite(d.changePct) ? `${d.changePct > 0 ? '+' : ''}${d.changePct}%` : 'new'} | ${d.floor}${d.unit} (${d.floorFrom}) | ${d.p !== undefined ? `${d.p} (${d.samples!.join(' / ')})` : '—'} | ${d.regression ? '**REGRESSION**' : d.significant === false && Math.abs(d.changePct) > tolerancePct ? 'no significant change' : ''} |`),
+    ...cmp.diffs.map(
+      (d) =>
+        `| ${d.metric} | ${d.baseline}${d.unit} | ${d.current}${d.unit} | ${Number.isFinite(d.changePct) ? `${d.changePct > 0 ? '+' : ''}${d.changePct}%` : 'new'} | ${d.floor}${d.unit} (${d.floorFrom}) | ${d.p !== undefined ? `${d.p} (${d.samples!.join(' / ')})` : '—'} | ${d.regression ? '**REGRESSION**' : d.significant === false && Math.abs(d.changePct) > tolerancePct ? 'no significant change' : ''} |`,
+    ),
     '',
   ];
   if (cmp.regressions.length) lines.push('Regressions:', ...cmp.regressions.map((r) => `- ${r}`), '');
-  if (cmp.notSignificant.length) lines.push('Beyond the tolerance but not a significant change (not counted):', ...cmp.notSignificant.map((r) => `- ${r}`), '');
-  if (cmp.withinFloor.length) lines.push('Above the tolerance but within the noise floor (not counted):', ...cmp.withinFloor.map((r) => `- ${r}`), '');
+  if (cmp.notSignificant.length)
+    lines.push(
+      'Beyond the tolerance but not a significant change (not counted):',
+      ...cmp.notSignificant.map((r) => `- ${r}`),
+      '',
+    );
+  if (cmp.withinFloor.length)
+    lines.push(
+      'Above the tolerance but within the noise floor (not counted):',
+      ...cmp.withinFloor.map((r) => `- ${r}`),
+      '',
+    );
   if (cmp.improvements.length) lines.push('Improvements:', ...cmp.improvements.map((r) => `- ${r}`), '');
   return lines.join('\n');
 }
@@ -250,7 +323,8 @@ export function readReport(file: string): LoadReport {
   const r = parsed as Partial<LoadReport>;
   // load-report/1 (before the open model) has the same metrics, thresholds and checks.
   const schema: unknown = r.schema;
-  if ((schema !== 'load-report/1' && schema !== 'load-report/2') || !r.profile || !r.metrics) throw new CompareError(`${file} is not a load report (schema load-report/1 or /2)`);
+  if ((schema !== 'load-report/1' && schema !== 'load-report/2') || !r.profile || !r.metrics)
+    throw new CompareError(`${file} is not a load report (schema load-report/1 or /2)`);
   // Checks of reports written before they were result values read as results (load/checks.ts).
   return { ...r, checks: (r.checks ?? []).map(checkOf) } as LoadReport;
 }
@@ -258,7 +332,10 @@ export function readReport(file: string): LoadReport {
 function main(): number {
   let parsed;
   try {
-    parsed = parseArgs({ options: { tolerance: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true });
+    parsed = parseArgs({
+      options: { tolerance: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+    });
   } catch (err) {
     console.error(`load compare: ${(err as Error).message}\n${USAGE}`);
     return 2;

@@ -21,7 +21,13 @@ import { contractCheck, driveNotes, metricsOfRun, rawFigures, verdictOfRun } fro
 import type { LoadReport, RunOptions } from './engine/report-shape.ts';
 import { environment as runEnvironment } from '../lib/config/env.ts';
 
-export { REPORT_SCHEMA, type LoadReport, type ModelInfo, type RunOptions, type Verdict } from './engine/report-shape.ts';
+export {
+  REPORT_SCHEMA,
+  type LoadReport,
+  type ModelInfo,
+  type RunOptions,
+  type Verdict,
+} from './engine/report-shape.ts';
 export { environment } from './engine/report-base.ts';
 export { modelSummary } from './engine/settings.ts';
 
@@ -38,7 +44,8 @@ export async function runProfile(profile: Profile, opts: RunOptions = {}): Promi
     const thresholdExprs = opts.thresholds ?? profile.thresholds;
     const thresholds = thresholdExprs.map(parseThreshold); // a mistake stops the run before any load
     const base = reportBase(profile, opts, open, settings, model, thresholdExprs, startedAt);
-    const ended = (verdict: LoadReport['verdict'], reason: string, checks: CheckResult[] = []): LoadReport => endedReport(base, profile.family, verdict, reason, notes, checks);
+    const ended = (verdict: LoadReport['verdict'], reason: string, checks: CheckResult[] = []): LoadReport =>
+      endedReport(base, profile.family, verdict, reason, notes, checks);
     if (!open.surface) return ended('skipped', noSurfaceReason(profile, open));
     const target = shardTarget(open.surface, profile.perShardScenario, opts.shard, profile.name);
     const redactor = new Redactor(open.resolved.secrets);
@@ -54,11 +61,27 @@ export async function runProfile(profile: Profile, opts: RunOptions = {}): Promi
       return ended('interrupted', '');
     }
     const work = prepared.work;
-    if (!contract) notes.push(`no ${profile.family} contract is registered yet: responses were judged by the profile only, not sampled against a contract`);
+    if (!contract)
+      notes.push(
+        `no ${profile.family} contract is registered yet: responses were judged by the profile only, not sampled against a contract`,
+      );
 
     const url = new URL(target.baseUrl);
-    const sampler = contract ? new ContractSampler(contract, responseChecks, url.pathname.replace(/\/+$/, ''), profile.sampleEvery ?? 10) : undefined;
-    const { result, tally } = await drive({ profile, work, settings, model, lateAfterMs, origin: url.origin, sampler, progress: opts.progress, signal: opts.signal, note: (n) => notes.push(n) });
+    const sampler = contract
+      ? new ContractSampler(contract, responseChecks, url.pathname.replace(/\/+$/, ''), profile.sampleEvery ?? 10)
+      : undefined;
+    const { result, tally } = await drive({
+      profile,
+      work,
+      settings,
+      model,
+      lateAfterMs,
+      origin: url.origin,
+      sampler,
+      progress: opts.progress,
+      signal: opts.signal,
+      note: (n) => notes.push(n),
+    });
     const raw = rawFigures(settings, model, result, tally);
     notes.push(...driveNotes(profile, settings, model, result));
 
@@ -74,9 +97,21 @@ export async function runProfile(profile: Profile, opts: RunOptions = {}): Promi
       checks.push(sampled.check);
       if (sampled.note) notes.push(sampled.note);
     }
-    checks.push(...(outcome.checks ?? []).map((x) => ({ ...x, ...(x.received ? { received: redactor.text(x.received) } : {}), ...(x.expected ? { expected: redactor.text(x.expected) } : {}) })));
+    checks.push(
+      ...(outcome.checks ?? []).map((x) => ({
+        ...x,
+        ...(x.received ? { received: redactor.text(x.received) } : {}),
+        ...(x.expected ? { expected: redactor.text(x.expected) } : {}),
+      })),
+    );
     notes.push(...(outcome.notes ?? []));
-    const judged = verdictOfRun(result.interrupted, thresholds, metrics, checks, new Set((opts.yourThresholds ?? []).map((e) => parseThreshold(e).expr)));
+    const judged = verdictOfRun(
+      result.interrupted,
+      thresholds,
+      metrics,
+      checks,
+      new Set((opts.yourThresholds ?? []).map((e) => parseThreshold(e).expr)),
+    );
     return {
       ...base,
       verdict: judged.verdict,

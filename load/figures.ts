@@ -40,7 +40,11 @@ export function encodeFigures(h: Decoded): Pick<RawFigures, 'corrected' | 'uncor
 }
 
 function decodeFigures(raw: RawFigures): Decoded {
-  return { corrected: decodeHdr(raw.corrected), uncorrected: decodeHdr(raw.uncorrected), spacing: decodeHdr(raw.spacing) };
+  return {
+    corrected: decodeHdr(raw.corrected),
+    uncorrected: decodeHdr(raw.uncorrected),
+    spacing: decodeHdr(raw.spacing),
+  };
 }
 
 const pct = (part: number, whole: number, digits = 4): number => (whole ? round((100 * part) / whole, digits) : 0);
@@ -91,7 +95,8 @@ export function mergeFigures(parts: readonly RawFigures[]): RawFigures {
   if (parts.length === 0) throw new Error('nothing to merge');
   const model = parts[0].model;
   const counts = { ...parts[0].counts };
-  for (const p of parts.slice(1)) for (const k of Object.keys(counts) as Array<keyof RawCounts>) counts[k] += p.counts[k];
+  for (const p of parts.slice(1))
+    for (const k of Object.keys(counts) as Array<keyof RawCounts>) counts[k] += p.counts[k];
   const decoded = parts.map(decodeFigures);
   return {
     model,

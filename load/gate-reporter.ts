@@ -25,6 +25,10 @@ export default class LoadGateReporter extends ConformanceReporter {
       ...(settings.fault ? { fault: settings.fault } : {}),
     });
     const report = joinLoadRuns(projects, runs, run.rules);
-    return { report, ...gateLines(report, runs, this.outputDir), status: report.summary.verdict === 'pass' ? 'passed' : 'failed' };
+    return {
+      report,
+      ...gateLines(report, runs, this.outputDir),
+      status: report.summary.verdict === 'pass' ? 'passed' : 'failed',
+    };
   }
 }

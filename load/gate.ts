@@ -59,11 +59,14 @@ export function profilesLine(runs: readonly LoadProfileRun[]): string {
   const notStarted = runs.filter((r) => !r.report);
   const skipped = runs.filter((r) => r.report && r.verdict === 'skipped');
   const judged = runs.length - notStarted.length - skipped.length;
-  const why = (rs: readonly LoadProfileRun[], of: (r: LoadProfileRun) => string | undefined) => [...new Set(rs.map(of).filter((x): x is string => !!x))].join('; ');
+  const why = (rs: readonly LoadProfileRun[], of: (r: LoadProfileRun) => string | undefined) =>
+    [...new Set(rs.map(of).filter((x): x is string => !!x))].join('; ');
   return [
     `${judged} load profile${judged === 1 ? '' : 's'} judged the LOAD.* cells`,
     ...(skipped.length ? [`${skipped.length} skipped (${why(skipped, (r) => r.skip_reason)})`] : []),
-    ...(notStarted.length ? [`${notStarted.length} could not start (${why(notStarted, (r) => r.checks[0]?.what)})`] : []),
+    ...(notStarted.length
+      ? [`${notStarted.length} could not start (${why(notStarted, (r) => r.checks[0]?.what)})`]
+      : []),
   ].join('; ');
 }
 
@@ -100,13 +103,20 @@ export async function runLoadProfiles(opts: GateOptions): Promise<LoadProfileRun
     runs.push(loadProfileRun(report, profile.rules, files, opts.reports));
     const broken = brokenRules(report.checks);
     const notHeld = report.checks.filter((c) => !held(c)).length;
-    if (!opts.quiet) out(`load ${profile.name}${report.target.surface !== '(none)' ? ` on ${report.target.surface}` : ''}: ${report.verdict.toUpperCase()}${report.skipReason ? ` — ${report.skipReason}` : ''}${broken.length ? ` — broken: ${broken.join(', ')}` : notHeld ? ` — ${notHeld} check(s) not judged` : ''} (${path.relative(process.cwd(), files.markdown)})`);
+    if (!opts.quiet)
+      out(
+        `load ${profile.name}${report.target.surface !== '(none)' ? ` on ${report.target.surface}` : ''}: ${report.verdict.toUpperCase()}${report.skipReason ? ` — ${report.skipReason}` : ''}${broken.length ? ` — broken: ${broken.join(', ')}` : notHeld ? ` — ${notHeld} check(s) not judged` : ''} (${path.relative(process.cwd(), files.markdown)})`,
+      );
   }
   return runs;
 }
 
 /** The run's verdict line once the load runs are joined into `report`, and the line naming its reports (in `reports`). */
-export function gateLines(report: ConformanceReport, runs: readonly LoadProfileRun[], reports: string): { verdictLine: string; reportsLine: string } {
+export function gateLines(
+  report: ConformanceReport,
+  runs: readonly LoadProfileRun[],
+  reports: string,
+): { verdictLine: string; reportsLine: string } {
   const s = report.summary;
   return {
     verdictLine: `Conformance with load ${s.verdict.toUpperCase()}${s.reason ? ` (${s.reason})` : ''}: ${profilesLine(runs)}${s.must_failed.length ? `; MUST failed: ${s.must_failed.join(', ')}` : ''}${s.should_failed.length ? `; SHOULD failed: ${s.should_failed.join(', ')}` : ''}${s.errors.length ? `; could not judge: ${s.errors.join(', ')}` : ''}`,

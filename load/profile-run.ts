@@ -6,7 +6,12 @@ import type { LoadProfileRun } from '../report/report.ts';
 import type { LoadReport } from './engine.ts';
 
 /** `files` are the load report's paths, `from` the conformance report's folder. */
-export function loadProfileRun(report: LoadReport, rules: readonly string[], files: { json: string; markdown: string; html: string }, from: string): LoadProfileRun {
+export function loadProfileRun(
+  report: LoadReport,
+  rules: readonly string[],
+  files: { json: string; markdown: string; html: string },
+  from: string,
+): LoadProfileRun {
   const rel = (f: string): string => path.relative(from, f).split(path.sep).join('/');
   return {
     profile: report.profile.name,
@@ -16,7 +21,9 @@ export function loadProfileRun(report: LoadReport, rules: readonly string[], fil
     ...(report.target.fault ? { fault: report.target.fault } : {}),
     rules: [...rules],
     checks: report.checks,
-    thresholds_missed: report.thresholds.filter((t) => !t.ok && t.decides !== false).map((t) => `${t.expr} (measured ${t.actual ?? 'nothing'})`),
+    thresholds_missed: report.thresholds
+      .filter((t) => !t.ok && t.decides !== false)
+      .map((t) => `${t.expr} (measured ${t.actual ?? 'nothing'})`),
     report: { json: rel(files.json), markdown: rel(files.markdown), html: rel(files.html) },
   };
 }

@@ -13,8 +13,13 @@ export interface Progress {
 function status(elapsedS: number, totalS: number, last: Second | undefined, violations: number): string {
   const phase = last?.warmup ? 'warm-up' : 'load';
   const rate = last ? `${last.achieved}/${last.requested} req/s` : '-';
-  const lat = last && Number.isFinite(last.p50) ? `p50 ${last.p50.toFixed(1)} ms  p99 ${last.p99.toFixed(1)} ms` : 'p50 -  p99 -';
-  const codes = last ? Object.entries(last.statuses).map(([k, v]) => `${k}:${v}`).join(' ') : '';
+  const lat =
+    last && Number.isFinite(last.p50) ? `p50 ${last.p50.toFixed(1)} ms  p99 ${last.p99.toFixed(1)} ms` : 'p50 -  p99 -';
+  const codes = last
+    ? Object.entries(last.statuses)
+        .map(([k, v]) => `${k}:${v}`)
+        .join(' ')
+    : '';
   return `[${Math.min(elapsedS, totalS).toFixed(0).padStart(3)}/${totalS}s ${phase}] ${rate}  ${lat}  errors ${last?.errors ?? 0}  late ${last?.late ?? 0}  contract ${violations}  ${codes}`;
 }
 
@@ -31,7 +36,9 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr, quie
     },
     start(profile, s, model) {
       if (quiet) return;
-      stream.write(`${profile}: ${s.rate} req/s over ${s.connections} connections, ${s.warmupS} s warm-up + ${s.durationS} s measured; ${model}\n`);
+      stream.write(
+        `${profile}: ${s.rate} req/s over ${s.connections} connections, ${s.warmupS} s warm-up + ${s.durationS} s measured; ${model}\n`,
+      );
     },
     tick(elapsedS, totalS, last, violations) {
       if (quiet) return;

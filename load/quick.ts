@@ -14,5 +14,10 @@ function quickThresholds(profile: Profile): string[] {
 
 /** Run options of the profile's quick size. */
 export function quickOptions(profile: Profile): Pick<RunOptions, 'rate' | 'durationS' | 'warmupS' | 'thresholds'> {
-  return { rate: profile.quick.rate, durationS: profile.quick.durationS, warmupS: profile.quick.warmupS, thresholds: quickThresholds(profile) };
+  return {
+    rate: profile.quick.rate,
+    durationS: profile.quick.durationS,
+    warmupS: profile.quick.warmupS,
+    thresholds: quickThresholds(profile),
+  };
 }

@@ -36,7 +36,8 @@ function positive(value: string | undefined, flag: string): number | undefined {
 
 function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], flag: string): T | undefined {
   if (value === undefined) return undefined;
-  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`${flag} must be one of ${allowed.join(', ')}, got "${value}"`);
+  if (!(allowed as readonly string[]).includes(value))
+    throw new UsageError(`${flag} must be one of ${allowed.join(', ')}, got "${value}"`);
   return value as T;
 }
 
@@ -75,7 +76,10 @@ function parse(argv: string[]) {
     // parseArgs' own errors (unknown option, missing value) read well once the code is dropped.
     const message = (err as Error).message;
     const unknown = /^Unknown option '--([^']+)'/.exec(message);
-    if (unknown) throw new UsageError(`Unknown option '--${unknown[1]}'${didYouMean(unknown[1], Object.keys(OPTIONS), (f) => `--${f}`)}`);
+    if (unknown)
+      throw new UsageError(
+        `Unknown option '--${unknown[1]}'${didYouMean(unknown[1], Object.keys(OPTIONS), (f) => `--${f}`)}`,
+      );
     throw new UsageError(message);
   }
 }
@@ -89,14 +93,16 @@ async function main(): Promise<number> {
   if (values.list) {
     // A profile runs on the first of its surfaces the target has (--surface picks another).
     const width = Math.max(...PROFILES.map((p) => p.name.length)) + 2;
-    const needs = (p: (typeof PROFILES)[number]): string => `needs ${p.surfaces.length > 1 ? `one of ${p.surfaces.join(', ')}` : p.surfaces[0]}`;
+    const needs = (p: (typeof PROFILES)[number]): string =>
+      `needs ${p.surfaces.length > 1 ? `one of ${p.surfaces.join(', ')}` : p.surfaces[0]}`;
     const needWidth = Math.max(...PROFILES.map((p) => needs(p).length)) + 2;
     for (const p of PROFILES) console.log(`${p.name.padEnd(width)}${needs(p).padEnd(needWidth)}${p.title}`);
     return 0;
   }
   if (!values.profile) throw new UsageError('--profile <name> or --list is needed');
   const profile = profileNamed(values.profile);
-  if (!profile) throw new UsageError(`unknown profile "${values.profile}"; known: ${PROFILES.map((p) => p.name).join(', ')}`);
+  if (!profile)
+    throw new UsageError(`unknown profile "${values.profile}"; known: ${PROFILES.map((p) => p.name).join(', ')}`);
   const durationS = positive(values.duration, '--duration');
   const rate = positive(values.rate, '--rate');
   const seed = positive(values.seed, '--seed');
@@ -146,14 +152,26 @@ async function main(): Promise<number> {
     const files = await writeReports(report, values.out ?? defaultReportDir(env));
     const m = report.metrics;
     const shardText = report.shard ? ` (shard ${report.shard.index}/${report.shard.count})` : '';
-    console.log(`${profile.name}${shardText}: ${report.verdict.toUpperCase()}${report.skipReason ? ` — ${report.skipReason}` : ''}${report.verdict === 'fail' ? ` — ${failureSummary(report) ?? ''}` : ''}`);
+    console.log(
+      `${profile.name}${shardText}: ${report.verdict.toUpperCase()}${report.skipReason ? ` — ${report.skipReason}` : ''}${report.verdict === 'fail' ? ` — ${failureSummary(report) ?? ''}` : ''}`,
+    );
     if (report.verdict !== 'skipped' && m.requests !== undefined) {
       console.log(`  ${report.model.summary}`);
-      console.log(`  ${m.requests} requests at ${m.rate}/s of ${m.requested_rate}/s over ${m.measured_s} s measured; errors ${m.errors}%; contract ${m.contract_violations} violations in ${m.sampled} sampled`);
+      console.log(
+        `  ${m.requests} requests at ${m.rate}/s of ${m.requested_rate}/s over ${m.measured_s} s measured; errors ${m.errors}%; contract ${m.contract_violations} violations in ${m.sampled} sampled`,
+      );
       console.log(`  latency (corrected)   p50 ${m.p50} ms, p99 ${m.p99} ms, max ${m.max} ms`);
-      console.log(`  latency (uncorrected) p50 ${m.uncorrected_p50} ms, p99 ${m.uncorrected_p99} ms, max ${m.uncorrected_max} ms`);
-      if (report.model.name === 'open') console.log(`  late ${m.late_requests} (${m.late}%), dropped ${m.dropped}, arrival spacing p99 ${m.spacing_p99} ms`);
-      for (const t of report.thresholds) console.log(`  ${t.decides === false ? 'note' : t.ok ? 'pass' : 'FAIL'}  ${t.metric} ${limitText(t)}  ${thresholdOutcome(t)} (measured ${withUnit(t.actual, t.unit)})`);
+      console.log(
+        `  latency (uncorrected) p50 ${m.uncorrected_p50} ms, p99 ${m.uncorrected_p99} ms, max ${m.uncorrected_max} ms`,
+      );
+      if (report.model.name === 'open')
+        console.log(
+          `  late ${m.late_requests} (${m.late}%), dropped ${m.dropped}, arrival spacing p99 ${m.spacing_p99} ms`,
+        );
+      for (const t of report.thresholds)
+        console.log(
+          `  ${t.decides === false ? 'note' : t.ok ? 'pass' : 'FAIL'}  ${t.metric} ${limitText(t)}  ${thresholdOutcome(t)} (measured ${withUnit(t.actual, t.unit)})`,
+        );
       for (const c of report.checks) console.log(`  ${held(c) ? 'pass' : 'FAIL'}  ${c.rule}: ${checkText(c)}`);
     }
     for (const n of report.notes) console.log(`  note: ${n}`);
@@ -172,7 +190,13 @@ async function main(): Promise<number> {
 }
 
 /** Joins the run into an existing conformance.json (its LOAD.* cells, its one verdict); the exit status follows that verdict. */
-function joinConformance(file: string, report: LoadReport, rules: readonly string[], files: Written, env: Record<string, string | undefined>): number {
+function joinConformance(
+  file: string,
+  report: LoadReport,
+  rules: readonly string[],
+  files: Written,
+  env: Record<string, string | undefined>,
+): number {
   const target = path.resolve(file);
   let secrets: string[] = [];
   try {
@@ -183,7 +207,9 @@ function joinConformance(file: string, report: LoadReport, rules: readonly strin
   try {
     const joined = joinIntoFile(target, [loadProfileRun(report, rules, files, path.dirname(target))], secrets);
     const s = joined.summary;
-    console.log(`joined into ${file}: conformance ${s.verdict.toUpperCase()}${s.reason ? ` (${s.reason})` : ''}${s.must_failed.length ? `; MUST failed: ${s.must_failed.join(', ')}` : ''}${s.errors.length ? `; could not judge: ${s.errors.join(', ')}` : ''}`);
+    console.log(
+      `joined into ${file}: conformance ${s.verdict.toUpperCase()}${s.reason ? ` (${s.reason})` : ''}${s.must_failed.length ? `; MUST failed: ${s.must_failed.join(', ')}` : ''}${s.errors.length ? `; could not judge: ${s.errors.join(', ')}` : ''}`,
+    );
     return s.verdict === 'pass' ? 0 : 1;
   } catch (err) {
     if (err instanceof ConformanceFileError) throw new UsageError(`--conformance: ${err.message}`);
@@ -200,7 +226,7 @@ main().then(
       console.error(`load: ${err.message}\n${USAGE}`);
     } else {
       const known = err instanceof TargetConfigError || err instanceof LoadSafetyError || err instanceof ThresholdError;
-      console.error(known ? `load: ${(err).message}` : err);
+      console.error(known ? `load: ${err.message}` : err);
     }
     process.exitCode = 2;
   },

@@ -54,7 +54,15 @@ export class ContractSampler {
     return fresh || this.seen <= FIRST_N || this.seen % this.every === 0;
   }
 
-  offer(method: string, path: string, status: number, headers: Record<string, string>, body: string, at: number, force = false): JudgedFinding[] {
+  offer(
+    method: string,
+    path: string,
+    status: number,
+    headers: Record<string, string>,
+    body: string,
+    at: number,
+    force = false,
+  ): JudgedFinding[] {
     if (!this.wanted(status) && !force) return [];
     const response = { status, headers, body: Buffer.from(body, 'utf8'), truncated: false, elapsedMs: 0 };
     const judged = judgeAnswerAt(this.contract, this.checks, this.basePath, method, path, response);
@@ -70,7 +78,8 @@ export class ContractSampler {
       else this.departures += 1;
       for (const [i, f] of findings.entries()) {
         this.rules.set(f.rule, (this.rules.get(f.rule) ?? 0) + 1);
-        if (this.kept.length < KEEP) this.kept.push({ ...f, method, path, status, at: Math.round(at), level: levels[i] });
+        if (this.kept.length < KEEP)
+          this.kept.push({ ...f, method, path, status, at: Math.round(at), level: levels[i] });
       }
     }
     return findings;

@@ -14,12 +14,18 @@ export function parseShard(text: string): Shard {
   const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
   const index = m ? Number(m[1]) : NaN;
   const count = m ? Number(m[2]) : NaN;
-  if (!m || count < 1 || index < 1 || index > count || count > 64) throw new TargetConfigError(`--shard must be i/n with 1 <= i <= n <= 64, got "${text}"`);
+  if (!m || count < 1 || index < 1 || index > count || count > 64)
+    throw new TargetConfigError(`--shard must be i/n with 1 <= i <= n <= 64, got "${text}"`);
   return { index, count };
 }
 
 /** The scenario as shard `index` sees it: each per-shard key replaced by `<key>_<index>` (shard 1 keeps the plain key). */
-export function shardTarget(target: SurfaceTarget, keys: readonly string[] | undefined, shard: Shard | undefined, profile: string): SurfaceTarget {
+export function shardTarget(
+  target: SurfaceTarget,
+  keys: readonly string[] | undefined,
+  shard: Shard | undefined,
+  profile: string,
+): SurfaceTarget {
   if (!shard || shard.count === 1 || !keys?.length || shard.index === 1) return target;
   const scenario = { ...target.scenario };
   const absent: string[] = [];

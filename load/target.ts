@@ -5,7 +5,15 @@
 // non-loopback target is refused unless its targets.yaml entry opts in with its own ceilings.
 import net from 'node:net';
 import { startReference, type RunningReference } from '../reference/server.ts';
-import { loadTargetsFile, REFERENCE_PORT_ORDER, resolveTarget, TargetConfigError, targetsFileFor, type ResolvedTarget, type SurfaceTarget } from '../lib/targets.ts';
+import {
+  loadTargetsFile,
+  REFERENCE_PORT_ORDER,
+  resolveTarget,
+  TargetConfigError,
+  targetsFileFor,
+  type ResolvedTarget,
+  type SurfaceTarget,
+} from '../lib/targets.ts';
 import type { Surface } from '../lib/families.ts';
 import { environment } from '../lib/config/env.ts';
 
@@ -58,7 +66,10 @@ function freePort(port: number): Promise<boolean> {
 export async function startEmbedded(fault?: string, portBase?: number): Promise<RunningReference> {
   if (portBase !== undefined) {
     for (let i = 0; i < REFERENCE_PORT_ORDER.length; i++) {
-      if (!(await freePort(portBase + i))) throw new TargetConfigError(`port ${portBase + i} on 127.0.0.1 is in use, so the embedded reference cannot start there (REFERENCE_PORT=${portBase} and the ${REFERENCE_PORT_ORDER.length - 1} ports after it); stop what holds it or set REFERENCE_PORT to another base`);
+      if (!(await freePort(portBase + i)))
+        throw new TargetConfigError(
+          `port ${portBase + i} on 127.0.0.1 is in use, so the embedded reference cannot start there (REFERENCE_PORT=${portBase} and the ${REFERENCE_PORT_ORDER.length - 1} ports after it); stop what holds it or set REFERENCE_PORT to another base`,
+        );
     }
     return startReference({ portBase, ...(fault ? { fault } : {}) });
   }
@@ -89,9 +100,15 @@ function optIn(env: Env): LoadCeiling | undefined {
   const rate = l.max_rate;
   const duration = l.max_duration_s;
   if (typeof rate !== 'number' || !(rate > 0) || typeof duration !== 'number' || !(duration > 0)) {
-    throw new LoadSafetyError(`target ${env.TARGET}: load.allow needs positive numbers load.max_rate (requests/s) and load.max_duration_s (seconds)`);
+    throw new LoadSafetyError(
+      `target ${env.TARGET}: load.allow needs positive numbers load.max_rate (requests/s) and load.max_duration_s (seconds)`,
+    );
   }
-  return { maxRate: Math.min(rate, HARD_MAX_RATE), maxDurationS: Math.min(duration, HARD_MAX_DURATION_S), source: `targets.yaml ${env.TARGET}.load` };
+  return {
+    maxRate: Math.min(rate, HARD_MAX_RATE),
+    maxDurationS: Math.min(duration, HARD_MAX_DURATION_S),
+    source: `targets.yaml ${env.TARGET}.load`,
+  };
 }
 
 /** The first of `wanted` the target has. */
@@ -108,12 +125,20 @@ function pick(resolved: ResolvedTarget, wanted: readonly Surface[]): SurfaceTarg
  * already started (tests and shards side by side load one server); it is used as the
  * embedded one but left running at the end.
  */
-export async function openTarget(surfaces: Surface | readonly Surface[], env: Env = environment(), fault?: string, shared?: RunningReference): Promise<OpenTarget> {
+export async function openTarget(
+  surfaces: Surface | readonly Surface[],
+  env: Env = environment(),
+  fault?: string,
+  shared?: RunningReference,
+): Promise<OpenTarget> {
   const wanted: readonly Surface[] = typeof surfaces === 'string' ? [surfaces] : surfaces;
   // Resolved first, as the suite resolves it: a mistake in the target is said before anything starts.
   const chosen = resolveTarget(env);
   if (chosen.embedded) {
-    if (shared && fault) throw new TargetConfigError('a fault is switched on when the reference starts; a shared reference cannot take one');
+    if (shared && fault)
+      throw new TargetConfigError(
+        'a fault is switched on when the reference starts; a shared reference cannot take one',
+      );
     const reference = shared ?? (await startEmbedded(fault, env.REFERENCE_PORT ? chosen.referencePort : undefined));
     try {
       const portBase = Number(new URL(reference.surfaces.local).port);
@@ -122,7 +147,11 @@ export async function openTarget(surfaces: Surface | readonly Surface[], env: En
         resolved,
         surface: pick(resolved, wanted),
         embedded: true,
-        ceiling: { maxRate: HARD_MAX_RATE, maxDurationS: HARD_MAX_DURATION_S, source: 'built-in ceiling (embedded reference)' },
+        ceiling: {
+          maxRate: HARD_MAX_RATE,
+          maxDurationS: HARD_MAX_DURATION_S,
+          source: 'built-in ceiling (embedded reference)',
+        },
         close: () => (shared ? Promise.resolve() : reference.close()),
       };
     } catch (err) {
@@ -130,17 +159,24 @@ export async function openTarget(surfaces: Surface | readonly Surface[], env: En
       throw err;
     }
   }
-  if (fault) throw new TargetConfigError('--fault switches a fault on in the embedded reference; it cannot be used with TARGET or TARGET_BASE_URL');
+  if (fault)
+    throw new TargetConfigError(
+      '--fault switches a fault on in the embedded reference; it cannot be used with TARGET or TARGET_BASE_URL',
+    );
   const resolved = chosen;
   const s = pick(resolved, wanted);
-  let ceiling: LoadCeiling = { maxRate: HARD_MAX_RATE, maxDurationS: HARD_MAX_DURATION_S, source: 'built-in ceiling (loopback target)' };
+  let ceiling: LoadCeiling = {
+    maxRate: HARD_MAX_RATE,
+    maxDurationS: HARD_MAX_DURATION_S,
+    source: 'built-in ceiling (loopback target)',
+  };
   const remote = resolved.surfaces.filter((x) => !isLoopback(x.baseUrl));
   if (remote.length > 0) {
     const opted = optIn(env);
     if (!opted) {
       throw new LoadSafetyError(
         `refusing to load ${remote.map((x) => x.baseUrl).join(', ')}: not a loopback address. ` +
-          'Opt in from the target\'s targets.yaml entry with `load: {allow: true, max_rate: <requests/s>, max_duration_s: <seconds>}` and select it with TARGET=<name>.',
+          "Opt in from the target's targets.yaml entry with `load: {allow: true, max_rate: <requests/s>, max_duration_s: <seconds>}` and select it with TARGET=<name>.",
       );
     }
     ceiling = opted;

@@ -74,7 +74,8 @@ export class ThresholdError extends Error {
   override name = 'ThresholdError';
 }
 
-const SHAPE = /^\s*([a-z_][a-z0-9_]*(?:\(\s*[0-9.]+\s*\))?|(?:uncorrected_)?p[0-9]+(?:\.[0-9]+)?)\s*(<=|>=|==|<|>)\s*(-?[0-9]+(?:\.[0-9]+)?)\s*(ms|s|%)?\s*$/i;
+const SHAPE =
+  /^\s*([a-z_][a-z0-9_]*(?:\(\s*[0-9.]+\s*\))?|(?:uncorrected_)?p[0-9]+(?:\.[0-9]+)?)\s*(<=|>=|==|<|>)\s*(-?[0-9]+(?:\.[0-9]+)?)\s*(ms|s|%)?\s*$/i;
 
 export function parseThreshold(expr: string): Threshold {
   const m = SHAPE.exec(expr);
@@ -84,7 +85,10 @@ export function parseThreshold(expr: string): Threshold {
   const pm = /^p\(([0-9.]+)\)$/.exec(metric);
   if (pm) metric = `p${pm[1]}`;
   const unit = METRIC_UNITS[metric];
-  if (unit === undefined) throw new ThresholdError(`threshold "${expr}": unknown metric "${metric}"; known: ${Object.keys(METRIC_UNITS).join(', ')}`);
+  if (unit === undefined)
+    throw new ThresholdError(
+      `threshold "${expr}": unknown metric "${metric}"; known: ${Object.keys(METRIC_UNITS).join(', ')}`,
+    );
   const op = m[2] as Op;
   let limit = Number(m[3]);
   const written = m[4]?.toLowerCase();
@@ -92,9 +96,14 @@ export function parseThreshold(expr: string): Threshold {
     if (written === '%') throw new ThresholdError(`threshold "${expr}": ${metric} is a latency; give ms or s, not %`);
     if (written === 's') limit *= 1000;
   } else if (unit === '%') {
-    if (written !== '%') throw new ThresholdError(`threshold "${expr}": ${metric} is a percentage; write the limit with % (e.g. ${metric}<1%)`);
+    if (written !== '%')
+      throw new ThresholdError(
+        `threshold "${expr}": ${metric} is a percentage; write the limit with % (e.g. ${metric}<1%)`,
+      );
   } else if (written !== undefined) {
-    throw new ThresholdError(`threshold "${expr}": ${metric} is a ${unit === 'rps' ? 'rate in requests per second' : 'count'} and takes no unit`);
+    throw new ThresholdError(
+      `threshold "${expr}": ${metric} is a ${unit === 'rps' ? 'rate in requests per second' : 'count'} and takes no unit`,
+    );
   }
   return { expr: expr.trim(), metric, op, limit, unit };
 }
@@ -119,7 +128,11 @@ export function compare(actual: number, op: Op, limit: number): boolean {
  * `setByYou`: the expressions the team set itself; given, a budget outside it decides nothing
  * (isBudget). Without it every threshold decides (a report written before budgets were opt-in).
  */
-export function evaluate(thresholds: readonly Threshold[], metrics: Readonly<Record<string, number>>, setByYou?: ReadonlySet<string>): ThresholdResult[] {
+export function evaluate(
+  thresholds: readonly Threshold[],
+  metrics: Readonly<Record<string, number>>,
+  setByYou?: ReadonlySet<string>,
+): ThresholdResult[] {
   return thresholds.map((t) => {
     const actual = metrics[t.metric];
     const ok = actual !== undefined && Number.isFinite(actual) && compare(actual, t.op, t.limit);
@@ -159,7 +172,16 @@ export function withOverrides(profile: readonly string[], own: readonly string[]
 /** How one threshold result reads in a report. */
 export function thresholdOutcome(t: ThresholdResult): string {
   if (t.decides === false) {
-    const where = t.actual === undefined || !Number.isFinite(t.actual) ? 'not measured' : t.ok ? 'within' : t.actual > t.limit ? 'over' : t.actual < t.limit ? 'under' : 'at';
+    const where =
+      t.actual === undefined || !Number.isFinite(t.actual)
+        ? 'not measured'
+        : t.ok
+          ? 'within'
+          : t.actual > t.limit
+            ? 'over'
+            : t.actual < t.limit
+              ? 'under'
+              : 'at';
     return `${where === 'not measured' ? 'not measured against' : where} the profile's suggested budget (a figure: no budget was set; --threshold sets one)`;
   }
   if (t.ok) return 'within your threshold';
@@ -170,9 +192,17 @@ export function thresholdOutcome(t: ThresholdResult): string {
 }
 
 /** Why a run failed, thresholds and rules told apart: undefined when nothing failed. */
-export function failureSummary(r: { thresholds: readonly ThresholdResult[]; checks: ReadonlyArray<{ rule: string; outcome: string }> }): string | undefined {
+export function failureSummary(r: {
+  thresholds: readonly ThresholdResult[];
+  checks: ReadonlyArray<{ rule: string; outcome: string }>;
+}): string | undefined {
   const rules = [...new Set(r.checks.filter((c) => c.outcome !== 'held').map((c) => c.rule))];
-  const over = r.thresholds.filter((t) => !t.ok && t.decides !== false).map((t) => `${t.expr} (${thresholdOutcome(t)}, measured ${withUnit(t.actual, t.unit)})`);
+  const over = r.thresholds
+    .filter((t) => !t.ok && t.decides !== false)
+    .map((t) => `${t.expr} (${thresholdOutcome(t)}, measured ${withUnit(t.actual, t.unit)})`);
   if (rules.length === 0 && over.length === 0) return undefined;
-  return [rules.length ? `rule checks broken: ${rules.join(', ')}` : 'no rule check broken', ...(over.length ? [`your thresholds missed: ${over.join('; ')}`] : [])].join('; ');
+  return [
+    rules.length ? `rule checks broken: ${rules.join(', ')}` : 'no rule check broken',
+    ...(over.length ? [`your thresholds missed: ${over.join('; ')}`] : []),
+  ].join('; ');
 }

@@ -86,7 +86,9 @@ export class Timeline {
 
   /** A second's figures so far, for the live display. */
   peek(second: number): Second | undefined {
-    return this.buckets.has(second) ? render(second, this.buckets.get(second), this.requestedRate, this.warmupS) : undefined;
+    return this.buckets.has(second)
+      ? render(second, this.buckets.get(second), this.requestedRate, this.warmupS)
+      : undefined;
   }
 
   /** The run's seconds (a drain after the run is not shown). */
@@ -97,7 +99,13 @@ export class Timeline {
   raw(totalS: number): SecondRaw[] {
     return Array.from({ length: totalS }, (_, t) => {
       const b = this.buckets.get(t);
-      return { t, hdr: encodeHdr(b?.hdr ?? newHdr()), statuses: { ...(b?.statuses ?? {}) }, errors: b?.errors ?? 0, late: b?.late ?? 0 };
+      return {
+        t,
+        hdr: encodeHdr(b?.hdr ?? newHdr()),
+        statuses: { ...(b?.statuses ?? {}) },
+        errors: b?.errors ?? 0,
+        late: b?.late ?? 0,
+      };
     });
   }
 }
@@ -120,5 +128,7 @@ export function mergeSeconds(parts: ReadonlyArray<readonly SecondRaw[]>): Second
 }
 
 export function secondsFromRaw(raw: readonly SecondRaw[], requested: number, warmupS: number): Second[] {
-  return raw.map((s) => render(s.t, { hdr: decodeHdr(s.hdr), statuses: s.statuses, errors: s.errors, late: s.late }, requested, warmupS));
+  return raw.map((s) =>
+    render(s.t, { hdr: decodeHdr(s.hdr), statuses: s.statuses, errors: s.errors, late: s.late }, requested, warmupS),
+  );
 }

@@ -117,4 +117,3 @@ export interface Workload {
   /** After the load: closing probes, figures and checks. */
   finish(): Promise<Outcome>;
 }
-

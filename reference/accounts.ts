@@ -113,7 +113,9 @@ export const ROUTER_LIMITED_ALLOWANCE: Allowance = { requests: 5, windowSeconds:
 export const ROUTER_CONCURRENCY_LIMIT = 2;
 
 // Looked up on every router call (the status poll among them), so built once.
-const ROUTER_CALLER_BY_KEY: ReadonlyMap<string, RouterCaller> = new Map(Object.entries(ROUTER_KEYS).map(([caller, key]) => [key, caller as RouterCaller]));
+const ROUTER_CALLER_BY_KEY: ReadonlyMap<string, RouterCaller> = new Map(
+  Object.entries(ROUTER_KEYS).map(([caller, key]) => [key, caller as RouterCaller]),
+);
 
 export function routerCallerForKey(key: string): RouterCaller | undefined {
   return ROUTER_CALLER_BY_KEY.get(key);

@@ -16,7 +16,10 @@ export interface ReferenceContext {
   /** The override points (reference/policy.ts): correct unless a fault replaced one. */
   readonly policy: Policy;
   /** WebSocket hooks (reference/faults/seams.ts): the messages to send for one message; `later` sends more afterwards. */
-  socketOut(payload: string | Buffer, later?: (payloads: Array<string | Buffer>, ms: number) => void): ReadonlyArray<string | Buffer>;
+  socketOut(
+    payload: string | Buffer,
+    later?: (payloads: Array<string | Buffer>, ms: number) => void,
+  ): ReadonlyArray<string | Buffer>;
   /** Attaches the fault's hooks to a surface app, first of all its hooks (reference/faults/seams.ts). */
   installSeams(app: FastifyInstance, surface: SurfaceName): void;
   readonly blobs: BlobStore;

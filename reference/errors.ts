@@ -60,7 +60,11 @@ export const invalidRequest = (field: string, problem: string): ApiError =>
 const GENERIC_500 = 'The server hit an unexpected error; try again later.';
 
 /** The status, headers and body an error is answered with. */
-export function errorAnswer(err: ApiError): { status: number; headers: Record<string, string>; body: Record<string, unknown> } {
+export function errorAnswer(err: ApiError): {
+  status: number;
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+} {
   const headers: Record<string, string> = {};
   if (err.retryAfterSeconds !== undefined) headers['Retry-After'] = String(err.retryAfterSeconds);
   const inner: Record<string, unknown> = { code: err.code, message: err.message };

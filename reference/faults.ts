@@ -18,7 +18,14 @@ import { Seams as SeamsImpl } from './faults/seams.ts';
 export type { FaultInfo, FaultUnit } from './faults/unit.ts';
 
 // One catalog per API family; a new family adds its file here.
-const CATALOG = [...V2_FAULTS, ...V1_FAULTS, ...ROUTER_FAULTS, ...LOAD_FAULTS, ...REGISTRY_FAULTS, ...EXPLORE_FAULTS] as const satisfies ReadonlyArray<FaultUnit>;
+const CATALOG = [
+  ...V2_FAULTS,
+  ...V1_FAULTS,
+  ...ROUTER_FAULTS,
+  ...LOAD_FAULTS,
+  ...REGISTRY_FAULTS,
+  ...EXPLORE_FAULTS,
+] as const satisfies ReadonlyArray<FaultUnit>;
 
 export const FAULTS: ReadonlyArray<FaultUnit> = CATALOG;
 

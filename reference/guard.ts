@@ -32,9 +32,13 @@ export function createGuard(resolve: AccountResolver, limiter: RateLimiter): Gua
     if (account === undefined) throw new Error('charge() before authentication');
     const decision = limiter.take(account);
     if (!decision.allowed) {
-      throw new ApiError('rate_limited', `rate limit exceeded for this account; retry in ${decision.retryAfterSeconds} s`, {
-        retryAfterSeconds: decision.retryAfterSeconds,
-      });
+      throw new ApiError(
+        'rate_limited',
+        `rate limit exceeded for this account; retry in ${decision.retryAfterSeconds} s`,
+        {
+          retryAfterSeconds: decision.retryAfterSeconds,
+        },
+      );
     }
   };
 

@@ -92,7 +92,9 @@ async function main(): Promise<void> {
     const e = err as NodeJS.ErrnoException & { port?: number };
     if (e.code === 'EADDRINUSE') {
       const port = e.port ?? Number(/:(\d+)\s*$/.exec(e.message)?.[1] ?? portBase);
-      process.stderr.write(`port ${port} is in use; set REFERENCE_PORT (or --port) to another base: the reference takes five ports from it\n`);
+      process.stderr.write(
+        `port ${port} is in use; set REFERENCE_PORT (or --port) to another base: the reference takes five ports from it\n`,
+      );
     } else {
       process.stderr.write(`reference failed to start: ${e.message}\n`);
     }
@@ -104,18 +106,37 @@ async function main(): Promise<void> {
   const ready = Object.keys(DEPLOYMENTS).find((d) => DEPLOYMENTS[d] === 'ready')!;
   const out: string[] = [];
   for (const [surface, url] of Object.entries(ref.surfaces)) {
-    out.push(surface === 'serverless' ? `${surface} ${url}/deployment/${ready} (other deployments: ${Object.keys(DEPLOYMENTS).filter((d) => d !== ready).map((d) => `${url}/deployment/${d}`).join(', ')})` : `${surface} ${url}`);
+    out.push(
+      surface === 'serverless'
+        ? `${surface} ${url}/deployment/${ready} (other deployments: ${Object.keys(DEPLOYMENTS)
+            .filter((d) => d !== ready)
+            .map((d) => `${url}/deployment/${d}`)
+            .join(', ')})`
+        : `${surface} ${url}`,
+    );
   }
-  out.push(`suite: TARGET=reference${portBase !== DEFAULT_PORT_BASE ? ` REFERENCE_PORT=${portBase}` : ''} workflow-conformance run   (or npm run conformance in the suite's folder)`);
+  out.push(
+    `suite: TARGET=reference${portBase !== DEFAULT_PORT_BASE ? ` REFERENCE_PORT=${portBase}` : ''} workflow-conformance run   (or npm run conformance in the suite's folder)`,
+  );
   const { cloud, tinyAllowance, localToken } = ref.credentials;
   out.push(`credential cloud alice ${cloud.alice}`);
   out.push(`credential cloud bob ${cloud.bob}`);
-  out.push(`credential cloud tiny ${cloud.tiny} (rate limit ${tinyAllowance.requests} requests per ${tinyAllowance.windowSeconds} s)`);
-  out.push(localToken === undefined ? 'credential local none (no token required)' : `credential local bearer ${localToken} (required)`);
+  out.push(
+    `credential cloud tiny ${cloud.tiny} (rate limit ${tinyAllowance.requests} requests per ${tinyAllowance.windowSeconds} s)`,
+  );
+  out.push(
+    localToken === undefined
+      ? 'credential local none (no token required)'
+      : `credential local bearer ${localToken} (required)`,
+  );
   for (const [caller, key] of Object.entries(ROUTER_KEYS)) {
-    out.push(`credential router ${caller} ${key}${caller === 'limited' ? ` (rate limit ${ROUTER_LIMITED_ALLOWANCE.requests} requests per ${ROUTER_LIMITED_ALLOWANCE.windowSeconds} s)` : ''}`);
+    out.push(
+      `credential router ${caller} ${key}${caller === 'limited' ? ` (rate limit ${ROUTER_LIMITED_ALLOWANCE.requests} requests per ${ROUTER_LIMITED_ALLOWANCE.windowSeconds} s)` : ''}`,
+    );
   }
-  out.push(`credential registry jwt ${mintDevJwt(REGISTRY_JWT_SECRET, 'alice')} (bearer, valid 24 h; API keys work as bearer too)`);
+  out.push(
+    `credential registry jwt ${mintDevJwt(REGISTRY_JWT_SECRET, 'alice')} (bearer, valid 24 h; API keys work as bearer too)`,
+  );
   out.push(`credential registry admin ${REGISTRY_ADMIN_HEADER}: ${REGISTRY_ADMIN_SECRET}`);
   if (opts.fault !== undefined) out.push(`fault ${opts.fault}`);
   if (opts.control !== undefined) out.push(`control ${opts.control}`);

@@ -14,5 +14,10 @@ export interface Policy {
 
 /** A fresh object per running reference, so a fault in one instance never reaches another. */
 export function correctPolicy(): Policy {
-  return { v2: correctV2Policy(), v1: correctV1Policy(), router: correctRouterPolicy(), registry: correctRegistryPolicy() };
+  return {
+    v2: correctV2Policy(),
+    v1: correctV1Policy(),
+    router: correctRouterPolicy(),
+    registry: correctRegistryPolicy(),
+  };
 }

@@ -1,7 +1,5 @@
 export type RangeRequest =
-  | { kind: 'full' }
-  | { kind: 'partial'; start: number; end: number }
-  | { kind: 'unsatisfiable' };
+  { kind: 'full' } | { kind: 'partial'; start: number; end: number } | { kind: 'unsatisfiable' };
 
 // Only a single byte range is honoured; anything else the server may lawfully
 // ignore and answer with the full body (RFC 9110 section 14.2).

@@ -8,7 +8,12 @@ export interface ServeOptions {
   contentType: string;
 }
 
-export function serveBlob(request: FastifyRequest, reply: FastifyReply, blobs: BlobStore, opts: ServeOptions): FastifyReply {
+export function serveBlob(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  blobs: BlobStore,
+  opts: ServeOptions,
+): FastifyReply {
   const { hex, size, contentType } = opts;
   const range = parseRange(request.headers.range, size);
   reply.header('Accept-Ranges', 'bytes');

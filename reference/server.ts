@@ -61,7 +61,8 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   const control = controlByName(opts.control);
   const portBase = opts.portBase ?? DEFAULT_PORT_BASE;
   const ttl = opts.urlTtlSeconds ?? DEFAULT_URL_TTL_SECONDS;
-  if (!Number.isInteger(portBase) || portBase < 1 || portBase + 4 > 65535) throw new Error(`invalid portBase ${portBase}`);
+  if (!Number.isInteger(portBase) || portBase < 1 || portBase + 4 > 65535)
+    throw new Error(`invalid portBase ${portBase}`);
   if (!Number.isInteger(ttl) || ttl < 1) throw new Error(`invalid urlTtlSeconds ${ttl}`);
   if (opts.localToken !== undefined && opts.localToken === '') throw new Error('localToken must not be empty');
 
@@ -69,16 +70,17 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'reference-blobs-')));
   if (!ownsDataDir) await mkdir(dataDir, { recursive: true });
 
-  const listenUrls = Object.fromEntries(SURFACES.map((s) => [s.name, `http://${HOST}:${portBase + s.portOffset}`])) as Record<
-    SurfaceName,
-    string
-  >;
+  const listenUrls = Object.fromEntries(
+    SURFACES.map((s) => [s.name, `http://${HOST}:${portBase + s.portOffset}`]),
+  ) as Record<SurfaceName, string>;
   const baseUrls: Record<SurfaceName, string> = { ...listenUrls, ...opts.publicUrls };
   const blobs = new BlobStore(dataDir);
   const assets = new AssetStore();
   const signer = new UrlSigner(() => baseUrls.cloud, ttl);
   const consult = opts.onConsult;
-  const isControl = consult ? (name: ControlName) => (consult(name), name === control) : (name: ControlName) => name === control;
+  const isControl = consult
+    ? (name: ControlName) => (consult(name), name === control)
+    : (name: ControlName) => name === control;
   const engine = new V2Engine(assets, blobs, seams.policy.v2, v2EngineOptions(isControl));
   const ctx: ReferenceContext = {
     policy: seams.policy,

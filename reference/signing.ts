@@ -24,7 +24,11 @@ export class UrlSigner {
   sign(hex: string, contentType: string, nowMs: number = Date.now()): SignedUrl {
     // Rounding up keeps the real lifetime at least ttlSeconds.
     const expires = Math.ceil(nowMs / 1000) + this.ttlSeconds;
-    const q = new URLSearchParams({ ct: contentType, expires: String(expires), signature: this.mac(hex, expires, contentType) });
+    const q = new URLSearchParams({
+      ct: contentType,
+      expires: String(expires),
+      signature: this.mac(hex, expires, contentType),
+    });
     return { url: `${this.baseUrl()}/storage/blobs/${hex}?${q.toString()}`, expiresAtMs: expires * 1000 };
   }
 

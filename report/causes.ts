@@ -32,12 +32,18 @@ export interface Cause {
 const TITLES_KEPT = 5;
 
 function rootOf(o: TestOutcome, catalog: ReadonlyMap<string, Rule>, strict: boolean): CheckResult | undefined {
-  const failing = (o.results ?? []).filter((r) => r.outcome === 'broken' && (strict || catalog.get(r.rule)?.level !== 'SHOULD'));
+  const failing = (o.results ?? []).filter(
+    (r) => r.outcome === 'broken' && (strict || catalog.get(r.rule)?.level !== 'SHOULD'),
+  );
   return failing.find((r) => o.rules.includes(r.rule)) ?? failing[0];
 }
 
 /** The causes of this run's red tests, the most frequent first. */
-export function causesOf(outcomes: readonly TestOutcome[], catalog: ReadonlyMap<string, Rule>, strict = false): Cause[] {
+export function causesOf(
+  outcomes: readonly TestOutcome[],
+  catalog: ReadonlyMap<string, Rule>,
+  strict = false,
+): Cause[] {
   const groups = new Map<string, Cause>();
   for (const o of outcomes) {
     if (o.status === 'passed' || o.status === 'skipped') continue;
@@ -59,7 +65,9 @@ export function causesOf(outcomes: readonly TestOutcome[], catalog: ReadonlyMap<
       };
     } else {
       const blocked = (o.results ?? []).find((r) => r.outcome === 'blocked');
-      const why = blocked ? `could not judge: stopped at ${blocked.step ?? 'a step'}: ${blocked.what}` : `could not judge: ${firstLine(o.errors.join('\n')) || 'the test ended without results'}`;
+      const why = blocked
+        ? `could not judge: stopped at ${blocked.step ?? 'a step'}: ${blocked.what}`
+        : `could not judge: ${firstLine(o.errors.join('\n')) || 'the test ended without results'}`;
       key = `\0${shapeOf(why)}`;
       cause = { what: why };
     }

@@ -42,11 +42,14 @@ ${v.curl ? `<p class="label">Reproduce:</p><pre class="curl">${esc(v.curl)}</pre
 }
 
 function failedCell(r: RuleRow, sf: string, c: Cell, report: ConformanceReport): string {
-  const expected = isExpected(report.baseline, r.id, sf) ? ' <span class="expected-failure">(expected failure, baseline)</span>' : '';
+  const expected = isExpected(report.baseline, r.id, sf)
+    ? ' <span class="expected-failure">(expected failure, baseline)</span>'
+    : '';
   const listed = c.violations ?? [];
   // A cell from a report written before violations were listed: its reason and curl.
   const body = listed.length
-    ? listed.map(violationHtml).join('\n') + (c.violations_more ? `<p class="more">… and ${c.violations_more} more (conformance.json)</p>` : '')
+    ? listed.map(violationHtml).join('\n') +
+      (c.violations_more ? `<p class="more">… and ${c.violations_more} more (conformance.json)</p>` : '')
     : `<p class="why"><b>Why:</b> ${esc(c.reason ?? '')}</p>${c.curl ? `<p class="label">Reproduce:</p><pre class="curl">${esc(c.curl)}</pre>` : ''}`;
   return `<div class="surface"><h4>on ${esc(sf)}${expected}${listed.length > 1 ? ` — ${listed.length + (c.violations_more ?? 0)} distinct violations` : ''}</h4>\n${body}</div>`;
 }
@@ -57,7 +60,9 @@ function quotes(r: RuleRow, seeds: SeedStatements | undefined): string {
   return quotedRefs(r, first ?? { what: '' }, seeds)
     .map((ref) => {
       const text = statementText(ref, seeds);
-      return text ? `<blockquote class="statement">${esc(text)} <cite>${esc(`${ref.seed}:${ref.line}`)}</cite></blockquote>` : '';
+      return text
+        ? `<blockquote class="statement">${esc(text)} <cite>${esc(`${ref.seed}:${ref.line}`)}</cite></blockquote>`
+        : '';
     })
     .join('');
 }
@@ -67,7 +72,9 @@ export function toHtml(report: ConformanceReport, seeds?: SeedStatements): strin
   const s = report.summary;
   const failing = report.rules.filter((r) => Object.values(r.results).some((c) => c?.status === 'fail'));
   const failures = failing.map(
-    (r) => `<section class="failure" id="${esc(r.id)}"><h3><code>${esc(r.id)}</code> ${r.level}${r.source !== 'seed' ? ` (${esc(r.source)})` : ''}</h3>
+    (
+      r,
+    ) => `<section class="failure" id="${esc(r.id)}"><h3><code>${esc(r.id)}</code> ${r.level}${r.source !== 'seed' ? ` (${esc(r.source)})` : ''}</h3>
 <p>${esc(r.summary)}</p><p class="seed">Seed: ${esc(seedLocation(r))}</p>${quotes(r, seeds)}
 ${Object.entries(r.results)
   .filter(([, c]) => c?.status === 'fail')
@@ -79,7 +86,8 @@ ${Object.entries(r.results)
   const sections = [...new Set(unjudged.map((u) => `${u.at[0]} § ${u.section}`))];
   const cellHtml = (c: Cell | undefined) => {
     if (!c) return '<td class="na">—</td>';
-    const why = c.status !== 'pass' && c.status !== 'not_run' && c.reason ? `<div class="reason">${esc(c.reason)}</div>` : '';
+    const why =
+      c.status !== 'pass' && c.status !== 'not_run' && c.reason ? `<div class="reason">${esc(c.reason)}</div>` : '';
     return `<td class="${c.status}"><span class="status">${esc(passiveLabel(report, c.status, c.reason) ?? c.status.replace('_', ' '))}</span>${why}</td>`;
   };
   return `<!doctype html>
@@ -103,22 +111,49 @@ ${report.target.replay ? `<p class="replay"><b>Replay</b> of a recording (${esc(
 <p>${esc(s.reason ?? '')}</p><p>${esc(countsLine(report))}</p>
 ${report.seed_coverage ? `<p>${esc(seedCoverageLine(report.seed_coverage))}</p>` : ''}
 ${report.run_errors?.length ? `<h2>The suite could not judge this target</h2><ul>${report.run_errors.map((e) => `<li>${esc(e)}</li>`).join('')}</ul>` : ''}
-${causes.length ? `<h2>Why tests are red (${causes.length} cause${causes.length === 1 ? '' : 's'})</h2><ul class="causes">${causes
-    .map((c) => `<li class="cause"><b>${c.tests} test${c.tests === 1 ? '' : 's'}</b> fail${c.tests === 1 ? 's' : ''} because ${c.rule ? `<a href="#${esc(c.rule)}"><code>${esc(c.rule)}</code></a> (${esc(c.level ?? '')}${c.seed ? `, seed: ${esc(c.seed)}` : ''}) broke: ${esc(c.what)} — expected ${esc(c.expected ?? '?')}, received ${esc(short(c.received ?? '?'))}` : `the suite ${esc(c.what)}`}<div class="reason">${esc(c.titles.join('; '))}${c.tests > c.titles.length ? ` and ${c.tests - c.titles.length} more` : ''}</div></li>`)
-    .join('')}</ul>` : ''}
+${
+  causes.length
+    ? `<h2>Why tests are red (${causes.length} cause${causes.length === 1 ? '' : 's'})</h2><ul class="causes">${causes
+        .map(
+          (c) =>
+            `<li class="cause"><b>${c.tests} test${c.tests === 1 ? '' : 's'}</b> fail${c.tests === 1 ? 's' : ''} because ${c.rule ? `<a href="#${esc(c.rule)}"><code>${esc(c.rule)}</code></a> (${esc(c.level ?? '')}${c.seed ? `, seed: ${esc(c.seed)}` : ''}) broke: ${esc(c.what)} — expected ${esc(c.expected ?? '?')}, received ${esc(short(c.received ?? '?'))}` : `the suite ${esc(c.what)}`}<div class="reason">${esc(c.titles.join('; '))}${c.tests > c.titles.length ? ` and ${c.tests - c.titles.length} more` : ''}</div></li>`,
+        )
+        .join('')}</ul>`
+    : ''
+}
 ${failures.length ? `<h2>Failures (${failures.length} rules)</h2>${seeds ? '' : '<p class="seed">The seed statements are named by section and line: give the run your copy of the seeds (run --seeds DIR, or a seeds/ folder beside the targets file) to quote them here.</p>'}${failures.join('\n')}` : ''}
-${report.load?.profiles.length ? `<h2>Load profiles (${report.load.profiles.length})</h2><p>Their rule checks judge the <code>LOAD.*</code> cells and count in the verdict; their thresholds are your limits, in their own reports only.</p><ul>${report.load.profiles
-    .map((r) => `<li><b>${esc(r.profile)}</b> on ${esc(r.surface)}${r.fault ? ` (fault ${esc(r.fault)})` : ''}: ${esc(r.verdict.toUpperCase())}${r.skip_reason ? ` — ${esc(r.skip_reason)}` : ''} — ${r.report ? `<a href="${esc(r.report.html)}">report</a> (<a href="${esc(r.report.markdown)}">markdown</a>, <a href="${esc(r.report.json)}">json</a>)` : `not run: ${esc(r.checks[0]?.what ?? 'it could not start')}`}</li>`)
-    .join('')}</ul>` : ''}
+${
+  report.load?.profiles.length
+    ? `<h2>Load profiles (${report.load.profiles.length})</h2><p>Their rule checks judge the <code>LOAD.*</code> cells and count in the verdict; their thresholds are your limits, in their own reports only.</p><ul>${report.load.profiles
+        .map(
+          (r) =>
+            `<li><b>${esc(r.profile)}</b> on ${esc(r.surface)}${r.fault ? ` (fault ${esc(r.fault)})` : ''}: ${esc(r.verdict.toUpperCase())}${r.skip_reason ? ` — ${esc(r.skip_reason)}` : ''} — ${r.report ? `<a href="${esc(r.report.html)}">report</a> (<a href="${esc(r.report.markdown)}">markdown</a>, <a href="${esc(r.report.json)}">json</a>)` : `not run: ${esc(r.checks[0]?.what ?? 'it could not start')}`}</li>`,
+        )
+        .join('')}</ul>`
+    : ''
+}
 ${report.passive ? passiveHtml(report.passive) : ''}
 <h2>Rules</h2><table><tr><th class="rule">Rule</th><th class="level">Level</th>${surfaces.map((x) => `<th>${esc(x)}</th>`).join('')}<th>Seed</th></tr>
 ${report.rules
   .filter((r) => Object.values(r.results).some((c) => c?.status !== 'not_run'))
-  .map((r) => `<tr><td><code>${esc(r.id)}</code><div class="reason">${esc(r.summary)}</div></td><td>${r.level}</td>${surfaces.map((sf) => cellHtml(r.results[sf])).join('')}<td>${esc(seedLocation(r))}</td></tr>`)
+  .map(
+    (r) =>
+      `<tr><td><code>${esc(r.id)}</code><div class="reason">${esc(r.summary)}</div></td><td>${r.level}</td>${surfaces.map((sf) => cellHtml(r.results[sf])).join('')}<td>${esc(seedLocation(r))}</td></tr>`,
+  )
   .join('\n')}</table>
-${sections.length ? `<h2>Seed statements not judged in this run (${unjudged.length})</h2>${sections
-    .map((sec) => `<h3>${esc(sec)}</h3><ul>${unjudged.filter((u) => `${u.at[0]} § ${u.section}` === sec).map((u) => `<li>line ${esc(u.at.split(':')[1])}: ${esc(u.says)} — <i>${esc(u.why)}</i></li>`).join('')}</ul>`)
-    .join('\n')}` : ''}
+${
+  sections.length
+    ? `<h2>Seed statements not judged in this run (${unjudged.length})</h2>${sections
+        .map(
+          (sec) =>
+            `<h3>${esc(sec)}</h3><ul>${unjudged
+              .filter((u) => `${u.at[0]} § ${u.section}` === sec)
+              .map((u) => `<li>line ${esc(u.at.split(':')[1])}: ${esc(u.says)} — <i>${esc(u.why)}</i></li>`)
+              .join('')}</ul>`,
+        )
+        .join('\n')}`
+    : ''
+}
 ${report.seed_coverage?.not_proven?.length ? `<h2>Seed statements judged but not proven (${report.seed_coverage.not_proven.length})</h2><ul>${report.seed_coverage.not_proven.map((u) => `<li>${esc(u.at[0])} § ${esc(u.section)}, line ${esc(u.at.split(':')[1])}: ${esc(u.says)} — <i>${esc(u.why)}</i></li>`).join('')}</ul>` : ''}
 </body></html>
 `;

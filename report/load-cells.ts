@@ -27,7 +27,14 @@ const isLoadRule = (id: string): boolean => id.startsWith('LOAD.');
 function loadOutcome(run: LoadProfileRun): TestOutcome | undefined {
   if (!isSurface(run.surface)) return undefined;
   const title = `load profile ${run.profile}${run.fault ? ` (fault ${run.fault})` : ''}`;
-  const status: TestOutcome['status'] = run.verdict === 'pass' ? 'passed' : run.verdict === 'skipped' ? 'skipped' : run.verdict === 'interrupted' ? 'interrupted' : 'failed';
+  const status: TestOutcome['status'] =
+    run.verdict === 'pass'
+      ? 'passed'
+      : run.verdict === 'skipped'
+        ? 'skipped'
+        : run.verdict === 'interrupted'
+          ? 'interrupted'
+          : 'failed';
   const interrupted = run.verdict === 'interrupted';
   return {
     title,
@@ -45,7 +52,12 @@ function loadOutcome(run: LoadProfileRun): TestOutcome | undefined {
 function loadMatrix(runs: readonly LoadProfileRun[], rules: readonly Rule[]) {
   const outcomes = runs.map(loadOutcome).filter((o): o is TestOutcome => o !== undefined);
   const loaded = new Set<Surface>(outcomes.map((o) => o.surface));
-  return buildMatrix({ rules: [...rules], outcomes, surfacesRun: loaded, familyRun: (id, surface) => isLoadRule(id) && loaded.has(surface) });
+  return buildMatrix({
+    rules: [...rules],
+    outcomes,
+    surfacesRun: loaded,
+    familyRun: (id, surface) => isLoadRule(id) && loaded.has(surface),
+  });
 }
 
 function judgedCells(rows: readonly RuleRow[]): number {
@@ -67,8 +79,14 @@ function reapplyBaseline(rows: RuleRow[], before: BaselineOutcome | undefined): 
  * broke (a contract check of its preparation) fails on that surface too. The summary is
  * computed again from the whole matrix, as the reporter computes it.
  */
-export function joinLoadRuns(report: ConformanceReport, runs: readonly LoadProfileRun[], rules: readonly Rule[] = [...loadRules().values()]): ConformanceReport {
-  const kept = (report.load?.profiles ?? []).filter((p) => !runs.some((r) => r.profile === p.profile && r.surface === p.surface));
+export function joinLoadRuns(
+  report: ConformanceReport,
+  runs: readonly LoadProfileRun[],
+  rules: readonly Rule[] = [...loadRules().values()],
+): ConformanceReport {
+  const kept = (report.load?.profiles ?? []).filter(
+    (p) => !runs.some((r) => r.profile === p.profile && r.surface === p.surface),
+  );
   const all = [...kept, ...runs];
   const judged = loadMatrix(all, rules);
   const byId = new Map(judged.rows.map((r) => [r.id, r]));
@@ -98,8 +116,20 @@ export function joinLoadRuns(report: ConformanceReport, runs: readonly LoadProfi
   const runErrors = report.run_errors ?? [];
   const interrupted = report.interrupted === true;
   const matrix = { rows, unplaced: [...new Set([...report.unplaced, ...judged.unplaced])], judged: judgedCells(rows) };
-  const { summary } = summarize({ matrix, rules, strict: report.strict, ...(baseline ? { baseline } : {}), runErrors, interrupted, targetSurfaces: new Set(report.target.surfaces.map((s) => s.surface)) });
-  const surfacesRun = new Set(rows.flatMap((r) => (Object.entries(r.results) as Array<[Surface, Cell]>).filter(([, c]) => c.status !== 'not_run').map(([s]) => s)));
+  const { summary } = summarize({
+    matrix,
+    rules,
+    strict: report.strict,
+    ...(baseline ? { baseline } : {}),
+    runErrors,
+    interrupted,
+    targetSurfaces: new Set(report.target.surfaces.map((s) => s.surface)),
+  });
+  const surfacesRun = new Set(
+    rows.flatMap((r) =>
+      (Object.entries(r.results) as Array<[Surface, Cell]>).filter(([, c]) => c.status !== 'not_run').map(([s]) => s),
+    ),
+  );
   return {
     ...report,
     generated_at: new Date().toISOString(),
@@ -109,7 +139,9 @@ export function joinLoadRuns(report: ConformanceReport, runs: readonly LoadProfi
     rules: rows,
     // The seeds counted are those of the conformance run's surfaces: a load cell on another
     // surface (not covered there) must not bring that surface's seed into the denominator.
-    ...(report.seed_coverage ? { seed_coverage: seedCoverage(loadTrace(), rows, new Set(report.seed_coverage.surfaces ?? surfacesRun)) } : {}),
+    ...(report.seed_coverage
+      ? { seed_coverage: seedCoverage(loadTrace(), rows, new Set(report.seed_coverage.surfaces ?? surfacesRun)) }
+      : {}),
     load: { profiles: all },
   };
 }
@@ -125,7 +157,10 @@ function readConformance(file: string): ConformanceReport {
   } catch (err) {
     throw new ConformanceFileError(`cannot read the conformance report ${file}: ${(err as Error).message}`);
   }
-  if (!parsed.summary || !Array.isArray(parsed.rules) || !parsed.target) throw new ConformanceFileError(`${file} is not a conformance report (reports/conformance.json of workflow-conformance run)`);
+  if (!parsed.summary || !Array.isArray(parsed.rules) || !parsed.target)
+    throw new ConformanceFileError(
+      `${file} is not a conformance report (reports/conformance.json of workflow-conformance run)`,
+    );
   return parsed as ConformanceReport;
 }
 
@@ -138,7 +173,11 @@ function writeConformance(dir: string, report: ConformanceReport, secrets: reado
 }
 
 /** Joins load runs into the conformance report `file` (rewriting its three files); returns the joined report. */
-export function joinIntoFile(file: string, runs: readonly LoadProfileRun[], secrets: readonly string[] = []): ConformanceReport {
+export function joinIntoFile(
+  file: string,
+  runs: readonly LoadProfileRun[],
+  secrets: readonly string[] = [],
+): ConformanceReport {
   const joined = joinLoadRuns(readConformance(file), runs);
   writeConformance(path.dirname(file), joined, secrets);
   return joined;

@@ -7,25 +7,45 @@ import type { ConformanceReport, PassiveRun } from './report.ts';
 /** A passive run's cell that no exchange exercised reads so, not as a skip the target asked for. */
 export const NOT_EXERCISED = 'not exercised';
 
-export function passiveLabel(report: ConformanceReport, status: CellStatus, reason: string | undefined): string | undefined {
-  return report.mode === 'passive' && status === 'skipped' && reason?.startsWith(NOT_EXERCISED) ? NOT_EXERCISED : undefined;
+export function passiveLabel(
+  report: ConformanceReport,
+  status: CellStatus,
+  reason: string | undefined,
+): string | undefined {
+  return report.mode === 'passive' && status === 'skipped' && reason?.startsWith(NOT_EXERCISED)
+    ? NOT_EXERCISED
+    : undefined;
 }
 
 function headline(p: PassiveRun): string {
-  const seen = p.source === 'proxy' ? `through the proxy in front of ${p.from}${p.seconds !== undefined ? ` for ${p.seconds} s` : ''}` : `in ${p.from}`;
+  const seen =
+    p.source === 'proxy'
+      ? `through the proxy in front of ${p.from}${p.seconds !== undefined ? ` for ${p.seconds} s` : ''}`
+      : `in ${p.from}`;
   return `Passive run: ${p.exchanges} exchanges ${seen}, ${p.judged} judged, ${p.unplaced} not placed on an operation of the surface. Nothing was sent by the suite: a rule is judged only where traffic exercised it, and the verdict fails only on MUST findings.`;
 }
 
 export function passiveMarkdown(p: PassiveRun): string[] {
   const lines = ['## Passive run', '', headline(p), ''];
-  if (p.latency) lines.push(`Latency the proxy added per exchange (${p.latency.samples} samples): p50 ${p.latency.p50_ms} ms, p99 ${p.latency.p99_ms} ms, max ${p.latency.max_ms} ms.`, '');
+  if (p.latency)
+    lines.push(
+      `Latency the proxy added per exchange (${p.latency.samples} samples): p50 ${p.latency.p50_ms} ms, p99 ${p.latency.p99_ms} ms, max ${p.latency.max_ms} ms.`,
+      '',
+    );
   if (p.rules.length) {
     lines.push('| Rule | Level | Exchanges | Held | Broken |', '| - | - | - | - | - |');
     for (const r of p.rules) lines.push(`| \`${r.id}\` | ${r.level} | ${r.exchanges} | ${r.held} | ${r.broken} |`);
     lines.push('');
   }
   if (p.unplaced_list.length) {
-    lines.push(`### Not judged (${p.unplaced})`, '', ...p.unplaced_list.map((u) => `- ${u.method} ${u.url}${u.status !== undefined ? ` -> ${u.status}` : ''}: ${u.why}`), '');
+    lines.push(
+      `### Not judged (${p.unplaced})`,
+      '',
+      ...p.unplaced_list.map(
+        (u) => `- ${u.method} ${u.url}${u.status !== undefined ? ` -> ${u.status}` : ''}: ${u.why}`,
+      ),
+      '',
+    );
   }
   if (p.notes?.length) lines.push(...p.notes.map((n) => `- ${n}`), '');
   return lines;

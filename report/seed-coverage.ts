@@ -19,7 +19,10 @@ import { STATEMENT_PROOFS } from '../lib/seeds/proofs.ts';
 import type { TraceEntry } from '../lib/seeds/trace.ts';
 import { isJudged, type Cell, type RuleRow } from './matrix.ts';
 
-const SEED_SURFACES: Record<SeedLetter, readonly Surface[]> = { W: ['local', 'cloud', 'serverless', 'registry'], R: ['router'] };
+const SEED_SURFACES: Record<SeedLetter, readonly Surface[]> = {
+  W: ['local', 'cloud', 'serverless', 'registry'],
+  R: ['router'],
+};
 
 export interface UnjudgedStatement {
   at: string;
@@ -69,11 +72,17 @@ function whyUnjudged(rules: RuleRow[], surfaces: Set<Surface>): string {
       .filter((c) => !isJudged(c))
       .map((c) => `${r.id} ${c.status.replace('_', ' ')}${c.reason ? `: ${c.reason}` : ''}`),
   );
-  if (reasons.length === 0) return `not on this run's surfaces (its rules apply to ${[...new Set(rules.flatMap((r) => Object.keys(r.results)))].join(', ') || 'none'})`;
+  if (reasons.length === 0)
+    return `not on this run's surfaces (its rules apply to ${[...new Set(rules.flatMap((r) => Object.keys(r.results)))].join(', ') || 'none'})`;
   return [...new Set(reasons)].slice(0, 3).join('; ');
 }
 
-export function seedCoverage(trace: TraceEntry[], rows: RuleRow[], surfacesRun: Set<Surface>, proofs: Readonly<Record<string, ReadonlyArray<{ rule: string }>>> = STATEMENT_PROOFS): SeedCoverage {
+export function seedCoverage(
+  trace: TraceEntry[],
+  rows: RuleRow[],
+  surfacesRun: Set<Surface>,
+  proofs: Readonly<Record<string, ReadonlyArray<{ rule: string }>>> = STATEMENT_PROOFS,
+): SeedCoverage {
   const byId = new Map(rows.map((r) => [r.id, r]));
   const inRun = trace.filter((e) => SEED_SURFACES[e.seed].some((s) => surfacesRun.has(s)) && e.kind !== 'informative');
   const cov: Required<SeedCoverage> = {
@@ -124,7 +133,10 @@ export function seedCoverage(trace: TraceEntry[], rows: RuleRow[], surfacesRun: 
     } else if ((proofs[at] ?? []).some((p) => judgedIds.has(p.rule))) cov.proven++;
     else {
       cov.unproven++;
-      cov.not_proven.push({ ...entry, why: `judged by ${must.map((r) => r.id).join(', ')}, but no fault of the self-test breaks this statement under a rule judged here` });
+      cov.not_proven.push({
+        ...entry,
+        why: `judged by ${must.map((r) => r.id).join(', ')}, but no fault of the self-test breaks this statement under a rule judged here`,
+      });
     }
   }
   return cov;
@@ -133,7 +145,8 @@ export function seedCoverage(trace: TraceEntry[], rows: RuleRow[], surfacesRun: 
 /** The one line a run prints. */
 export function seedCoverageLine(c: SeedCoverage): string {
   // A report written before statements were proven has no testable/proven counts.
-  if (c.proven === undefined || c.testable === undefined) return `seed statements judged ${c.judged} of ${c.statements - c.untestable} testable (${c.untestable} untestable, ${c.gaps} gaps)`;
+  if (c.proven === undefined || c.testable === undefined)
+    return `seed statements judged ${c.judged} of ${c.statements - c.untestable} testable (${c.untestable} untestable, ${c.gaps} gaps)`;
   const inputs = Object.entries(c.needs_inputs ?? {}).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   const needing = c.need_inputs ?? 0;
   const parts = [

@@ -53,7 +53,10 @@ function labels(cols: Described[]): string[] {
   return cols.map((c) => chosen.map((x) => c.parts[x]).join(' · '));
 }
 
-export function sideBySide(runs: Array<{ file: string; report: ConformanceReport }>, options: { differencesOnly?: boolean } = {}): SideBySide {
+export function sideBySide(
+  runs: Array<{ file: string; report: ConformanceReport }>,
+  options: { differencesOnly?: boolean } = {},
+): SideBySide {
   const described: Described[] = [];
   const cellOf: Array<(id: string) => string> = [];
   for (const { file, report } of runs) {
@@ -61,15 +64,30 @@ export function sideBySide(runs: Array<{ file: string; report: ConformanceReport
     const variant = t.fault ? `fault ${t.fault}` : t.control ? `control ${t.control}` : 'no fault';
     const byId = new Map(report.rules.map((r) => [r.id, r]));
     for (const { surface, base_url } of t.surfaces) {
-      described.push({ file, surface, verdict: report.summary.verdict, parts: { target: t.name, surface, variant, base_url, file } });
-      cellOf.push((id) => (byId.get(id)?.results as Record<string, { status: string } | undefined> | undefined)?.[surface]?.status ?? '');
+      described.push({
+        file,
+        surface,
+        verdict: report.summary.verdict,
+        parts: { target: t.name, surface, variant, base_url, file },
+      });
+      cellOf.push(
+        (id) =>
+          (byId.get(id)?.results as Record<string, { status: string } | undefined> | undefined)?.[surface]?.status ??
+          '',
+      );
     }
   }
   const names = labels(described);
-  const columns: Column[] = described.map((d, i) => ({ label: names[i], file: d.file, surface: d.surface, verdict: d.verdict }));
+  const columns: Column[] = described.map((d, i) => ({
+    label: names[i],
+    file: d.file,
+    surface: d.surface,
+    verdict: d.verdict,
+  }));
 
   const seen = new Map<string, { level: string; summary: string }>();
-  for (const { report } of runs) for (const r of report.rules) if (!seen.has(r.id)) seen.set(r.id, { level: r.level, summary: r.summary });
+  for (const { report } of runs)
+    for (const r of report.rules) if (!seen.has(r.id)) seen.set(r.id, { level: r.level, summary: r.summary });
   const all = [...seen]
     .map(([id, r]) => ({ id, ...r, cells: cellOf.map((f) => f(id)) }))
     // A rule none of the runs had a cell for says nothing about any of them.
@@ -83,7 +101,12 @@ export function sideBySide(runs: Array<{ file: string; report: ConformanceReport
     '',
     `Runs: ${runs.map((r) => `\`${r.file}\` (${r.report.target.name}, ${r.report.generated_at})`).join(', ')}`,
     '',
-    ...(options.differencesOnly && columns.length > 1 ? [`Differences only: ${identical} rule${identical === 1 ? '' : 's'} with the same status in every column are left out (a column the rule does not apply to, or whose run left its surface out, is no difference).`, ''] : []),
+    ...(options.differencesOnly && columns.length > 1
+      ? [
+          `Differences only: ${identical} rule${identical === 1 ? '' : 's'} with the same status in every column are left out (a column the rule does not apply to, or whose run left its surface out, is no difference).`,
+          '',
+        ]
+      : []),
     header,
     `| - | - | ${columns.map(() => '-').join(' | ')} |`,
     `| **verdict** | | ${columns.map((c) => `**${c.verdict.toUpperCase()}**`).join(' | ')} |`,
@@ -93,12 +116,21 @@ export function sideBySide(runs: Array<{ file: string; report: ConformanceReport
   return { columns, rows: all, identical, markdown: lines.join('\n') };
 }
 
-const html = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const html = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 // Short cell words keep many columns on one page; the full word is the cell's title.
-const SHORT: Record<string, string> = { pass: 'pass', fail: 'FAIL', error: 'ERR', skipped: 'skip', not_covered: 'n/c', not_run: 'n/r' };
+const SHORT: Record<string, string> = {
+  pass: 'pass',
+  fail: 'FAIL',
+  error: 'ERR',
+  skipped: 'skip',
+  not_covered: 'n/c',
+  not_run: 'n/r',
+};
 
 export function sideBySideHtml(t: SideBySide): string {
-  const cell = (c: string) => `<td class="${c || 'na'}" title="${html(c ? c.replace('_', ' ') : 'not applicable')}">${html(c ? (SHORT[c] ?? c) : '—')}</td>`;
+  const cell = (c: string) =>
+    `<td class="${c || 'na'}" title="${html(c ? c.replace('_', ' ') : 'not applicable')}">${html(c ? (SHORT[c] ?? c) : '—')}</td>`;
   return `<!doctype html>
 <meta charset="utf-8"><title>Conformance side by side</title>
 <style>

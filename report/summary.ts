@@ -33,7 +33,11 @@ export interface Summarized {
 
 /** A rule's overall status: its worst cell among the surfaces this run had. */
 function overallStatus(cells: readonly Cell[]): Cell['status'] {
-  return (['fail', 'error', 'pass', 'skipped', 'not_covered', 'not_run'] as const).find((s) => cells.some((c) => c.status === s)) ?? 'not_covered';
+  return (
+    (['fail', 'error', 'pass', 'skipped', 'not_covered', 'not_run'] as const).find((s) =>
+      cells.some((c) => c.status === s),
+    ) ?? 'not_covered'
+  );
 }
 
 /**
@@ -41,16 +45,30 @@ function overallStatus(cells: readonly Cell[]): Cell['status'] {
  * no check reached are turned into errors first (in `matrix.rows`): whatever they say, the
  * run did not judge them.
  */
-export function summarize({ matrix, rules, strict, baseline, runErrors = [], interrupted = false, targetSurfaces = new Set() }: SummaryInput): Summarized {
+export function summarize({
+  matrix,
+  rules,
+  strict,
+  baseline,
+  runErrors = [],
+  interrupted = false,
+  targetSurfaces = new Set(),
+}: SummaryInput): Summarized {
   const rows = matrix.rows;
   const verdict = verdictWithBaseline(rows, verdictOf(matrix, strict), strict, baseline);
   if (runErrors.length > 0) {
     const notCoveredByCatalog = new Set(rules.filter((r) => r.not_covered).map((r) => r.id));
     for (const row of rows) {
       for (const [surface, cell] of Object.entries(row.results) as Array<[Surface, Cell]>) {
-        const unjudged = (cell.status === 'skipped' && cell.reason?.startsWith('not exercised')) || cell.status === 'not_run' || (cell.status === 'not_covered' && !notCoveredByCatalog.has(row.id));
+        const unjudged =
+          (cell.status === 'skipped' && cell.reason?.startsWith('not exercised')) ||
+          cell.status === 'not_run' ||
+          (cell.status === 'not_covered' && !notCoveredByCatalog.has(row.id));
         if (targetSurfaces.has(surface) && unjudged) {
-          row.results[surface] = { status: 'error', reason: `not judged: ${interrupted ? 'the run was interrupted before a check of it ran' : 'the run stopped before any test'} (see run_errors)` };
+          row.results[surface] = {
+            status: 'error',
+            reason: `not judged: ${interrupted ? 'the run was interrupted before a check of it ran' : 'the run stopped before any test'} (see run_errors)`,
+          };
         }
       }
     }
@@ -60,14 +78,23 @@ export function summarize({ matrix, rules, strict, baseline, runErrors = [], int
   for (const row of rows) counts[overallStatus(Object.values<Cell>(row.results))]++;
   // `fail` means the server broke a rule; a run whose only trouble is rules it could not
   // judge (a target that stopped answering, setup refused) is `error`, never `fail`.
-  const serverFailed = verdict.unexpectedMust.length > 0 || (strict && verdict.unexpectedShould.length > 0) || (baseline !== undefined && (baseline.stale.length > 0 || baseline.problems.length > 0));
-  const verdictName = runErrors.length > 0 || verdict.nothingJudged ? 'error' : verdict.passed ? 'pass' : serverFailed ? 'fail' : 'error';
+  const serverFailed =
+    verdict.unexpectedMust.length > 0 ||
+    (strict && verdict.unexpectedShould.length > 0) ||
+    (baseline !== undefined && (baseline.stale.length > 0 || baseline.problems.length > 0));
+  const verdictName =
+    runErrors.length > 0 || verdict.nothingJudged ? 'error' : verdict.passed ? 'pass' : serverFailed ? 'fail' : 'error';
   const cells = rows.flatMap((r) => Object.values<Cell>(r.results));
   // A target that stopped answering is the headline, not what it left unjudged.
-  const stoppedAt = cells.map((c) => c.reason?.match(new RegExp(`${CIRCUIT_OPEN}[A-Z]+ \\S+`))?.[0]).find((x) => x !== undefined);
+  const stoppedAt = cells
+    .map((c) => c.reason?.match(new RegExp(`${CIRCUIT_OPEN}[A-Z]+ \\S+`))?.[0])
+    .find((x) => x !== undefined);
   // A target that does not speak the API at all: that one finding is the headline, whatever
   // the verdict (its first answers failed their body contract; the rest was not judged).
-  const notApi = cells.map((c) => c.reason?.slice(c.reason.indexOf(NOT_THE_API))).find((r) => r?.startsWith(NOT_THE_API))?.split('; the run ended early')[0];
+  const notApi = cells
+    .map((c) => c.reason?.slice(c.reason.indexOf(NOT_THE_API)))
+    .find((r) => r?.startsWith(NOT_THE_API))
+    ?.split('; the run ended early')[0];
   // A bound the suite chose that was hit (a stream that never ended its run, a slow job):
   // named once in the headline, since it is usually why the rest could not be judged.
   const boundHit = cells
@@ -79,16 +106,16 @@ export function summarize({ matrix, rules, strict, baseline, runErrors = [], int
     notApi && runErrors.length === 0
       ? `${notApi}; the run ended early, ${counts.error} rule${counts.error === 1 ? '' : 's'} not judged`
       : runErrors.length > 0
-      ? interrupted
-        ? runErrors[runErrors.length - 1]
-        : 'the suite could not judge the target (see run_errors)'
-      : stoppedAt && verdictName === 'error'
-        ? `${stoppedAt}; ${counts.error} rule${counts.error === 1 ? '' : 's'} could not be judged`
-        : verdict.nothingJudged
-          ? 'no rule was judged: no check ran in this run'
-          : verdictName === 'error'
-            ? `no rule failed, but ${verdict.unexpectedErrors.length} could not be judged (errors)${boundHit ? `; the first: ${boundHit}` : ''}`
-            : undefined;
+        ? interrupted
+          ? runErrors[runErrors.length - 1]
+          : 'the suite could not judge the target (see run_errors)'
+        : stoppedAt && verdictName === 'error'
+          ? `${stoppedAt}; ${counts.error} rule${counts.error === 1 ? '' : 's'} could not be judged`
+          : verdict.nothingJudged
+            ? 'no rule was judged: no check ran in this run'
+            : verdictName === 'error'
+              ? `no rule failed, but ${verdict.unexpectedErrors.length} could not be judged (errors)${boundHit ? `; the first: ${boundHit}` : ''}`
+              : undefined;
   return {
     summary: {
       verdict: verdictName,

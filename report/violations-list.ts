@@ -42,13 +42,18 @@ export function shapeOf(text: string): string {
  */
 export function violationKey(r: Pick<CheckResult, 'what' | 'expected' | 'received' | 'exchange'>): string {
   const received = r.received ?? '';
-  return shapeOf(`${r.exchange?.operationId ?? ''}\0${r.what}\0${r.expected ?? ''}\0${received.length <= 60 ? received : ''}`);
+  return shapeOf(
+    `${r.exchange?.operationId ?? ''}\0${r.what}\0${r.expected ?? ''}\0${received.length <= 60 ? received : ''}`,
+  );
 }
 
 const keyOf = violationKey;
 
 /** The distinct violations of a cell's broken results, in the order first seen, with how many there are. */
-export function distinctViolations(broken: ReadonlyArray<CheckResult & { title: string }>): { kept: CellViolation[]; more: number } {
+export function distinctViolations(broken: ReadonlyArray<CheckResult & { title: string }>): {
+  kept: CellViolation[];
+  more: number;
+} {
   const byKey = new Map<string, CellViolation>();
   for (const r of broken) {
     const key = keyOf(r);

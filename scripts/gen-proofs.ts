@@ -11,12 +11,15 @@ import { FAULTS } from '../reference/faults.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 export const PROOFS_FILE = 'lib/seeds/proofs.ts';
-const HEADER = '// Generated from the fault units\' statements by scripts/gen-proofs.ts (npm run rules:proofs); do not edit.';
+const HEADER =
+  "// Generated from the fault units' statements by scripts/gen-proofs.ts (npm run rules:proofs); do not edit.";
 
 /** The generated file's text. */
 export function proofSource(): string {
   const by = new Map<string, Array<{ fault: string; rule: string }>>();
-  for (const f of FAULTS) for (const at of f.statements ?? []) (by.get(at) ?? by.set(at, []).get(at)!).push({ fault: f.name, rule: f.breaks });
+  for (const f of FAULTS)
+    for (const at of f.statements ?? [])
+      (by.get(at) ?? by.set(at, []).get(at)!).push({ fault: f.name, rule: f.breaks });
   const order = (a: string) => {
     const [seed, line] = a.split(':');
     return `${seed}${String(line).padStart(5, '0')}${a}`;
@@ -31,7 +34,14 @@ export function proofSource(): string {
     '}',
     '',
     'export const STATEMENT_PROOFS: Readonly<Record<string, readonly Proof[]>> = {',
-    ...keys.flatMap((k) => [`  '${k}': [`, ...by.get(k)!.sort((a, b) => a.fault.localeCompare(b.fault)).map((p) => `    { fault: '${p.fault}', rule: '${p.rule}' },`), '  ],']),
+    ...keys.flatMap((k) => [
+      `  '${k}': [`,
+      ...by
+        .get(k)!
+        .sort((a, b) => a.fault.localeCompare(b.fault))
+        .map((p) => `    { fault: '${p.fault}', rule: '${p.rule}' },`),
+      '  ],',
+    ]),
     '};',
     '',
   ].join('\n');

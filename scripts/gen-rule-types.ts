@@ -10,13 +10,23 @@ import path from 'node:path';
 import { parseRules, RULES_FILE } from '../lib/rules.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const HEADER = '// Generated from contracts/rules.yaml by scripts/gen-rule-types.ts (npm run rules:types); do not edit.';
-const q = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r')}'`;
+const HEADER =
+  '// Generated from contracts/rules.yaml by scripts/gen-rule-types.ts (npm run rules:types); do not edit.';
+const q = (s: string) =>
+  `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r')}'`;
 
 /** The generated files, repo-relative path → text. */
 export function ruleTypeSources(yamlText: string): Record<string, string> {
   const rules = parseRules(yamlText);
-  const ids = [HEADER, 'export const RULE_IDS = [', ...rules.map((r) => `  ${q(r.id)},`), '] as const;', '', 'export type RuleId = (typeof RULE_IDS)[number];', ''].join('\n');
+  const ids = [
+    HEADER,
+    'export const RULE_IDS = [',
+    ...rules.map((r) => `  ${q(r.id)},`),
+    '] as const;',
+    '',
+    'export type RuleId = (typeof RULE_IDS)[number];',
+    '',
+  ].join('\n');
   const entry = (r: (typeof rules)[number]): string[] => [
     `  ${q(r.id)}: {`,
     `    id: ${q(r.id)},`,
@@ -30,7 +40,13 @@ export function ruleTypeSources(yamlText: string): Record<string, string> {
     ...(r.not_covered !== undefined ? [`    not_covered: ${q(r.not_covered)},`] : []),
     r.seed_refs.length === 0
       ? '    seed_refs: [],'
-      : ['    seed_refs: [', ...r.seed_refs.map((s) => `      { seed: ${q(s.seed)}, section: ${q(s.section)}, line: ${s.line}, sha: ${q(s.sha)} },`), '    ],'].join('\n'),
+      : [
+          '    seed_refs: [',
+          ...r.seed_refs.map(
+            (s) => `      { seed: ${q(s.seed)}, section: ${q(s.section)}, line: ${s.line}, sha: ${q(s.sha)} },`,
+          ),
+          '    ],',
+        ].join('\n'),
     '  },',
   ];
   const catalog = [
@@ -62,5 +78,6 @@ export function ruleTypeSources(yamlText: string): Record<string, string> {
 }
 
 if (process.argv[1] === import.meta.filename) {
-  for (const [file, text] of Object.entries(ruleTypeSources(readFileSync(RULES_FILE, 'utf8')))) writeFileSync(path.join(ROOT, file), text);
+  for (const [file, text] of Object.entries(ruleTypeSources(readFileSync(RULES_FILE, 'utf8'))))
+    writeFileSync(path.join(ROOT, file), text);
 }

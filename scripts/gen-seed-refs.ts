@@ -29,7 +29,14 @@ export function withSeedRefs(text: string, refs: Map<string, SeedRef[]>): string
     out.push(line);
     if (id && /^ {4}seed: /.test(line)) {
       const list = refs.get(id) ?? [];
-      if (list.length) out.push('    seed_refs:', ...list.map((r) => `      - {seed: ${r.seed}, section: ${JSON.stringify(r.section)}, line: ${r.line}, sha: ${shaYaml(r.sha)}}`));
+      if (list.length)
+        out.push(
+          '    seed_refs:',
+          ...list.map(
+            (r) =>
+              `      - {seed: ${r.seed}, section: ${JSON.stringify(r.section)}, line: ${r.line}, sha: ${shaYaml(r.sha)}}`,
+          ),
+        );
     }
   }
   return out.join('\n');
@@ -37,7 +44,9 @@ export function withSeedRefs(text: string, refs: Map<string, SeedRef[]>): string
 
 if (process.argv[1] === import.meta.filename) {
   const refs = new Map<string, SeedRef[]>();
-  for (const e of loadTrace()) for (const id of e.rules) refs.set(id, [...(refs.get(id) ?? []), { seed: e.seed, section: e.section, line: e.line, sha: e.sha }]);
+  for (const e of loadTrace())
+    for (const id of e.rules)
+      refs.set(id, [...(refs.get(id) ?? []), { seed: e.seed, section: e.section, line: e.line, sha: e.sha }]);
   writeFileSync(FILE, withSeedRefs(readFileSync(FILE, 'utf8'), refs));
   console.log(`seed_refs written for ${refs.size} rules`);
 }

@@ -18,7 +18,9 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const only = process.argv.slice(2);
-const dirs = only.length ? only : ['test/unit', 'test/engine', 'test/reference', 'test/hostile', 'test/load', 'test/e2e'];
+const dirs = only.length
+  ? only
+  : ['test/unit', 'test/engine', 'test/reference', 'test/hostile', 'test/load', 'test/e2e'];
 
 function collect(dir) {
   const abs = path.join(root, dir);
@@ -40,7 +42,9 @@ function collect(dir) {
 // one after the other), the fault matrix, the cassette (a recording, then three replays).
 const LONGEST = ['test/e2e/controls.test.ts', 'test/e2e/faults.test.ts', 'test/e2e/cassette.test.ts'];
 const rank = (f) => (LONGEST.includes(f) ? LONGEST.indexOf(f) : LONGEST.length);
-const files = dirs.flatMap((d) => (d.endsWith('.ts') ? [d] : collect(d))).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+const files = dirs
+  .flatMap((d) => (d.endsWith('.ts') ? [d] : collect(d)))
+  .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
@@ -61,7 +65,9 @@ if (only.length === 0 || process.env.LINT === '1') {
       console.log(`✔ ${c.name} (${c.bin.split('/')[1]} ${c.args[0]})`);
     } else {
       treeFailed.push(c.name);
-      console.log(`✖ ${c.name} failed (${c.bin.split('/')[1]} ${c.args.join(' ')}: exit ${run.status ?? run.signal}): see above`);
+      console.log(
+        `✖ ${c.name} failed (${c.bin.split('/')[1]} ${c.args.join(' ')}: exit ${run.status ?? run.signal}): see above`,
+      );
     }
   }
 }
@@ -75,7 +81,17 @@ const tapFile = path.join(work, 'results.tap');
 const scoreFile = path.join(work, 'score.jsonl');
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', `--test-reporter=${reporter}`, '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tapFile}`, `--test-concurrency=${concurrency}`, ...files],
+  [
+    '--import',
+    'tsx',
+    '--test',
+    `--test-reporter=${reporter}`,
+    '--test-reporter-destination=stdout',
+    '--test-reporter=tap',
+    `--test-reporter-destination=${tapFile}`,
+    `--test-concurrency=${concurrency}`,
+    ...files,
+  ],
   {
     cwd: root,
     stdio: 'inherit',
@@ -96,7 +112,12 @@ const last = new Map();
 for (const line of read(scoreFile).split('\n')) {
   try {
     const e = JSON.parse(line);
-    if ((e.kind === 'fault' || e.kind === 'control' || e.kind === 'load') && typeof e.name === 'string' && typeof e.ok === 'boolean') last.set(`${e.kind}\0${e.name}`, e);
+    if (
+      (e.kind === 'fault' || e.kind === 'control' || e.kind === 'load') &&
+      typeof e.name === 'string' &&
+      typeof e.ok === 'boolean'
+    )
+      last.set(`${e.kind}\0${e.name}`, e);
   } catch {
     // not a score line
   }
@@ -109,7 +130,10 @@ const loads = of('load');
 // The denominators are the catalogs, not what happened to be recorded: a fault that never
 // ran is not caught. A run of a subset (some folders, FAULTS=, CONTROLS=) says so.
 const catalog = (flag) =>
-  (spawnSync(process.execPath, ['--import', 'tsx', 'reference/main.ts', flag], { cwd: root, encoding: 'utf8' }).stdout ?? '')
+  (
+    spawnSync(process.execPath, ['--import', 'tsx', 'reference/main.ts', flag], { cwd: root, encoding: 'utf8' })
+      .stdout ?? ''
+  )
     .split('\n')
     .filter(Boolean)
     .map((l) => l.split('\t')[0]);
@@ -117,7 +141,9 @@ const catalogFaults = catalog('--list-faults');
 const catalogControls = catalog('--list-controls');
 const subset = only.length > 0 || !!process.env.FAULTS || !!process.env.CONTROLS;
 const recorded = (list, name) => list.some((e) => e.name === name);
-const unrun = subset ? [] : [...catalogFaults.filter((n) => !recorded(faults, n)), ...catalogControls.filter((n) => !recorded(controls, n))];
+const unrun = subset
+  ? []
+  : [...catalogFaults.filter((n) => !recorded(faults, n)), ...catalogControls.filter((n) => !recorded(controls, n))];
 const missed = faults.filter((e) => !e.ok).map((e) => e.name);
 const alarms = controls.filter((e) => !e.ok).map((e) => e.name);
 const loadAlarms = loads.filter((e) => !e.ok).map((e) => e.name);
@@ -147,7 +173,9 @@ if (entries.length > 0 || only.length === 0) {
   if (loads.length) console.log(`load profiles clean ${loads.length - loadAlarms.length}/${loads.length}`);
   const nFaults = Math.max(catalogFaults.length, faults.length);
   const nControls = Math.max(catalogControls.length, controls.length);
-  console.log(`faults caught ${faults.length - missed.length}/${nFaults}, controls clean ${controls.length - alarms.length}/${nControls}`);
+  console.log(
+    `faults caught ${faults.length - missed.length}/${nFaults}, controls clean ${controls.length - alarms.length}/${nControls}`,
+  );
   if (missed.length || alarms.length || unrun.length || loadAlarms.length) status = status || 1;
 }
 console.log(`${passed} passed, ${failed} failed`);

@@ -14,10 +14,16 @@ if (!index) {
 }
 const started = performance.now();
 const cpu = process.cpuUsage();
-const { files, copies } = scanProject(index, path.resolve(import.meta.dirname, '..'), process.argv.includes('--all') ? [] : ALLOWED_SEED_PHRASES);
+const { files, copies } = scanProject(
+  index,
+  path.resolve(import.meta.dirname, '..'),
+  process.argv.includes('--all') ? [] : ALLOWED_SEED_PHRASES,
+);
 const used = process.cpuUsage(cpu);
 const ms = `${Math.round(performance.now() - started)} ms (${Math.round((used.user + used.system) / 1000)} ms CPU)`;
 for (const c of copies) console.log(describeCopy(c));
 const short = copies.filter((c) => c.length < 10).length;
-console.log(`${files} files in ${ms}: ${copies.length} runs of 8+ seed words (${short} of 8-9, ${copies.length - short} of 10+)`);
+console.log(
+  `${files} files in ${ms}: ${copies.length} runs of 8+ seed words (${short} of 8-9, ${copies.length - short} of 10+)`,
+);
 process.exitCode = copies.length ? 1 : 0;

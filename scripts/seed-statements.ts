@@ -13,6 +13,8 @@ if (!seeds) {
 const only = args.find(isSeedLetter);
 const sectionAt = args.indexOf('--section');
 const section = sectionAt >= 0 ? args[sectionAt + 1]?.toLowerCase() : undefined;
-const list = (only ? seeds[only] : [...seeds.W, ...seeds.R]).filter((s) => !section || s.section.toLowerCase().includes(section));
+const list = (only ? seeds[only] : [...seeds.W, ...seeds.R]).filter(
+  (s) => !section || s.section.toLowerCase().includes(section),
+);
 if (args.includes('--json')) console.log(JSON.stringify(list, null, 1));
 else for (const s of list) console.log(`${s.seed}:${s.line}:${s.sha}  [${s.section}]  ${s.text}`);

@@ -21,7 +21,10 @@ export type Env = Record<string, string | undefined>;
 export class ConfigError extends Error {
   override name = 'ConfigError';
   /** What could be read, each bad value at its default: enough to write the report that says so. */
-  constructor(message: string, readonly partial: RunConfig) {
+  constructor(
+    message: string,
+    readonly partial: RunConfig,
+  ) {
     super(message);
   }
 }
@@ -110,14 +113,47 @@ export interface RunConfig {
 
 /** Every variable RunConfig reads (test/unit/config.test.ts holds the table of docs/gating-your-server.md to it). */
 export const CONFIG_VARIABLES = [
-  'TARGET', 'TARGETS_FILE', 'TARGET_SURFACE', 'TARGET_BASE_URL', 'TARGET_TOKEN', 'TARGET_TOKEN_SOURCE', 'REFERENCE_PORT',
-  'REPORTS_DIR', 'CONFORMANCE_PROFILE', 'CONFORMANCE_STRICT', 'CONFORMANCE_BASELINE', 'CONFORMANCE_QUIET', 'CONFORMANCE_SHARD', 'CONFORMANCE_EXPLORE', 'CI',
-  'REFERENCE_FAULT', 'REFERENCE_CONTROL', 'CONFORMANCE_SEEDS', 'SEEDS_DIR',
-  'FC_SEED', 'FC_PATH', 'FC_NUM_RUNS', 'FC_MAX_COMMANDS', 'MODEL_TRACE',
-  'CONFORMANCE_HTTP_TIMEOUT_MS', 'CONFORMANCE_MAX_BODY_BYTES', 'CONFORMANCE_JOB_DEADLINE_MS', 'CONFORMANCE_STREAM_GRACE_MS',
-  'CONFORMANCE_RETRY_AFTER_MAX_MS', 'CONFORMANCE_LIST_WALK_MAX_PAGES', 'CONFORMANCE_PROBE_TIMEOUT_MS', 'CONFORMANCE_CIRCUIT_TIMEOUTS',
-  'CONFORMANCE_CIRCUIT_DIR', 'CONFORMANCE_REPLAY', 'CONFORMANCE_RECORD_DIR', 'CONFORMANCE_LOAD', 'TEST_WORKER_INDEX',
-  'BENCH_DURATION', 'BENCH_CONNECTIONS', 'BENCH_OPEN_STEP_S', 'BENCH_ROUNDS',
+  'TARGET',
+  'TARGETS_FILE',
+  'TARGET_SURFACE',
+  'TARGET_BASE_URL',
+  'TARGET_TOKEN',
+  'TARGET_TOKEN_SOURCE',
+  'REFERENCE_PORT',
+  'REPORTS_DIR',
+  'CONFORMANCE_PROFILE',
+  'CONFORMANCE_STRICT',
+  'CONFORMANCE_BASELINE',
+  'CONFORMANCE_QUIET',
+  'CONFORMANCE_SHARD',
+  'CONFORMANCE_EXPLORE',
+  'CI',
+  'REFERENCE_FAULT',
+  'REFERENCE_CONTROL',
+  'CONFORMANCE_SEEDS',
+  'SEEDS_DIR',
+  'FC_SEED',
+  'FC_PATH',
+  'FC_NUM_RUNS',
+  'FC_MAX_COMMANDS',
+  'MODEL_TRACE',
+  'CONFORMANCE_HTTP_TIMEOUT_MS',
+  'CONFORMANCE_MAX_BODY_BYTES',
+  'CONFORMANCE_JOB_DEADLINE_MS',
+  'CONFORMANCE_STREAM_GRACE_MS',
+  'CONFORMANCE_RETRY_AFTER_MAX_MS',
+  'CONFORMANCE_LIST_WALK_MAX_PAGES',
+  'CONFORMANCE_PROBE_TIMEOUT_MS',
+  'CONFORMANCE_CIRCUIT_TIMEOUTS',
+  'CONFORMANCE_CIRCUIT_DIR',
+  'CONFORMANCE_REPLAY',
+  'CONFORMANCE_RECORD_DIR',
+  'CONFORMANCE_LOAD',
+  'TEST_WORKER_INDEX',
+  'BENCH_DURATION',
+  'BENCH_CONNECTIONS',
+  'BENCH_OPEN_STEP_S',
+  'BENCH_ROUNDS',
 ] as const;
 
 export type ConfigVariable = (typeof CONFIG_VARIABLES)[number];
@@ -150,7 +186,8 @@ class Reader {
     const v = this.text(name);
     if (v === undefined) return fallback;
     const n = Number(v.trim());
-    if (v.trim() === '' || !Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n))) return this.bad(name, v, integer ? 'a positive whole number' : 'a positive number') ?? fallback;
+    if (v.trim() === '' || !Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n)))
+      return this.bad(name, v, integer ? 'a positive whole number' : 'a positive number') ?? fallback;
     return n;
   }
 
@@ -191,7 +228,8 @@ class Reader {
  */
 export function parseRunConfig(env: Env, cwd: string = process.cwd()): RunConfig {
   const r = new Reader(env);
-  const opt = <K extends string, V>(key: K, value: V | undefined): { [k in K]?: V } => (value === undefined ? {} : ({ [key]: value } as { [k in K]: V }));
+  const opt = <K extends string, V>(key: K, value: V | undefined): { [k in K]?: V } =>
+    value === undefined ? {} : ({ [key]: value } as { [k in K]: V });
   const config: RunConfig = {
     target: {
       ...opt('name', r.text('TARGET')),

@@ -25,7 +25,11 @@ export const TARGET_FLAGS = ['target', 'targets-file', 'surface', 'base-url'] as
  * `base` with the given flags written over it (a flag wins over the variable), files made
  * absolute: the child runs in the same folder, but a path must mean what the user meant.
  */
-export function withFlags(base: Env, flags: ReadonlyMap<string, string>, names: readonly string[] = Object.keys(FLAG_ENV)): Env {
+export function withFlags(
+  base: Env,
+  flags: ReadonlyMap<string, string>,
+  names: readonly string[] = Object.keys(FLAG_ENV),
+): Env {
   const env: Env = { ...base };
   for (const flag of names) if (flags.has(flag) && FLAG_ENV[flag]) env[FLAG_ENV[flag]] = flags.get(flag);
   if (env.TARGETS_FILE) env.TARGETS_FILE = path.resolve(env.TARGETS_FILE);

@@ -9,7 +9,9 @@ export function readExploreReports(dir: string): OperationReport[] {
   if (!existsSync(dir)) return [];
   const out: OperationReport[] = [];
   for (const project of readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory())) {
-    for (const f of readdirSync(path.join(dir, project.name)).filter((n) => n.endsWith('.json')).sort()) {
+    for (const f of readdirSync(path.join(dir, project.name))
+      .filter((n) => n.endsWith('.json'))
+      .sort()) {
       try {
         out.push(JSON.parse(readFileSync(path.join(dir, project.name, f), 'utf8')) as OperationReport);
       } catch {
@@ -28,7 +30,10 @@ export function exploreMarkdown(reports: OperationReport[]): string {
   const sent = reports.reduce((n, r) => n + r.sent, 0);
   const failures = reports.reduce((n, r) => n + r.failures.length, 0);
   lines.push(`${reports.length} operation(s), ${sent} requests, ${failures} distinct failure(s).`, '');
-  lines.push('| project | operation | requests (valid / mistaken) | answers by status | distinct failures | seed | time |', '| - | - | - | - | - | - | - |');
+  lines.push(
+    '| project | operation | requests (valid / mistaken) | answers by status | distinct failures | seed | time |',
+    '| - | - | - | - | - | - | - |',
+  );
   for (const r of reports) {
     if (r.skipped) {
       lines.push(`| ${r.project} | ${r.operation} | skipped: ${cell(r.skipped)} | | | | |`);
@@ -38,7 +43,9 @@ export function exploreMarkdown(reports: OperationReport[]): string {
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([s, n]) => `${s}×${n}`)
       .join(' ');
-    lines.push(`| ${r.project} | ${r.operation} | ${r.sent} (${r.valid} / ${r.mistaken})${r.interrupted ? ' cut short' : ''}${r.budget ? `, ${cell(r.budget)}` : ''} | ${statuses} | ${r.failures.length} | ${r.seed ?? ''} | ${(r.elapsedMs / 1000).toFixed(1)} s |`);
+    lines.push(
+      `| ${r.project} | ${r.operation} | ${r.sent} (${r.valid} / ${r.mistaken})${r.interrupted ? ' cut short' : ''}${r.budget ? `, ${cell(r.budget)}` : ''} | ${statuses} | ${r.failures.length} | ${r.seed ?? ''} | ${(r.elapsedMs / 1000).toFixed(1)} s |`,
+    );
   }
   const withFailures = reports.filter((r) => r.failures.length > 0);
   if (withFailures.length) {

@@ -7,7 +7,20 @@ import fc from 'fast-check';
 import type { Contract } from '../contracts/loader.ts';
 import type { FilePart } from '../http.ts';
 import { SuiteError } from '../violations.ts';
-import { asObj, locLabel, mistakes, placeAt, points, resolve, valid, validAlong, type Loc, type MistakeKind, type Schema, type Wire } from './schema.ts';
+import {
+  asObj,
+  locLabel,
+  mistakes,
+  placeAt,
+  points,
+  resolve,
+  valid,
+  validAlong,
+  type Loc,
+  type MistakeKind,
+  type Schema,
+  type Wire,
+} from './schema.ts';
 import { textOf } from '../values.ts';
 
 export interface ParamModel {
@@ -50,7 +63,13 @@ export function operationModel(contract: Contract, operationId: string): Operati
     const p = resolve(doc, raw);
     const where = p.in;
     if (typeof p.name !== 'string' || (where !== 'path' && where !== 'query' && where !== 'header')) continue;
-    params.set(`${where}:${p.name.toLowerCase()}`, { name: p.name, in: where, required: p.required === true || where === 'path', schema: resolve(doc, p.schema), deepObject: p.style === 'deepObject' });
+    params.set(`${where}:${p.name.toLowerCase()}`, {
+      name: p.name,
+      in: where,
+      required: p.required === true || where === 'path',
+      schema: resolve(doc, p.schema),
+      deepObject: p.style === 'deepObject',
+    });
   }
   let body: BodyModel | undefined;
   const rb = resolve(doc, op.requestBody);
@@ -67,7 +86,11 @@ export function operationModel(contract: Contract, operationId: string): Operati
       })
       .map(([k]) => k);
     const declared = Array.isArray(schema['x-part-order']) ? (schema['x-part-order'] as string[]) : [];
-    const partOrder = [...declared, ...Object.keys(props).filter((k) => !declared.includes(k) && !fileFields.includes(k)), ...fileFields.filter((k) => !declared.includes(k))];
+    const partOrder = [
+      ...declared,
+      ...Object.keys(props).filter((k) => !declared.includes(k) && !fileFields.includes(k)),
+      ...fileFields.filter((k) => !declared.includes(k)),
+    ];
     body = { media: form ? 'form' : 'json', required: rb.required === true, schema, partOrder, fileFields };
   }
   return { id: operationId, method: spec.method, params: [...params.values()], ...(body ? { body } : {}) };
@@ -129,7 +152,8 @@ function key(p: ParamModel): string {
 /** A deepObject value (`{k: v}`) as its query parameters `name[k]=v`. */
 function expand(p: ParamModel, value: unknown): Array<[string, string]> {
   // A deepObject value of another type than an object (a mistake) is sent as the bare parameter.
-  if (p.deepObject && asObj(value)) return Object.entries(asObj(value)!).map(([k, v]) => [`${p.name}[${k}]`, String(v)]);
+  if (p.deepObject && asObj(value))
+    return Object.entries(asObj(value)!).map(([k, v]) => [`${p.name}[${k}]`, String(v)]);
   return [[p.name, typeof value === 'string' ? value : JSON.stringify(value)]];
 }
 
@@ -138,7 +162,11 @@ function paramValid(doc: Schema, p: ParamModel, hints: Hints): fc.Arbitrary<unkn
 }
 
 function assemble(values: Map<ParamModel, unknown>): Pick<RequestCase, 'path' | 'query' | 'headers'> {
-  const out = { path: {} as Record<string, string>, query: {} as Record<string, string>, headers: {} as Record<string, string> };
+  const out = {
+    path: {} as Record<string, string>,
+    query: {} as Record<string, string>,
+    headers: {} as Record<string, string>,
+  };
   for (const [p, v] of values) {
     if (v === undefined) continue;
     if (p.in === 'path') out.path[p.name] = textOf(v);
@@ -183,7 +211,9 @@ export function requestCases(contract: Contract, model: OperationModel, hints: H
   const finish = (body: unknown, m?: MistakeAt) => (hints.finishBody ? hints.finishBody(body, m) : body);
 
   // ---- valid requests ----
-  const paramArbs = model.params.map((p) => (p.required ? paramValid(doc, p, hints) : fc.option(paramValid(doc, p, hints), { nil: undefined })));
+  const paramArbs = model.params.map((p) =>
+    p.required ? paramValid(doc, p, hints) : fc.option(paramValid(doc, p, hints), { nil: undefined }),
+  );
   let bodyArb: fc.Arbitrary<Partial<RequestCase>> = fc.constant({ hasBody: false });
   if (model.body && bodySchema) {
     const b = model.body;
@@ -209,10 +239,17 @@ export function requestCases(contract: Contract, model: OperationModel, hints: H
       const fieldArbs: Record<string, fc.Arbitrary<unknown>> = {};
       for (const [name, sub] of Object.entries(asObj(s.properties) ?? {})) {
         const schema = resolve(bodyDoc, sub);
-        const arb = b.fileFields.includes(name) ? fc.constant(FILE) : (hints.valid?.[`body.${name}`] ?? (schema.type === 'array' ? fc.array(valid(bodyDoc, schema.items ?? {}, 'form'), { maxLength: 3 }) : valid(bodyDoc, schema, 'form')));
+        const arb = b.fileFields.includes(name)
+          ? fc.constant(FILE)
+          : (hints.valid?.[`body.${name}`] ??
+            (schema.type === 'array'
+              ? fc.array(valid(bodyDoc, schema.items ?? {}, 'form'), { maxLength: 3 })
+              : valid(bodyDoc, schema, 'form')));
         fieldArbs[name] = required.has(name) ? arb : fc.option(arb, { nil: undefined });
       }
-      bodyArb = fc.tuple(fc.record(fieldArbs), hints.file).map(([fields, file]) => ({ form: formParts(b, fields, file), hasBody: true }));
+      bodyArb = fc
+        .tuple(fc.record(fieldArbs), hints.file)
+        .map(([fields, file]) => ({ form: formParts(b, fields, file), hasBody: true }));
     }
   }
   const validCase: fc.Arbitrary<RequestCase> = fc.tuple(fc.tuple(...paramArbs), bodyArb).map(([vals, body]) => {
@@ -222,7 +259,9 @@ export function requestCases(contract: Contract, model: OperationModel, hints: H
 
   // ---- the base request, and the ways to break it in one place ----
   const baseParams = new Map(model.params.map((p) => [p, hints.base[key(p)]] as [ParamModel, unknown]));
-  for (const p of model.params) if (p.required && baseParams.get(p) === undefined) throw new SuiteError(`explorer: no base value for the required ${p.in} parameter ${p.name} of ${model.id}`);
+  for (const p of model.params)
+    if (p.required && baseParams.get(p) === undefined)
+      throw new SuiteError(`explorer: no base value for the required ${p.in} parameter ${p.name} of ${model.id}`);
   const baseBody = hints.base.body;
   const fixed = new Set(hints.fixed ?? []);
 
@@ -235,18 +274,31 @@ export function requestCases(contract: Contract, model: OperationModel, hints: H
     container?: fc.Arbitrary<unknown>;
   }
   const slots: Slot[] = [];
-  const baseCase = (): Omit<RequestCase, 'label'> => ({ ...assemble(baseParams), ...bodyOfBase(), hasBody: model.body !== undefined });
+  const baseCase = (): Omit<RequestCase, 'label'> => ({
+    ...assemble(baseParams),
+    ...bodyOfBase(),
+    hasBody: model.body !== undefined,
+  });
   const bodyOfBase = (): Partial<RequestCase> => {
     if (!model.body) return {};
     if (model.body.media === 'json') return { json: finish(structuredClone(baseBody)) };
-    return { form: formParts(model.body, { ...(asObj(baseBody) ?? {}), ...Object.fromEntries(model.body.fileFields.map((f) => [f, FILE])) }, hints.baseFile) };
+    return {
+      form: formParts(
+        model.body,
+        { ...(asObj(baseBody) ?? {}), ...Object.fromEntries(model.body.fileFields.map((f) => [f, FILE])) },
+        hints.baseFile,
+      ),
+    };
   };
 
   for (const p of model.params) {
     const where = key(p);
     if (fixed.has(where)) continue;
     const wire: Wire = p.deepObject ? 'json' : p.in;
-    for (const m of mistakes(doc, p.schema, wire, { required: p.required && p.in !== 'path', oversizedMax: OVERSIZED[p.in] })) {
+    for (const m of mistakes(doc, p.schema, wire, {
+      required: p.required && p.in !== 'path',
+      oversizedMax: OVERSIZED[p.in],
+    })) {
       if (p.in === 'path' && m.kind === 'range') continue;
       const at: MistakeAt = { where, kind: m.kind, note: m.note, requiredMember: p.required, exact: m.exact !== false };
       slots.push({
@@ -256,7 +308,13 @@ export function requestCases(contract: Contract, model: OperationModel, hints: H
         build: (value) => {
           const values = new Map(baseParams);
           values.set(p, m.remove ? undefined : value);
-          return { label: labelOf(where, m), mistake: at, ...assemble(values), ...bodyOfBase(), hasBody: model.body !== undefined };
+          return {
+            label: labelOf(where, m),
+            mistake: at,
+            ...assemble(values),
+            ...bodyOfBase(),
+            hasBody: model.body !== undefined,
+          };
         },
       });
     }
@@ -265,22 +323,60 @@ export function requestCases(contract: Contract, model: OperationModel, hints: H
   if (model.body && bodySchema) {
     const b = model.body;
     if (b.required) {
-      const at: MistakeAt = { where: 'body', kind: 'missing', note: 'the required body left out', requiredMember: true, exact: true };
-      slots.push({ at, remove: true, build: () => ({ label: 'body missing', mistake: at, ...baseCase(), json: undefined, form: undefined, hasBody: false }) });
+      const at: MistakeAt = {
+        where: 'body',
+        kind: 'missing',
+        note: 'the required body left out',
+        requiredMember: true,
+        exact: true,
+      };
+      slots.push({
+        at,
+        remove: true,
+        build: () => ({
+          label: 'body missing',
+          mistake: at,
+          ...baseCase(),
+          json: undefined,
+          form: undefined,
+          hasBody: false,
+        }),
+      });
     }
     if (b.media === 'json') {
       const rootWrong = fc.constantFrom<unknown>(['conformance'], 'conformance', 42, true, null);
-      const at: MistakeAt = { where: 'body', kind: 'type', note: 'a JSON body that is not an object', requiredMember: true, exact: true };
-      slots.push({ at, value: rootWrong, build: (value) => ({ label: 'body type', mistake: at, ...baseCase(), json: value, hasBody: true }) });
+      const at: MistakeAt = {
+        where: 'body',
+        kind: 'type',
+        note: 'a JSON body that is not an object',
+        requiredMember: true,
+        exact: true,
+      };
+      slots.push({
+        at,
+        value: rootWrong,
+        build: (value) => ({ label: 'body type', mistake: at, ...baseCase(), json: value, hasBody: true }),
+      });
       for (const pt of points(bodyDoc, bodySchema)) {
         const where = locLabel('body', pt.loc);
         if (fixed.has(where)) continue;
         const parentLoc = pt.loc.slice(0, -1);
         const inBase = hasPath(baseBody, parentLoc);
         const topSchema = asObj(asObj(resolve(bodyDoc, bodySchema).properties)?.[pt.loc[0] as string]) ?? {};
-        const container = parentLoc.length > 0 && !inBase ? validAlong(bodyDoc, topSchema, parentLoc.slice(1)) : undefined;
-        for (const m of mistakes(bodyDoc, pt.schema, 'json', { required: pt.required, formats: hints.bodyFormats !== false, oversizedMax: OVERSIZED.json })) {
-          const at: MistakeAt = { where, kind: m.kind, note: m.note, requiredMember: pt.required && parentLoc.length === 0, exact: m.exact !== false };
+        const container =
+          parentLoc.length > 0 && !inBase ? validAlong(bodyDoc, topSchema, parentLoc.slice(1)) : undefined;
+        for (const m of mistakes(bodyDoc, pt.schema, 'json', {
+          required: pt.required,
+          formats: hints.bodyFormats !== false,
+          oversizedMax: OVERSIZED.json,
+        })) {
+          const at: MistakeAt = {
+            where,
+            kind: m.kind,
+            note: m.note,
+            requiredMember: pt.required && parentLoc.length === 0,
+            exact: m.exact !== false,
+          };
           slots.push({
             at,
             ...(m.value ? { value: m.value } : {}),
@@ -305,23 +401,44 @@ export function requestCases(contract: Contract, model: OperationModel, hints: H
         const isFile = b.fileFields.includes(name);
         const gens = isFile
           ? [
-              ...(required.has(name) ? [{ kind: 'missing' as const, remove: true as const, note: 'the required file part left out' }] : []),
-              { kind: 'type' as const, value: fc.string({ unit: fc.constantFrom(...'abcdefghij'), minLength: 1, maxLength: 12 }), note: 'a text field where a file part is declared' },
+              ...(required.has(name)
+                ? [{ kind: 'missing' as const, remove: true as const, note: 'the required file part left out' }]
+                : []),
+              {
+                kind: 'type' as const,
+                value: fc.string({ unit: fc.constantFrom(...'abcdefghij'), minLength: 1, maxLength: 12 }),
+                note: 'a text field where a file part is declared',
+              },
             ]
           : schema.type === 'array'
             ? []
             : mistakes(bodyDoc, schema, 'form', { required: required.has(name), oversizedMax: OVERSIZED.form });
         for (const m of gens) {
-          const at: MistakeAt = { where, kind: m.kind, note: m.note, requiredMember: required.has(name), exact: !('exact' in m) || m.exact !== false };
+          const at: MistakeAt = {
+            where,
+            kind: m.kind,
+            note: m.note,
+            requiredMember: required.has(name),
+            exact: !('exact' in m) || m.exact !== false,
+          };
           slots.push({
             at,
             ...('value' in m && m.value ? { value: m.value } : {}),
             ...('remove' in m && m.remove ? { remove: true } : {}),
             build: (value) => {
-              const fields: Obj = { ...(asObj(baseBody) ?? {}), ...Object.fromEntries(b.fileFields.map((f) => [f, FILE])) };
+              const fields: Obj = {
+                ...(asObj(baseBody) ?? {}),
+                ...Object.fromEntries(b.fileFields.map((f) => [f, FILE])),
+              };
               if ('remove' in m && m.remove) delete fields[name];
               else fields[name] = value;
-              return { label: labelOf(where, m), mistake: at, ...baseCase(), form: formParts(b, fields, hints.baseFile), hasBody: true };
+              return {
+                label: labelOf(where, m),
+                mistake: at,
+                ...baseCase(),
+                form: formParts(b, fields, hints.baseFile),
+                hasBody: true,
+              };
             },
           });
         }
@@ -329,13 +446,27 @@ export function requestCases(contract: Contract, model: OperationModel, hints: H
     }
   }
 
-  const drawn = (slot: Slot) => fc.tuple(slot.value ?? fc.constant(undefined), slot.container ?? fc.constant(undefined)).map(([value, made]) => slot.build(value, made));
+  const drawn = (slot: Slot) =>
+    fc
+      .tuple(slot.value ?? fc.constant(undefined), slot.container ?? fc.constant(undefined))
+      .map(([value, made]) => slot.build(value, made));
   const examples = (seed: number, limit: number): RequestCase[] => {
-    const order = fc.sample(fc.shuffledSubarray(slots.map((_, i) => i), { minLength: slots.length, maxLength: slots.length }), { seed, numRuns: 1 })[0] ?? [];
+    const order =
+      fc.sample(
+        fc.shuffledSubarray(
+          slots.map((_, i) => i),
+          { minLength: slots.length, maxLength: slots.length },
+        ),
+        { seed, numRuns: 1 },
+      )[0] ?? [];
     const picked = order.slice(0, Math.max(0, limit - 1));
-    return [{ label: 'valid', ...baseCase() }, ...picked.map((i) => fc.sample(drawn(slots[i]), { seed: seed + i + 1, numRuns: 1 })[0])];
+    return [
+      { label: 'valid', ...baseCase() },
+      ...picked.map((i) => fc.sample(drawn(slots[i]), { seed: seed + i + 1, numRuns: 1 })[0]),
+    ];
   };
-  if (slots.length === 0) return { arbitrary: validCase, examples: (_seed, limit) => (limit > 0 ? [{ label: 'valid', ...baseCase() }] : []) };
+  if (slots.length === 0)
+    return { arbitrary: validCase, examples: (_seed, limit) => (limit > 0 ? [{ label: 'valid', ...baseCase() }] : []) };
   const mistaken = fc.integer({ min: 0, max: slots.length - 1 }).chain((i) => drawn(slots[i]));
   // One valid request for every two mistaken ones: the mistakes are where servers differ.
   return { arbitrary: fc.oneof({ weight: 1, arbitrary: validCase }, { weight: 2, arbitrary: mistaken }), examples };

@@ -167,7 +167,10 @@ export async function exploreOperation(input: ExploreInput): Promise<OperationRe
   const notJudged = new Map<string, CheckResult>();
   const broken = new Map<string, { result: CheckResult; count: number; run: number; label: string }>();
   // Status classes per mistake, and the rule (if any) that fixes that mistake's answer.
-  const classes = new Map<string, { byClass: Map<string, { count: number; result?: ApiResponse; run: number }>; rules: Expectation[] }>();
+  const classes = new Map<
+    string,
+    { byClass: Map<string, { count: number; result?: ApiResponse; run: number }>; rules: Expectation[] }
+  >();
   let consecutiveErrors = 0;
   let run = profile.path ? Number(profile.path.split(':')[0]) || 0 : 0;
 
@@ -213,7 +216,9 @@ export async function exploreOperation(input: ExploreInput): Promise<OperationRe
         } else if (err instanceof SuiteError) {
           consecutiveErrors++;
           report.statuses['no answer'] = (report.statuses['no answer'] ?? 0) + 1;
-          report.observations.push(`run ${runIndex} (${c.label}): no answer: ${err.message.split('\n')[0].slice(0, 200)}`);
+          report.observations.push(
+            `run ${runIndex} (${c.label}): no answer: ${err.message.split('\n')[0].slice(0, 200)}`,
+          );
           // A credential refused, the target stopped answering: the rest would say the same.
           if (/answered 401 to|stopped answering/.test(err.message) || consecutiveErrors >= 3) throw err;
         } else throw err;
@@ -248,11 +253,19 @@ export async function exploreOperation(input: ExploreInput): Promise<OperationRe
     for (const e of exps) {
       if (upstream && e.toleratesUpstream) continue;
       judged = true;
-      check(e.rule, e.ok(res), { what: `${operation} with ${c.mistake ? `${c.mistake.where}: ${c.mistake.note}` : 'a valid request'} (${c.label})`, expected: e.expected, received: received(res), on: res });
+      check(e.rule, e.ok(res), {
+        what: `${operation} with ${c.mistake ? `${c.mistake.where}: ${c.mistake.note}` : 'a valid request'} (${c.label})`,
+        expected: e.expected,
+        received: received(res),
+        on: res,
+      });
     }
     if (!judged && res.status >= 500) prepared.onServerError?.(c, res);
     if (c.mistake?.exact && !(upstream && exps.every((e) => e.toleratesUpstream))) {
-      const entry = classes.get(c.label) ?? { byClass: new Map<string, { count: number; result?: ApiResponse; run: number }>(), rules: exps.filter((e) => e.sameClass) };
+      const entry = classes.get(c.label) ?? {
+        byClass: new Map<string, { count: number; result?: ApiResponse; run: number }>(),
+        rules: exps.filter((e) => e.sameClass),
+      };
       classes.set(c.label, entry);
       const k = classOf(res.status);
       const seen = entry.byClass.get(k);
@@ -272,9 +285,17 @@ export async function exploreOperation(input: ExploreInput): Promise<OperationRe
     endOnFailure: true,
   });
   // fast-check keeps what the predicate threw; an Error is thrown as it is, anything else named in one.
-  if (details.failed && details.errorInstance) throw details.errorInstance instanceof Error ? details.errorInstance : new Error(textOf(details.errorInstance));
+  if (details.failed && details.errorInstance)
+    throw details.errorInstance instanceof Error ? details.errorInstance : new Error(textOf(details.errorInstance));
   report.interrupted = details.interrupted;
-  log?.properties.push({ title: `${testInfo.titlePath.slice(1).join(' › ')}`, seed, ...(profile.path ? { path: profile.path } : {}), planned: numRuns, ran: details.numRuns, interrupted: details.interrupted });
+  log?.properties.push({
+    title: `${testInfo.titlePath.slice(1).join(' › ')}`,
+    seed,
+    ...(profile.path ? { path: profile.path } : {}),
+    planned: numRuns,
+    ran: details.numRuns,
+    interrupted: details.interrupted,
+  });
 
   // The same mistake, two status classes: broken under the rule that fixes its answer, else an observation.
   const tmp = new ResultLog();
@@ -287,10 +308,17 @@ export async function exploreOperation(input: ExploreInput): Promise<OperationRe
       const rule = rules[0];
       const alreadyBroken = rule && [...broken.values()].some((b) => b.label === label && b.result.rule === rule.rule);
       if (rule && !alreadyBroken) {
-        check(rule.rule, false, { what: `${operation}: the same mistake (${label}) answered in ${byClass.size} status classes`, expected: 'one status class for one mistake', received: counts, on: minority.result });
+        check(rule.rule, false, {
+          what: `${operation}: the same mistake (${label}) answered in ${byClass.size} status classes`,
+          expected: 'one status class for one mistake',
+          received: counts,
+          on: minority.result,
+        });
         fold(tmp.results.splice(0), label, minority.run);
       } else if (!rule) {
-        report.observations.push(`${label}: answered in ${byClass.size} status classes (${counts}); no rule fixes this mistake's answer, so it is reported, not judged`);
+        report.observations.push(
+          `${label}: answered in ${byClass.size} status classes (${counts}); no rule fixes this mistake's answer, so it is reported, not judged`,
+        );
       }
     }
   } finally {

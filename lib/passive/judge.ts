@@ -74,7 +74,8 @@ interface FamilyContract {
 
 const TEXTUAL = /json|text|xml|x-www-form-urlencoded|event-stream/i;
 /** Request headers that carry a credential by name; their values are redacted everywhere. */
-const CREDENTIAL_HEADERS = /^(authorization|x-api-key|cookie|proxy-authorization)$|secret|token|api-key|credential|password/i;
+const CREDENTIAL_HEADERS =
+  /^(authorization|x-api-key|cookie|proxy-authorization)$|secret|token|api-key|credential|password/i;
 const UNPLACED_KEPT = 200;
 /** Findings (and not-judged notes) kept as values per rule; the rest are counted. */
 const KEPT_PER_RULE = 20;
@@ -146,7 +147,8 @@ export class PassiveJudge {
     }
     if (!this.base) return { path: u.pathname };
     if (u.origin !== this.base.origin) return { why: `another host (${u.origin})` };
-    if (this.basePath && !(u.pathname === this.basePath || u.pathname.startsWith(`${this.basePath}/`))) return { why: `outside the base path ${this.basePath}` };
+    if (this.basePath && !(u.pathname === this.basePath || u.pathname.startsWith(`${this.basePath}/`)))
+      return { why: `outside the base path ${this.basePath}` };
     return { path: u.pathname.slice(this.basePath.length) || '/' };
   }
 
@@ -160,21 +162,35 @@ export class PassiveJudge {
 
   private exchangeOf(ex: Observed, op: OperationSpec | undefined): Exchange {
     const body = ex.requestBody;
-    const textual = body !== undefined && body.length <= 64 * 1024 && TEXTUAL.test(ex.requestHeaders['content-type'] ?? '');
+    const textual =
+      body !== undefined && body.length <= 64 * 1024 && TEXTUAL.test(ex.requestHeaders['content-type'] ?? '');
     const request: HttpRequest = {
       method: ex.method,
       url: ex.url,
       headers: ex.requestHeaders,
-      ...(body !== undefined && body.length > 0 ? { rawBody: textual ? body.toString('utf8') : new Uint8Array(body) } : {}),
+      ...(body !== undefined && body.length > 0
+        ? { rawBody: textual ? body.toString('utf8') : new Uint8Array(body) }
+        : {}),
       timeoutMs: 0,
       maxBodyBytes: 0,
     };
-    return { ...(op ? { operationId: op.id } : {}), request, ...(ex.response ? { response: { ...ex.response } } : {}), ...(ex.error ? { error: ex.error } : {}) };
+    return {
+      ...(op ? { operationId: op.id } : {}),
+      request,
+      ...(ex.response ? { response: { ...ex.response } } : {}),
+      ...(ex.error ? { error: ex.error } : {}),
+    };
   }
 
   private noteUnplaced(ex: Observed, why: string): void {
     this.unplacedCount++;
-    if (this.unplaced.length < UNPLACED_KEPT) this.unplaced.push({ method: ex.method, url: this.redactor.text(ex.url), ...(ex.response ? { status: ex.response.status } : {}), why });
+    if (this.unplaced.length < UNPLACED_KEPT)
+      this.unplaced.push({
+        method: ex.method,
+        url: this.redactor.text(ex.url),
+        ...(ex.response ? { status: ex.response.status } : {}),
+        why,
+      });
   }
 
   /** Runs checks with a log of their own and keeps what they recorded, each result tied to this exchange. */
@@ -187,7 +203,8 @@ export class PassiveJudge {
     } finally {
       setActiveLog(previous);
     }
-    for (const r of log.results) this.keep({ ...r, ...(r.exchange || !fallback || r.outcome === 'held' ? {} : { exchange: fallback }) }, seq);
+    for (const r of log.results)
+      this.keep({ ...r, ...(r.exchange || !fallback || r.outcome === 'held' ? {} : { exchange: fallback }) }, seq);
   }
 
   private keep(r: CheckResult, seq: number): void {
@@ -197,7 +214,8 @@ export class PassiveJudge {
     // held result of a rule, and its first findings, are kept as values (the report's cells
     // take their evidence counts from the tally). A held result needs no reproduction.
     const keptOfRule = r.outcome === 'held' ? t.held : r.outcome === 'broken' ? t.broken : t.notes;
-    if (keptOfRule < (r.outcome === 'held' ? 1 : KEPT_PER_RULE)) this.results.push({ ...(r.outcome === 'held' ? { rule: r.rule, outcome: r.outcome, what: r.what } : r), seq });
+    if (keptOfRule < (r.outcome === 'held' ? 1 : KEPT_PER_RULE))
+      this.results.push({ ...(r.outcome === 'held' ? { rule: r.rule, outcome: r.outcome, what: r.what } : r), seq });
     if (t.lastSeq !== seq) t.exchanges++;
     t.lastSeq = seq;
     if (r.outcome === 'held') t.held++;
@@ -222,7 +240,8 @@ export class PassiveJudge {
       return this.noteUnplaced(ex, 'a WebSocket on a path this surface serves none on');
     }
     const found = this.operationFor(ex.method, placed.path);
-    if (!found) return this.noteUnplaced(ex, `no operation of the ${this.surface} surface has ${ex.method} ${placed.path}`);
+    if (!found)
+      return this.noteUnplaced(ex, `no operation of the ${this.surface} surface has ${ex.method} ${placed.path}`);
     const { fc, op } = found;
     if (!ex.response) return this.noteUnplaced(ex, `no answer: ${ex.error ?? 'the exchange ended before its answer'}`);
     const response = ex.response;
@@ -233,7 +252,11 @@ export class PassiveJudge {
     this.judged++;
     this.coverage.add(`${op.id} ${response.status}`);
     // An operation only the public documents give may be missing: the server does not offer it.
-    if (op.mayBeAbsent && (response.status === 405 || (response.status === 404 && !/json/i.test(response.headers['content-type'] ?? '')))) return;
+    if (
+      op.mayBeAbsent &&
+      (response.status === 405 || (response.status === 404 && !/json/i.test(response.headers['content-type'] ?? '')))
+    )
+      return;
     let answer: ObservedAnswer | undefined;
     this.collect(ex.seq, undefined, () => {
       if (whole) {
@@ -241,11 +264,19 @@ export class PassiveJudge {
         answer = new ObservedAnswer(op.id, ex.method, ex.url, response, judged.json, exchange);
         const code = answer.errorCode;
         if (code && response.status >= 400) this.coverage.add(`${op.id} ${response.status} ${code}`);
-        for (const rule of judged.held) activeLog()!.record({ rule, outcome: 'held', what: `the contract of ${op.id} ${response.status}` });
+        for (const rule of judged.held)
+          activeLog()!.record({ rule, outcome: 'held', what: `the contract of ${op.id} ${response.status}` });
         for (const f of judged.findings) {
           ruleOrThrow(f.rule);
           const what = f.summary.startsWith(`${op.id} `) ? f.summary : `${op.id} ${response.status}: ${f.summary}`;
-          activeLog()!.record({ rule: f.rule, outcome: 'broken', what, expected: f.expected, received: f.received, exchange: answer.ref });
+          activeLog()!.record({
+            rule: f.rule,
+            outcome: 'broken',
+            what,
+            expected: f.expected,
+            received: f.received,
+            exchange: answer.ref,
+          });
         }
         // An answer whose contract broke in a way that leaves it unusable is not read further.
         if (judged.findings.some((f) => !f.usable && ruleOrThrow(f.rule).level === 'MUST')) return;

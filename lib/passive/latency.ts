@@ -31,7 +31,8 @@ export class LatencyLog {
 
   summary(): LatencySummary {
     const sorted = [...this.values].sort((a, b) => a - b);
-    const at = (q: number): number => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]);
+    const at = (q: number): number =>
+      sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
     const round = (n: number): number => Math.round(n * 1000) / 1000;
     return { samples: this.seen, p50_ms: round(at(0.5)), p99_ms: round(at(0.99)), max_ms: round(this.max) };
   }

@@ -117,7 +117,13 @@ export function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
 
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const t0 = process.hrtime.bigint();
-    const ex: Observed = { seq: ++seq, started: Date.now(), method: req.method ?? 'GET', url: target(req.url ?? '/'), requestHeaders: lowerHeaders(pairs(req.rawHeaders)) };
+    const ex: Observed = {
+      seq: ++seq,
+      started: Date.now(),
+      method: req.method ?? 'GET',
+      url: target(req.url ?? '/'),
+      requestHeaders: lowerHeaders(pairs(req.rawHeaders)),
+    };
     const requestCopy = new Copy(keep);
     const responseCopy = new Copy(keep);
     let finished = false;
@@ -129,7 +135,9 @@ export function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
       // Decoded and judged after the answer passed: never on the path of the traffic.
       setImmediate(() => {
         if (ex.response) {
-          const body = responseCopy.truncated ? undefined : decoded(responseCopy.buffer, ex.response.headers['content-encoding']);
+          const body = responseCopy.truncated
+            ? undefined
+            : decoded(responseCopy.buffer, ex.response.headers['content-encoding']);
           ex.response.body = body ?? responseCopy.buffer;
           ex.response.truncated = responseCopy.truncated || body === undefined;
           if (ex.response.truncated) ex.cut ??= 'size';
@@ -141,8 +149,18 @@ export function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
     const tSent = process.hrtime.bigint();
     up.on('response', (upRes) => {
       const tHead = process.hrtime.bigint();
-      ex.response = { status: upRes.statusCode ?? 0, headers: lowerHeaders(pairs(upRes.rawHeaders)), body: Buffer.alloc(0), truncated: false, elapsedMs: 0 };
-      res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, upRes.rawHeaders as unknown as http.OutgoingHttpHeaders);
+      ex.response = {
+        status: upRes.statusCode ?? 0,
+        headers: lowerHeaders(pairs(upRes.rawHeaders)),
+        body: Buffer.alloc(0),
+        truncated: false,
+        elapsedMs: 0,
+      };
+      res.writeHead(
+        upRes.statusCode ?? 502,
+        upRes.statusMessage,
+        upRes.rawHeaders as unknown as http.OutgoingHttpHeaders,
+      );
       res.flushHeaders();
       latency.add(ms(t0, tSent) + ms(tHead, process.hrtime.bigint()));
       upRes.on('data', (chunk: Buffer) => responseCopy.add(chunk));
@@ -178,12 +196,28 @@ export function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
   const onUpgrade = (req: IncomingMessage, client: Duplex, head: Buffer): void => {
     sockets.add(client);
     client.on('close', () => sockets.delete(client));
-    const ex: Observed = { seq: ++seq, started: Date.now(), method: req.method ?? 'GET', url: target(req.url ?? '/'), requestHeaders: lowerHeaders(pairs(req.rawHeaders)), ws: { messages: [] } };
+    const ex: Observed = {
+      seq: ++seq,
+      started: Date.now(),
+      method: req.method ?? 'GET',
+      url: target(req.url ?? '/'),
+      requestHeaders: lowerHeaders(pairs(req.rawHeaders)),
+      ws: { messages: [] },
+    };
     const up = transport.request({ ...requestOptions(req) });
     up.on('upgrade', (upRes, upSocket, upHead) => {
       sockets.add(upSocket);
-      ex.response = { status: 101, headers: lowerHeaders(pairs(upRes.rawHeaders)), body: Buffer.alloc(0), truncated: false, elapsedMs: Date.now() - ex.started };
-      const lines = [`HTTP/1.1 101 ${upRes.statusMessage ?? 'Switching Protocols'}`, ...pairs(upRes.rawHeaders).map(([k, v]) => `${k}: ${v}`)];
+      ex.response = {
+        status: 101,
+        headers: lowerHeaders(pairs(upRes.rawHeaders)),
+        body: Buffer.alloc(0),
+        truncated: false,
+        elapsedMs: Date.now() - ex.started,
+      };
+      const lines = [
+        `HTTP/1.1 101 ${upRes.statusMessage ?? 'Switching Protocols'}`,
+        ...pairs(upRes.rawHeaders).map(([k, v]) => `${k}: ${v}`),
+      ];
       client.write(`${lines.join('\r\n')}\r\n\r\n`);
       opts.onExchange(ex);
       const fromServer = new FrameReader();
@@ -224,7 +258,10 @@ export function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
     });
     // A refused upgrade: its answer passes as it came.
     up.on('response', (upRes) => {
-      const lines = [`HTTP/1.1 ${upRes.statusCode} ${upRes.statusMessage ?? ''}`, ...pairs(upRes.rawHeaders).map(([k, v]) => `${k}: ${v}`)];
+      const lines = [
+        `HTTP/1.1 ${upRes.statusCode} ${upRes.statusMessage ?? ''}`,
+        ...pairs(upRes.rawHeaders).map(([k, v]) => `${k}: ${v}`),
+      ];
       client.write(`${lines.join('\r\n')}\r\n\r\n`);
       const copy = new Copy(keep);
       upRes.on('data', (c: Buffer) => {
@@ -233,7 +270,13 @@ export function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
       });
       upRes.on('end', () => {
         client.end();
-        ex.response = { status: upRes.statusCode ?? 0, headers: lowerHeaders(pairs(upRes.rawHeaders)), body: copy.buffer, truncated: copy.truncated, elapsedMs: Date.now() - ex.started };
+        ex.response = {
+          status: upRes.statusCode ?? 0,
+          headers: lowerHeaders(pairs(upRes.rawHeaders)),
+          body: copy.buffer,
+          truncated: copy.truncated,
+          elapsedMs: Date.now() - ex.started,
+        };
         opts.onExchange(ex);
         opts.onWsClose(ex);
       });

@@ -39,7 +39,16 @@ export function passiveReport(judge: PassiveJudge, meta: PassiveMeta): Conforman
   const rules = [...loadRules().values()];
   const matrix = buildMatrix({
     rules,
-    outcomes: [{ title: meta.source === 'proxy' ? 'traffic through the proxy' : `the exchanges of ${path.basename(meta.from)}`, surface, status: 'passed', rules: [], results: judge.results.map(({ seq: _, ...r }) => r), errors: [] }],
+    outcomes: [
+      {
+        title: meta.source === 'proxy' ? 'traffic through the proxy' : `the exchanges of ${path.basename(meta.from)}`,
+        surface,
+        status: 'passed',
+        rules: [],
+        results: judge.results.map(({ seq: _, ...r }) => r),
+        errors: [],
+      },
+    ],
     surfacesRun: new Set([surface]),
     familyRun: (id, s) => s === surface && families.includes(familyOfRule(id)!),
   });
@@ -48,8 +57,14 @@ export function passiveReport(judge: PassiveJudge, meta: PassiveMeta): Conforman
     // The judge keeps a few result values per rule and counts all of them: the evidence is the count.
     const t = judge.tally.get(row.id);
     if (cell?.evidence && t) cell.evidence = { ...cell.evidence, held: t.held, broken: t.broken };
-    if (cell && (cell.status === 'not_covered' || (cell.status === 'not_run' && families.includes(familyOfRule(row.id)!)))) {
-      row.results[surface] = { status: 'skipped', reason: `${NOT_EXERCISED}: no exchange this run saw exercised it (a passive run sends nothing of its own)` };
+    if (
+      cell &&
+      (cell.status === 'not_covered' || (cell.status === 'not_run' && families.includes(familyOfRule(row.id)!)))
+    ) {
+      row.results[surface] = {
+        status: 'skipped',
+        reason: `${NOT_EXERCISED}: no exchange this run saw exercised it (a passive run sends nothing of its own)`,
+      };
     }
   }
   const { summary } = summarize({ matrix, rules, strict: false });
@@ -90,9 +105,17 @@ export function passiveReport(judge: PassiveJudge, meta: PassiveMeta): Conforman
 }
 
 /** Writes conformance.json, .md and .html, every byte through the judge's redactor (the credentials it saw, and every credential shape). */
-export function writePassiveReports(report: ConformanceReport, dir: string, redact: (text: string) => string): { json: string; markdown: string; html: string } {
+export function writePassiveReports(
+  report: ConformanceReport,
+  dir: string,
+  redact: (text: string) => string,
+): { json: string; markdown: string; html: string } {
   mkdirSync(dir, { recursive: true });
-  const files = { json: path.join(dir, 'conformance.json'), markdown: path.join(dir, 'conformance.md'), html: path.join(dir, 'conformance.html') };
+  const files = {
+    json: path.join(dir, 'conformance.json'),
+    markdown: path.join(dir, 'conformance.md'),
+    html: path.join(dir, 'conformance.html'),
+  };
   writeFileSync(files.json, redact(JSON.stringify(report, null, 2)) + '\n');
   writeFileSync(files.markdown, redact(toMarkdown(report)));
   writeFileSync(files.html, redact(toHtml(report, runSeeds())));

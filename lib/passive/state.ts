@@ -38,7 +38,10 @@ function remember<K, V>(map: Map<K, V>, key: K, value: V): void {
   while (map.size > REMEMBERED) map.delete(map.keys().next().value as K);
 }
 
-const sha = (b: Buffer | undefined): string => createHash('sha256').update(b ?? Buffer.alloc(0)).digest('hex');
+const sha = (b: Buffer | undefined): string =>
+  createHash('sha256')
+    .update(b ?? Buffer.alloc(0))
+    .digest('hex');
 
 /** Who sent a request: its credential (never shown; a digest of it tells callers apart). */
 function callerOf(ex: Observed): string {
@@ -93,9 +96,13 @@ export class PassiveState {
       noteQueueStatus(res, `the admission of request ${json.request_id}`);
       if (!this.requests.has(json.request_id)) remember(this.requests, json.request_id, undefined);
     }
-    const statusAnswer = (op.id === 'getModelRequestStatus' && res.status === 200) || (op.id === 'getModelRequest' && res.status === 202);
+    const statusAnswer =
+      (op.id === 'getModelRequestStatus' && res.status === 200) || (op.id === 'getModelRequest' && res.status === 202);
     if (statusAnswer && json && typeof json.status === 'string') {
-      const id = typeof json.request_id === 'string' ? json.request_id : (new URL(ex.url).pathname.split('/').find((s, i, all) => all[i - 1] === 'requests') ?? '?');
+      const id =
+        typeof json.request_id === 'string'
+          ? json.request_id
+          : (new URL(ex.url).pathname.split('/').find((s, i, all) => all[i - 1] === 'requests') ?? '?');
       const where = `${op.id === 'getModelRequest' ? 'a collect' : 'a status read'} of request ${id}`;
       remember(this.requests, id, judgeQueueStatus(this.requests.get(id), json, res, where));
     }
@@ -111,15 +118,27 @@ export class PassiveState {
     const success = route === 'submit' ? res.status === 201 : res.status === 200;
     if (!known) {
       if (!success) return;
-      const requestId = route === 'submit' ? (safeJson(res) as { request_id?: unknown } | undefined)?.request_id : undefined;
-      const record: KeyRecord | undefined = route === 'run' ? { route, status: res.status, bytes: res.body } : typeof requestId === 'string' ? { route, requestId } : undefined;
+      const requestId =
+        route === 'submit' ? (safeJson(res) as { request_id?: unknown } | undefined)?.request_id : undefined;
+      const record: KeyRecord | undefined =
+        route === 'run'
+          ? { route, status: res.status, bytes: res.body }
+          : typeof requestId === 'string'
+            ? { route, requestId }
+            : undefined;
       if (record) remember(this.records, id, { record, seq: ex.seq });
       return;
     }
     // A retry refused (409: still running, or recorded but too large to replay; 429: a limit) says nothing of how a record is replayed.
     if (!success) return;
     const got = `${res.status}${route === 'submit' ? ` ${textOf((safeJson(res) as { request_id?: unknown } | undefined)?.request_id ?? '')}` : `, ${res.body.length} bytes`}`;
-    judgeRetry(known.record, res, 'ROUTER.IDEM.REPLAY', `a retry under key ${key} of the request first answered in exchange #${known.seq}`, got);
+    judgeRetry(
+      known.record,
+      res,
+      'ROUTER.IDEM.REPLAY',
+      `a retry under key ${key} of the request first answered in exchange #${known.seq}`,
+      got,
+    );
   }
 
   // ------------------------------------------------------------------ v2
@@ -130,7 +149,12 @@ export class PassiveState {
     const json = safeJson(res);
     if (op.id === 'postJobs') this.submit(res, ex);
     const job = isPlainObject(json) ? json : undefined;
-    if ((op.id === 'getJob' || op.id === 'postJobs' || op.id === 'cancelJob') && res.status < 300 && typeof job?.id === 'string' && typeof job.status === 'string') {
+    if (
+      (op.id === 'getJob' || op.id === 'postJobs' || op.id === 'cancelJob') &&
+      res.status < 300 &&
+      typeof job?.id === 'string' &&
+      typeof job.status === 'string'
+    ) {
       if (this.states.terminal.has(job.status)) {
         remember(this.polledJobs, job.id, job.status);
         this.agree(job.id);
@@ -146,14 +170,18 @@ export class PassiveState {
     const group = this.submitsByKey.get(id);
     if (!group) {
       // The key's first request seen: it makes the key's job, or is refused and leaves the key unused.
-      if (acceptedJobId(res) !== undefined) remember(this.submitsByKey, id, { body, answers: [res], firstJob: acceptedJobId(res)! });
+      if (acceptedJobId(res) !== undefined)
+        remember(this.submitsByKey, id, { body, answers: [res], firstJob: acceptedJobId(res)! });
       return;
     }
     if (group.body === body) {
       // The first answer and the newest ones say whether the key made one job.
       group.answers.push(res);
       if (group.answers.length > 50) group.answers.splice(1, 1);
-      checkOneJobPerKey(group.answers, `the ${group.answers.length} submits of one request under Idempotency-Key ${key} seen so far`);
+      checkOneJobPerKey(
+        group.answers,
+        `the ${group.answers.length} submits of one request under Idempotency-Key ${key} seen so far`,
+      );
     } else {
       checkOtherRequestRefused(res, group.firstJob);
     }

@@ -40,7 +40,8 @@ export class FrameReader {
       } else if (length === 127) {
         if (b.length < 10) break;
         const big = b.readBigUInt64BE(2);
-        if (big > BigInt(this.maxMessageBytes)) return this.fail(`a frame of ${big} bytes, over the ${this.maxMessageBytes} the observer reads`, out);
+        if (big > BigInt(this.maxMessageBytes))
+          return this.fail(`a frame of ${big} bytes, over the ${this.maxMessageBytes} the observer reads`, out);
         length = Number(big);
         offset = 10;
       }
@@ -55,7 +56,11 @@ export class FrameReader {
       }
       this.buffered = b.subarray(offset + length);
       if (opcode >= 0x8) continue; // close, ping, pong
-      if (rsv1) return this.fail('its frames are compressed (permessage-deflate), which an observer cannot read without the connection\'s own inflater', out);
+      if (rsv1)
+        return this.fail(
+          "its frames are compressed (permessage-deflate), which an observer cannot read without the connection's own inflater",
+          out,
+        );
       if (opcode === 0x1 || opcode === 0x2) {
         this.fragments = [payload];
         this.fragmentBinary = opcode === 0x2;
@@ -65,7 +70,10 @@ export class FrameReader {
         return this.fail(`a frame with the reserved opcode ${opcode}`, out);
       }
       if (fin) {
-        out.push({ binary: this.fragmentBinary, data: this.fragments.length === 1 ? Buffer.from(this.fragments[0]) : Buffer.concat(this.fragments) });
+        out.push({
+          binary: this.fragmentBinary,
+          data: this.fragments.length === 1 ? Buffer.from(this.fragments[0]) : Buffer.concat(this.fragments),
+        });
         this.fragments = [];
       }
     }

@@ -17,9 +17,14 @@ export function rateLimitMaxRuns(scenario: Record<string, unknown>): number {
   const set = scenario[RATE_LIMIT_MAX_RUNS];
   if (set !== undefined) {
     const n = Number(set);
-    if (!Number.isInteger(n) || n < 1) throw new SuiteError(`scenario input ${RATE_LIMIT_MAX_RUNS} must be a whole number of runs of at least 1, got ${JSON.stringify(set)}`);
+    if (!Number.isInteger(n) || n < 1)
+      throw new SuiteError(
+        `scenario input ${RATE_LIMIT_MAX_RUNS} must be a whole number of runs of at least 1, got ${JSON.stringify(set)}`,
+      );
     return n;
   }
   const allowance = Number(scenario.rate_limit_allowance);
-  return Number.isInteger(allowance) && allowance > 0 ? Math.min(DEFAULT_RATE_LIMIT_MAX_RUNS, allowance * 2 + 5) : DEFAULT_RATE_LIMIT_MAX_RUNS;
+  return Number.isInteger(allowance) && allowance > 0
+    ? Math.min(DEFAULT_RATE_LIMIT_MAX_RUNS, allowance * 2 + 5)
+    : DEFAULT_RATE_LIMIT_MAX_RUNS;
 }

@@ -26,8 +26,16 @@ export function fromRecord(record: KeyRecord, res: ApiResponse): boolean {
  * record (however marked).
  */
 export function judgeRetry(record: KeyRecord, res: ApiResponse, rule: RuleId, what: string, got: string): boolean {
-  const want = record.route === 'submit' ? `the recorded answer: 201 for the same request ${record.requestId}` : `the recorded answer: ${record.status} with its ${record.bytes.length} bytes`;
+  const want =
+    record.route === 'submit'
+      ? `the recorded answer: 201 for the same request ${record.requestId}`
+      : `the recorded answer: ${record.status} with its ${record.bytes.length} bytes`;
   if (!check(rule, fromRecord(record, res), { what, expected: want, received: got, on: res })) return false;
-  check('ROUTER.IDEM.REPLAY', replayed(res), { what: `${what}, answered from the record`, expected: 'Idempotent-Replayed: true', received: marked(res), on: res });
+  check('ROUTER.IDEM.REPLAY', replayed(res), {
+    what: `${what}, answered from the record`,
+    expected: 'Idempotent-Replayed: true',
+    received: marked(res),
+    on: res,
+  });
   return true;
 }

@@ -145,7 +145,12 @@ export interface AllowedPhrase {
  * Every run of consecutive words `text` shares with the seed that holds COPY_WORDS or more
  * words of prose and FUNCTION_WORDS_MIN function words among them; the longest per place.
  */
-export function findCopies(index: SeedIndex, file: string, text: string, allowed: readonly AllowedPhrase[] = []): Copy[] {
+export function findCopies(
+  index: SeedIndex,
+  file: string,
+  text: string,
+  allowed: readonly AllowedPhrase[] = [],
+): Copy[] {
   const { words, lines } = wordsOf(text);
   const runs: { start: number; end: number; seedStart: number }[] = [];
   // Seed position the run continues at → where in the file that run began.
@@ -168,8 +173,17 @@ export function findCopies(index: SeedIndex, file: string, text: string, allowed
   for (const r of runs) if (!kept.some((k) => k.start <= r.start && r.end <= k.end)) kept.push(r);
   const allowedWords = allowed.map((a) => ` ${wordsOf(a.phrase).words.join(' ')} `);
   return kept
-    .map((r) => ({ r, prose: index.words.slice(r.seedStart, r.seedStart + r.end - r.start).filter((w) => w.prose).map((w) => w.word) }))
-    .filter(({ prose }) => prose.length >= COPY_WORDS && prose.filter((w) => FUNCTION_WORDS.has(w)).length >= FUNCTION_WORDS_MIN)
+    .map((r) => ({
+      r,
+      prose: index.words
+        .slice(r.seedStart, r.seedStart + r.end - r.start)
+        .filter((w) => w.prose)
+        .map((w) => w.word),
+    }))
+    .filter(
+      ({ prose }) =>
+        prose.length >= COPY_WORDS && prose.filter((w) => FUNCTION_WORDS.has(w)).length >= FUNCTION_WORDS_MIN,
+    )
     .map(({ r, prose }) => ({ r, prose, run: words.slice(r.start, r.end).join(' ') }))
     .filter(({ run }) => !allowedWords.some((a) => a.includes(` ${run} `)))
     .map(({ r, prose, run }) => {
@@ -198,7 +212,11 @@ export function projectFiles(root: string): string[] {
 }
 
 /** Copies across the project's text files (a file holding a NUL byte is not text). */
-export function scanProject(index: SeedIndex, root: string, allowed: readonly AllowedPhrase[] = []): { files: number; copies: Copy[] } {
+export function scanProject(
+  index: SeedIndex,
+  root: string,
+  allowed: readonly AllowedPhrase[] = [],
+): { files: number; copies: Copy[] } {
   let files = 0;
   const copies: Copy[] = [];
   for (const file of projectFiles(root)) {

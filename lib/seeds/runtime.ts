@@ -28,7 +28,10 @@ export const holdsSeeds = (dir: string): boolean => {
  * SEEDS_DIR, a seeds/ folder beside the targets file, one in the working folder, then
  * ../shared/seeds beside the working folder and beside this checkout. Undefined when none does.
  */
-export function findSeedsDir(env: Env = environment(), { cwd = process.cwd(), packageRoot = PACKAGE_ROOT }: SeedPlaces = {}): string | undefined {
+export function findSeedsDir(
+  env: Env = environment(),
+  { cwd = process.cwd(), packageRoot = PACKAGE_ROOT }: SeedPlaces = {},
+): string | undefined {
   const candidates = [
     env.CONFORMANCE_SEEDS,
     env.SEEDS_DIR,
@@ -37,7 +40,10 @@ export function findSeedsDir(env: Env = environment(), { cwd = process.cwd(), pa
     path.resolve(cwd, '../shared/seeds'),
     path.resolve(packageRoot, '../shared/seeds'),
   ];
-  return candidates.filter((d): d is string => !!d).map((d) => path.resolve(cwd, d)).find(holdsSeeds);
+  return candidates
+    .filter((d): d is string => !!d)
+    .map((d) => path.resolve(cwd, d))
+    .find(holdsSeeds);
 }
 
 let loaded: { dir: string | undefined; seeds: SeedStatements | undefined } | undefined;
@@ -95,10 +101,17 @@ export function quotedRefs<R extends Pick<SeedRef, 'seed' | 'line' | 'sha'>>(
     const row = /^\|\s*`?([^|`]+?)`?\s*\|/.exec(text);
     if (row && names.has(row[1].trim().toLowerCase())) return 100;
     const lower = text.toLowerCase();
-    return [...names].filter((n) => n.length > 2 && new RegExp(`(^|[^a-z0-9_])${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^a-z0-9_]|$)`).test(lower)).length;
+    return [...names].filter(
+      (n) =>
+        n.length > 2 &&
+        new RegExp(`(^|[^a-z0-9_])${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^a-z0-9_]|$)`).test(lower),
+    ).length;
   };
   const scored = rule.seed_refs.map((ref, i) => ({ ref, i, s: score(ref) }));
   const named = scored.filter((x) => x.s > 0).sort((a, b) => b.s - a.s || a.i - b.i);
   if (named.length === 0) return rule.seed_refs.slice(0, QUOTED);
-  return [...named.map((x) => x.ref), ...rule.seed_refs.filter((r) => !named.some((x) => x.ref === r))].slice(0, QUOTED);
+  return [...named.map((x) => x.ref), ...rule.seed_refs.filter((r) => !named.some((x) => x.ref === r))].slice(
+    0,
+    QUOTED,
+  );
 }

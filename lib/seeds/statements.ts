@@ -31,7 +31,8 @@ export interface Statement extends SeedRef {
 }
 
 const normalise = (text: string): string => text.replace(/\s+/g, ' ').trim();
-export const fingerprint = (text: string): string => createHash('sha256').update(normalise(text)).digest('hex').slice(0, 12);
+export const fingerprint = (text: string): string =>
+  createHash('sha256').update(normalise(text)).digest('hex').slice(0, 12);
 
 const ABBREVIATION = /\b(?:e\.g|i\.e|etc|vs|cf)\.$/i;
 const SENTENCE_END = /[.!?]["')`]?\s+(?=[A-Z`"'([{*_])/g;

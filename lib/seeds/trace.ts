@@ -39,7 +39,8 @@ export function parseTrace(text: string, where = 'seed-trace.yaml'): TraceEntry[
   if (!doc || typeof doc !== 'object') throw new Error(`${where}: expected W: and R: lists`);
   const out: TraceEntry[] = [];
   for (const [seed, sections] of Object.entries(doc)) {
-    if (!isSeedLetter(seed) || !sections || typeof sections !== 'object' || Array.isArray(sections)) throw new Error(`${where}: top-level keys are W and R, each a map of section to statements (got ${seed})`);
+    if (!isSeedLetter(seed) || !sections || typeof sections !== 'object' || Array.isArray(sections))
+      throw new Error(`${where}: top-level keys are W and R, each a map of section to statements (got ${seed})`);
     for (const [section, list] of Object.entries(sections as Record<string, unknown>)) {
       if (!Array.isArray(list)) throw new Error(`${where}: ${seed} › ${section}: expected a list of statements`);
       list.forEach((raw: unknown, i) => {
@@ -54,8 +55,10 @@ export function parseTrace(text: string, where = 'seed-trace.yaml'): TraceEntry[
         if (kinds.length !== 1) throw new Error(`${at} (${textOf(e.at)}): give exactly one of ${KINDS.join(', ')}`);
         const kind = kinds[0];
         if (kind === 'rules') {
-          if (!Array.isArray(e.rules) || e.rules.length === 0 || !e.rules.every((r) => typeof r === 'string')) throw new Error(`${at} (${textOf(e.at)}): rules must be a non-empty list of rule ids`);
-        } else if (typeof e[kind] !== 'string' || !(e[kind]).trim()) throw new Error(`${at} (${textOf(e.at)}): ${kind} must say why`);
+          if (!Array.isArray(e.rules) || e.rules.length === 0 || !e.rules.every((r) => typeof r === 'string'))
+            throw new Error(`${at} (${textOf(e.at)}): rules must be a non-empty list of rule ids`);
+        } else if (typeof e[kind] !== 'string' || !e[kind].trim())
+          throw new Error(`${at} (${textOf(e.at)}): ${kind} must say why`);
         out.push({
           seed,
           section,

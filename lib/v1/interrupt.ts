@@ -25,15 +25,34 @@ interface Interrupted {
 }
 
 /** Runs a slow prompt, cancels it once the stream shows it running, polls it to its end and reads the stream's end. */
-export async function cancelWhileRunning(v1: V1Client, slow: string, how: PromptInterrupt, label: string): Promise<Interrupted> {
-  if (typeof how.path !== 'string' || how.path === '') throw new SuiteError('scenario input prompt_interrupt must hold a path (with {prompt_id} where the prompt is named)');
+export async function cancelWhileRunning(
+  v1: V1Client,
+  slow: string,
+  how: PromptInterrupt,
+  label: string,
+): Promise<Interrupted> {
+  if (typeof how.path !== 'string' || how.path === '')
+    throw new SuiteError(
+      'scenario input prompt_interrupt must hold a path (with {prompt_id} where the prompt is named)',
+    );
   const session = await v1.openStream();
   try {
     const promptId = await v1.accept(slowWorkflow(v1.classes, slow, 5, label));
     // The slow node runs ~5 s; any sign it runs (executing, progress, or the prompt's start) means seconds to go.
     await untilRunning(session, promptId, '2');
-    const fill = (v: unknown): unknown => (typeof v === 'string' ? v.replaceAll('{prompt_id}', promptId) : Array.isArray(v) ? v.map(fill) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x)])) : v);
-    const asked = await v1.api.follow(String(fill(how.path)), { method: how.method ?? 'POST', ...(how.body !== undefined ? { json: fill(how.body) } : {}), auth: { apiKey: v1.key } });
+    const fill = (v: unknown): unknown =>
+      typeof v === 'string'
+        ? v.replaceAll('{prompt_id}', promptId)
+        : Array.isArray(v)
+          ? v.map(fill)
+          : v !== null && typeof v === 'object'
+            ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x)]))
+            : v;
+    const asked = await v1.api.follow(String(fill(how.path)), {
+      method: how.method ?? 'POST',
+      ...(how.body !== undefined ? { json: fill(how.body) } : {}),
+      auth: { apiKey: v1.key },
+    });
     if (asked.status < 200 || asked.status > 299) return { promptId, asked };
     const polled = await v1.pollToTerminal(promptId);
     const stream = await session.streamOf(promptId);

@@ -16,7 +16,9 @@ const NODE_TYPES = new Set(['executing', 'progress', 'executed', 'execution_cach
 /** The running interval of each prompt whose start and end both arrived. */
 export function runningIntervals(received: Received[], promptIds: string[]): Interval[] {
   return promptIds.flatMap((promptId) => {
-    const mine = received.flatMap((r) => (r.kind === 'text' && r.message.data.prompt_id === promptId ? [{ at: r.at, type: r.message.type }] : []));
+    const mine = received.flatMap((r) =>
+      r.kind === 'text' && r.message.data.prompt_id === promptId ? [{ at: r.at, type: r.message.type }] : [],
+    );
     const start = mine.find((m) => m.type === 'execution_start') ?? mine.find((m) => NODE_TYPES.has(m.type));
     const end = mine.find((m) => TERMINAL_TYPES.has(m.type));
     return start && end ? [{ promptId, start: start.at, end: end.at }] : [];

@@ -24,7 +24,12 @@ function errorText(error: unknown): string {
  * the suite chose: node_errors entries of an unknown class, or saying a required input of a
  * node of a suite-chosen class is missing; or an error message naming a suite class as unknown.
  */
-export function promptSetupRefusal(status: number, body: unknown, workflow: Workflow, scenario: Record<string, unknown>): SetupRefused | undefined {
+export function promptSetupRefusal(
+  status: number,
+  body: unknown,
+  workflow: Workflow,
+  scenario: Record<string, unknown>,
+): SetupRefused | undefined {
   if (!isPlainObject(body) || status >= 500) return undefined;
   const used = [...new Set(Object.values(workflow).map((n) => n.class_type))];
   const unknown = new Set<string>();
@@ -34,23 +39,43 @@ export function promptSetupRefusal(status: number, body: unknown, workflow: Work
     if (!isPlainObject(entry)) continue;
     const cls = typeof entry.class_type === 'string' ? entry.class_type : workflow[id]?.class_type;
     const errors = Array.isArray(entry.errors) ? entry.errors.filter(isPlainObject) : [];
-    if (cls !== undefined && errors.some((e) => typeof e.type === 'string' && CLASS_ERRORS.has(e.type))) unknown.add(cls);
-    if (cls !== undefined && inputNaming(cls, scenario) !== undefined && errors.some((e) => typeof e.type === 'string' && MISSING_INPUT.test(e.type))) inputs.add(cls);
+    if (cls !== undefined && errors.some((e) => typeof e.type === 'string' && CLASS_ERRORS.has(e.type)))
+      unknown.add(cls);
+    if (
+      cls !== undefined &&
+      inputNaming(cls, scenario) !== undefined &&
+      errors.some((e) => typeof e.type === 'string' && MISSING_INPUT.test(e.type))
+    )
+      inputs.add(cls);
   }
   const text = errorText(body.error);
   for (const cls of used) {
     const c = escape(cls);
-    if (new RegExp(`\\b${c}\\b[^.]*\\b(does not exist|not found|unknown|not installed|not a known)|\\b(unknown|no such)\\b[^.]*\\b${c}\\b`, 'i').test(text)) unknown.add(cls);
+    if (
+      new RegExp(
+        `\\b${c}\\b[^.]*\\b(does not exist|not found|unknown|not installed|not a known)|\\b(unknown|no such)\\b[^.]*\\b${c}\\b`,
+        'i',
+      ).test(text)
+    )
+      unknown.add(cls);
   }
   // Only a class the suite chose through a scenario input (a refused unknown class a check sent on purpose is that check's business).
   const ours = [...unknown].filter((c) => used.includes(c) && inputNaming(c, scenario) !== undefined);
   const said = `${status} ${show(body.error ?? body, 300)}`;
   if (ours.length > 0) {
     const names = [...new Set(ours.map((c) => inputNaming(c, scenario)!))];
-    return new SetupRefused(`the suite's v1 prompt using ${ours.join(', ')} (POST /api/prompt)`, said, names.join(' or '));
+    return new SetupRefused(
+      `the suite's v1 prompt using ${ours.join(', ')} (POST /api/prompt)`,
+      said,
+      names.join(' or '),
+    );
   }
   if (inputs.size > 0) {
-    return new SetupRefused(`the suite's v1 prompt, whose ${[...inputs].join(', ')} node(s) the engine says miss a required input (POST /api/prompt)`, said, `node_input_names (the input names of ${[...inputs].join(', ')})`);
+    return new SetupRefused(
+      `the suite's v1 prompt, whose ${[...inputs].join(', ')} node(s) the engine says miss a required input (POST /api/prompt)`,
+      said,
+      `node_input_names (the input names of ${[...inputs].join(', ')})`,
+    );
   }
   return undefined;
 }

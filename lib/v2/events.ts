@@ -66,7 +66,10 @@ export function reachedStatus(bodySoFar: Buffer | string, statuses: ReadonlySet<
  * whose data is JSON, and in it any top-level string member holding one of `terminal` (the
  * target's job_terminal_states). Undefined when none can be read.
  */
-export function lastTerminalRead(text: string, terminal: ReadonlySet<string>): { state: string; member: string } | undefined {
+export function lastTerminalRead(
+  text: string,
+  terminal: ReadonlySet<string>,
+): { state: string; member: string } | undefined {
   const frames = parseSse(text);
   const datas = frames.some((f) => f.data !== '') ? frames.map((f) => f.data) : text.split(/\r\n|\r|\n/);
   let last: { state: string; member: string } | undefined;
@@ -79,7 +82,8 @@ export function lastTerminalRead(text: string, terminal: ReadonlySet<string>): {
     }
     if (typeof v === 'string' && terminal.has(v)) last = { state: v, member: '(the whole data)' };
     if (typeof v !== 'object' || v === null || Array.isArray(v)) continue;
-    for (const [member, value] of Object.entries(v)) if (typeof value === 'string' && terminal.has(value)) last = { state: value, member };
+    for (const [member, value] of Object.entries(v))
+      if (typeof value === 'string' && terminal.has(value)) last = { state: value, member };
   }
   return last;
 }
@@ -93,13 +97,37 @@ export function judgeEventStream(res: ApiResponse, polledStatus: string, termina
   const type = res.header('content-type') ?? '';
   const { statuses, malformed } = statusesOf(parseSse(res.body.toString('utf8')));
   const readable = res.status === 200 && /^text\/event-stream/i.test(type) && statuses.length > 0;
-  check('V2.JOB.EVENTS_FORMAT', readable, { what: "the answer of the job's urls.events", expected: 'text/event-stream with `event: status` frames', received: `${res.status} ${type || 'no content-type'}, ${statuses.length} status events`, on: res });
-  check('V2.JOB.EVENTS_FORMAT', malformed.length === 0, { what: 'the data of the status events', expected: 'JSON {"status": string, ...}', received: malformed.map((f) => f.data).slice(0, 3), on: res });
+  check('V2.JOB.EVENTS_FORMAT', readable, {
+    what: "the answer of the job's urls.events",
+    expected: 'text/event-stream with `event: status` frames',
+    received: `${res.status} ${type || 'no content-type'}, ${statuses.length} status events`,
+    on: res,
+  });
+  check('V2.JOB.EVENTS_FORMAT', malformed.length === 0, {
+    what: 'the data of the status events',
+    expected: 'JSON {"status": string, ...}',
+    received: malformed.map((f) => f.data).slice(0, 3),
+    on: res,
+  });
   if (!readable) {
     // Another format still agrees or not wherever it names a terminal state (job_terminal_states).
     const end = res.status === 200 ? lastTerminalRead(res.body.toString('utf8'), terminal) : undefined;
-    if (end === undefined) return notJudged('V2.JOB.EVENTS_AGREE', `the stream could not be read as the public documents describe it (see V2.JOB.EVENTS_FORMAT) and names no terminal job state (scenario input job_terminal_states) anywhere, so it cannot be compared with polling (${res.status} ${type || 'no content-type'})`);
-    return void check('V2.JOB.EVENTS_AGREE', end.state === polledStatus, { what: `the last terminal state the stream names (member ${end.member}, outside the public documents' format)`, expected: `the polled status ${polledStatus}`, received: end.state, on: res });
+    if (end === undefined)
+      return notJudged(
+        'V2.JOB.EVENTS_AGREE',
+        `the stream could not be read as the public documents describe it (see V2.JOB.EVENTS_FORMAT) and names no terminal job state (scenario input job_terminal_states) anywhere, so it cannot be compared with polling (${res.status} ${type || 'no content-type'})`,
+      );
+    return void check('V2.JOB.EVENTS_AGREE', end.state === polledStatus, {
+      what: `the last terminal state the stream names (member ${end.member}, outside the public documents' format)`,
+      expected: `the polled status ${polledStatus}`,
+      received: end.state,
+      on: res,
+    });
   }
-  check('V2.JOB.EVENTS_AGREE', statuses[statuses.length - 1] === polledStatus, { what: 'the last status event of the stream', expected: `the polled status ${polledStatus}`, received: statuses.join(' → '), on: res });
+  check('V2.JOB.EVENTS_AGREE', statuses[statuses.length - 1] === polledStatus, {
+    what: 'the last status event of the stream',
+    expected: `the polled status ${polledStatus}`,
+    received: statuses.join(' → '),
+    on: res,
+  });
 }

@@ -19,7 +19,12 @@ export function acceptedJobId(res: ApiResponse): string | undefined {
   return typeof id === 'string' ? id : undefined;
 }
 
-const shown = (answers: ApiResponse[]) => answers.map((r) => `${r.status}${r.errorCode ? ` ${r.errorCode}` : ''}${acceptedJobId(r) ? ` job ${acceptedJobId(r)}` : ''}`).join(', ');
+const shown = (answers: ApiResponse[]) =>
+  answers
+    .map(
+      (r) => `${r.status}${r.errorCode ? ` ${r.errorCode}` : ''}${acceptedJobId(r) ? ` job ${acceptedJobId(r)}` : ''}`,
+    )
+    .join(', ');
 
 /**
  * Submits of one request under one key (sent together or one after another): exactly one
@@ -30,16 +35,25 @@ export function checkOneJobPerKey(answers: ApiResponse[], what: string): string 
   const ids = new Set(answers.map(acceptedJobId).filter((id): id is string => id !== undefined));
   const stray = answers.filter((r) => acceptedJobId(r) === undefined && !isReuseRefusal(r));
   const ok = ids.size === 1 && stray.length === 0;
-  check('V2.JOB.IDEMPOTENT', ok, { what, expected: 'exactly one job; every other answer that same job again or 422 idempotency_key_reuse', received: shown(answers), on: stray[0] ?? answers[0] });
+  check('V2.JOB.IDEMPOTENT', ok, {
+    what,
+    expected: 'exactly one job; every other answer that same job again or 422 idempotency_key_reuse',
+    received: shown(answers),
+    on: stray[0] ?? answers[0],
+  });
   return ids.size === 1 ? [...ids][0] : undefined;
 }
 
 /** Another request (another workflow) under a key already used: refused 422 idempotency_key_reuse, never a job. */
 export function checkOtherRequestRefused(res: ApiResponse, firstJobId: string | undefined): void {
   const id = acceptedJobId(res);
-  check(
-    'V2.JOB.IDEMPOTENT',
-    isReuseRefusal(res),
-    { what: 'a submit of another workflow under a key already used', expected: `422 idempotency_key_reuse (a reused key; seed W:207:65c2b70e7bc8)`, received: id === undefined ? `${res.status}${res.errorCode ? ` ${res.errorCode}` : ''}` : `${res.status} job ${id}${id === firstJobId ? ' (the first job, though the request differs)' : ' (a second job)'}`, on: res },
-  );
+  check('V2.JOB.IDEMPOTENT', isReuseRefusal(res), {
+    what: 'a submit of another workflow under a key already used',
+    expected: `422 idempotency_key_reuse (a reused key; seed W:207:65c2b70e7bc8)`,
+    received:
+      id === undefined
+        ? `${res.status}${res.errorCode ? ` ${res.errorCode}` : ''}`
+        : `${res.status} job ${id}${id === firstJobId ? ' (the first job, though the request differs)' : ' (a second job)'}`,
+    on: res,
+  });
 }

@@ -68,7 +68,13 @@ export async function walkJobs(api: ApiClient, opts: WalkOptions): Promise<Walk>
     if (res.status !== 200) checkStatus(rule, res, [200]);
     const body = res.json<JobListPage>();
     const jobs = Array.isArray(body.jobs) ? body.jobs : [];
-    if (jobs.length > limit) check(rule, false, { what: `page ${page} with limit ${limit}`, expected: `at most ${limit} jobs`, received: jobs.length, on: res });
+    if (jobs.length > limit)
+      check(rule, false, {
+        what: `page ${page} with limit ${limit}`,
+        expected: `at most ${limit} jobs`,
+        received: jobs.length,
+        on: res,
+      });
     let fresh = 0;
     for (const j of jobs) {
       ids.push(j.id);
@@ -81,7 +87,12 @@ export async function walkJobs(api: ApiClient, opts: WalkOptions): Promise<Walk>
     if (!next) return { ids, pages: page, ended: true, foreign };
     if (foreign && opts.stopOnForeign) return { ids, pages: page, ended: false, foreign };
     if (cursors.has(next)) {
-      check(rule, false, { what: `page ${page} with limit ${limit}`, expected: 'a next_cursor not given before in this walk (one given again makes the walk go round forever)', received: next, on: res });
+      check(rule, false, {
+        what: `page ${page} with limit ${limit}`,
+        expected: 'a next_cursor not given before in this walk (one given again makes the walk go round forever)',
+        received: next,
+        on: res,
+      });
       return { ids, pages: page, ended: false, foreign };
     }
     cursors.add(next);
@@ -89,11 +100,12 @@ export async function walkJobs(api: ApiClient, opts: WalkOptions): Promise<Walk>
     if (own && !foreign) {
       if (fresh === 0) idle++;
       if (idle > IDLE_PAGES) {
-        check(
-          rule,
-          false,
-          { what: `walking the ${own.size} jobs the filter selects, with limit ${limit}`, expected: `an end within ${Math.ceil(own.size / limit)} pages and ${IDLE_PAGES} more`, received: `still a next_cursor after ${page} pages, ${idle} of them bringing none of these jobs not seen before`, on: res },
-        );
+        check(rule, false, {
+          what: `walking the ${own.size} jobs the filter selects, with limit ${limit}`,
+          expected: `an end within ${Math.ceil(own.size / limit)} pages and ${IDLE_PAGES} more`,
+          received: `still a next_cursor after ${page} pages, ${idle} of them bringing none of these jobs not seen before`,
+          on: res,
+        });
         return { ids, pages: page, ended: false, foreign };
       }
     } else if (page >= budget) {

@@ -6,7 +6,11 @@
 import type { ApiClient, ApiResponse } from '../api.ts';
 import { textOf } from '../values.ts';
 
-const plain = (m: unknown): string => textOf(m ?? '').toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+const plain = (m: unknown): string =>
+  textOf(m ?? '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
 const BARE = ['', 'unauthorized', 'unauthorised', 'unauthenticated', 'not authorized', 'forbidden', 'error', '401'];
 
 function messageOf(r: ApiResponse): string | undefined {
@@ -28,11 +32,17 @@ export interface JwtRefusalWords {
 export async function jwtRefusalWords(api: ApiClient, refusal: ApiResponse, id: string): Promise<JwtRefusalWords> {
   const message = messageOf(refusal);
   const key = api.target.token ?? '';
-  const unknownKey = await api.call('getAsset', { path: { id }, auth: { bearer: `${key.slice(0, Math.max(0, key.length - 6))}zzzzzz` } });
+  const unknownKey = await api.call('getAsset', {
+    path: { id },
+    auth: { bearer: `${key.slice(0, Math.max(0, key.length - 6))}zzzzzz` },
+  });
   const keyless = await api.call('getAsset', { path: { id }, auth: 'none' });
   const [unknown, none] = [unknownKey, keyless].map(messageOf);
   const namesJwt = /\bjwts?\b|json web tokens?/i.test(message ?? '');
   const bare = BARE.includes(plain(message));
   const shared = [unknown, none].some((m) => m !== undefined && plain(m) === plain(message));
-  return { saysSo: message !== undefined && (namesJwt || (!bare && !shared)), messages: { jwt: message, unknown_key: unknown, no_credential: none } };
+  return {
+    saysSo: message !== undefined && (namesJwt || (!bare && !shared)),
+    messages: { jwt: message, unknown_key: unknown, no_credential: none },
+  };
 }

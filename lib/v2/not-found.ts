@@ -14,7 +14,12 @@ export function checkNotFound(rule: RuleId, res: ApiResponse): void {
 
 /** The code of a 404 the caller already judged. */
 export function checkNotFoundCode(res: ApiResponse): void {
-  check('V2.ERR.NOT_FOUND_CODE', res.errorCode === 'not_found', { what: `error.code of the 404 from ${res.operationId ?? res.url}`, expected: 'not_found (the seed\'s code)', received: res.errorCode ?? 'no code', on: res });
+  check('V2.ERR.NOT_FOUND_CODE', res.errorCode === 'not_found', {
+    what: `error.code of the 404 from ${res.operationId ?? res.url}`,
+    expected: "not_found (the seed's code)",
+    received: res.errorCode ?? 'no code',
+    on: res,
+  });
 }
 
 /**
@@ -24,6 +29,11 @@ export function checkNotFoundCode(res: ApiResponse): void {
  */
 export function checkNotTheirs(rule: RuleId, res: ApiResponse, what: string): void {
   const ok = res.status === 404 || (res.status === 403 && res.errorCode === 'forbidden');
-  check(rule, ok, { what, expected: '404 not_found or 403 forbidden', received: `${res.status}${res.errorCode ? ` ${res.errorCode}` : ''}`, on: res });
+  check(rule, ok, {
+    what,
+    expected: '404 not_found or 403 forbidden',
+    received: `${res.status}${res.errorCode ? ` ${res.errorCode}` : ''}`,
+    on: res,
+  });
   if (res.status === 404) checkNotFoundCode(res);
 }

@@ -20,7 +20,11 @@ function envelope(res: ApiResponse): { code: string; message: string; details: u
   }
   const e = json?.error;
   if (!e || typeof e !== 'object') return undefined;
-  return { code: typeof e.code === 'string' ? e.code : '', message: typeof e.message === 'string' ? e.message : '', details: e.details };
+  return {
+    code: typeof e.code === 'string' ? e.code : '',
+    message: typeof e.message === 'string' ? e.message : '',
+    details: e.details,
+  };
 }
 
 /** `422 invalid_request: <message>`, as a failure line quotes the server. */
@@ -43,31 +47,54 @@ export function uploadPathRefusal(res: ApiResponse, filePath: string): SetupRefu
   if (!e || !['invalid_request', 'forbidden'].includes(e.code)) return undefined;
   const text = `${e.message} ${JSON.stringify(e.details ?? '')}`;
   if (!PATH_WORDS.test(text) && !text.includes(filePath)) return undefined;
-  return new SetupRefused(`the upload with file_path "${filePath}" (POST /api/v2/assets)`, serverSaid(res), 'upload_file_path');
+  return new SetupRefused(
+    `the upload with file_path "${filePath}" (POST /api/v2/assets)`,
+    serverSaid(res),
+    'upload_file_path',
+  );
 }
 
 /**
  * A submit refused because the engine lacks a class the suite chose: a 4xx whose
  * node_errors, unknown_node_classes or message name such a class as unknown.
  */
-export function classRefusal(res: ApiResponse, workflow: Workflow, scenario: Record<string, unknown>): SetupRefused | undefined {
+export function classRefusal(
+  res: ApiResponse,
+  workflow: Workflow,
+  scenario: Record<string, unknown>,
+): SetupRefused | undefined {
   if (res.status < 400 || res.status >= 500) return undefined;
   const e = envelope(res);
   if (!e || e.code === 'missing_asset') return undefined;
   const used = [...new Set(Object.values(workflow).map((n) => n.class_type))];
-  const details = (e.details ?? {}) as { node_errors?: Record<string, { class_type?: unknown; errors?: Array<{ type?: unknown }> }>; unknown_node_classes?: unknown };
+  const details = (e.details ?? {}) as {
+    node_errors?: Record<string, { class_type?: unknown; errors?: Array<{ type?: unknown }> }>;
+    unknown_node_classes?: unknown;
+  };
   const unknown = new Set<string>();
-  if (Array.isArray(details.unknown_node_classes)) for (const c of details.unknown_node_classes) if (typeof c === 'string') unknown.add(c);
+  if (Array.isArray(details.unknown_node_classes))
+    for (const c of details.unknown_node_classes) if (typeof c === 'string') unknown.add(c);
   for (const [id, entry] of Object.entries(details.node_errors ?? {})) {
     const types = Array.isArray(entry?.errors) ? entry.errors.map((x) => x?.type) : [];
-    if (types.some((t) => t === 'unknown_node_class' || t === 'invalid_class_type')) unknown.add(typeof entry.class_type === 'string' ? entry.class_type : (workflow[id]?.class_type ?? ''));
+    if (types.some((t) => t === 'unknown_node_class' || t === 'invalid_class_type'))
+      unknown.add(typeof entry.class_type === 'string' ? entry.class_type : (workflow[id]?.class_type ?? ''));
   }
   for (const cls of used) {
     const c = cls.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    if (new RegExp(`\\b${c}\\b[^.]*\\b(does not exist|not found|unknown|not installed|not a known)|\\b(unknown|no such)\\b[^.]*\\b${c}\\b`, 'i').test(e.message)) unknown.add(cls);
+    if (
+      new RegExp(
+        `\\b${c}\\b[^.]*\\b(does not exist|not found|unknown|not installed|not a known)|\\b(unknown|no such)\\b[^.]*\\b${c}\\b`,
+        'i',
+      ).test(e.message)
+    )
+      unknown.add(cls);
   }
   const ours = [...unknown].filter((c) => used.includes(c));
   if (ours.length === 0) return undefined;
   const inputs = [...new Set(ours.map((c) => inputNaming(c, scenario) ?? 'a *_class input'))];
-  return new SetupRefused(`the submit of the suite's workflow using ${ours.join(', ')} (POST /api/v2/jobs)`, serverSaid(res), inputs.join(' or '));
+  return new SetupRefused(
+    `the submit of the suite's workflow using ${ours.join(', ')} (POST /api/v2/jobs)`,
+    serverSaid(res),
+    inputs.join(' or '),
+  );
 }

@@ -20,12 +20,18 @@ export const PUBLIC_JOB_STATES: JobStates = {
   running: new Set(['running']),
 };
 
-function names(scenario: Readonly<Record<string, unknown>>, input: string, fallback: ReadonlySet<string>): ReadonlySet<string> {
+function names(
+  scenario: Readonly<Record<string, unknown>>,
+  input: string,
+  fallback: ReadonlySet<string>,
+): ReadonlySet<string> {
   const raw = scenario[input];
   if (raw === undefined) return fallback;
   const list = typeof raw === 'string' ? raw.split(',').map((s) => s.trim()) : raw;
   if (!Array.isArray(list) || list.length === 0 || !list.every((s) => typeof s === 'string' && s.length > 0)) {
-    throw new SuiteError(`scenario input ${input} must be a non-empty list of job status names (or one comma-separated string)`);
+    throw new SuiteError(
+      `scenario input ${input} must be a non-empty list of job status names (or one comma-separated string)`,
+    );
   }
   return new Set(list as string[]);
 }
@@ -34,8 +40,12 @@ function names(scenario: Readonly<Record<string, unknown>>, input: string, fallb
 export function jobStates(scenario: Readonly<Record<string, unknown>>): JobStates {
   const terminal = names(scenario, 'job_terminal_states', PUBLIC_JOB_STATES.terminal);
   const rawSuccess = scenario.job_success_state;
-  if (rawSuccess !== undefined && (typeof rawSuccess !== 'string' || rawSuccess.length === 0)) throw new SuiteError('scenario input job_success_state must be one job status name');
-  const success = (rawSuccess) ?? PUBLIC_JOB_STATES.success;
-  if (!terminal.has(success)) throw new SuiteError(`scenario input job_success_state (${success}) must be one of job_terminal_states (${[...terminal].join(', ')})`);
+  if (rawSuccess !== undefined && (typeof rawSuccess !== 'string' || rawSuccess.length === 0))
+    throw new SuiteError('scenario input job_success_state must be one job status name');
+  const success = rawSuccess ?? PUBLIC_JOB_STATES.success;
+  if (!terminal.has(success))
+    throw new SuiteError(
+      `scenario input job_success_state (${success}) must be one of job_terminal_states (${[...terminal].join(', ')})`,
+    );
   return { terminal, success, running: names(scenario, 'job_running_states', PUBLIC_JOB_STATES.running) };
 }

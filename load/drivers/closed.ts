@@ -9,7 +9,8 @@ import { emptyCounts, type DriveOptions, type DriveResult } from './types.ts';
 
 function lowerHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
+  for (const [k, v] of Object.entries(h))
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
   return out;
 }
 
@@ -40,8 +41,18 @@ export async function driveClosed(o: DriveOptions & { drainS: number }): Promise
           (context as { path?: string }).path = next.path;
           return { ...req, path: next.path, ...(next.body !== undefined ? { body: next.body } : {}) };
         },
-        onResponse: (status: number, body: string, context: object, headers?: Record<string, string | string[] | undefined>) => {
-          pending = { status, body, headers: lowerHeaders(headers ?? {}), path: (context as { path?: string }).path ?? '/' };
+        onResponse: (
+          status: number,
+          body: string,
+          context: object,
+          headers?: Record<string, string | string[] | undefined>,
+        ) => {
+          pending = {
+            status,
+            body,
+            headers: lowerHeaders(headers ?? {}),
+            path: (context as { path?: string }).path ?? '/',
+          };
         },
       },
     ],
@@ -62,7 +73,17 @@ export async function driveClosed(o: DriveOptions & { drainS: number }): Promise
       recordMs(corrected, responseTime);
       recordMs(uncorrected, responseTime);
     }
-    o.onAnswer?.({ path: p?.path ?? '/', status: p?.status ?? statusCode, headers: p?.headers ?? {}, body: p?.body ?? '', intendedAt: sentAt, sentAt, at, measured, ...(p ? {} : { incomplete: true }) });
+    o.onAnswer?.({
+      path: p?.path ?? '/',
+      status: p?.status ?? statusCode,
+      headers: p?.headers ?? {},
+      body: p?.body ?? '',
+      intendedAt: sentAt,
+      sentAt,
+      at,
+      measured,
+      ...(p ? {} : { incomplete: true }),
+    });
   });
   instance.on('reqError', (err: Error) => {
     const at = performance.now() - t0;
@@ -92,5 +113,15 @@ export async function driveClosed(o: DriveOptions & { drainS: number }): Promise
     o.signal?.removeEventListener('abort', onAbort);
   }
   const elapsedMs = performance.now() - t0;
-  return { model: 'closed', corrected, uncorrected, spacing: newHdr(), counts, lateAfterMs: NaN, loadEndMs: Number.isNaN(loadEndMs) ? Math.min(elapsedMs, endMs) : loadEndMs, elapsedMs, interrupted };
+  return {
+    model: 'closed',
+    corrected,
+    uncorrected,
+    spacing: newHdr(),
+    counts,
+    lateAfterMs: NaN,
+    loadEndMs: Number.isNaN(loadEndMs) ? Math.min(elapsedMs, endMs) : loadEndMs,
+    elapsedMs,
+    interrupted,
+  };
 }

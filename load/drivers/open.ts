@@ -104,7 +104,16 @@ export async function driveOpen(o: DriveOptions & OpenSettings): Promise<DriveRe
         }
         if (o.onAnswer) {
           const body = this.chunks ? Buffer.concat(this.chunks).toString('utf8') : '';
-          o.onAnswer({ path: this.path, status: this.status, headers: headerRecord(this.raw), body, intendedAt: this.intendedAt, sentAt: this.sentAt, at, measured: this.measured });
+          o.onAnswer({
+            path: this.path,
+            status: this.status,
+            headers: headerRecord(this.raw),
+            body,
+            intendedAt: this.intendedAt,
+            sentAt: this.sentAt,
+            at,
+            measured: this.measured,
+          });
         }
       }
       inFlight -= 1;
@@ -117,7 +126,14 @@ export async function driveOpen(o: DriveOptions & OpenSettings): Promise<DriveRe
         if (this.measured) counts.unfinished += 1;
       } else {
         if (this.measured) counts.failed += 1;
-        o.onFailure?.({ path: this.path, error, intendedAt: this.intendedAt, sentAt: this.sentAt, at: now(), measured: this.measured });
+        o.onFailure?.({
+          path: this.path,
+          error,
+          intendedAt: this.intendedAt,
+          sentAt: this.sentAt,
+          at: now(),
+          measured: this.measured,
+        });
       }
       inFlight -= 1;
       release();
@@ -134,7 +150,10 @@ export async function driveOpen(o: DriveOptions & OpenSettings): Promise<DriveRe
       recordMs(spacing, delay);
       if (delay > lateAfterMs) counts.late += 1;
     }
-    pool.dispatch({ path: req.path, method: o.method, headers: o.headers, ...(req.body !== undefined ? { body: req.body } : {}) }, new Exchange(req.path, intendedAt, sentAt, measured));
+    pool.dispatch(
+      { path: req.path, method: o.method, headers: o.headers, ...(req.body !== undefined ? { body: req.body } : {}) },
+      new Exchange(req.path, intendedAt, sentAt, measured),
+    );
   };
 
   const drop = (w: Waiting): void => {

@@ -68,7 +68,17 @@ function driveOptions(input: DriveInput, tally: AnswerTally): DriveOptions {
       }
       if (a.incomplete) return;
       if (!work.judgesItself?.(a.status)) sampler?.offer(work.method, a.path, a.status, a.headers, a.body, a.at);
-      const o: Observation = { path: a.path, status: a.status, headers: a.headers, body: a.body, latencyMs: a.at - a.sentAt, intendedAt: a.intendedAt, sentAt: a.sentAt, at: a.at, measured: a.measured };
+      const o: Observation = {
+        path: a.path,
+        status: a.status,
+        headers: a.headers,
+        body: a.body,
+        latencyMs: a.at - a.sentAt,
+        intendedAt: a.intendedAt,
+        sentAt: a.sentAt,
+        at: a.at,
+        measured: a.measured,
+      };
       work.observe(o);
     },
     onFailure(f) {
@@ -90,17 +100,25 @@ export async function drive(input: DriveInput): Promise<{ result: DriveResult; t
   const options = driveOptions(input, tally);
   const totalS = settings.warmupS + settings.durationS;
   const side = new AbortController();
-  const during = work.during ? work.during(side.signal).catch((err: unknown) => input.note(`side activity stopped: ${(err as Error).message}`)) : Promise.resolve();
+  const during = work.during
+    ? work.during(side.signal).catch((err: unknown) => input.note(`side activity stopped: ${(err as Error).message}`))
+    : Promise.resolve();
   progress?.start(profile.name, settings, model.summary);
   const t0 = performance.now();
   const ticker = setInterval(() => {
     const elapsed = (performance.now() - t0) / 1000;
-    if (elapsed <= totalS + 1) progress?.tick(elapsed, totalS, tally.timeline.peek(Math.floor(elapsed) - 1), sampler?.violations ?? 0);
+    if (elapsed <= totalS + 1)
+      progress?.tick(elapsed, totalS, tally.timeline.peek(Math.floor(elapsed) - 1), sampler?.violations ?? 0);
   }, 1000);
   try {
     const result =
       model.name === 'open'
-        ? await driveOpen({ ...options, arrival: model.arrival ?? 'constant', ...(model.seed !== undefined ? { seed: model.seed } : {}), lateAfterMs: input.lateAfterMs })
+        ? await driveOpen({
+            ...options,
+            arrival: model.arrival ?? 'constant',
+            ...(model.seed !== undefined ? { seed: model.seed } : {}),
+            lateAfterMs: input.lateAfterMs,
+          })
         : await driveClosed({ ...options, drainS: profile.drainS ?? 0 });
     return { result, tally };
   } finally {

@@ -15,7 +15,12 @@ function measuredSeconds(settings: LoadSettings, result: DriveResult): number {
   return Math.max(0.001, Math.min(settings.durationS, result.loadEndMs / 1000 - settings.warmupS));
 }
 
-export function rawFigures(settings: LoadSettings, model: ModelInfo, result: DriveResult, tally: AnswerTally): RawFigures {
+export function rawFigures(
+  settings: LoadSettings,
+  model: ModelInfo,
+  result: DriveResult,
+  tally: AnswerTally,
+): RawFigures {
   const c = result.counts;
   const measuredS = measuredSeconds(settings, result);
   return {
@@ -23,7 +28,11 @@ export function rawFigures(settings: LoadSettings, model: ModelInfo, result: Dri
     requested_rate: settings.rate,
     sent_rate: c.sent / measuredS,
     measured_s: measuredS,
-    counts: { ...c, errors: tally.unexpected + c.failed + c.dropped + c.unfinished, non2xx: c.scheduled - tally.measured2xx },
+    counts: {
+      ...c,
+      errors: tally.unexpected + c.failed + c.dropped + c.unfinished,
+      non2xx: c.scheduled - tally.measured2xx,
+    },
     ...encodeFigures(result),
     seconds: tally.timeline.raw(Math.ceil(settings.warmupS + settings.durationS)),
   };
@@ -35,13 +44,25 @@ export function driveNotes(profile: Profile, settings: LoadSettings, model: Mode
   const c = result.counts;
   const totalS = settings.warmupS + settings.durationS;
   const measuredS = measuredSeconds(settings, result);
-  if (model.name === 'closed' && profile.drainS) notes.push(`the load went on ${profile.drainS} s after the measured part so slow calls could finish; requests sent then are left out`);
-  if (result.interrupted) notes.push(`interrupted by a signal after ${(result.elapsedMs / 1000).toFixed(1)} s: ${Math.max(0, measuredS).toFixed(1)} s of ${settings.durationS} s measured; the figures cover only that part and no verdict was reached`);
-  else if (model.name === 'closed' && result.elapsedMs / 1000 < totalS - 0.5) notes.push(`the load ended after ${(result.elapsedMs / 1000).toFixed(1)} s of ${totalS} s`);
+  if (model.name === 'closed' && profile.drainS)
+    notes.push(
+      `the load went on ${profile.drainS} s after the measured part so slow calls could finish; requests sent then are left out`,
+    );
+  if (result.interrupted)
+    notes.push(
+      `interrupted by a signal after ${(result.elapsedMs / 1000).toFixed(1)} s: ${Math.max(0, measuredS).toFixed(1)} s of ${settings.durationS} s measured; the figures cover only that part and no verdict was reached`,
+    );
+  else if (model.name === 'closed' && result.elapsedMs / 1000 < totalS - 0.5)
+    notes.push(`the load ended after ${(result.elapsedMs / 1000).toFixed(1)} s of ${totalS} s`);
   if (model.name === 'open' && c.scheduled > 0 && c.late / c.scheduled > 0.01) {
-    notes.push(`${c.late} of ${c.scheduled} arrivals (${((100 * c.late) / c.scheduled).toFixed(1)} %) were sent late: the connections (${settings.connections}) or this machine could not keep up; their wait is in the corrected latency`);
+    notes.push(
+      `${c.late} of ${c.scheduled} arrivals (${((100 * c.late) / c.scheduled).toFixed(1)} %) were sent late: the connections (${settings.connections}) or this machine could not keep up; their wait is in the corrected latency`,
+    );
   }
-  if (c.dropped > 0) notes.push(`${c.dropped} arrivals were never sent (no free connection within ${DRIVE_TIMEOUT_MS / 1000} s or before the run ended); they count as errors`);
+  if (c.dropped > 0)
+    notes.push(
+      `${c.dropped} arrivals were never sent (no free connection within ${DRIVE_TIMEOUT_MS / 1000} s or before the run ended); they count as errors`,
+    );
   return notes;
 }
 
@@ -51,10 +72,17 @@ export function driveNotes(profile: Profile, settings: LoadSettings, model: Mode
  * are reported apart, in the note.
  */
 export function contractCheck(sampler: ContractSampler): { check: CheckResult; note?: string } {
-  const counted = (level: 'MUST' | 'SHOULD') => [...sampler.rules.entries()].filter(([r]) => levelOf(r) === level).map(([r, n]) => `${r} ×${n}`).join(', ');
+  const counted = (level: 'MUST' | 'SHOULD') =>
+    [...sampler.rules.entries()]
+      .filter(([r]) => levelOf(r) === level)
+      .map(([r, n]) => `${r} ×${n}`)
+      .join(', ');
   const firstMust = sampler.kept.find((v) => v.level === 'MUST');
   const firstShould = sampler.kept.find((v) => v.level === 'SHOULD');
-  const should = sampler.departures > 0 ? `; SHOULD only (reported, not failing): ${sampler.departures} departed from rules the public documents give (${counted('SHOULD')})` : '';
+  const should =
+    sampler.departures > 0
+      ? `; SHOULD only (reported, not failing): ${sampler.departures} departed from rules the public documents give (${counted('SHOULD')})`
+      : '';
   const check = loadCheck(
     'LOAD.CONTRACT.UNDER_LOAD',
     sampler.violations === 0 && sampler.sampled > 0,
@@ -66,11 +94,19 @@ export function contractCheck(sampler: ContractSampler): { check: CheckResult; n
         ? `${sampler.sampled} responses validated, none broke a MUST rule of the contract${should}`
         : `${sampler.violations} of ${sampler.sampled} sampled responses broke the contract (${counted('MUST')}); first: ${firstMust?.summary ?? ''}${should}`,
   );
-  const note = sampler.departures > 0 ? `SHOULD: ${sampler.departures} of ${sampler.sampled} sampled responses departed from SHOULD rules only (${counted('SHOULD')}), reported without failing the run; first: ${firstShould?.summary ?? ''}` : undefined;
+  const note =
+    sampler.departures > 0
+      ? `SHOULD: ${sampler.departures} of ${sampler.sampled} sampled responses departed from SHOULD rules only (${counted('SHOULD')}), reported without failing the run; first: ${firstShould?.summary ?? ''}`
+      : undefined;
   return { check, ...(note ? { note } : {}) };
 }
 
-export function metricsOfRun(raw: RawFigures, result: DriveResult, sampler: ContractSampler | undefined, outcome: Outcome): Record<string, number> {
+export function metricsOfRun(
+  raw: RawFigures,
+  result: DriveResult,
+  sampler: ContractSampler | undefined,
+  outcome: Outcome,
+): Record<string, number> {
   return {
     ...metricsOf(raw, result),
     contract_violations: sampler?.violations ?? 0,
@@ -81,8 +117,18 @@ export function metricsOfRun(raw: RawFigures, result: DriveResult, sampler: Cont
 
 /** Pass: every threshold met and every check held; an interrupted run has no verdict. */
 /** `setByYou`: the thresholds the team set (--threshold); a budget only the profile suggests decides nothing (load/thresholds.ts). */
-export function verdictOfRun(interrupted: boolean, thresholds: readonly Threshold[], metrics: Record<string, number>, checks: readonly CheckResult[], setByYou?: ReadonlySet<string>): { verdict: Verdict; thresholds: ThresholdResult[] } {
+export function verdictOfRun(
+  interrupted: boolean,
+  thresholds: readonly Threshold[],
+  metrics: Record<string, number>,
+  checks: readonly CheckResult[],
+  setByYou?: ReadonlySet<string>,
+): { verdict: Verdict; thresholds: ThresholdResult[] } {
   const results = evaluate(thresholds, metrics, setByYou);
-  const verdict: Verdict = interrupted ? 'interrupted' : results.every((r) => r.ok || r.decides === false) && checks.every(held) ? 'pass' : 'fail';
+  const verdict: Verdict = interrupted
+    ? 'interrupted'
+    : results.every((r) => r.ok || r.decides === false) && checks.every(held)
+      ? 'pass'
+      : 'fail';
   return { verdict, thresholds: results };
 }

@@ -34,12 +34,20 @@ export function contractFor(profile: Profile, target: SurfaceTarget, redactor: R
 export type Prepared = { work: Workload } | { skip: string } | { refused: CheckResult[] };
 
 /** Runs the profile's preparation; a refusal (a broken check, the server refusing a step) becomes results. */
-export async function prepareWork(profile: Profile, target: SurfaceTarget, api: ApiClient, settings: LoadSettings, log: (line: string) => void, redactor: Redactor): Promise<Prepared> {
+export async function prepareWork(
+  profile: Profile,
+  target: SurfaceTarget,
+  api: ApiClient,
+  settings: LoadSettings,
+  log: (line: string) => void,
+  redactor: Redactor,
+): Promise<Prepared> {
   let prepared: Workload | Skip;
   try {
     prepared = await profile.prepare({ target, api, settings, log });
   } catch (err) {
-    if (err instanceof RuleViolation || err instanceof SuiteError) return { refused: refusalResults(profile, err, redactor) };
+    if (err instanceof RuleViolation || err instanceof SuiteError)
+      return { refused: refusalResults(profile, err, redactor) };
     throw err;
   }
   return 'skip' in prepared ? { skip: prepared.skip } : { work: prepared };
@@ -50,11 +58,21 @@ function refusalResults(profile: Profile, err: RuleViolation | SuiteError, redac
   const broken: CheckResult[] = [];
   if (err instanceof RuleViolation) {
     const r = err.result;
-    broken.push(r ? { ...r, ...(r.received ? { received: redactor.text(r.received) } : {}) } : { rule: err.rule, outcome: 'broken', what: 'preparation', expected: '', received: why });
+    broken.push(
+      r
+        ? { ...r, ...(r.received ? { received: redactor.text(r.received) } : {}) }
+        : { rule: err.rule, outcome: 'broken', what: 'preparation', expected: '', received: why },
+    );
   }
   const by = err instanceof RuleViolation ? [err.rule] : undefined;
   const blocked = profile.rules
     .filter((rule) => !broken.some((b) => b.rule === rule))
-    .map((rule): CheckResult => ({ rule, outcome: 'blocked', what: why, step: `${profile.name}: preparation`, ...(by ? { by } : {}) }));
+    .map((rule): CheckResult => ({
+      rule,
+      outcome: 'blocked',
+      what: why,
+      step: `${profile.name}: preparation`,
+      ...(by ? { by } : {}),
+    }));
   return [...broken, ...blocked];
 }

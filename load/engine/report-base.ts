@@ -6,12 +6,21 @@ import os from 'node:os';
 import { round } from '../stats.ts';
 import type { OpenTarget } from '../target.ts';
 import type { CheckResult, LoadSettings, Profile } from '../types.ts';
-import { REPORT_SCHEMA, type LoadReport, type ModelInfo, type ReportBase, type RunOptions, type Verdict } from './report-shape.ts';
+import {
+  REPORT_SCHEMA,
+  type LoadReport,
+  type ModelInfo,
+  type ReportBase,
+  type RunOptions,
+  type Verdict,
+} from './report-shape.ts';
 import { requestedSettings } from './settings.ts';
 
 function packageVersion(name: string): string {
   try {
-    const pkg = JSON.parse(readFileSync(new URL(`../../node_modules/${name}/package.json`, import.meta.url), 'utf8')) as { version?: string };
+    const pkg = JSON.parse(
+      readFileSync(new URL(`../../node_modules/${name}/package.json`, import.meta.url), 'utf8'),
+    ) as { version?: string };
     return pkg.version ?? 'unknown';
   } catch {
     return 'unknown';
@@ -34,7 +43,15 @@ export function environment(): Record<string, string | number> {
   };
 }
 
-export function reportBase(profile: Profile, opts: RunOptions, open: OpenTarget, settings: LoadSettings, model: ModelInfo, thresholds: string[], startedAt: Date): ReportBase {
+export function reportBase(
+  profile: Profile,
+  opts: RunOptions,
+  open: OpenTarget,
+  settings: LoadSettings,
+  model: ModelInfo,
+  thresholds: string[],
+  startedAt: Date,
+): ReportBase {
   return {
     schema: REPORT_SCHEMA,
     profile: {
@@ -63,7 +80,14 @@ export function reportBase(profile: Profile, opts: RunOptions, open: OpenTarget,
 }
 
 /** The report of a run that sent no load: skipped (with its reason), interrupted, or failed while preparing (its checks). */
-export function endedReport(base: ReportBase, family: string, verdict: Verdict, reason: string, notes: string[], checks: CheckResult[] = []): LoadReport {
+export function endedReport(
+  base: ReportBase,
+  family: string,
+  verdict: Verdict,
+  reason: string,
+  notes: string[],
+  checks: CheckResult[] = [],
+): LoadReport {
   return {
     ...base,
     verdict,
@@ -84,6 +108,9 @@ export function endedReport(base: ReportBase, family: string, verdict: Verdict, 
 /** Why a profile cannot run on this target: it has none of the profile's surfaces. */
 export function noSurfaceReason(profile: Profile, open: OpenTarget): string {
   const has = open.resolved.surfaces.map((x) => x.surface).join(', ');
-  const needs = profile.surfaces.length > 1 ? `one of the surfaces ${profile.surfaces.join(', ')}` : `a ${profile.surfaces[0]} surface`;
+  const needs =
+    profile.surfaces.length > 1
+      ? `one of the surfaces ${profile.surfaces.join(', ')}`
+      : `a ${profile.surfaces[0]} surface`;
   return `${profile.name} needs ${needs}; target ${open.resolved.name} has only ${has} (workflow-conformance load --list names each profile's surfaces)`;
 }

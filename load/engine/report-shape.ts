@@ -84,7 +84,15 @@ export interface LoadReport {
   /** The rule checks, as the result values spec checks yield (lib/results.ts). */
   checks: CheckResult[];
   /** violations: sampled responses that broke a MUST rule; should: those that departed from SHOULD rules only. */
-  contract: { family: string; sampled: number; violations: number; should?: number; unmatched: number; byRule: Record<string, number>; examples: Violation[] };
+  contract: {
+    family: string;
+    sampled: number;
+    violations: number;
+    should?: number;
+    unmatched: number;
+    byRule: Record<string, number>;
+    examples: Violation[];
+  };
   statusCodes: Record<string, number>;
   timeline: Second[];
   histogram: Histogram;
@@ -95,4 +103,7 @@ export interface LoadReport {
 }
 
 /** The parts of a report known before any load is sent. */
-export type ReportBase = Pick<LoadReport, 'schema' | 'profile' | 'model' | 'shard' | 'target' | 'environment' | 'startedAt'>;
+export type ReportBase = Pick<
+  LoadReport,
+  'schema' | 'profile' | 'model' | 'shard' | 'target' | 'environment' | 'startedAt'
+>;

@@ -18,11 +18,17 @@ export function requestedSettings(profile: Profile, opts: RunOptions): LoadSetti
   };
 }
 
-export function clampSettings(profile: Profile, opts: RunOptions, model: Model, ceiling: { maxRate: number; maxDurationS: number }): { settings: LoadSettings; notes: string[] } {
+export function clampSettings(
+  profile: Profile,
+  opts: RunOptions,
+  model: Model,
+  ceiling: { maxRate: number; maxDurationS: number },
+): { settings: LoadSettings; notes: string[] } {
   const notes: string[] = [];
   const want = requestedSettings(profile, opts);
   for (const [k, v] of Object.entries(want)) {
-    if (!Number.isFinite(v) || v < 0 || (k !== 'warmupS' && v <= 0)) throw new SuiteError(`${k} must be a positive number, got ${v}`);
+    if (!Number.isFinite(v) || v < 0 || (k !== 'warmupS' && v <= 0))
+      throw new SuiteError(`${k} must be a positive number, got ${v}`);
   }
   const s = { ...want };
   // The ceiling protects the target, so it caps the whole run's rate; shards split what is left.
@@ -33,10 +39,14 @@ export function clampSettings(profile: Profile, opts: RunOptions, model: Model, 
   if (s.warmupS + s.durationS > ceiling.maxDurationS) {
     s.warmupS = Math.min(s.warmupS, Math.floor(ceiling.maxDurationS / 4));
     s.durationS = ceiling.maxDurationS - s.warmupS;
-    notes.push(`duration capped at ${ceiling.maxDurationS} s including warm-up (asked ${want.warmupS}+${want.durationS} s): ${s.warmupS} s warm-up + ${s.durationS} s measured`);
+    notes.push(
+      `duration capped at ${ceiling.maxDurationS} s including warm-up (asked ${want.warmupS}+${want.durationS} s): ${s.warmupS} s warm-up + ${s.durationS} s measured`,
+    );
   }
   if (s.durationS < (profile.minDurationS ?? 1)) {
-    notes.push(`duration raised to ${profile.minDurationS ?? 1} s, the shortest that still judges ${profile.name} (asked ${s.durationS} s)`);
+    notes.push(
+      `duration raised to ${profile.minDurationS ?? 1} s, the shortest that still judges ${profile.name} (asked ${s.durationS} s)`,
+    );
     s.durationS = profile.minDurationS ?? 1;
   }
   if (opts.shard && opts.shard.count > 1) s.rate /= opts.shard.count;
@@ -53,17 +63,28 @@ export function clampSettings(profile: Profile, opts: RunOptions, model: Model, 
 }
 
 export function modelSummary(m: ModelInfo): string {
-  if (m.name === 'closed') return 'closed loop (autocannon, rate metered per connection per second): latency from the actual send; late arrivals are not measured';
+  if (m.name === 'closed')
+    return 'closed loop (autocannon, rate metered per connection per second): latency from the actual send; late arrivals are not measured';
   return `open model, ${m.arrival === 'poisson' ? `Poisson arrivals (seed ${m.seed ?? 1})` : 'evenly spaced arrivals'}: latency from the intended start (corrected) and from the actual send (uncorrected); a send more than ${m.late_after_ms} ms after its intended start is late`;
 }
 
 /** The model the run uses, as the report describes it; `lateAfterMs` for the open model's drive. */
-export function modelOf(profile: Profile, opts: RunOptions, settings: LoadSettings): { info: ModelInfo; lateAfterMs: number } {
+export function modelOf(
+  profile: Profile,
+  opts: RunOptions,
+  settings: LoadSettings,
+): { info: ModelInfo; lateAfterMs: number } {
   const model: Model = opts.model ?? 'open';
   const lateAfterMs = profile.lateAfterMs ?? defaultLateAfterMs(settings.rate);
   const info: ModelInfo =
     model === 'open'
-      ? { name: 'open', arrival: opts.arrival ?? 'constant', ...(opts.arrival === 'poisson' ? { seed: opts.seed ?? 1 } : {}), late_after_ms: round(lateAfterMs, 3), summary: '' }
+      ? {
+          name: 'open',
+          arrival: opts.arrival ?? 'constant',
+          ...(opts.arrival === 'poisson' ? { seed: opts.seed ?? 1 } : {}),
+          late_after_ms: round(lateAfterMs, 3),
+          summary: '',
+        }
       : { name: 'closed', summary: '' };
   info.summary = modelSummary(info);
   return { info, lateAfterMs };

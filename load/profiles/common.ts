@@ -20,7 +20,9 @@ export function scenarioObject(target: SurfaceTarget, key: string): Record<strin
 export function missing(target: SurfaceTarget, wanted: Record<string, string>): { skip: string } | undefined {
   const absent = Object.entries(wanted).filter(([key]) => target.scenario[key] === undefined);
   if (absent.length === 0) return undefined;
-  return { skip: `not exercised: target gave no ${absent.map(([k, why]) => `${why} (scenario input "${k}")`).join(', ')}` };
+  return {
+    skip: `not exercised: target gave no ${absent.map(([k, why]) => `${why} (scenario input "${k}")`).join(', ')}`,
+  };
 }
 
 export function bearer(token: string | undefined): Record<string, string> {

@@ -6,7 +6,14 @@ import { routerQueuePoll } from './router-queue-poll.ts';
 import { v1JobStatus } from './v1-job-status.ts';
 import { v2JobPoll } from './v2-job-poll.ts';
 
-export const PROFILES: readonly Profile[] = [v2JobPoll, v1JobStatus, routerQueuePoll, rateLimit, routerRateLimit, routerConcurrency];
+export const PROFILES: readonly Profile[] = [
+  v2JobPoll,
+  v1JobStatus,
+  routerQueuePoll,
+  rateLimit,
+  routerRateLimit,
+  routerConcurrency,
+];
 
 export function profileNamed(name: string): Profile | undefined {
   return PROFILES.find((p) => p.name === name);
@@ -14,7 +21,10 @@ export function profileNamed(name: string): Profile | undefined {
 
 /** The profiles `--load` names (`all`, or names separated by commas); `unknown`: the first name no profile has (the caller says so). */
 export function loadProfilesNamed(value: string): { profiles: Profile[]; unknown?: string } {
-  const names = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (names.includes('all')) return { profiles: [...PROFILES] };
   const unknown = names.find((name) => !profileNamed(name));
   return { profiles: [...new Set(names)].flatMap((name) => profileNamed(name) ?? []), ...(unknown ? { unknown } : {}) };

@@ -149,10 +149,14 @@ export class RetryAfterLedger {
     this.unfinished += 1;
     if (ra === undefined) {
       this.missing += 1;
-      if (this.bad.length < 3) this.bad.push(`${o.path} answered ${o.status} without Retry-After while unfinished (at ${(o.at / 1000).toFixed(1)} s)`);
+      if (this.bad.length < 3)
+        this.bad.push(
+          `${o.path} answered ${o.status} without Retry-After while unfinished (at ${(o.at / 1000).toFixed(1)} s)`,
+        );
     } else if (Number.isNaN(ra)) {
       this.invalid += 1;
-      if (this.bad.length < 3) this.bad.push(`${o.path}: Retry-After "${o.headers['retry-after']}" is not integer seconds`);
+      if (this.bad.length < 3)
+        this.bad.push(`${o.path}: Retry-After "${o.headers['retry-after']}" is not integer seconds`);
     }
   }
 
@@ -167,14 +171,20 @@ export class RetryAfterLedger {
   figures(): Record<string, unknown> {
     const values = [...this.values.keys()].sort((a, b) => a - b);
     return {
-      retry_after_values: Object.fromEntries([...this.values.entries()].sort((a, b) => a[0] - b[0]).map(([k, v]) => [`${k}s`, v])),
+      retry_after_values: Object.fromEntries(
+        [...this.values.entries()].sort((a, b) => a[0] - b[0]).map(([k, v]) => [`${k}s`, v]),
+      ),
       retry_after_consistent: this.missing === 0 && this.invalid === 0 && values.length <= 1,
       retry_after_spread_s: values.length ? values[values.length - 1] - values[0] : 0,
     };
   }
 
   check(rule: RuleId): CheckResult {
-    const values = [...this.values.entries()].sort((a, b) => a[0] - b[0]).map(([k, v]) => `${k} s ×${v}`).join(', ') || 'none';
+    const values =
+      [...this.values.entries()]
+        .sort((a, b) => a[0] - b[0])
+        .map(([k, v]) => `${k} s ×${v}`)
+        .join(', ') || 'none';
     const ok = this.unfinished > 0 && this.missing === 0 && this.invalid === 0;
     return loadCheck(
       rule,
@@ -193,6 +203,7 @@ export class RetryAfterLedger {
 /** A host-relative path for a URL the server gave, which must be on the target's origin. */
 export function pathOnOrigin(url: string, baseUrl: string): string {
   const u = new URL(url, baseUrl);
-  if (u.origin !== new URL(baseUrl).origin) throw new Error(`${url} is on another origin than ${baseUrl}; the runner polls one origin`);
+  if (u.origin !== new URL(baseUrl).origin)
+    throw new Error(`${url} is on another origin than ${baseUrl}; the runner polls one origin`);
   return `${u.pathname}${u.search}`;
 }

@@ -51,12 +51,23 @@ export interface AllowanceEstimate {
  * beyond that is the limiter's error (a reading of burst sizes or a mean rate would pass or
  * fail a correct fixed-window limiter by the phase of its windows).
  */
-export function estimateAllowance(admissions: readonly Admission[], allowance: number, windowS: number, spanS: number): AllowanceEstimate {
+export function estimateAllowance(
+  admissions: readonly Admission[],
+  allowance: number,
+  windowS: number,
+  spanS: number,
+): AllowanceEstimate {
   const admitted = admissions.filter((a) => a.admitted).length;
   const windows = Math.max(spanS, 0.001) / windowS;
   const expected = allowance * windows;
   const outside = Math.max(0, Math.abs(admitted - expected) - allowance);
-  return { admitted, expected: round2(expected), edge: allowance, accuracyPct: round2((100 * outside) / expected), windows: round2(windows) };
+  return {
+    admitted,
+    expected: round2(expected),
+    edge: allowance,
+    accuracyPct: round2((100 * outside) / expected),
+    windows: round2(windows),
+  };
 }
 
 function round2(n: number): number {
@@ -69,11 +80,23 @@ function round2(n: number): number {
  * error body and spend headers, the always-on checks), plus what the LOAD rules add:
  * the refusal is `rate_limited` (a v2 code or a router bucket), not some other 429.
  */
-export function judge429(client: ApiClient, family: 'v2' | 'router', path: string, o: Pick<Observation, 'status' | 'headers' | 'body'>): string | undefined {
-  const response = { status: o.status, headers: o.headers, body: Buffer.from(o.body, 'utf8'), truncated: false, elapsedMs: 0 };
+export function judge429(
+  client: ApiClient,
+  family: 'v2' | 'router',
+  path: string,
+  o: Pick<Observation, 'status' | 'headers' | 'body'>,
+): string | undefined {
+  const response = {
+    status: o.status,
+    headers: o.headers,
+    body: Buffer.from(o.body, 'utf8'),
+    truncated: false,
+    elapsedMs: 0,
+  };
   const findings = client.judgeRaw('GET', path, response);
   if (findings === undefined) return `${path} matches no operation of the contract`;
-  if (findings.length > 0) return findings.map((f) => `${f.rule}: ${f.summary} (expected ${f.expected}, received ${f.received})`).join('; ');
+  if (findings.length > 0)
+    return findings.map((f) => `${f.rule}: ${f.summary} (expected ${f.expected}, received ${f.received})`).join('; ');
   // Seed W gives every v2 429 a Retry-After; seed R lists none on a router 429 (R § Response
   // headers names capacity 503s, queue reads, 409 and 504), so there the contract judges
   // one only where it is sent.
@@ -84,7 +107,9 @@ export function judge429(client: ApiClient, family: 'v2' | 'router', path: strin
   // which a driven account may meet too). Any other name is no refusal a client knows to wait out.
   if (family === 'router') {
     const bucket = code ?? o.headers[brandHeader({ brand: client.target.brand }, 'error-type').toLowerCase()];
-    return bucket === 'rate_limited' || bucket === 'concurrency_limit_exceeded' ? undefined : `a 429 under the bucket ${bucket ?? '(none)'}, not rate_limited (or concurrency_limit_exceeded)`;
+    return bucket === 'rate_limited' || bucket === 'concurrency_limit_exceeded'
+      ? undefined
+      : `a 429 under the bucket ${bucket ?? '(none)'}, not rate_limited (or concurrency_limit_exceeded)`;
   }
   return code === 'rate_limited' ? undefined : `a 429 refused as ${code ?? 'no code'}, not rate_limited`;
 }
@@ -112,7 +137,13 @@ function rateLimitProfile(spec: RateLimitSpec): Profile {
     warmupS: 2,
     // Four of the reference's 2 s windows: the one allowance of slack at the edges is then a quarter of the count.
     minDurationS: 8,
-    rules: ['LOAD.CONTRACT.UNDER_LOAD', 'LOAD.RATE_LIMIT.ENVELOPE', 'LOAD.RATE_LIMIT.ALLOWANCE', 'LOAD.RATE_LIMIT.RETRY_SUCCEEDS', 'LOAD.RATE_LIMIT.ACCOUNT_SCOPED'],
+    rules: [
+      'LOAD.CONTRACT.UNDER_LOAD',
+      'LOAD.RATE_LIMIT.ENVELOPE',
+      'LOAD.RATE_LIMIT.ALLOWANCE',
+      'LOAD.RATE_LIMIT.RETRY_SUCCEEDS',
+      'LOAD.RATE_LIMIT.ACCOUNT_SCOPED',
+    ],
     // Four 2 s windows of the reference's small allowance.
     quick: { rate: 12, durationS: 8, warmupS: 1 },
     // Each shard must drive its own limited account, or each would see a fraction of the admissions.
@@ -131,7 +162,8 @@ function rateLimitProfile(spec: RateLimitSpec): Profile {
       const otherToken = scenarioString(target, spec.otherTokenKey)!;
       const allowance = scenarioNumber(target, 'rate_limit_allowance')!;
       const windowS = scenarioNumber(target, 'rate_limit_window_seconds')!;
-      if (settings.rate < (2 * allowance) / windowS) return { skip: `rate ${settings.rate}/s does not exceed twice the allowance (${allowance} per ${windowS} s)` };
+      if (settings.rate < (2 * allowance) / windowS)
+        return { skip: `rate ${settings.rate}/s does not exceed twice the allowance (${allowance} per ${windowS} s)` };
       const limited = api.as({ bearer: limitedToken });
       const other = api.as({ bearer: otherToken });
       const limitedPath = await spec.pathFor(limited, target);
@@ -170,7 +202,8 @@ function rateLimitProfile(spec: RateLimitSpec): Profile {
             try {
               const res = await other.follow(new URL(otherPath, target.baseUrl).toString());
               otherStatuses.set(String(res.status), (otherStatuses.get(String(res.status)) ?? 0) + 1);
-              if (res.status === 429 && otherProblems.length < 3) otherProblems.push(`429 ${res.errorCode ?? ''} for the other account`);
+              if (res.status === 429 && otherProblems.length < 3)
+                otherProblems.push(`429 ${res.errorCode ?? ''} for the other account`);
             } catch (err) {
               if (!(err instanceof RuleViolation || err instanceof SuiteError)) throw err;
               otherStatuses.set('invalid', (otherStatuses.get('invalid') ?? 0) + 1);
@@ -189,8 +222,14 @@ function rateLimitProfile(spec: RateLimitSpec): Profile {
               'LOAD.RATE_LIMIT.ENVELOPE',
               refused > 0 && invalid429 === 0,
               'every 429 under load is a valid refusal (an integer Retry-After on every v2 429)',
-              spec.family === 'v2' ? '429s, each rate_limited with an integer Retry-After' : '429s, each the router error body with spend headers under rate_limited or concurrency_limit_exceeded',
-              refused === 0 ? 'no 429 was answered: the allowance was never exceeded' : invalid429 === 0 ? `${refused} refusals, all valid` : `${invalid429} of ${refused} refusals were not valid: ${bad429.join('; ')}`,
+              spec.family === 'v2'
+                ? '429s, each rate_limited with an integer Retry-After'
+                : '429s, each the router error body with spend headers under rate_limited or concurrency_limit_exceeded',
+              refused === 0
+                ? 'no 429 was answered: the allowance was never exceeded'
+                : invalid429 === 0
+                  ? `${refused} refusals, all valid`
+                  : `${invalid429} of ${refused} refusals were not valid: ${bad429.join('; ')}`,
             ),
             loadCheck(
               'LOAD.RATE_LIMIT.ALLOWANCE',
@@ -199,25 +238,41 @@ function rateLimitProfile(spec: RateLimitSpec): Profile {
               `${estimate.expected} admitted over ${settings.durationS} s (${allowance} per ${windowS} s), give or take ${estimate.edge} at the run's edges, within ${ALLOWANCE_TOLERANCE_PCT}% beyond that`,
               `admitted ${estimate.admitted} over ${settings.durationS} s against ${estimate.expected} ± ${estimate.edge}: ${estimate.accuracyPct === 0 ? 'inside' : `off by ${estimate.accuracyPct}% beyond the edges`}`,
             ),
-            loadCheck('LOAD.RATE_LIMIT.RETRY_SUCCEEDS', retry.ok, 'a client that waits Retry-After then gets in', 'a 2xx once the Retry-After of a 429 has passed', retry.detail),
+            loadCheck(
+              'LOAD.RATE_LIMIT.RETRY_SUCCEEDS',
+              retry.ok,
+              'a client that waits Retry-After then gets in',
+              'a 2xx once the Retry-After of a 429 has passed',
+              retry.detail,
+            ),
             loadCheck(
               'LOAD.RATE_LIMIT.ACCOUNT_SCOPED',
               otherTotal > 0 && otherLimited === 0 && !otherStatuses.has('invalid'),
               'another account calling at the same time is not limited',
               'no 429 (and no broken answer) for the other account',
-              otherTotal === 0 ? 'the other account made no call' : `other account: ${[...otherStatuses.entries()].map(([k, v]) => `${k} ×${v}`).join(', ')}${otherProblems.length ? `; ${otherProblems.join('; ')}` : ''}`,
+              otherTotal === 0
+                ? 'the other account made no call'
+                : `other account: ${[...otherStatuses.entries()].map(([k, v]) => `${k} ×${v}`).join(', ')}${otherProblems.length ? `; ${otherProblems.join('; ')}` : ''}`,
             ),
           ];
           return {
-            metrics: { rate_limit_accuracy: estimate.accuracyPct, refused: refused, admitted: admissions.filter((a) => a.admitted).length },
+            metrics: {
+              rate_limit_accuracy: estimate.accuracyPct,
+              refused: refused,
+              admitted: admissions.filter((a) => a.admitted).length,
+            },
             checks,
             figures: {
               allowance: { requests: allowance, window_s: windowS },
               estimate,
-              retry_after_values: Object.fromEntries([...retryValues.entries()].sort((a, b) => a[0] - b[0]).map(([k, v]) => [`${k}s`, v])),
+              retry_after_values: Object.fromEntries(
+                [...retryValues.entries()].sort((a, b) => a[0] - b[0]).map(([k, v]) => [`${k}s`, v]),
+              ),
               other_account: Object.fromEntries(otherStatuses),
             },
-            notes: [`${refused} requests refused 429 during the run; admitted ${estimate.admitted} over ${settings.durationS} s against ${estimate.expected} ± ${estimate.edge} (${allowance} per ${windowS} s)`],
+            notes: [
+              `${refused} requests refused 429 during the run; admitted ${estimate.admitted} over ${settings.durationS} s against ${estimate.expected} ± ${estimate.edge} (${allowance} per ${windowS} s)`,
+            ],
           };
         },
       };
@@ -226,35 +281,68 @@ function rateLimitProfile(spec: RateLimitSpec): Profile {
 }
 
 /** Calls until refused, waits the Retry-After it was given, and calls once more. */
-async function waitAndRetry(target: SurfaceTarget, family: 'v2' | 'router', path: string, token: string, allowance: number): Promise<{ ok: boolean; detail: string }> {
+async function waitAndRetry(
+  target: SurfaceTarget,
+  family: 'v2' | 'router',
+  path: string,
+  token: string,
+  allowance: number,
+): Promise<{ ok: boolean; detail: string }> {
   const url = new URL(path, target.baseUrl).toString();
-  const call = () => send({ method: 'GET', url, headers: { accept: 'application/json', ...bearer(token) }, timeoutMs: 10_000, maxBodyBytes: 1 << 20 });
+  const call = () =>
+    send({
+      method: 'GET',
+      url,
+      headers: { accept: 'application/json', ...bearer(token) },
+      timeoutMs: 10_000,
+      maxBodyBytes: 1 << 20,
+    });
   for (let i = 0; i < allowance * 2 + 5; i++) {
     const res = await call();
     if (res.status !== 429) continue;
     const ra = retryAfterSeconds(res.headers);
     if (ra === undefined && family === 'router') return pollUntilAdmitted(call);
-    if (ra === undefined || Number.isNaN(ra)) return { ok: false, detail: `the 429 carried no integer Retry-After (${res.headers['retry-after'] ?? 'absent'})` };
+    if (ra === undefined || Number.isNaN(ra))
+      return {
+        ok: false,
+        detail: `the 429 carried no integer Retry-After (${res.headers['retry-after'] ?? 'absent'})`,
+      };
     if (ra > 60) return { ok: false, detail: `Retry-After ${ra} s is beyond what this probe waits (60 s)` };
     await delay(ra * 1000);
     const again = await call();
     return again.status === 429
       ? { ok: false, detail: `waited the ${ra} s Retry-After and was refused 429 again` }
-      : { ok: again.status >= 200 && again.status < 300, detail: `waited the ${ra} s Retry-After, then answered ${again.status}` };
+      : {
+          ok: again.status >= 200 && again.status < 300,
+          detail: `waited the ${ra} s Retry-After, then answered ${again.status}`,
+        };
   }
-  return { ok: false, detail: `${allowance * 2 + 5} calls in a row were never refused, so there was no Retry-After to wait` };
+  return {
+    ok: false,
+    detail: `${allowance * 2 + 5} calls in a row were never refused, so there was no Retry-After to wait`,
+  };
 }
 
 /** A router 429 without Retry-After (the seed gives it none): a client that keeps asking, once a second for up to a minute, gets in. */
 async function pollUntilAdmitted(call: () => Promise<{ status: number }>): Promise<{ ok: boolean; detail: string }> {
   const start = Date.now();
-  const answer = await pollUntil(async () => {
-    const again = await call();
-    return again.status === 429 ? undefined : again.status;
-  }, { deadlineMs: 60_000, intervalMs: 1000 });
+  const answer = await pollUntil(
+    async () => {
+      const again = await call();
+      return again.status === 429 ? undefined : again.status;
+    },
+    { deadlineMs: 60_000, intervalMs: 1000 },
+  );
   const waited = Math.round((Date.now() - start) / 1000);
-  if (answer === undefined) return { ok: false, detail: 'the 429 carried no Retry-After, and a call once a second for 60 s was refused every time' };
-  return { ok: answer >= 200 && answer < 300, detail: `the 429 carried no Retry-After; after ${waited} s of asking again the call answered ${answer}` };
+  if (answer === undefined)
+    return {
+      ok: false,
+      detail: 'the 429 carried no Retry-After, and a call once a second for 60 s was refused every time',
+    };
+  return {
+    ok: answer >= 200 && answer < 300,
+    detail: `the 429 carried no Retry-After; after ${waited} s of asking again the call answered ${answer}`,
+  };
 }
 
 export const rateLimit = rateLimitProfile({
@@ -279,7 +367,10 @@ export const routerRateLimit = rateLimitProfile({
   otherTokenKey: 'other_workspace_token',
   async pathFor(_api, target) {
     const model = scenarioString(target, 'image_model');
-    if (!model) throw new SuiteError('target gave no image_model (scenario input "image_model") for the router rate-limit profile');
+    if (!model)
+      throw new SuiteError(
+        'target gave no image_model (scenario input "image_model") for the router rate-limit profile',
+      );
     return `${basePath(target)}/v2/models/${model}`;
   },
 });

@@ -56,14 +56,16 @@ export function spendProblem(headers: Record<string, string>): string | undefine
     values.push(Number(v));
   }
   const [limit, current, remaining] = values as [number, number, number];
-  if (remaining !== Math.max(0, limit - current)) return `remaining ${remaining} is not max(0, limit ${limit} - current ${current})`;
+  if (remaining !== Math.max(0, limit - current))
+    return `remaining ${remaining} is not max(0, limit ${limit} - current ${current})`;
   return undefined;
 }
 
 export const routerConcurrency: Profile = {
   name: 'router-concurrency',
   title: 'Router in-flight limit and committed-spend headers under parallel load',
-  description: 'Synchronous runs of a slow model from a workspace with a small in-flight limit, sent faster than the limit lets them finish.',
+  description:
+    'Synchronous runs of a slow model from a workspace with a small in-flight limit, sent faster than the limit lets them finish.',
   surfaces: ['router'],
   family: 'router',
   rate: 6,
@@ -88,7 +90,8 @@ export const routerConcurrency: Profile = {
     });
     if (absent) return absent;
     const limit = scenarioNumber(target, 'concurrency_limit')!;
-    if (settings.connections <= limit) return { skip: `${settings.connections} connections cannot exceed the in-flight limit of ${limit}` };
+    if (settings.connections <= limit)
+      return { skip: `${settings.connections} connections cannot exceed the in-flight limit of ${limit}` };
     const token = scenarioString(target, 'concurrency_limited_token')!;
     const body = JSON.stringify(scenarioObject(target, 'image_body')!);
     const path = `${basePath(target)}/v2/models/${scenarioString(target, 'slow_model')!}`;
@@ -131,7 +134,11 @@ export const routerConcurrency: Profile = {
         }
         refusals += 1;
         refusalMs.push(o.at - o.sentAt);
-        const problem = spendProblem(o.headers) ?? (o.headers[errorTypeHeader] !== bucket ? `${errorTypeHeader} is ${o.headers[errorTypeHeader] ?? 'absent'}` : undefined);
+        const problem =
+          spendProblem(o.headers) ??
+          (o.headers[errorTypeHeader] !== bucket
+            ? `${errorTypeHeader} is ${o.headers[errorTypeHeader] ?? 'absent'}`
+            : undefined);
         if (problem) {
           invalidRefusals += 1;
           if (badRefusals.length < 3) badRefusals.push(`${problem} (at ${(o.at / 1000).toFixed(1)} s)`);
@@ -151,7 +158,7 @@ export const routerConcurrency: Profile = {
             `admitted calls never exceed the in-flight limit (${limit}); the rest are refused 429 concurrency_limit_exceeded`,
             `at most ${limit} admitted calls in flight at once, calls beyond it refused 429 concurrency_limit_exceeded`,
             refusals === 0
-                ? `no call was refused concurrency_limit_exceeded (${admitted.length} admitted, peak ${peak} in flight): the limit was never reached or not enforced`
+              ? `no call was refused concurrency_limit_exceeded (${admitted.length} admitted, peak ${peak} in flight): the limit was never reached or not enforced`
               : `${admitted.length} admitted with at most ${peak} in flight at once (limit ${limit}), ${refusals} refused${wrongBucket ? `, ${wrongBucket} 429s of another bucket` : ''}${measurable ? '' : `; overlap not measurable: the link's round trip (${Math.round(edge)} ms) is half the quickest call (${Math.round(baseline)} ms) or more`}`,
           ),
           loadCheck(
@@ -159,14 +166,26 @@ export const routerConcurrency: Profile = {
             refusals > 0 && invalidRefusals === 0,
             '429 concurrency_limit_exceeded carries consistent committed-spend headers',
             'refusals, each with integer Limit, Current and Remaining = max(0, Limit - Current)',
-            refusals === 0 ? 'no refusal to judge' : invalidRefusals === 0 ? `${refusals} refusals, each with Limit, Current and Remaining = max(0, Limit - Current)` : `${invalidRefusals} of ${refusals} refusals: ${badRefusals.join('; ')}`,
+            refusals === 0
+              ? 'no refusal to judge'
+              : invalidRefusals === 0
+                ? `${refusals} refusals, each with Limit, Current and Remaining = max(0, Limit - Current)`
+                : `${invalidRefusals} of ${refusals} refusals: ${badRefusals.join('; ')}`,
           ),
         ];
         return {
           metrics: { concurrency_refusals: refusals, max_in_flight: peak, admitted_calls: admitted.length },
           checks,
-          figures: { limit, other_statuses: Object.fromEntries(otherStatuses), admitted_spend_problems: badAdmitted, link_edge_ms: Math.round(edge), quickest_call_ms: Math.round(baseline) },
-          notes: [`in-flight peak measured from client-side intervals shrunk by ${Math.round(edge)} ms at each end: the link's round trip, measured from this run's refusals (median, at least ${EDGE_FLOOR_MS} ms), so the link's latency cannot make back-to-back calls look overlapping; quickest admitted call ${Math.round(baseline)} ms`],
+          figures: {
+            limit,
+            other_statuses: Object.fromEntries(otherStatuses),
+            admitted_spend_problems: badAdmitted,
+            link_edge_ms: Math.round(edge),
+            quickest_call_ms: Math.round(baseline),
+          },
+          notes: [
+            `in-flight peak measured from client-side intervals shrunk by ${Math.round(edge)} ms at each end: the link's round trip, measured from this run's refusals (median, at least ${EDGE_FLOOR_MS} ms), so the link's latency cannot make back-to-back calls look overlapping; quickest admitted call ${Math.round(baseline)} ms`,
+          ],
         };
       },
     };

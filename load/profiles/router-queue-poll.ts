@@ -12,7 +12,8 @@ import { PollPool, RetryAfterLedger, pathOnOrigin, retryAfterSeconds, statusOf }
 export const routerQueuePoll: Profile = {
   name: 'router-queue-poll',
   title: 'Router queued-status polling honouring Retry-After',
-  description: 'GET status_url of queued requests of a slow model at a fixed arrival rate; each request is polled again only after its Retry-After.',
+  description:
+    'GET status_url of queued requests of a slow model at a fixed arrival rate; each request is polled again only after its Retry-After.',
   surfaces: ['router'],
   family: 'router',
   rate: 50,
@@ -33,7 +34,10 @@ export const routerQueuePoll: Profile = {
     const body = scenarioObject(target, 'image_body')!;
     const submit = async (): Promise<string> => {
       // A caller held at its spend or in-flight cap is told to wait (429), not refused (R:291).
-      const res = await submitPastCap(() => api.call('submitModelRequest', { path: { provider, model }, json: body }), 'a preparation submit');
+      const res = await submitPastCap(
+        () => api.call('submitModelRequest', { path: { provider, model }, json: body }),
+        'a preparation submit',
+      );
       checkStatus('ROUTER.QUEUE.HANDLE', res, [201]);
       return pathOnOrigin(res.json<{ status_url: string }>().status_url, target.baseUrl);
     };
@@ -63,12 +67,19 @@ export const routerQueuePoll: Profile = {
       async finish() {
         const early = pool.early - earlyAtStart;
         return {
-          metrics: { ...ledger.metrics(), early_polls: measuredPolls ? Math.round((10000 * early) / measuredPolls) / 100 : 0, requests_submitted: pool.submitted, requests_completed: pool.finished },
+          metrics: {
+            ...ledger.metrics(),
+            early_polls: measuredPolls ? Math.round((10000 * early) / measuredPolls) / 100 : 0,
+            requests_submitted: pool.submitted,
+            requests_completed: pool.finished,
+          },
           checks: [ledger.check('LOAD.POLL.RETRY_AFTER')],
           figures: { ...ledger.figures(), pool_size: pool.size, submit_failures: pool.submitFailures },
           notes: [
             `${ledger.told} of ${ledger.polls} measured polls were told to wait (Retry-After); ${early} polls went out before their hint elapsed`,
-            ...(pool.submitFailures ? [`${pool.submitFailures} replacement submits failed: ${pool.lastSubmitError}`] : []),
+            ...(pool.submitFailures
+              ? [`${pool.submitFailures} replacement submits failed: ${pool.lastSubmitError}`]
+              : []),
           ],
         };
       },

@@ -34,14 +34,23 @@ export const v1JobStatus: Profile = {
   // "over your threshold" in the report, apart from the LOAD.* rule checks.
   thresholds: ['p99<250', 'errors<0.1%', 'contract_violations==0', 'jobs_completed>0'],
   async prepare({ target, log }) {
-    const absent = missing(target, { slow_node_class: 'a node class that takes `seconds` (prompts that run while polled)' });
+    const absent = missing(target, {
+      slow_node_class: 'a node class that takes `seconds` (prompts that run while polled)',
+    });
     if (absent) return absent;
     const prefix = basePath(target);
     const key = target.token;
     if (!key) return { skip: 'not exercised: the target has no credential for the v1 X-API-Key header' };
     const headers = { accept: 'application/json', 'x-api-key': key };
     const call = (method: string, path: string, json?: unknown): Promise<HttpResponse> =>
-      send({ method, url: new URL(`${prefix}${path}`, target.baseUrl).toString(), headers, ...(json !== undefined ? { json } : {}), timeoutMs: 15_000, maxBodyBytes: 1 << 20 });
+      send({
+        method,
+        url: new URL(`${prefix}${path}`, target.baseUrl).toString(),
+        headers,
+        ...(json !== undefined ? { json } : {}),
+        timeoutMs: 15_000,
+        maxBodyBytes: 1 << 20,
+      });
     // Each prompt is new work (its own image colour), so no engine finishes one from another's
     // cached result, and every class is the target's (scenario inputs).
     const slow = scenarioString(target, 'slow_node_class')!;
@@ -55,7 +64,8 @@ export const v1JobStatus: Profile = {
 
     // Probe the routes first, so a target without v1 is skipped with a clear reason.
     const first = await call('POST', '/api/prompt', { prompt: workflow() });
-    if (first.status === 404 || first.status === 405) return { skip: `not exercised: the target does not serve v1 POST /api/prompt (answered ${first.status})` };
+    if (first.status === 404 || first.status === 405)
+      return { skip: `not exercised: the target does not serve v1 POST /api/prompt (answered ${first.status})` };
     const idOf = (res: HttpResponse): string => {
       let body: { prompt_id?: unknown; error?: unknown } = {};
       try {
@@ -64,31 +74,46 @@ export const v1JobStatus: Profile = {
         /* judged below */
       }
       if (res.status !== 200 || body.error !== undefined || typeof body.prompt_id !== 'string') {
-        throw new SuiteError(`v1 POST /api/prompt answered ${res.status} ${res.body.subarray(0, 200).toString('utf8')}; expected 200 with a prompt_id and no error`);
+        throw new SuiteError(
+          `v1 POST /api/prompt answered ${res.status} ${res.body.subarray(0, 200).toString('utf8')}; expected 200 with a prompt_id and no error`,
+        );
       }
       return body.prompt_id;
     };
     const firstId = idOf(first);
     const probe = await call('GET', `/api/job/${encodeURIComponent(firstId)}/status`);
-    if (probe.status === 404 || probe.status === 405) return { skip: `not exercised: the target lacks v1 GET /api/job/{prompt_id}/status (answered ${probe.status} for a prompt it just accepted)` };
+    if (probe.status === 404 || probe.status === 405)
+      return {
+        skip: `not exercised: the target lacks v1 GET /api/job/{prompt_id}/status (answered ${probe.status} for a prompt it just accepted)`,
+      };
 
     let handedFirst = false;
     const submit = async (): Promise<string> => {
-      const id = handedFirst ? idOf(await call('POST', '/api/prompt', { prompt: workflow() })) : ((handedFirst = true), firstId);
+      const id = handedFirst
+        ? idOf(await call('POST', '/api/prompt', { prompt: workflow() }))
+        : ((handedFirst = true), firstId);
       return `${prefix}/api/job/${encodeURIComponent(id)}/status`;
     };
     const pool = new PollPool(submit, size);
-    log(`v1-job-status: submitting ${size} prompts${limit !== undefined ? ` (the account's declared concurrency_limit is ${limit})` : ''}`);
+    log(
+      `v1-job-status: submitting ${size} prompts${limit !== undefined ? ` (the account's declared concurrency_limit is ${limit})` : ''}`,
+    );
     await pool.fill();
     // Jobs another profile left on the account (queued slow work) hold its slots first: the
     // measured phase starts once the first prompt of this profile has finished, so its prompts
     // really run while polled, within the job deadline.
-    const firstEnd = await pollUntil(async () => {
-      const res = await call('GET', `/api/job/${encodeURIComponent(firstId)}/status`);
-      const status = res.status >= 200 && res.status < 300 ? statusOf(res.body.toString('utf8')) : undefined;
-      return typeof status === 'string' && TERMINAL.has(status) ? status : undefined;
-    }, { deadlineMs: JOB_DEADLINE_MS, intervalMs: 250 });
-    if (firstEnd === undefined) throw new SuiteError(`v1-job-status: the first prompt (${firstId}) did not finish within ${JOB_DEADLINE_MS / 1000} s before the measured phase: the account's slots stayed taken by earlier work (concurrency_limit ${limit ?? 'not declared'})`);
+    const firstEnd = await pollUntil(
+      async () => {
+        const res = await call('GET', `/api/job/${encodeURIComponent(firstId)}/status`);
+        const status = res.status >= 200 && res.status < 300 ? statusOf(res.body.toString('utf8')) : undefined;
+        return typeof status === 'string' && TERMINAL.has(status) ? status : undefined;
+      },
+      { deadlineMs: JOB_DEADLINE_MS, intervalMs: 250 },
+    );
+    if (firstEnd === undefined)
+      throw new SuiteError(
+        `v1-job-status: the first prompt (${firstId}) did not finish within ${JOB_DEADLINE_MS / 1000} s before the measured phase: the account's slots stayed taken by earlier work (concurrency_limit ${limit ?? 'not declared'})`,
+      );
     const ledger = new RetryAfterLedger();
     const statuses = new Map<string, number>();
     let badBodies = 0;
@@ -123,7 +148,9 @@ export const v1JobStatus: Profile = {
             badBodies === 0,
             'every v1 status answer under load is JSON with a string status',
             'JSON bodies with a string status',
-            badBodies === 0 ? 'all status answers carried a string status' : `${badBodies} answers without a string status: ${badExamples.join(' | ')}`,
+            badBodies === 0
+              ? 'all status answers carried a string status'
+              : `${badBodies} answers without a string status: ${badExamples.join(' | ')}`,
           ),
         ];
         return {
@@ -132,7 +159,9 @@ export const v1JobStatus: Profile = {
           figures: { v1_statuses_seen: Object.fromEntries(statuses), ...ledger.figures() },
           notes: [
             `${ledger.told} of ${ledger.polls} measured polls carried Retry-After (v1 does not promise one; sent hints were honoured)`,
-            ...(pool.submitFailures ? [`${pool.submitFailures} replacement submits failed: ${pool.lastSubmitError}`] : []),
+            ...(pool.submitFailures
+              ? [`${pool.submitFailures} replacement submits failed: ${pool.lastSubmitError}`]
+              : []),
           ],
         };
       },

@@ -36,13 +36,23 @@ export const v2JobPoll: Profile = {
     // Without a slow node class (a stock engine has none) the jobs are quick core-class ones
     // that finish at once: the load then reads finished jobs, and the report says so.
     const slow = scenarioString(target, 'slow_node_class');
-    const workflow = slow ? slowWorkflow(slow, SLEEP_S) : emptyImageWorkflow(8, 8, 'conformance', classesFor(target.scenario));
+    const workflow = slow
+      ? slowWorkflow(slow, SLEEP_S)
+      : emptyImageWorkflow(8, 8, 'conformance', classesFor(target.scenario));
     const terminal = jobStates(target.scenario).terminal;
     const submit = async (): Promise<string> => {
       const res = await api.call('postJobs', { json: { workflow } });
-      ensure('V2.JOB.SUBMIT', accepted(res), { what: 'POST /api/v2/jobs of the polled workflow', expected: 'a success (2xx)', received: `${res.status}${res.errorCode ? ` ${res.errorCode}` : ''}`, on: res });
+      ensure('V2.JOB.SUBMIT', accepted(res), {
+        what: 'POST /api/v2/jobs of the polled workflow',
+        expected: 'a success (2xx)',
+        received: `${res.status}${res.errorCode ? ` ${res.errorCode}` : ''}`,
+        on: res,
+      });
       const job = followable(res);
-      return pathOnOrigin(jobUrl(job, 'self') ?? `${basePath(target)}/api/v2/jobs/${encodeURIComponent(job.id)}`, target.baseUrl);
+      return pathOnOrigin(
+        jobUrl(job, 'self') ?? `${basePath(target)}/api/v2/jobs/${encodeURIComponent(job.id)}`,
+        target.baseUrl,
+      );
     };
     const pool = new PollPool(submit, POOL);
     log(`v2-job-poll: submitting ${POOL} jobs`);
@@ -71,11 +81,21 @@ export const v2JobPoll: Profile = {
       async finish() {
         return {
           metrics: { jobs_completed: pool.finished, jobs_submitted: pool.submitted },
-          figures: { job_statuses_seen: Object.fromEntries(seen), pool_size: POOL, submit_failures: pool.submitFailures },
+          figures: {
+            job_statuses_seen: Object.fromEntries(seen),
+            pool_size: POOL,
+            submit_failures: pool.submitFailures,
+          },
           notes: [
             `${pool.submitted} jobs submitted, ${pool.finished} seen finishing while polled`,
-            ...(slow ? [] : [`the target gave no slow_node_class (scenario input), so the ${POOL} jobs were quick ones (empty image, saved) and most polls read a finished job; give it a node class that takes \`seconds\` to poll jobs while they run`]),
-            ...(pool.submitFailures ? [`${pool.submitFailures} replacement submits failed: ${pool.lastSubmitError}`] : []),
+            ...(slow
+              ? []
+              : [
+                  `the target gave no slow_node_class (scenario input), so the ${POOL} jobs were quick ones (empty image, saved) and most polls read a finished job; give it a node class that takes \`seconds\` to poll jobs while they run`,
+                ]),
+            ...(pool.submitFailures
+              ? [`${pool.submitFailures} replacement submits failed: ${pool.lastSubmitError}`]
+              : []),
           ],
         };
       },

@@ -27,14 +27,18 @@ function colorsFor(codes: string[]): string[] {
   });
 }
 
-const num = (n: number | undefined, d = 2): string => (n === undefined || !Number.isFinite(n) ? '–' : String(Math.round(n * 10 ** d) / 10 ** d));
+const num = (n: number | undefined, d = 2): string =>
+  n === undefined || !Number.isFinite(n) ? '–' : String(Math.round(n * 10 ** d) / 10 ** d);
 
 export function renderHtml(r: LoadReport): string {
   const t = r.timeline;
   const xMax = Math.max(1, t.length);
   const warm = r.profile.effective.warmupS;
   const charts: string[] = [];
-  const warmNote = warm > 0 ? `<div class="legend"><small>Shaded: the ${warm} s warm-up, left out of every figure and threshold.</small></div>` : '';
+  const warmNote =
+    warm > 0
+      ? `<div class="legend"><small>Shaded: the ${warm} s warm-up, left out of every figure and threshold.</small></div>`
+      : '';
   if (r.verdict !== 'skipped' && t.length > 0) {
     const pct = [
       { name: 'p50', color: '#1565c0', points: t.map((s): [number, number] => [s.t + 0.5, s.p50]) },
@@ -45,14 +49,23 @@ export function renderHtml(r: LoadReport): string {
       `<figure id="chart-latency-time"><figcaption>Corrected latency percentiles over time (from each request's intended start, per second of arrival)</figcaption>${lineChart({ title: 'Corrected latency percentiles over time', xLabel: 'seconds since start', yLabel: 'corrected latency, ms', series: pct, xMax, shadeTo: warm })}${legend(pct)}${warmNote}</figure>`,
     );
     const h = r.histogram;
-    const cats = h.bounds.map((b) => `≤${b < 1 ? Number(b.toPrecision(2)) : b < 100 ? Math.round(b * 10) / 10 : Math.round(b)}`);
+    const cats = h.bounds.map(
+      (b) => `≤${b < 1 ? Number(b.toPrecision(2)) : b < 100 ? Math.round(b * 10) / 10 : Math.round(b)}`,
+    );
     charts.push(
       `<figure id="chart-histogram"><figcaption>Corrected latency histogram (from each request's intended start; measured responses, warm-up left out)</figcaption>${barChart({ title: 'Corrected latency histogram', xLabel: 'corrected latency bucket (ms, log-spaced)', yLabel: 'responses', categories: cats, stacks: [{ name: 'responses', color: '#1565c0', values: h.counts }] })}</figure>`,
     );
     const rate = [
       { name: 'achieved', color: '#2e7d32', points: t.map((s): [number, number] => [s.t + 0.5, s.achieved]) },
-      { name: 'requested', color: '#555555', dashed: true, points: t.map((s): [number, number] => [s.t + 0.5, s.requested]) },
-      ...(r.model.name === 'open' ? [{ name: 'late', color: '#c62828', points: t.map((s): [number, number] => [s.t + 0.5, s.late ?? 0]) }] : []),
+      {
+        name: 'requested',
+        color: '#555555',
+        dashed: true,
+        points: t.map((s): [number, number] => [s.t + 0.5, s.requested]),
+      },
+      ...(r.model.name === 'open'
+        ? [{ name: 'late', color: '#c62828', points: t.map((s): [number, number] => [s.t + 0.5, s.late ?? 0]) }]
+        : []),
     ];
     charts.push(
       `<figure id="chart-rate"><figcaption>Achieved vs requested rate${r.model.name === 'open' ? ', and late arrivals' : ''}</figcaption>${lineChart({ title: 'Achieved vs requested rate', xLabel: 'seconds since start', yLabel: 'responses per second', series: rate, xMax, shadeTo: warm })}${legend(rate)}${warmNote}</figure>`,
@@ -65,25 +78,49 @@ export function renderHtml(r: LoadReport): string {
     );
   }
   const m = r.metrics;
-  const rows = (pairs: Array<[string, string]>): string => pairs.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('');
-  const thresholds = r.thresholds.map((x) => `<tr class="${x.decides === false ? 'figure' : x.ok ? 'ok' : 'bad'}"><td><code>${esc(x.expr)}</code></td><td>${esc(limitText(x))}</td><td>${esc(withUnit(x.actual, x.unit))}</td><td>${esc(thresholdOutcome(x))}</td></tr>`).join('');
-  const why = r.verdict === 'fail' ? failureSummary(r) : undefined;
-  const checks = r.checks.map((c) => `<tr class="${held(c) ? 'ok' : 'bad'}"><td><code>${esc(c.rule)}</code></td><td>${esc(c.what)}<br><small>${esc(c.outcome === 'broken' ? `expected ${c.expected ?? '?'}; received ${c.received ?? '?'}` : c.outcome === 'blocked' ? `not judged: stopped at ${c.step ?? 'a step'}` : (c.received ?? ''))}</small></td><td>${held(c) ? 'pass' : c.outcome === 'broken' ? 'FAIL' : c.outcome.replace('_', ' ').toUpperCase()}</td></tr>`).join('');
-  const violations = r.contract.examples
-    .map((v) => `<li><code>${esc(v.rule)}</code>${v.level === 'SHOULD' ? ' (SHOULD, not failing)' : ''} ${esc(v.method)} ${esc(v.path)} → ${v.status}: ${esc(v.summary)}<br><small>expected ${esc(v.expected)}; received ${esc(v.received)}</small></li>`)
+  const rows = (pairs: Array<[string, string]>): string =>
+    pairs.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('');
+  const thresholds = r.thresholds
+    .map(
+      (x) =>
+        `<tr class="${x.decides === false ? 'figure' : x.ok ? 'ok' : 'bad'}"><td><code>${esc(x.expr)}</code></td><td>${esc(limitText(x))}</td><td>${esc(withUnit(x.actual, x.unit))}</td><td>${esc(thresholdOutcome(x))}</td></tr>`,
+    )
     .join('');
-  const figures = Object.keys(r.figures).length ? `<h2>Figures</h2><p>What the profile counted besides the latency.</p><table id="figures">${rows(figureRows(r.figures))}</table>` : '';
+  const why = r.verdict === 'fail' ? failureSummary(r) : undefined;
+  const checks = r.checks
+    .map(
+      (c) =>
+        `<tr class="${held(c) ? 'ok' : 'bad'}"><td><code>${esc(c.rule)}</code></td><td>${esc(c.what)}<br><small>${esc(c.outcome === 'broken' ? `expected ${c.expected ?? '?'}; received ${c.received ?? '?'}` : c.outcome === 'blocked' ? `not judged: stopped at ${c.step ?? 'a step'}` : (c.received ?? ''))}</small></td><td>${held(c) ? 'pass' : c.outcome === 'broken' ? 'FAIL' : c.outcome.replace('_', ' ').toUpperCase()}</td></tr>`,
+    )
+    .join('');
+  const violations = r.contract.examples
+    .map(
+      (v) =>
+        `<li><code>${esc(v.rule)}</code>${v.level === 'SHOULD' ? ' (SHOULD, not failing)' : ''} ${esc(v.method)} ${esc(v.path)} → ${v.status}: ${esc(v.summary)}<br><small>expected ${esc(v.expected)}; received ${esc(v.received)}</small></li>`,
+    )
+    .join('');
+  const figures = Object.keys(r.figures).length
+    ? `<h2>Figures</h2><p>What the profile counted besides the latency.</p><table id="figures">${rows(figureRows(r.figures))}</table>`
+    : '';
   const env = Object.entries(r.environment).map(([k, v]): [string, string] => [k, String(v)]);
   const open = r.model.name === 'open';
-  const latRow = (name: string, cls: string, keys: string[]): string => `<tr class="${cls}"><th>${esc(name)}</th>${keys.map((k) => `<td>${esc(num(m[k]))} ms</td>`).join('')}</tr>`;
+  const latRow = (name: string, cls: string, keys: string[]): string =>
+    `<tr class="${cls}"><th>${esc(name)}</th>${keys.map((k) => `<td>${esc(num(m[k]))} ms</td>`).join('')}</tr>`;
   const latencyTable =
     r.verdict === 'skipped' || m.p50 === undefined
       ? ''
       : `<h2>Latency: corrected and uncorrected</h2><table id="latency-table"><tr><th></th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max</th></tr>${latRow('corrected (from the intended start)', 'corrected', ['p50', 'p90', 'p99', 'p99.9', 'max'])}${latRow('uncorrected (from the actual send)', 'uncorrected', ['uncorrected_p50', 'uncorrected_p90', 'uncorrected_p99', 'uncorrected_p99.9', 'uncorrected_max'])}</table>
 <p id="late-arrivals">${open ? `Late arrivals: ${esc(num(m.late_requests, 0))} (${esc(num(m.late, 2))}%) sent more than ${esc(num(r.model.late_after_ms, 1))} ms after their intended start; dropped (never sent): ${esc(num(m.dropped, 0))}; arrival spacing p50 ${esc(num(m.spacing_p50, 3))} ms, p99 ${esc(num(m.spacing_p99, 3))} ms.` : 'Late arrivals: not measured (closed model).'}</p>
 <p id="coordinated-omission">${esc(COORDINATED_OMISSION_NOTE)}</p>`;
-  const measured = m.measured_s !== undefined ? `${num(m.measured_s, 1)} s measured of ${r.profile.effective.durationS} s` : `${r.profile.effective.durationS} s measured`;
-  const shard = r.shard ? (r.shard.merged ? `, merged from ${r.shard.merged} shards` : `, shard ${r.shard.index}/${r.shard.count}`) : '';
+  const measured =
+    m.measured_s !== undefined
+      ? `${num(m.measured_s, 1)} s measured of ${r.profile.effective.durationS} s`
+      : `${r.profile.effective.durationS} s measured`;
+  const shard = r.shard
+    ? r.shard.merged
+      ? `, merged from ${r.shard.merged} shards`
+      : `, shard ${r.shard.index}/${r.shard.count}`
+    : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
@@ -106,13 +143,25 @@ pre{background:#f6f6f6;padding:8px;overflow:auto}small{color:#555}
 ${r.skipReason ? `<p><strong>Skipped:</strong> ${esc(r.skipReason)}</p>` : ''}
 ${why ? `<p id="failed-on"><strong>Failed on:</strong> ${esc(why)}</p>` : ''}
 <table>${rows([
-    ['target', `${r.target.name} (${r.target.surface}${r.target.embedded ? ', embedded reference' : ''}) ${r.target.baseUrl}${r.target.fault ? ` — fault ${r.target.fault}` : ''}`],
-    ['load', `${r.profile.effective.rate} req/s requested, ${r.profile.effective.connections} connections, ${r.profile.effective.warmupS} s warm-up + ${measured} (${r.profile.ceiling})${shard}`],
+    [
+      'target',
+      `${r.target.name} (${r.target.surface}${r.target.embedded ? ', embedded reference' : ''}) ${r.target.baseUrl}${r.target.fault ? ` — fault ${r.target.fault}` : ''}`,
+    ],
+    [
+      'load',
+      `${r.profile.effective.rate} req/s requested, ${r.profile.effective.connections} connections, ${r.profile.effective.warmupS} s warm-up + ${measured} (${r.profile.ceiling})${shard}`,
+    ],
     ['model', r.model.summary],
     ['requests (measured)', `${num(m.requests, 0)} at ${num(m.rate)} req/s (${num(m.rate_achieved, 1)}% of requested)`],
-    ['latency (corrected)', `p50 ${num(m.p50)} ms · p90 ${num(m.p90)} ms · p95 ${num(m.p95)} ms · p99 ${num(m.p99)} ms · max ${num(m.max)} ms`],
+    [
+      'latency (corrected)',
+      `p50 ${num(m.p50)} ms · p90 ${num(m.p90)} ms · p95 ${num(m.p95)} ms · p99 ${num(m.p99)} ms · max ${num(m.max)} ms`,
+    ],
     ['errors', `${num(m.errors, 3)}% (transport errors ${num(m.transport_errors, 0)})`],
-    ['contract', `${r.contract.sampled} responses validated against the ${r.contract.family} contract, ${r.contract.violations} violations${r.contract.should ? `, ${r.contract.should} SHOULD departures (not failing)` : ''}`],
+    [
+      'contract',
+      `${r.contract.sampled} responses validated against the ${r.contract.family} contract, ${r.contract.violations} violations${r.contract.should ? `, ${r.contract.should} SHOULD departures (not failing)` : ''}`,
+    ],
     ['started', `${r.startedAt} → ${r.finishedAt}`],
   ])}</table>
 ${latencyTable}
@@ -120,7 +169,11 @@ ${latencyTable}
 ${thresholds ? `<h2>Thresholds</h2><p>Limits, not rules of the seeds; the rule checks are below. A latency, error or rate budget decides the run only when you set it (<code>--threshold</code>); the profile's suggested budgets are figures.</p><table><tr><th>threshold</th><th>limit</th><th>measured</th><th>result</th></tr>${thresholds}</table>` : ''}
 ${checks ? `<h2>Checks</h2><table><tr><th>rule</th><th>check</th><th>result</th></tr>${checks}</table>` : ''}
 ${violations ? `<h2>Contract violations (first ${r.contract.examples.length})</h2><ul>${violations}</ul>` : ''}
-<h2>Status codes (measured)</h2><p>${esc(Object.entries(r.statusCodes).map(([k, v]) => `${k} ×${v}`).join(', ') || 'none')}</p>
+<h2>Status codes (measured)</h2><p>${esc(
+    Object.entries(r.statusCodes)
+      .map(([k, v]) => `${k} ×${v}`)
+      .join(', ') || 'none',
+  )}</p>
 ${figures}
 ${r.notes.length ? `<h2>Notes</h2><ul>${r.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>` : ''}
 <h2>Environment</h2><table>${rows(env)}</table>

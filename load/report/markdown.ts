@@ -4,15 +4,28 @@ import { failureSummary, limitText, thresholdOutcome, withUnit } from '../thresh
 import { COORDINATED_OMISSION_NOTE } from './text.ts';
 import { checkText, held } from '../checks.ts';
 
-const fmt = (n: number | undefined, digits = 2): string => (n === undefined || !Number.isFinite(n) ? '–' : String(Math.round(n * 10 ** digits) / 10 ** digits));
+const fmt = (n: number | undefined, digits = 2): string =>
+  n === undefined || !Number.isFinite(n) ? '–' : String(Math.round(n * 10 ** digits) / 10 ** digits);
 
 export function renderMarkdown(r: LoadReport): string {
-  const mark = r.verdict === 'pass' ? 'PASS' : r.verdict === 'fail' ? '**FAIL**' : r.verdict === 'interrupted' ? '**INTERRUPTED**' : 'SKIPPED';
+  const mark =
+    r.verdict === 'pass'
+      ? 'PASS'
+      : r.verdict === 'fail'
+        ? '**FAIL**'
+        : r.verdict === 'interrupted'
+          ? '**INTERRUPTED**'
+          : 'SKIPPED';
   const e = r.profile.effective;
   const m = r.metrics;
   // What was measured, not what was asked: an interrupted run says how far it got.
-  const measured = m.measured_s !== undefined ? `${fmt(m.measured_s, 1)} s measured of ${e.durationS} s` : `${e.durationS} s measured`;
-  const shard = r.shard ? (r.shard.merged ? ` Merged from ${r.shard.merged} shards.` : ` Shard ${r.shard.index}/${r.shard.count}.`) : '';
+  const measured =
+    m.measured_s !== undefined ? `${fmt(m.measured_s, 1)} s measured of ${e.durationS} s` : `${e.durationS} s measured`;
+  const shard = r.shard
+    ? r.shard.merged
+      ? ` Merged from ${r.shard.merged} shards.`
+      : ` Shard ${r.shard.index}/${r.shard.count}.`
+    : '';
   const lines = [
     `### Load: ${r.profile.name} — ${mark}`,
     '',
@@ -43,19 +56,34 @@ export function renderMarkdown(r: LoadReport): string {
   if (why) lines.push(`Failed on: ${why}.`, '');
   if (r.thresholds.length) {
     // The team's limits, not the seeds' rules (load/thresholds.ts): a miss is "over your threshold".
-    lines.push('Thresholds are limits, not rules of the seeds; the rule checks follow below. A latency, error or rate budget decides the run only when you set it (`--threshold`); the profile\'s suggested budgets are figures.', '');
+    lines.push(
+      "Thresholds are limits, not rules of the seeds; the rule checks follow below. A latency, error or rate budget decides the run only when you set it (`--threshold`); the profile's suggested budgets are figures.",
+      '',
+    );
     lines.push('| threshold | limit | measured | result |', '| - | - | -: | - |');
-    for (const t of r.thresholds) lines.push(`| \`${t.expr}\` | ${limitText(t)} | ${withUnit(t.actual, t.unit)} | ${t.ok || t.decides === false ? thresholdOutcome(t) : `**${thresholdOutcome(t)}**`} |`);
+    for (const t of r.thresholds)
+      lines.push(
+        `| \`${t.expr}\` | ${limitText(t)} | ${withUnit(t.actual, t.unit)} | ${t.ok || t.decides === false ? thresholdOutcome(t) : `**${thresholdOutcome(t)}**`} |`,
+      );
     lines.push('');
   }
   if (r.checks.length) {
     lines.push('| rule | check | result |', '| - | - | - |');
-    for (const c of r.checks) lines.push(`| \`${c.rule}\` | ${checkText(c).replace(/\|/g, '\\|')} | ${held(c) ? 'pass' : c.outcome === 'broken' ? '**FAIL**' : `**${c.outcome.replace('_', ' ').toUpperCase()}**`} |`);
+    for (const c of r.checks)
+      lines.push(
+        `| \`${c.rule}\` | ${checkText(c).replace(/\|/g, '\\|')} | ${held(c) ? 'pass' : c.outcome === 'broken' ? '**FAIL**' : `**${c.outcome.replace('_', ' ').toUpperCase()}**`} |`,
+      );
     lines.push('');
   }
-  const codes = Object.entries(r.statusCodes).map(([k, v]) => `${k} ×${v}`).join(', ');
+  const codes = Object.entries(r.statusCodes)
+    .map(([k, v]) => `${k} ×${v}`)
+    .join(', ');
   lines.push(`Status codes (measured): ${codes || 'none'}.`);
   if (r.notes.length) lines.push('', ...r.notes.map((n) => `- ${n}`));
-  lines.push('', `<sub>${r.environment.cpu_model} ×${r.environment.cpus}, Node ${r.environment.node}, ${r.model.name === 'open' ? `undici ${r.environment.undici}` : `autocannon ${r.environment.autocannon}`}, ${r.startedAt}</sub>`, '');
+  lines.push(
+    '',
+    `<sub>${r.environment.cpu_model} ×${r.environment.cpus}, Node ${r.environment.node}, ${r.model.name === 'open' ? `undici ${r.environment.undici}` : `autocannon ${r.environment.autocannon}`}, ${r.startedAt}</sub>`,
+    '',
+  );
   return lines.join('\n');
 }

@@ -35,7 +35,15 @@ function label(v: number): string {
   return String(Math.round(v * 100) / 100);
 }
 
-function frame(title: string, xLabel: string, yLabel: string, yTicks: number[], yMax: number, body: string, xTicks: string): string {
+function frame(
+  title: string,
+  xLabel: string,
+  yLabel: string,
+  yTicks: number[],
+  yMax: number,
+  body: string,
+  xTicks: string,
+): string {
   const ih = H - M.top - M.bottom;
   const iw = W - M.left - M.right;
   const grid = yTicks
@@ -54,7 +62,14 @@ function frame(title: string, xLabel: string, yLabel: string, yTicks: number[], 
 }
 
 /** Lines over a numeric x axis; `shadeTo` greys the x range [0, shadeTo) (the warm-up). */
-export function lineChart(opts: { title: string; xLabel: string; yLabel: string; series: Series[]; xMax: number; shadeTo?: number }): string {
+export function lineChart(opts: {
+  title: string;
+  xLabel: string;
+  yLabel: string;
+  series: Series[];
+  xMax: number;
+  shadeTo?: number;
+}): string {
   const iw = W - M.left - M.right;
   const ih = H - M.top - M.bottom;
   const finite = opts.series.flatMap((s) => s.points.filter(([, y]) => Number.isFinite(y)).map(([, y]) => y));
@@ -73,18 +88,34 @@ export function lineChart(opts: { title: string; xLabel: string; yLabel: string;
       const pts = s.points.filter(([, v]) => Number.isFinite(v));
       if (pts.length === 0) return '';
       const d = pts.map(([px, py], i) => `${i === 0 ? 'M' : 'L'}${x(px).toFixed(1)},${y(py).toFixed(1)}`).join(' ');
-      const dots = pts.length <= 120 ? pts.map(([px, py]) => `<circle cx="${x(px).toFixed(1)}" cy="${y(py).toFixed(1)}" r="2" fill="${s.color}"><title>${esc(s.name)} at ${px} s: ${label(py)}</title></circle>`).join('') : '';
+      const dots =
+        pts.length <= 120
+          ? pts
+              .map(
+                ([px, py]) =>
+                  `<circle cx="${x(px).toFixed(1)}" cy="${y(py).toFixed(1)}" r="2" fill="${s.color}"><title>${esc(s.name)} at ${px} s: ${label(py)}</title></circle>`,
+              )
+              .join('')
+          : '';
       return `<path class="series" d="${d}" fill="none" stroke="${s.color}" stroke-width="2"${s.dashed ? ' stroke-dasharray="6 4"' : ''}><title>${esc(s.name)}</title></path>${dots}`;
     })
     .join('');
   const step = niceStep(xMax, 8);
   const xt: string[] = [];
-  for (let v = 0; v <= xMax + 1e-9; v += step) xt.push(`<text class="tick" x="${x(v).toFixed(1)}" y="${M.top + ih + 16}" text-anchor="middle">${label(v)}</text>`);
+  for (let v = 0; v <= xMax + 1e-9; v += step)
+    xt.push(`<text class="tick" x="${x(v).toFixed(1)}" y="${M.top + ih + 16}" text-anchor="middle">${label(v)}</text>`);
   return frame(opts.title, opts.xLabel, opts.yLabel, yTicks, yMax, shade + lines, xt.join(''));
 }
 
 /** Vertical bars, one per category, optionally stacked. */
-export function barChart(opts: { title: string; xLabel: string; yLabel: string; categories: string[]; stacks: Array<{ name: string; color: string; values: number[] }>; everyNthLabel?: number }): string {
+export function barChart(opts: {
+  title: string;
+  xLabel: string;
+  yLabel: string;
+  categories: string[];
+  stacks: Array<{ name: string; color: string; values: number[] }>;
+  everyNthLabel?: number;
+}): string {
   const iw = W - M.left - M.right;
   const ih = H - M.top - M.bottom;
   const n = Math.max(1, opts.categories.length);
@@ -106,7 +137,11 @@ export function barChart(opts: { title: string; xLabel: string; yLabel: string; 
     }
   });
   const xt = opts.categories
-    .map((c, i) => (i % every === 0 ? `<text class="tick" x="${(M.left + i * bw + bw / 2).toFixed(1)}" y="${M.top + ih + 16}" text-anchor="middle">${esc(c)}</text>` : ''))
+    .map((c, i) =>
+      i % every === 0
+        ? `<text class="tick" x="${(M.left + i * bw + bw / 2).toFixed(1)}" y="${M.top + ih + 16}" text-anchor="middle">${esc(c)}</text>`
+        : '',
+    )
     .join('');
   return frame(opts.title, opts.xLabel, opts.yLabel, yTicks, yMax, bars, xt);
 }

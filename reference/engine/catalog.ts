@@ -25,7 +25,13 @@ export type InputSpec =
 export type Link = [string | number, number];
 
 export function isLink(v: unknown): v is Link {
-  return Array.isArray(v) && v.length === 2 && (typeof v[0] === 'string' || (typeof v[0] === 'number' && Number.isFinite(v[0]))) && Number.isInteger(v[1]) && (v[1] as number) >= 0;
+  return (
+    Array.isArray(v) &&
+    v.length === 2 &&
+    (typeof v[0] === 'string' || (typeof v[0] === 'number' && Number.isFinite(v[0]))) &&
+    Number.isInteger(v[1]) &&
+    (v[1] as number) >= 0
+  );
 }
 
 export function isAssetRefShaped(v: unknown): v is { __type: 'core/ASSET'; info?: unknown } {
@@ -60,7 +66,8 @@ export function checkLiteral(spec: InputSpec, value: unknown): string | undefine
       return undefined;
     case 'STRING':
       if (typeof value !== 'string') return `expects a string, got ${describe(value)}`;
-      if (spec.maxLength !== undefined && value.length > spec.maxLength) return `string is longer than ${spec.maxLength} characters`;
+      if (spec.maxLength !== undefined && value.length > spec.maxLength)
+        return `string is longer than ${spec.maxLength} characters`;
       return undefined;
     case 'IMAGE':
       return `expects a link [node_id, output_index] to an IMAGE output, got ${describe(value)}`;
@@ -155,7 +162,13 @@ export interface NodeClass {
 function isImage(v: unknown): v is Image {
   if (typeof v !== 'object' || v === null) return false;
   const i = v as Partial<Image>;
-  return typeof i.width === 'number' && typeof i.height === 'number' && (i.channels === 3 || i.channels === 4) && i.data instanceof Uint8Array && i.data.length === i.width * i.height * i.channels;
+  return (
+    typeof i.width === 'number' &&
+    typeof i.height === 'number' &&
+    (i.channels === 3 || i.channels === 4) &&
+    i.data instanceof Uint8Array &&
+    i.data.length === i.width * i.height * i.channels
+  );
 }
 
 function solidImage(width: number, height: number, rgb: number): Image {
@@ -222,7 +235,9 @@ function loadImage(): NodeClass {
   return {
     name: 'LoadImage',
     displayName: 'Load Image',
-    input: { required: { image: { type: 'IMAGE_SOURCE', tooltip: 'An uploaded input file name, or a v2 asset reference.' } } },
+    input: {
+      required: { image: { type: 'IMAGE_SOURCE', tooltip: 'An uploaded input file name, or a v2 asset reference.' } },
+    },
     output: ['IMAGE'],
     outputName: ['IMAGE'],
     outputNode: false,
@@ -390,10 +405,14 @@ function browserWaitNode(): NodeClass {
     outputName: ['IMAGE'],
     outputNode: false,
     category: 'testing',
-    description: 'Waits for an interactive browser; cannot run headless, so it is refused at submit (waits_for_browser).',
+    description:
+      'Waits for an interactive browser; cannot run headless, so it is refused at submit (waits_for_browser).',
     waitsForBrowser: true,
     async run(ctx) {
-      throw new NodeError('RuntimeError', `node ${ctx.nodeId} (BrowserWaitNode) waits for a browser and cannot run here`);
+      throw new NodeError(
+        'RuntimeError',
+        `node ${ctx.nodeId} (BrowserWaitNode) waits for a browser and cannot run here`,
+      );
     },
   };
 }
@@ -420,7 +439,10 @@ function partnerImageNode(keyField: string): NodeClass {
       const field = ctx.partnerKeyField ?? keyField;
       const key = ctx.extraData[field];
       if (typeof key !== 'string' || key.length === 0) {
-        throw new NodeError('Exception', `Unauthorized: the partner key is missing; partner node PartnerImageNode needs it in extra_data.${field}`);
+        throw new NodeError(
+          'Exception',
+          `Unauthorized: the partner key is missing; partner node PartnerImageNode needs it in extra_data.${field}`,
+        );
       }
       const width = numberInput(ctx, 'width', 64);
       const height = numberInput(ctx, 'height', 64);
@@ -489,9 +511,25 @@ function describeInput(spec: InputSpec, opts: ObjectInfoOptions): unknown[] {
   switch (spec.type) {
     case 'INT':
     case 'FLOAT':
-      return [spec.type, { ...(spec.default !== undefined ? { default: spec.default } : {}), min: spec.min, max: spec.max, ...(spec.step !== undefined ? { step: spec.step } : {}), ...extra }];
+      return [
+        spec.type,
+        {
+          ...(spec.default !== undefined ? { default: spec.default } : {}),
+          min: spec.min,
+          max: spec.max,
+          ...(spec.step !== undefined ? { step: spec.step } : {}),
+          ...extra,
+        },
+      ];
     case 'STRING':
-      return ['STRING', { ...(spec.default !== undefined ? { default: spec.default } : {}), multiline: spec.multiline ?? false, ...extra }];
+      return [
+        'STRING',
+        {
+          ...(spec.default !== undefined ? { default: spec.default } : {}),
+          multiline: spec.multiline ?? false,
+          ...extra,
+        },
+      ];
     case 'IMAGE':
       return ['IMAGE', extra];
     case 'IMAGE_SOURCE':
@@ -525,11 +563,21 @@ export class Catalog {
   objectInfo(opts: ObjectInfoOptions = {}): Record<string, NodeInfo> {
     const out: Record<string, NodeInfo> = {};
     for (const c of this.classes.values()) {
-      const required = Object.fromEntries(Object.entries(c.input.required).map(([k, s]) => [k, describeInput(s, opts)]));
+      const required = Object.fromEntries(
+        Object.entries(c.input.required).map(([k, s]) => [k, describeInput(s, opts)]),
+      );
       const optionalEntries = Object.entries(c.input.optional ?? {});
       const info: NodeInfo = {
-        input: { required, ...(optionalEntries.length ? { optional: Object.fromEntries(optionalEntries.map(([k, s]) => [k, describeInput(s, opts)])) } : {}) },
-        input_order: { required: Object.keys(c.input.required), ...(optionalEntries.length ? { optional: optionalEntries.map(([k]) => k) } : {}) },
+        input: {
+          required,
+          ...(optionalEntries.length
+            ? { optional: Object.fromEntries(optionalEntries.map(([k, s]) => [k, describeInput(s, opts)])) }
+            : {}),
+        },
+        input_order: {
+          required: Object.keys(c.input.required),
+          ...(optionalEntries.length ? { optional: optionalEntries.map(([k]) => k) } : {}),
+        },
         output: [...c.output],
         output_is_list: c.output.map(() => false),
         output_name: [...c.outputName],
@@ -553,7 +601,18 @@ export class Catalog {
 /** The reference catalog: every class above. */
 export function createCatalog(opts: CatalogOptions = {}): Catalog {
   const keyField = opts.partnerKeyField ?? DEFAULT_PARTNER_KEY_FIELD;
-  return new Catalog([loadImage(), emptyImage(), imageInvert(), saveImage(), previewImage(), sleep(), failNode(), browserWaitNode(), partnerImageNode(keyField), textOutput()]);
+  return new Catalog([
+    loadImage(),
+    emptyImage(),
+    imageInvert(),
+    saveImage(),
+    previewImage(),
+    sleep(),
+    failNode(),
+    browserWaitNode(),
+    partnerImageNode(keyField),
+    textOutput(),
+  ]);
 }
 
 let shared: Catalog | undefined;
@@ -565,6 +624,9 @@ export function defaultCatalog(): Catalog {
 }
 
 /** The v1 `/api/object_info` body of a catalog (the default one unless given). */
-export function objectInfo(catalog: Catalog = defaultCatalog(), opts: ObjectInfoOptions = {}): Record<string, NodeInfo> {
+export function objectInfo(
+  catalog: Catalog = defaultCatalog(),
+  opts: ObjectInfoOptions = {},
+): Record<string, NodeInfo> {
   return catalog.objectInfo(opts);
 }

@@ -23,10 +23,31 @@
 // status canceled follow at once. JobState is updated before each event is emitted, so
 // a listener calling get() sees the state the event describes.
 import { EventEmitter } from 'node:events';
-import { acceptsLink, CanceledError, checkLiteral, isLink, NodeError, type Catalog, type InputSpec, type NodeClass, type NodeRunContext } from './catalog.ts';
+import {
+  acceptsLink,
+  CanceledError,
+  checkLiteral,
+  isLink,
+  NodeError,
+  type Catalog,
+  type InputSpec,
+  type NodeClass,
+  type NodeRunContext,
+} from './catalog.ts';
 import { encodePng, PngError } from './png.ts';
 import { compareNodeIds, validateWorkflow } from './validate.ts';
-import type { EngineEvent, EngineHost, ExecutionFailure, ExecutionStatus, Image, JobSpec, JobState, Progress, Refusal, StoredOutput } from './types.ts';
+import type {
+  EngineEvent,
+  EngineHost,
+  ExecutionFailure,
+  ExecutionStatus,
+  Image,
+  JobSpec,
+  JobState,
+  Progress,
+  Refusal,
+  StoredOutput,
+} from './types.ts';
 import { isPlainObject } from '../../lib/values.ts';
 
 export interface ExecutorOptions {
@@ -68,13 +89,15 @@ interface Run {
   phase: 'queued' | 'running' | 'done';
 }
 
-type Outcome = { kind: 'success' } | { kind: 'error'; failure: ExecutionFailure } | { kind: 'interrupted'; node: string | null };
+type Outcome =
+  { kind: 'success' } | { kind: 'error'; failure: ExecutionFailure } | { kind: 'interrupted'; node: string | null };
 
 type WorkflowNode = { class_type: string; inputs: Record<string, unknown> };
 
 /** extra_data (the partner key) is forwarded per run and never kept beyond it. */
 function dropExtraData(run: Run): void {
-  if (run.spec.extraData !== undefined) run.spec = { id: run.spec.id, account: run.spec.account, workflow: run.spec.workflow };
+  if (run.spec.extraData !== undefined)
+    run.spec = { id: run.spec.id, account: run.spec.account, workflow: run.spec.workflow };
 }
 
 function snapshot(s: JobState): JobState {
@@ -103,8 +126,17 @@ function failureOf(err: unknown, nodeId: string | null, classType: string | null
     type = 'RuntimeError';
     message = String(err);
   }
-  const where = nodeId === null ? '  File "engine", while preparing the workflow' : `  File "engine", line 1, in ${classType ?? 'node'}.run (node ${nodeId})`;
-  return { node_id: nodeId, class_type: classType, exception_type: type, exception_message: message, traceback: ['Traceback (most recent call last):', where, `${type}: ${message}`] };
+  const where =
+    nodeId === null
+      ? '  File "engine", while preparing the workflow'
+      : `  File "engine", line 1, in ${classType ?? 'node'}.run (node ${nodeId})`;
+  return {
+    node_id: nodeId,
+    class_type: classType,
+    exception_type: type,
+    exception_message: message,
+    traceback: ['Traceback (most recent call last):', where, `${type}: ${message}`],
+  };
 }
 
 function specsOf(cls: NodeClass): Array<[string, InputSpec, boolean]> {
@@ -122,7 +154,8 @@ export function executionOrder(workflow: unknown): string[] {
   const dependents = new Map<string, string[]>();
   for (const id of ids) {
     const node = workflow[id];
-    if (!isPlainObject(node) || !isPlainObject(node.inputs) || typeof node.class_type !== 'string') throw new NodeError('ValidationError', `node ${id} is not {class_type, inputs}`);
+    if (!isPlainObject(node) || !isPlainObject(node.inputs) || typeof node.class_type !== 'string')
+      throw new NodeError('ValidationError', `node ${id} is not {class_type, inputs}`);
     const set = new Set<string>();
     for (const v of Object.values(node.inputs)) {
       if (isLink(v) && Object.prototype.hasOwnProperty.call(workflow, String(v[0]))) set.add(String(v[0]));
@@ -144,7 +177,11 @@ export function executionOrder(workflow: unknown): string[] {
       if (left === 0) ready.push(d);
     }
   }
-  if (order.length !== ids.length) throw new NodeError('ValidationError', `the workflow has a dependency cycle through node(s) ${ids.filter((id) => !order.includes(id)).join(', ')}`);
+  if (order.length !== ids.length)
+    throw new NodeError(
+      'ValidationError',
+      `the workflow has a dependency cycle through node(s) ${ids.filter((id) => !order.includes(id)).join(', ')}`,
+    );
   return order;
 }
 
@@ -159,7 +196,11 @@ function resolveInputs(cls: NodeClass, node: WorkflowNode, cache: Map<string, un
     }
     if (isLink(v) && acceptsLink(spec)) {
       const outs = cache.get(String(v[0]));
-      if (!outs || v[1] >= outs.length) throw new NodeError('ValidationError', `input "${name}" links to output ${v[1]} of node ${String(v[0])}, which it does not have`);
+      if (!outs || v[1] >= outs.length)
+        throw new NodeError(
+          'ValidationError',
+          `input "${name}" links to output ${v[1]} of node ${String(v[0])}, which it does not have`,
+        );
       out[name] = outs[v[1]];
       continue;
     }
@@ -180,10 +221,13 @@ function interruptibleSleep(ms: number, signal: AbortSignal): Promise<void> {
       clearTimeout(timer);
       reject(new CanceledError());
     };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, Math.max(0, Number.isFinite(ms) ? ms : 0));
+    const timer = setTimeout(
+      () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      Math.max(0, Number.isFinite(ms) ? ms : 0),
+    );
     signal.addEventListener('abort', onAbort, { once: true });
   });
 }
@@ -242,7 +286,12 @@ export class Executor extends EventEmitter<ExecutorEvents> {
       lastPreview: null,
     };
     // The job runs on its own copy: later changes to the caller's objects do not leak in.
-    const own: JobSpec = { id: spec.id, account: spec.account, workflow: structuredClone(spec.workflow), ...(spec.extraData ? { extraData: { ...spec.extraData } } : {}) };
+    const own: JobSpec = {
+      id: spec.id,
+      account: spec.account,
+      workflow: structuredClone(spec.workflow),
+      ...(spec.extraData ? { extraData: { ...spec.extraData } } : {}),
+    };
     const run: Run = { spec: own, state, abort: new AbortController(), phase: 'queued' };
     this.runs.set(spec.id, run);
     queue.push(run);
@@ -396,7 +445,15 @@ export class Executor extends EventEmitter<ExecutorEvents> {
     state.status = 'running';
     state.queuePosition = null;
     state.startedAt = this.now();
-    state.progress = { value: 0, nodes_done: 0, nodes_total: total, current_node: null, current_node_class: null, step: null, steps: null };
+    state.progress = {
+      value: 0,
+      nodes_done: 0,
+      nodes_total: total,
+      current_node: null,
+      current_node_class: null,
+      step: null,
+      steps: null,
+    };
     this.send({ kind: 'status', jobId, status: 'running', queuePosition: null });
     this.send({ kind: 'execution_start', jobId });
     this.send({ kind: 'execution_cached', jobId, nodes: [] });
@@ -429,9 +486,25 @@ export class Executor extends EventEmitter<ExecutorEvents> {
       if (signal.aborted) return { kind: 'interrupted', node: null };
       const node = workflow[id];
       const cls = this.catalog.get(node.class_type);
-      state.progress = { value: total ? done / total : 0, nodes_done: done, nodes_total: total, current_node: id, current_node_class: node.class_type, step: null, steps: null };
+      state.progress = {
+        value: total ? done / total : 0,
+        nodes_done: done,
+        nodes_total: total,
+        current_node: id,
+        current_node_class: node.class_type,
+        step: null,
+        steps: null,
+      };
       this.send({ kind: 'executing', jobId, node: id });
-      if (!cls) return { kind: 'error', failure: failureOf(new NodeError('ValidationError', `node class ${node.class_type} does not exist on this server`), id, node.class_type) };
+      if (!cls)
+        return {
+          kind: 'error',
+          failure: failureOf(
+            new NodeError('ValidationError', `node class ${node.class_type} does not exist on this server`),
+            id,
+            node.class_type,
+          ),
+        };
 
       let inputs: Record<string, unknown>;
       try {
@@ -464,7 +537,15 @@ export class Executor extends EventEmitter<ExecutorEvents> {
           const finished = s >= steps;
           const nodesDone = finished ? nodeDone + 1 : nodeDone;
           const frac = finished || steps <= 0 ? 0 : s / steps;
-          const progress: Progress = { value: total ? Math.min(1, (nodesDone + frac) / total) : 1, nodes_done: nodesDone, nodes_total: total, current_node: id, current_node_class: cls.name, step: s, steps };
+          const progress: Progress = {
+            value: total ? Math.min(1, (nodesDone + frac) / total) : 1,
+            nodes_done: nodesDone,
+            nodes_total: total,
+            current_node: id,
+            current_node_class: cls.name,
+            step: s,
+            steps,
+          };
           state.progress = progress;
           this.send({ kind: 'progress', jobId, node: id, value: s, max: steps, progress: { ...progress } });
         },
@@ -475,7 +556,15 @@ export class Executor extends EventEmitter<ExecutorEvents> {
         text: (text) => this.send({ kind: 'text', jobId, node: id, text }),
         store: (image: Image | Uint8Array, kind, filenamePrefix) => {
           const png = image instanceof Uint8Array ? image : encodePng(image);
-          const out = this.host.storeOutput({ jobId, account: spec.account, nodeId: id, kind, png, filenamePrefix, index: stored.length });
+          const out = this.host.storeOutput({
+            jobId,
+            account: spec.account,
+            nodeId: id,
+            kind,
+            png,
+            filenamePrefix,
+            index: stored.length,
+          });
           stored.push(out);
           state.outputs.push({ ...out, nodeId: id });
           return out;
@@ -495,7 +584,15 @@ export class Executor extends EventEmitter<ExecutorEvents> {
       cache.set(id, Array.isArray(outputs) ? outputs : []);
       done++;
       if (!stepped) {
-        const progress: Progress = { value: total ? done / total : 1, nodes_done: done, nodes_total: total, current_node: id, current_node_class: cls.name, step: null, steps: null };
+        const progress: Progress = {
+          value: total ? done / total : 1,
+          nodes_done: done,
+          nodes_total: total,
+          current_node: id,
+          current_node_class: cls.name,
+          step: null,
+          steps: null,
+        };
         state.progress = progress;
         this.send({ kind: 'progress', jobId, node: id, value: 1, max: 1, progress: { ...progress } });
       }
@@ -514,7 +611,15 @@ export class Executor extends EventEmitter<ExecutorEvents> {
     if (outcome.kind === 'success') {
       this.nodeCache?.remember(run.spec.account, run.spec.workflow);
       state.status = 'succeeded';
-      state.progress = { value: 1, nodes_done: total, nodes_total: total, current_node: null, current_node_class: null, step: null, steps: null };
+      state.progress = {
+        value: 1,
+        nodes_done: total,
+        nodes_total: total,
+        current_node: null,
+        current_node_class: null,
+        step: null,
+        steps: null,
+      };
     } else if (outcome.kind === 'error') {
       state.status = 'failed';
       state.failure = outcome.failure;
@@ -523,7 +628,12 @@ export class Executor extends EventEmitter<ExecutorEvents> {
     }
     this.send({ kind: 'executing', jobId, node: null });
     if (outcome.kind === 'success') this.send({ kind: 'execution_success', jobId });
-    else if (outcome.kind === 'error') this.send({ kind: 'execution_error', jobId, failure: { ...outcome.failure, traceback: [...outcome.failure.traceback] } });
+    else if (outcome.kind === 'error')
+      this.send({
+        kind: 'execution_error',
+        jobId,
+        failure: { ...outcome.failure, traceback: [...outcome.failure.traceback] },
+      });
     else this.send({ kind: 'execution_interrupted', jobId, node: outcome.node });
     this.send({ kind: 'status', jobId, status: state.status, queuePosition: null });
   }

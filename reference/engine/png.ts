@@ -54,7 +54,13 @@ function paeth(a: number, b: number, c: number): number {
   return pb <= pc ? b : c;
 }
 
-const COLOR_TYPE_NAMES: Record<number, string> = { 0: 'greyscale', 2: 'truecolour', 3: 'indexed-colour', 4: 'greyscale with alpha', 6: 'truecolour with alpha' };
+const COLOR_TYPE_NAMES: Record<number, string> = {
+  0: 'greyscale',
+  2: 'truecolour',
+  3: 'indexed-colour',
+  4: 'greyscale with alpha',
+  6: 'truecolour with alpha',
+};
 
 /** Decodes an 8-bit RGB or RGBA non-interlaced PNG. Throws PngError on anything else or on damage. */
 export function decodePng(bytes: Uint8Array): Image {
@@ -83,12 +89,17 @@ export function decodePng(bytes: Uint8Array): Image {
       const [bitDepth, colorType, compression, filter, interlace] = [data[8], data[9], data[10], data[11], data[12]];
       if (width === 0 || height === 0) throw new PngError('PNG has a zero dimension');
       if (width > MAX_EDGE || height > MAX_EDGE || width * height > MAX_PIXELS) {
-        throw new PngError(`PNG is ${width}x${height}; at most ${MAX_EDGE} px per edge and ${MAX_PIXELS} px in total are supported`);
+        throw new PngError(
+          `PNG is ${width}x${height}; at most ${MAX_EDGE} px per edge and ${MAX_PIXELS} px in total are supported`,
+        );
       }
       if (colorType !== 2 && colorType !== 6) {
-        throw new PngError(`unsupported PNG colour type ${colorType} (${COLOR_TYPE_NAMES[colorType] ?? 'unknown'}); only 8-bit RGB and RGBA are supported`);
+        throw new PngError(
+          `unsupported PNG colour type ${colorType} (${COLOR_TYPE_NAMES[colorType] ?? 'unknown'}); only 8-bit RGB and RGBA are supported`,
+        );
       }
-      if (bitDepth !== 8) throw new PngError(`unsupported PNG bit depth ${bitDepth}; only 8-bit RGB and RGBA are supported`);
+      if (bitDepth !== 8)
+        throw new PngError(`unsupported PNG bit depth ${bitDepth}; only 8-bit RGB and RGBA are supported`);
       if (compression !== 0) throw new PngError(`unsupported PNG compression method ${compression}`);
       if (filter !== 0) throw new PngError(`unsupported PNG filter method ${filter}`);
       if (interlace !== 0) throw new PngError('interlaced PNGs are not supported');
@@ -117,7 +128,8 @@ export function decodePng(bytes: Uint8Array): Image {
     raw = inflateSync(Buffer.concat(idat), { maxOutputLength: expected });
   } catch (err) {
     const code = (err as { code?: unknown }).code;
-    if (err instanceof RangeError || code === 'ERR_BUFFER_TOO_LARGE') throw new PngError('PNG image data is larger than its dimensions allow');
+    if (err instanceof RangeError || code === 'ERR_BUFFER_TOO_LARGE')
+      throw new PngError('PNG image data is larger than its dimensions allow');
     throw new PngError(`PNG image data does not inflate: ${err instanceof Error ? err.message : String(err)}`);
   }
   if (raw.length < expected) throw new PngError(`PNG image data is truncated (${raw.length} of ${expected} bytes)`);
@@ -174,10 +186,13 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
 
 /** Checks an Image's shape; throws PngError when dimensions and data disagree. */
 function assertImage(img: Image): void {
-  if (!Number.isInteger(img.width) || !Number.isInteger(img.height) || img.width < 1 || img.height < 1) throw new PngError('image dimensions must be positive integers');
-  if (img.width > MAX_EDGE || img.height > MAX_EDGE || img.width * img.height > MAX_PIXELS) throw new PngError(`image is ${img.width}x${img.height}, over the size limit`);
+  if (!Number.isInteger(img.width) || !Number.isInteger(img.height) || img.width < 1 || img.height < 1)
+    throw new PngError('image dimensions must be positive integers');
+  if (img.width > MAX_EDGE || img.height > MAX_EDGE || img.width * img.height > MAX_PIXELS)
+    throw new PngError(`image is ${img.width}x${img.height}, over the size limit`);
   if (img.channels !== 3 && img.channels !== 4) throw new PngError('image must have 3 or 4 channels');
-  if (img.data.length !== img.width * img.height * img.channels) throw new PngError('image data length does not match its dimensions');
+  if (img.data.length !== img.width * img.height * img.channels)
+    throw new PngError('image data length does not match its dimensions');
 }
 
 /** Encodes an RGB or RGBA image as a PNG (every row with filter 0). */

@@ -7,7 +7,8 @@
 /** API-format workflow: node id -> { class_type, inputs }. A link is [sourceNodeId, outputIndex]. */
 export type ApiWorkflow = Record<string, { class_type: string; inputs: Record<string, unknown>; _meta?: unknown }>;
 
-export type NodeErrorType = 'unknown_node_class' | 'invalid_node' | 'invalid_inputs' | 'invalid_class_type' | 'waits_for_browser';
+export type NodeErrorType =
+  'unknown_node_class' | 'invalid_node' | 'invalid_inputs' | 'invalid_class_type' | 'waits_for_browser';
 
 export interface NodeErrorItem {
   type: NodeErrorType;
@@ -55,7 +56,15 @@ export interface EngineHost {
   /** Bytes of an uploaded input file by name (v1 uploads, v2 `image: "<file name>"`), else undefined. */
   inputFileBytes(account: string, name: string): Uint8Array | undefined;
   /** Stores one produced image; returns how the host names it (asset id, or v1 file name). */
-  storeOutput(out: { jobId: string; account: string; nodeId: string; kind: 'output' | 'temp'; png: Uint8Array; filenamePrefix: string; index: number }): StoredOutput;
+  storeOutput(out: {
+    jobId: string;
+    account: string;
+    nodeId: string;
+    kind: 'output' | 'temp';
+    png: Uint8Array;
+    filenamePrefix: string;
+    index: number;
+  }): StoredOutput;
 }
 
 export interface StoredOutput {

@@ -20,7 +20,16 @@
 // at least once; a refusal with a single kind follows rule 3 exactly (count and
 // truncation appear only when more than fifty nodes of that kind were found); when a
 // kind's count field is absent, the nodes of that kind in node_errors are all of them.
-import { acceptsLink, assetRefId, checkLiteral, isAssetRefShaped, isLink, type Catalog, type InputSpec, type NodeClass } from './catalog.ts';
+import {
+  acceptsLink,
+  assetRefId,
+  checkLiteral,
+  isAssetRefShaped,
+  isLink,
+  type Catalog,
+  type InputSpec,
+  type NodeClass,
+} from './catalog.ts';
 import type { NodeErrorEntry, NodeErrorItem, NodeErrorType, Refusal, RefusalDetails } from './types.ts';
 import { isPlainObject } from '../../lib/values.ts';
 
@@ -77,19 +86,33 @@ function specsOf(cls: NodeClass): Array<[string, InputSpec, boolean]> {
 }
 
 /** The output type a link points at, or a reason it cannot be followed (undefined: not checkable). */
-function followLink(workflow: Record<string, unknown>, catalog: Catalog, link: [string | number, number]): { type: string } | { error: string } | undefined {
+function followLink(
+  workflow: Record<string, unknown>,
+  catalog: Catalog,
+  link: [string | number, number],
+): { type: string } | { error: string } | undefined {
   const src = String(link[0]);
-  if (!Object.prototype.hasOwnProperty.call(workflow, src)) return { error: `links to node ${src}, which does not exist` };
+  if (!Object.prototype.hasOwnProperty.call(workflow, src))
+    return { error: `links to node ${src}, which does not exist` };
   const node = workflow[src];
   if (!isPlainObject(node) || typeof node.class_type !== 'string') return undefined;
   const cls = catalog.get(node.class_type);
   if (!cls) return undefined;
   const t = cls.output[link[1]];
-  if (t === undefined) return { error: `links to output ${link[1]} of node ${src} (${cls.name}), which has ${cls.output.length} output(s)` };
+  if (t === undefined)
+    return {
+      error: `links to output ${link[1]} of node ${src} (${cls.name}), which has ${cls.output.length} output(s)`,
+    };
   return { type: t };
 }
 
-function checkInputs(workflow: Record<string, unknown>, catalog: Catalog, cls: NodeClass, inputs: Record<string, unknown>, opts: ValidateOptions): NodeErrorItem[] {
+function checkInputs(
+  workflow: Record<string, unknown>,
+  catalog: Catalog,
+  cls: NodeClass,
+  inputs: Record<string, unknown>,
+  opts: ValidateOptions,
+): NodeErrorItem[] {
   const errors: NodeErrorItem[] = [];
   for (const [name, spec, required] of specsOf(cls)) {
     const value = inputs[name];
@@ -100,7 +123,14 @@ function checkInputs(workflow: Record<string, unknown>, catalog: Catalog, cls: N
     if (isLink(value) && acceptsLink(spec)) {
       const target = followLink(workflow, catalog, value);
       if (target && 'error' in target) errors.push(item('invalid_inputs', `Input ${name} ${target.error}`, name));
-      else if (target && target.type !== spec.type) errors.push(item('invalid_inputs', `Input ${name} expects ${spec.type} but links to an output of type ${target.type}`, name));
+      else if (target && target.type !== spec.type)
+        errors.push(
+          item(
+            'invalid_inputs',
+            `Input ${name} expects ${spec.type} but links to an output of type ${target.type}`,
+            name,
+          ),
+        );
       continue;
     }
     const problem = checkLiteral(spec, value);
@@ -123,7 +153,8 @@ function cycleNodes(workflow: Record<string, unknown>, ids: string[]): Map<strin
     const list: Array<{ to: string; input: string }> = [];
     if (isPlainObject(node) && isPlainObject(node.inputs)) {
       for (const [input, v] of Object.entries(node.inputs)) {
-        if (isLink(v) && Object.prototype.hasOwnProperty.call(workflow, String(v[0]))) list.push({ to: String(v[0]), input });
+        if (isLink(v) && Object.prototype.hasOwnProperty.call(workflow, String(v[0])))
+          list.push({ to: String(v[0]), input });
       }
     }
     edges.set(id, list);
@@ -196,9 +227,16 @@ function summarize(kinds: Set<Kind>): string {
 
 /** Validates an API-format workflow. Returns the refusal, or undefined when it may be queued. */
 export function validateWorkflow(workflow: unknown, opts: ValidateOptions): Refusal | undefined {
-  if (!isPlainObject(workflow)) return { code: 'invalid_workflow', message: 'The workflow must be a JSON object in API format (node id -> {class_type, inputs}).' };
+  if (!isPlainObject(workflow))
+    return {
+      code: 'invalid_workflow',
+      message: 'The workflow must be a JSON object in API format (node id -> {class_type, inputs}).',
+    };
   if (Array.isArray(workflow.nodes) && Array.isArray(workflow.links)) {
-    return { code: 'workflow_format_ui', message: 'The workflow is in the interface (UI) format with nodes and links; export it in API format instead.' };
+    return {
+      code: 'workflow_format_ui',
+      message: 'The workflow is in the interface (UI) format with nodes and links; export it in API format instead.',
+    };
   }
   const ids = Object.keys(workflow).sort(compareNodeIds);
   if (ids.length === 0) return { code: 'invalid_workflow', message: 'The workflow has no nodes.' };
@@ -231,7 +269,9 @@ export function validateWorkflow(workflow: unknown, opts: ValidateOptions): Refu
       continue;
     }
     if (cls.waitsForBrowser) {
-      fail('browser', [item('waits_for_browser', `Node class ${cls.name} waits for a browser and cannot run through the API.`)]);
+      fail('browser', [
+        item('waits_for_browser', `Node class ${cls.name} waits for a browser and cannot run through the API.`),
+      ]);
       continue;
     }
     const errors = checkInputs(workflow, catalog, cls, node.inputs, opts);
@@ -245,7 +285,14 @@ export function validateWorkflow(workflow: unknown, opts: ValidateOptions): Refu
     const input = cycles.get(id);
     if (input === undefined || failed.has(id)) continue;
     const node = workflow[id] as { class_type: string };
-    failing.push({ id, kind: 'malformed', entry: { class_type: node.class_type, errors: [item('invalid_inputs', `Input ${input} closes a dependency cycle.`, input)] } });
+    failing.push({
+      id,
+      kind: 'malformed',
+      entry: {
+        class_type: node.class_type,
+        errors: [item('invalid_inputs', `Input ${input} closes a dependency cycle.`, input)],
+      },
+    });
     failed.add(id);
   }
   failing.sort((a, b) => compareNodeIds(a.id, b.id));
@@ -259,8 +306,16 @@ export function validateWorkflow(workflow: unknown, opts: ValidateOptions): Refu
       const value = node.inputs[name];
       if (spec.type !== 'IMAGE_SOURCE' || !isAssetRefShaped(value)) continue;
       const assetId = assetRefId(value);
-      if (assetId === undefined) return { code: 'missing_asset', message: `Node ${id} input ${name} holds a malformed asset reference (info.id is required).` };
-      if (!opts.assetExists(assetId)) return { code: 'missing_asset', message: `Asset ${assetId} referenced by node ${id} input ${name} does not exist.` };
+      if (assetId === undefined)
+        return {
+          code: 'missing_asset',
+          message: `Node ${id} input ${name} holds a malformed asset reference (info.id is required).`,
+        };
+      if (!opts.assetExists(assetId))
+        return {
+          code: 'missing_asset',
+          message: `Asset ${assetId} referenced by node ${id} input ${name} does not exist.`,
+        };
     }
   }
   return undefined;
@@ -270,7 +325,8 @@ export function validateWorkflow(workflow: unknown, opts: ValidateOptions): Refu
 function nodeErrorRefusal(failingSorted: Failing[]): Refusal {
   const listed: string[] = [];
   for (const f of failingSorted) {
-    if (f.kind === 'unknown' && listed.length < MAX_UNKNOWN_CLASSES && !listed.includes(f.entry.class_type)) listed.push(f.entry.class_type);
+    if (f.kind === 'unknown' && listed.length < MAX_UNKNOWN_CLASSES && !listed.includes(f.entry.class_type))
+      listed.push(f.entry.class_type);
   }
   const listedSet = new Set(listed);
   const counted = failingSorted.filter((f) => f.kind !== 'unknown' || listedSet.has(f.entry.class_type));
@@ -291,12 +347,15 @@ function nodeErrorRefusal(failingSorted: Failing[]): Refusal {
   const details: RefusalDetails = { node_errors: {} };
   const nodeErrors = details.node_errors!;
   // defineProperty: a node id such as "__proto__" must become an own key, not a prototype.
-  for (const f of counted) if (chosen.has(f)) Object.defineProperty(nodeErrors, f.id, { value: f.entry, enumerable: true, writable: true, configurable: true });
+  for (const f of counted)
+    if (chosen.has(f))
+      Object.defineProperty(nodeErrors, f.id, { value: f.entry, enumerable: true, writable: true, configurable: true });
 
   if (kinds.has('unknown')) details.unknown_node_classes = listed;
   if (kinds.has('browser')) {
     const classes: string[] = [];
-    for (const f of counted) if (f.kind === 'browser' && !classes.includes(f.entry.class_type)) classes.push(f.entry.class_type);
+    for (const f of counted)
+      if (f.kind === 'browser' && !classes.includes(f.entry.class_type)) classes.push(f.entry.class_type);
     details.browser_wait_node_classes = classes;
   }
   const total = (k: Kind): number => counted.filter((f) => f.kind === k).length;

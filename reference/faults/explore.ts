@@ -19,14 +19,18 @@ export const EXPLORE_FAULTS = [
     name: 'from-hash-expires-type-500',
     breaks: 'V2.ASSET.INVALID_UPLOAD',
     statements: ['W:217:ae18d5395772'],
-    description: 'an asset-from-hash body whose expires_in is not an integer answers 500 internal_error (caught by the explorer only)',
+    description:
+      'an asset-from-hash body whose expires_in is not an integer answers 500 internal_error (caught by the explorer only)',
     install(s) {
       s.request(
         { routes: ['POST /api/v2/assets/from-hash'] },
         async ({ request, reply }) => {
           const body = request.body;
           if (!isObj(body) || !('expires_in' in body) || Number.isInteger(body.expires_in)) return;
-          await reply.code(500).type('application/json; charset=utf-8').send({ error: { code: 'internal_error', message: GENERIC_500 } });
+          await reply
+            .code(500)
+            .type('application/json; charset=utf-8')
+            .send({ error: { code: 'internal_error', message: GENERIC_500 } });
         },
         'preHandler',
       );
@@ -41,11 +45,13 @@ export const EXPLORE_FAULTS = [
     // the explorer's oversized cursor (thousands of characters) reaches it.
     name: 'list-cursor-oversized-problem-json',
     breaks: 'V2.CONTRACT.BODY',
-    description: 'the job list refuses a cursor longer than 1024 characters with 400 invalid_cursor under Content-Type application/problem+json (caught by the explorer only)',
+    description:
+      'the job list refuses a cursor longer than 1024 characters with 400 invalid_cursor under Content-Type application/problem+json (caught by the explorer only)',
     install(s) {
       s.respond({ routes: ['GET /api/v2/jobs'] }, (out) => {
         const cursor = (out.request.query as Record<string, unknown> | undefined)?.cursor;
-        if (out.error?.code === 'invalid_cursor' && typeof cursor === 'string' && cursor.length > 1024) out.setHeader('content-type', 'application/problem+json');
+        if (out.error?.code === 'invalid_cursor' && typeof cursor === 'string' && cursor.length > 1024)
+          out.setHeader('content-type', 'application/problem+json');
       });
     },
   },
@@ -59,7 +65,8 @@ export const EXPLORE_FAULTS = [
     name: 'estimate-enum-500',
     breaks: 'ROUTER.CONTRACT.STATUS_DECLARED',
     statements: ['R:177:1232d32690e0'],
-    description: 'an estimate whose body holds a value outside an enum of the model schema answers 500 internal_error instead of the 422 (caught by the explorer only)',
+    description:
+      'an estimate whose body holds a value outside an enum of the model schema answers 500 internal_error instead of the 422 (caught by the explorer only)',
     install(s) {
       onRouter(s, [ESTIMATE], (out) => {
         const entries = out.status === 422 && isObj(out.body) && Array.isArray(out.body.detail) ? out.body.detail : [];

@@ -17,7 +17,8 @@ export const LOAD_FAULTS = [
     name: 'load-poll-no-retry-after',
     breaks: 'LOAD.POLL.RETRY_AFTER',
     statements: ['R:112:99d3346bc6dd', 'R:205:60e287b9f0a0'],
-    description: 'queue status polls of unfinished requests lose Retry-After while more than 20 polls arrived in the last second',
+    description:
+      'queue status polls of unfinished requests lose Retry-After while more than 20 polls arrived in the last second',
     caughtBy: { load: 'router-queue-poll' },
     install(s) {
       const meter = new ArrivalMeter();
@@ -66,7 +67,8 @@ export const LOAD_FAULTS = [
     name: 'load-429-burst-bucket',
     breaks: 'LOAD.RATE_LIMIT.ENVELOPE',
     statements: ['R:269:7d2845441036', 'R:166:dcc51415a25e'],
-    description: "a caller refused again within a second of a 429 rate_limited is refused by the router's burst guard: 429 under a bucket of its own, too_many_requests, instead of rate_limited",
+    description:
+      "a caller refused again within a second of a 429 rate_limited is refused by the router's burst guard: 429 under a bucket of its own, too_many_requests, instead of rate_limited",
     caughtBy: { load: 'router-rate-limit' },
     install(s) {
       // The first refusal of a burst is the limiter's own; the ones after it come from the guard.
@@ -88,7 +90,7 @@ export const LOAD_FAULTS = [
     name: 'load-limit-spills-over',
     breaks: 'LOAD.RATE_LIMIT.ACCOUNT_SCOPED',
     statements: ['R:291:0042f822c462'],
-    description: "for a second after the router refuses one caller 429, every other caller is refused too",
+    description: 'for a second after the router refuses one caller 429, every other caller is refused too',
     caughtBy: { load: 'router-rate-limit' },
     install(s) {
       // The caller the limiter last refused, and when.
@@ -144,7 +146,8 @@ export const LOAD_FAULTS = [
     name: 'load-poll-no-request-id',
     breaks: 'LOAD.CONTRACT.UNDER_LOAD',
     statements: ['R:116:7c1f0886b612'],
-    description: 'queue status polls answered from the edge cache lose X-Comfy-Request-Id while more than 20 polls arrived in the last second',
+    description:
+      'queue status polls answered from the edge cache lose X-Comfy-Request-Id while more than 20 polls arrived in the last second',
     caughtBy: { load: 'router-queue-poll' },
     install(s) {
       const meter = new ArrivalMeter();
@@ -157,7 +160,8 @@ export const LOAD_FAULTS = [
     name: 'load-spend-headers-dollars',
     breaks: 'LOAD.CONCURRENCY.SPEND_HEADERS',
     statements: ['R:222:2af63df563cf', 'R:223:90870014739f', 'R:224:0786d6198ee4'],
-    description: '429 concurrency_limit_exceeded answers write the committed-spend headers in dollars with two decimals (the billing service\'s unit), not integer cents',
+    description:
+      "429 concurrency_limit_exceeded answers write the committed-spend headers in dollars with two decimals (the billing service's unit), not integer cents",
     caughtBy: { load: 'router-concurrency' },
     install(s) {
       onRouter(s, undefined, (out) => {
@@ -173,7 +177,8 @@ export const LOAD_FAULTS = [
     name: 'load-v1-status-no-status',
     breaks: 'LOAD.CONTRACT.UNDER_LOAD',
     statements: ['W:135:02ac9ea4d6c7'],
-    description: 'v1 job status reads are answered from a summary cache as {} (no status) while more than 20 reads arrived in the last second',
+    description:
+      'v1 job status reads are answered from a summary cache as {} (no status) while more than 20 reads arrived in the last second',
     caughtBy: { load: 'v1-job-status' },
     install(s) {
       const meter = new ArrivalMeter();

@@ -77,7 +77,10 @@ export const REGISTRY_FAULTS = [
     statements: ['W:151:e64ce748e7f3'],
     description: 'any bearer with the API-key prefix is accepted, even an unknown or revoked key',
     install(s) {
-      s.policy.registry.apiKeyBearerOutcome = () => ({ ok: true, principal: { kind: 'api-key', account: 'unchecked' } });
+      s.policy.registry.apiKeyBearerOutcome = () => ({
+        ok: true,
+        principal: { kind: 'api-key', account: 'unchecked' },
+      });
     },
   },
   {
@@ -89,7 +92,10 @@ export const REGISTRY_FAULTS = [
     breaks: 'REGISTRY.AUTH.API_KEY_BEARER',
     description: 'a bearer API key of an account without credits is refused 401, while X-API-Key accepts the same key',
     install(s) {
-      s.policy.registry.apiKeyBearerOutcome = (token) => (cloudAccountForKey(token) === 'broke' ? unauthorized('the account behind this API key has no credits') : apiKeyOutcome(token));
+      s.policy.registry.apiKeyBearerOutcome = (token) =>
+        cloudAccountForKey(token) === 'broke'
+          ? unauthorized('the account behind this API key has no credits')
+          : apiKeyOutcome(token);
     },
   },
   {
@@ -106,7 +112,8 @@ export const REGISTRY_FAULTS = [
     breaks: 'REGISTRY.AUTH.REFUSED',
     description: 'expired JWTs are accepted',
     install(s) {
-      s.policy.registry.jwtBearerOutcome = (token, nowMs) => jwtOutcome(verifyDevJwt(REGISTRY_JWT_SECRET, token, nowMs, true));
+      s.policy.registry.jwtBearerOutcome = (token, nowMs) =>
+        jwtOutcome(verifyDevJwt(REGISTRY_JWT_SECRET, token, nowMs, true));
     },
   },
   {
@@ -169,7 +176,8 @@ export const REGISTRY_FAULTS = [
     name: 'registry-node-id-decoded-twice',
     breaks: 'REGISTRY.NODE.PATH_ID',
     statements: ['W:148:ed57f38772f6', 'W:149:478fdbb8da69'],
-    description: 'the node id is percent-decoded a second time (ids with "%" are lost: one that is no escape is dropped)',
+    description:
+      'the node id is percent-decoded a second time (ids with "%" are lost: one that is no escape is dropped)',
     install(s) {
       s.policy.registry.nodeIdOf = (segment) => {
         try {
@@ -186,10 +194,15 @@ export const REGISTRY_FAULTS = [
     statements: ['W:149:478fdbb8da69'],
     description: 'a node id holding a control character makes the route fail with 500 (the store rejects it)',
     install(s) {
-      s.request({ surfaces: ['registry'], routes: [ROUTE] }, ({ request }) => {
-        const id = (request.params as { nodeId?: string }).nodeId ?? '';
-        if (/[\u0000-\u001f]/.test(id)) throw messageError(500, 'internal_error', 'the node store could not read this id');
-      }, 'preHandler');
+      s.request(
+        { surfaces: ['registry'], routes: [ROUTE] },
+        ({ request }) => {
+          const id = (request.params as { nodeId?: string }).nodeId ?? '';
+          if (/[\u0000-\u001f]/.test(id))
+            throw messageError(500, 'internal_error', 'the node store could not read this id');
+        },
+        'preHandler',
+      );
     },
   },
   // Errors
@@ -200,7 +213,8 @@ export const REGISTRY_FAULTS = [
     description: 'credential refusals are {code, message}, a third shape',
     install(s) {
       s.respond({ surfaces: ['registry'] }, (out) => {
-        if (isObj(out.body) && typeof out.body.error === 'string') out.body = { code: out.body.error, message: out.body.message };
+        if (isObj(out.body) && typeof out.body.error === 'string')
+          out.body = { code: out.body.error, message: out.body.message };
       });
     },
   },

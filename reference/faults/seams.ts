@@ -89,7 +89,9 @@ interface Hooked<H> {
 export class Seams {
   readonly policy: Policy = correctPolicy();
   /** The defaults as built, so describe() can tell which override points a fault replaced. */
-  private readonly defaults = Object.fromEntries(Object.entries(this.policy).map(([family, points]) => [family, { ...points }])) as Record<string, Record<string, unknown>>;
+  private readonly defaults = Object.fromEntries(
+    Object.entries(this.policy).map(([family, points]) => [family, { ...points }]),
+  ) as Record<string, Record<string, unknown>>;
   private readonly responses: Hooked<ResponseHook>[] = [];
   private readonly events: Hooked<EventHook>[] = [];
   private readonly requests: Record<RequestStage, Hooked<RequestHook>[]> = { onRequest: [], preHandler: [] };
@@ -117,16 +119,24 @@ export class Seams {
 
   /** What a fault installed: how many hooks, and which override points it replaced (`family.point`). */
   describe(): { hooks: number; overrides: string[] } {
-    const hooks = this.responses.length + this.events.length + this.requests.onRequest.length + this.requests.preHandler.length + this.sockets.length;
+    const hooks =
+      this.responses.length +
+      this.events.length +
+      this.requests.onRequest.length +
+      this.requests.preHandler.length +
+      this.sockets.length;
     const overrides = Object.entries(this.policy).flatMap(([family, points]) =>
-      Object.entries(points as Record<string, unknown>).filter(([k, v]) => this.defaults[family]?.[k] !== v).map(([k]) => `${family}.${k}`),
+      Object.entries(points as Record<string, unknown>)
+        .filter(([k, v]) => this.defaults[family]?.[k] !== v)
+        .map(([k]) => `${family}.${k}`),
     );
     return { hooks, overrides };
   }
 
   /** Attaches the hooks that apply to one surface app (nothing when no fault uses it). */
   installOn(app: FastifyInstance, surface: SurfaceName, ctx: ReferenceContext): void {
-    const forSurface = <H>(list: Hooked<H>[]) => list.filter((h) => h.on.surfaces === undefined || h.on.surfaces.includes(surface));
+    const forSurface = <H>(list: Hooked<H>[]) =>
+      list.filter((h) => h.on.surfaces === undefined || h.on.surfaces.includes(surface));
     const responses = forSurface(this.responses);
     const events = forSurface(this.events);
     for (const stage of ['onRequest', 'preHandler'] as const) {
@@ -176,7 +186,10 @@ function routeTemplate(request: FastifyRequest): string | undefined {
 }
 
 function isJsonType(contentType: unknown): boolean {
-  const base = textOf(contentType ?? '').split(';')[0].trim().toLowerCase();
+  const base = textOf(contentType ?? '')
+    .split(';')[0]
+    .trim()
+    .toLowerCase();
   return base === 'application/json' || base.endsWith('+json');
 }
 

@@ -3,11 +3,21 @@
 // checks it (the same cloud key set), or the administrative secret. Any one suffices.
 import type { IncomingHttpHeaders } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
-import { REGISTRY_ADMIN_HEADER, REGISTRY_ADMIN_SECRET, bearerToken, cloudAccountForKey, type CloudAccount } from '../accounts.ts';
+import {
+  REGISTRY_ADMIN_HEADER,
+  REGISTRY_ADMIN_SECRET,
+  bearerToken,
+  cloudAccountForKey,
+  type CloudAccount,
+} from '../accounts.ts';
 import { messageError, type RegistryError } from './errors.ts';
 import type { JwtVerdict } from './jwt.ts';
 
-export type RegistryPrincipal = { kind: 'jwt'; subject: string } | { kind: 'api-key'; account: CloudAccount | 'unchecked' } | { kind: 'admin' } | { kind: 'anonymous' };
+export type RegistryPrincipal =
+  | { kind: 'jwt'; subject: string }
+  | { kind: 'api-key'; account: CloudAccount | 'unchecked' }
+  | { kind: 'admin' }
+  | { kind: 'anonymous' };
 
 export type Outcome = { ok: true; principal: RegistryPrincipal } | { ok: false; refusal: RegistryError };
 
@@ -25,7 +35,10 @@ export interface RegistryAuthPolicy {
   anonymousPrincipal(): RegistryPrincipal | undefined;
 }
 
-export const unauthorized = (message: string): Outcome => ({ ok: false, refusal: messageError(401, 'unauthorized', message) });
+export const unauthorized = (message: string): Outcome => ({
+  ok: false,
+  refusal: messageError(401, 'unauthorized', message),
+});
 
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = headers[name.toLowerCase()];
@@ -35,13 +48,21 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
 /** An API-key bearer: the cloud account it names, or a refusal. */
 export function apiKeyOutcome(token: string): Outcome {
   const account = cloudAccountForKey(token);
-  return account ? { ok: true, principal: { kind: 'api-key', account } } : unauthorized('the API key is not valid (unknown or revoked)');
+  return account
+    ? { ok: true, principal: { kind: 'api-key', account } }
+    : unauthorized('the API key is not valid (unknown or revoked)');
 }
 
 /** A JWT bearer's verdict as the caller or a refusal. */
 export function jwtOutcome(verdict: JwtVerdict): Outcome {
   if (verdict.ok) return { ok: true, principal: { kind: 'jwt', subject: verdict.claims.sub } };
-  return unauthorized(verdict.reason === 'expired' ? 'the JWT has expired' : verdict.reason === 'bad-signature' ? 'the JWT signature does not verify' : 'the bearer credential is neither an API key nor a well-formed JWT');
+  return unauthorized(
+    verdict.reason === 'expired'
+      ? 'the JWT has expired'
+      : verdict.reason === 'bad-signature'
+        ? 'the JWT signature does not verify'
+        : 'the bearer credential is neither an API key nor a well-formed JWT',
+  );
 }
 
 function bearer(token: string, policy: RegistryAuthPolicy): Outcome {
@@ -60,7 +81,10 @@ export function authenticate(headers: IncomingHttpHeaders, policy: RegistryAuthP
   const authorization = header(headers, 'authorization');
   if (authorization !== undefined) {
     const token = bearerToken(authorization);
-    const outcome = token === undefined ? unauthorized('the Authorization header is not "Bearer <credential>"') : bearer(token, policy);
+    const outcome =
+      token === undefined
+        ? unauthorized('the Authorization header is not "Bearer <credential>"')
+        : bearer(token, policy);
     if (outcome.ok) return outcome.principal;
     refusals.push(outcome.refusal);
   }
@@ -72,5 +96,9 @@ export function authenticate(headers: IncomingHttpHeaders, policy: RegistryAuthP
   if (refusals[0]) throw refusals[0];
   const anonymous = policy.anonymousPrincipal();
   if (anonymous !== undefined) return anonymous;
-  throw messageError(401, 'unauthorized', `credentials required: Authorization: Bearer <JWT or API key>, or ${REGISTRY_ADMIN_HEADER}`);
+  throw messageError(
+    401,
+    'unauthorized',
+    `credentials required: Authorization: Bearer <JWT or API key>, or ${REGISTRY_ADMIN_HEADER}`,
+  );
 }

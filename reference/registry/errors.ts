@@ -12,8 +12,10 @@ export class RegistryError extends Error {
   }
 }
 
-export const detailsError = (status: number, message: string, details: string[]): RegistryError => new RegistryError(status, { details, message });
-export const messageError = (status: number, error: string, message: string): RegistryError => new RegistryError(status, { error, message });
+export const detailsError = (status: number, message: string, details: string[]): RegistryError =>
+  new RegistryError(status, { details, message });
+export const messageError = (status: number, error: string, message: string): RegistryError =>
+  new RegistryError(status, { error, message });
 
 export function sendRegistryError(reply: FastifyReply, err: RegistryError): FastifyReply {
   return reply.code(err.status).type('application/json; charset=utf-8').send(err.body);

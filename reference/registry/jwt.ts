@@ -14,7 +14,8 @@ export interface DevJwtClaims {
   iss: string;
 }
 
-export type JwtVerdict = { ok: true; claims: DevJwtClaims } | { ok: false; reason: 'malformed' | 'bad-signature' | 'expired' };
+export type JwtVerdict =
+  { ok: true; claims: DevJwtClaims } | { ok: false; reason: 'malformed' | 'bad-signature' | 'expired' };
 
 const b64url = (data: string | Buffer): string => Buffer.from(data).toString('base64url');
 
@@ -40,18 +41,26 @@ function parseSegment(segment: string): Record<string, unknown> | undefined {
   }
 }
 
-export function verifyDevJwt(secret: string, token: string, nowMs: number = Date.now(), ignoreExpiry = false): JwtVerdict {
+export function verifyDevJwt(
+  secret: string,
+  token: string,
+  nowMs: number = Date.now(),
+  ignoreExpiry = false,
+): JwtVerdict {
   const parts = token.split('.');
   if (parts.length !== 3) return { ok: false, reason: 'malformed' };
   const [h, p, s] = parts as [string, string, string];
   const header = parseSegment(h);
   const payload = parseSegment(p);
-  if (!header || !payload || header.alg !== 'HS256' || !/^[A-Za-z0-9_-]+$/.test(s)) return { ok: false, reason: 'malformed' };
+  if (!header || !payload || header.alg !== 'HS256' || !/^[A-Za-z0-9_-]+$/.test(s))
+    return { ok: false, reason: 'malformed' };
   const given = Buffer.from(s, 'base64url');
   const expected = mac(secret, `${h}.${p}`);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'bad-signature' };
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    return { ok: false, reason: 'bad-signature' };
   const { sub, iat, exp, iss } = payload;
-  if (typeof sub !== 'string' || sub === '' || typeof iat !== 'number' || typeof exp !== 'number' || iss !== JWT_ISSUER) return { ok: false, reason: 'malformed' };
+  if (typeof sub !== 'string' || sub === '' || typeof iat !== 'number' || typeof exp !== 'number' || iss !== JWT_ISSUER)
+    return { ok: false, reason: 'malformed' };
   if (!ignoreExpiry && nowMs >= exp * 1000) return { ok: false, reason: 'expired' };
   return { ok: true, claims: { sub, iat, exp, iss } };
 }

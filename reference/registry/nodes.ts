@@ -13,9 +13,24 @@ export interface RegistryNode {
 export const UNUSUAL_NODE_ID = 'ref-pack 100%/ü';
 
 const NODES: ReadonlyArray<RegistryNode> = [
-  { id: 'ref-image-tools', name: 'Reference image tools', description: 'Small image nodes of the embedded reference.', publisher: 'reference' },
-  { id: 'ref-upscale-pack', name: 'Reference upscale pack', description: 'Upscalers for the embedded reference.', publisher: 'reference' },
-  { id: UNUSUAL_NODE_ID, name: 'Reference pack with an awkward id', description: 'Its id must be percent-encoded as a path segment.', publisher: 'reference' },
+  {
+    id: 'ref-image-tools',
+    name: 'Reference image tools',
+    description: 'Small image nodes of the embedded reference.',
+    publisher: 'reference',
+  },
+  {
+    id: 'ref-upscale-pack',
+    name: 'Reference upscale pack',
+    description: 'Upscalers for the embedded reference.',
+    publisher: 'reference',
+  },
+  {
+    id: UNUSUAL_NODE_ID,
+    name: 'Reference pack with an awkward id',
+    description: 'Its id must be percent-encoded as a path segment.',
+    publisher: 'reference',
+  },
 ];
 
 export type Translations = Record<string, Record<string, unknown>>;

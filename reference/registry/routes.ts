@@ -19,7 +19,8 @@ function refusedElsewise(err: RegistryError, headers: IncomingHttpHeaders): Regi
   if (err.status !== 401) return err;
   const authorization = headers.authorization;
   if (authorization === undefined) return messageError(404, 'not_found', 'no such route');
-  if (!/^Bearer\s/i.test(authorization) || /neither an API key nor a well-formed JWT/.test(err.message)) return messageError(400, 'bad_request', 'the Authorization header does not hold a credential this registry reads');
+  if (!/^Bearer\s/i.test(authorization) || /neither an API key nor a well-formed JWT/.test(err.message))
+    return messageError(400, 'bad_request', 'the Authorization header does not hold a credential this registry reads');
   return err;
 }
 
@@ -36,12 +37,20 @@ export function registerRegistryRoutes(app: FastifyInstance, policy: RegistryPol
     const fe = err as Partial<FastifyError>;
     // Fastify's own refusals of the body (not JSON, empty, too large, wrong media type).
     if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
-      return sendRegistryError(reply, detailsError(fe.statusCode, 'the request body could not be read', [fe.message ?? 'unreadable body']));
+      return sendRegistryError(
+        reply,
+        detailsError(fe.statusCode, 'the request body could not be read', [fe.message ?? 'unreadable body']),
+      );
     }
     request.log.error(err);
     return sendRegistryError(reply, messageError(500, 'internal_error', 'the registry failed unexpectedly'));
   });
-  app.setNotFoundHandler((request, reply) => sendRegistryError(reply, messageError(404, 'not_found', `no route for ${request.method} ${request.url.split('?')[0]}`)));
+  app.setNotFoundHandler((request, reply) =>
+    sendRegistryError(
+      reply,
+      messageError(404, 'not_found', `no route for ${request.method} ${request.url.split('?')[0]}`),
+    ),
+  );
 
   app.post<{ Params: { nodeId: string } }>('/nodes/:nodeId/translations', async (request, reply) => {
     let principal;
@@ -59,7 +68,12 @@ export function registerRegistryRoutes(app: FastifyInstance, policy: RegistryPol
     // but not allowed (seed W:151 says how a caller is authenticated, not who may write).
     if (publisherOnly && (principal.kind === 'jwt' || principal.kind === 'api-key')) {
       const caller = principal.kind === 'jwt' ? principal.subject : principal.account;
-      if (caller !== CONTROL_PUBLISHER) throw messageError(403, 'forbidden', `only the publisher of node ${JSON.stringify(node.id)} may write its translations`);
+      if (caller !== CONTROL_PUBLISHER)
+        throw messageError(
+          403,
+          'forbidden',
+          `only the publisher of node ${JSON.stringify(node.id)} may write its translations`,
+        );
     }
     const translations = store.put(node.id, data);
     return reply

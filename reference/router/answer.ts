@@ -14,7 +14,13 @@ export interface Answer {
   body: Buffer;
 }
 
-export function errorAnswer(status: number, errorType: string, detail: string, headers: Record<string, string> = {}, extra: Record<string, unknown> = {}): Answer {
+export function errorAnswer(
+  status: number,
+  errorType: string,
+  detail: string,
+  headers: Record<string, string> = {},
+  extra: Record<string, unknown> = {},
+): Answer {
   return {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', [H.errorType]: errorType, ...headers },
@@ -28,18 +34,38 @@ export function failureAnswer(answer: Exclude<PartnerAnswer, { kind: 'ok' }>, mo
     case 'unavailable':
     case 'unparseable': {
       const upstream = String(answer.upstreamStatus);
-      const why = answer.kind === 'unavailable' ? 'the provider could not take the call' : "the provider's answer could not be turned into a result";
+      const why =
+        answer.kind === 'unavailable'
+          ? 'the provider could not take the call'
+          : "the provider's answer could not be turned into a result";
       return errorAnswer(502, 'provider_error', `${model.id}: ${why}`, { [H.upstreamStatus]: upstream });
     }
     case 'rejected':
-      return errorAnswer(400, 'invalid_input', `${model.id}: the provider rejected the request as malformed`, { [H.upstreamStatus]: String(answer.upstreamStatus), [H.upstreamDetail]: answer.reason }, { upstream_detail: answer.reason });
+      return errorAnswer(
+        400,
+        'invalid_input',
+        `${model.id}: the provider rejected the request as malformed`,
+        { [H.upstreamStatus]: String(answer.upstreamStatus), [H.upstreamDetail]: answer.reason },
+        { upstream_detail: answer.reason },
+      );
     case 'policy': {
-      return errorAnswer(400, 'content_policy_violation', `${model.id}: the provider refused the request on content-policy grounds`, { [H.refusalSubject]: answer.subject }, { refusal_subject: answer.subject });
+      return errorAnswer(
+        400,
+        'content_policy_violation',
+        `${model.id}: the provider refused the request on content-policy grounds`,
+        { [H.refusalSubject]: answer.subject },
+        { refusal_subject: answer.subject },
+      );
     }
     case 'timeout':
-      return errorAnswer(504, 'deadline_exceeded', `${model.id}: the call passed its deadline; check the bucket before retrying with the same key`, {
-        [H.upstreamStatus]: '504',
-        'Retry-After': '2',
-      });
+      return errorAnswer(
+        504,
+        'deadline_exceeded',
+        `${model.id}: the call passed its deadline; check the bucket before retrying with the same key`,
+        {
+          [H.upstreamStatus]: '504',
+          'Retry-After': '2',
+        },
+      );
   }
 }

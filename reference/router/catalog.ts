@@ -41,9 +41,39 @@ export interface ModelDef {
   sunset?: string;
 }
 
-const ADJECTIVES = ['swift', 'lumen', 'quartz', 'ember', 'nova', 'atlas', 'cobalt', 'drift', 'echo', 'fable', 'glint', 'harbor', 'iris', 'juniper', 'kite', 'lotus', 'mosaic', 'nimbus', 'onyx', 'prism', 'quill', 'raven'];
+const ADJECTIVES = [
+  'swift',
+  'lumen',
+  'quartz',
+  'ember',
+  'nova',
+  'atlas',
+  'cobalt',
+  'drift',
+  'echo',
+  'fable',
+  'glint',
+  'harbor',
+  'iris',
+  'juniper',
+  'kite',
+  'lotus',
+  'mosaic',
+  'nimbus',
+  'onyx',
+  'prism',
+  'quill',
+  'raven',
+];
 const IMAGE_RATES = ['0.0125', '0.03', '0.04', '0.055', '0.0035', '0.00125', '0.08', '0.0205'];
-const ALT_SETS: Alternate[][] = [['fal', 'wavespeed'], ['fal'], ['runware', 'wavespeed'], [], ['higgsfield', 'fal'], ['wavespeed']];
+const ALT_SETS: Alternate[][] = [
+  ['fal', 'wavespeed'],
+  ['fal'],
+  ['runware', 'wavespeed'],
+  [],
+  ['higgsfield', 'fal'],
+  ['wavespeed'],
+];
 
 function imageRates(base: string): Record<string, string> {
   // Edits are metered at their own rate.
@@ -60,23 +90,83 @@ function generated(): ModelDef[] {
   const charges = ['yes', 'no', 'unknown'] as const;
   for (let i = 0; i < 110; i++) {
     const name = `pf-${ADJECTIVES[i % ADJECTIVES.length]}-${Math.floor(i / ADJECTIVES.length) + 1}${i % 7 === 0 ? '.5' : ''}`;
-    push({ provider: 'pixelforge', model: name, kind: 'image', chargesOnPolicyRejection: charges[i % 3], alternates: ALT_SETS[i % ALT_SETS.length], authored: true, closed: i % 2 === 0, rates: imageRates(IMAGE_RATES[i % IMAGE_RATES.length]) });
+    push({
+      provider: 'pixelforge',
+      model: name,
+      kind: 'image',
+      chargesOnPolicyRejection: charges[i % 3],
+      alternates: ALT_SETS[i % ALT_SETS.length],
+      authored: true,
+      closed: i % 2 === 0,
+      rates: imageRates(IMAGE_RATES[i % IMAGE_RATES.length]),
+    });
   }
   for (let i = 0; i < 60; i++) {
     const name = `lm_${ADJECTIVES[(i * 5) % ADJECTIVES.length]}-v${(i % 4) + 1}-${i}`;
-    push({ provider: 'lumina', model: name, kind: 'image', chargesOnPolicyRejection: charges[(i + 1) % 3], alternates: i % 3 === 0 ? ['higgsfield', 'fal'] : [], authored: true, closed: false, rates: imageRates(IMAGE_RATES[(i + 3) % IMAGE_RATES.length]) });
+    push({
+      provider: 'lumina',
+      model: name,
+      kind: 'image',
+      chargesOnPolicyRejection: charges[(i + 1) % 3],
+      alternates: i % 3 === 0 ? ['higgsfield', 'fal'] : [],
+      authored: true,
+      closed: false,
+      rates: imageRates(IMAGE_RATES[(i + 3) % IMAGE_RATES.length]),
+    });
   }
   for (let i = 0; i < 40; i++) {
-    push({ provider: 'vidra', model: `clip-${ADJECTIVES[(i * 3) % ADJECTIVES.length]}-${i}`, kind: 'video', chargesOnPolicyRejection: 'yes', alternates: i % 2 === 0 ? ['fal'] : [], authored: true, closed: false, rates: { text_to_video: '0.0243', image_to_video: '0.0243', reference_to_video: '0.0304', video_to_video: '0.0417' } });
+    push({
+      provider: 'vidra',
+      model: `clip-${ADJECTIVES[(i * 3) % ADJECTIVES.length]}-${i}`,
+      kind: 'video',
+      chargesOnPolicyRejection: 'yes',
+      alternates: i % 2 === 0 ? ['fal'] : [],
+      authored: true,
+      closed: false,
+      rates: {
+        text_to_video: '0.0243',
+        image_to_video: '0.0243',
+        reference_to_video: '0.0304',
+        video_to_video: '0.0417',
+      },
+    });
   }
   for (let i = 0; i < 50; i++) {
-    push({ provider: 'textile', model: `chat-${ADJECTIVES[(i * 7) % ADJECTIVES.length]}-${i}`, kind: 'text', chargesOnPolicyRejection: 'no', alternates: [], authored: true, closed: false, rates: { input_token: '0.0000005', output_token: '0.0000015' } });
+    push({
+      provider: 'textile',
+      model: `chat-${ADJECTIVES[(i * 7) % ADJECTIVES.length]}-${i}`,
+      kind: 'text',
+      chargesOnPolicyRejection: 'no',
+      alternates: [],
+      authored: true,
+      closed: false,
+      rates: { input_token: '0.0000005', output_token: '0.0000015' },
+    });
   }
   for (let i = 0; i < 25; i++) {
-    push({ provider: 'sonora', model: `voice-${ADJECTIVES[(i * 11) % ADJECTIVES.length]}-${i}`, kind: 'audio', chargesOnPolicyRejection: 'unknown', alternates: [], authored: true, closed: true, rates: { character: '0.000015' } });
+    push({
+      provider: 'sonora',
+      model: `voice-${ADJECTIVES[(i * 11) % ADJECTIVES.length]}-${i}`,
+      kind: 'audio',
+      chargesOnPolicyRejection: 'unknown',
+      alternates: [],
+      authored: true,
+      closed: true,
+      rates: { character: '0.000015' },
+    });
   }
   for (let i = 0; i < 20; i++) {
-    push({ provider: 'misc', model: `freeform-${i}`, kind: 'free', chargesOnPolicyRejection: 'unknown', alternates: [], authored: false, closed: false, rates: {}, behaviour: 'unpriced' });
+    push({
+      provider: 'misc',
+      model: `freeform-${i}`,
+      kind: 'free',
+      chargesOnPolicyRejection: 'unknown',
+      alternates: [],
+      authored: false,
+      closed: false,
+      rates: {},
+      behaviour: 'unpriced',
+    });
   }
   return out;
 }
@@ -84,7 +174,17 @@ function generated(): ModelDef[] {
 /** The named models the scenarios use (see targets.yaml, reference entry, router.scenario). */
 function named(): ModelDef[] {
   const image = (model: string, extra: Partial<ModelDef> = {}): ModelDef => ({
-    id: `pixelforge/${model}`, provider: 'pixelforge', model, kind: 'image', chargesOnPolicyRejection: 'no', alternates: ['fal', 'wavespeed'], authored: true, closed: true, rates: imageRates('0.0125'), listed: true, ...extra,
+    id: `pixelforge/${model}`,
+    provider: 'pixelforge',
+    model,
+    kind: 'image',
+    chargesOnPolicyRejection: 'no',
+    alternates: ['fal', 'wavespeed'],
+    authored: true,
+    closed: true,
+    rates: imageRates('0.0125'),
+    listed: true,
+    ...extra,
   });
   return [
     image('pf-flux-lite'),
@@ -102,11 +202,73 @@ function named(): ModelDef[] {
     image('pf-sunset', { sunset: '2099-12-31' }),
     image('pf-legacy-1', { listed: false, retired: { on: '2025-03-31' } }),
     image('pf-legacy-2', { listed: false, retired: { on: '2025-06-30', successor: 'pixelforge/pf-flux-lite' } }),
-    { id: 'vidra/seedance-sim', provider: 'vidra', model: 'seedance-sim', kind: 'video', chargesOnPolicyRejection: 'yes', alternates: ['fal'], authored: true, closed: false, rates: { text_to_video: '0.0243', image_to_video: '0.0289', reference_to_video: '0.0304', video_to_video: '0.0417' }, listed: true },
-    { id: 'textile/chat-small', provider: 'textile', model: 'chat-small', kind: 'text', chargesOnPolicyRejection: 'no', alternates: [], authored: true, closed: false, rates: { input_token: '0.0000005', output_token: '0.0000015' }, listed: true },
-    { id: 'textile/chat-stale', provider: 'textile', model: 'chat-stale', kind: 'text', chargesOnPolicyRejection: 'no', alternates: [], authored: true, closed: false, rates: { input_token: '0.0000005', output_token: '0.0000015' }, behaviour: 'stale-card', listed: true },
-    { id: 'sonora/tts-mini', provider: 'sonora', model: 'tts-mini', kind: 'audio', chargesOnPolicyRejection: 'unknown', alternates: [], authored: true, closed: true, rates: { character: '0.000015' }, listed: true },
-    { id: 'misc/freeform', provider: 'misc', model: 'freeform', kind: 'free', chargesOnPolicyRejection: 'unknown', alternates: [], authored: false, closed: false, rates: {}, behaviour: 'unpriced', listed: true },
+    {
+      id: 'vidra/seedance-sim',
+      provider: 'vidra',
+      model: 'seedance-sim',
+      kind: 'video',
+      chargesOnPolicyRejection: 'yes',
+      alternates: ['fal'],
+      authored: true,
+      closed: false,
+      rates: {
+        text_to_video: '0.0243',
+        image_to_video: '0.0289',
+        reference_to_video: '0.0304',
+        video_to_video: '0.0417',
+      },
+      listed: true,
+    },
+    {
+      id: 'textile/chat-small',
+      provider: 'textile',
+      model: 'chat-small',
+      kind: 'text',
+      chargesOnPolicyRejection: 'no',
+      alternates: [],
+      authored: true,
+      closed: false,
+      rates: { input_token: '0.0000005', output_token: '0.0000015' },
+      listed: true,
+    },
+    {
+      id: 'textile/chat-stale',
+      provider: 'textile',
+      model: 'chat-stale',
+      kind: 'text',
+      chargesOnPolicyRejection: 'no',
+      alternates: [],
+      authored: true,
+      closed: false,
+      rates: { input_token: '0.0000005', output_token: '0.0000015' },
+      behaviour: 'stale-card',
+      listed: true,
+    },
+    {
+      id: 'sonora/tts-mini',
+      provider: 'sonora',
+      model: 'tts-mini',
+      kind: 'audio',
+      chargesOnPolicyRejection: 'unknown',
+      alternates: [],
+      authored: true,
+      closed: true,
+      rates: { character: '0.000015' },
+      listed: true,
+    },
+    {
+      id: 'misc/freeform',
+      provider: 'misc',
+      model: 'freeform',
+      kind: 'free',
+      chargesOnPolicyRejection: 'unknown',
+      alternates: [],
+      authored: false,
+      closed: false,
+      rates: {},
+      behaviour: 'unpriced',
+      listed: true,
+    },
   ];
 }
 

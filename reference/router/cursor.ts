@@ -26,7 +26,8 @@ export class CursorCodec {
       decipher.setAuthTag(raw.subarray(raw.length - 16));
       const plain = Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]);
       const parsed = JSON.parse(plain.toString('utf8')) as { e?: unknown; p?: unknown };
-      if (parsed.e !== this.epoch || typeof parsed.p !== 'number' || !Number.isInteger(parsed.p) || parsed.p < 0) return undefined;
+      if (parsed.e !== this.epoch || typeof parsed.p !== 'number' || !Number.isInteger(parsed.p) || parsed.p < 0)
+        return undefined;
       return parsed.p;
     } catch {
       return undefined;

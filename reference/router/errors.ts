@@ -22,7 +22,8 @@ export class RouterValidationError extends Error {
   }
 }
 
-export const modelNotFound = (id: string): RouterError => new RouterError(404, 'model_not_found', `model ${id} is not in the catalog`);
+export const modelNotFound = (id: string): RouterError =>
+  new RouterError(404, 'model_not_found', `model ${id} is not in the catalog`);
 export const invalidInput = (detail: string): RouterError => new RouterError(400, 'invalid_input', detail);
 
 /** The two stable detail prefixes of model_provider rule 7. */

@@ -61,7 +61,12 @@ export class IdempotencyStore {
 
   /** A provider produced this answer: the key stays consumed; above the cap it cannot be replayed. */
   record(scope: string, key: string, fingerprint: string, answer: RecordedAnswer, replayable: boolean): void {
-    this.entries.set(this.id(scope, key), { state: 'recorded', fingerprint, at: this.now(), ...(replayable ? { answer } : {}) });
+    this.entries.set(this.id(scope, key), {
+      state: 'recorded',
+      fingerprint,
+      at: this.now(),
+      ...(replayable ? { answer } : {}),
+    });
   }
 
   /** The recorded answer under a key, whatever request it answered. */

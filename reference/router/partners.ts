@@ -23,7 +23,11 @@ export type PartnerAnswer =
 
 export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (isPlainObject(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`;
+  if (isPlainObject(value))
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`)
+      .join(',')}}`;
   return JSON.stringify(value);
 }
 
@@ -58,7 +62,12 @@ function hits(trigger: Trigger | undefined, kind: TriggerKind, leg: Leg): boolea
   return trigger.legs === undefined || trigger.legs.includes(leg.kind === 'native' ? 'native' : leg.provider);
 }
 
-const CDN: Record<string, string> = { fal: 'https://v3.fal.media.example', wavespeed: 'https://cdn.wavespeed.example', runware: 'https://im.runware.example', higgsfield: 'https://cdn.higgsfield.example' };
+const CDN: Record<string, string> = {
+  fal: 'https://v3.fal.media.example',
+  wavespeed: 'https://cdn.wavespeed.example',
+  runware: 'https://im.runware.example',
+  higgsfield: 'https://cdn.higgsfield.example',
+};
 
 function cdnOf(leg: Leg): string {
   return leg.kind === 'alternate' ? CDN[leg.provider] : `https://cdn.${leg.provider}.example`;
@@ -73,9 +82,15 @@ function imageOutput(model: ModelDef, leg: Leg, body: Record<string, unknown>, h
   const width = typeof body.width === 'number' ? body.width : 1024;
   const height = typeof body.height === 'number' ? body.height : 1024;
   const seed = typeof body.seed === 'number' ? body.seed : parseInt(h.slice(0, 8), 16) % 2147483647;
-  const images = Array.from({ length: n }, (_, i) => ({ url: `${cdnOf(leg)}/out/${h.slice(0, 24)}-${i}.png`, width, height, content_type: 'image/png' }));
+  const images = Array.from({ length: n }, (_, i) => ({
+    url: `${cdnOf(leg)}/out/${h.slice(0, 24)}-${i}.png`,
+    width,
+    height,
+    content_type: 'image/png',
+  }));
   const out: Record<string, unknown> = { images, seed, has_nsfw_concepts: images.map(() => false) };
-  if (model.behaviour === 'gallery') out.gallery = Array.from({ length: 3000 }, (_, i) => `${cdnOf(leg)}/gallery/${h.slice(0, 40)}/${i}.png`);
+  if (model.behaviour === 'gallery')
+    out.gallery = Array.from({ length: 3000 }, (_, i) => `${cdnOf(leg)}/gallery/${h.slice(0, 40)}/${i}.png`);
   return out;
 }
 
@@ -84,7 +99,12 @@ function rawAlternateImage(provider: Alternate, body: Record<string, unknown>, h
   const url = `${CDN[provider]}/out/${h.slice(0, 24)}-0.png`;
   switch (provider) {
     case 'fal':
-      return { images: [{ url, content_type: 'image/png' }], timings: { inference: 0.42 }, seed: parseInt(h.slice(0, 6), 16), prompt: body.prompt };
+      return {
+        images: [{ url, content_type: 'image/png' }],
+        timings: { inference: 0.42 },
+        seed: parseInt(h.slice(0, 6), 16),
+        prompt: body.prompt,
+      };
     case 'wavespeed':
       return { data: { id: h.slice(0, 16), outputs: [url], status: 'completed' } };
     case 'runware':
@@ -95,7 +115,12 @@ function rawAlternateImage(provider: Alternate, body: Record<string, unknown>, h
 }
 
 /** What each alternate's own schema requires (strict mode forwards the body as is). */
-const ALTERNATE_REQUIRES: Record<Alternate, string> = { fal: 'prompt', wavespeed: 'text', runware: 'positivePrompt', higgsfield: 'prompt' };
+const ALTERNATE_REQUIRES: Record<Alternate, string> = {
+  fal: 'prompt',
+  wavespeed: 'text',
+  runware: 'positivePrompt',
+  higgsfield: 'prompt',
+};
 
 export interface Dispatch {
   model: ModelDef;
@@ -110,7 +135,8 @@ export interface Dispatch {
 export function callPartner(dispatch: Dispatch): PartnerAnswer {
   const answer = generate(dispatch);
   // Cut off mid-generation: the caller's call ends at its deadline, the partner finishes anyway.
-  if (hits(triggerIn(dispatch.body), 'cutoff', dispatch.leg) && answer.kind === 'ok') return { kind: 'timeout', finished: answer };
+  if (hits(triggerIn(dispatch.body), 'cutoff', dispatch.leg) && answer.kind === 'ok')
+    return { kind: 'timeout', finished: answer };
   return answer;
 }
 
@@ -122,39 +148,72 @@ export function holdsPartnerLink(body: Buffer): boolean {
 
 function generate({ model, leg, body, strict, imageCap }: Dispatch): PartnerAnswer {
   const trigger = triggerIn(body);
-  if (imageCap !== undefined && model.kind === 'image' && typeof body.num_images === 'number' && body.num_images > imageCap) {
-    return { kind: 'rejected', upstreamStatus: 400, reason: `num_images: this partner makes at most ${imageCap} images per call` };
+  if (
+    imageCap !== undefined &&
+    model.kind === 'image' &&
+    typeof body.num_images === 'number' &&
+    body.num_images > imageCap
+  ) {
+    return {
+      kind: 'rejected',
+      upstreamStatus: 400,
+      reason: `num_images: this partner makes at most ${imageCap} images per call`,
+    };
   }
   if (hits(trigger, 'fail', leg)) return { kind: 'unavailable', upstreamStatus: 503 };
   if (model.behaviour === 'native-fails' && leg.kind === 'native') return { kind: 'unavailable', upstreamStatus: 503 };
   if (model.behaviour === 'broken-output') return { kind: 'unparseable', upstreamStatus: 200 };
   if (model.behaviour === 'deadline' || hits(trigger, 'timeout', leg)) return { kind: 'timeout' };
-  if (hits(trigger, 'malformed', leg)) return { kind: 'rejected', upstreamStatus: 400, reason: 'the prompt contains a token the model does not accept' };
+  if (hits(trigger, 'malformed', leg))
+    return { kind: 'rejected', upstreamStatus: 400, reason: 'the prompt contains a token the model does not accept' };
   if (trigger?.kind === 'policy') return { kind: 'policy', subject: trigger.subject };
 
   const h = digest(model.id, leg.provider, strict ? 'strict' : 'native', canonical(body));
   if (strict && leg.kind === 'alternate') {
     const needs = ALTERNATE_REQUIRES[leg.provider];
-    if (typeof body[needs] !== 'string') return { kind: 'rejected', upstreamStatus: 422, reason: `${leg.provider} requires the field ${needs}` };
+    if (typeof body[needs] !== 'string')
+      return { kind: 'rejected', upstreamStatus: 422, reason: `${leg.provider} requires the field ${needs}` };
     return json(rawAlternateImage(leg.provider, body, h));
   }
   switch (model.kind) {
     case 'image':
       return json(imageOutput(model, leg, body, h));
     case 'video': {
-      const op = (body.content as Array<Record<string, unknown>>).some((i) => i.type === 'video_url') ? 'video_to_video' : 'generation';
-      return json({ id: `cgt-${h.slice(0, 20)}`, model: model.model, status: 'succeeded', content: { video_url: `${cdnOf(leg)}/video/${h.slice(0, 24)}.mp4` }, usage: { completion_tokens: parseInt(h.slice(0, 4), 16) }, operation: op });
+      const op = (body.content as Array<Record<string, unknown>>).some((i) => i.type === 'video_url')
+        ? 'video_to_video'
+        : 'generation';
+      return json({
+        id: `cgt-${h.slice(0, 20)}`,
+        model: model.model,
+        status: 'succeeded',
+        content: { video_url: `${cdnOf(leg)}/video/${h.slice(0, 24)}.mp4` },
+        usage: { completion_tokens: parseInt(h.slice(0, 4), 16) },
+        operation: op,
+      });
     }
     case 'text': {
       const max = typeof body.max_tokens === 'number' ? body.max_tokens : 256;
       const outputTokens = Math.min(max, 8 + (parseInt(h.slice(0, 2), 16) % 24));
-      const answer = json({ id: `chatcmpl-${h.slice(0, 20)}`, object: 'chat.completion', model: model.model, choices: [{ index: 0, message: { role: 'assistant', content: `reply ${h.slice(0, 12)}` }, finish_reason: 'stop' }], usage: { completion_tokens: outputTokens } });
+      const answer = json({
+        id: `chatcmpl-${h.slice(0, 20)}`,
+        object: 'chat.completion',
+        model: model.model,
+        choices: [
+          { index: 0, message: { role: 'assistant', content: `reply ${h.slice(0, 12)}` }, finish_reason: 'stop' },
+        ],
+        usage: { completion_tokens: outputTokens },
+      });
       return { ...answer, outputTokens };
     }
     case 'audio': {
       const seed = Buffer.from(h, 'hex');
       const frames = Buffer.concat(Array.from({ length: 16 }, () => seed));
-      return { kind: 'ok', contentType: 'audio/mpeg', bytes: Buffer.concat([Buffer.from('ID3\u0004\u0000\u0000'), frames]), outputTokens: 0 };
+      return {
+        kind: 'ok',
+        contentType: 'audio/mpeg',
+        bytes: Buffer.concat([Buffer.from('ID3\u0004\u0000\u0000'), frames]),
+        outputTokens: 0,
+      };
     }
     case 'free':
       return json({ ok: true, received_keys: Object.keys(body).sort() });
@@ -173,7 +232,11 @@ const CANNOT_EXPRESS: Record<Alternate, Record<string, string>> = {
 export const CARRIES_EDIT_MEDIA: ReadonlySet<Alternate> = new Set<Alternate>(['fal']);
 
 /** Translates a native body for an alternate: the fields it keeps, and one sentence per dropped field. */
-export function translate(model: ModelDef, provider: Alternate, body: Record<string, unknown>): { body: Record<string, unknown>; dropped: string[] } {
+export function translate(
+  model: ModelDef,
+  provider: Alternate,
+  body: Record<string, unknown>,
+): { body: Record<string, unknown>; dropped: string[] } {
   if (model.kind !== 'image') return { body, dropped: [] };
   const cannot = CANNOT_EXPRESS[provider];
   const kept: Record<string, unknown> = {};

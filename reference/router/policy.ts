@@ -20,7 +20,6 @@ import { undeclaredTopLevel, validateAgainst, type ValidationEntry } from './val
 import type { JsonSchema } from './schemas.ts';
 import { isPlainObject } from '../../lib/values.ts';
 
-
 export interface RouterPolicy {
   // Requests and callers
   /** The body size cap (seed R: 1 MiB). */
@@ -88,7 +87,12 @@ export interface RouterPolicy {
   /** The router's answer to a partner's failure. */
   providerFailure(answer: Exclude<PartnerAnswer, { kind: 'ok' }>, model: ModelDef): Answer;
   /** The output as the provider gave it (native shape, bytes as bytes). */
-  shapeOutput(model: ModelDef, out: { contentType: string; bytes: Buffer }, strict: boolean, leg: Leg): { contentType: string; bytes: Buffer };
+  shapeOutput(
+    model: ModelDef,
+    out: { contentType: string; bytes: Buffer },
+    strict: boolean,
+    leg: Leg,
+  ): { contentType: string; bytes: Buffer };
   // Validation
   /** Whether a body's `model` names the addressed model (every route checks it: the estimate's 422 too). */
   bodyNamesModel(named: string, model: ModelDef, route: Route): boolean;
@@ -158,7 +162,8 @@ export function correctRouterPolicy(): RouterPolicy {
     encodeCursor: (cursors, position) => cursors.encode(position),
     decodeCursor: (cursors, raw) => cursors.decode(raw),
     schemaDocument: (model) => schemaDocument(model, BRAND),
-    schemaFailure: (model) => new RouterError(500, 'internal_error', `the schema document of ${model.id} could not be built; try again later`),
+    schemaFailure: (model) =>
+      new RouterError(500, 'internal_error', `the schema document of ${model.id} could not be built; try again later`),
     nativeAlias: (mp) => (NATIVE_ALIASES as readonly string[]).includes(mp),
     legRefusals: ['edit', 'own-key'],
     carriesEdit: (alt) => CARRIES_EDIT_MEDIA.has(alt),

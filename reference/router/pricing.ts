@@ -55,7 +55,9 @@ export function operationOf(model: ModelDef, body: Record<string, unknown>, byRo
       // A final render is billed like the draft it renders (its id names it).
       const id = textOf((draft.draft_task as Record<string, unknown>).id ?? '');
       const m = /^draft-(t2v|i2v|r2v|v2v)-/.exec(id);
-      return { t2v: 'text_to_video', i2v: 'image_to_video', r2v: 'reference_to_video', v2v: 'video_to_video' }[m?.[1] ?? 't2v']!;
+      return { t2v: 'text_to_video', i2v: 'image_to_video', r2v: 'reference_to_video', v2v: 'video_to_video' }[
+        m?.[1] ?? 't2v'
+      ]!;
     }
     if (byRole) {
       if (items.some((i) => i.role === 'reference_image' || i.role === 'reference_video')) return 'reference_to_video';
@@ -134,10 +136,18 @@ export function quote(
 }
 
 /** The charge of a run that happened: exact figures, or the text model's actual usage. */
-export function charge(model: ModelDef, leg: Leg, body: Record<string, unknown>, outputTokens: number, videoOperation?: (model: ModelDef, body: Record<string, unknown>) => string): Dec | undefined {
+export function charge(
+  model: ModelDef,
+  leg: Leg,
+  body: Record<string, unknown>,
+  outputTokens: number,
+  videoOperation?: (model: ModelDef, body: Record<string, unknown>) => string,
+): Dec | undefined {
   if (model.behaviour === 'unpriced') return undefined;
   if (model.kind === 'text') {
-    return rate(model, leg, 'input_token').timesInt(inputTokens(body)).plus(rate(model, leg, 'output_token').timesInt(outputTokens));
+    return rate(model, leg, 'input_token')
+      .timesInt(inputTokens(body))
+      .plus(rate(model, leg, 'output_token').timesInt(outputTokens));
   }
   const q = quote(model, leg, body, { cardFresh: () => true, ...(videoOperation ? { videoOperation } : {}) });
   return q.source === 'exact' ? q.amount : undefined;
@@ -147,10 +157,22 @@ export function charge(model: ModelDef, leg: Leg, body: Record<string, unknown>,
  * The billed calls a run makes at the provider: the reference's image partners generate one
  * image per call, so `num_images` images are that many calls; other models make one.
  */
-export function billedCalls(model: ModelDef, leg: Leg, body: Record<string, unknown>, outputTokens: number, videoOperation?: (model: ModelDef, body: Record<string, unknown>) => string): Dec[] | undefined {
+export function billedCalls(
+  model: ModelDef,
+  leg: Leg,
+  body: Record<string, unknown>,
+  outputTokens: number,
+  videoOperation?: (model: ModelDef, body: Record<string, unknown>) => string,
+): Dec[] | undefined {
   const total = charge(model, leg, body, outputTokens, videoOperation);
   if (total === undefined) return undefined;
-  const n = model.kind === 'image' && typeof body.num_images === 'number' && Number.isInteger(body.num_images) && body.num_images > 1 ? body.num_images : 1;
+  const n =
+    model.kind === 'image' &&
+    typeof body.num_images === 'number' &&
+    Number.isInteger(body.num_images) &&
+    body.num_images > 1
+      ? body.num_images
+      : 1;
   if (n === 1) return [total];
   const one = charge(model, leg, { ...body, num_images: 1 }, outputTokens, videoOperation) ?? total;
   return Array.from({ length: n }, () => one);
@@ -160,7 +182,13 @@ export function creditsOf(amount: Dec, figures: Figures): Dec {
   return figures.credits(amount.timesInt(CREDITS_PER_DOLLAR));
 }
 
-export function estimateBody(q: Quote, model: ModelDef, leg: Leg, pricingAsOf: string, figures: Figures): Record<string, unknown> {
+export function estimateBody(
+  q: Quote,
+  model: ModelDef,
+  leg: Leg,
+  pricingAsOf: string,
+  figures: Figures,
+): Record<string, unknown> {
   const out: Record<string, unknown> = { source: q.source, currency: 'USD' };
   if (q.source === 'exact') {
     const amount = figures.exact(q.amount);

@@ -1,7 +1,17 @@
 // Who is calling the router: the credential's user and workspace, and what that caller
 // may do (features, provider gates, own keys, credits). Scenario callers are fixed
 // development keys (reference/accounts.ts, ROUTER_KEYS).
-import { API_KEY_PREFIX, REGISTRY_JWT_SECRET, ROUTER_CONCURRENCY_LIMIT, ROUTER_KEYS, ROUTER_LIMITED_ALLOWANCE, type Allowance, type RouterCaller, routerCallerForKey, bearerToken } from '../accounts.ts';
+import {
+  API_KEY_PREFIX,
+  REGISTRY_JWT_SECRET,
+  ROUTER_CONCURRENCY_LIMIT,
+  ROUTER_KEYS,
+  ROUTER_LIMITED_ALLOWANCE,
+  type Allowance,
+  type RouterCaller,
+  routerCallerForKey,
+  bearerToken,
+} from '../accounts.ts';
 import { verifyDevJwt } from '../registry/jwt.ts';
 import type { Alternate } from './catalog.ts';
 import { RouterError } from './errors.ts';
@@ -26,15 +36,96 @@ export interface Principal {
 const STANDARD: ReadonlySet<Alternate> = new Set<Alternate>(['fal', 'wavespeed', 'higgsfield']);
 
 const PRINCIPALS: Record<RouterCaller, Principal> = {
-  alice: { caller: 'alice', user: 'alice', workspace: 'studio', estimates: true, credits: true, enabled: STANDARD, gateDown: false, ownKeys: new Set() },
-  carol: { caller: 'carol', user: 'carol', workspace: 'studio', estimates: true, credits: true, enabled: STANDARD, gateDown: false, ownKeys: new Set() },
-  dave: { caller: 'dave', user: 'dave', estimates: true, credits: true, enabled: STANDARD, gateDown: false, ownKeys: new Set() },
-  byok: { caller: 'byok', user: 'erin', workspace: 'own-keys', estimates: true, credits: true, enabled: STANDARD, gateDown: false, ownKeys: new Set(['pixelforge']) },
-  unfunded: { caller: 'unfunded', user: 'frank', workspace: 'empty', estimates: true, credits: false, enabled: STANDARD, gateDown: false, ownKeys: new Set() },
-  preview: { caller: 'preview', user: 'grace', workspace: 'early', estimates: false, credits: true, enabled: STANDARD, gateDown: false, ownKeys: new Set() },
-  limited: { caller: 'limited', user: 'heidi', workspace: 'small', estimates: true, credits: true, enabled: STANDARD, gateDown: false, ownKeys: new Set() },
-  gatedown: { caller: 'gatedown', user: 'ivan', workspace: 'gated', estimates: true, credits: true, enabled: STANDARD, gateDown: true, ownKeys: new Set() },
-  crowded: { caller: 'crowded', user: 'judy', workspace: 'crowded', estimates: true, credits: true, enabled: STANDARD, gateDown: false, ownKeys: new Set(), inFlightLimit: ROUTER_CONCURRENCY_LIMIT },
+  alice: {
+    caller: 'alice',
+    user: 'alice',
+    workspace: 'studio',
+    estimates: true,
+    credits: true,
+    enabled: STANDARD,
+    gateDown: false,
+    ownKeys: new Set(),
+  },
+  carol: {
+    caller: 'carol',
+    user: 'carol',
+    workspace: 'studio',
+    estimates: true,
+    credits: true,
+    enabled: STANDARD,
+    gateDown: false,
+    ownKeys: new Set(),
+  },
+  dave: {
+    caller: 'dave',
+    user: 'dave',
+    estimates: true,
+    credits: true,
+    enabled: STANDARD,
+    gateDown: false,
+    ownKeys: new Set(),
+  },
+  byok: {
+    caller: 'byok',
+    user: 'erin',
+    workspace: 'own-keys',
+    estimates: true,
+    credits: true,
+    enabled: STANDARD,
+    gateDown: false,
+    ownKeys: new Set(['pixelforge']),
+  },
+  unfunded: {
+    caller: 'unfunded',
+    user: 'frank',
+    workspace: 'empty',
+    estimates: true,
+    credits: false,
+    enabled: STANDARD,
+    gateDown: false,
+    ownKeys: new Set(),
+  },
+  preview: {
+    caller: 'preview',
+    user: 'grace',
+    workspace: 'early',
+    estimates: false,
+    credits: true,
+    enabled: STANDARD,
+    gateDown: false,
+    ownKeys: new Set(),
+  },
+  limited: {
+    caller: 'limited',
+    user: 'heidi',
+    workspace: 'small',
+    estimates: true,
+    credits: true,
+    enabled: STANDARD,
+    gateDown: false,
+    ownKeys: new Set(),
+  },
+  gatedown: {
+    caller: 'gatedown',
+    user: 'ivan',
+    workspace: 'gated',
+    estimates: true,
+    credits: true,
+    enabled: STANDARD,
+    gateDown: true,
+    ownKeys: new Set(),
+  },
+  crowded: {
+    caller: 'crowded',
+    user: 'judy',
+    workspace: 'crowded',
+    estimates: true,
+    credits: true,
+    enabled: STANDARD,
+    gateDown: false,
+    ownKeys: new Set(),
+    inFlightLimit: ROUTER_CONCURRENCY_LIMIT,
+  },
 };
 
 /** The scope of a scenario caller's keys and queued requests (the aged-out request is the default caller's). */
@@ -63,16 +154,26 @@ function jwtCaller(token: string): RouterCaller | undefined {
  * X-API-Key wins when both headers are sent; a bearer value with the key prefix is an API
  * key; anything else is a JWT, accepted when it is a development token of a router caller.
  */
-export function resolvePrincipal(headers: Record<string, string | string[] | undefined>, bearerWins: boolean, jwtRefused = false): Principal {
+export function resolvePrincipal(
+  headers: Record<string, string | string[] | undefined>,
+  bearerWins: boolean,
+  jwtRefused = false,
+): Principal {
   const apiKey = typeof headers['x-api-key'] === 'string' ? headers['x-api-key'] : undefined;
   const auth = typeof headers.authorization === 'string' ? headers.authorization : undefined;
   const bearer = bearerToken(auth);
   const order = bearerWins ? [bearer, apiKey] : [apiKey, bearer];
   const presented = order.find((v) => v !== undefined);
   if (presented === undefined) {
-    throw unauthorized(auth !== undefined ? 'malformed Authorization header; send X-API-Key or Authorization: Bearer <key>' : 'missing credentials; send X-API-Key or Authorization: Bearer <key>');
+    throw unauthorized(
+      auth !== undefined
+        ? 'malformed Authorization header; send X-API-Key or Authorization: Bearer <key>'
+        : 'missing credentials; send X-API-Key or Authorization: Bearer <key>',
+    );
   }
-  const caller = routerCallerForKey(presented) ?? (presented === bearer && !presented.startsWith(API_KEY_PREFIX) && !jwtRefused ? jwtCaller(presented) : undefined);
+  const caller =
+    routerCallerForKey(presented) ??
+    (presented === bearer && !presented.startsWith(API_KEY_PREFIX) && !jwtRefused ? jwtCaller(presented) : undefined);
   if (caller === undefined) {
     throw unauthorized(presented.startsWith(API_KEY_PREFIX) ? 'unknown API key' : 'invalid bearer token');
   }

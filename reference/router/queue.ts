@@ -46,9 +46,20 @@ export class QueueStore {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  add(init: Omit<QueuedRequest, 'id' | 'seq' | 'enqueuedAt' | 'startsAt' | 'endsAt'>, runMs: number, waitMs = QUEUE_WAIT_MS): QueuedRequest {
+  add(
+    init: Omit<QueuedRequest, 'id' | 'seq' | 'enqueuedAt' | 'startsAt' | 'endsAt'>,
+    runMs: number,
+    waitMs = QUEUE_WAIT_MS,
+  ): QueuedRequest {
     const t = this.now();
-    const req: QueuedRequest = { ...init, id: randomUUID(), seq: ++this.admitted, enqueuedAt: t, startsAt: t + waitMs, endsAt: t + waitMs + runMs };
+    const req: QueuedRequest = {
+      ...init,
+      id: randomUUID(),
+      seq: ++this.admitted,
+      enqueuedAt: t,
+      startsAt: t + waitMs,
+      endsAt: t + waitMs + runMs,
+    };
     this.requests.set(req.id, req);
     return req;
   }
@@ -82,7 +93,8 @@ export class QueueStore {
   /** The scope's requests of a model that have not finished (a control's per-caller cap counts them). */
   unfinished(scope: string, modelId: string): number {
     let n = 0;
-    for (const r of this.requests.values()) if (r.scope === scope && r.modelId === modelId && this.status(r) !== 'COMPLETED') n += 1;
+    for (const r of this.requests.values())
+      if (r.scope === scope && r.modelId === modelId && this.status(r) !== 'COMPLETED') n += 1;
     return n;
   }
 
@@ -102,6 +114,10 @@ export class QueueStore {
     r.startsAt = Math.min(r.startsAt, r.endsAt);
     delete r.result;
     r.errorType = 'cancelled';
-    r.failure = { status: 409, errorType: 'cancelled', detail: 'the request was cancelled before it produced a result' };
+    r.failure = {
+      status: 409,
+      errorType: 'cancelled',
+      detail: 'the request was cancelled before it produced a result',
+    };
   }
 }

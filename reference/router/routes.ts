@@ -37,15 +37,26 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
       // reset can reach the client before this answer does (RFC 9112 § 9.6). Keeping the
       // connection lets Node read the rest of the body and the client read the 413.
       reply.removeHeader('connection');
-      return sendError(reply, new RouterError(413, 'invalid_input', `the request body is larger than ${MAX_BODY_BYTES} bytes`));
+      return sendError(
+        reply,
+        new RouterError(413, 'invalid_input', `the request body is larger than ${MAX_BODY_BYTES} bytes`),
+      );
     }
     if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
-      return sendError(reply, invalidInput(`malformed request: ${fe.message ?? 'unreadable body'}; send a JSON object as application/json`));
+      return sendError(
+        reply,
+        invalidInput(`malformed request: ${fe.message ?? 'unreadable body'}; send a JSON object as application/json`),
+      );
     }
     request.log.error({ err }, 'unexpected router error');
     return sendError(reply, new RouterError(500, 'internal_error', 'the router hit an unexpected error'));
   });
-  app.setNotFoundHandler((request, reply) => sendError(reply, new RouterError(404, 'model_not_found', `no route for ${request.method} ${request.url.split('?')[0]}`)));
+  app.setNotFoundHandler((request, reply) =>
+    sendError(
+      reply,
+      new RouterError(404, 'model_not_found', `no route for ${request.method} ${request.url.split('?')[0]}`),
+    ),
+  );
 
   // ---- authentication, then the caller's request allowance ----
   // Callback style too: it runs on every /v2 call (the polls of a load run among them).
@@ -63,7 +74,14 @@ export function registerRouterRoutes(app: FastifyInstance, state: RouterState): 
     const decision = policy.rateDecision(p.caller, state.limiter.take(p.caller));
     if (!decision.allowed) {
       const retryAfter = rateLimitRetryAfter(state, decision.retryAfterSeconds);
-      throw new RouterError(429, 'rate_limited', retryAfter === undefined ? 'request allowance used up; try again once it resets' : `request allowance used up; retry in ${retryAfter} s`, { ...(retryAfter === undefined ? {} : { retryAfter }), headers: state.spendHeaders(scopeOf(p)) });
+      throw new RouterError(
+        429,
+        'rate_limited',
+        retryAfter === undefined
+          ? 'request allowance used up; try again once it resets'
+          : `request allowance used up; retry in ${retryAfter} s`,
+        { ...(retryAfter === undefined ? {} : { retryAfter }), headers: state.spendHeaders(scopeOf(p)) },
+      );
     }
   };
   app.addHook('onRequest', (req, _reply, done) => {

@@ -16,7 +16,12 @@ const IMAGE_INPUT: JsonSchema = {
     height: { type: 'integer', minimum: 256, maximum: 2048, multipleOf: 64, default: 1024 },
     seed: { type: 'integer', minimum: 0, maximum: 2147483647 },
     style: { type: 'string', enum: ['photo', 'illustration', 'render'] },
-    image: { type: 'string', format: 'uri', maxLength: 2048, description: 'An input image: selects the edit (image-to-image) operation.' },
+    image: {
+      type: 'string',
+      format: 'uri',
+      maxLength: 2048,
+      description: 'An input image: selects the edit (image-to-image) operation.',
+    },
     options: {
       type: 'object',
       properties: {
@@ -36,7 +41,12 @@ const IMAGE_OUTPUT: JsonSchema = {
       items: {
         type: 'object',
         required: ['url'],
-        properties: { url: { type: 'string' }, width: { type: 'integer' }, height: { type: 'integer' }, content_type: { type: 'string' } },
+        properties: {
+          url: { type: 'string' },
+          width: { type: 'integer' },
+          height: { type: 'integer' },
+          content_type: { type: 'string' },
+        },
       },
     },
     seed: { type: 'integer' },
@@ -73,7 +83,11 @@ const VIDEO_INPUT: JsonSchema = {
 const VIDEO_OUTPUT: JsonSchema = {
   type: 'object',
   required: ['id', 'status'],
-  properties: { id: { type: 'string' }, status: { type: 'string' }, content: { type: 'object', properties: { video_url: { type: 'string' } } } },
+  properties: {
+    id: { type: 'string' },
+    status: { type: 'string' },
+    content: { type: 'object', properties: { video_url: { type: 'string' } } },
+  },
 };
 
 const TEXT_INPUT: JsonSchema = {
@@ -88,7 +102,10 @@ const TEXT_INPUT: JsonSchema = {
       items: {
         type: 'object',
         required: ['role', 'content'],
-        properties: { role: { type: 'string', enum: ['system', 'user', 'assistant'] }, content: { type: 'string', minLength: 1, maxLength: 8000 } },
+        properties: {
+          role: { type: 'string', enum: ['system', 'user', 'assistant'] },
+          content: { type: 'string', minLength: 1, maxLength: 8000 },
+        },
       },
     },
     max_tokens: { type: 'integer', minimum: 1, maximum: 8192 },
@@ -99,7 +116,11 @@ const TEXT_INPUT: JsonSchema = {
 const TEXT_OUTPUT: JsonSchema = {
   type: 'object',
   required: ['choices'],
-  properties: { id: { type: 'string' }, choices: { type: 'array', items: { type: 'object' } }, usage: { type: 'object' } },
+  properties: {
+    id: { type: 'string' },
+    choices: { type: 'array', items: { type: 'object' } },
+    usage: { type: 'object' },
+  },
 };
 
 const AUDIO_INPUT: JsonSchema = {
@@ -112,7 +133,13 @@ const AUDIO_INPUT: JsonSchema = {
   },
 };
 
-const INPUTS: Record<ModelKind, JsonSchema | undefined> = { image: IMAGE_INPUT, video: VIDEO_INPUT, text: TEXT_INPUT, audio: AUDIO_INPUT, free: undefined };
+const INPUTS: Record<ModelKind, JsonSchema | undefined> = {
+  image: IMAGE_INPUT,
+  video: VIDEO_INPUT,
+  text: TEXT_INPUT,
+  audio: AUDIO_INPUT,
+  free: undefined,
+};
 
 export function inputSchema(model: ModelDef): JsonSchema | undefined {
   const base = INPUTS[model.kind];
@@ -141,7 +168,11 @@ export interface SchemaDocument {
 }
 
 /** The model's document, serialised once so its ETag is a strong tag of exactly these bytes. */
-export function schemaDocument(model: ModelDef, brand: string, input: JsonSchema | undefined = inputSchema(model)): SchemaDocument {
+export function schemaDocument(
+  model: ModelDef,
+  brand: string,
+  input: JsonSchema | undefined = inputSchema(model),
+): SchemaDocument {
   const b = brand.toLowerCase();
   const doc = {
     openapi: '3.1.0',
@@ -153,7 +184,10 @@ export function schemaDocument(model: ModelDef, brand: string, input: JsonSchema
       [`/v2/models/${model.id}`]: {
         post: {
           operationId: `run_${model.id.replace(/[^a-z0-9]/g, '_')}`,
-          requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/Input' } } } },
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Input' } } },
+          },
           responses: { '200': { description: 'The model output.', content: outputContent(model.kind) } },
         },
       },

@@ -75,6 +75,10 @@ export class RouterState {
   spendHeaders(scope: string): Record<string, string> {
     const current = this.inFlight.get(scope) ?? 0;
     const remaining = Math.max(0, SPEND_LIMIT_CENTS - current);
-    return { 'X-Committed-Spend-Limit': String(SPEND_LIMIT_CENTS), 'X-Committed-Spend-Current': String(current), 'X-Committed-Spend-Remaining': String(remaining) };
+    return {
+      'X-Committed-Spend-Limit': String(SPEND_LIMIT_CENTS),
+      'X-Committed-Spend-Current': String(current),
+      'X-Committed-Spend-Remaining': String(remaining),
+    };
   }
 }

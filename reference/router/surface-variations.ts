@@ -27,18 +27,26 @@ export function listedModels(state: RouterState): ReadonlyArray<ModelDef> {
 function withoutMaxLength(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(withoutMaxLength);
   if (schema === null || typeof schema !== 'object') return schema;
-  return Object.fromEntries(Object.entries(schema).filter(([k]) => k !== 'maxLength').map(([k, v]) => [k, withoutMaxLength(v)]));
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([k]) => k !== 'maxLength')
+      .map(([k, v]) => [k, withoutMaxLength(v)]),
+  );
 }
 
 /** The input schema the router validates against and serves. */
 export function servedInputSchema(state: RouterState, model: ModelDef): JsonSchema | undefined {
   const schema = inputSchema(model);
-  return schema !== undefined && state.isControl('router-schemas-without-max-length') ? (withoutMaxLength(schema) as JsonSchema) : schema;
+  return schema !== undefined && state.isControl('router-schemas-without-max-length')
+    ? (withoutMaxLength(schema) as JsonSchema)
+    : schema;
 }
 
 /** The schema document the router serves (endpoint and snapshot alike). */
 export function servedDocument(state: RouterState, model: ModelDef): SchemaDocument {
-  return state.isControl('router-schemas-without-max-length') ? schemaDocument(model, BRAND, servedInputSchema(state, model)) : state.document(model);
+  return state.isControl('router-schemas-without-max-length')
+    ? schemaDocument(model, BRAND, servedInputSchema(state, model))
+    : state.document(model);
 }
 
 /**
@@ -54,7 +62,13 @@ export function estimatesRefuseAtCapacity(state: RouterState): boolean {
  * router-quote-other-names: the quote members whose names R:58 does not show (currency,
  * model ID, provider leg, the min/max cents) under other names.
  */
-const QUOTE_NAMES: Readonly<Record<string, string>> = { currency: 'currency_code', model_id: 'model', provider: 'provider_leg', min_amount_cents: 'min_cents', max_amount_cents: 'max_cents' };
+const QUOTE_NAMES: Readonly<Record<string, string>> = {
+  currency: 'currency_code',
+  model_id: 'model',
+  provider: 'provider_leg',
+  min_amount_cents: 'min_cents',
+  max_amount_cents: 'max_cents',
+};
 
 /**
  * router-quote-open-vocabulary (estimate route only): the source and reason sets are read
@@ -62,11 +76,16 @@ const QUOTE_NAMES: Readonly<Record<string, string>> = { currency: 'currency_code
  * figure says source `indeterminate`, and a body priced only afterwards says reason
  * `priced_after_run`, both read by a client as unknown / not_quotable.
  */
-export function shapeSurfaceQuote(state: RouterState, quote: Record<string, unknown>, route: 'estimate' | 'submit'): Record<string, unknown> {
+export function shapeSurfaceQuote(
+  state: RouterState,
+  quote: Record<string, unknown>,
+  route: 'estimate' | 'submit',
+): Record<string, unknown> {
   let out = quote;
   if (route === 'estimate' && state.isControl('router-quote-open-vocabulary') && out.source === 'unknown') {
     out = { ...out, source: 'indeterminate', ...(out.reason === 'not_quotable' ? { reason: 'priced_after_run' } : {}) };
   }
-  if (state.isControl('router-quote-other-names')) out = Object.fromEntries(Object.entries(out).map(([k, v]) => [QUOTE_NAMES[k] ?? k, v]));
+  if (state.isControl('router-quote-other-names'))
+    out = Object.fromEntries(Object.entries(out).map(([k, v]) => [QUOTE_NAMES[k] ?? k, v]));
   return out;
 }

@@ -67,34 +67,83 @@ export function validateAgainst(schema: JsonSchema, value: unknown, loc: Loc, ou
     return;
   }
   if (Array.isArray(s.enum) && !s.enum.includes(value)) {
-    out.push({ loc, msg: `Input should be ${s.enum.map((e) => `'${String(e)}'`).join(', ')}`, type: 'enum', ctx: { expected: s.enum.join(', ') }, input: value });
+    out.push({
+      loc,
+      msg: `Input should be ${s.enum.map((e) => `'${String(e)}'`).join(', ')}`,
+      type: 'enum',
+      ctx: { expected: s.enum.join(', ') },
+      input: value,
+    });
     return;
   }
   if (typeof value === 'string') {
     if (typeof s.minLength === 'number' && value.length < s.minLength) {
-      out.push({ loc, msg: `String should have at least ${s.minLength} characters`, type: 'string_too_short', ctx: { min_length: s.minLength }, input: value });
+      out.push({
+        loc,
+        msg: `String should have at least ${s.minLength} characters`,
+        type: 'string_too_short',
+        ctx: { min_length: s.minLength },
+        input: value,
+      });
     } else if (typeof s.maxLength === 'number' && value.length > s.maxLength) {
-      out.push({ loc, msg: `String should have at most ${s.maxLength} characters`, type: 'string_too_long', ctx: { max_length: s.maxLength }, input: value });
+      out.push({
+        loc,
+        msg: `String should have at most ${s.maxLength} characters`,
+        type: 'string_too_long',
+        ctx: { max_length: s.maxLength },
+        input: value,
+      });
     } else if (s.format === 'uri' && !isUri(value)) {
       out.push({ loc, msg: 'Input should be a valid URL', type: 'url_parsing', input: value });
     }
   }
   if (typeof value === 'number') {
     if (typeof s.minimum === 'number' && value < s.minimum) {
-      out.push({ loc, msg: `Input should be greater than or equal to ${s.minimum}`, type: 'greater_than_equal', ctx: { ge: s.minimum }, input: value });
+      out.push({
+        loc,
+        msg: `Input should be greater than or equal to ${s.minimum}`,
+        type: 'greater_than_equal',
+        ctx: { ge: s.minimum },
+        input: value,
+      });
     } else if (typeof s.maximum === 'number' && value > s.maximum) {
-      out.push({ loc, msg: `Input should be less than or equal to ${s.maximum}`, type: 'less_than_equal', ctx: { le: s.maximum }, input: value });
+      out.push({
+        loc,
+        msg: `Input should be less than or equal to ${s.maximum}`,
+        type: 'less_than_equal',
+        ctx: { le: s.maximum },
+        input: value,
+      });
     } else if (typeof s.multipleOf === 'number' && value % s.multipleOf !== 0) {
-      out.push({ loc, msg: `Input should be a multiple of ${s.multipleOf}`, type: 'multiple_of', ctx: { multiple_of: s.multipleOf }, input: value });
+      out.push({
+        loc,
+        msg: `Input should be a multiple of ${s.multipleOf}`,
+        type: 'multiple_of',
+        ctx: { multiple_of: s.multipleOf },
+        input: value,
+      });
     }
   }
   if (Array.isArray(value)) {
     if (typeof s.minItems === 'number' && value.length < s.minItems) {
-      out.push({ loc, msg: `List should have at least ${s.minItems} items`, type: 'too_short', ctx: { min_length: s.minItems, actual_length: value.length }, input: value });
+      out.push({
+        loc,
+        msg: `List should have at least ${s.minItems} items`,
+        type: 'too_short',
+        ctx: { min_length: s.minItems, actual_length: value.length },
+        input: value,
+      });
     } else if (typeof s.maxItems === 'number' && value.length > s.maxItems) {
-      out.push({ loc, msg: `List should have at most ${s.maxItems} items`, type: 'too_long', ctx: { max_length: s.maxItems, actual_length: value.length }, input: value });
+      out.push({
+        loc,
+        msg: `List should have at most ${s.maxItems} items`,
+        type: 'too_long',
+        ctx: { max_length: s.maxItems, actual_length: value.length },
+        input: value,
+      });
     }
-    if (isPlainObject(s.items)) value.forEach((item, i) => validateAgainst(s.items as JsonSchema, item, [...loc, i], out));
+    if (isPlainObject(s.items))
+      value.forEach((item, i) => validateAgainst(s.items as JsonSchema, item, [...loc, i], out));
   }
   if (isPlainObject(value)) {
     const props = isPlainObject(s.properties) ? s.properties : {};
@@ -112,20 +161,30 @@ export function withoutFormats(schema: JsonSchema): JsonSchema {
   const strip = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(strip);
     if (!isPlainObject(v)) return v;
-    return Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'format').map(([k, x]) => [k, strip(x)]));
+    return Object.fromEntries(
+      Object.entries(v)
+        .filter(([k]) => k !== 'format')
+        .map(([k, x]) => [k, strip(x)]),
+    );
   };
   return strip(schema) as JsonSchema;
 }
 
 /** Undeclared top-level fields, for reject_unknown_fields (nested fields are never checked). */
-export function undeclaredTopLevel(schema: JsonSchema, body: Record<string, unknown>, nestedToo = false): ValidationEntry[] {
+export function undeclaredTopLevel(
+  schema: JsonSchema,
+  body: Record<string, unknown>,
+  nestedToo = false,
+): ValidationEntry[] {
   const out: ValidationEntry[] = [];
   const walk = (s: JsonSchema, value: Record<string, unknown>, loc: Loc, top: boolean): void => {
     const props = isPlainObject(s.properties) ? s.properties : {};
     for (const [k, v] of Object.entries(value)) {
       if (!(k in props)) {
-        if (top) out.push({ loc: [...loc, k], msg: 'Extra inputs are not permitted', type: 'extra_forbidden', input: v });
-        else if (nestedToo) out.push({ loc: [...loc, k], msg: 'Extra inputs are not permitted', type: 'extra_forbidden', input: v });
+        if (top)
+          out.push({ loc: [...loc, k], msg: 'Extra inputs are not permitted', type: 'extra_forbidden', input: v });
+        else if (nestedToo)
+          out.push({ loc: [...loc, k], msg: 'Extra inputs are not permitted', type: 'extra_forbidden', input: v });
       } else if (nestedToo && isPlainObject(v) && isPlainObject(props[k])) {
         walk(props[k], v, [...loc, k], false);
       }

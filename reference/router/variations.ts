@@ -22,8 +22,22 @@ export interface MemberNames {
   alternates: string;
 }
 
-const PUBLIC_NAMES: MemberNames = { id: 'id', billing: 'billing', chargesOnPolicyRejection: 'charges_on_policy_rejection', pageSize: 'limit', schemaUrl: 'input_schema_url', alternates: 'model_providers' };
-const OTHER_NAMES: MemberNames = { id: 'model_id', billing: 'billing_facts', chargesOnPolicyRejection: 'charged_on_policy_rejection', pageSize: 'page_size', schemaUrl: 'schema_url', alternates: 'alternates' };
+const PUBLIC_NAMES: MemberNames = {
+  id: 'id',
+  billing: 'billing',
+  chargesOnPolicyRejection: 'charges_on_policy_rejection',
+  pageSize: 'limit',
+  schemaUrl: 'input_schema_url',
+  alternates: 'model_providers',
+};
+const OTHER_NAMES: MemberNames = {
+  id: 'model_id',
+  billing: 'billing_facts',
+  chargesOnPolicyRejection: 'charged_on_policy_rejection',
+  pageSize: 'page_size',
+  schemaUrl: 'schema_url',
+  alternates: 'alternates',
+};
 
 export function memberNames(state: RouterState): MemberNames {
   return state.isControl('router-renamed-members') ? OTHER_NAMES : PUBLIC_NAMES;
@@ -103,22 +117,40 @@ export function rateLimited(state: RouterState, method: string, url: string): bo
  * router-provider-failure-402: a provider that could not take the call (and said nothing
  * the router can report) is a request-level failure, 402 provider_error, not a 502.
  */
-export function providerFailure(state: RouterState, answer: Exclude<PartnerAnswer, { kind: 'ok' }>, model: ModelDef): Answer {
+export function providerFailure(
+  state: RouterState,
+  answer: Exclude<PartnerAnswer, { kind: 'ok' }>,
+  model: ModelDef,
+): Answer {
   if (state.isControl('router-provider-failure-402') && answer.kind === 'unavailable') {
-    return errorAnswer(402, 'provider_error', `${model.id}: the provider could not take the call and reported no reason`, { [H.upstreamStatus]: String(answer.upstreamStatus) });
+    return errorAnswer(
+      402,
+      'provider_error',
+      `${model.id}: the provider could not take the call and reported no reason`,
+      { [H.upstreamStatus]: String(answer.upstreamStatus) },
+    );
   }
   const failed = state.policy.providerFailure(answer, model);
   // router-deadline-own-clock: the router's own clock ends the call, so no provider status is reported.
-  if (state.isControl('router-deadline-own-clock') && answer.kind === 'timeout') return withoutHeader(failed, H.upstreamStatus);
+  if (state.isControl('router-deadline-own-clock') && answer.kind === 'timeout')
+    return withoutHeader(failed, H.upstreamStatus);
   // router-policy-upstream-detail: the provider's reason for a content-policy refusal goes out in the header (no body member).
   if (state.isControl('router-policy-upstream-detail') && answer.kind === 'policy') {
-    return { ...failed, headers: { ...failed.headers, [H.upstreamDetail]: `the provider refused the ${answer.subject} on content-policy grounds` } };
+    return {
+      ...failed,
+      headers: {
+        ...failed.headers,
+        [H.upstreamDetail]: `the provider refused the ${answer.subject} on content-policy grounds`,
+      },
+    };
   }
   return failed;
 }
 
 function withoutHeader(answer: Answer, name: string): Answer {
-  const headers = Object.fromEntries(Object.entries(answer.headers).filter(([k]) => k.toLowerCase() !== name.toLowerCase()));
+  const headers = Object.fromEntries(
+    Object.entries(answer.headers).filter(([k]) => k.toLowerCase() !== name.toLowerCase()),
+  );
   return { ...answer, headers };
 }
 
@@ -138,7 +170,9 @@ export function rateLimitRetryAfter(state: RouterState, seconds: number): number
  * quotes are not charges (R:62) and may price a sibling operation differently (R:66).
  */
 export function quoteVideoOperation(state: RouterState): (model: ModelDef, body: Record<string, unknown>) => string {
-  return state.isControl('router-video-quotes-by-role') ? (model, body) => operationOf(model, body, true) : state.policy.videoOperation;
+  return state.isControl('router-video-quotes-by-role')
+    ? (model, body) => operationOf(model, body, true)
+    : state.policy.videoOperation;
 }
 
 /**
@@ -146,8 +180,22 @@ export function quoteVideoOperation(state: RouterState): (model: ModelDef, body:
  * native output, so a run on wavespeed without strict mode answers wavespeed's own response,
  * as model_provider rule 4 allows (R:144:8f87a4ad1340), the shape strict mode returns.
  */
-export function alternateAnswer(state: RouterState, model: ModelDef, leg: Leg, strict: boolean, out: { contentType: string; bytes: Buffer }): { contentType: string; bytes: Buffer } {
-  if (!state.isControl('router-alternate-answers-raw') || strict || leg.kind !== 'alternate' || leg.provider !== 'wavespeed' || model.kind !== 'image' || out.contentType !== 'application/json') return out;
+export function alternateAnswer(
+  state: RouterState,
+  model: ModelDef,
+  leg: Leg,
+  strict: boolean,
+  out: { contentType: string; bytes: Buffer },
+): { contentType: string; bytes: Buffer } {
+  if (
+    !state.isControl('router-alternate-answers-raw') ||
+    strict ||
+    leg.kind !== 'alternate' ||
+    leg.provider !== 'wavespeed' ||
+    model.kind !== 'image' ||
+    out.contentType !== 'application/json'
+  )
+    return out;
   const native = JSON.parse(out.bytes.toString('utf8')) as { images?: Array<{ url?: unknown }> };
   const outputs = (native.images ?? []).map((i) => i.url).filter((u): u is string => typeof u === 'string');
   const id = createHash('sha256').update(out.bytes).digest('hex').slice(0, 16);
@@ -164,8 +212,17 @@ export function schemaFailureBucket(state: RouterState): string | undefined {
  * new generation_id, as a sampler without a fixed seed does), so a queued request's collect and
  * a later synchronous run of the same input differ; a replay or a second collect does not.
  */
-export function generationOf(state: RouterState, model: ModelDef, out: { contentType: string; bytes: Buffer }): { contentType: string; bytes: Buffer } {
-  if (!state.isControl('router-slow-nondeterministic') || model.behaviour !== 'slow' || out.contentType !== 'application/json') return out;
+export function generationOf(
+  state: RouterState,
+  model: ModelDef,
+  out: { contentType: string; bytes: Buffer },
+): { contentType: string; bytes: Buffer } {
+  if (
+    !state.isControl('router-slow-nondeterministic') ||
+    model.behaviour !== 'slow' ||
+    out.contentType !== 'application/json'
+  )
+    return out;
   const doc = JSON.parse(out.bytes.toString('utf8')) as unknown;
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) return out;
   return { ...out, bytes: Buffer.from(JSON.stringify({ ...doc, generation_id: randomUUID() })) };

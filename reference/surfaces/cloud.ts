@@ -1,4 +1,11 @@
-import { API_KEY_PREFIX, CLOUD_KEYS, FORBIDDEN_KEY, CLOUD_OAUTH_TOKENS, CLOUD_SESSION_SECRET, bearerToken } from '../accounts.ts';
+import {
+  API_KEY_PREFIX,
+  CLOUD_KEYS,
+  FORBIDDEN_KEY,
+  CLOUD_OAUTH_TOKENS,
+  CLOUD_SESSION_SECRET,
+  bearerToken,
+} from '../accounts.ts';
 import { verifyDevJwt } from '../registry/jwt.ts';
 import { createSurfaceApp } from '../app.ts';
 import type { ReferenceContext } from '../context.ts';
@@ -15,7 +22,8 @@ import type { SurfaceDefinition } from './surface.ts';
 const unauthorized = (message: string): ApiError => new ApiError('unauthorized', message);
 
 /** Seed W § Errors: forbidden 403 = authenticated but not allowed. */
-export const keyNotAllowed = (): ApiError => new ApiError('forbidden', 'this key is valid but its scopes do not include the workflow API');
+export const keyNotAllowed = (): ApiError =>
+  new ApiError('forbidden', 'this key is valid but its scopes do not include the workflow API');
 
 function cloudResolver(ctx: ReferenceContext): AccountResolver {
   return (header) => {
@@ -50,7 +58,14 @@ export const cloudSurface: SurfaceDefinition = {
     registerAssetRoutes(app, ctx, guard, { signedUrls: true, retention: true, baseUrl: () => ctx.baseUrl('cloud') });
     registerStorageRoute(app, ctx);
     // The hosted cloud keeps labels and charges credits, but does not list jobs yet (501).
-    registerJobRoutes(app, ctx, guard, { scope: () => 'cloud', mountPrefix: () => '', baseUrl: () => ctx.baseUrl('cloud'), labels: true, listing: false, credits: true });
+    registerJobRoutes(app, ctx, guard, {
+      scope: () => 'cloud',
+      mountPrefix: () => '',
+      baseUrl: () => ctx.baseUrl('cloud'),
+      labels: true,
+      listing: false,
+      credits: true,
+    });
     registerWorkflowPage(app, ctx);
     // The deprecated v1 operations (X-API-Key) and their WebSocket stream.
     registerV1(app, ctx);

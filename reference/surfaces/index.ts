@@ -6,4 +6,10 @@ import { registrySurface } from './registry.ts';
 import type { SurfaceDefinition } from './surface.ts';
 
 // Port offsets 2..4 are reserved for serverless, router and registry.
-export const SURFACES: ReadonlyArray<SurfaceDefinition> = [localSurface, cloudSurface, serverlessSurface, routerSurface, registrySurface];
+export const SURFACES: ReadonlyArray<SurfaceDefinition> = [
+  localSurface,
+  cloudSurface,
+  serverlessSurface,
+  routerSurface,
+  registrySurface,
+];

@@ -38,7 +38,14 @@ export const localSurface: SurfaceDefinition = {
     const guard = createGuard(localResolver(ctx), ctx.limiter);
     registerAssetRoutes(app, ctx, guard, { signedUrls: false, retention: false, baseUrl: () => ctx.baseUrl('local') });
     // The proxy lists jobs but keeps no labels; no credits apply.
-    registerJobRoutes(app, ctx, guard, { scope: () => 'local', mountPrefix: () => '', baseUrl: () => ctx.baseUrl('local'), labels: false, listing: true, credits: false });
+    registerJobRoutes(app, ctx, guard, {
+      scope: () => 'local',
+      mountPrefix: () => '',
+      baseUrl: () => ctx.baseUrl('local'),
+      labels: false,
+      listing: true,
+      credits: false,
+    });
     registerWorkflowPage(app, ctx);
     // The same proxy as configured with its optional static bearer token (seed W §
     // Authentication 3), mounted beside the open one so one reference shows both setups.
@@ -47,7 +54,14 @@ export const localSurface: SurfaceDefinition = {
     await app.register(
       async (sub) => {
         registerAssetRoutes(sub, ctx, tokenGuard, { signedUrls: false, retention: false, baseUrl: tokenBase });
-        registerJobRoutes(sub, ctx, tokenGuard, { scope: () => 'local', mountPrefix: () => LOCAL_TOKEN_MOUNT, baseUrl: tokenBase, labels: false, listing: true, credits: false });
+        registerJobRoutes(sub, ctx, tokenGuard, {
+          scope: () => 'local',
+          mountPrefix: () => LOCAL_TOKEN_MOUNT,
+          baseUrl: tokenBase,
+          labels: false,
+          listing: true,
+          credits: false,
+        });
       },
       { prefix: LOCAL_TOKEN_MOUNT },
     );

@@ -2,7 +2,14 @@
 // mounted under /deployment/<id> on one port (the public gateway's mount prefix), so one
 // reference can show every deployment state: ready, warming up, without GPU capacity, stopped.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { API_KEY_PREFIX, FORBIDDEN_KEY, SSO_BOUND_KEY, SSO_ORGANIZATION_ID, bearerToken, cloudAccountForKey } from '../accounts.ts';
+import {
+  API_KEY_PREFIX,
+  FORBIDDEN_KEY,
+  SSO_BOUND_KEY,
+  SSO_ORGANIZATION_ID,
+  bearerToken,
+  cloudAccountForKey,
+} from '../accounts.ts';
 import { createSurfaceApp } from '../app.ts';
 import type { ReferenceContext } from '../context.ts';
 import { ApiError, notFound } from '../errors.ts';
@@ -17,13 +24,17 @@ import { DEPLOYMENT_WORKFLOW } from '../v2/deployments.ts';
 
 function serverlessResolver(ctx: ReferenceContext): AccountResolver {
   return (header, request) => {
-    if (header === undefined) throw new ApiError('unauthorized', 'missing Authorization header; send Authorization: Bearer <API key>');
+    if (header === undefined)
+      throw new ApiError('unauthorized', 'missing Authorization header; send Authorization: Bearer <API key>');
     const token = bearerToken(header);
-    if (token === undefined) throw new ApiError('unauthorized', 'malformed Authorization header; expected Bearer <API key>');
+    if (token === undefined)
+      throw new ApiError('unauthorized', 'malformed Authorization header; expected Bearer <API key>');
     if (token === SSO_BOUND_KEY) {
       const acting = ctx.policy.v2.ssoBoundAccount(request);
       if (acting !== undefined) return acting;
-      throw new ApiError('sso_required', 'this account must sign in through its organization single sign-on', { organizationId: SSO_ORGANIZATION_ID });
+      throw new ApiError('sso_required', 'this account must sign in through its organization single sign-on', {
+        organizationId: SSO_ORGANIZATION_ID,
+      });
     }
     if (token === FORBIDDEN_KEY) throw keyNotAllowed();
     const account = cloudAccountForKey(token);
@@ -53,14 +64,29 @@ export const serverlessSurface: SurfaceDefinition = {
           const state = ctx.policy.v2.deploymentState(deploymentOf(request));
           if (state === undefined) throw notFound('deployment');
           await guard.authenticate(request);
-          if (state === 'not_ready') throw new ApiError('deployment_not_ready', 'the deployment is starting; retry', { retryAfterSeconds: 5 });
-          if (state === 'unavailable') throw new ApiError('deployment_unavailable', 'the deployment is ready but its GPU provider takes no work yet; retry', { retryAfterSeconds: 10 });
-          if (state === 'stopped') throw new ApiError('deployment_stopped', 'the deployment is stopped; an operator must start it');
+          if (state === 'not_ready')
+            throw new ApiError('deployment_not_ready', 'the deployment is starting; retry', { retryAfterSeconds: 5 });
+          if (state === 'unavailable')
+            throw new ApiError(
+              'deployment_unavailable',
+              'the deployment is ready but its GPU provider takes no work yet; retry',
+              { retryAfterSeconds: 10 },
+            );
+          if (state === 'stopped')
+            throw new ApiError('deployment_stopped', 'the deployment is stopped; an operator must start it');
         });
         // Authenticated above, so routes only charge the rate limit.
-        const rateLimited = { ...guard, admit: async (request: FastifyRequest) => guard.charge(request), authenticate: async () => undefined };
+        const rateLimited = {
+          ...guard,
+          admit: async (request: FastifyRequest) => guard.charge(request),
+          authenticate: async () => undefined,
+        };
         // Hosted: asset reads hand out signed storage URLs, so no content-endpoint base is needed here.
-        registerAssetRoutes(deployment, ctx, rateLimited, { signedUrls: true, retention: true, baseUrl: () => ctx.baseUrl('serverless') });
+        registerAssetRoutes(deployment, ctx, rateLimited, {
+          signedUrls: true,
+          retention: true,
+          baseUrl: () => ctx.baseUrl('serverless'),
+        });
         registerJobRoutes(deployment, ctx, rateLimited, {
           scope: (r) => `serverless:${deploymentOf(r)}`,
           mountPrefix: (r) => `/deployment/${deploymentOf(r)}`,

@@ -7,7 +7,11 @@
 // node would not send.
 import type { ApiWorkflow } from '../engine/types.ts';
 
-const isLink = (v: unknown): v is [string | number, number] => Array.isArray(v) && v.length === 2 && (typeof v[0] === 'string' || typeof v[0] === 'number') && typeof v[1] === 'number';
+const isLink = (v: unknown): v is [string | number, number] =>
+  Array.isArray(v) &&
+  v.length === 2 &&
+  (typeof v[0] === 'string' || typeof v[0] === 'number') &&
+  typeof v[1] === 'number';
 
 /** Each node's signature: its class and inputs, with links replaced by the linked node's signature. */
 function nodeSignatures(workflow: ApiWorkflow): Map<string, string> {
@@ -38,7 +42,14 @@ function nodeSignatures(workflow: ApiWorkflow): Map<string, string> {
 /** The workflow with every cached node's time taken away (its `seconds` input 0): cached work finishes at once. */
 export function withCachedWorkInstant(workflow: ApiWorkflow, cached: ReadonlySet<string>): ApiWorkflow {
   if (cached.size === 0) return workflow;
-  return Object.fromEntries(Object.entries(workflow).map(([id, node]) => [id, cached.has(id) && typeof node.inputs?.seconds === 'number' ? { ...node, inputs: { ...node.inputs, seconds: 0 } } : node]));
+  return Object.fromEntries(
+    Object.entries(workflow).map(([id, node]) => [
+      id,
+      cached.has(id) && typeof node.inputs?.seconds === 'number'
+        ? { ...node, inputs: { ...node.inputs, seconds: 0 } }
+        : node,
+    ]),
+  );
 }
 
 export class NodeCache {

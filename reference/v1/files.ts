@@ -67,7 +67,10 @@ function sniff(head: Uint8Array, declared: string | undefined): { contentType: s
   if (starts(PNG)) return { contentType: 'image/png', ext: '.png' };
   if (starts(JPEG)) return { contentType: 'image/jpeg', ext: '.jpg' };
   if (declared === 'image/webp') return { contentType: 'image/webp', ext: '.webp' };
-  return { contentType: declared && declared !== 'application/octet-stream' ? declared : 'application/octet-stream', ext: '.bin' };
+  return {
+    contentType: declared && declared !== 'application/octet-stream' ? declared : 'application/octet-stream',
+    ext: '.bin',
+  };
 }
 
 export interface StoredFile {
@@ -87,7 +90,13 @@ export class V1Files {
   }
 
   /** Commits the staged bytes and files them under their content-derived name. */
-  async store(account: string, staged: StagedBlob, declaredType: string | undefined, subfolder: string, upload: 'image' | 'mask' = 'image'): Promise<StoredFile> {
+  async store(
+    account: string,
+    staged: StagedBlob,
+    declaredType: string | undefined,
+    subfolder: string,
+    upload: 'image' | 'mask' = 'image',
+  ): Promise<StoredFile> {
     await staged.commit();
     const head = await new Promise<Uint8Array>((resolve, reject) => {
       const chunks: Buffer[] = [];

@@ -12,7 +12,12 @@ import { registerUploadRoute } from './assets/upload.ts';
 
 export type { AssetSurface } from './assets/kit.ts';
 
-export function registerAssetRoutes(app: FastifyInstance, ctx: ReferenceContext, guard: Guard, surface: AssetSurface): void {
+export function registerAssetRoutes(
+  app: FastifyInstance,
+  ctx: ReferenceContext,
+  guard: Guard,
+  surface: AssetSurface,
+): void {
   const kit = assetKit(ctx, guard, surface);
   registerUploadRoute(app, kit);
   registerByHashRoutes(app, kit);

@@ -41,7 +41,8 @@ export class CursorCodec {
       return { createdAt: Number(m[1]), id: m[2] };
     }
     const parsed = this.open(cursor);
-    if (parsed === undefined || parsed.s !== scope) throw new ApiError('invalid_cursor', 'cursor is not one this server issued for this listing');
+    if (parsed === undefined || parsed.s !== scope)
+      throw new ApiError('invalid_cursor', 'cursor is not one this server issued for this listing');
     return { createdAt: parsed.t, id: parsed.i };
   }
 

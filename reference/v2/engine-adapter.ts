@@ -31,7 +31,12 @@ export class V2Engine {
     opts: { cacheWork?: boolean } = {},
   ) {
     // Asked when a prompt could start, so a fault installed through the policy is seen.
-    this.executor = new Executor({ host: this.host(), catalog: this.catalog, concurrencyFor: (account) => this.policy.runConcurrency(account), ...(opts.cacheWork ? { nodeCache: new NodeCache() } : {}) });
+    this.executor = new Executor({
+      host: this.host(),
+      catalog: this.catalog,
+      concurrencyFor: (account) => this.policy.runConcurrency(account),
+      ...(opts.cacheWork ? { nodeCache: new NodeCache() } : {}),
+    });
   }
 
   private ownAsset(account: string, id: string) {
@@ -74,7 +79,14 @@ export class V2Engine {
           created_at: new Date(now).toISOString(),
           job_id: out.jobId,
         });
-        return { ref: id, filename, subfolder: '', type: out.kind, contentType: 'image/png', sizeBytes: out.png.byteLength };
+        return {
+          ref: id,
+          filename,
+          subfolder: '',
+          type: out.kind,
+          contentType: 'image/png',
+          sizeBytes: out.png.byteLength,
+        };
       },
     };
   }

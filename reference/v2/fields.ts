@@ -31,14 +31,16 @@ export function blobHash(value: unknown, field: string): string {
 
 export function tag(value: unknown, field: string): string {
   if (typeof value !== 'string' || value === '') throw invalidRequest(field, 'each tag must be a non-empty string');
-  if (value.length > MAX_TAG_LENGTH) throw invalidRequest(field, `each tag must be at most ${MAX_TAG_LENGTH} characters`);
+  if (value.length > MAX_TAG_LENGTH)
+    throw invalidRequest(field, `each tag must be at most ${MAX_TAG_LENGTH} characters`);
   return value;
 }
 
 /** Accepts a JSON number or a form-field string holding a plain integer. */
 export function expiresIn(value: unknown, field: string): number {
   const n = typeof value === 'string' && /^\d{1,9}$/.test(value.trim()) ? Number(value.trim()) : value;
-  if (typeof n !== 'number' || !Number.isInteger(n)) throw invalidRequest(field, 'must be an integer number of seconds');
+  if (typeof n !== 'number' || !Number.isInteger(n))
+    throw invalidRequest(field, 'must be an integer number of seconds');
   if (n < MIN_EXPIRES_IN || n > MAX_EXPIRES_IN) {
     throw invalidRequest(field, `must be between ${MIN_EXPIRES_IN} and ${MAX_EXPIRES_IN} seconds`);
   }

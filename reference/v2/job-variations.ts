@@ -24,11 +24,17 @@ export function fileNameFormRefusal(ctx: ReferenceContext, workflow: unknown, ac
     const source = ctx.engine.catalog.get(cls)?.input.required.image;
     if (source?.type !== 'IMAGE_SOURCE') continue;
     const value = node.inputs.image;
-    if (isPlainObject(value)) objects[id] = { class_type: cls, errors: [{ type: 'invalid_inputs', message: 'input image: give the file name of an uploaded input file' }] };
+    if (isPlainObject(value))
+      objects[id] = {
+        class_type: cls,
+        errors: [{ type: 'invalid_inputs', message: 'input image: give the file name of an uploaded input file' }],
+      };
     else if (typeof value === 'string' && ctx.assets.findOwnedByPath(account, value) === undefined) missing.push(value);
   }
-  if (Object.keys(objects).length > 0) return new ApiError('invalid_workflow', 'the workflow has invalid inputs', { details: { node_errors: objects } });
-  if (missing.length > 0) return new ApiError('missing_asset', `no uploaded input file named ${JSON.stringify(missing[0])}`);
+  if (Object.keys(objects).length > 0)
+    return new ApiError('invalid_workflow', 'the workflow has invalid inputs', { details: { node_errors: objects } });
+  if (missing.length > 0)
+    return new ApiError('missing_asset', `no uploaded input file named ${JSON.stringify(missing[0])}`);
   return undefined;
 }
 
@@ -41,8 +47,18 @@ export function engineTypedRefusal(ctx: ReferenceContext, refusal: Refusal | und
   const nodeErrors = Object.fromEntries(
     Object.entries(refusal.details.node_errors).map(([id, entry]) => [
       id,
-      { ...entry, errors: entry.errors.map((e) => (e.type === 'invalid_inputs' && /^Required input is missing/.test(e.message) ? { ...e, type: 'required_input_missing' } : e)) },
+      {
+        ...entry,
+        errors: entry.errors.map((e) =>
+          e.type === 'invalid_inputs' && /^Required input is missing/.test(e.message)
+            ? { ...e, type: 'required_input_missing' }
+            : e,
+        ),
+      },
     ]),
   );
-  return { ...refusal, details: { ...refusal.details, node_errors: nodeErrors as NonNullable<Refusal['details']>['node_errors'] } };
+  return {
+    ...refusal,
+    details: { ...refusal.details, node_errors: nodeErrors as NonNullable<Refusal['details']>['node_errors'] },
+  };
 }

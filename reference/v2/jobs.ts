@@ -13,7 +13,12 @@ import { registerSubmitRoute } from './jobs/submit.ts';
 
 export type { JobSurface } from './jobs/kit.ts';
 
-export function registerJobRoutes(app: FastifyInstance, ctx: ReferenceContext, guard: Guard, surface: JobSurface): void {
+export function registerJobRoutes(
+  app: FastifyInstance,
+  ctx: ReferenceContext,
+  guard: Guard,
+  surface: JobSurface,
+): void {
   const kit = jobKit(ctx, guard, surface);
   registerSubmitRoute(app, kit);
   registerJobReadRoutes(app, kit);

@@ -60,7 +60,10 @@ export interface V2Policy {
   /** Jobs on one page: exactly `limit`. */
   pageSize(limit: number): number;
   /** Whether a job's labels satisfy the metadata filters. */
-  matchesFilters(labels: Readonly<Record<string, string>> | undefined, filters: Readonly<Record<string, string>>): boolean;
+  matchesFilters(
+    labels: Readonly<Record<string, string>> | undefined,
+    filters: Readonly<Record<string, string>>,
+  ): boolean;
   /** Whose listing a cursor continues: always the caller's. */
   listingOwner(caller: string, cursor: string, cursors: CursorCodec): string;
   /** A cursor's position; one the server cannot read is refused (invalid_cursor). */
@@ -92,7 +95,8 @@ export function correctV2Policy(): V2Policy {
     inputAssetUsable: () => true,
     validateWorkflow: (engine, workflow, account) => engine.validate(workflow, account),
     submitTraits: (account) => accountTraits(account),
-    claimKey: (jobs, scope, account, key) => (jobs.claimKey(scope, account, key) ? { kind: 'claimed' } : { kind: 'reused' }),
+    claimKey: (jobs, scope, account, key) =>
+      jobs.claimKey(scope, account, key) ? { kind: 'claimed' } : { kind: 'reused' },
     cancel: (engine, jobId) => engine.cancel(jobId),
     runConcurrency: (account) => accountTraits(account).concurrency,
     streamEnds: (status) => TERMINAL.has(status),

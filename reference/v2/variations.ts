@@ -9,7 +9,8 @@ import type { LimiterKind } from '../ratelimit.ts';
 /** The 401 message for a JWT bearer on a deployment that takes API keys only (seed W:157:0f28ce1fb567). */
 export function jwtRefusalMessage(ctx: ReferenceContext): string {
   // A control: the same refusal in other words, naming no "JWT" (the seed asks that it says so, not how).
-  if (ctx.isControl('jwt-refusal-plain-words')) return 'session and OAuth tokens are not accepted on this deployment; send an account API key';
+  if (ctx.isControl('jwt-refusal-plain-words'))
+    return 'session and OAuth tokens are not accepted on this deployment; send an account API key';
   return 'this deployment does not accept JWT bearer tokens; use an API key';
 }
 
@@ -30,7 +31,11 @@ export function cloudJwtRefusal(ctx: ReferenceContext, keyPrefix: string): strin
  */
 export function registerWorkflowPage(app: FastifyInstance, ctx: ReferenceContext): void {
   if (!ctx.isControl('workflow-route-html')) return;
-  app.get('/workflow', async (_request, reply) => reply.type('text/html; charset=utf-8').send('<!doctype html><html><head><title>Workflows</title></head><body><div id="app"></div></body></html>'));
+  app.get('/workflow', async (_request, reply) =>
+    reply
+      .type('text/html; charset=utf-8')
+      .send('<!doctype html><html><head><title>Workflows</title></head><body><div id="app"></div></body></html>'),
+  );
 }
 
 /**
@@ -38,15 +43,29 @@ export function registerWorkflowPage(app: FastifyInstance, ctx: ReferenceContext
  * carries members beyond the graph (v2 changes are additive, seed W:22:0217f65ddc94): one
  * unknown top-level member, and a `_meta` on every node, as an engine that titles its nodes does.
  */
-export function deploymentWorkflowBody(ctx: ReferenceContext, graph: Record<string, unknown>, jobId = ''): Record<string, unknown> {
+export function deploymentWorkflowBody(
+  ctx: ReferenceContext,
+  graph: Record<string, unknown>,
+  jobId = '',
+): Record<string, unknown> {
   // A control (issue #29 § 5): the engine's own history entry for the run, the graph inside its
   // `prompt` array beside the run's number, id, extra data and output nodes (the shape is not shown).
   if (ctx.isControl('deployment-workflow-history-form')) {
-    const outputs = Object.entries(graph).filter(([, n]) => ctx.engine.catalog.get(String((n as { class_type?: unknown } | null)?.class_type))?.outputNode === true).map(([id]) => id);
+    const outputs = Object.entries(graph)
+      .filter(
+        ([, n]) =>
+          ctx.engine.catalog.get(String((n as { class_type?: unknown } | null)?.class_type))?.outputNode === true,
+      )
+      .map(([id]) => id);
     return { prompt: [1, jobId, graph, {}, outputs], status: { status_str: 'success', completed: true } };
   }
   if (!ctx.isControl('deployment-workflow-annotated')) return graph;
-  const nodes = Object.fromEntries(Object.entries(graph).map(([id, node]) => [id, typeof node === 'object' && node !== null ? { ...node, _meta: { title: `node ${id}` } } : node]));
+  const nodes = Object.fromEntries(
+    Object.entries(graph).map(([id, node]) => [
+      id,
+      typeof node === 'object' && node !== null ? { ...node, _meta: { title: `node ${id}` } } : node,
+    ]),
+  );
   return { ...nodes, x_reference_control: { note: 'a member beyond the graph' } };
 }
 
@@ -72,5 +91,9 @@ export function v2EngineOptions(isControl: (name: ControlName) => boolean): { ca
 }
 
 export function v2LimiterKind(isControl: (name: ControlName) => boolean): LimiterKind {
-  return isControl('rate-limit-clock-windows') ? 'clock-window' : isControl('rate-limit-token-bucket') ? 'token-bucket' : 'rolling-window';
+  return isControl('rate-limit-clock-windows')
+    ? 'clock-window'
+    : isControl('rate-limit-token-bucket')
+      ? 'token-bucket'
+      : 'rolling-window';
 }

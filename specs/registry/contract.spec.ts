@@ -5,15 +5,20 @@ import { test, rules } from '../../fixtures/test.ts';
 import { attach, unknownNodeId } from '../../lib/registry/requests.ts';
 
 test.describe('Node registry operation › Contract', () => {
-  test('every answer carries a declared status, and every error a JSON body', rules('REGISTRY.CONTRACT.STATUS_DECLARED', 'REGISTRY.CONTRACT.BODY'), async ({ api, requireScenario, target }) => {
-    const nodeId = requireScenario('node_id', 'node to attach translations to') as string;
-    await attach(api, nodeId);
-    // A success under each scheme the target gives: an administrative path may answer differently.
-    const header = target.scenario.admin_secret_header;
-    const secret = target.scenario.admin_secret;
-    if (typeof header === 'string' && typeof secret === 'string') await attach(api, nodeId, { auth: { headers: { [header]: secret } } });
-    await attach(api, nodeId, { auth: 'none' });
-    await attach(api, nodeId, { json: { data: 'fr' } });
-    await attach(api, unknownNodeId());
-  });
+  test(
+    'every answer carries a declared status, and every error a JSON body',
+    rules('REGISTRY.CONTRACT.STATUS_DECLARED', 'REGISTRY.CONTRACT.BODY'),
+    async ({ api, requireScenario, target }) => {
+      const nodeId = requireScenario('node_id', 'node to attach translations to') as string;
+      await attach(api, nodeId);
+      // A success under each scheme the target gives: an administrative path may answer differently.
+      const header = target.scenario.admin_secret_header;
+      const secret = target.scenario.admin_secret;
+      if (typeof header === 'string' && typeof secret === 'string')
+        await attach(api, nodeId, { auth: { headers: { [header]: secret } } });
+      await attach(api, nodeId, { auth: 'none' });
+      await attach(api, nodeId, { json: { data: 'fr' } });
+      await attach(api, unknownNodeId());
+    },
+  );
 });

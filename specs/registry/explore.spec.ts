@@ -5,5 +5,9 @@ import { test, rules } from '../../fixtures/test.ts';
 import { explore } from '../../fixtures/explore.ts';
 
 test.describe('Contract-driven exploration', () => {
-  test('CreateNodeTranslations', rules('REGISTRY.CONTRACT.STATUS_DECLARED', 'REGISTRY.BODY.DATA'), explore('CreateNodeTranslations'));
+  test(
+    'CreateNodeTranslations',
+    rules('REGISTRY.CONTRACT.STATUS_DECLARED', 'REGISTRY.BODY.DATA'),
+    explore('CreateNodeTranslations'),
+  );
 });

@@ -9,18 +9,30 @@ import { attach, checkAccepted, describe } from '../../lib/registry/requests.ts'
 import { AWKWARD, nodeIdArbitrary, sendable } from '../../lib/registry/node-ids.ts';
 
 test.describe('Node registry operation › Path (property)', () => {
-  test('any string is a node id: none, percent-encoded, makes the server fail (assumed)', rules('REGISTRY.NODE.ID_NO_5XX'), async ({ api, profile }, testInfo) => {
-    await assertProperty(testInfo, profile, nodeIdArbitrary(), async (nodeId) => {
-      const res = await attach(api, nodeId);
-      check('REGISTRY.NODE.ID_NO_5XX', res.status < 500, { what: `translations for the node id ${JSON.stringify(nodeId)} (sent as ${encodeURIComponent(nodeId)})`, expected: 'a success or a refusal, not a 5xx', received: describe(res) });
-    });
-  });
+  test(
+    'any string is a node id: none, percent-encoded, makes the server fail (assumed)',
+    rules('REGISTRY.NODE.ID_NO_5XX'),
+    async ({ api, profile }, testInfo) => {
+      await assertProperty(testInfo, profile, nodeIdArbitrary(), async (nodeId) => {
+        const res = await attach(api, nodeId);
+        check('REGISTRY.NODE.ID_NO_5XX', res.status < 500, {
+          what: `translations for the node id ${JSON.stringify(nodeId)} (sent as ${encodeURIComponent(nodeId)})`,
+          expected: 'a success or a refusal, not a 5xx',
+          received: describe(res),
+        });
+      });
+    },
+  );
 
-  test('any string is a node id: after odd ids, a known node is still served', rules('REGISTRY.NODE.PATH_ID'), async ({ api, requireScenario }) => {
-    const known = requireScenario('node_id', 'node to attach translations to') as string;
-    // What the odd ids are answered is the property above's question (SHOULD); here only that
-    // the server goes on serving the node it has.
-    for (const odd of AWKWARD.map((a) => `odd${a}id`).filter(sendable)) await attach(api, odd);
-    checkAccepted('REGISTRY.NODE.PATH_ID', await attach(api, known), 'translations for a known node after odd ids');
-  });
+  test(
+    'any string is a node id: after odd ids, a known node is still served',
+    rules('REGISTRY.NODE.PATH_ID'),
+    async ({ api, requireScenario }) => {
+      const known = requireScenario('node_id', 'node to attach translations to') as string;
+      // What the odd ids are answered is the property above's question (SHOULD); here only that
+      // the server goes on serving the node it has.
+      for (const odd of AWKWARD.map((a) => `odd${a}id`).filter(sendable)) await attach(api, odd);
+      checkAccepted('REGISTRY.NODE.PATH_ID', await attach(api, known), 'translations for a known node after odd ids');
+    },
+  );
 });

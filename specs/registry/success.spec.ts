@@ -5,9 +5,17 @@ import { check } from '../../lib/check.ts';
 import { attach, describe } from '../../lib/registry/requests.ts';
 
 test.describe('Node registry operation › Success', () => {
-  test('translations attached to an existing node are answered 201', rules('REGISTRY.CREATE.STATUS'), async ({ api, requireScenario }) => {
-    const nodeId = requireScenario('node_id', 'node to attach translations to') as string;
-    const res = await attach(api, nodeId);
-    check('REGISTRY.CREATE.STATUS', res.status === 201, { what: 'translations attached with the default credential', expected: '201', received: describe(res) });
-  });
+  test(
+    'translations attached to an existing node are answered 201',
+    rules('REGISTRY.CREATE.STATUS'),
+    async ({ api, requireScenario }) => {
+      const nodeId = requireScenario('node_id', 'node to attach translations to') as string;
+      const res = await attach(api, nodeId);
+      check('REGISTRY.CREATE.STATUS', res.status === 201, {
+        what: 'translations attached with the default credential',
+        expected: '201',
+        received: describe(res),
+      });
+    },
+  );
 });

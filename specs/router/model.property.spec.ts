@@ -18,18 +18,29 @@ import { routerFacts } from '../../lib/router/model/facts.ts';
 import { emptyModel, type RouterModel, type RouterReal } from '../../lib/router/model/state.ts';
 
 test.describe('router state machine (model-based)', () => {
-  test('random sequences of queued submits, polls, collects, cancels and keyed calls by two members of a workspace keep the state the seed fixes', rules('ROUTER.QUEUE.STATUS_CLOSED', 'ROUTER.QUEUE.COLLECT_IDENTICAL', 'ROUTER.IDEM.REPLAY', 'ROUTER.IDEM.SCOPE'), async ({ api, evidence, requireScenario }, testInfo) => {
-    const facts = routerFacts(api, requireScenario, { full: propertyRunsFor().name === 'full' });
-    const budget = modelBudgetFor(undefined, ROUTER_MODEL_BUDGETS);
-    testInfo.setTimeout(testInfo.timeout + budget.timeLimitMs);
-    const outcome = await runModel<RouterModel, RouterReal>({
-      title: testInfo.titlePath.slice(1).join(' › '),
-      budget,
-      recorder: evidence.recorder,
-      phases: routerPhases({ facts }),
-      fresh: (run, trace) => ({ model: emptyModel(), real: { api, facts, trace, run, serial: 0 } }),
-      finish: { label: '(after the last command) collect every request once more, then read its status', fn: windDown },
-    });
-    if (outcome.failure) await testInfo.attach('shortest failing sequence (curl, credentials redacted)', { body: outcome.failure.text, contentType: 'text/plain' });
-  });
+  test(
+    'random sequences of queued submits, polls, collects, cancels and keyed calls by two members of a workspace keep the state the seed fixes',
+    rules('ROUTER.QUEUE.STATUS_CLOSED', 'ROUTER.QUEUE.COLLECT_IDENTICAL', 'ROUTER.IDEM.REPLAY', 'ROUTER.IDEM.SCOPE'),
+    async ({ api, evidence, requireScenario }, testInfo) => {
+      const facts = routerFacts(api, requireScenario, { full: propertyRunsFor().name === 'full' });
+      const budget = modelBudgetFor(undefined, ROUTER_MODEL_BUDGETS);
+      testInfo.setTimeout(testInfo.timeout + budget.timeLimitMs);
+      const outcome = await runModel<RouterModel, RouterReal>({
+        title: testInfo.titlePath.slice(1).join(' › '),
+        budget,
+        recorder: evidence.recorder,
+        phases: routerPhases({ facts }),
+        fresh: (run, trace) => ({ model: emptyModel(), real: { api, facts, trace, run, serial: 0 } }),
+        finish: {
+          label: '(after the last command) collect every request once more, then read its status',
+          fn: windDown,
+        },
+      });
+      if (outcome.failure)
+        await testInfo.attach('shortest failing sequence (curl, credentials redacted)', {
+          body: outcome.failure.text,
+          contentType: 'text/plain',
+        });
+    },
+  );
 });

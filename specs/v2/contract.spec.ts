@@ -9,8 +9,15 @@ import { anyWorkflow, pollToEnd, submitJob } from '../../lib/v2/jobs.ts';
 
 test.describe('Contract', () => {
   test(
-    'every answer has a status, media type, body and headers the contract declares for its operation, and every job record the seed\'s members',
-    rules('V2.CONTRACT.STATUS_DECLARED', 'V2.CONTRACT.BODY', 'V2.CONTRACT.HEADERS', 'V2.CONTRACT.DOCUMENTED', 'V2.JOB.FIELDS', 'V2.JOB.OUTPUT_FIELDS'),
+    "every answer has a status, media type, body and headers the contract declares for its operation, and every job record the seed's members",
+    rules(
+      'V2.CONTRACT.STATUS_DECLARED',
+      'V2.CONTRACT.BODY',
+      'V2.CONTRACT.HEADERS',
+      'V2.CONTRACT.DOCUMENTED',
+      'V2.JOB.FIELDS',
+      'V2.JOB.OUTPUT_FIELDS',
+    ),
     async ({ api, surface }) => {
       // Assets: upload, read, look up and mint by hash, the content (whole and a range), delete.
       const { asset, bytes } = await createAsset(api);

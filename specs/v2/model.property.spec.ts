@@ -31,23 +31,48 @@ async function stateMachine(api: ApiClient, recorder: Recorder, testInfo: TestIn
     budget,
     recorder,
     phases: v2Phases({ facts }),
-    fresh: (run, trace) => ({ model: emptyModel(), real: { api, facts, trace, runLabel: `${facts.nonce}-${run}`, serial: 0 } }),
-    finish: { label: '(after the last command) walk the job list to its end and read every job to its end', fn: windDown },
+    fresh: (run, trace) => ({
+      model: emptyModel(),
+      real: { api, facts, trace, runLabel: `${facts.nonce}-${run}`, serial: 0 },
+    }),
+    finish: {
+      label: '(after the last command) walk the job list to its end and read every job to its end',
+      fn: windDown,
+    },
   });
-  if (outcome.failure) await testInfo.attach('shortest failing sequence (curl, credentials redacted)', { body: outcome.failure.text, contentType: 'text/plain' });
+  if (outcome.failure)
+    await testInfo.attach('shortest failing sequence (curl, credentials redacted)', {
+      body: outcome.failure.text,
+      contentType: 'text/plain',
+    });
 }
 
 test.describe('v2 state machine (model-based)', () => {
-  test('self-hosted proxy: random sequences of uploads, ranged and whole reads, submits, cancels and list walks keep the state the seed fixes', rules('V2.ASSET.DEDUP', 'V2.ASSET.HASH_BLAKE3', 'V2.JOB.IDEMPOTENT', 'V2.JOB.LIST_WALK', 'V2.ASSET.CONTENT_RANGE'), async ({ api, evidence }, testInfo) => {
-    await stateMachine(api, evidence.recorder, testInfo);
-  });
+  test(
+    'self-hosted proxy: random sequences of uploads, ranged and whole reads, submits, cancels and list walks keep the state the seed fixes',
+    rules('V2.ASSET.DEDUP', 'V2.ASSET.HASH_BLAKE3', 'V2.JOB.IDEMPOTENT', 'V2.JOB.LIST_WALK', 'V2.ASSET.CONTENT_RANGE'),
+    async ({ api, evidence }, testInfo) => {
+      await stateMachine(api, evidence.recorder, testInfo);
+    },
+  );
 
-  test('serverless deployment: random sequences of uploads, reads through signed URLs, labelled submits, cancels and label-scoped list walks keep the state the seed fixes', rules('V2.ASSET.DEDUP', 'V2.ASSET.HASH_BLAKE3', 'V2.JOB.IDEMPOTENT', 'V2.JOB.LIST_WALK', 'V2.URL.SIGNED_OPENABLE'), async ({ api, evidence }, testInfo) => {
-    await stateMachine(api, evidence.recorder, testInfo);
-  });
+  test(
+    'serverless deployment: random sequences of uploads, reads through signed URLs, labelled submits, cancels and label-scoped list walks keep the state the seed fixes',
+    rules('V2.ASSET.DEDUP', 'V2.ASSET.HASH_BLAKE3', 'V2.JOB.IDEMPOTENT', 'V2.JOB.LIST_WALK', 'V2.URL.SIGNED_OPENABLE'),
+    async ({ api, evidence }, testInfo) => {
+      await stateMachine(api, evidence.recorder, testInfo);
+    },
+  );
 
-  test('hosted cloud: random sequences of uploads, reads through signed URLs, labelled submits and cancels keep the state the seed fixes', rules('V2.ASSET.DEDUP', 'V2.ASSET.HASH_BLAKE3', 'V2.JOB.IDEMPOTENT', 'V2.URL.SIGNED_OPENABLE'), async ({ api, evidence, surface }, testInfo) => {
-    test.skip(surface === 'serverless', 'the serverless surface runs the state machine in the test above, which also walks its job list');
-    await stateMachine(api, evidence.recorder, testInfo);
-  });
+  test(
+    'hosted cloud: random sequences of uploads, reads through signed URLs, labelled submits and cancels keep the state the seed fixes',
+    rules('V2.ASSET.DEDUP', 'V2.ASSET.HASH_BLAKE3', 'V2.JOB.IDEMPOTENT', 'V2.URL.SIGNED_OPENABLE'),
+    async ({ api, evidence, surface }, testInfo) => {
+      test.skip(
+        surface === 'serverless',
+        'the serverless surface runs the state machine in the test above, which also walks its job list',
+      );
+      await stateMachine(api, evidence.recorder, testInfo);
+    },
+  );
 });

@@ -20,13 +20,23 @@ function baselineFile(yaml: string): { file: string; done: () => void } {
 
 describe('expected-failures baseline', { concurrency: 2 }, () => {
   test('a MUST failure the baseline lists is an expected failure and the run passes', async () => {
-    const b = baselineFile('expected_failures:\n  - { rule: ROUTER.SCHEMA.ETAG, reason: "weak tags until the CDN is fixed" }\n');
+    const b = baselineFile(
+      'expected_failures:\n  - { rule: ROUTER.SCHEMA.ETAG, reason: "weak tags until the CDN is fixed" }\n',
+    );
     try {
-      const run = await runSuite({ fault: 'router-etag-weak', args: SCHEMAS, env: { CONFORMANCE_BASELINE: b.file }, keep: true });
+      const run = await runSuite({
+        fault: 'router-etag-weak',
+        args: SCHEMAS,
+        env: { CONFORMANCE_BASELINE: b.file },
+        keep: true,
+      });
       try {
         assert.deepEqual(failedRules(run.report), ['ROUTER.SCHEMA.ETAG'], 'the failure is still reported, not hidden');
         assert.equal(run.exitCode, 0, run.output.slice(-2000));
-        assert.deepEqual(run.report.baseline?.expected_failures.map((e) => `${e.rule} on ${e.surface}`), ['ROUTER.SCHEMA.ETAG on router']);
+        assert.deepEqual(
+          run.report.baseline?.expected_failures.map((e) => `${e.rule} on ${e.surface}`),
+          ['ROUTER.SCHEMA.ETAG on router'],
+        );
         const md = readFileSync(path.join(run.reportsDir, 'conformance.md'), 'utf8');
         const line = md.split('\n').find((l) => l.startsWith('| `ROUTER.SCHEMA.ETAG` |'));
         assert.match(line ?? '', /\| expected failure \|/, 'the matrix shows it as an expected failure');

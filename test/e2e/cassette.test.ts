@@ -19,10 +19,34 @@ import type { Har } from '../../lib/har.ts';
 
 const BIN = path.join(ROOT, 'bin', 'workflow-conformance.mjs');
 
-function cli(args: string[], env: Record<string, string>, cwd: string, timeoutMs = 240_000): Promise<{ code: number | null; output: string }> {
+function cli(
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+  timeoutMs = 240_000,
+): Promise<{ code: number | null; output: string }> {
   const clean = { ...process.env } as Record<string, string>;
-  for (const k of ['TARGET', 'TARGETS_FILE', 'TARGET_SURFACE', 'TARGET_BASE_URL', 'TARGET_TOKEN', 'NODE_TEST_CONTEXT', 'REFERENCE_FAULT', 'REFERENCE_CONTROL', 'REPORTS_DIR', 'FC_SEED', 'CONFORMANCE_STRICT', 'CONFORMANCE_BASELINE']) delete clean[k];
-  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...clean, CONFORMANCE_QUIET: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  for (const k of [
+    'TARGET',
+    'TARGETS_FILE',
+    'TARGET_SURFACE',
+    'TARGET_BASE_URL',
+    'TARGET_TOKEN',
+    'NODE_TEST_CONTEXT',
+    'REFERENCE_FAULT',
+    'REFERENCE_CONTROL',
+    'REPORTS_DIR',
+    'FC_SEED',
+    'CONFORMANCE_STRICT',
+    'CONFORMANCE_BASELINE',
+  ])
+    delete clean[k];
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd,
+    env: { ...clean, CONFORMANCE_QUIET: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -31,19 +55,38 @@ function cli(args: string[], env: Record<string, string>, cwd: string, timeoutMs
 }
 
 const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport;
-const cells = (r: ConformanceReport) => Object.fromEntries(r.rules.flatMap((row) => Object.entries(row.results).map(([s, c]) => [`${row.id} on ${s}`, c?.status])));
+const cells = (r: ConformanceReport) =>
+  Object.fromEntries(
+    r.rules.flatMap((row) => Object.entries(row.results).map(([s, c]) => [`${row.id} on ${s}`, c?.status])),
+  );
 /** The cells two reports disagree on, `rule on surface: recorded -> replayed` (empty when they agree). */
 function differences(recorded: ConformanceReport, replayed: ConformanceReport): string[] {
   const a = cells(recorded);
   const b = cells(replayed);
-  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => a[k] !== b[k]).map((k) => `${k}: ${a[k]} -> ${b[k]} ${cellOf(replayed, k.split(' on ')[0], k.split(' on ')[1])?.reason ?? ''}`.slice(0, 600));
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])]
+    .filter((k) => a[k] !== b[k])
+    .map((k) =>
+      `${k}: ${a[k]} -> ${b[k]} ${cellOf(replayed, k.split(' on ')[0], k.split(' on ')[1])?.reason ?? ''}`.slice(
+        0,
+        600,
+      ),
+    );
 }
 type Cell = { status?: string; reason?: string } | undefined;
-const cellOf = (r: ConformanceReport, id: string, surface: string): Cell => (r.rules.find((row) => row.id === id)?.results as Record<string, Cell> | undefined)?.[surface];
-const allCells = (r: ConformanceReport): Cell[] => r.rules.flatMap((row) => Object.values(row.results as Record<string, Cell>));
+const cellOf = (r: ConformanceReport, id: string, surface: string): Cell =>
+  (r.rules.find((row) => row.id === id)?.results as Record<string, Cell> | undefined)?.[surface];
+const allCells = (r: ConformanceReport): Cell[] =>
+  r.rules.flatMap((row) => Object.values(row.results as Record<string, Cell>));
 /** The summary, then each failing or erroring cell with its reason: what a red verdict needs to be understood from the CI log alone. */
 const explained = (r: ConformanceReport): string =>
-  [JSON.stringify(r.summary), ...r.rules.flatMap((row) => Object.entries(row.results as Record<string, Cell>).filter(([, c]) => c?.status === 'fail' || c?.status === 'error').map(([s, c]) => `${row.id} on ${s}: ${c?.status} ${String(c?.reason ?? '').slice(0, 600)}`))].join('\n');
+  [
+    JSON.stringify(r.summary),
+    ...r.rules.flatMap((row) =>
+      Object.entries(row.results as Record<string, Cell>)
+        .filter(([, c]) => c?.status === 'fail' || c?.status === 'error')
+        .map(([s, c]) => `${row.id} on ${s}: ${c?.status} ${String(c?.reason ?? '').slice(0, 600)}`),
+    ),
+  ].join('\n');
 
 /** Listeners on every port the recording names, counting each connection made to them (none may be). */
 async function watchPorts(ports: number[]): Promise<{ attempts: () => number; close: () => Promise<void> }> {
@@ -62,7 +105,10 @@ async function watchPorts(ports: number[]): Promise<{ attempts: () => number; cl
         }),
     ),
   );
-  return { attempts: () => attempts, close: () => Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r())))).then(() => undefined) };
+  return {
+    attempts: () => attempts,
+    close: () => Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r())))).then(() => undefined),
+  };
 }
 
 /** Every port a recording's exchanges and WebSocket connections were made to. */
@@ -74,12 +120,22 @@ async function recordThenReplay(fault: string | undefined, args: string[]) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'cassette-'));
   try {
     const port = String(await freePortBase());
-    const rec = await cli(['run', '--record', 'run.har', '--reports', 'recorded', ...(fault ? ['--fault', fault] : []), ...args], { REFERENCE_PORT: port }, dir);
+    const rec = await cli(
+      ['run', '--record', 'run.har', '--reports', 'recorded', ...(fault ? ['--fault', fault] : []), ...args],
+      { REFERENCE_PORT: port },
+      dir,
+    );
     assert.match(rec.output, /recorded \d+ exchanges to run\.har/, rec.output.slice(-2000));
     const har = readFileSync(path.join(dir, 'run.har'), 'utf8');
     assert.ok(!/comfyui-ref-/.test(har), 'the recording carries no development key');
     const rep = await cli(['replay', 'run.har', '--reports', 'replayed'], {}, dir);
-    return { recorded: read(path.join(dir, 'recorded', 'conformance.json')), replayed: read(path.join(dir, 'replayed', 'conformance.json')), recCode: rec.code, repCode: rep.code, output: rep.output };
+    return {
+      recorded: read(path.join(dir, 'recorded', 'conformance.json')),
+      replayed: read(path.join(dir, 'replayed', 'conformance.json')),
+      recCode: rec.code,
+      repCode: rep.code,
+      output: rep.output,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -88,85 +144,127 @@ async function recordThenReplay(fault: string | undefined, args: string[]) {
 // One project per surface: v2-local (HTTP, multipart uploads, event streams), v1-cloud (HTTP,
 // multipart, the WebSocket), v2-serverless, router and registry. v2-cloud makes the same kinds
 // of exchange as v2-local and v2-serverless, so recording it too proved nothing more.
-describe('a passing run of one project per surface, recorded and replayed with the reference stopped', { concurrency: 1 }, () => {
-  const PROJECTS = ['v2-local', 'v2-serverless', 'v1-cloud', 'registry', 'router'];
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'cassette-all-'));
-  let recorded: ConformanceReport;
-  let recordedCode: number | null;
-  let har: Har;
-  before(async () => {
-    const port = String(await freePortBase());
-    const rec = await cli(['run', '--record', 'run.har', '--reports', 'recorded', ...PROJECTS.flatMap((p) => ['--project', p])], { REFERENCE_PORT: port }, dir, 600_000);
-    assert.match(rec.output, /recorded \d+ exchanges to run\.har/, rec.output.slice(-2000));
-    recorded = read(path.join(dir, 'recorded', 'conformance.json'));
-    recordedCode = rec.code;
-    har = JSON.parse(readFileSync(path.join(dir, 'run.har'), 'utf8')) as Har;
-  });
-  after(() => rmSync(dir, { recursive: true, force: true }));
+describe(
+  'a passing run of one project per surface, recorded and replayed with the reference stopped',
+  { concurrency: 1 },
+  () => {
+    const PROJECTS = ['v2-local', 'v2-serverless', 'v1-cloud', 'registry', 'router'];
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cassette-all-'));
+    let recorded: ConformanceReport;
+    let recordedCode: number | null;
+    let har: Har;
+    before(async () => {
+      const port = String(await freePortBase());
+      const rec = await cli(
+        ['run', '--record', 'run.har', '--reports', 'recorded', ...PROJECTS.flatMap((p) => ['--project', p])],
+        { REFERENCE_PORT: port },
+        dir,
+        600_000,
+      );
+      assert.match(rec.output, /recorded \d+ exchanges to run\.har/, rec.output.slice(-2000));
+      recorded = read(path.join(dir, 'recorded', 'conformance.json'));
+      recordedCode = rec.code;
+      har = JSON.parse(readFileSync(path.join(dir, 'run.har'), 'utf8')) as Har;
+    });
+    after(() => rmSync(dir, { recursive: true, force: true }));
 
-  test('the replay gets the same cells, and not one connection is attempted', async () => {
-    assert.equal(recorded.summary.verdict, 'pass', explained(recorded));
-    // The user's command on a correct server: exit 0, verdict pass, and (as the plain reference's
-    // harness run shows for every project) every pass on evidence, every other cell with its reason.
-    assert.equal(recordedCode, 0);
-    assert.deepEqual([...recorded.summary.must_failed, ...recorded.summary.should_failed, ...recorded.summary.errors], [], explained(recorded));
-    assertJudgedOnEvidence(recorded, 'the recorded run of the reference', { onlyWhereRun: true });
-    assert.ok(!/comfyui-ref-/.test(JSON.stringify(har)), 'the recording carries no development key');
-    const ws = har.log.entries.filter((e) => e._resourceType === 'websocket');
-    assert.ok(ws.length > 0 && ws.some((e) => (e._webSocketMessages ?? []).some((m) => m.type === 'receive')), 'the v1 WebSocket connections and their frames are in the recording');
-    const ports = portsOf(har);
-    assert.ok(ports.length >= 5, `the recording names the reference's five ports: ${ports.join(', ')}`);
-    // The reference that answered the recording is gone; listeners now hold its ports.
-    const watch = await watchPorts(ports);
-    try {
-      const rep = await cli(['replay', 'run.har', '--reports', 'replayed'], {}, dir, 600_000);
-      const replayed = read(path.join(dir, 'replayed', 'conformance.json'));
-      assert.equal(watch.attempts(), 0, 'the replay connected to a recorded address');
-      assert.equal(replayed.summary.verdict, 'pass', `${explained(replayed)}\n${rep.output.slice(-2000)}`);
-      assert.deepEqual(differences(recorded, replayed), []);
-      for (const surface of ['local', 'cloud', 'serverless', 'router', 'registry']) assert.ok(replayed.rules.some((row) => cellOf(replayed, row.id, surface)?.status === 'pass'), `rules pass on ${surface}`);
-      // The v1 stream's rules were judged from the recorded frames.
-      for (const rule of ['WS.ORDER', 'WS.POLL_AGREEMENT', 'V1.PROMPT.PARALLEL_QUEUE']) assert.equal(cellOf(replayed, rule, 'cloud')?.status, 'pass', rule);
-      assert.equal(rep.code, 0);
-    } finally {
-      await watch.close();
-    }
-  });
-
-  test('what the recording lacks (its WebSocket connections, one HTTP answer) ends error "not in the recording", never fail', async () => {
-    const cut = structuredClone(har);
-    cut.log._conformance!.args = ['--project', 'v1-cloud'];
-    // An upload a v1 test makes before it opens any stream, so the cut is what it meets first.
-    const missing = cut.log.entries.find(
-      (e) => e._scope.startsWith('v1-cloud') && e._key === 'POST /api/upload/image' && !cut.log.entries.some((w) => w._resourceType === 'websocket' && w._scope === e._scope && w.startedDateTime <= e.startedDateTime),
-    );
-    assert.ok(missing, 'the recording holds an image upload of a v1 test made before its stream');
-    cut.log.entries = cut.log.entries.filter((e) => e._resourceType !== 'websocket' && e !== missing);
-    writeFileSync(path.join(dir, 'cut.har'), JSON.stringify(cut));
-    const watch = await watchPorts(portsOf(har));
-    try {
-      const rep = await cli(['replay', 'cut.har', '--reports', 'cut'], {}, dir);
-      const replayed = read(path.join(dir, 'cut', 'conformance.json'));
-      assert.equal(watch.attempts(), 0, 'the replay connected to a recorded address');
-      assert.deepEqual(replayed.summary.must_failed, [], rep.output.slice(-2000));
-      assert.deepEqual(replayed.summary.should_failed, []);
-      assert.equal(replayed.summary.verdict, 'error');
-      assert.deepEqual(allCells(replayed).filter((c) => c?.status === 'fail'), []);
-      for (const rule of ['WS.ORDER', 'WS.POLL_AGREEMENT', 'WS.CLIENT_ID_IGNORED']) {
-        const c = cellOf(replayed, rule, 'cloud');
-        assert.equal(c?.status, 'error', `${rule}: ${JSON.stringify(c)}`);
-        assert.match(String(c?.reason), /not in the recording: GET ws:\/\/127\.0\.0\.1:\d+\/ws\?.*the recording holds no WebSocket connection of this test/, rule);
+    test('the replay gets the same cells, and not one connection is attempted', async () => {
+      assert.equal(recorded.summary.verdict, 'pass', explained(recorded));
+      // The user's command on a correct server: exit 0, verdict pass, and (as the plain reference's
+      // harness run shows for every project) every pass on evidence, every other cell with its reason.
+      assert.equal(recordedCode, 0);
+      assert.deepEqual(
+        [...recorded.summary.must_failed, ...recorded.summary.should_failed, ...recorded.summary.errors],
+        [],
+        explained(recorded),
+      );
+      assertJudgedOnEvidence(recorded, 'the recorded run of the reference', { onlyWhereRun: true });
+      assert.ok(!/comfyui-ref-/.test(JSON.stringify(har)), 'the recording carries no development key');
+      const ws = har.log.entries.filter((e) => e._resourceType === 'websocket');
+      assert.ok(
+        ws.length > 0 && ws.some((e) => (e._webSocketMessages ?? []).some((m) => m.type === 'receive')),
+        'the v1 WebSocket connections and their frames are in the recording',
+      );
+      const ports = portsOf(har);
+      assert.ok(ports.length >= 5, `the recording names the reference's five ports: ${ports.join(', ')}`);
+      // The reference that answered the recording is gone; listeners now hold its ports.
+      const watch = await watchPorts(ports);
+      try {
+        const rep = await cli(['replay', 'run.har', '--reports', 'replayed'], {}, dir, 600_000);
+        const replayed = read(path.join(dir, 'replayed', 'conformance.json'));
+        assert.equal(watch.attempts(), 0, 'the replay connected to a recorded address');
+        assert.equal(replayed.summary.verdict, 'pass', `${explained(replayed)}\n${rep.output.slice(-2000)}`);
+        assert.deepEqual(differences(recorded, replayed), []);
+        for (const surface of ['local', 'cloud', 'serverless', 'router', 'registry'])
+          assert.ok(
+            replayed.rules.some((row) => cellOf(replayed, row.id, surface)?.status === 'pass'),
+            `rules pass on ${surface}`,
+          );
+        // The v1 stream's rules were judged from the recorded frames.
+        for (const rule of ['WS.ORDER', 'WS.POLL_AGREEMENT', 'V1.PROMPT.PARALLEL_QUEUE'])
+          assert.equal(cellOf(replayed, rule, 'cloud')?.status, 'pass', rule);
+        assert.equal(rep.code, 0);
+      } finally {
+        await watch.close();
       }
-      const upload = allCells(replayed).filter((c) => c?.status === 'error' && /not in the recording: POST http:\/\/127\.0\.0\.1:\d+\/api\/upload\/image/.test(String(c.reason)));
-      assert.ok(upload.length > 0, 'the test whose upload was cut ends error naming it');
-    } finally {
-      await watch.close();
-    }
-  });
-});
+    });
+
+    test('what the recording lacks (its WebSocket connections, one HTTP answer) ends error "not in the recording", never fail', async () => {
+      const cut = structuredClone(har);
+      cut.log._conformance!.args = ['--project', 'v1-cloud'];
+      // An upload a v1 test makes before it opens any stream, so the cut is what it meets first.
+      const missing = cut.log.entries.find(
+        (e) =>
+          e._scope.startsWith('v1-cloud') &&
+          e._key === 'POST /api/upload/image' &&
+          !cut.log.entries.some(
+            (w) => w._resourceType === 'websocket' && w._scope === e._scope && w.startedDateTime <= e.startedDateTime,
+          ),
+      );
+      assert.ok(missing, 'the recording holds an image upload of a v1 test made before its stream');
+      cut.log.entries = cut.log.entries.filter((e) => e._resourceType !== 'websocket' && e !== missing);
+      writeFileSync(path.join(dir, 'cut.har'), JSON.stringify(cut));
+      const watch = await watchPorts(portsOf(har));
+      try {
+        const rep = await cli(['replay', 'cut.har', '--reports', 'cut'], {}, dir);
+        const replayed = read(path.join(dir, 'cut', 'conformance.json'));
+        assert.equal(watch.attempts(), 0, 'the replay connected to a recorded address');
+        assert.deepEqual(replayed.summary.must_failed, [], rep.output.slice(-2000));
+        assert.deepEqual(replayed.summary.should_failed, []);
+        assert.equal(replayed.summary.verdict, 'error');
+        assert.deepEqual(
+          allCells(replayed).filter((c) => c?.status === 'fail'),
+          [],
+        );
+        for (const rule of ['WS.ORDER', 'WS.POLL_AGREEMENT', 'WS.CLIENT_ID_IGNORED']) {
+          const c = cellOf(replayed, rule, 'cloud');
+          assert.equal(c?.status, 'error', `${rule}: ${JSON.stringify(c)}`);
+          assert.match(
+            String(c?.reason),
+            /not in the recording: GET ws:\/\/127\.0\.0\.1:\d+\/ws\?.*the recording holds no WebSocket connection of this test/,
+            rule,
+          );
+        }
+        const upload = allCells(replayed).filter(
+          (c) =>
+            c?.status === 'error' &&
+            /not in the recording: POST http:\/\/127\.0\.0\.1:\d+\/api\/upload\/image/.test(String(c.reason)),
+        );
+        assert.ok(upload.length > 0, 'the test whose upload was cut ends error naming it');
+      } finally {
+        await watch.close();
+      }
+    });
+  },
+);
 
 test('a run against stale-asset-url, replayed, fails V2.ASSET.FRESH_URL again and nothing else', async () => {
-  const r = await recordThenReplay('stale-asset-url', ['--surface', 'cloud', '--workers=1', path.join(ROOT, 'specs/v2/assets.spec.ts')]);
+  const r = await recordThenReplay('stale-asset-url', [
+    '--surface',
+    'cloud',
+    '--workers=1',
+    path.join(ROOT, 'specs/v2/assets.spec.ts'),
+  ]);
   assert.deepEqual(r.recorded.summary.must_failed, ['V2.ASSET.FRESH_URL']);
   assert.deepEqual(r.replayed.summary.must_failed, ['V2.ASSET.FRESH_URL'], r.output.slice(-2000));
   assert.deepEqual(differences(r.recorded, r.replayed), []);

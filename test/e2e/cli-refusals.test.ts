@@ -13,7 +13,8 @@ import type { ConformanceReport } from '../../report/report.ts';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 // The last run's green results, as a CI page would publish them.
-const STALE_JUNIT = '<testsuites tests="343" failures="0" errors="0"><testsuite name="v2-local" tests="343"/></testsuites>';
+const STALE_JUNIT =
+  '<testsuites tests="343" failures="0" errors="0"><testsuite name="v2-local" tests="343"/></testsuites>';
 
 /** A reports folder holding the last run's green results. */
 function stale(): string {
@@ -28,8 +29,14 @@ function stale(): string {
 function run(args: string[], env: Record<string, string> = {}) {
   const reports = stale();
   const base: Record<string, string | undefined> = { ...process.env, ...env };
-  for (const k of ['TARGET', 'TARGET_SURFACE', 'TARGET_BASE_URL', 'TARGET_TOKEN', 'TARGETS_FILE', 'REFERENCE_FAULT']) if (!(k in env)) delete base[k];
-  const r = spawnSync(process.execPath, ['bin/workflow-conformance.mjs', 'run', '--reports', reports, ...args], { cwd: ROOT, encoding: 'utf8', env: base, timeout: 60_000 });
+  for (const k of ['TARGET', 'TARGET_SURFACE', 'TARGET_BASE_URL', 'TARGET_TOKEN', 'TARGETS_FILE', 'REFERENCE_FAULT'])
+    if (!(k in env)) delete base[k];
+  const r = spawnSync(process.execPath, ['bin/workflow-conformance.mjs', 'run', '--reports', reports, ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: base,
+    timeout: 60_000,
+  });
   const report = JSON.parse(readFileSync(path.join(reports, 'conformance.json'), 'utf8')) as ConformanceReport;
   return { ...r, report, reports };
 }
@@ -37,10 +44,10 @@ function run(args: string[], env: Record<string, string> = {}) {
 /** No file of the last run answers for this one: junit.xml says error, Playwright's old html/ is gone. */
 function assertNothingStale(reports: string): void {
   const junit = readFileSync(path.join(reports, 'junit.xml'), 'utf8');
-  assert.notEqual(junit, STALE_JUNIT, 'the last run\'s junit.xml was left in place');
+  assert.notEqual(junit, STALE_JUNIT, "the last run's junit.xml was left in place");
   assert.match(junit, /<testsuites[^>]* errors="1"/);
   assert.match(junit, /<error message="[^"]*(could not start|no test was run)/);
-  assert.ok(!existsSync(path.join(reports, 'html', 'index.html')), 'the last run\'s html/ report was left in place');
+  assert.ok(!existsSync(path.join(reports, 'html', 'index.html')), "the last run's html/ report was left in place");
 }
 
 test('a misspelt flag: exit 2, the nearest flag named, the last report replaced by verdict error', () => {
@@ -78,7 +85,9 @@ test('an unknown fault is one line and exit 2, not the list of every fault', () 
 
 test('a busy port of the embedded reference: exit 2 naming the port and REFERENCE_PORT', async () => {
   const server = createServer();
-  const port = await new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
+  const port = await new Promise<number>((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)),
+  );
   try {
     const r = run([], { REFERENCE_PORT: String(port) });
     assert.equal(r.status, 2, r.stderr);

@@ -22,17 +22,29 @@ const referenceSurfaces = new Set<Surface>(resolveTarget({}).surfaces.map((s) =>
 const map = await specMap(ROOT);
 const only = new Set((process.env.FAULTS ?? '').split(',').filter(Boolean));
 const faults = SUITE_FAULTS.filter((f) => only.size === 0 || only.has(f.name));
-const selections = new Map<string, SpecSelection>(faults.map((f) => [f.name, selectionFor(f.breaks, referenceSurfaces, { map, ...(f.seenBy ? { seenBy: f.seenBy } : {}) })]));
+const selections = new Map<string, SpecSelection>(
+  faults.map((f) => [
+    f.name,
+    selectionFor(f.breaks, referenceSurfaces, { map, ...(f.seenBy ? { seenBy: f.seenBy } : {}) }),
+  ]),
+);
 
 // Every fault in one run (test/support/harness/): each
 // fault's tests reach its own reference; a fault's test awaits the run.
 let matrixRun: Promise<HarnessRun> | undefined;
 const matrix = () =>
   (matrixRun ??= runCases(
-    faults.map((f) => ({ id: f.name, fault: f.name, ...(f.under ? { control: f.under } : {}), tests: testsOf(selections.get(f.name)!, map) })),
+    faults.map((f) => ({
+      id: f.name,
+      fault: f.name,
+      ...(f.under ? { control: f.under } : {}),
+      tests: testsOf(selections.get(f.name)!, map),
+    })),
     { workers: MATRIX_WORKERS },
   ).then((r) => {
-    console.log(`fault matrix: ${faults.length} faults, ${r.projects} Playwright projects, ${r.referenceStarts} references started`);
+    console.log(
+      `fault matrix: ${faults.length} faults, ${r.projects} Playwright projects, ${r.referenceStarts} references started`,
+    );
     return r;
   }));
 
@@ -49,8 +61,16 @@ async function judgedRun(fault: FaultInfo): Promise<Judged> {
   const r = await matrix();
   assert.deepEqual(r.runErrors, [], 'errors outside any test of the fault matrix');
   const report = r.reports.get(fault.name)!;
-  const cell = Object.values(report.rules.find((r) => r.id === fault.breaks)?.results ?? {}).find((c) => c?.status === 'fail');
-  return { failed: failedRules(report), runFails: report.summary.verdict !== 'pass', shouldFailed: report.summary.should_failed, ...(cell?.reason ? { reason: cell.reason } : {}), output: `${report.tests} tests; ${report.output.slice(-2000)}` };
+  const cell = Object.values(report.rules.find((r) => r.id === fault.breaks)?.results ?? {}).find(
+    (c) => c?.status === 'fail',
+  );
+  return {
+    failed: failedRules(report),
+    runFails: report.summary.verdict !== 'pass',
+    shouldFailed: report.summary.should_failed,
+    ...(cell?.reason ? { reason: cell.reason } : {}),
+    output: `${report.tests} tests; ${report.output.slice(-2000)}`,
+  };
 }
 
 describe('each reference fault is caught by its rule, and only that rule', { concurrency: true }, () => {
@@ -61,9 +81,17 @@ describe('each reference fault is caught by its rule, and only that rule', { con
         const run = await judgedRun(fault);
         const sel = selections.get(fault.name)!;
         // A fault installed on a control: the SHOULD rules that control departs from fail too, as it means them to.
-        const departed = new Set<string>((CONTROLS as ReadonlyArray<ControlInfo>).find((c) => c.name === fault.under)?.departsFrom ?? []);
-        const proves = fault.statements?.length ? ` (it stands for seed statement${fault.statements.length > 1 ? 's' : ''} ${fault.statements.join(', ')}, left unproven when it is missed)` : '';
-        assert.deepEqual(run.failed.filter((r) => !departed.has(r)), [fault.breaks], `fault ${fault.name} (${fault.description})${proves} made these rules fail: ${run.failed.join(', ') || 'none'} [specs: ${sel.why}]\n${run.output}`);
+        const departed = new Set<string>(
+          (CONTROLS as ReadonlyArray<ControlInfo>).find((c) => c.name === fault.under)?.departsFrom ?? [],
+        );
+        const proves = fault.statements?.length
+          ? ` (it stands for seed statement${fault.statements.length > 1 ? 's' : ''} ${fault.statements.join(', ')}, left unproven when it is missed)`
+          : '';
+        assert.deepEqual(
+          run.failed.filter((r) => !departed.has(r)),
+          [fault.breaks],
+          `fault ${fault.name} (${fault.description})${proves} made these rules fail: ${run.failed.join(', ') || 'none'} [specs: ${sel.why}]\n${run.output}`,
+        );
         if (ruleOrThrow(fault.breaks).level === 'MUST') {
           assert.ok(run.runFails, 'a failing MUST rule fails the run');
         } else {

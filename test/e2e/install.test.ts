@@ -24,35 +24,66 @@ test('installed from npm pack into an empty folder: --help, init, and run agains
     await run('mkdir', [project]);
     writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'server-under-test', private: true }));
     try {
-      await run(NPM, ['install', '-D', tarball, '--prefer-offline', '--no-audit', '--no-fund', '--silent'], { cwd: project, timeout: 300_000 });
+      await run(NPM, ['install', '-D', tarball, '--prefer-offline', '--no-audit', '--no-fund', '--silent'], {
+        cwd: project,
+        timeout: 300_000,
+      });
     } catch (err) {
       t.skip(`npm could not install the tarball's dependencies here: ${(err as Error).message.split('\n')[0]}`);
       return;
     }
     const bin = path.join(project, 'node_modules', '.bin', 'workflow-conformance');
-    const env = { ...process.env, CONFORMANCE_QUIET: '1', REFERENCE_PORT: String(await freePortBase()) } as Record<string, string>;
-    for (const k of ['TARGET', 'TARGETS_FILE', 'TARGET_SURFACE', 'TARGET_BASE_URL', 'TARGET_TOKEN', 'REPORTS_DIR', 'NODE_TEST_CONTEXT']) delete env[k];
+    const env = { ...process.env, CONFORMANCE_QUIET: '1', REFERENCE_PORT: String(await freePortBase()) } as Record<
+      string,
+      string
+    >;
+    for (const k of [
+      'TARGET',
+      'TARGETS_FILE',
+      'TARGET_SURFACE',
+      'TARGET_BASE_URL',
+      'TARGET_TOKEN',
+      'REPORTS_DIR',
+      'NODE_TEST_CONTEXT',
+    ])
+      delete env[k];
 
     const help = await run(bin, ['--help'], { cwd: project, env });
     assert.match(help.stdout, /^usage: workflow-conformance <command>/);
     assert.match((await run(bin, ['run', '--help'], { cwd: project, env })).stdout, /TARGET_TOKEN/);
 
-    await run(bin, ['init', '--surface', 'local', '--base-url', `http://127.0.0.1:${env.REFERENCE_PORT}`], { cwd: project, env });
+    await run(bin, ['init', '--surface', 'local', '--base-url', `http://127.0.0.1:${env.REFERENCE_PORT}`], {
+      cwd: project,
+      env,
+    });
     const written = readFileSync(path.join(project, 'targets.yaml'), 'utf8');
     assert.match(written, /surface: local/);
-    assert.doesNotMatch(written, /issue #\d|\(#\d+\)/, "init writes no note of this project's own tracker into the user's file");
+    assert.doesNotMatch(
+      written,
+      /issue #\d|\(#\d+\)/,
+      "init writes no note of this project's own tracker into the user's file",
+    );
 
     // Test locations point at the real lines of the installed specs, not at tsx's one-line output.
     const { CONFORMANCE_QUIET: _, ...listEnv } = env;
-    const listed = await run(bin, ['run', '--project', 'v2-cloud', '--list', 'specs/v2/errors.spec.ts'], { cwd: project, env: listEnv });
+    const listed = await run(bin, ['run', '--project', 'v2-cloud', '--list', 'specs/v2/errors.spec.ts'], {
+      cwd: project,
+      env: listEnv,
+    });
     const source = readFileSync(path.join(ROOT, 'specs/v2/errors.spec.ts'), 'utf8').split('\n');
     const firstTest = source.findIndex((l) => /^\s*test\(/.test(l)) + 1;
     assert.match(listed.stdout, new RegExp(`errors\\.spec\\.ts:${firstTest}:\\d+ ›`), listed.stdout.slice(0, 600));
     assert.doesNotMatch(listed.stdout, /spec\.ts:1:\d{3,}/);
 
     // init's file, then the suite against the embedded reference, from the project's folder.
-    const embedded = await run(bin, ['run', '--surface', 'cloud', '--workers=1', 'specs/v2/errors.spec.ts'], { cwd: project, env, timeout: 240_000 }).catch((e: { stdout: string; stderr: string }) => e);
-    const report = JSON.parse(readFileSync(path.join(project, 'reports', 'conformance.json'), 'utf8')) as { summary: { verdict: string } };
+    const embedded = await run(bin, ['run', '--surface', 'cloud', '--workers=1', 'specs/v2/errors.spec.ts'], {
+      cwd: project,
+      env,
+      timeout: 240_000,
+    }).catch((e: { stdout: string; stderr: string }) => e);
+    const report = JSON.parse(readFileSync(path.join(project, 'reports', 'conformance.json'), 'utf8')) as {
+      summary: { verdict: string };
+    };
     assert.equal(report.summary.verdict, 'pass', `${embedded.stdout}\n${embedded.stderr}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });

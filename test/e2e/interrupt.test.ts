@@ -15,9 +15,34 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 test('an interrupted run ends verdict error naming how long it ran and how many tests did not run', async () => {
   const reports = mkdtempSync(path.join(os.tmpdir(), 'interrupt-'));
   // A range found free, below the kernel's outgoing ports (a fixed random one was taken by another test's connection).
-  const env: Record<string, string | undefined> = { ...process.env, CI: '1', REFERENCE_PORT: String(await freePortBase()) };
-  for (const k of ['TARGET', 'TARGET_SURFACE', 'TARGET_BASE_URL', 'TARGET_TOKEN', 'TARGETS_FILE', 'REFERENCE_FAULT', 'REFERENCE_CONTROL']) delete env[k];
-  const child = spawn(process.execPath, ['bin/workflow-conformance.mjs', 'run', '--reports', reports, '--project=v2-local', '--project=router', '--workers=2'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    CI: '1',
+    REFERENCE_PORT: String(await freePortBase()),
+  };
+  for (const k of [
+    'TARGET',
+    'TARGET_SURFACE',
+    'TARGET_BASE_URL',
+    'TARGET_TOKEN',
+    'TARGETS_FILE',
+    'REFERENCE_FAULT',
+    'REFERENCE_CONTROL',
+  ])
+    delete env[k];
+  const child = spawn(
+    process.execPath,
+    [
+      'bin/workflow-conformance.mjs',
+      'run',
+      '--reports',
+      reports,
+      '--project=v2-local',
+      '--project=router',
+      '--workers=2',
+    ],
+    { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
   const passedSome = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no test passed within 90 s:\n${out.slice(-2000)}`)), 90_000);
@@ -35,14 +60,23 @@ test('an interrupted run ends verdict error naming how long it ran and how many 
   try {
     await passedSome;
     child.kill('SIGINT');
-    const code = await Promise.race([exited, new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 60_000))]);
+    const code = await Promise.race([
+      exited,
+      new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 60_000)),
+    ]);
     assert.notEqual(code, 'hung', 'the run stopped after Ctrl-C');
     assert.notEqual(code, 0, out.slice(-2000));
     const report = JSON.parse(readFileSync(path.join(reports, 'conformance.json'), 'utf8')) as ConformanceReport;
     assert.equal(report.summary.verdict, 'error', out.slice(-2000));
     assert.match(report.summary.reason ?? '', /^interrupted after \d+ s; \d+ of \d+ tests did not run$/);
-    assert.ok(report.rules.some((r) => Object.values(r.results).some((c) => c?.status === 'pass')), 'the cells judged before the interrupt keep their verdicts');
-    assert.match(readFileSync(path.join(reports, 'conformance.md'), 'utf8'), /\*\*Verdict: ERROR\*\* \(interrupted after/);
+    assert.ok(
+      report.rules.some((r) => Object.values(r.results).some((c) => c?.status === 'pass')),
+      'the cells judged before the interrupt keep their verdicts',
+    );
+    assert.match(
+      readFileSync(path.join(reports, 'conformance.md'), 'utf8'),
+      /\*\*Verdict: ERROR\*\* \(interrupted after/,
+    );
     assert.match(out, /Conformance ERROR \(interrupted after/);
   } finally {
     child.kill('SIGKILL');

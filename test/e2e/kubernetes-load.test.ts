@@ -12,7 +12,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -32,7 +41,10 @@ const BIN = path.join(ROOT, 'bin/workflow-conformance.mjs');
 interface EnvVar {
   name: string;
   value?: string;
-  valueFrom?: { secretKeyRef?: { name: string; key: string; optional?: boolean }; configMapKeyRef?: { name: string; key: string; optional?: boolean } };
+  valueFrom?: {
+    secretKeyRef?: { name: string; key: string; optional?: boolean };
+    configMapKeyRef?: { name: string; key: string; optional?: boolean };
+  };
 }
 interface Container {
   name: string;
@@ -71,7 +83,13 @@ function documents(file: string): K8sObject[] {
   return docs.map((d) => d.toJS() as K8sObject);
 }
 
-const FILES = ['shared/settings.yaml', 'shared/targets-configmap.yaml', 'shared/reports-volume.yaml', 'load-shards.yaml', 'load-merge.yaml'];
+const FILES = [
+  'shared/settings.yaml',
+  'shared/targets-configmap.yaml',
+  'shared/reports-volume.yaml',
+  'load-shards.yaml',
+  'load-merge.yaml',
+];
 const objects = FILES.flatMap((f) => documents(f).map((o) => ({ file: f, o })));
 const find = (kind: string, name: string): K8sObject => {
   const hit = objects.find((x) => x.o.kind === kind && x.o.metadata.name === name);
@@ -98,7 +116,12 @@ const literal = (c: Container, name: string): string | undefined => c.env?.find(
 const quantity = { type: 'string', pattern: '^[0-9]+(\\.[0-9]+)?(m|Ki|Mi|Gi|Ti)?$' };
 const name = { type: 'string', pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', maxLength: 63 };
 const labels = { type: 'object', additionalProperties: { type: 'string' } };
-const object = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', additionalProperties: false, properties, required });
+const object = (properties: Record<string, unknown>, required: string[] = []) => ({
+  type: 'object',
+  additionalProperties: false,
+  properties,
+  required,
+});
 const K8S_SCHEMA = {
   type: 'object',
   required: ['apiVersion', 'kind', 'metadata'],
@@ -106,7 +129,15 @@ const K8S_SCHEMA = {
     metadata: object({ name, namespace: name, labels, annotations: labels }, ['name']),
   },
   oneOf: [
-    object({ apiVersion: { const: 'v1' }, kind: { const: 'ConfigMap' }, metadata: {}, data: { type: 'object', additionalProperties: { type: 'string' } } }, ['data']),
+    object(
+      {
+        apiVersion: { const: 'v1' },
+        kind: { const: 'ConfigMap' },
+        metadata: {},
+        data: { type: 'object', additionalProperties: { type: 'string' } },
+      },
+      ['data'],
+    ),
     object(
       {
         apiVersion: { const: 'v1' },
@@ -114,7 +145,11 @@ const K8S_SCHEMA = {
         metadata: {},
         spec: object(
           {
-            accessModes: { type: 'array', minItems: 1, items: { enum: ['ReadWriteOnce', 'ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOncePod'] } },
+            accessModes: {
+              type: 'array',
+              minItems: 1,
+              items: { enum: ['ReadWriteOnce', 'ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOncePod'] },
+            },
             storageClassName: { type: 'string' },
             volumeMode: { enum: ['Filesystem', 'Block'] },
             resources: object({ requests: object({ storage: quantity }, ['storage']) }, ['requests']),
@@ -124,7 +159,10 @@ const K8S_SCHEMA = {
       },
       ['spec'],
     ),
-    object({ apiVersion: { const: 'batch/v1' }, kind: { const: 'Job' }, metadata: {}, spec: { $ref: '#/$defs/jobSpec' } }, ['spec']),
+    object(
+      { apiVersion: { const: 'batch/v1' }, kind: { const: 'Job' }, metadata: {}, spec: { $ref: '#/$defs/jobSpec' } },
+      ['spec'],
+    ),
   ],
   $defs: {
     jobSpec: object(
@@ -140,27 +178,54 @@ const K8S_SCHEMA = {
           {
             rules: {
               type: 'array',
-              items: object({
-                action: { enum: ['FailJob', 'FailIndex', 'Ignore', 'Count'] },
-                onExitCodes: object({ containerName: { type: 'string' }, operator: { enum: ['In', 'NotIn'] }, values: { type: 'array', items: { type: 'integer' }, minItems: 1 } }, ['operator', 'values']),
-                onPodConditions: { type: 'array', items: object({ type: { type: 'string' }, status: { enum: ['True', 'False', 'Unknown'] } }, ['type']) },
-              }, ['action']),
+              items: object(
+                {
+                  action: { enum: ['FailJob', 'FailIndex', 'Ignore', 'Count'] },
+                  onExitCodes: object(
+                    {
+                      containerName: { type: 'string' },
+                      operator: { enum: ['In', 'NotIn'] },
+                      values: { type: 'array', items: { type: 'integer' }, minItems: 1 },
+                    },
+                    ['operator', 'values'],
+                  ),
+                  onPodConditions: {
+                    type: 'array',
+                    items: object({ type: { type: 'string' }, status: { enum: ['True', 'False', 'Unknown'] } }, [
+                      'type',
+                    ]),
+                  },
+                },
+                ['action'],
+              ),
             },
           },
           ['rules'],
         ),
-        template: object({ metadata: object({ labels, annotations: labels }), spec: { $ref: '#/$defs/podSpec' } }, ['spec']),
+        template: object({ metadata: object({ labels, annotations: labels }), spec: { $ref: '#/$defs/podSpec' } }, [
+          'spec',
+        ]),
       },
       ['template'],
     ),
     podSpec: object(
       {
         restartPolicy: { enum: ['Never', 'OnFailure'] },
-        securityContext: object({ runAsNonRoot: { type: 'boolean' }, runAsUser: { type: 'integer' }, runAsGroup: { type: 'integer' }, fsGroup: { type: 'integer' } }),
+        securityContext: object({
+          runAsNonRoot: { type: 'boolean' },
+          runAsUser: { type: 'integer' },
+          runAsGroup: { type: 'integer' },
+          fsGroup: { type: 'integer' },
+        }),
         topologySpreadConstraints: {
           type: 'array',
           items: object(
-            { maxSkew: { type: 'integer', minimum: 1 }, topologyKey: { type: 'string' }, whenUnsatisfiable: { enum: ['DoNotSchedule', 'ScheduleAnyway'] }, labelSelector: object({ matchLabels: labels }) },
+            {
+              maxSkew: { type: 'integer', minimum: 1 },
+              topologyKey: { type: 'string' },
+              whenUnsatisfiable: { enum: ['DoNotSchedule', 'ScheduleAnyway'] },
+              labelSelector: object({ matchLabels: labels }),
+            },
             ['maxSkew', 'topologyKey', 'whenUnsatisfiable'],
           ),
         },
@@ -171,8 +236,22 @@ const K8S_SCHEMA = {
             type: 'object',
             required: ['name'],
             oneOf: [
-              object({ name, persistentVolumeClaim: object({ claimName: name, readOnly: { type: 'boolean' } }, ['claimName']) }, ['persistentVolumeClaim']),
-              object({ name, configMap: object({ name, optional: { type: 'boolean' }, defaultMode: { type: 'integer' } }, ['name']) }, ['configMap']),
+              object(
+                {
+                  name,
+                  persistentVolumeClaim: object({ claimName: name, readOnly: { type: 'boolean' } }, ['claimName']),
+                },
+                ['persistentVolumeClaim'],
+              ),
+              object(
+                {
+                  name,
+                  configMap: object({ name, optional: { type: 'boolean' }, defaultMode: { type: 'integer' } }, [
+                    'name',
+                  ]),
+                },
+                ['configMap'],
+              ),
             ],
           },
         },
@@ -186,19 +265,41 @@ const K8S_SCHEMA = {
         imagePullPolicy: { enum: ['Always', 'IfNotPresent', 'Never'] },
         command: { type: 'array', items: { type: 'string' } },
         args: { type: 'array', items: { type: 'string' } },
-        envFrom: { type: 'array', items: object({ configMapRef: object({ name, optional: { type: 'boolean' } }, ['name']) }, ['configMapRef']) },
+        envFrom: {
+          type: 'array',
+          items: object({ configMapRef: object({ name, optional: { type: 'boolean' } }, ['name']) }, ['configMapRef']),
+        },
         env: {
           type: 'array',
           items: {
             oneOf: [
-              object({ name: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }, value: { type: 'string' } }, ['name', 'value']),
+              object({ name: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }, value: { type: 'string' } }, [
+                'name',
+                'value',
+              ]),
               object(
                 {
                   name: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
                   valueFrom: {
                     oneOf: [
-                      object({ secretKeyRef: object({ name, key: { type: 'string' }, optional: { type: 'boolean' } }, ['name', 'key']) }, ['secretKeyRef']),
-                      object({ configMapKeyRef: object({ name, key: { type: 'string' }, optional: { type: 'boolean' } }, ['name', 'key']) }, ['configMapKeyRef']),
+                      object(
+                        {
+                          secretKeyRef: object({ name, key: { type: 'string' }, optional: { type: 'boolean' } }, [
+                            'name',
+                            'key',
+                          ]),
+                        },
+                        ['secretKeyRef'],
+                      ),
+                      object(
+                        {
+                          configMapKeyRef: object({ name, key: { type: 'string' }, optional: { type: 'boolean' } }, [
+                            'name',
+                            'key',
+                          ]),
+                        },
+                        ['configMapKeyRef'],
+                      ),
                     ],
                   },
                 },
@@ -207,8 +308,22 @@ const K8S_SCHEMA = {
             ],
           },
         },
-        resources: object({ requests: object({ cpu: quantity, memory: quantity }), limits: object({ cpu: quantity, memory: quantity }) }),
-        volumeMounts: { type: 'array', items: object({ name, mountPath: { type: 'string', pattern: '^/' }, readOnly: { type: 'boolean' }, subPath: { type: 'string' } }, ['name', 'mountPath']) },
+        resources: object({
+          requests: object({ cpu: quantity, memory: quantity }),
+          limits: object({ cpu: quantity, memory: quantity }),
+        }),
+        volumeMounts: {
+          type: 'array',
+          items: object(
+            {
+              name,
+              mountPath: { type: 'string', pattern: '^/' },
+              readOnly: { type: 'boolean' },
+              subPath: { type: 'string' },
+            },
+            ['name', 'mountPath'],
+          ),
+        },
       },
       ['name', 'image'],
     ),
@@ -216,8 +331,11 @@ const K8S_SCHEMA = {
 };
 
 test('the manifests parse and keep to the Kubernetes fields they use (a misspelt field is refused)', () => {
-  const validate = new Ajv2020({ strict: true, strictRequired: false, allowUnionTypes: true, allErrors: true }).compile(K8S_SCHEMA);
-  for (const { file, o } of objects) assert.ok(validate(o), `${file} ${o.kind} ${o.metadata?.name}: ${JSON.stringify(validate.errors?.slice(0, 5))}`);
+  const validate = new Ajv2020({ strict: true, strictRequired: false, allowUnionTypes: true, allErrors: true }).compile(
+    K8S_SCHEMA,
+  );
+  for (const { file, o } of objects)
+    assert.ok(validate(o), `${file} ${o.kind} ${o.metadata?.name}: ${JSON.stringify(validate.errors?.slice(0, 5))}`);
   // The schema bites: a misspelt field and a wrong completion mode are refused.
   const typo = structuredClone(shardsJob);
   Object.assign(typo.spec!, { completionmode: 'Indexed' });
@@ -228,7 +346,12 @@ test('the manifests parse and keep to the Kubernetes fields they use (a misspelt
 });
 
 test('an Indexed Job with completions == parallelism == N, the same N in --shard and in the merge, the shared volume where the commands write and read', () => {
-  const spec = shardsJob.spec as { completionMode: string; completions: number; parallelism: number; podFailurePolicy?: { rules: Array<{ action: string; onExitCodes?: { containerName: string; values: number[] } }> } };
+  const spec = shardsJob.spec as {
+    completionMode: string;
+    completions: number;
+    parallelism: number;
+    podFailurePolicy?: { rules: Array<{ action: string; onExitCodes?: { containerName: string; values: number[] } }> };
+  };
   assert.equal(spec.completionMode, 'Indexed');
   const n = spec.completions;
   assert.equal(spec.parallelism, n, 'every shard at the same time');
@@ -246,7 +369,11 @@ test('an Indexed Job with completions == parallelism == N, the same N in --shard
   // podFailurePolicy needs restartPolicy Never; a run that could not start (exit 2) fails the Job.
   assert.equal(podOf(shardsJob).restartPolicy, 'Never');
   assert.equal(podOf(mergeJob).restartPolicy, 'Never');
-  assert.ok(spec.podFailurePolicy?.rules.some((r) => r.action === 'FailJob' && r.onExitCodes?.containerName === shard.name && r.onExitCodes.values.includes(2)));
+  assert.ok(
+    spec.podFailurePolicy?.rules.some(
+      (r) => r.action === 'FailJob' && r.onExitCodes?.containerName === shard.name && r.onExitCodes.values.includes(2),
+    ),
+  );
   assert.equal((mergeJob.spec as { backoffLimit: number }).backoffLimit, 0, 'the verdict is not retried');
 
   // One ReadWriteMany claim, mounted by both Jobs where REPORTS_ROOT says.
@@ -260,7 +387,11 @@ test('an Indexed Job with completions == parallelism == N, the same N in --shard
     assert.equal(mount.mountPath, literal(c, 'REPORTS_ROOT'), `${job.metadata.name}: mounted at REPORTS_ROOT`);
     assert.notEqual(mount.readOnly, true);
     // Every volume a container mounts is declared, and every ConfigMap it reads exists.
-    for (const m of c.volumeMounts!) assert.ok(podOf(job).volumes!.some((v) => v.name === m.name), `${job.metadata.name}: volume ${m.name}`);
+    for (const m of c.volumeMounts!)
+      assert.ok(
+        podOf(job).volumes!.some((v) => v.name === m.name),
+        `${job.metadata.name}: volume ${m.name}`,
+      );
     for (const v of podOf(job).volumes!) if (v.configMap) find('ConfigMap', v.configMap.name);
     for (const e of c.envFrom ?? []) find('ConfigMap', e.configMapRef!.name);
   }
@@ -269,7 +400,10 @@ test('an Indexed Job with completions == parallelism == N, the same N in --shard
   const targetsMount = shard.volumeMounts!.find((m) => m.name === targetsVolume.name)!;
   const targetsFile = literal(shard, 'TARGETS_FILE')!;
   assert.equal(path.posix.dirname(targetsFile), targetsMount.mountPath);
-  assert.ok(find('ConfigMap', targetsVolume.configMap!.name).data![path.posix.basename(targetsFile)], 'the file is a key of the mounted ConfigMap');
+  assert.ok(
+    find('ConfigMap', targetsVolume.configMap!.name).data![path.posix.basename(targetsFile)],
+    'the file is a key of the mounted ConfigMap',
+  );
 
   // Both Jobs run the same image, as the Dockerfile's user.
   assert.equal(shard.image, merge.image);
@@ -278,20 +412,29 @@ test('an Indexed Job with completions == parallelism == N, the same N in --shard
   assert.match(dockerfile, /^ARG CONFORMANCE_PACKAGE$/m);
   assert.match(dockerfile, /npm install --global [^\n]*"\$CONFORMANCE_PACKAGE"/, 'the suite from its package');
   assert.match(dockerfile, /^USER node$/m);
-  for (const job of [shardsJob, mergeJob]) assert.equal(podOf(job).securityContext?.runAsUser, 1000, 'uid 1000: the node image\'s user `node`');
+  for (const job of [shardsJob, mergeJob])
+    assert.equal(podOf(job).securityContext?.runAsUser, 1000, "uid 1000: the node image's user `node`");
 });
 
-test('every variable the pods\' scripts read is given: by the Job, its ConfigMap, or Kubernetes (JOB_COMPLETION_INDEX)', () => {
-  for (const [job, extra] of [[shardsJob, ['JOB_COMPLETION_INDEX']], [mergeJob, []]] as const) {
+test("every variable the pods' scripts read is given: by the Job, its ConfigMap, or Kubernetes (JOB_COMPLETION_INDEX)", () => {
+  for (const [job, extra] of [
+    [shardsJob, ['JOB_COMPLETION_INDEX']],
+    [mergeJob, []],
+  ] as const) {
     const c = containerOf(job);
     const script = scriptOf(job);
-    const given = new Set([...extra, ...(c.env ?? []).map((e) => e.name), ...(c.envFrom ?? []).flatMap((e) => Object.keys(find('ConfigMap', e.configMapRef!.name).data!))]);
+    const given = new Set([
+      ...extra,
+      ...(c.env ?? []).map((e) => e.name),
+      ...(c.envFrom ?? []).flatMap((e) => Object.keys(find('ConfigMap', e.configMapRef!.name).data!)),
+    ]);
     const assigned = new Set([...script.matchAll(/^\s*([A-Za-z_]\w*)=/gm)].map((m) => m[1]));
     const used = [...new Set([...script.matchAll(/\$\{?([A-Za-z_]\w*)/g)].map((m) => m[1]))];
     const missing = used.filter((v) => !given.has(v) && !assigned.has(v));
     assert.deepEqual(missing, [], `${job.metadata.name}: read but never set`);
     // A credential comes from a Secret and may be absent (the embedded reference needs none).
-    for (const e of c.env ?? []) if (e.valueFrom?.secretKeyRef) assert.equal(e.valueFrom.secretKeyRef.optional, true, e.name);
+    for (const e of c.env ?? [])
+      if (e.valueFrom?.secretKeyRef) assert.equal(e.valueFrom.secretKeyRef.optional, true, e.name);
   }
 });
 
@@ -301,7 +444,7 @@ function settings(): Record<string, string> {
   return find('ConfigMap', shard.envFrom![0].configMapRef!.name).data!;
 }
 
-test('the example targets entry is accepted by the suite and opts in to load with room for the example\'s rate and duration', async () => {
+test("the example targets entry is accepted by the suite and opts in to load with room for the example's rate and duration", async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'k8s-targets-'));
   try {
     const targets = podOf(shardsJob).volumes!.find((v) => v.configMap)!;
@@ -315,7 +458,10 @@ test('the example targets entry is accepted by the suite and opts in to load wit
     assert.ok(open.surface, `${profile.name} has a surface on the example entry`);
     assert.equal(open.embedded, false);
     assert.match(open.ceiling.source, /my-server\.load/);
-    assert.ok(open.ceiling.maxRate >= Number(data.LOAD_RATE) && open.ceiling.maxDurationS >= Number(data.LOAD_DURATION), 'the example run fits under the entry\'s ceiling');
+    assert.ok(
+      open.ceiling.maxRate >= Number(data.LOAD_RATE) && open.ceiling.maxDurationS >= Number(data.LOAD_DURATION),
+      "the example run fits under the entry's ceiling",
+    );
     assert.equal(data.TARGET, '', 'as shipped, each pod loads its own embedded reference (a trial)');
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -352,25 +498,38 @@ function sh(argv: string[], env: Record<string, string>, cwd: string): Promise<E
  * shared by every pod, a ConfigMap's holds its keys as files), `workflow-conformance` on the
  * PATH as the image has it, and the command and args as written.
  */
-function pod(job: K8sObject, work: string, extra: Record<string, string>): { argv: string[]; env: Record<string, string> } {
+function pod(
+  job: K8sObject,
+  work: string,
+  extra: Record<string, string>,
+): { argv: string[]; env: Record<string, string> } {
   const c = containerOf(job);
   const mounts = new Map<string, string>();
   for (const m of c.volumeMounts ?? []) {
     const v = podOf(job).volumes!.find((x) => x.name === m.name)!;
-    const local = path.join(work, v.persistentVolumeClaim ? `claim-${v.persistentVolumeClaim.claimName}` : `configmap-${v.configMap!.name}`);
+    const local = path.join(
+      work,
+      v.persistentVolumeClaim ? `claim-${v.persistentVolumeClaim.claimName}` : `configmap-${v.configMap!.name}`,
+    );
     mkdirSync(local, { recursive: true });
-    if (v.configMap) for (const [k, text] of Object.entries(find('ConfigMap', v.configMap.name).data!)) writeFileSync(path.join(local, k), text);
+    if (v.configMap)
+      for (const [k, text] of Object.entries(find('ConfigMap', v.configMap.name).data!))
+        writeFileSync(path.join(local, k), text);
     mounts.set(m.mountPath, local);
   }
   const local = (value: string): string => {
     for (const [at, dir] of mounts) if (value === at || value.startsWith(`${at}/`)) return dir + value.slice(at.length);
     return value;
   };
-  const env: Record<string, string> = { PATH: `${path.join(work, 'bin')}${path.delimiter}${process.env.PATH ?? ''}`, HOME: work };
+  const env: Record<string, string> = {
+    PATH: `${path.join(work, 'bin')}${path.delimiter}${process.env.PATH ?? ''}`,
+    HOME: work,
+  };
   for (const e of c.envFrom ?? []) Object.assign(env, find('ConfigMap', e.configMapRef!.name).data);
   for (const e of c.env ?? []) {
     if (e.value !== undefined) env[e.name] = local(e.value);
-    else if (e.valueFrom?.configMapKeyRef) env[e.name] = find('ConfigMap', e.valueFrom.configMapKeyRef.name).data![e.valueFrom.configMapKeyRef.key]!;
+    else if (e.valueFrom?.configMapKeyRef)
+      env[e.name] = find('ConfigMap', e.valueFrom.configMapKeyRef.name).data![e.valueFrom.configMapKeyRef.key]!;
     // An optional Secret that does not exist: Kubernetes leaves the variable out.
   }
   Object.assign(env, extra);
@@ -383,14 +542,17 @@ const reportIn = (dir: string): LoadReport => {
   return JSON.parse(readFileSync(path.join(dir, json[0]), 'utf8')) as LoadReport;
 };
 
-test('the pods\' commands, run here: N shards side by side (JOB_COMPLETION_INDEX 0..N-1) write their reports to the shared folder, and the merge Job joins them, counting every shard', async () => {
+test("the pods' commands, run here: N shards side by side (JOB_COMPLETION_INDEX 0..N-1) write their reports to the shared folder, and the merge Job joins them, counting every shard", async () => {
   const n = (shardsJob.spec as { completions: number }).completions;
   assert.ok(n <= 4, 'a test machine runs every shard at once');
   const work = mkdtempSync(path.join(os.tmpdir(), 'k8s-load-'));
   try {
     // The image's `workflow-conformance` (npm install --global): this checkout's entry point.
     mkdirSync(path.join(work, 'bin'));
-    writeFileSync(path.join(work, 'bin', 'workflow-conformance'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+    writeFileSync(
+      path.join(work, 'bin', 'workflow-conformance'),
+      `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`,
+    );
     chmodSync(path.join(work, 'bin', 'workflow-conformance'), 0o755);
     const data = settings();
     assert.ok('LOAD_DURATION' in data && 'LOAD_RATE' in data, 'the ConfigMap sets the duration and the rate');
@@ -404,7 +566,13 @@ test('the pods\' commands, run here: N shards side by side (JOB_COMPLETION_INDEX
     writeFileSync(path.join(claim(first), 'shard-1', 'stale.json'), '{}');
 
     const pods = await Promise.all(
-      Array.from({ length: n }, async (_, index) => pod(shardsJob, work, { ...short, JOB_COMPLETION_INDEX: String(index), REFERENCE_PORT: String(await freePortBase()) })),
+      Array.from({ length: n }, async (_, index) =>
+        pod(shardsJob, work, {
+          ...short,
+          JOB_COMPLETION_INDEX: String(index),
+          REFERENCE_PORT: String(await freePortBase()),
+        }),
+      ),
     );
     const started = Date.now();
     const exits = await Promise.all(pods.map((p) => sh(p.argv, p.env, work)));
@@ -419,7 +587,10 @@ test('the pods\' commands, run here: N shards side by side (JOB_COMPLETION_INDEX
       assert.deepEqual(report.shard, { index: index + 1, count: n });
       assert.equal(report.target.embedded, true);
       const offset = Number(new URL(report.target.baseUrl).port) - Number(pods[index].env.REFERENCE_PORT);
-      assert.ok(offset >= 0 && offset < 5, `shard ${index + 1}: its embedded reference on REFERENCE_PORT (${report.target.baseUrl})`);
+      assert.ok(
+        offset >= 0 && offset < 5,
+        `shard ${index + 1}: its embedded reference on REFERENCE_PORT (${report.target.baseUrl})`,
+      );
       assert.equal(report.profile.effective.rate, Number(short.LOAD_RATE) / n, 'each shard sends 1/N of the rate');
       shards.push(report);
     }
@@ -429,16 +600,35 @@ test('the pods\' commands, run here: N shards side by side (JOB_COMPLETION_INDEX
     const merged = await sh(merge.argv, merge.env, work);
     // Exit 0: every threshold met. 1 would be a latency limit missed on a busy machine only.
     const report = reportIn(path.join(claim(merge), 'merged'));
-    const failed = [...report.thresholds.filter((t) => !t.ok).map((t) => t.metric), ...report.checks.filter((c) => c.outcome !== 'held').map((c) => c.rule)];
-    assert.ok(merged.status === 0 || (merged.status === 1 && failed.every((m) => /^(p[0-9.]+|max|mean)$/.test(m))), `merge: ${merged.status} ${failed.join(', ')}\n${merged.stdout}\n${merged.stderr}`);
+    const failed = [
+      ...report.thresholds.filter((t) => !t.ok).map((t) => t.metric),
+      ...report.checks.filter((c) => c.outcome !== 'held').map((c) => c.rule),
+    ];
+    assert.ok(
+      merged.status === 0 || (merged.status === 1 && failed.every((m) => /^(p[0-9.]+|max|mean)$/.test(m))),
+      `merge: ${merged.status} ${failed.join(', ')}\n${merged.stdout}\n${merged.stderr}`,
+    );
     assert.equal(merged.status === 0, report.verdict === 'pass');
     assert.deepEqual(report.shard, { index: 0, count: n, merged: n });
-    assert.equal(report.metrics.requests, shards.reduce((sum, s) => sum + s.metrics.requests, 0), 'every shard\'s requests counted');
+    assert.equal(
+      report.metrics.requests,
+      shards.reduce((sum, s) => sum + s.metrics.requests, 0),
+      "every shard's requests counted",
+    );
     assert.equal(report.metrics.requests, Number(short.LOAD_RATE) * Number(short.LOAD_DURATION));
-    for (let i = 1; i <= n; i++) assert.ok(report.checks.some((c) => c.what.startsWith(`shard ${i}/${n}:`)), `shard ${i}'s checks in the merged report`);
+    for (let i = 1; i <= n; i++)
+      assert.ok(
+        report.checks.some((c) => c.what.startsWith(`shard ${i}/${n}:`)),
+        `shard ${i}'s checks in the merged report`,
+      );
     // The pod's log carries the merged Markdown report.
-    assert.match(merged.stdout, new RegExp(`### Load: ${data.LOAD_PROFILE} — ${report.verdict.toUpperCase()}[\\s\\S]*Merged from ${n} shards`));
-    console.log(`# kubernetes example: ${n} shards in ${seconds.toFixed(1)} s, merged ${report.metrics.requests} requests, verdict ${report.verdict}`);
+    assert.match(
+      merged.stdout,
+      new RegExp(`### Load: ${data.LOAD_PROFILE} — ${report.verdict.toUpperCase()}[\\s\\S]*Merged from ${n} shards`),
+    );
+    console.log(
+      `# kubernetes example: ${n} shards in ${seconds.toFixed(1)} s, merged ${report.metrics.requests} requests, verdict ${report.verdict}`,
+    );
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

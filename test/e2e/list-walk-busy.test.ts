@@ -22,10 +22,17 @@ const HELD = 200;
 const TITLE = 'walking the list with random limits';
 
 async function submitMany(baseUrl: string, token: string | undefined, count: number): Promise<void> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
+  };
   for (let done = 0; done < count; done += 20) {
     const batch = Array.from({ length: Math.min(20, count - done) }, () =>
-      fetch(`${baseUrl}/api/v2/jobs`, { method: 'POST', headers, body: JSON.stringify({ workflow: emptyImageWorkflow() }) }).then(async (res) => {
+      fetch(`${baseUrl}/api/v2/jobs`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ workflow: emptyImageWorkflow() }),
+      }).then(async (res) => {
         if (res.status !== 201) throw new Error(`seeding a job at ${baseUrl}: ${res.status} ${await res.text()}`);
       }),
     );
@@ -33,8 +40,15 @@ async function submitMany(baseUrl: string, token: string | undefined, count: num
   }
 }
 
-function runCli(args: string[], env: Record<string, string | undefined>): Promise<{ code: number | null; out: string }> {
-  const child = spawn(process.execPath, ['bin/workflow-conformance.mjs', 'run', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+function runCli(
+  args: string[],
+  env: Record<string, string | undefined>,
+): Promise<{ code: number | null; out: string }> {
+  const child = spawn(process.execPath, ['bin/workflow-conformance.mjs', 'run', ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -52,24 +66,54 @@ test(`V2.JOB.LIST_WALK passes on a reference that already holds ${HELD} jobs on 
     assert.equal(listing.length, 2);
     for (const s of listing) await submitMany(s.baseUrl, s.token, HELD);
 
-    const env: Record<string, string | undefined> = { ...process.env, CI: '1', CONFORMANCE_QUIET: '1', TARGET: 'reference', REFERENCE_PORT: String(port) };
-    for (const k of ['TARGETS_FILE', 'TARGET_SURFACE', 'TARGET_BASE_URL', 'TARGET_TOKEN', 'REFERENCE_FAULT', 'REFERENCE_CONTROL', 'CONFORMANCE_STRICT', 'CONFORMANCE_BASELINE', 'CONFORMANCE_PROFILE', 'SCORE_FILE', 'NODE_TEST_CONTEXT']) delete env[k];
-    const { code, out } = await runCli(['--reports', reports, '--project=v2-local', '--project=v2-serverless', '--workers=2', '--grep', TITLE], env);
+    const env: Record<string, string | undefined> = {
+      ...process.env,
+      CI: '1',
+      CONFORMANCE_QUIET: '1',
+      TARGET: 'reference',
+      REFERENCE_PORT: String(port),
+    };
+    for (const k of [
+      'TARGETS_FILE',
+      'TARGET_SURFACE',
+      'TARGET_BASE_URL',
+      'TARGET_TOKEN',
+      'REFERENCE_FAULT',
+      'REFERENCE_CONTROL',
+      'CONFORMANCE_STRICT',
+      'CONFORMANCE_BASELINE',
+      'CONFORMANCE_PROFILE',
+      'SCORE_FILE',
+      'NODE_TEST_CONTEXT',
+    ])
+      delete env[k];
+    const { code, out } = await runCli(
+      ['--reports', reports, '--project=v2-local', '--project=v2-serverless', '--workers=2', '--grep', TITLE],
+      env,
+    );
     const report = JSON.parse(readFileSync(path.join(reports, 'conformance.json'), 'utf8')) as ConformanceReport;
     const row = report.rules.find((r) => r.id === 'V2.JOB.LIST_WALK');
     assert.ok(row, 'the report has a row for V2.JOB.LIST_WALK');
-    const cells = Object.entries(row.results).map(([surface, cell]) => `${surface}=${cell?.status}`).sort();
+    const cells = Object.entries(row.results)
+      .map(([surface, cell]) => `${surface}=${cell?.status}`)
+      .sort();
     assert.deepEqual(cells, ['local=pass', 'serverless=pass'], `${cells.join(', ')}\n${out.slice(-3000)}`);
     assert.equal(report.summary.verdict, 'pass', out.slice(-3000));
     assert.equal(code, 0, out.slice(-3000));
 
     // The local surface keeps no labels, so its walk is of the whole list: past the suite's
     // page budget it ends error naming the variable, never fail; the scoped walk needs no budget.
-    const small = await runCli(['--reports', reports, '--project=v2-local', '--project=v2-serverless', '--workers=2', '--grep', TITLE], { ...env, CONFORMANCE_LIST_WALK_MAX_PAGES: '5' });
+    const small = await runCli(
+      ['--reports', reports, '--project=v2-local', '--project=v2-serverless', '--workers=2', '--grep', TITLE],
+      { ...env, CONFORMANCE_LIST_WALK_MAX_PAGES: '5' },
+    );
     const again = JSON.parse(readFileSync(path.join(reports, 'conformance.json'), 'utf8')) as ConformanceReport;
     const cell = again.rules.find((r) => r.id === 'V2.JOB.LIST_WALK')?.results;
     assert.equal(cell?.local?.status, 'error', small.out.slice(-3000));
-    assert.match(cell?.local?.reason ?? '', /could not be scoped to this test's jobs: this surface refuses job labels \(422 metadata_not_supported\)\) did not end within the suite's bound of 5 pages \(CONFORMANCE_LIST_WALK_MAX_PAGES raises it\)/);
+    assert.match(
+      cell?.local?.reason ?? '',
+      /could not be scoped to this test's jobs: this surface refuses job labels \(422 metadata_not_supported\)\) did not end within the suite's bound of 5 pages \(CONFORMANCE_LIST_WALK_MAX_PAGES raises it\)/,
+    );
     assert.equal(cell?.serverless?.status, 'pass', small.out.slice(-3000));
     assert.equal(again.summary.verdict, 'error');
   } finally {

@@ -17,7 +17,15 @@ import type { ConformanceReport } from '../../report/report.ts';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const BIN = path.join(ROOT, 'bin/workflow-conformance.mjs');
 const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is absent (apt-get install chromium)`;
 
 // Runs in the page, so written as source text (tsx's helpers do not exist there).
@@ -41,7 +49,9 @@ const SESSION = `async ({ key, png }) => {
   return job.status;
 }`;
 
-async function recordAndCheck(fault?: string): Promise<{ report: ConformanceReport; status: number | null; output: string; jobStatus: string }> {
+async function recordAndCheck(
+  fault?: string,
+): Promise<{ report: ConformanceReport; status: number | null; output: string; jobStatus: string }> {
   const ref = await startOnFreePorts(fault ? { fault } : {});
   const dir = mkdtempSync(path.join(tmpdir(), 'passive-har-'));
   const har = path.join(dir, 'browser.har');
@@ -52,7 +62,11 @@ async function recordAndCheck(fault?: string): Promise<{ report: ConformanceRepo
       const context = await browser.newContext({ recordHar: { path: har } });
       const page = await context.newPage();
       await page.goto(`${ref.surfaces.cloud}/api/v2/assets/00000000-0000-4000-8000-000000000001`);
-      jobStatus = String(await page.evaluate(`(${SESSION})(${JSON.stringify({ key: ref.credentials.cloud.alice, png: uniquePng(4, 4, 'har').toString('base64') })})`));
+      jobStatus = String(
+        await page.evaluate(
+          `(${SESSION})(${JSON.stringify({ key: ref.credentials.cloud.alice, png: uniquePng(4, 4, 'har').toString('base64') })})`,
+        ),
+      );
       await context.close();
     } finally {
       await browser.close();
@@ -61,30 +75,52 @@ async function recordAndCheck(fault?: string): Promise<{ report: ConformanceRepo
     await ref.close();
   }
   const reports = path.join(dir, 'reports');
-  const run = spawnSync(process.execPath, [BIN, 'check-har', har, '--surface', 'cloud', '--base-url', ref.surfaces.cloud, '--reports', reports], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync(
+    process.execPath,
+    [BIN, 'check-har', har, '--surface', 'cloud', '--base-url', ref.surfaces.cloud, '--reports', reports],
+    { cwd: ROOT, encoding: 'utf8', timeout: 60_000 },
+  );
   const report = JSON.parse(readFileSync(path.join(reports, 'conformance.json'), 'utf8')) as ConformanceReport;
-  const written = readFileSync(path.join(reports, 'conformance.md'), 'utf8') + readFileSync(path.join(reports, 'conformance.html'), 'utf8') + JSON.stringify(report);
+  const written =
+    readFileSync(path.join(reports, 'conformance.md'), 'utf8') +
+    readFileSync(path.join(reports, 'conformance.html'), 'utf8') +
+    JSON.stringify(report);
   assert.ok(!written.includes(ref.credentials.cloud.alice), 'the key the browser sent is redacted in every report');
   return { report, status: run.status, output: `${run.stdout}${run.stderr}`, jobStatus };
 }
 
-test("check-har judges a browser session Playwright recorded against the reference: no finding, the browser's own requests listed", { skip }, async () => {
-  const { report, status, output, jobStatus } = await recordAndCheck();
-  assert.equal(jobStatus, 'succeeded');
-  assert.equal(status, 0, output);
-  assert.equal(report.summary.verdict, 'pass', output);
-  assert.deepEqual(report.passive!.rules.filter((r) => r.broken > 0), []);
-  const judged = report.passive!.rules.map((r) => r.id);
-  for (const rule of ['V2.ASSET.FIELDS', 'V2.JOB.FIELDS', 'V2.ERR.ENVELOPE', 'V2.ERR.CODE_STATUS']) assert.ok(judged.includes(rule), `${rule} judged (${judged.join(', ')})`);
-  assert.ok(report.passive!.judged >= 6, `${report.passive!.judged} exchanges judged`);
-  assert.ok(report.passive!.unplaced_list.some((u) => u.url.endsWith('/static/app.js') && /no operation/.test(u.why)), JSON.stringify(report.passive!.unplaced_list));
-});
+test(
+  "check-har judges a browser session Playwright recorded against the reference: no finding, the browser's own requests listed",
+  { skip },
+  async () => {
+    const { report, status, output, jobStatus } = await recordAndCheck();
+    assert.equal(jobStatus, 'succeeded');
+    assert.equal(status, 0, output);
+    assert.equal(report.summary.verdict, 'pass', output);
+    assert.deepEqual(
+      report.passive!.rules.filter((r) => r.broken > 0),
+      [],
+    );
+    const judged = report.passive!.rules.map((r) => r.id);
+    for (const rule of ['V2.ASSET.FIELDS', 'V2.JOB.FIELDS', 'V2.ERR.ENVELOPE', 'V2.ERR.CODE_STATUS'])
+      assert.ok(judged.includes(rule), `${rule} judged (${judged.join(', ')})`);
+    assert.ok(report.passive!.judged >= 6, `${report.passive!.judged} exchanges judged`);
+    assert.ok(
+      report.passive!.unplaced_list.some((u) => u.url.endsWith('/static/app.js') && /no operation/.test(u.why)),
+      JSON.stringify(report.passive!.unplaced_list),
+    );
+  },
+);
 
-test('check-har on the same browser session against a reference with a v2 fault (assets without url_expires_at) fails exactly V2.ASSET.FIELDS', { skip }, async () => {
-  const { report, status, output } = await recordAndCheck('drop-url-expires-at');
-  assert.equal(status, 1, output);
-  assert.deepEqual(report.summary.must_failed, ['V2.ASSET.FIELDS']);
-  const cell = report.rules.find((r) => r.id === 'V2.ASSET.FIELDS')!.results.cloud!;
-  assert.match(cell.reason ?? '', /url_expires_at/);
-  assert.match(cell.curl ?? '', /^curl .*\/api\/v2\/assets/m);
-});
+test(
+  'check-har on the same browser session against a reference with a v2 fault (assets without url_expires_at) fails exactly V2.ASSET.FIELDS',
+  { skip },
+  async () => {
+    const { report, status, output } = await recordAndCheck('drop-url-expires-at');
+    assert.equal(status, 1, output);
+    assert.deepEqual(report.summary.must_failed, ['V2.ASSET.FIELDS']);
+    const cell = report.rules.find((r) => r.id === 'V2.ASSET.FIELDS')!.results.cloud!;
+    assert.match(cell.reason ?? '', /url_expires_at/);
+    assert.match(cell.curl ?? '', /^curl .*\/api\/v2\/assets/m);
+  },
+);

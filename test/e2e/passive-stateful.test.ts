@@ -27,11 +27,24 @@ const TERMINAL = ['succeeded', 'failed', 'canceled', 'expired'];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The reference (with `fault`) behind an in-process proxy on `surface`; `client` drives traffic through it. */
-async function through(surface: SurfaceName, fault: string | undefined, client: (proxy: string, ref: RunningReference) => Promise<void>): Promise<ConformanceReport> {
+async function through(
+  surface: SurfaceName,
+  fault: string | undefined,
+  client: (proxy: string, ref: RunningReference) => Promise<void>,
+): Promise<ConformanceReport> {
   const base = await freePortBase(6);
   const proxyUrl = `http://127.0.0.1:${base + 5}`;
-  const ref = await startReference({ portBase: base, ...(fault ? { fault } : {}), publicUrls: { [surface]: proxyUrl } });
-  const session = await startProxySession({ target: { name: 'reference', surface, baseUrl: ref.surfaces[surface] }, port: base + 5, reportsDir: mkdtempSync(path.join(tmpdir(), 'passive-stateful-')), version: 'test' });
+  const ref = await startReference({
+    portBase: base,
+    ...(fault ? { fault } : {}),
+    publicUrls: { [surface]: proxyUrl },
+  });
+  const session = await startProxySession({
+    target: { name: 'reference', surface, baseUrl: ref.surfaces[surface] },
+    port: base + 5,
+    reportsDir: mkdtempSync(path.join(tmpdir(), 'passive-stateful-')),
+    version: 'test',
+  });
   try {
     await client(proxyUrl, ref);
     await sleep(50);
@@ -54,8 +67,20 @@ async function v2Client(proxy: string, ref: RunningReference): Promise<void> {
   const auth = { authorization: `Bearer ${ref.credentials.cloud.alice}`, 'content-type': 'application/json' };
   const key = randomUUID();
   const workflow = slowWorkflow('Sleep', 1);
-  const job = await json(await fetch(`${proxy}/api/v2/jobs`, { method: 'POST', headers: { ...auth, 'idempotency-key': key }, body: JSON.stringify({ workflow }) }));
-  await (await fetch(`${proxy}/api/v2/jobs`, { method: 'POST', headers: { ...auth, 'idempotency-key': key }, body: JSON.stringify({ workflow }) })).text();
+  const job = await json(
+    await fetch(`${proxy}/api/v2/jobs`, {
+      method: 'POST',
+      headers: { ...auth, 'idempotency-key': key },
+      body: JSON.stringify({ workflow }),
+    }),
+  );
+  await (
+    await fetch(`${proxy}/api/v2/jobs`, {
+      method: 'POST',
+      headers: { ...auth, 'idempotency-key': key },
+      body: JSON.stringify({ workflow }),
+    })
+  ).text();
   // Embedded URLs may be host-relative: resolved against the address the client used.
   const raw = job.urls as { self: string; events: string };
   const urls = { self: new URL(raw.self, proxy).href, events: new URL(raw.events, proxy).href };
@@ -80,7 +105,13 @@ async function v2Client(proxy: string, ref: RunningReference): Promise<void> {
     status = String((await json(await fetch(urls.self, { headers: auth }))).status);
     if (!TERMINAL.includes(status)) await sleep(100);
   }
-  await (await fetch(`${proxy}/api/v2/jobs`, { method: 'POST', headers: { ...auth, 'idempotency-key': key }, body: JSON.stringify({ workflow: saveWorkflow(classesFor({}), 'passive-other') }) })).text();
+  await (
+    await fetch(`${proxy}/api/v2/jobs`, {
+      method: 'POST',
+      headers: { ...auth, 'idempotency-key': key },
+      body: JSON.stringify({ workflow: saveWorkflow(classesFor({}), 'passive-other') }),
+    })
+  ).text();
 }
 
 /** v1: the stream opened first, a prompt, its messages to the end, its status polled to the end. */
@@ -93,11 +124,21 @@ async function v1Client(proxy: string, ref: RunningReference): Promise<void> {
     if (!binary) types.push(JSON.parse((d as Buffer).toString()) as { type?: string });
   });
   await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
-  const { prompt_id: id } = (await json(await fetch(`${proxy}/api/prompt`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ prompt: saveWorkflow(classesFor({}), `passive-${clientId}`), client_id: clientId }) }))) as { prompt_id: string };
+  const { prompt_id: id } = (await json(
+    await fetch(`${proxy}/api/prompt`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ prompt: saveWorkflow(classesFor({}), `passive-${clientId}`), client_id: clientId }),
+    }),
+  )) as { prompt_id: string };
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
-    const status = String((await json(await fetch(`${proxy}/api/job/${id}/status`, { headers: { 'x-api-key': key } }))).status);
-    const ended = types.some((m) => m.data?.prompt_id === id && /^execution_(success|error|interrupted)$/.test(m.type ?? ''));
+    const status = String(
+      (await json(await fetch(`${proxy}/api/job/${id}/status`, { headers: { 'x-api-key': key } }))).status,
+    );
+    const ended = types.some(
+      (m) => m.data?.prompt_id === id && /^execution_(success|error|interrupted)$/.test(m.type ?? ''),
+    );
     if (ended && ['success', 'completed', 'error', 'failed', 'cancelled'].includes(status)) break;
     await sleep(100);
   }
@@ -111,7 +152,14 @@ async function routerClient(proxy: string): Promise<void> {
   const headers = { 'x-api-key': ROUTER_KEYS.alice, 'content-type': 'application/json' };
   const body = JSON.stringify({ prompt: 'a lighthouse at dusk' });
   const key = randomUUID();
-  for (let i = 0; i < 2; i++) await (await fetch(`${proxy}/v2/models/${MODEL}`, { method: 'POST', headers: { ...headers, 'idempotency-key': key }, body })).arrayBuffer();
+  for (let i = 0; i < 2; i++)
+    await (
+      await fetch(`${proxy}/v2/models/${MODEL}`, {
+        method: 'POST',
+        headers: { ...headers, 'idempotency-key': key },
+        body,
+      })
+    ).arrayBuffer();
   const handle = await json(await fetch(`${proxy}/v2/models/${MODEL}/requests`, { method: 'POST', headers, body }));
   const deadline = Date.now() + 15_000;
   let status = String(handle.status);
@@ -130,9 +178,13 @@ const broken = (report: ConformanceReport) => report.passive!.rules.filter((r) =
 test('v2 through the proxy: a stream read to its end agrees with polling, submits under one key make one job, another workflow under it is refused', async () => {
   const report = await through('cloud', undefined, v2Client);
   assert.deepEqual(broken(report), []);
-  for (const rule of ['V2.JOB.EVENTS_AGREE', 'V2.JOB.EVENTS_FORMAT', 'V2.JOB.IDEMPOTENT']) assert.ok((tally(report, rule)?.held ?? 0) > 0, `${rule} held (${JSON.stringify(report.passive!.rules)})`);
+  for (const rule of ['V2.JOB.EVENTS_AGREE', 'V2.JOB.EVENTS_FORMAT', 'V2.JOB.IDEMPOTENT'])
+    assert.ok((tally(report, rule)?.held ?? 0) > 0, `${rule} held (${JSON.stringify(report.passive!.rules)})`);
   // Streamed as it arrives: the stream's first bytes reached the client while the job (a one-second Sleep) still ran.
-  assert.ok(streamTimes.terminal - streamTimes.first >= 500, `first bytes ${streamTimes.terminal - streamTimes.first} ms before the terminal status`);
+  assert.ok(
+    streamTimes.terminal - streamTimes.first >= 500,
+    `first bytes ${streamTimes.terminal - streamTimes.first} ms before the terminal status`,
+  );
 });
 
 test('v2 through the proxy: a stream that ends before the job does breaks V2.JOB.EVENTS_AGREE (events-end-early)', async () => {
@@ -159,7 +211,13 @@ test('v1 through the proxy: a stream whose end says otherwise than polling break
 test('router through the proxy: a keyed retry is a marked replay and a collected request stays COMPLETED; each fault breaks its rule', async () => {
   const clean = await through('router', undefined, routerClient);
   assert.deepEqual(broken(clean), []);
-  for (const rule of ['ROUTER.IDEM.REPLAY', 'ROUTER.QUEUE.STATUS_CLOSED']) assert.ok((tally(clean, rule)?.held ?? 0) > 0, `${rule} held`);
-  assert.deepEqual((await through('router', 'router-replay-unmarked', routerClient)).summary.must_failed, ['ROUTER.IDEM.REPLAY']);
-  assert.deepEqual((await through('router', 'router-status-reopened-after-collect', routerClient)).summary.must_failed, ['ROUTER.QUEUE.STATUS_CLOSED']);
+  for (const rule of ['ROUTER.IDEM.REPLAY', 'ROUTER.QUEUE.STATUS_CLOSED'])
+    assert.ok((tally(clean, rule)?.held ?? 0) > 0, `${rule} held`);
+  assert.deepEqual((await through('router', 'router-replay-unmarked', routerClient)).summary.must_failed, [
+    'ROUTER.IDEM.REPLAY',
+  ]);
+  assert.deepEqual(
+    (await through('router', 'router-status-reopened-after-collect', routerClient)).summary.must_failed,
+    ['ROUTER.QUEUE.STATUS_CLOSED'],
+  );
 });

@@ -41,7 +41,7 @@ test('red tests of one cause are grouped: "N tests fail because" once, with the 
     assert.equal(first.rule, 'V2.ASSET.FIELDS');
     assert.ok(first.tests >= 3, `one cause, many tests: ${JSON.stringify(causes, null, 1)}`);
     assert.equal(first.titles.length, Math.min(first.tests, 5), 'the first few tests are named');
-    assert.match(first.expected ?? "", /url_expires_at/);
+    assert.match(first.expected ?? '', /url_expires_at/);
     const md = readFileSync(path.join(run.reportsDir, 'conformance.md'), 'utf8');
     const said = md.indexOf(`${first.tests} tests fail because \`V2.ASSET.FIELDS\``);
     assert.ok(said > 0 && said < md.indexOf('## Failures'), `said once, before the failures:\n${md.slice(0, 3000)}`);
@@ -50,4 +50,3 @@ test('red tests of one cause are grouped: "N tests fail because" once, with the 
     rmSync(run.reportsDir, { recursive: true, force: true });
   }
 });
-

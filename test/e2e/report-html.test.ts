@@ -16,13 +16,26 @@ import { runSuite, type SuiteRun } from '../support/run-suite.ts';
 import { defaultSeedsDir, loadSeeds } from '../../lib/seeds/statements.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 const seedsDir = defaultSeedsDir();
 
 let run: SuiteRun;
 before(async () => {
   // No --seeds, no SEEDS_DIR: the copy beside the checkout is found by itself.
-  run = await runSuite({ fault: 'drop-url-expires-at', args: ['--project=v2-local', 'specs/v2/assets.spec.ts', '--grep', 'blake3|deleting'], keep: true, env: { CONFORMANCE_SEEDS: '', SEEDS_DIR: '' } });
+  run = await runSuite({
+    fault: 'drop-url-expires-at',
+    args: ['--project=v2-local', 'specs/v2/assets.spec.ts', '--grep', 'blake3|deleting'],
+    keep: true,
+    env: { CONFORMANCE_SEEDS: '', SEEDS_DIR: '' },
+  });
 });
 after(() => rmSync(run.reportsDir, { recursive: true, force: true }));
 
@@ -33,28 +46,38 @@ function missingMemberRow(): string {
   return row.text;
 }
 
-test('with the seeds beside the checkout and no --seeds, failures quote the row they rest on', { skip: seedsDir ? false : 'the seeds are not beside this checkout' }, () => {
-  const md = readFileSync(path.join(run.reportsDir, 'conformance.md'), 'utf8');
-  const failures = md.slice(md.indexOf('## Failures'), md.indexOf('## Rules'));
-  assert.ok(failures.includes(`> ${missingMemberRow()}`), `conformance.md quotes the row:\n${failures.slice(0, 2000)}`);
-  assert.match(md, /\[junit\.xml\]\(junit\.xml\)/, 'conformance.md links the other reports');
-});
+test(
+  'with the seeds beside the checkout and no --seeds, failures quote the row they rest on',
+  { skip: seedsDir ? false : 'the seeds are not beside this checkout' },
+  () => {
+    const md = readFileSync(path.join(run.reportsDir, 'conformance.md'), 'utf8');
+    const failures = md.slice(md.indexOf('## Failures'), md.indexOf('## Rules'));
+    assert.ok(
+      failures.includes(`> ${missingMemberRow()}`),
+      `conformance.md quotes the row:\n${failures.slice(0, 2000)}`,
+    );
+    assert.match(md, /\[junit\.xml\]\(junit\.xml\)/, 'conformance.md links the other reports');
+  },
+);
 
-test('the HTML report shows why, expected, received, the seed statement and the curl without hovering', { skip: existsSync(CHROMIUM) ? false : `${CHROMIUM} is absent (apt-get install chromium)` }, async () => {
-  assert.equal(run.report.summary.verdict, 'fail', run.output.slice(-2000));
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-  try {
-    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-    const problems: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    await page.goto(pathToFileURL(path.join(run.reportsDir, 'conformance.html')).href, { waitUntil: 'load' });
-    assert.deepEqual(problems, []);
+test(
+  'the HTML report shows why, expected, received, the seed statement and the curl without hovering',
+  { skip: existsSync(CHROMIUM) ? false : `${CHROMIUM} is absent (apt-get install chromium)` },
+  async () => {
+    assert.equal(run.report.summary.verdict, 'fail', run.output.slice(-2000));
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+      const problems: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
+      });
+      page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+      await page.goto(pathToFileURL(path.join(run.reportsDir, 'conformance.html')).href, { waitUntil: 'load' });
+      assert.deepEqual(problems, []);
 
-    // Written as source text: tsx's helpers do not exist inside the page.
-    const seen = await page.evaluate<Record<string, string | number | string[]>>(`(() => {
+      // Written as source text: tsx's helpers do not exist inside the page.
+      const seen = await page.evaluate<Record<string, string | number | string[]>>(`(() => {
       const shown = (el) => { if (!el) return ''; const b = el.getBoundingClientRect(); const st = getComputedStyle(el); return b.width > 0 && b.height > 0 && st.visibility !== 'hidden' && st.display !== 'none' && b.right <= window.innerWidth + 1 ? el.innerText : ''; };
       const card = document.querySelector('section.failure');
       const q = (sel) => shown(card && card.querySelector(sel));
@@ -68,19 +91,25 @@ test('the HTML report shows why, expected, received, the seed statement and the 
         causes: shown(document.querySelector('ul.causes')),
       };
     })()`);
-    assert.match(String(seen.rule), /V2\.ASSET\.FIELDS/);
-    assert.match(String(seen.why), /postAssets 201/);
-    assert.match(String(seen.expected), /url_expires_at/);
-    assert.match(String(seen.received), /"id":/);
-    assert.match(String(seen.curl), /curl -sS -i -X POST/);
-    if (seedsDir) assert.equal(String(seen.statement).split(' W:')[0], missingMemberRow(), 'the statement the failure rests on is shown');
-    assert.ok(Number(seen.reasons) > 0, 'skip, error and not-covered reasons are written out in their cells');
-    assert.equal(seen.titled, 0, 'no reason hides in a hover tooltip');
-    assert.ok(Number(seen.overflow) <= 0, `nothing runs off the page (${Number(seen.overflow)} px too wide)`);
-    assert.deepEqual(seen.links, ['conformance.md', 'conformance.json', 'junit.xml', 'html/index.html']);
-    assert.match(String(seen.causes), /tests? fails? because V2\.ASSET\.FIELDS/);
-    await page.screenshot({ path: '/tmp/conformance-report.png', fullPage: false });
-  } finally {
-    await browser.close();
-  }
-});
+      assert.match(String(seen.rule), /V2\.ASSET\.FIELDS/);
+      assert.match(String(seen.why), /postAssets 201/);
+      assert.match(String(seen.expected), /url_expires_at/);
+      assert.match(String(seen.received), /"id":/);
+      assert.match(String(seen.curl), /curl -sS -i -X POST/);
+      if (seedsDir)
+        assert.equal(
+          String(seen.statement).split(' W:')[0],
+          missingMemberRow(),
+          'the statement the failure rests on is shown',
+        );
+      assert.ok(Number(seen.reasons) > 0, 'skip, error and not-covered reasons are written out in their cells');
+      assert.equal(seen.titled, 0, 'no reason hides in a hover tooltip');
+      assert.ok(Number(seen.overflow) <= 0, `nothing runs off the page (${Number(seen.overflow)} px too wide)`);
+      assert.deepEqual(seen.links, ['conformance.md', 'conformance.json', 'junit.xml', 'html/index.html']);
+      assert.match(String(seen.causes), /tests? fails? because V2\.ASSET\.FIELDS/);
+      await page.screenshot({ path: '/tmp/conformance-report.png', fullPage: false });
+    } finally {
+      await browser.close();
+    }
+  },
+);

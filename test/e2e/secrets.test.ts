@@ -17,7 +17,8 @@ import { RuleViolation, SuiteError, show } from '../../lib/violations.ts';
 import { runSuite } from '../support/run-suite.ts';
 
 const KEY = 'comfyui-secret-scan-5e2b8d1f0a7c4693';
-const SIGNED = 'http://127.0.0.1:1/storage/blobs/ab?ct=image%2Fpng&expires=1795430419&signature=4b64af9a25e59dde8b5499962b4a3917bb32c0ee357501077b16bbc847192b84';
+const SIGNED =
+  'http://127.0.0.1:1/storage/blobs/ab?ct=image%2Fpng&expires=1795430419&signature=4b64af9a25e59dde8b5499962b4a3917bb32c0ee357501077b16bbc847192b84';
 const PARTNER = 'partner-key-9f8e7d6c5b4a';
 
 test('a rule violation quoting a signed URL, a key and a partner key is redacted in its message and stack', () => {
@@ -42,11 +43,25 @@ test('a transcript redacts request headers, request bodies (extra_data partner k
   const long = `{"url":"${SIGNED}","pad":"${'x'.repeat(4090 - SIGNED.length)}${KEY}"}`;
   recorder.add({
     operationId: 'postJobs',
-    request: { method: 'POST', url: SIGNED, headers: { authorization: `Bearer ${KEY}`, 'x-admin-secret': 'admin-9c1d' }, json: { workflow: {}, extra_data: { api_key_comfy_org: PARTNER } }, timeoutMs: 1, maxBodyBytes: 1 },
-    response: { status: 302, headers: { location: SIGNED, 'content-type': 'application/json' }, body: Buffer.from(long), truncated: false, elapsedMs: 1 },
+    request: {
+      method: 'POST',
+      url: SIGNED,
+      headers: { authorization: `Bearer ${KEY}`, 'x-admin-secret': 'admin-9c1d' },
+      json: { workflow: {}, extra_data: { api_key_comfy_org: PARTNER } },
+      timeoutMs: 1,
+      maxBodyBytes: 1,
+    },
+    response: {
+      status: 302,
+      headers: { location: SIGNED, 'content-type': 'application/json' },
+      body: Buffer.from(long),
+      truncated: false,
+      elapsedMs: 1,
+    },
   });
   const t = recorder.transcript();
-  for (const secret of [KEY, PARTNER, '4b64af9a25e59dde', 'admin-9c1d', KEY.slice(0, 12)]) assert.ok(!t.includes(secret), `${secret} in:\n${t}`);
+  for (const secret of [KEY, PARTNER, '4b64af9a25e59dde', 'admin-9c1d', KEY.slice(0, 12)])
+    assert.ok(!t.includes(secret), `${secret} in:\n${t}`);
   assert.match(t, /"api_key_comfy_org": "\[REDACTED\]"/);
 });
 
@@ -54,7 +69,9 @@ test('a transcript redacts request headers, request bodies (extra_data partner k
 
 /** Every credential the reference knows: its development keys and secrets. */
 function referenceSecrets(): string[] {
-  const out = new Set<string>(Object.values(referenceDevCredentials(path.resolve(import.meta.dirname, '../../targets.yaml'))));
+  const out = new Set<string>(
+    Object.values(referenceDevCredentials(path.resolve(import.meta.dirname, '../../targets.yaml'))),
+  );
   const walk = (v: unknown): void => {
     if (typeof v === 'string' && /^comfyui-|secret/i.test(v) && v.length >= 16) out.add(v);
     else if (v && typeof v === 'object') Object.values(v).forEach(walk);
@@ -132,13 +149,18 @@ test('a suite run with failures leaves no credential in any report file or in it
     assert.ok(secrets.includes(accounts.CLOUD_KEYS.alice));
     const files = filesUnder(run.reportsDir);
     const names = files.map((f) => path.relative(run.reportsDir, f));
-    for (const expected of ['conformance.json', 'conformance.md', 'junit.xml', path.join('html', 'index.html')]) assert.ok(names.includes(expected), `${expected} written: ${names.join(', ')}`);
+    for (const expected of ['conformance.json', 'conformance.md', 'junit.xml', path.join('html', 'index.html')])
+      assert.ok(names.includes(expected), `${expected} written: ${names.join(', ')}`);
 
     const texts: Array<[string, string]> = [['console output', run.output]];
     for (const f of files) {
       const rel = path.relative(run.reportsDir, f);
       const text = readFileSync(f, 'utf8');
-      texts.push(...(rel.endsWith('.html') ? htmlTexts(text).map(([n, t]): [string, string] => [`${rel} ${n}`, t]) : [[rel, text] as [string, string]]));
+      texts.push(
+        ...(rel.endsWith('.html')
+          ? htmlTexts(text).map(([n, t]): [string, string] => [`${rel} ${n}`, t])
+          : [[rel, text] as [string, string]]),
+      );
     }
     // The scan is only worth something if the failure and its evidence are there.
     const all = texts.map(([, t]) => t).join('\n');

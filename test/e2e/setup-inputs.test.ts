@@ -17,7 +17,9 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A targets file whose reference entry serves only `local`, with these scenario changes. */
 function targetsWith(name: string, change: (scenario: Record<string, unknown>) => void): string {
-  const doc = parse(readFileSync(path.join(ROOT, 'targets.yaml'), 'utf8')) as { targets: { reference: { surfaces: Record<string, { scenario?: Record<string, unknown> }> } } };
+  const doc = parse(readFileSync(path.join(ROOT, 'targets.yaml'), 'utf8')) as {
+    targets: { reference: { surfaces: Record<string, { scenario?: Record<string, unknown> }> } };
+  };
   const ref = doc.targets.reference;
   const local = ref.surfaces.local;
   local.scenario = { ...(local.scenario ?? {}) };
@@ -28,7 +30,13 @@ function targetsWith(name: string, change: (scenario: Record<string, unknown>) =
 }
 
 const cell = (report: ConformanceReport, rule: string) => report.rules.find((r) => r.id === rule)?.results.local;
-const SPECS = ['--project=v2-local', 'specs/v2/assets.spec.ts', 'specs/v2/jobs.spec.ts', 'specs/v2/job-refusals.spec.ts', 'specs/v2/flow.spec.ts'];
+const SPECS = [
+  '--project=v2-local',
+  'specs/v2/assets.spec.ts',
+  'specs/v2/jobs.spec.ts',
+  'specs/v2/job-refusals.spec.ts',
+  'specs/v2/flow.spec.ts',
+];
 
 describe('inputs a server may refuse are not hard-coded, and a refusal names its input', { concurrency: 1 }, () => {
   test('a proxy that allowlists placement roots: the default root-form path is placed, a refused path and an unknown slow class end error naming their inputs', async () => {
@@ -36,8 +44,17 @@ describe('inputs a server may refuse are not hard-coded, and a refusal names its
       s.upload_file_path = 'conformance/{name}';
       s.slow_node_class = 'ConformanceNoSuchSlowNode';
     });
-    const run = await runSuite({ control: 'placement-roots-only', args: SPECS, env: { TARGETS_FILE: file }, workers: 1 });
-    assert.deepEqual(failedRules(run.report), [], `no rule may fail because of the suite's own setup:\n${run.output.slice(-3000)}`);
+    const run = await runSuite({
+      control: 'placement-roots-only',
+      args: SPECS,
+      env: { TARGETS_FILE: file },
+      workers: 1,
+    });
+    assert.deepEqual(
+      failedRules(run.report),
+      [],
+      `no rule may fail because of the suite's own setup:\n${run.output.slice(-3000)}`,
+    );
     for (const rule of ['V2.ASSET.IMMUTABLE', 'V2.ASSET.DEDUP', 'V2.JOB.SUBMIT', 'V2.FLOW.ROUND_TRIP']) {
       const c = cell(run.report, rule);
       assert.equal(c?.status, 'error', `${rule}: ${JSON.stringify(c)}`);
@@ -45,14 +62,22 @@ describe('inputs a server may refuse are not hard-coded, and a refusal names its
     }
     const cancel = cell(run.report, 'V2.JOB.CANCEL');
     assert.equal(cancel?.status, 'error', JSON.stringify(cancel));
-    assert.match(String(cancel?.reason), /setup refused: .*ConformanceNoSuchSlowNode.*set scenario input slow_node_class/);
+    assert.match(
+      String(cancel?.reason),
+      /setup refused: .*ConformanceNoSuchSlowNode.*set scenario input slow_node_class/,
+    );
   });
 
   test('the same proxy with the default inputs stays green; without slow_node_class its rules are skipped naming it', async () => {
     const file = targetsWith('defaults', (s) => {
       delete s.slow_node_class;
     });
-    const run = await runSuite({ control: 'placement-roots-only', args: SPECS, env: { TARGETS_FILE: file }, workers: 1 });
+    const run = await runSuite({
+      control: 'placement-roots-only',
+      args: SPECS,
+      env: { TARGETS_FILE: file },
+      workers: 1,
+    });
     assert.deepEqual(failedRules(run.report), [], run.output.slice(-3000));
     assert.equal(run.exitCode, 0, run.output.slice(-3000));
     const cancel = cell(run.report, 'V2.JOB.CANCEL');

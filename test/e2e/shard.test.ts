@@ -19,7 +19,13 @@ import path from 'node:path';
 import { ROOT, runSuite } from '../support/run-suite.ts';
 import type { ConformanceReport } from '../../report/report.ts';
 
-const SELECTION = ['--project=v2-local', '--project=v2-cloud', 'specs/v2/assets.spec.ts', 'specs/v2/errors.spec.ts', 'specs/v2/auth.spec.ts'];
+const SELECTION = [
+  '--project=v2-local',
+  '--project=v2-cloud',
+  'specs/v2/assets.spec.ts',
+  'specs/v2/errors.spec.ts',
+  'specs/v2/auth.spec.ts',
+];
 
 /** The report without the fields that differ between any two runs; skip reasons in a stable order. */
 function comparable(r: ConformanceReport): unknown {
@@ -35,7 +41,15 @@ function comparable(r: ConformanceReport): unknown {
           cell && {
             ...cell,
             ...(cell.reason ? { reason: cell.reason.split('; ').sort().join('; ') } : {}),
-            ...(cell.evidence ? { evidence: { held: cell.evidence.held > 0, broken: cell.evidence.broken, blocked: cell.evidence.blocked } } : {}),
+            ...(cell.evidence
+              ? {
+                  evidence: {
+                    held: cell.evidence.held > 0,
+                    broken: cell.evidence.broken,
+                    blocked: cell.evidence.blocked,
+                  },
+                }
+              : {}),
           },
         ]),
       ),
@@ -65,21 +79,36 @@ test('two shards merged with merge.config.ts give the conformance report of one 
     const merged = path.join(work, 'merged');
     // Not a child test file of this runner: without NODE_TEST_CONTEXT the CLI prints as a user sees it.
     const { NODE_TEST_CONTEXT: _ctx, ...env } = process.env;
-    const merge = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js'), 'merge-reports', '--config', 'merge.config.ts', blobs], {
-      cwd: ROOT,
-      env: { ...env, REPORTS_DIR: merged, CONFORMANCE_QUIET: '0' },
-      encoding: 'utf8',
-      timeout: 120_000,
-    });
+    const merge = spawnSync(
+      process.execPath,
+      [
+        path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js'),
+        'merge-reports',
+        '--config',
+        'merge.config.ts',
+        blobs,
+      ],
+      {
+        cwd: ROOT,
+        env: { ...env, REPORTS_DIR: merged, CONFORMANCE_QUIET: '0' },
+        encoding: 'utf8',
+        timeout: 120_000,
+      },
+    );
     assert.equal(merge.status, 0, `merge-reports:\n${merge.stdout}\n${merge.stderr}`);
-    for (const f of ['conformance.json', 'conformance.md', 'junit.xml', path.join('html', 'index.html')]) assert.ok(existsSync(path.join(merged, f)), `merge wrote ${f}`);
+    for (const f of ['conformance.json', 'conformance.md', 'junit.xml', path.join('html', 'index.html')])
+      assert.ok(existsSync(path.join(merged, f)), `merge wrote ${f}`);
     const mergedReport = JSON.parse(readFileSync(path.join(merged, 'conformance.json'), 'utf8')) as ConformanceReport;
 
     const whole = await runSuite({ args: SELECTION, timeoutMs: 300_000 });
     assert.equal(whole.exitCode, 0, whole.output.slice(-2000));
     assert.ok(whole.report.tests.passed > 5, `a run with something in it: ${JSON.stringify(whole.report.tests)}`);
     assert.deepEqual(comparable(mergedReport), comparable(whole.report));
-    assert.ok(mergedReport.rules.some((r) => r.results.local?.status === 'pass') && mergedReport.rules.some((r) => r.results.cloud?.status === 'pass'), 'both projects are in the merged matrix');
+    assert.ok(
+      mergedReport.rules.some((r) => r.results.local?.status === 'pass') &&
+        mergedReport.rules.some((r) => r.results.cloud?.status === 'pass'),
+      'both projects are in the merged matrix',
+    );
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

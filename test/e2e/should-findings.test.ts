@@ -13,7 +13,10 @@ test('a SHOULD finding leaves its tests passed and the verdict pass; strict mode
     runSuite({ fault: 'router-billing-renamed', args: CATALOG }),
     runSuite({ fault: 'router-billing-renamed', args: CATALOG, env: { CONFORMANCE_STRICT: '1' } }),
   ]);
-  assert.ok(plain.report.summary.should_failed.includes('ROUTER.CATALOG.MEMBER_NAMES'), `the finding is reported: ${JSON.stringify(plain.report.summary)}`);
+  assert.ok(
+    plain.report.summary.should_failed.includes('ROUTER.CATALOG.MEMBER_NAMES'),
+    `the finding is reported: ${JSON.stringify(plain.report.summary)}`,
+  );
   assert.equal(plain.report.summary.verdict, 'pass', plain.output.slice(-2000));
   assert.equal(plain.report.tests.failed, 0, 'no Playwright test failed for a SHOULD finding');
   assert.equal(plain.exitCode, 0);

@@ -17,17 +17,35 @@ function runWith(targets: string, args: string[] = ['--target', 'mine']) {
   writeFileSync(file, targets);
   const reports = path.join(dir, 'reports');
   const env: Record<string, string | undefined> = { ...process.env, MINE_KEY: 'comfyui-mine-0123' };
-  for (const k of ['TARGET', 'TARGET_SURFACE', 'TARGET_BASE_URL', 'TARGET_TOKEN', 'TARGETS_FILE', 'REFERENCE_FAULT', 'REFERENCE_CONTROL', 'REPORTS_DIR']) delete env[k];
+  for (const k of [
+    'TARGET',
+    'TARGET_SURFACE',
+    'TARGET_BASE_URL',
+    'TARGET_TOKEN',
+    'TARGETS_FILE',
+    'REFERENCE_FAULT',
+    'REFERENCE_CONTROL',
+    'REPORTS_DIR',
+  ])
+    delete env[k];
   // A passing report from an earlier run, which the refusal must replace.
   mkdirSync(reports, { recursive: true });
   writeFileSync(path.join(reports, 'conformance.json'), JSON.stringify({ summary: { verdict: 'pass' } }));
-  const r = spawnSync(process.execPath, ['bin/workflow-conformance.mjs', 'run', '--reports', reports, '--targets-file', file, ...args], { cwd: ROOT, encoding: 'utf8', env, timeout: 60_000 });
+  const r = spawnSync(
+    process.execPath,
+    ['bin/workflow-conformance.mjs', 'run', '--reports', reports, '--targets-file', file, ...args],
+    { cwd: ROOT, encoding: 'utf8', env, timeout: 60_000 },
+  );
   const report = JSON.parse(readFileSync(path.join(reports, 'conformance.json'), 'utf8')) as ConformanceReport;
   return { ...r, report };
 }
 
 const cases: Array<[string, string, RegExp]> = [
-  ['a misspelt top-level key', 'targts:\n  mine:\n    surface: local\n    base_url: http://127.0.0.1:8189\n', /unknown key `targts` at the top of the file; did you mean `targets`\?/],
+  [
+    'a misspelt top-level key',
+    'targts:\n  mine:\n    surface: local\n    base_url: http://127.0.0.1:8189\n',
+    /unknown key `targts` at the top of the file; did you mean `targets`\?/,
+  ],
   [
     'a misspelt scenario key',
     'targets:\n  mine:\n    surface: cloud\n    base_url: https://cloud.example.invalid\n    token_env: MINE_KEY\n    scenario:\n      slow_node_clas: Sleep\n',

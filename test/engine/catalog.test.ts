@@ -8,11 +8,38 @@ const ASSET = '9f8a1c0d-2b3e-4f56-8a7b-1c2d3e4f5a6b';
 
 test('object_info describes every class in the v1 NodeInfo shape', () => {
   const info = objectInfo();
-  const names = ['LoadImage', 'EmptyImage', 'ImageInvert', 'SaveImage', 'PreviewImage', 'Sleep', 'FailNode', 'BrowserWaitNode', 'PartnerImageNode', 'TextOutput'];
+  const names = [
+    'LoadImage',
+    'EmptyImage',
+    'ImageInvert',
+    'SaveImage',
+    'PreviewImage',
+    'Sleep',
+    'FailNode',
+    'BrowserWaitNode',
+    'PartnerImageNode',
+    'TextOutput',
+  ];
   assert.deepEqual(Object.keys(info).sort(), [...names].sort());
   for (const n of names) {
     const i = info[n];
-    for (const k of ['input', 'input_order', 'output', 'output_is_list', 'output_name', 'name', 'display_name', 'description', 'python_module', 'category', 'output_node', 'output_tooltips', 'deprecated', 'experimental', 'api_node']) {
+    for (const k of [
+      'input',
+      'input_order',
+      'output',
+      'output_is_list',
+      'output_name',
+      'name',
+      'display_name',
+      'description',
+      'python_module',
+      'category',
+      'output_node',
+      'output_tooltips',
+      'deprecated',
+      'experimental',
+      'api_node',
+    ]) {
       assert.ok(k in i, `${n}.${k}`);
     }
     assert.equal(i.name, n);
@@ -29,7 +56,10 @@ test('object_info describes every class in the v1 NodeInfo shape', () => {
   assert.equal(info.ImageInvert.api_node, false);
   assert.deepEqual(info.ImageInvert.output, ['IMAGE']);
   // LoadImage's combo lists the account's uploaded files when given.
-  assert.deepEqual(objectInfo(defaultCatalog(), { inputFiles: ['b.png', 'a.png'] }).LoadImage.input.required.image, [['a.png', 'b.png'], { image_upload: true, tooltip: 'An uploaded input file name, or a v2 asset reference.' }]);
+  assert.deepEqual(objectInfo(defaultCatalog(), { inputFiles: ['b.png', 'a.png'] }).LoadImage.input.required.image, [
+    ['a.png', 'b.png'],
+    { image_upload: true, tooltip: 'An uploaded input file name, or a v2 asset reference.' },
+  ]);
   assert.deepEqual(JSON.parse(JSON.stringify(info)), info, 'plain JSON');
 });
 
@@ -38,7 +68,10 @@ test('the catalog flags partner and browser-waiting classes', () => {
   assert.equal(c.get('PartnerImageNode')?.apiNode, true);
   assert.equal(c.get('BrowserWaitNode')?.waitsForBrowser, true);
   assert.equal(c.get('Nope'), undefined);
-  assert.match(createCatalog({ partnerKeyField: 'api_key_acme_org' }).get('PartnerImageNode')!.description, /api_key_acme_org/);
+  assert.match(
+    createCatalog({ partnerKeyField: 'api_key_acme_org' }).get('PartnerImageNode')!.description,
+    /api_key_acme_org/,
+  );
 });
 
 test('LoadImage (uploaded file and asset) -> ImageInvert -> SaveImage really inverts the pixels', async () => {
@@ -61,8 +94,12 @@ test('LoadImage (uploaded file and asset) -> ImageInvert -> SaveImage really inv
     assert.equal(call.nodeId, '3');
     const out = decodePng(call.png);
     assert.equal(out.channels, 4);
-    for (let i = 0; i < src.data.length; i++) assert.equal(out.data[i], i % 4 === 3 ? src.data[i] : 255 - src.data[i], `byte ${i}`);
-    assert.deepEqual(state.outputs.map((o) => [o.nodeId, o.type, o.filename]), [['3', 'output', 'inv_00001_.png']]);
+    for (let i = 0; i < src.data.length; i++)
+      assert.equal(out.data[i], i % 4 === 3 ? src.data[i] : 255 - src.data[i], `byte ${i}`);
+    assert.deepEqual(
+      state.outputs.map((o) => [o.nodeId, o.type, o.filename]),
+      [['3', 'output', 'inv_00001_.png']],
+    );
   }
 });
 
@@ -94,7 +131,14 @@ test('EmptyImage makes a solid colour; PreviewImage stores a temp output and sen
   assert.ok(preview && preview.kind === 'preview');
   assert.deepEqual(Buffer.from(preview.png), Buffer.from(call.png));
   assert.equal(state.lastPreview?.node, '2');
-  assert.deepEqual(events.map(label).slice(-6), ['progress:2', 'preview:2', 'executed:2', 'executing:null', 'execution_success', 'status:succeeded']);
+  assert.deepEqual(events.map(label).slice(-6), [
+    'progress:2',
+    'preview:2',
+    'executed:2',
+    'executing:null',
+    'execution_success',
+    'status:succeeded',
+  ]);
   const executed = events.find((e) => e.kind === 'executed');
   assert.ok(executed?.kind === 'executed' && executed.outputs[0]?.type === 'temp');
 });
@@ -109,18 +153,41 @@ test('Sleep reports each step, previews its image after the first step and passe
   });
   assert.equal(state.status, 'succeeded');
   const sleepProgress = events.filter((e) => e.kind === 'progress' && e.node === '2');
-  assert.deepEqual(sleepProgress.map((e) => (e.kind === 'progress' ? [e.value, e.max] : [])), [[1, 4], [2, 4], [3, 4], [4, 4]]);
+  assert.deepEqual(
+    sleepProgress.map((e) => (e.kind === 'progress' ? [e.value, e.max] : [])),
+    [
+      [1, 4],
+      [2, 4],
+      [3, 4],
+      [4, 4],
+    ],
+  );
   const values = events.flatMap((e) => (e.kind === 'progress' ? [e.progress.value] : []));
   for (let i = 1; i < values.length; i++) assert.ok(values[i] >= values[i - 1], 'progress never goes back');
   assert.equal(values[values.length - 1], 1);
   const p2 = sleepProgress[1];
   assert.ok(p2?.kind === 'progress');
-  assert.deepEqual(p2.progress, { value: (1 + 2 / 4) / 4, nodes_done: 1, nodes_total: 4, current_node: '2', current_node_class: 'Sleep', step: 2, steps: 4 });
+  assert.deepEqual(p2.progress, {
+    value: (1 + 2 / 4) / 4,
+    nodes_done: 1,
+    nodes_total: 4,
+    current_node: '2',
+    current_node_class: 'Sleep',
+    step: 2,
+    steps: 4,
+  });
   const seq = events.map(label).filter((l) => l.endsWith(':2'));
   assert.deepEqual(seq, ['executing:2', 'progress:2', 'preview:2', 'progress:2', 'progress:2', 'progress:2']);
-  assert.deepEqual([...decodePng(h.host.stored[0].png).data], new Array(12).fill(0), 'white passed through Sleep, then inverted');
+  assert.deepEqual(
+    [...decodePng(h.host.stored[0].png).data],
+    new Array(12).fill(0),
+    'white passed through Sleep, then inverted',
+  );
   // Without an image, Sleep returns a 1x1 image.
-  const alone = await runJob(h, 's2', { '1': { class_type: 'Sleep', inputs: { seconds: 0, steps: 1 } }, '2': { class_type: 'SaveImage', inputs: { images: ['1', 0] } } });
+  const alone = await runJob(h, 's2', {
+    '1': { class_type: 'Sleep', inputs: { seconds: 0, steps: 1 } },
+    '2': { class_type: 'SaveImage', inputs: { images: ['1', 0] } },
+  });
   assert.equal(alone.state.status, 'succeeded');
   assert.deepEqual([decodePng(h.host.stored[1].png).width, decodePng(h.host.stored[1].png).height], [1, 1]);
 });
@@ -129,14 +196,27 @@ test('FailNode fails the job with a RuntimeError carrying node id, class, messag
   const h = harness();
   const { state } = await runJob(h, 'f', { '5': { class_type: 'FailNode', inputs: { message: 'kaput' } } });
   assert.equal(state.status, 'failed');
-  assert.deepEqual({ ...state.failure, traceback: undefined }, { node_id: '5', class_type: 'FailNode', exception_type: 'RuntimeError', exception_message: 'kaput', traceback: undefined });
+  assert.deepEqual(
+    { ...state.failure, traceback: undefined },
+    {
+      node_id: '5',
+      class_type: 'FailNode',
+      exception_type: 'RuntimeError',
+      exception_message: 'kaput',
+      traceback: undefined,
+    },
+  );
   assert.ok(state.failure!.traceback.length >= 2);
   assert.equal(state.failure!.traceback[state.failure!.traceback.length - 1], 'RuntimeError: kaput');
 });
 
 test('BrowserWaitNode cannot run: refused at submit, and throws if executed anyway', async () => {
   const h = harness();
-  assert.equal(h.executor.validate({ '1': { class_type: 'BrowserWaitNode', inputs: {} } }, 'alice')?.details?.node_errors?.['1']?.errors[0]?.type, 'waits_for_browser');
+  assert.equal(
+    h.executor.validate({ '1': { class_type: 'BrowserWaitNode', inputs: {} } }, 'alice')?.details?.node_errors?.['1']
+      ?.errors[0]?.type,
+    'waits_for_browser',
+  );
   const { state } = await runJob(h, 'b', { '1': { class_type: 'BrowserWaitNode', inputs: {} } });
   assert.equal(state.status, 'failed');
   assert.match(state.failure?.exception_message ?? '', /browser/);
@@ -144,7 +224,10 @@ test('BrowserWaitNode cannot run: refused at submit, and throws if executed anyw
 
 test('PartnerImageNode needs the partner key in extra_data; with it, it produces an image', async () => {
   const h = harness();
-  const wf = { '1': { class_type: 'PartnerImageNode', inputs: { prompt: 'a red fox', width: 8, height: 4 } }, '2': { class_type: 'SaveImage', inputs: { images: ['1', 0] } } };
+  const wf = {
+    '1': { class_type: 'PartnerImageNode', inputs: { prompt: 'a red fox', width: 8, height: 4 } },
+    '2': { class_type: 'SaveImage', inputs: { images: ['1', 0] } },
+  };
   const without = await runJob(h, 'no-key', wf);
   assert.equal(without.state.status, 'failed');
   assert.equal(without.state.failure?.node_id, '1');

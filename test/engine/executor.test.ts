@@ -5,7 +5,9 @@ import { executionOrder } from '../../reference/engine/executor.ts';
 import type { ApiWorkflow, EngineEvent } from '../../reference/engine/types.ts';
 import { harness, image, label, nextEvent, runJob, untilDone } from './helpers.ts';
 
-const sleepJob = (seconds: number, steps = 10): ApiWorkflow => ({ '1': { class_type: 'Sleep', inputs: { seconds, steps } } });
+const sleepJob = (seconds: number, steps = 10): ApiWorkflow => ({
+  '1': { class_type: 'Sleep', inputs: { seconds, steps } },
+});
 
 test('success: LoadImage -> ImageInvert -> SaveImage emits the v1 sequence in order', async () => {
   const h = harness();
@@ -44,14 +46,27 @@ test('success: LoadImage -> ImageInvert -> SaveImage emits the v1 sequence in or
   assert.ok(cached?.kind === 'execution_cached' && cached.nodes.length === 0);
   const executed = h.events.find((e) => e.kind === 'executed');
   assert.ok(executed?.kind === 'executed');
-  assert.deepEqual(executed.outputs.map((o) => [o.type, o.contentType]), [['output', 'image/png']]);
+  assert.deepEqual(
+    executed.outputs.map((o) => [o.type, o.contentType]),
+    [['output', 'image/png']],
+  );
   const state = h.executor.get('ok')!;
   assert.equal(state.status, 'succeeded');
-  assert.deepEqual(state.progress, { value: 1, nodes_done: 3, nodes_total: 3, current_node: null, current_node_class: null, step: null, steps: null });
+  assert.deepEqual(state.progress, {
+    value: 1,
+    nodes_done: 3,
+    nodes_total: 3,
+    current_node: null,
+    current_node_class: null,
+    step: null,
+    steps: null,
+  });
   assert.ok(state.startedAt !== null && state.completedAt !== null && state.completedAt >= state.startedAt);
   assert.equal(state.queuePosition, null);
   assert.equal(state.failure, null);
-  const progress = h.events.filter((e): e is Extract<EngineEvent, { kind: 'progress' }> => e.kind === 'progress').map((e) => e.progress.value);
+  const progress = h.events
+    .filter((e): e is Extract<EngineEvent, { kind: 'progress' }> => e.kind === 'progress')
+    .map((e) => e.progress.value);
   assert.deepEqual(progress, [1 / 3, 2 / 3, 1]);
 });
 
@@ -64,7 +79,10 @@ test('get() in an event listener already sees the state the event describes; get
     if (e.kind === 'status') seen.push(`${e.status}=${s.status}`);
     if (e.kind === 'executed') seen.push(`outputs=${s.outputs.length}`);
   });
-  await runJob(h, 'x', { '1': { class_type: 'EmptyImage', inputs: { width: 1, height: 1 } }, '2': { class_type: 'SaveImage', inputs: { images: ['1', 0] } } });
+  await runJob(h, 'x', {
+    '1': { class_type: 'EmptyImage', inputs: { width: 1, height: 1 } },
+    '2': { class_type: 'SaveImage', inputs: { images: ['1', 0] } },
+  });
   assert.deepEqual(seen, ['queued=queued', 'running=running', 'outputs=1', 'succeeded=succeeded']);
   const a = h.executor.get('x')!;
   a.outputs.length = 0;
@@ -81,7 +99,18 @@ test('runtime failure: executing the failing node, executing null, execution_err
     '3': { class_type: 'SaveImage', inputs: { images: ['1', 0] } },
   });
   // Node 3 does not depend on 2, but runs after it in id order, so it never runs.
-  assert.deepEqual(events.map(label), ['status:queued', 'status:running', 'execution_start', 'execution_cached', 'executing:1', 'progress:1', 'executing:2', 'executing:null', 'execution_error', 'status:failed']);
+  assert.deepEqual(events.map(label), [
+    'status:queued',
+    'status:running',
+    'execution_start',
+    'execution_cached',
+    'executing:1',
+    'progress:1',
+    'executing:2',
+    'executing:null',
+    'execution_error',
+    'status:failed',
+  ]);
   const err = events.find((e) => e.kind === 'execution_error');
   assert.ok(err?.kind === 'execution_error');
   assert.equal(err.failure.node_id, '2');
@@ -96,7 +125,10 @@ test('runtime failure: executing the failing node, executing null, execution_err
 
 test('a graph the engine cannot run (not validated first) fails cleanly with a ValidationError', async () => {
   const h = harness();
-  const cyc = await runJob(h, 'cyc', { '1': { class_type: 'ImageInvert', inputs: { image: ['2', 0] } }, '2': { class_type: 'ImageInvert', inputs: { image: ['1', 0] } } });
+  const cyc = await runJob(h, 'cyc', {
+    '1': { class_type: 'ImageInvert', inputs: { image: ['2', 0] } },
+    '2': { class_type: 'ImageInvert', inputs: { image: ['1', 0] } },
+  });
   assert.equal(cyc.state.failure?.exception_type, 'ValidationError');
   assert.equal(cyc.state.failure?.node_id, null);
   assert.deepEqual(cyc.events.map(label).slice(-3), ['executing:null', 'execution_error', 'status:failed']);
@@ -147,7 +179,14 @@ test('cancel between nodes stops before the next node runs', async () => {
   h.executor.on('event', (e) => {
     if (e.jobId === 'two' && e.kind === 'progress' && e.node === '1') h.executor.cancel('two');
   });
-  h.executor.submit({ id: 'two', account: 'alice', workflow: { '1': { class_type: 'EmptyImage', inputs: { width: 1, height: 1 } }, '2': { class_type: 'SaveImage', inputs: { images: ['1', 0] } } } });
+  h.executor.submit({
+    id: 'two',
+    account: 'alice',
+    workflow: {
+      '1': { class_type: 'EmptyImage', inputs: { width: 1, height: 1 } },
+      '2': { class_type: 'SaveImage', inputs: { images: ['1', 0] } },
+    },
+  });
   const labels = (await done).map(label);
   assert.ok(!labels.includes('executing:2'));
   assert.deepEqual(labels.slice(-3), ['executing:null', 'execution_interrupted:null', 'status:canceled']);
@@ -175,7 +214,9 @@ test('concurrency 1: the second job queues until the first ends; cancel of a que
   const order = h.events.filter((e) => e.jobId !== 'c').map((e) => `${e.jobId}:${label(e)}`);
   assert.ok(order.indexOf('a:status:succeeded') < order.indexOf('b:execution_start'), 'b starts only after a ended');
   assert.deepEqual(
-    h.events.filter((e) => e.jobId === 'b' && e.kind === 'status').map((e) => (e.kind === 'status' ? `${e.status}@${e.queuePosition}` : '')),
+    h.events
+      .filter((e) => e.jobId === 'b' && e.kind === 'status')
+      .map((e) => (e.kind === 'status' ? `${e.status}@${e.queuePosition}` : '')),
     ['queued@2', 'queued@1', 'running@null', 'succeeded@null'],
   );
 
@@ -189,7 +230,12 @@ test('concurrency 1: the second job queues until the first ends; cancel of a que
   assert.equal(h2.executor.cancel('q'), 'terminal');
   assert.equal(h2.executor.get('q')!.status, 'canceled');
   assert.equal(h2.executor.get('q2')!.queuePosition, 1);
-  assert.deepEqual(h2.events.filter((e) => e.jobId === 'q').map(label), ['status:queued', 'status:queued', 'execution_interrupted:null', 'status:canceled']);
+  assert.deepEqual(h2.events.filter((e) => e.jobId === 'q').map(label), [
+    'status:queued',
+    'status:queued',
+    'execution_interrupted:null',
+    'status:canceled',
+  ]);
   assert.equal(h2.executor.cancel('r'), 'canceling');
   await runningDone;
   await h2.executor.close();
@@ -205,12 +251,18 @@ test('concurrency 2 runs two jobs of one account in parallel; a third waits', as
   const order = h.events.map((e) => `${e.jobId}:${label(e)}`);
   const at = (s: string): number => order.indexOf(s);
   assert.ok(at('p2:execution_start') < at('p1:status:succeeded'), 'p1 and p2 overlap');
-  assert.ok(at('p3:execution_start') > Math.min(at('p1:status:succeeded'), at('p2:status:succeeded')), 'p3 waits for a free slot');
+  assert.ok(
+    at('p3:execution_start') > Math.min(at('p1:status:succeeded'), at('p2:status:succeeded')),
+    'p3 waits for a free slot',
+  );
 });
 
 test('partner node through the executor: without the key execution_error, with it success', async () => {
   const h = harness();
-  const wf = { '1': { class_type: 'PartnerImageNode', inputs: { prompt: 'x' } }, '2': { class_type: 'PreviewImage', inputs: { images: ['1', 0] } } };
+  const wf = {
+    '1': { class_type: 'PartnerImageNode', inputs: { prompt: 'x' } },
+    '2': { class_type: 'PreviewImage', inputs: { images: ['1', 0] } },
+  };
   const no = await runJob(h, 'n', wf);
   assert.deepEqual(no.events.map(label).slice(-3), ['executing:null', 'execution_error', 'status:failed']);
   const yes = await runJob(h, 'y', wf, { api_key_comfy_org: 'comfyui-k' });
@@ -276,7 +328,10 @@ test('executor.validate checks assets and input files of the given account throu
 
 test('the job runs on its own copy of the workflow and extra_data', async () => {
   const h = harness();
-  const wf: ApiWorkflow = { '1': { class_type: 'EmptyImage', inputs: { width: 2, height: 2 } }, '2': { class_type: 'SaveImage', inputs: { images: ['1', 0] } } };
+  const wf: ApiWorkflow = {
+    '1': { class_type: 'EmptyImage', inputs: { width: 2, height: 2 } },
+    '2': { class_type: 'SaveImage', inputs: { images: ['1', 0] } },
+  };
   const done = untilDone(h.executor, 'copy');
   h.executor.submit({ id: 'copy', account: 'alice', workflow: wf });
   wf['1'].inputs.width = 0;

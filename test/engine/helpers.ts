@@ -4,7 +4,14 @@
 import { crc32, deflateSync } from 'node:zlib';
 import { createCatalog, type Catalog } from '../../reference/engine/catalog.ts';
 import { Executor } from '../../reference/engine/executor.ts';
-import type { ApiWorkflow, EngineEvent, EngineHost, Image, JobState, StoredOutput } from '../../reference/engine/types.ts';
+import type {
+  ApiWorkflow,
+  EngineEvent,
+  EngineHost,
+  Image,
+  JobState,
+  StoredOutput,
+} from '../../reference/engine/types.ts';
 
 export interface StoredCall {
   jobId: string;
@@ -41,7 +48,14 @@ export class FakeHost implements EngineHost {
     this.stored.push(out);
     const n = this.stored.length;
     const filename = `${out.filenamePrefix}_${String(n).padStart(5, '0')}_.png`;
-    return { ref: `ref-${n}`, filename, subfolder: '', type: out.kind, contentType: 'image/png', sizeBytes: out.png.length };
+    return {
+      ref: `ref-${n}`,
+      filename,
+      subfolder: '',
+      type: out.kind,
+      contentType: 'image/png',
+      sizeBytes: out.png.length,
+    };
   }
 }
 
@@ -100,7 +114,18 @@ export function craftPng(img: Image, opts: CraftOptions = {}): Buffer {
       const left = x >= channels ? data[y * stride + x - channels] : 0;
       const up = y > 0 ? data[(y - 1) * stride + x] : 0;
       const upLeft = x >= channels && y > 0 ? data[(y - 1) * stride + x - channels] : 0;
-      const pred = f === 0 ? 0 : f === 1 ? left : f === 2 ? up : f === 3 ? (left + up) >> 1 : f === 4 ? paeth(left, up, upLeft) : 0;
+      const pred =
+        f === 0
+          ? 0
+          : f === 1
+            ? left
+            : f === 2
+              ? up
+              : f === 3
+                ? (left + up) >> 1
+                : f === 4
+                  ? paeth(left, up, upLeft)
+                  : 0;
       raw[y * (stride + 1) + 1 + x] = (cur - pred) & 0xff;
     }
   }
@@ -127,11 +152,22 @@ export interface Harness {
   events: EngineEvent[];
 }
 
-export function harness(opts: { concurrency?: number | ((account: string) => number); partnerKeyField?: string; catalogKeyField?: string } = {}): Harness {
+export function harness(
+  opts: {
+    concurrency?: number | ((account: string) => number);
+    partnerKeyField?: string;
+    catalogKeyField?: string;
+  } = {},
+): Harness {
   const host = new FakeHost();
   const catalog = createCatalog(opts.catalogKeyField ? { partnerKeyField: opts.catalogKeyField } : {});
   const c = opts.concurrency ?? 3;
-  const executor = new Executor({ host, catalog, concurrencyFor: typeof c === 'function' ? c : () => c, ...(opts.partnerKeyField ? { partnerKeyField: opts.partnerKeyField } : {}) });
+  const executor = new Executor({
+    host,
+    catalog,
+    concurrencyFor: typeof c === 'function' ? c : () => c,
+    ...(opts.partnerKeyField ? { partnerKeyField: opts.partnerKeyField } : {}),
+  });
   const events: EngineEvent[] = [];
   executor.on('event', (e) => events.push(e));
   return { host, catalog, executor, events };
@@ -161,7 +197,12 @@ export function untilDone(executor: Executor, jobId: string, timeoutMs = 5000): 
 }
 
 /** Resolves with the first event of the job matching the predicate. */
-export function nextEvent(executor: Executor, jobId: string, pred: (e: EngineEvent) => boolean, timeoutMs = 5000): Promise<EngineEvent> {
+export function nextEvent(
+  executor: Executor,
+  jobId: string,
+  pred: (e: EngineEvent) => boolean,
+  timeoutMs = 5000,
+): Promise<EngineEvent> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       executor.off('event', on);
@@ -198,7 +239,13 @@ export function label(e: EngineEvent): string {
 }
 
 /** Submits and waits for the terminal status; returns events and final state. */
-export async function runJob(h: Harness, id: string, workflow: Record<string, unknown>, extraData?: Record<string, unknown>, account = 'alice'): Promise<{ events: EngineEvent[]; state: JobState }> {
+export async function runJob(
+  h: Harness,
+  id: string,
+  workflow: Record<string, unknown>,
+  extraData?: Record<string, unknown>,
+  account = 'alice',
+): Promise<{ events: EngineEvent[]; state: JobState }> {
   const done = untilDone(h.executor, id);
   h.executor.submit({ id, account, workflow: workflow as ApiWorkflow, ...(extraData ? { extraData } : {}) });
   const events = await done;

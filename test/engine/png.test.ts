@@ -64,7 +64,8 @@ test('Paeth and Average filters with saturated values decode exactly (wrap-aroun
   const data = new Uint8Array(4 * 4 * 3);
   for (let i = 0; i < data.length; i++) data[i] = i % 2 ? 255 : 0;
   const img = { width: 4, height: 4, channels: 3 as const, data };
-  for (const f of [3, 4]) assert.deepEqual(Buffer.from(decodePng(craftPng(img, { filter: () => f })).data), Buffer.from(data));
+  for (const f of [3, 4])
+    assert.deepEqual(Buffer.from(decodePng(craftPng(img, { filter: () => f })).data), Buffer.from(data));
 });
 
 test('unsupported or damaged PNGs are refused with a clear PngError', () => {
@@ -79,7 +80,11 @@ test('unsupported or damaged PNGs are refused with a clear PngError', () => {
     [craftPng(img).subarray(0, 40), /truncated|IEND/],
   ];
   for (const [bytes, re] of cases) {
-    assert.throws(() => decodePng(bytes), (err: unknown) => err instanceof PngError && re.test(err.message), String(re));
+    assert.throws(
+      () => decodePng(bytes),
+      (err: unknown) => err instanceof PngError && re.test(err.message),
+      String(re),
+    );
   }
   const good = Buffer.from(craftPng(img));
   const corrupt = Buffer.from(good);

@@ -6,7 +6,11 @@ import type { NodeErrorType, Refusal } from '../../reference/engine/types.ts';
 
 const catalog = createCatalog();
 const ASSET = '9f8a1c0d-2b3e-4f56-8a7b-1c2d3e4f5a6b';
-const opts: ValidateOptions = { catalog, assetExists: (id) => id === ASSET, inputFileExists: (name) => name === 'photo.png' };
+const opts: ValidateOptions = {
+  catalog,
+  assetExists: (id) => id === ASSET,
+  inputFileExists: (name) => name === 'photo.png',
+};
 const validate = (w: unknown): Refusal | undefined => validateWorkflow(w, opts);
 
 const good = {
@@ -33,7 +37,10 @@ test('a valid workflow passes, including numeric link ids and every class with i
       '4': { class_type: 'PartnerImageNode', inputs: { prompt: 'a cat', width: 16 } },
       '5': { class_type: 'TextOutput', inputs: { text: 'hi' } },
       '6': { class_type: 'FailNode', inputs: { message: 'boom' }, _meta: { title: 'x' } },
-      '7': { class_type: 'LoadImage', inputs: { image: { __type: 'core/ASSET', info: { id: ASSET, file_path: 'a.png' } } } },
+      '7': {
+        class_type: 'LoadImage',
+        inputs: { image: { __type: 'core/ASSET', info: { id: ASSET, file_path: 'a.png' } } },
+      },
     }),
     undefined,
   );
@@ -58,7 +65,10 @@ test('invalid_node: a node that is not an object, or whose inputs is not an obje
   assert.equal(validate({ '1': 5 })?.details?.node_errors?.['1']?.class_type, '');
   assert.equal(onlyError(validate({ '1': { class_type: 'ImageInvert', inputs: 'x' } }), '1').type, 'invalid_node');
   assert.equal(onlyError(validate({ '1': { class_type: 'ImageInvert' } }), '1').type, 'invalid_node');
-  assert.equal(validate({ '1': { class_type: 'ImageInvert', inputs: [] } })?.details?.node_errors?.['1']?.class_type, 'ImageInvert');
+  assert.equal(
+    validate({ '1': { class_type: 'ImageInvert', inputs: [] } })?.details?.node_errors?.['1']?.class_type,
+    'ImageInvert',
+  );
 });
 
 test('invalid_class_type: class_type missing or not a string', () => {
@@ -108,7 +118,10 @@ test('invalid_inputs names the input: missing, wrong type, out of range, bad lin
   }
   // Several bad inputs on one node are all reported, each naming its input.
   const many = validate({ '1': { class_type: 'EmptyImage', inputs: { width: -1 } } });
-  assert.deepEqual(many?.details?.node_errors?.['1']?.errors.map((e) => e.details), ['width', 'height']);
+  assert.deepEqual(
+    many?.details?.node_errors?.['1']?.errors.map((e) => e.details),
+    ['width', 'height'],
+  );
 });
 
 test('a dependency cycle is refused as invalid_inputs on the nodes of the cycle', () => {
@@ -126,13 +139,19 @@ test('a dependency cycle is refused as invalid_inputs on the nodes of the cycle'
 });
 
 test('missing_asset: an unknown or malformed asset reference, checked only when there are no node errors', () => {
-  const ref = (id: unknown): Record<string, unknown> => ({ '1': { class_type: 'LoadImage', inputs: { image: { __type: 'core/ASSET', info: { id } } } }, '2': { class_type: 'SaveImage', inputs: { images: ['1', 0] } } });
+  const ref = (id: unknown): Record<string, unknown> => ({
+    '1': { class_type: 'LoadImage', inputs: { image: { __type: 'core/ASSET', info: { id } } } },
+    '2': { class_type: 'SaveImage', inputs: { images: ['1', 0] } },
+  });
   assert.equal(validate(ref(ASSET)), undefined);
   const missing = validate(ref('00000000-0000-4000-8000-000000000000'));
   assert.equal(missing?.code, 'missing_asset');
   assert.match(missing.message, /00000000-0000-4000-8000-000000000000/);
   assert.equal(validate(ref(7))?.code, 'missing_asset');
-  assert.equal(validate({ '1': { class_type: 'LoadImage', inputs: { image: { __type: 'core/ASSET' } } } })?.code, 'missing_asset');
+  assert.equal(
+    validate({ '1': { class_type: 'LoadImage', inputs: { image: { __type: 'core/ASSET' } } } })?.code,
+    'missing_asset',
+  );
   // With a node error as well, the refusal is invalid_workflow and the asset is not looked at.
   const both = validate({ ...ref('00000000-0000-4000-8000-000000000000'), '3': { class_type: 'Nope', inputs: {} } });
   assert.equal(both?.code, 'invalid_workflow');
@@ -156,18 +175,35 @@ function nodes(from: number, count: number, make: (i: number) => unknown): Recor
   return w;
 }
 
-const malformed = (i: number): unknown => (i % 3 === 0 ? 'not a node' : i % 3 === 1 ? { inputs: {} } : { class_type: 'EmptyImage', inputs: { width: 0, height: 1 } });
+const malformed = (i: number): unknown =>
+  i % 3 === 0
+    ? 'not a node'
+    : i % 3 === 1
+      ? { inputs: {} }
+      : { class_type: 'EmptyImage', inputs: { width: 0, height: 1 } };
 const browser = (): unknown => ({ class_type: 'BrowserWaitNode', inputs: {} });
 
 test('60 malformed nodes: 50 named (lowest ids), truncated, malformed_node_count 60', () => {
   const r = validate(nodes(1, 60, malformed));
   const d = r?.details;
   assert.equal(r?.code, 'invalid_workflow');
-  assert.deepEqual(Object.keys(d?.node_errors ?? {}), Array.from({ length: 50 }, (_, i) => String(i + 1)));
+  assert.deepEqual(
+    Object.keys(d?.node_errors ?? {}),
+    Array.from({ length: 50 }, (_, i) => String(i + 1)),
+  );
   assert.equal(d?.node_errors_truncated, true);
   assert.equal(d?.malformed_node_count, 60);
-  assert.deepEqual(new Set(Object.values(d?.node_errors ?? {}).map((e) => e.errors[0].type)), new Set(['invalid_node', 'invalid_class_type', 'invalid_inputs']));
-  for (const k of ['browser_wait_node_count', 'unknown_node_count', 'unknown_node_classes', 'browser_wait_node_classes'] as const) assert.equal(d?.[k], undefined);
+  assert.deepEqual(
+    new Set(Object.values(d?.node_errors ?? {}).map((e) => e.errors[0].type)),
+    new Set(['invalid_node', 'invalid_class_type', 'invalid_inputs']),
+  );
+  for (const k of [
+    'browser_wait_node_count',
+    'unknown_node_count',
+    'unknown_node_classes',
+    'browser_wait_node_classes',
+  ] as const)
+    assert.equal(d?.[k], undefined);
 });
 
 test('exactly 50 malformed nodes: all named, no truncation and no count', () => {
@@ -189,11 +225,18 @@ test('60 browser-wait nodes: 50 named, truncated, browser_wait_node_count 60, cl
 
 test('12 unknown classes, 70 nodes of the first: ten classes listed, 50 named, count = nodes of listed classes only', () => {
   // Nodes 1..70 are of class C0; nodes 71..81 are one each of C1..C11.
-  const w = { ...nodes(1, 70, () => ({ class_type: 'C0', inputs: {} })), ...nodes(71, 11, (i) => ({ class_type: `C${i - 70}`, inputs: {} })) };
+  const w = {
+    ...nodes(1, 70, () => ({ class_type: 'C0', inputs: {} })),
+    ...nodes(71, 11, (i) => ({ class_type: `C${i - 70}`, inputs: {} })),
+  };
   const d = validate(w)?.details;
   assert.deepEqual(d?.unknown_node_classes, ['C0', 'C1', 'C2', 'C3', 'C4', 'C5', 'C6', 'C7', 'C8', 'C9']);
   assert.equal(Object.keys(d?.node_errors ?? {}).length, 50);
-  assert.ok(Object.values(d?.node_errors ?? {}).every((e) => e.class_type === 'C0' && e.errors[0].type === 'unknown_node_class'));
+  assert.ok(
+    Object.values(d?.node_errors ?? {}).every(
+      (e) => e.class_type === 'C0' && e.errors[0].type === 'unknown_node_class',
+    ),
+  );
   assert.equal(d?.node_errors_truncated, true);
   assert.equal(d?.unknown_node_count, 79, '70 of C0 plus one each of C1..C9; C10 and C11 are not counted');
 });
@@ -206,19 +249,34 @@ test('nodes of unknown classes beyond the first ten are neither named nor counte
   assert.equal(d?.node_errors_truncated, undefined);
   assert.equal(d?.unknown_node_count, undefined);
   // Classes are listed in node-id order of first appearance, not alphabetically.
-  const order = validate({ '1': { class_type: 'Zed', inputs: {} }, '2': { class_type: 'Alpha', inputs: {} }, '3': { class_type: 'Zed', inputs: {} } })?.details;
+  const order = validate({
+    '1': { class_type: 'Zed', inputs: {} },
+    '2': { class_type: 'Alpha', inputs: {} },
+    '3': { class_type: 'Zed', inputs: {} },
+  })?.details;
   assert.deepEqual(order?.unknown_node_classes, ['Zed', 'Alpha']);
 });
 
 /** Checks every stated invariant of a node-error refusal against the workflow's true counts. */
-function checkInvariants(r: Refusal | undefined, truth: { malformed: number; browser: number; unknownListed: number }): void {
+function checkInvariants(
+  r: Refusal | undefined,
+  truth: { malformed: number; browser: number; unknownListed: number },
+): void {
   assert.equal(r?.code, 'invalid_workflow');
   const d = r.details!;
   const entries = Object.values(d.node_errors ?? {});
   assert.ok(entries.length <= 50, 'at most fifty nodes named');
   const namedOf = (types: NodeErrorType[]): number => entries.filter((e) => types.includes(e.errors[0].type)).length;
-  const named = { malformed: namedOf(['invalid_node', 'invalid_inputs', 'invalid_class_type']), browser: namedOf(['waits_for_browser']), unknownListed: namedOf(['unknown_node_class']) };
-  const field = { malformed: d.malformed_node_count, browser: d.browser_wait_node_count, unknownListed: d.unknown_node_count };
+  const named = {
+    malformed: namedOf(['invalid_node', 'invalid_inputs', 'invalid_class_type']),
+    browser: namedOf(['waits_for_browser']),
+    unknownListed: namedOf(['unknown_node_class']),
+  };
+  const field = {
+    malformed: d.malformed_node_count,
+    browser: d.browser_wait_node_count,
+    unknownListed: d.unknown_node_count,
+  };
   for (const k of ['malformed', 'browser', 'unknownListed'] as const) {
     if (truth[k] > 0) assert.ok(named[k] >= 1, `${k}: every kind found is named at least once`);
     if (named[k] < truth[k]) assert.equal(field[k], truth[k], `${k}: count present when some are unnamed`);
@@ -229,7 +287,8 @@ function checkInvariants(r: Refusal | undefined, truth: { malformed: number; bro
   assert.equal(d.node_errors_truncated, anyCount ? true : undefined);
   if (d.unknown_node_classes) {
     assert.ok(d.unknown_node_classes.length <= 10);
-    for (const e of entries) if (e.errors[0].type === 'unknown_node_class') assert.ok(d.unknown_node_classes.includes(e.class_type));
+    for (const e of entries)
+      if (e.errors[0].type === 'unknown_node_class') assert.ok(d.unknown_node_classes.includes(e.class_type));
   }
 }
 
@@ -239,10 +298,17 @@ test('mixed kinds share the fifty slots: one per kind first, then node-id order;
   checkInvariants(a, { malformed: 40, browser: 30, unknownListed: 0 });
   assert.equal(a?.details?.malformed_node_count, undefined);
   assert.equal(a?.details?.browser_wait_node_count, 30);
-  assert.deepEqual(Object.keys(a?.details?.node_errors ?? {}), Array.from({ length: 50 }, (_, i) => String(i + 1)));
+  assert.deepEqual(
+    Object.keys(a?.details?.node_errors ?? {}),
+    Array.from({ length: 50 }, (_, i) => String(i + 1)),
+  );
 
   // 60 browser-wait first (1..60), then 5 malformed (61..65) and 3 unknown (66..68): every kind still named.
-  const b = validate({ ...nodes(1, 60, browser), ...nodes(61, 5, malformed), ...nodes(66, 3, () => ({ class_type: 'Nope', inputs: {} })) });
+  const b = validate({
+    ...nodes(1, 60, browser),
+    ...nodes(61, 5, malformed),
+    ...nodes(66, 3, () => ({ class_type: 'Nope', inputs: {} })),
+  });
   checkInvariants(b, { malformed: 5, browser: 60, unknownListed: 3 });
   assert.ok(b?.details?.node_errors?.['61'], 'first malformed node keeps its reserved slot');
   assert.ok(b?.details?.node_errors?.['66'], 'first unknown node keeps its reserved slot');
@@ -284,7 +350,13 @@ test('the invariants hold for random mixtures of kinds, sizes and classes', () =
     const ids = Object.keys(w).sort(compareNodeIds);
     for (const id of ids) {
       const n = w[id] as { class_type?: string };
-      if (typeof n.class_type === 'string' && n.class_type.startsWith('U') && !listed.includes(n.class_type) && listed.length < 10) listed.push(n.class_type);
+      if (
+        typeof n.class_type === 'string' &&
+        n.class_type.startsWith('U') &&
+        !listed.includes(n.class_type) &&
+        listed.length < 10
+      )
+        listed.push(n.class_type);
     }
     truth.unknownListed = unknownNodes.filter((c) => listed.includes(c)).length;
     const r = validate(w);

@@ -53,7 +53,10 @@ const suiteError = (text: RegExp) => (e: unknown) => {
 
 test('non-JSON where JSON is declared: a contract failure of the server, quoting what came', async () => {
   const { api, recorder } = at('nonjson');
-  await assert.rejects(api.call('getAsset', { path: { id: ID } }), violation(/^V2\.CONTRACT\.BODY$|^V2\.ASSET\./, /body is not JSON[\s\S]*Bad Gateway/));
+  await assert.rejects(
+    api.call('getAsset', { path: { id: ID } }),
+    violation(/^V2\.CONTRACT\.BODY$|^V2\.ASSET\./, /body is not JSON[\s\S]*Bad Gateway/),
+  );
   assert.match(recorder.transcript(), /< 200[\s\S]*502 Bad Gateway/);
 });
 
@@ -65,26 +68,38 @@ test('invalid UTF-8 in a JSON body: a contract failure, not mojibake', async () 
 test('a body beyond the cap: a contract failure naming the limit, after reading only up to it', async () => {
   const { api } = at('huge');
   const started = performance.now();
-  await assert.rejects(api.call('getAsset', { path: { id: ID }, maxBodyBytes: 512 * 1024 }), violation(/^V2\./, /body larger than the suite accepts/));
+  await assert.rejects(
+    api.call('getAsset', { path: { id: ID }, maxBodyBytes: 512 * 1024 }),
+    violation(/^V2\./, /body larger than the suite accepts/),
+  );
   assert.ok(performance.now() - started < 5000);
 });
 
 test('a truncated body (short of its Content-Length): a suite error, and the transcript says so', async () => {
   const { api, recorder } = at('truncated');
   await assert.rejects(api.call('getAsset', { path: { id: ID } }), suiteError(/mid-body/));
-  assert.match(recorder.transcript(), /! \[suite-error\] GET \/truncated\/api\/v2\/assets\/[0-9a-f-]+ at http:\/\/127\.0\.0\.1:\d+: status 200 arrived but the connection failed mid-body/);
+  assert.match(
+    recorder.transcript(),
+    /! \[suite-error\] GET \/truncated\/api\/v2\/assets\/[0-9a-f-]+ at http:\/\/127\.0\.0\.1:\d+: status 200 arrived but the connection failed mid-body/,
+  );
 });
 
 test('a server that never answers: a suite error within the request bound', async () => {
   const { api } = at('hang');
   const started = performance.now();
-  await assert.rejects(api.call('getAsset', { path: { id: ID }, timeoutMs: 500 }), suiteError(/no response within 500 ms/));
+  await assert.rejects(
+    api.call('getAsset', { path: { id: ID }, timeoutMs: 500 }),
+    suiteError(/no response within 500 ms/),
+  );
   assert.ok(performance.now() - started < 3000);
 });
 
 test('headers, then a stalled body: a suite error within the request bound', async () => {
   const { api } = at('stall');
-  await assert.rejects(api.call('getAsset', { path: { id: ID }, timeoutMs: 500 }), suiteError(/body not complete within 500 ms/));
+  await assert.rejects(
+    api.call('getAsset', { path: { id: ID }, timeoutMs: 500 }),
+    suiteError(/body not complete within 500 ms/),
+  );
 });
 
 test('a connection closed mid-response: a suite error', async () => {
@@ -95,7 +110,10 @@ test('a connection closed mid-response: a suite error', async () => {
 test('a followed embedded URL that redirects to itself ends: two exchanges, then the rule that the signed URL opens fails', async () => {
   const { api, recorder } = at('loop');
   const before = hostile.hits.get('loop') ?? 0;
-  await assert.rejects(downloadVia(api, `${hostile.url('loop')}/api/v2/assets/${ID}/content`), violation(/^V2\.URL\.SIGNED_OPENABLE$/, /302/));
+  await assert.rejects(
+    downloadVia(api, `${hostile.url('loop')}/api/v2/assets/${ID}/content`),
+    violation(/^V2\.URL\.SIGNED_OPENABLE$/, /302/),
+  );
   assert.equal((hostile.hits.get('loop') ?? 0) - before, 2);
   assert.equal(recorder.exchanges.length, 2);
 });
@@ -111,7 +129,10 @@ async function deadPort(): Promise<number> {
 test('a target that is not listening: each request says so, and the run-level probe names the target and URL once', async () => {
   const port = await deadPort();
   const base = `http://127.0.0.1:${port}`;
-  await assert.rejects(clientFor(base).api.call('getAsset', { path: { id: ID } }), suiteError(new RegExp(`target not reachable: nothing listens at ${base}`)));
+  await assert.rejects(
+    clientFor(base).api.call('getAsset', { path: { id: ID } }),
+    suiteError(new RegExp(`target not reachable: nothing listens at ${base}`)),
+  );
   assert.equal(await probeSurface(surfaceAt(base)), 'nothing listens there (connection refused)');
   assert.match((await probeSurface(surfaceAt(hostile.url('hang')), 300)) ?? '', /no response headers within 300 ms/);
   // Headers are all the probe needs: a stalled body still counts as reachable.
@@ -123,7 +144,10 @@ test('a target that is not listening: each request says so, and the run-level pr
     Object.assign(process.env, { TARGET_SURFACE: 'local', TARGET_BASE_URL: base });
     resetRunConfig();
     await assert.rejects(globalSetup(), (e: Error) => {
-      assert.equal(e.message, `[suite-error] target "adhoc" is not reachable, so no test was run:\n  local at ${base}: nothing listens there (connection refused)`);
+      assert.equal(
+        e.message,
+        `[suite-error] target "adhoc" is not reachable, so no test was run:\n  local at ${base}: nothing listens there (connection refused)`,
+      );
       return true;
     });
   } finally {

@@ -17,13 +17,15 @@ before(async () => {
 });
 after(() => hostile.close());
 
-const get = (url: string, timeoutMs: number) => send({ method: 'GET', url, headers: {}, timeoutMs, maxBodyBytes: 1024 });
+const get = (url: string, timeoutMs: number) =>
+  send({ method: 'GET', url, headers: {}, timeoutMs, maxBodyBytes: 1024 });
 
 test(`after ${CIRCUIT_TIMEOUTS} timeouts in a row the origin's breaker opens: the next exchange ends at once, naming where the target stopped`, async () => {
   process.env.CONFORMANCE_CIRCUIT_DIR = mkdtempSync(path.join(os.tmpdir(), 'circuit-'));
   resetRunConfig();
   resetCircuit();
-  for (let i = 0; i < CIRCUIT_TIMEOUTS; i++) await assert.rejects(get(hostile.url('hang', `/api/v2/jobs/${i}`), 200), SuiteError);
+  for (let i = 0; i < CIRCUIT_TIMEOUTS; i++)
+    await assert.rejects(get(hostile.url('hang', `/api/v2/jobs/${i}`), 200), SuiteError);
   const hitsBefore = hostile.hits.get('hang') ?? 0;
   const started = Date.now();
   await assert.rejects(get(hostile.url('hang', '/api/v2/assets'), 5000), (e: Error) => {

@@ -32,15 +32,24 @@ const suiteError = (pattern: RegExp) => (e: unknown) => {
 };
 
 test('headers that never come: a suite error naming the path that hung and the bound, within it', async () => {
-  await within(2500, () => assert.rejects(get('hang', 400), suiteError(/GET \/hang\/api\/v2\/assets\/x at http:\/\/127\.0\.0\.1:\d+: no response within 400 ms/)));
+  await within(2500, () =>
+    assert.rejects(
+      get('hang', 400),
+      suiteError(/GET \/hang\/api\/v2\/assets\/x at http:\/\/127\.0\.0\.1:\d+: no response within 400 ms/),
+    ),
+  );
 });
 
 test('headers, then a body that stalls: a suite error saying the body did not complete, within the bound', async () => {
-  await within(2500, () => assert.rejects(get('stall', 400), suiteError(/status 200 arrived but the body not complete within 400 ms/)));
+  await within(2500, () =>
+    assert.rejects(get('stall', 400), suiteError(/status 200 arrived but the body not complete within 400 ms/)),
+  );
 });
 
 test('Content-Length larger than what is sent, then close: a suite error, not a short body taken as whole', async () => {
-  await within(2500, () => assert.rejects(get('truncated', 2000), suiteError(/status 200 arrived but the connection failed mid-body/)));
+  await within(2500, () =>
+    assert.rejects(get('truncated', 2000), suiteError(/status 200 arrived but the connection failed mid-body/)),
+  );
 });
 
 test('a connection closed mid-response (chunked): a suite error naming it', async () => {
@@ -48,7 +57,9 @@ test('a connection closed mid-response (chunked): a suite error naming it', asyn
 });
 
 test('a connection closed before any response: a suite error naming it', async () => {
-  await within(2500, () => assert.rejects(get('reset', 2000), suiteError(/the exchange failed before a response arrived \(\w+/)));
+  await within(2500, () =>
+    assert.rejects(get('reset', 2000), suiteError(/the exchange failed before a response arrived \(\w+/)),
+  );
 });
 
 test('an endless body is cut at the cap, marked truncated, and the connection let go', async () => {
@@ -60,7 +71,7 @@ test('an endless body is cut at the cap, marked truncated, and the connection le
   assert.equal(res!.body.length, 300 * 1024);
 });
 
-test('non-JSON and invalid UTF-8 bodies are delivered as bytes; judging them is the contract layer\'s job', async () => {
+test("non-JSON and invalid UTF-8 bodies are delivered as bytes; judging them is the contract layer's job", async () => {
   const html = await get('nonjson');
   assert.equal(html.status, 200);
   assert.match(html.body.toString('utf8'), /Bad Gateway/);

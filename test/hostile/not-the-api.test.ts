@@ -17,7 +17,11 @@ test('a target answering HTML to everything ends early with one finding: it does
   const started = Date.now();
   hostile.hits.clear();
   // The whole v2-local project: 122 s and 45 red tests before the run learned to stop.
-  const run = await runSuite({ args: ['--project=v2-local'], env: { TARGET_SURFACE: 'local', TARGET_BASE_URL: hostile.url('html') }, timeoutMs: 300_000 });
+  const run = await runSuite({
+    args: ['--project=v2-local'],
+    env: { TARGET_SURFACE: 'local', TARGET_BASE_URL: hostile.url('html') },
+    timeoutMs: 300_000,
+  });
   const wallMs = Date.now() - started;
   assert.notEqual(run.exitCode, 0);
   assert.equal(run.report.summary.verdict, 'fail', run.output.slice(-2000));
@@ -25,7 +29,9 @@ test('a target answering HTML to everything ends early with one finding: it does
   assert.ok(failedRules(run.report).length > 0, 'the first answers are failures of their body contract');
   // The rest ended at once, as rules not judged for that reason, not as red tests.
   assert.ok(run.report.tests.failed <= 12, `${run.report.tests.failed} red tests`);
-  const notJudged = run.report.rules.filter((r) => r.results.local?.status === 'error' && /does not speak the API/.test(r.results.local.reason ?? ''));
+  const notJudged = run.report.rules.filter(
+    (r) => r.results.local?.status === 'error' && /does not speak the API/.test(r.results.local.reason ?? ''),
+  );
   assert.ok(notJudged.length > 10, `rules not judged for that reason: ${notJudged.length}`);
   // Early in requests, which a busy machine does not change: a few answers, not one run of every test.
   assert.ok((hostile.hits.get('html') ?? 0) < 60, `the target was asked ${hostile.hits.get('html')} times`);

@@ -36,13 +36,20 @@ test('a target that is not listening: one message naming the target and URL, and
   assert.notEqual(run.exitCode, 0);
   const message = `target "adhoc" is not reachable, so no test was run:\n  local at ${base}: nothing listens there (connection refused)`;
   assert.ok(run.output.includes(message), `the console shows the one message:\n${run.output.slice(-2000)}`);
-  assert.equal(run.output.split('not reachable').length - 1, 1, `exactly one message, not one per test:\n${run.output.slice(-2000)}`);
+  assert.equal(
+    run.output.split('not reachable').length - 1,
+    1,
+    `exactly one message, not one per test:\n${run.output.slice(-2000)}`,
+  );
   assert.equal(run.report.summary.verdict, 'error');
   assert.ok(run.report.run_errors?.some((e) => e.includes(message)));
   assert.deepEqual(failedRules(run.report), [], 'an unreachable target is never a conformance failure');
   assert.deepEqual(rulesWith(run.report, 'pass'), [], 'nor a pass');
   const local = run.report.rules.filter((r) => r.results.local && r.results.local.status !== 'not_covered');
-  assert.ok(local.length > 0 && local.every((r) => r.results.local!.status === 'error'), 'every judgeable cell of the target is an error, not skipped');
+  assert.ok(
+    local.length > 0 && local.every((r) => r.results.local!.status === 'error'),
+    'every judgeable cell of the target is an error, not skipped',
+  );
 });
 
 test('non-JSON where JSON is declared: the run fails on the body contract, quickly', async () => {
@@ -53,12 +60,17 @@ test('non-JSON where JSON is declared: the run fails on the body contract, quick
   // The rule is the body contract of the operation that answered (getAsset 200: its fields rule).
   const failed = failedRules(run.report);
   assert.ok(failed.length > 0, run.output.slice(-2000));
-  for (const id of failed) assert.match(run.report.rules.find((r) => r.id === id)!.results.local!.reason ?? '', /body is not JSON/, id);
+  for (const id of failed)
+    assert.match(run.report.rules.find((r) => r.id === id)!.results.local!.reason ?? '', /body is not JSON/, id);
   assert.equal(run.report.run_errors, undefined);
 });
 
 test('headers then a stalled body: each exchange ends at CONFORMANCE_HTTP_TIMEOUT_MS and the rules are errors, not failures', async () => {
-  const run = await timed({ TARGET_SURFACE: 'local', TARGET_BASE_URL: hostile.url('stall'), CONFORMANCE_HTTP_TIMEOUT_MS: '1000' });
+  const run = await timed({
+    TARGET_SURFACE: 'local',
+    TARGET_BASE_URL: hostile.url('stall'),
+    CONFORMANCE_HTTP_TIMEOUT_MS: '1000',
+  });
   assert.ok(run.wallMs < BOUND_MS, `took ${run.wallMs} ms`);
   assert.notEqual(run.exitCode, 0);
   assert.deepEqual(failedRules(run.report), [], 'a stalled exchange is not the rule failing');
@@ -69,10 +81,17 @@ test('headers then a stalled body: each exchange ends at CONFORMANCE_HTTP_TIMEOU
 });
 
 test('a target that accepts connections but never answers: one message after the probe bound, and the run is an error', async () => {
-  const run = await timed({ TARGET_SURFACE: 'local', TARGET_BASE_URL: hostile.url('hang'), CONFORMANCE_PROBE_TIMEOUT_MS: '1000' });
+  const run = await timed({
+    TARGET_SURFACE: 'local',
+    TARGET_BASE_URL: hostile.url('hang'),
+    CONFORMANCE_PROBE_TIMEOUT_MS: '1000',
+  });
   assert.ok(run.wallMs < BOUND_MS, `took ${run.wallMs} ms`);
   assert.notEqual(run.exitCode, 0);
-  assert.ok(run.output.includes(`local at ${hostile.url('hang')}: no response headers within 1000 ms`), run.output.slice(-2000));
+  assert.ok(
+    run.output.includes(`local at ${hostile.url('hang')}: no response headers within 1000 ms`),
+    run.output.slice(-2000),
+  );
   assert.equal(run.report.summary.verdict, 'error');
   assert.deepEqual(failedRules(run.report), []);
   assert.equal(run.report.tests.passed + run.report.tests.failed, 0, 'no test ran against it');

@@ -13,7 +13,11 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const RUNNER = ['--import', 'tsx', 'load/run.ts'];
 
 test('a misspelt flag prints one line and the usage, exit 2', () => {
-  const r = spawnSync(process.execPath, [...RUNNER, '--profle', 'v2-job-poll'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, TARGET: '' } });
+  const r = spawnSync(process.execPath, [...RUNNER, '--profle', 'v2-job-poll'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, TARGET: '' },
+  });
   assert.equal(r.status, 2);
   const lines = r.stderr.trim().split('\n');
   assert.match(lines[0], /^load: Unknown option '--profle'/);
@@ -21,7 +25,10 @@ test('a misspelt flag prints one line and the usage, exit 2', () => {
   assert.match(r.stderr, /usage: workflow-conformance load --profile NAME/);
   assert.doesNotMatch(r.stderr, /npm run/);
   assert.doesNotMatch(r.stderr, /ERR_PARSE_ARGS|\n\s+at /, 'no error code, no stack');
-  const bad = spawnSync(process.execPath, [...RUNNER, '--profile', 'v2-job-poll', '--shard', '3/2'], { cwd: ROOT, encoding: 'utf8' });
+  const bad = spawnSync(process.execPath, [...RUNNER, '--profile', 'v2-job-poll', '--shard', '3/2'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /^load: --shard must be i\/n/);
 });
@@ -30,7 +37,11 @@ test('Ctrl-C during a run: the cap is said before the load, the report says inte
   const out = mkdtempSync(path.join(tmpdir(), 'load-sigint-'));
   const env: Record<string, string | undefined> = { ...process.env };
   for (const k of ['TARGET', 'TARGET_SURFACE', 'TARGET_BASE_URL', 'TARGET_TOKEN', 'REFERENCE_PORT']) delete env[k];
-  const child = spawn(process.execPath, [...RUNNER, '--profile', 'router-queue-poll', '--rate', '20', '--duration', '100000', '--out', out], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [...RUNNER, '--profile', 'router-queue-poll', '--rate', '20', '--duration', '100000', '--out', out],
+    { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -52,7 +63,10 @@ test('Ctrl-C during a run: the cap is said before the load, the report says inte
     assert.ok(cap >= 0 && cap < stderr.search(/req\/s over/), stderr);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     child.kill('SIGINT');
-    const code = await Promise.race([exited, new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 20_000))]);
+    const code = await Promise.race([
+      exited,
+      new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 20_000)),
+    ]);
     assert.notEqual(code, 'hung', 'the runner stopped after Ctrl-C');
     assert.equal(code, 130, `${stdout}\n${stderr}`);
     assert.match(stdout, /router-queue-poll: INTERRUPTED/);

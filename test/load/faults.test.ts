@@ -9,15 +9,23 @@ import { profileNamed } from '../../load/profiles/index.ts';
 import { recordScore } from '../support/score.ts';
 import { failedRules, smoke } from './helpers.ts';
 
-test('load faults are in the catalog, name a profile that exists, and are left out of the suite\'s fault matrix', () => {
+test("load faults are in the catalog, name a profile that exists, and are left out of the suite's fault matrix", () => {
   for (const f of LOAD_FAULTS) {
-    assert.ok(FAULTS.some((x) => x.name === f.name), f.name);
+    assert.ok(
+      FAULTS.some((x) => x.name === f.name),
+      f.name,
+    );
     assert.ok(profileNamed(f.caughtBy.load), `${f.name}: no load profile ${f.caughtBy.load}`);
     assert.ok(!SUITE_FAULTS.some((x) => x.name === f.name), f.name);
     assert.ok(f.breaks.startsWith('LOAD.'), f.breaks);
   }
   // Every fault a profile catches is a load fault, and the other way round.
-  assert.deepEqual(FAULTS.filter((f) => f.caughtBy).map((f) => f.name).sort(), LOAD_FAULTS.map((f) => f.name).sort());
+  assert.deepEqual(
+    FAULTS.filter((f) => f.caughtBy)
+      .map((f) => f.name)
+      .sort(),
+    LOAD_FAULTS.map((f) => f.name).sort(),
+  );
 });
 
 describe('each load fault fails its profile', { concurrency: false }, () => {

@@ -12,7 +12,17 @@ export function fakeReport(metrics: Record<string, number>, over: Partial<LoadRe
   return {
     schema: 'load-report/2',
     verdict: 'pass',
-    profile: { name: 'router-queue-poll', title: 't', description: 'd', surface: 'router', family: 'router', thresholds: [], requested: settings, effective: settings, ceiling: 'test' },
+    profile: {
+      name: 'router-queue-poll',
+      title: 't',
+      description: 'd',
+      surface: 'router',
+      family: 'router',
+      thresholds: [],
+      requested: settings,
+      effective: settings,
+      ceiling: 'test',
+    },
     model: { name: 'open', arrival: 'constant', late_after_ms: 20, summary: 'open model' },
     target: { name: 'reference', surface: 'router', baseUrl: 'http://127.0.0.1:1', embedded: true },
     environment: { node: process.version, cpus: 2, cpu_model: 'test', autocannon: '9' },
@@ -40,7 +50,12 @@ export async function smoke(name: string, fault?: string, reference?: RunningRef
   if (!profile) throw new Error(`no profile ${name}`);
   // Smoke runs share two cores with the rest of the test run: the quick size, with only a
   // generous latency ceiling (load/quick.ts); the functional limits all apply.
-  return runProfile(profile, { env: {}, ...quickOptions(profile), ...(fault ? { fault } : {}), ...(reference ? { reference } : {}) });
+  return runProfile(profile, {
+    env: {},
+    ...quickOptions(profile),
+    ...(fault ? { fault } : {}),
+    ...(reference ? { reference } : {}),
+  });
 }
 
 export function failedRules(r: LoadReport): string[] {

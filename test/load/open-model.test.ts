@@ -29,7 +29,11 @@ test('evenly spaced arrivals are exact; Poisson arrivals have the requested mean
   const a = schedule('poisson', 100, 7);
   const b = schedule('poisson', 100, 7);
   const pa = Array.from({ length: 5000 }, () => a.next());
-  assert.deepEqual(pa.slice(0, 50), Array.from({ length: 50 }, () => b.next()), 'same seed, same arrivals');
+  assert.deepEqual(
+    pa.slice(0, 50),
+    Array.from({ length: 50 }, () => b.next()),
+    'same seed, same arrivals',
+  );
   const meanGap = pa[pa.length - 1] / (pa.length - 1);
   assert.ok(Math.abs(meanGap - 10) < 0.6, `mean gap ${meanGap} ms, expected about 10`);
 });
@@ -88,7 +92,9 @@ test('coordinated omission: against a server that stalls 1 s every 2.5 s, correc
 });
 
 test('arrival spacing at 1000 req/s against bare node:http is measured, and its p99 is small', async () => {
-  const server = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"COMPLETED"}'));
+  const server = http.createServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"COMPLETED"}'),
+  );
   const origin = await listen(server);
   // The driver cannot start requests more precisely than its event loop runs; on a shared
   // CI machine that loop may itself be held up, so the bound is read against its delay.
@@ -117,7 +123,9 @@ test('arrival spacing at 1000 req/s against bare node:http is measured, and its 
     const coreShare = (cpu.user + cpu.system) / 1000 / (performance.now() - wall0);
     const spacing = summarizeHdr(r.spacing);
     const loopP99 = loop.percentile(99) / 1e6;
-    console.log(`# arrival spacing at 1000 req/s: p50 ${spacing.p50} ms, p99 ${spacing.p99} ms, max ${spacing.max} ms; late ${r.counts.late}; event-loop delay p99 ${loopP99.toFixed(2)} ms; ${(100 * coreShare).toFixed(0)} % of a core`);
+    console.log(
+      `# arrival spacing at 1000 req/s: p50 ${spacing.p50} ms, p99 ${spacing.p99} ms, max ${spacing.max} ms; late ${r.counts.late}; event-loop delay p99 ${loopP99.toFixed(2)} ms; ${(100 * coreShare).toFixed(0)} % of a core`,
+    );
     assert.equal(r.counts.scheduled, 2000);
     assert.equal(spacing.count, r.counts.sent, 'every sent request has its deviation from the schedule');
     assert.ok(Number.isFinite(spacing.p99) && spacing.p99 >= 0);
@@ -125,8 +133,15 @@ test('arrival spacing at 1000 req/s against bare node:http is measured, and its 
     // p99 means the schedule was lost, which on a machine shared with other test runs
     // happens when this process hardly gets a core (seen at load averages of 20-30 on two
     // cores, where it got a tenth of one): the bound is judged only when it got half a core.
-    if (coreShare >= 0.5) assert.ok(spacing.p99 < 500 + 3 * loopP99, `spacing p99 ${spacing.p99} ms with the event loop delayed ${loopP99.toFixed(2)} ms at p99`);
-    else console.log(`# spacing bound not judged: the machine gave this process ${(100 * coreShare).toFixed(0)} % of a core`);
+    if (coreShare >= 0.5)
+      assert.ok(
+        spacing.p99 < 500 + 3 * loopP99,
+        `spacing p99 ${spacing.p99} ms with the event loop delayed ${loopP99.toFixed(2)} ms at p99`,
+      );
+    else
+      console.log(
+        `# spacing bound not judged: the machine gave this process ${(100 * coreShare).toFixed(0)} % of a core`,
+      );
   } finally {
     loop.disable();
     await close(server);

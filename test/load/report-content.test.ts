@@ -12,7 +12,7 @@ import { parseThreshold, evaluate } from '../../load/thresholds.ts';
 import { Timeline } from '../../load/timeline.ts';
 import { fakeReport } from './helpers.ts';
 
-test('p99.9 never exceeds max: max is read as percentiles are (its bucket\'s upper edge), the same live and decoded', () => {
+test("p99.9 never exceeds max: max is read as percentiles are (its bucket's upper edge), the same live and decoded", () => {
   // 10.001 ms sits in an HDR bucket 8 µs wide whose upper edge is 10.007 ms: p99.9 read 10.007
   // while max read the exact 10.001.
   const h = newHdr();
@@ -20,7 +20,10 @@ test('p99.9 never exceeds max: max is read as percentiles are (its bucket\'s upp
   for (let i = 0; i < 5; i++) recordMs(h, 10.001);
   const s = summarizeHdr(h);
   assert.ok(s['p99.9'] <= s.max, `p99.9 ${s['p99.9']} > max ${s.max}`);
-  assert.ok(Math.abs(s.max - 10.001) <= 10.001 * HDR_PRECISION, `max ${s.max} within the histogram's precision of the value recorded`);
+  assert.ok(
+    Math.abs(s.max - 10.001) <= 10.001 * HDR_PRECISION,
+    `max ${s.max} within the histogram's precision of the value recorded`,
+  );
   assert.ok(percentileMs(h, 100) <= s.max);
   for (const p of ['p50', 'p90', 'p95', 'p99'] as const) assert.ok(s[p] <= s['p99.9'], p);
   // The report's encoded form gives the same figures: a merge of one shard equals the run.
@@ -36,7 +39,11 @@ test('p99.9 never exceeds max: max is read as percentiles are (its bucket\'s upp
 function runReport() {
   const timeline = new Timeline(20, 1);
   for (let t = 0; t < 4; t++) for (let i = 0; i < 20; i++) timeline.add(t, '200', 1 + (i % 5), false);
-  const thresholds = evaluate(['p99<250', 'errors<0.1%', 'jobs_completed>0'].map(parseThreshold), { p99: 4.2, errors: 0, jobs_completed: 7 });
+  const thresholds = evaluate(['p99<250', 'errors<0.1%', 'jobs_completed>0'].map(parseThreshold), {
+    p99: 4.2,
+    errors: 0,
+    jobs_completed: 7,
+  });
   return fakeReport(
     { requests: 60, p50: 2, p90: 4, p99: 4.2, 'p99.9': 5, max: 5, measured_s: 3, errors: 0, jobs_completed: 7 },
     {
@@ -50,7 +57,8 @@ function runReport() {
 
 test('the HTML report names the corrected latency in its charts, labels the warm-up band and explains coordinated omission', () => {
   const html = renderHtml(runReport());
-  const caption = (id: string): string => new RegExp(`<figure id="${id}"><figcaption>([^<]*)</figcaption>`).exec(html)?.[1] ?? '';
+  const caption = (id: string): string =>
+    new RegExp(`<figure id="${id}"><figcaption>([^<]*)</figcaption>`).exec(html)?.[1] ?? '';
   assert.match(caption('chart-latency-time'), /corrected latency/i);
   assert.match(caption('chart-histogram'), /corrected latency/i);
   assert.match(html, /aria-label="Corrected latency percentiles over time"/);
@@ -78,9 +86,21 @@ test('"Figures" is a table, not raw JSON; thresholds show their limit and measur
 
 test('a merge refuses shards that ran against different servers', () => {
   const shard = (index: number, baseUrl: string, embedded = false) =>
-    fakeReport({}, { shard: { index, count: 2 }, target: { name: 'mine', surface: 'local', baseUrl, embedded }, verdict: 'skipped' });
-  assert.throws(() => mergeReports([shard(1, 'http://127.0.0.1:8189'), shard(2, 'http://127.0.0.1:9189')]), (err: Error) => err instanceof MergeError && /different servers/.test(err.message) && /127\.0\.0\.1:9189/.test(err.message));
+    fakeReport(
+      {},
+      { shard: { index, count: 2 }, target: { name: 'mine', surface: 'local', baseUrl, embedded }, verdict: 'skipped' },
+    );
+  assert.throws(
+    () => mergeReports([shard(1, 'http://127.0.0.1:8189'), shard(2, 'http://127.0.0.1:9189')]),
+    (err: Error) =>
+      err instanceof MergeError && /different servers/.test(err.message) && /127\.0\.0\.1:9189/.test(err.message),
+  );
   // The embedded reference: each machine starts its own on ports of its own; the same reference all the same.
-  assert.doesNotThrow(() => mergeReports([shard(1, 'http://127.0.0.1:20000', true), shard(2, 'http://127.0.0.1:30000', true)]));
-  assert.throws(() => mergeReports([shard(1, 'http://127.0.0.1:20000', true), shard(2, 'http://127.0.0.1:20000')]), /different servers/);
+  assert.doesNotThrow(() =>
+    mergeReports([shard(1, 'http://127.0.0.1:20000', true), shard(2, 'http://127.0.0.1:30000', true)]),
+  );
+  assert.throws(
+    () => mergeReports([shard(1, 'http://127.0.0.1:20000', true), shard(2, 'http://127.0.0.1:20000')]),
+    /different servers/,
+  );
 });

@@ -43,19 +43,48 @@ test('two shards at r/2 merged equal one run at r: counts exactly, percentiles w
     // Latency limits are for real runs; CI shares two cores.
     const thresholds = ['errors<0.1%', 'contract_violations==0'];
     const run = (shard?: { index: number; count: number }): Promise<LoadReport> =>
-      runProfile(profile, { env: {}, reference, rate: RATE, durationS: DURATION_S, warmupS: 1, thresholds, ...(shard ? { shard } : {}) });
+      runProfile(profile, {
+        env: {},
+        reference,
+        rate: RATE,
+        durationS: DURATION_S,
+        warmupS: 1,
+        thresholds,
+        ...(shard ? { shard } : {}),
+      });
     const single = await run();
     const shards = await Promise.all([run({ index: 1, count: 2 }), run({ index: 2, count: 2 })]);
 
     const dirs = shards.map(() => mkdtempSync(path.join(tmpdir(), 'load-shard-')));
     await Promise.all(shards.map((r, i) => writeReports(r, dirs[i])));
     const out = mkdtempSync(path.join(tmpdir(), 'load-merged-'));
-    const cli = spawnSync(process.execPath, ['--import', 'tsx', 'load/merge.ts', ...dirs, '--out', out], { cwd: ROOT, encoding: 'utf8' });
+    const cli = spawnSync(process.execPath, ['--import', 'tsx', 'load/merge.ts', ...dirs, '--out', out], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     assert.equal(cli.status, 0, `${cli.stdout}\n${cli.stderr}`);
     const files = readdirSync(out);
     assert.deepEqual(files.map((f) => path.extname(f)).sort(), ['.html', '.json', '.md']);
-    const merged = JSON.parse(readFileSync(path.join(out, files.find((f) => f.endsWith('.json'))!), 'utf8')) as LoadReport;
-    assert.deepEqual(merged, JSON.parse(JSON.stringify({ ...mergeReports(shards), environment: merged.environment, startedAt: merged.startedAt, finishedAt: merged.finishedAt })));
+    const merged = JSON.parse(
+      readFileSync(
+        path.join(
+          out,
+          files.find((f) => f.endsWith('.json'))!,
+        ),
+        'utf8',
+      ),
+    ) as LoadReport;
+    assert.deepEqual(
+      merged,
+      JSON.parse(
+        JSON.stringify({
+          ...mergeReports(shards),
+          environment: merged.environment,
+          startedAt: merged.startedAt,
+          finishedAt: merged.finishedAt,
+        }),
+      ),
+    );
 
     for (const s of shards) {
       assert.equal(s.profile.effective.rate, RATE / 2);
@@ -64,8 +93,17 @@ test('two shards at r/2 merged equal one run at r: counts exactly, percentiles w
     const m = merged.metrics;
     const one = single.metrics;
     const figures = `merged p50 ${m.p50} p99 ${m.p99} (shards ${shards.map((s) => `${s.metrics.p50}/${s.metrics.p99}`).join(', ')}); single p50 ${one.p50} p99 ${one.p99}`;
-    console.log(`# shard merge: ${merged.metrics.requests} requests merged, ${single.metrics.requests} single; ${figures}`);
-    assert.equal(merged.verdict, 'pass', merged.checks.filter((c) => c.outcome !== 'held').map((c) => `${c.what}: ${c.received ?? ''}`).join('; '));
+    console.log(
+      `# shard merge: ${merged.metrics.requests} requests merged, ${single.metrics.requests} single; ${figures}`,
+    );
+    assert.equal(
+      merged.verdict,
+      'pass',
+      merged.checks
+        .filter((c) => c.outcome !== 'held')
+        .map((c) => `${c.what}: ${c.received ?? ''}`)
+        .join('; '),
+    );
     assert.equal(m.requests, one.requests, 'arrivals: exactly the same count');
     assert.equal(m.requests, RATE * DURATION_S);
     assert.equal(m.requested_rate, one.requested_rate);
@@ -81,7 +119,10 @@ test('two shards at r/2 merged equal one run at r: counts exactly, percentiles w
     // noise (0.1 % histogram precision is far below it).
     assert.ok(Math.abs(m.p50 - one.p50) <= Math.max(5, one.p50), figures);
     assert.equal(merged.timeline.length, single.timeline.length);
-    assert.ok(merged.timeline.every((s, i) => s.requested === single.timeline[i].requested), 'each second requests the whole rate');
+    assert.ok(
+      merged.timeline.every((s, i) => s.requested === single.timeline[i].requested),
+      'each second requests the whole rate',
+    );
   } finally {
     await reference.close();
   }

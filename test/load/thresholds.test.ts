@@ -6,7 +6,13 @@ test('thresholds read like k6: latency in ms (or s), percentages with %, counts 
   assert.deepEqual(parseThreshold('p99<50'), { expr: 'p99<50', metric: 'p99', op: '<', limit: 50, unit: 'ms' });
   assert.equal(parseThreshold('p(99) < 0.2s').limit, 200);
   assert.equal(parseThreshold('p(99.9)<=80ms').metric, 'p99.9');
-  assert.deepEqual(parseThreshold('errors<0.1%'), { expr: 'errors<0.1%', metric: 'errors', op: '<', limit: 0.1, unit: '%' });
+  assert.deepEqual(parseThreshold('errors<0.1%'), {
+    expr: 'errors<0.1%',
+    metric: 'errors',
+    op: '<',
+    limit: 0.1,
+    unit: '%',
+  });
   assert.equal(parseThreshold('rate_limit_accuracy<10%').unit, '%');
   assert.equal(parseThreshold('contract_violations==0').op, '==');
   assert.equal(parseThreshold('rate>=95').unit, 'rps');
@@ -42,16 +48,30 @@ test('a missed threshold reads as the team\'s limit ("over your threshold"), tol
   assert.equal(thresholdOutcome(p99), 'over your threshold');
   assert.equal(thresholdOutcome(done), 'at your threshold');
   assert.equal(thresholdOutcome(evaluate([parseThreshold('p99<250')], { p99: 10 })[0]), 'within your threshold');
-  const onlyLatency = failureSummary({ thresholds: [p99], checks: [{ rule: 'LOAD.POLL.RETRY_AFTER', outcome: 'held' }] });
-  assert.match(onlyLatency!, /^no rule check broken; your thresholds missed: p99<250 \(over your threshold, measured 300 ms\)$/);
-  assert.match(failureSummary({ thresholds: [], checks: [{ rule: 'LOAD.POLL.RETRY_AFTER', outcome: 'broken' }] })!, /^rule checks broken: LOAD\.POLL\.RETRY_AFTER$/);
+  const onlyLatency = failureSummary({
+    thresholds: [p99],
+    checks: [{ rule: 'LOAD.POLL.RETRY_AFTER', outcome: 'held' }],
+  });
+  assert.match(
+    onlyLatency!,
+    /^no rule check broken; your thresholds missed: p99<250 \(over your threshold, measured 300 ms\)$/,
+  );
+  assert.match(
+    failureSummary({ thresholds: [], checks: [{ rule: 'LOAD.POLL.RETRY_AFTER', outcome: 'broken' }] })!,
+    /^rule checks broken: LOAD\.POLL\.RETRY_AFTER$/,
+  );
   assert.equal(failureSummary({ thresholds: [], checks: [] }), undefined);
 });
 
-test('a team sets its own limits with --threshold: one on the same metric replaces the profile\'s, others are added; values print with their unit', async () => {
+test("a team sets its own limits with --threshold: one on the same metric replaces the profile's, others are added; values print with their unit", async () => {
   const { withOverrides, withUnit, limitText } = await import('../../load/thresholds.ts');
   const profile = ['p99<250', 'errors<0.1%', 'contract_violations==0'];
-  assert.deepEqual(withOverrides(profile, ['p(99)<0.5s', 'rate>=40']), ['errors<0.1%', 'contract_violations==0', 'p(99)<0.5s', 'rate>=40']);
+  assert.deepEqual(withOverrides(profile, ['p(99)<0.5s', 'rate>=40']), [
+    'errors<0.1%',
+    'contract_violations==0',
+    'p(99)<0.5s',
+    'rate>=40',
+  ]);
   assert.deepEqual(withOverrides(profile, []), profile);
   assert.throws(() => withOverrides(profile, ['errors<1']), /write the limit with %/);
   assert.equal(limitText(parseThreshold('p(99)<0.5s')), '< 500 ms');
@@ -68,13 +88,27 @@ test('budgets are opt-in: a latency or error budget the profile suggests is repo
   const slow = { p99: 400, errors: 0.5, contract_violations: 0, jobs_completed: 3 };
   // Nobody set a budget: the p99 and error figures are reported, the run passes on its checks.
   const nobody = evaluate(profile, slow, new Set());
-  assert.deepEqual(nobody.map((t) => [t.expr, t.ok, t.decides]), [['p99<250', false, false], ['errors<0.1%', false, false], ['contract_violations==0', true, true], ['jobs_completed>0', true, true]]);
-  assert.equal(thresholdOutcome(nobody[0]), "over the profile's suggested budget (a figure: no budget was set; --threshold sets one)");
+  assert.deepEqual(
+    nobody.map((t) => [t.expr, t.ok, t.decides]),
+    [
+      ['p99<250', false, false],
+      ['errors<0.1%', false, false],
+      ['contract_violations==0', true, true],
+      ['jobs_completed>0', true, true],
+    ],
+  );
+  assert.equal(
+    thresholdOutcome(nobody[0]),
+    "over the profile's suggested budget (a figure: no budget was set; --threshold sets one)",
+  );
   assert.equal(failureSummary({ thresholds: nobody, checks: [] }), undefined);
   assert.equal(verdictOfRun(false, profile, slow, [], new Set()).verdict, 'pass');
   // A budget the team set decides the exit code.
   const mine = evaluate(profile, slow, new Set(['p99<250']));
-  assert.deepEqual(mine.map((t) => t.decides), [true, false, true, true]);
+  assert.deepEqual(
+    mine.map((t) => t.decides),
+    [true, false, true, true],
+  );
   assert.equal(thresholdOutcome(mine[0]), 'over your threshold');
   assert.equal(verdictOfRun(false, profile, slow, [], new Set(['p99<250'])).verdict, 'fail');
   assert.match(failureSummary({ thresholds: mine, checks: [] })!, /your thresholds missed: p99<250/);

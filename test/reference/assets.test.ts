@@ -3,7 +3,20 @@ import { after, before, describe, test } from 'node:test';
 import { FAULTS, startReference } from '../../reference/server.ts';
 import type { RunningReference } from '../../reference/server.ts';
 import {
-  ALICE, BOB, ISO_MS, TINY, bearer, blake3Hash, errorCode, getJson, postJson, sleep, startOnFreePorts, str, uniqueBytes, upload,
+  ALICE,
+  BOB,
+  ISO_MS,
+  TINY,
+  bearer,
+  blake3Hash,
+  errorCode,
+  getJson,
+  postJson,
+  sleep,
+  startOnFreePorts,
+  str,
+  uniqueBytes,
+  upload,
 } from './helpers.ts';
 
 let ref: RunningReference;
@@ -29,7 +42,10 @@ describe('reference server', { concurrency: true }, () => {
       assert.equal(res.status, 200);
       assert.deepEqual(await res.json(), { ok: true });
     }
-    assert.deepEqual({ alice: ref.credentials.cloud.alice, bob: ref.credentials.cloud.bob, tiny: ref.credentials.cloud.tiny }, { alice: ALICE, bob: BOB, tiny: TINY });
+    assert.deepEqual(
+      { alice: ref.credentials.cloud.alice, bob: ref.credentials.cloud.bob, tiny: ref.credentials.cloud.tiny },
+      { alice: ALICE, bob: BOB, tiny: TINY },
+    );
     assert.deepEqual(ref.credentials.tinyAllowance, { requests: 5, windowSeconds: 2 });
   });
 
@@ -44,7 +60,12 @@ describe('reference server', { concurrency: true }, () => {
   test('upload computes blake3 server-side and reports the asset fields', async () => {
     const bytes = new TextEncoder().encode(`known bytes ${Math.random()}`);
     const before = Date.now();
-    const res = await upload(cloud, ALICE, { bytes, contentType: 'image/png', filePath: 'photo.png', tags: ['input', 'x'] });
+    const res = await upload(cloud, ALICE, {
+      bytes,
+      contentType: 'image/png',
+      filePath: 'photo.png',
+      tags: ['input', 'x'],
+    });
     assert.equal(res.status, 201);
     const a = res.body;
     assert.equal(a.hash, blake3Hash(bytes));
@@ -93,7 +114,11 @@ describe('reference server', { concurrency: true }, () => {
     const shorter = await upload(cloud, ALICE, { bytes, expiresIn: 600 });
     assert.equal(shorter.status, 200);
     assert.equal(Date.parse(str(shorter.body, 'expires_at')), d1);
-    const viaHash = await postJson(`${cloud}/api/v2/assets/from-hash`, ALICE, { hash: first.body.hash, file_path: 'r.bin', expires_in: 60 });
+    const viaHash = await postJson(`${cloud}/api/v2/assets/from-hash`, ALICE, {
+      hash: first.body.hash,
+      file_path: 'r.bin',
+      expires_in: 60,
+    });
     assert.equal(viaHash.status, 201);
     assert.equal(Date.parse(str(viaHash.body, 'expires_at')), d1);
     const longer = await upload(cloud, ALICE, { bytes, expiresIn: 7200 });
@@ -107,7 +132,8 @@ describe('reference server', { concurrency: true }, () => {
     const bytes = uniqueBytes('scope');
     const created = await upload(cloud, ALICE, { bytes, filePath: 'a.bin' });
     const hash = str(created.body, 'hash');
-    const head = (key: string, h: string) => fetch(`${cloud}/api/v2/assets/by-hash/${h}`, { method: 'HEAD', headers: bearer(key) });
+    const head = (key: string, h: string) =>
+      fetch(`${cloud}/api/v2/assets/by-hash/${h}`, { method: 'HEAD', headers: bearer(key) });
     const own = await head(ALICE, hash);
     assert.equal(own.status, 200);
     assert.equal(await own.text(), '');
@@ -122,7 +148,11 @@ describe('reference server', { concurrency: true }, () => {
     const same = await postJson(`${cloud}/api/v2/assets/from-hash`, ALICE, { hash, file_path: 'a.bin' });
     assert.equal(same.status, 200);
     assert.equal(same.body.id, created.body.id);
-    const minted = await postJson(`${cloud}/api/v2/assets/from-hash`, ALICE, { hash, file_path: 'copy.bin', tags: ['t'] });
+    const minted = await postJson(`${cloud}/api/v2/assets/from-hash`, ALICE, {
+      hash,
+      file_path: 'copy.bin',
+      tags: ['t'],
+    });
     assert.equal(minted.status, 201);
     assert.equal(minted.body.created_new, false);
     assert.notEqual(minted.body.id, created.body.id);
@@ -221,7 +251,10 @@ describe('reference server', { concurrency: true }, () => {
       assert.match(get.headers.get('content-type') ?? '', /^application\/json/);
       const del = await fetch(`${cloud}/api/v2/assets/${id}`, { method: 'DELETE', headers });
       assert.equal(del.status, 401, label);
-      const head = await fetch(`${cloud}/api/v2/assets/by-hash/${str(created.body, 'hash')}`, { method: 'HEAD', headers });
+      const head = await fetch(`${cloud}/api/v2/assets/by-hash/${str(created.body, 'hash')}`, {
+        method: 'HEAD',
+        headers,
+      });
       assert.equal(head.status, 401, label);
       const post = await fetch(`${cloud}/api/v2/assets`, { method: 'POST', headers, body: new FormData() });
       assert.equal(post.status, 401, label);
@@ -276,7 +309,10 @@ describe('reference server', { concurrency: true }, () => {
     assert.equal(again.status, 404);
     assert.equal(errorCode(again.body), 'not_found');
     assert.deepEqual(new Uint8Array(await (await fetch(url)).arrayBuffer()), bytes);
-    const head = await fetch(`${cloud}/api/v2/assets/by-hash/${str(created.body, 'hash')}`, { method: 'HEAD', headers: bearer(ALICE) });
+    const head = await fetch(`${cloud}/api/v2/assets/by-hash/${str(created.body, 'hash')}`, {
+      method: 'HEAD',
+      headers: bearer(ALICE),
+    });
     assert.equal(head.status, 404, 'no asset over the blob is left');
   });
 
@@ -300,7 +336,10 @@ describe('reference server', { concurrency: true }, () => {
     const res = await upload(cloud, ALICE, { bytes, expectedHash: blake3Hash(uniqueBytes()) });
     assert.equal(res.status, 409);
     assert.equal(errorCode(res.body), 'hash_mismatch');
-    const head = await fetch(`${cloud}/api/v2/assets/by-hash/${blake3Hash(bytes)}`, { method: 'HEAD', headers: bearer(ALICE) });
+    const head = await fetch(`${cloud}/api/v2/assets/by-hash/${blake3Hash(bytes)}`, {
+      method: 'HEAD',
+      headers: bearer(ALICE),
+    });
     assert.equal(head.status, 404);
     const good = await upload(cloud, ALICE, { bytes, expectedHash: blake3Hash(bytes) });
     assert.equal(good.status, 201);
@@ -326,7 +365,11 @@ describe('reference server', { concurrency: true }, () => {
 
   test('local surface: no auth, no retention, proxy url, bytes with Range', async () => {
     const bytes = new TextEncoder().encode('0123456789abcdef');
-    const created = await upload(local, undefined, { bytes: Uint8Array.from([...bytes, ...uniqueBytes()]), contentType: 'text/plain', expiresIn: 5 });
+    const created = await upload(local, undefined, {
+      bytes: Uint8Array.from([...bytes, ...uniqueBytes()]),
+      contentType: 'text/plain',
+      expiresIn: 5,
+    });
     assert.equal(created.status, 201);
     const a = created.body;
     const id = str(a, 'id');

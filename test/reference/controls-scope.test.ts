@@ -14,7 +14,8 @@ const carrying = (extension: string) =>
     .filter(([, c]) => readFileSync(path.join(ROOT, 'contracts', c.file), 'utf8').includes(`${extension}:`))
     .map(([family]) => family)
     .sort();
-const familiesOf = (name: string) => [...(CONTROLS.find((c) => c.name === name) as { families?: readonly string[] }).families!].sort();
+const familiesOf = (name: string) =>
+  [...(CONTROLS.find((c) => c.name === name) as { families?: readonly string[] }).families!].sort();
 
 test('unknown in-flight status names are sent on every family whose contract has an open status vocabulary (x-terminal-values)', () => {
   assert.deepEqual(familiesOf('unknown-in-flight-status'), carrying('x-terminal-values'));
@@ -29,7 +30,13 @@ test('unknown error buckets are sent on every family whose contract states unpai
 // families it declares, or its self-test would skip a family it changes.
 const sources = (dir: string): string[] =>
   readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? (e.name === 'faults' ? [] : sources(path.join(dir, e.name))) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
+    e.isDirectory()
+      ? e.name === 'faults'
+        ? []
+        : sources(path.join(dir, e.name))
+      : e.name.endsWith('.ts')
+        ? [path.join(dir, e.name)]
+        : [],
   );
 const consulted = new Map<string, Set<string>>();
 for (const file of sources('reference')) {
@@ -45,7 +52,10 @@ test('a control consulted by name is consulted only where the families it declar
     const families = (c as { families?: readonly string[] }).families;
     assert.ok(families, `${c.name} is consulted in ${[...consulted.get(c.name)!].join(', ')} but declares no families`);
     for (const file of consulted.get(c.name)!) {
-      assert.ok(families.some((f) => file.startsWith(path.join('reference', f) + path.sep)), `${c.name} is consulted in ${file}, outside reference/{${families.join(',')}}/`);
+      assert.ok(
+        families.some((f) => file.startsWith(path.join('reference', f) + path.sep)),
+        `${c.name} is consulted in ${file}, outside reference/{${families.join(',')}}/`,
+      );
     }
   }
 });

@@ -3,7 +3,19 @@ import { describe, test } from 'node:test';
 import { FAULTS } from '../../reference/server.ts';
 import type { RunningReference } from '../../reference/server.ts';
 import {
-  ALICE, BOB, TINY, bearer, blake3Hash, errorCode, getJson, postJson, sleep, startOnFreePorts, str, uniqueBytes, upload,
+  ALICE,
+  BOB,
+  TINY,
+  bearer,
+  blake3Hash,
+  errorCode,
+  getJson,
+  postJson,
+  sleep,
+  startOnFreePorts,
+  str,
+  uniqueBytes,
+  upload,
 } from './helpers.ts';
 
 /**
@@ -55,12 +67,15 @@ const PROBES: Record<string, { probe: Probe }> = {
     },
   },
   'flat-error-envelope': {
-    probe: async (ref) => errorCode((await getJson(`${ref.surfaces.cloud}/api/v2/assets/${UNKNOWN_ID}`, ALICE)).body) === 'not_found',
+    probe: async (ref) =>
+      errorCode((await getJson(`${ref.surfaces.cloud}/api/v2/assets/${UNKNOWN_ID}`, ALICE)).body) === 'not_found',
   },
   'content-without-credentials': {
     probe: async (ref) => {
       const created = await upload(ref.surfaces.cloud, ALICE);
-      const res = await fetch(`${ref.surfaces.cloud}/api/v2/assets/${str(created.body, 'id')}/content`, { redirect: 'manual' });
+      const res = await fetch(`${ref.surfaces.cloud}/api/v2/assets/${str(created.body, 'id')}/content`, {
+        redirect: 'manual',
+      });
       await res.arrayBuffer();
       return res.status === 401;
     },
@@ -91,7 +106,10 @@ const PROBES: Record<string, { probe: Probe }> = {
   'by-hash-global': {
     probe: async (ref) => {
       const created = await upload(ref.surfaces.cloud, ALICE);
-      const res = await fetch(`${ref.surfaces.cloud}/api/v2/assets/by-hash/${str(created.body, 'hash')}`, { method: 'HEAD', headers: bearer(BOB) });
+      const res = await fetch(`${ref.surfaces.cloud}/api/v2/assets/by-hash/${str(created.body, 'hash')}`, {
+        method: 'HEAD',
+        headers: bearer(BOB),
+      });
       await res.arrayBuffer();
       return res.status === 404;
     },
@@ -106,7 +124,8 @@ const PROBES: Record<string, { probe: Probe }> = {
     },
   },
   'non-v4-id-500': {
-    probe: async (ref) => (await getJson(`${ref.surfaces.cloud}/api/v2/assets/6ba7b810-9dad-11d1-80b4-00c04fd430c8`, ALICE)).status === 404,
+    probe: async (ref) =>
+      (await getJson(`${ref.surfaces.cloud}/api/v2/assets/6ba7b810-9dad-11d1-80b4-00c04fd430c8`, ALICE)).status === 404,
   },
   'not-found-as-400': {
     probe: async (ref) => (await getJson(`${ref.surfaces.cloud}/api/v2/assets/${UNKNOWN_ID}`, ALICE)).status === 404,
@@ -121,7 +140,9 @@ const PROBES: Record<string, { probe: Probe }> = {
     probe: async (ref) => {
       const bytes = uniqueBytes();
       const created = await upload(ref.surfaces.local, undefined, { bytes });
-      const res = await fetch(`${ref.surfaces.local}/api/v2/assets/${str(created.body, 'id')}/content`, { redirect: 'manual' });
+      const res = await fetch(`${ref.surfaces.local}/api/v2/assets/${str(created.body, 'id')}/content`, {
+        redirect: 'manual',
+      });
       // Length, not bytes: byte integrity is another fault's rule.
       return res.status === 200 && (await res.arrayBuffer()).byteLength === bytes.length;
     },
@@ -150,14 +171,20 @@ const PROBES: Record<string, { probe: Probe }> = {
   'from-hash-any-blob': {
     probe: async (ref) => {
       const created = await upload(ref.surfaces.cloud, ALICE);
-      const res = await postJson(`${ref.surfaces.cloud}/api/v2/assets/from-hash`, BOB, { hash: created.body.hash, file_path: 'b.bin' });
+      const res = await postJson(`${ref.surfaces.cloud}/api/v2/assets/from-hash`, BOB, {
+        hash: created.body.hash,
+        file_path: 'b.bin',
+      });
       return res.status === 404 && anyCode(res.body) === 'blob_not_found';
     },
   },
   'delete-keeps-record': {
     probe: async (ref) => {
       const id = str((await upload(ref.surfaces.cloud, ALICE)).body, 'id');
-      const del = await fetch(`${ref.surfaces.cloud}/api/v2/assets/${id}`, { method: 'DELETE', headers: bearer(ALICE) });
+      const del = await fetch(`${ref.surfaces.cloud}/api/v2/assets/${id}`, {
+        method: 'DELETE',
+        headers: bearer(ALICE),
+      });
       await del.arrayBuffer();
       return del.status === 204 && (await getJson(`${ref.surfaces.cloud}/api/v2/assets/${id}`, ALICE)).status === 404;
     },
@@ -179,13 +206,17 @@ const PROBES: Record<string, { probe: Probe }> = {
     probe: async (ref) => {
       const bytes = uniqueBytes();
       await upload(ref.surfaces.cloud, ALICE, { bytes });
-      const res = await postJson(`${ref.surfaces.cloud}/api/v2/assets/from-hash`, ALICE, { hash: blake3Hash(bytes), file_path: 'minted.bin' });
+      const res = await postJson(`${ref.surfaces.cloud}/api/v2/assets/from-hash`, ALICE, {
+        hash: blake3Hash(bytes),
+        file_path: 'minted.bin',
+      });
       return res.status < 300 && res.body.size_bytes === bytes.length;
     },
   },
   'unknown-key-accepted': {
     probe: async (ref) =>
-      (await getJson(`${ref.surfaces.cloud}/api/v2/assets/${UNKNOWN_ID}`, 'comfyui-not-a-real-key-123456')).status === 401,
+      (await getJson(`${ref.surfaces.cloud}/api/v2/assets/${UNKNOWN_ID}`, 'comfyui-not-a-real-key-123456')).status ===
+      401,
   },
   'content-bytes-flipped': {
     probe: async (ref) => {
@@ -259,9 +290,17 @@ describe('faults', { concurrency: true }, () => {
         assert.equal(holds, true, `${fault.breaks} should hold without the fault`);
         assert.equal(holdsUnderFault, false, `${fault.breaks} should break with ${fault.name}`);
         // The other rules must survive this fault, except checks that read the very thing it breaks.
-        const others = Object.entries(PROBES).filter(([name]) => name !== fault.name && !(OVERLAPS[fault.name] ?? []).includes(name));
-        const verdicts = await Promise.all(others.map(async ([name, other]) => [name, await verdict(other.probe, broken)] as const));
-        assert.deepEqual(verdicts.filter(([, ok]) => !ok).map(([name]) => name), [], `${fault.name} broke other rules`);
+        const others = Object.entries(PROBES).filter(
+          ([name]) => name !== fault.name && !(OVERLAPS[fault.name] ?? []).includes(name),
+        );
+        const verdicts = await Promise.all(
+          others.map(async ([name, other]) => [name, await verdict(other.probe, broken)] as const),
+        );
+        assert.deepEqual(
+          verdicts.filter(([, ok]) => !ok).map(([name]) => name),
+          [],
+          `${fault.name} broke other rules`,
+        );
       } finally {
         await Promise.all([clean.close(), broken.close()]);
       }

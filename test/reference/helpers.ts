@@ -67,7 +67,11 @@ export interface JsonResponse {
 
 async function asJson(res: Response): Promise<JsonResponse> {
   const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>) };
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>),
+  };
 }
 
 /** POST /api/v2/assets with sensible defaults; pass `contentType: undefined` explicitly to omit it. */
@@ -78,7 +82,11 @@ export async function upload(base: string, key: string | undefined, spec: Upload
 }
 
 export async function getJson(url: string, key?: string, init: RequestInit = {}): Promise<JsonResponse> {
-  const res = await fetch(url, { ...init, headers: { ...bearer(key), ...(init.headers as Record<string, string> | undefined) }, redirect: 'manual' });
+  const res = await fetch(url, {
+    ...init,
+    headers: { ...bearer(key), ...(init.headers as Record<string, string> | undefined) },
+    redirect: 'manual',
+  });
   return asJson(res);
 }
 

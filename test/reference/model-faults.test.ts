@@ -7,14 +7,29 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { RunningReference } from '../../reference/server.ts';
 import { MODEL_FAULTS } from '../../reference/faults/v2/model.ts';
-import { ALICE, bearer, blake3Hash, errorCode, getJson, postJson, str, uniqueBytes, upload, startOnFreePorts } from './helpers.ts';
+import {
+  ALICE,
+  bearer,
+  blake3Hash,
+  errorCode,
+  getJson,
+  postJson,
+  str,
+  uniqueBytes,
+  upload,
+  startOnFreePorts,
+} from './helpers.ts';
 
 const WORKFLOW = {
   '1': { class_type: 'EmptyImage', inputs: { width: 4, height: 4, batch_size: 1, color: 1 } },
   '2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'probe' } },
 };
 
-async function submit(base: string, body: Record<string, unknown>, key?: string): Promise<{ status: number; body: Record<string, unknown> }> {
+async function submit(
+  base: string,
+  body: Record<string, unknown>,
+  key?: string,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(`${base}/api/v2/jobs`, {
     method: 'POST',
     headers: { ...bearer(ALICE), 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) },
@@ -24,7 +39,11 @@ async function submit(base: string, body: Record<string, unknown>, key?: string)
 }
 
 /** Every job id a walk of the label-filtered list yields, page by page; `between` runs after the first page. */
-async function walk(base: string, label: string, between: () => Promise<void> = async () => undefined): Promise<string[]> {
+async function walk(
+  base: string,
+  label: string,
+  between: () => Promise<void> = async () => undefined,
+): Promise<string[]> {
   const ids: string[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < 20; page++) {
@@ -46,7 +65,9 @@ const PROBES: Record<string, { sequence: Probe; single: Probe }> = {
     sequence: async (ref) => {
       const bytes = uniqueBytes('range');
       const first = await upload(ref.surfaces.local, undefined, { bytes });
-      const slice = await fetch(`${ref.surfaces.local}/api/v2/assets/${str(first.body, 'id')}/content`, { headers: { range: 'bytes=0-3' } });
+      const slice = await fetch(`${ref.surfaces.local}/api/v2/assets/${str(first.body, 'id')}/content`, {
+        headers: { range: 'bytes=0-3' },
+      });
       await slice.arrayBuffer();
       const again = await upload(ref.surfaces.local, undefined, { bytes });
       return slice.status === 206 && again.body.created_new === false;
@@ -79,7 +100,8 @@ const PROBES: Record<string, { sequence: Probe; single: Probe }> = {
       const base = `${ref.surfaces.serverless}/deployment/dep-ready`;
       const label = `probe-${Date.now()}`;
       const mine = [];
-      for (let i = 0; i < 3; i++) mine.push(str((await submit(base, { workflow: WORKFLOW, metadata: { mrun: label } })).body, 'id'));
+      for (let i = 0; i < 3; i++)
+        mine.push(str((await submit(base, { workflow: WORKFLOW, metadata: { mrun: label } })).body, 'id'));
       const ids = await walk(base, label, async () => void (await submit(base, { workflow: WORKFLOW })));
       return mine.every((id) => ids.filter((x) => x === id).length === 1);
     },
@@ -87,7 +109,8 @@ const PROBES: Record<string, { sequence: Probe; single: Probe }> = {
       const base = `${ref.surfaces.serverless}/deployment/dep-ready`;
       const label = `probe-${Date.now()}-single`;
       const mine = [];
-      for (let i = 0; i < 3; i++) mine.push(str((await submit(base, { workflow: WORKFLOW, metadata: { mrun: label } })).body, 'id'));
+      for (let i = 0; i < 3; i++)
+        mine.push(str((await submit(base, { workflow: WORKFLOW, metadata: { mrun: label } })).body, 'id'));
       const ids = await walk(base, label);
       return mine.every((id) => ids.filter((x) => x === id).length === 1);
     },

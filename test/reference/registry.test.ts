@@ -3,7 +3,13 @@
 // registry fault changes the behaviour it names.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { CLOUD_KEYS, REGISTRY_ADMIN_HEADER, REGISTRY_ADMIN_SECRET, REGISTRY_JWT_SECRET, REVOKED_CLOUD_KEY } from '../../reference/accounts.ts';
+import {
+  CLOUD_KEYS,
+  REGISTRY_ADMIN_HEADER,
+  REGISTRY_ADMIN_SECRET,
+  REGISTRY_JWT_SECRET,
+  REVOKED_CLOUD_KEY,
+} from '../../reference/accounts.ts';
 import { REGISTRY_FAULTS } from '../../reference/faults/registry.ts';
 import { faultSeams } from '../../reference/faults.ts';
 import { UNUSUAL_NODE_ID } from '../../reference/registry/nodes.ts';
@@ -22,10 +28,22 @@ interface Answer {
   json: Record<string, unknown> | undefined;
 }
 
-async function post(base: string, nodeId: string, opts: { headers?: Record<string, string>; body?: unknown } = {}): Promise<Answer> {
-  const headers: Record<string, string> = { authorization: `Bearer ${JWT}`, 'content-type': 'application/json', ...(opts.headers ?? {}) };
+async function post(
+  base: string,
+  nodeId: string,
+  opts: { headers?: Record<string, string>; body?: unknown } = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${JWT}`,
+    'content-type': 'application/json',
+    ...(opts.headers ?? {}),
+  };
   for (const [k, v] of Object.entries(headers)) if (v === '') delete headers[k];
-  const res = await fetch(`${base}/nodes/${encodeURIComponent(nodeId)}/translations`, { method: 'POST', headers, body: JSON.stringify(opts.body === undefined ? BODY : opts.body) });
+  const res = await fetch(`${base}/nodes/${encodeURIComponent(nodeId)}/translations`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(opts.body === undefined ? BODY : opts.body),
+  });
   const text = await res.text();
   const type = res.headers.get('content-type') ?? '';
   let json: Record<string, unknown> | undefined;
@@ -37,8 +55,12 @@ async function post(base: string, nodeId: string, opts: { headers?: Record<strin
   return { status: res.status, type, json };
 }
 
-const isDetails = (b: Record<string, unknown> | undefined): boolean => Array.isArray(b?.details) && (b.details as unknown[]).every((d) => typeof d === 'string') && typeof b?.message === 'string';
-const isMessage = (b: Record<string, unknown> | undefined): boolean => typeof b?.error === 'string' && typeof b?.message === 'string';
+const isDetails = (b: Record<string, unknown> | undefined): boolean =>
+  Array.isArray(b?.details) &&
+  (b.details as unknown[]).every((d) => typeof d === 'string') &&
+  typeof b?.message === 'string';
+const isMessage = (b: Record<string, unknown> | undefined): boolean =>
+  typeof b?.error === 'string' && typeof b?.message === 'string';
 
 describe('registry dev JWTs', () => {
   test('a minted token verifies; expired, tampered and unsigned ones do not', () => {
@@ -66,11 +88,19 @@ describe('registry surface', () => {
   test('each scheme is accepted: JWT, API key as bearer, administrative secret', async () => {
     assert.equal((await post(base(), NODE)).status, 201);
     assert.equal((await post(base(), NODE, { headers: { authorization: `Bearer ${CLOUD_KEYS.bob}` } })).status, 201);
-    assert.equal((await post(base(), NODE, { headers: { authorization: '', [REGISTRY_ADMIN_HEADER]: REGISTRY_ADMIN_SECRET } })).status, 201);
+    assert.equal(
+      (await post(base(), NODE, { headers: { authorization: '', [REGISTRY_ADMIN_HEADER]: REGISTRY_ADMIN_SECRET } }))
+        .status,
+      201,
+    );
   });
 
   test('refusals: 401/403 {error, message}; 400 and 404 {details, message}', async () => {
-    for (const headers of [{ authorization: '' }, { authorization: `Bearer ${REVOKED_CLOUD_KEY}` }, { authorization: 'Bearer nope' }]) {
+    for (const headers of [
+      { authorization: '' },
+      { authorization: `Bearer ${REVOKED_CLOUD_KEY}` },
+      { authorization: 'Bearer nope' },
+    ]) {
       const a = await post(base(), NODE, { headers });
       assert.equal(a.status, 401, JSON.stringify(headers));
       assert.ok(isMessage(a.json));
@@ -92,22 +122,33 @@ describe('registry surface', () => {
     const a = await post(base(), UNUSUAL_NODE_ID);
     assert.equal(a.status, 201);
     assert.equal(a.json?.id, UNUSUAL_NODE_ID);
-    for (const id of ['%', '%zz', '100%25', 'a/b', '..%2F', '\u0000']) assert.equal((await post(base(), id)).status, 404, id);
+    for (const id of ['%', '%zz', '100%25', 'a/b', '..%2F', '\u0000'])
+      assert.equal((await post(base(), id)).status, 404, id);
   });
 });
 
 // A probe resolves true when the rule holds on that reference.
 const PROBES: Record<string, (base: string) => Promise<boolean>> = {
   'registry-created-303': async (b) => (await post(b, NODE)).status === 201,
-  'registry-admin-write-204': async (b) => (await post(b, NODE, { headers: { authorization: '', [REGISTRY_ADMIN_HEADER]: REGISTRY_ADMIN_SECRET } })).status === 201,
+  'registry-admin-write-204': async (b) =>
+    (await post(b, NODE, { headers: { authorization: '', [REGISTRY_ADMIN_HEADER]: REGISTRY_ADMIN_SECRET } })).status ===
+    201,
   'registry-errors-text-plain': async (b) => (await post(b, 'no-such-node')).type.includes('json'),
   'registry-jwt-refused': async (b) => (await post(b, NODE)).status === 201,
-  'registry-api-key-bearer-refused': async (b) => (await post(b, NODE, { headers: { authorization: `Bearer ${CLOUD_KEYS.alice}` } })).status === 201,
-  'registry-api-key-unchecked': async (b) => (await post(b, NODE, { headers: { authorization: `Bearer ${REVOKED_CLOUD_KEY}` } })).status === 401,
-  'registry-api-key-bearer-needs-credits': async (b) => (await post(b, NODE, { headers: { authorization: `Bearer ${CLOUD_KEYS.broke}` } })).status === 201,
-  'registry-admin-secret-ignored': async (b) => (await post(b, NODE, { headers: { authorization: '', [REGISTRY_ADMIN_HEADER]: REGISTRY_ADMIN_SECRET } })).status === 201,
+  'registry-api-key-bearer-refused': async (b) =>
+    (await post(b, NODE, { headers: { authorization: `Bearer ${CLOUD_KEYS.alice}` } })).status === 201,
+  'registry-api-key-unchecked': async (b) =>
+    (await post(b, NODE, { headers: { authorization: `Bearer ${REVOKED_CLOUD_KEY}` } })).status === 401,
+  'registry-api-key-bearer-needs-credits': async (b) =>
+    (await post(b, NODE, { headers: { authorization: `Bearer ${CLOUD_KEYS.broke}` } })).status === 201,
+  'registry-admin-secret-ignored': async (b) =>
+    (await post(b, NODE, { headers: { authorization: '', [REGISTRY_ADMIN_HEADER]: REGISTRY_ADMIN_SECRET } })).status ===
+    201,
   'registry-jwt-expiry-ignored': async (b) => {
-    const old = mintDevJwt(REGISTRY_JWT_SECRET, 'alice', { issuedAt: Math.floor(Date.now() / 1000) - 7200, ttlSeconds: 3600 });
+    const old = mintDevJwt(REGISTRY_JWT_SECRET, 'alice', {
+      issuedAt: Math.floor(Date.now() / 1000) - 7200,
+      ttlSeconds: 3600,
+    });
     return (await post(b, NODE, { headers: { authorization: `Bearer ${old}` } })).status === 401;
   },
   'registry-anonymous-accepted': async (b) => (await post(b, NODE, { headers: { authorization: '' } })).status === 401,
@@ -128,7 +169,10 @@ describe('registry faults', { concurrency: true }, () => {
       assert.ok(f.breaks.startsWith('REGISTRY.') && rules.has(f.breaks), `${f.name} names ${f.breaks}`);
       const { hooks, overrides } = faultSeams(f.name).describe();
       assert.ok(hooks > 0 || overrides.length > 0, `${f.name} installs no hook and replaces no override point`);
-      assert.ok(overrides.every((o) => o.startsWith('registry.')), `${f.name} replaces override points of another family: ${overrides.join(', ')}`);
+      assert.ok(
+        overrides.every((o) => o.startsWith('registry.')),
+        `${f.name} replaces override points of another family: ${overrides.join(', ')}`,
+      );
       assert.ok(f.name in PROBES, `${f.name} has no probe`);
     }
   });

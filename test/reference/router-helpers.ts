@@ -11,12 +11,21 @@ export interface Answer {
   json: Record<string, unknown>;
 }
 
-export async function call(base: string, method: string, path: string, opts: { key?: string | null; body?: unknown; headers?: Record<string, string> } = {}): Promise<Answer> {
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  opts: { key?: string | null; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   const key = opts.key === undefined ? KEYS.alice : opts.key;
   if (key !== null) headers['x-api-key'] = key;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${base}${path}`, { method, headers, ...(opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {}) });
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers,
+    ...(opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {}),
+  });
   const bytes = Buffer.from(await res.arrayBuffer());
   const text = bytes.toString('utf8');
   let json: Record<string, unknown> = {};

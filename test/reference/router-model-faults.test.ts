@@ -12,9 +12,19 @@ import { IMAGE, KEYS, call, prompt, uniqueKey, type Answer } from './router-help
 
 const SLOW = '/v2/models/pixelforge/pf-slow';
 
-const submit = (base: string, model: string, body: unknown, opts: { key?: string; as?: string } = {}): Promise<Answer> =>
-  call(base, 'POST', `${model}/requests`, { body, ...(opts.as ? { key: opts.as } : {}), ...(opts.key ? { headers: { 'idempotency-key': opts.key } } : {}) });
-const follow = (url: string, method = 'GET'): Promise<Answer> => call(new URL(url).origin, method, new URL(url).pathname);
+const submit = (
+  base: string,
+  model: string,
+  body: unknown,
+  opts: { key?: string; as?: string } = {},
+): Promise<Answer> =>
+  call(base, 'POST', `${model}/requests`, {
+    body,
+    ...(opts.as ? { key: opts.as } : {}),
+    ...(opts.key ? { headers: { 'idempotency-key': opts.key } } : {}),
+  });
+const follow = (url: string, method = 'GET'): Promise<Answer> =>
+  call(new URL(url).origin, method, new URL(url).pathname);
 const id = (a: Answer) => String(a.json.request_id);
 /** Reads the request's status until it is COMPLETED (the reference's image_model takes ~30 ms), within 5 s. */
 async function completed(handle: Answer): Promise<void> {
@@ -22,7 +32,8 @@ async function completed(handle: Answer): Promise<void> {
   for (;;) {
     const status = await follow(String(handle.json.status_url));
     if (status.json.status === 'COMPLETED') return;
-    if (Date.now() > deadline) throw new Error(`request ${id(handle)} not COMPLETED within 5 s: ${JSON.stringify(status.json)}`);
+    if (Date.now() > deadline)
+      throw new Error(`request ${id(handle)} not COMPLETED within 5 s: ${JSON.stringify(status.json)}`);
     await sleep(10);
   }
 }
@@ -113,12 +124,19 @@ describe('router faults only a sequence shows', { concurrency: true }, () => {
   for (const fault of ROUTER_MODEL_FAULTS) {
     test(`${fault.name}: the sequence breaks ${fault.breaks}, the single scenario does not`, async () => {
       const probe = PROBES[fault.name];
-      const [clean, broken]: RunningReference[] = await Promise.all([startOnFreePorts(), startOnFreePorts({ fault: fault.name })]);
+      const [clean, broken]: RunningReference[] = await Promise.all([
+        startOnFreePorts(),
+        startOnFreePorts({ fault: fault.name }),
+      ]);
       try {
         assert.equal(await probe.sequence(clean.surfaces.router), true, 'the sequence holds on a clean reference');
         assert.equal(await probe.single(clean.surfaces.router), true, 'the single scenario holds on a clean reference');
         assert.equal(await probe.sequence(broken.surfaces.router), false, `the sequence breaks under ${fault.name}`);
-        assert.equal(await probe.single(broken.surfaces.router), true, `the single scenario still holds under ${fault.name}`);
+        assert.equal(
+          await probe.single(broken.surfaces.router),
+          true,
+          `the single scenario still holds under ${fault.name}`,
+        );
       } finally {
         await Promise.all([clean.close(), broken.close()]);
       }

@@ -38,10 +38,27 @@ describe('reference router', { concurrency: true }, () => {
   });
 
   test('authenticates by X-API-Key or bearer key, X-API-Key first; unknown keys and JWTs are 401', async () => {
-    assert.equal((await call(base, 'GET', '/v2/models', { key: null, headers: { authorization: `Bearer ${KEYS.alice}` } })).status, 200);
-    assert.equal((await call(base, 'GET', '/v2/models', { headers: { authorization: 'Bearer comfyui-nope-123456' } })).status, 200);
-    assert.equal((await call(base, 'GET', '/v2/models', { key: 'comfyui-nope-123456', headers: { authorization: `Bearer ${KEYS.alice}` } })).status, 401);
-    const jwt = await call(base, 'GET', '/v2/models', { key: null, headers: { authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.e30.x' } });
+    assert.equal(
+      (await call(base, 'GET', '/v2/models', { key: null, headers: { authorization: `Bearer ${KEYS.alice}` } })).status,
+      200,
+    );
+    assert.equal(
+      (await call(base, 'GET', '/v2/models', { headers: { authorization: 'Bearer comfyui-nope-123456' } })).status,
+      200,
+    );
+    assert.equal(
+      (
+        await call(base, 'GET', '/v2/models', {
+          key: 'comfyui-nope-123456',
+          headers: { authorization: `Bearer ${KEYS.alice}` },
+        })
+      ).status,
+      401,
+    );
+    const jwt = await call(base, 'GET', '/v2/models', {
+      key: null,
+      headers: { authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.e30.x' },
+    });
     assert.equal(jwt.status, 401);
     assert.equal(jwt.json.error_type, 'unauthorized');
   });
@@ -51,7 +68,11 @@ describe('reference router', { concurrency: true }, () => {
     let cursor: string | undefined;
     const providers = new Set<string>();
     for (let page = 0; page < 100; page++) {
-      const res = await call(base, 'GET', `/v2/models?limit=250${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const res = await call(
+        base,
+        'GET',
+        `/v2/models?limit=250${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       assert.equal(res.status, 200);
       assert.equal(res.json.limit, 100);
       const data = res.json.data as Array<{ id: string; provider: string }>;
@@ -89,11 +110,17 @@ describe('reference router', { concurrency: true }, () => {
   test('detail carries the schema URL and alternates; retired models answer 404 with the stated wording', async () => {
     const d = await call(base, 'GET', IMAGE);
     assert.equal(d.json.id, 'pixelforge/pf-flux-lite');
-    assert.match(String(d.json.input_schema_url), /^https:\/\/.+\/v2\/models\/pixelforge\/pf-flux-lite\/openapi\.json$/);
+    assert.match(
+      String(d.json.input_schema_url),
+      /^https:\/\/.+\/v2\/models\/pixelforge\/pf-flux-lite\/openapi\.json$/,
+    );
     assert.deepEqual(d.json.model_providers, ['fal', 'wavespeed']);
     assert.deepEqual(d.json.billing, { charges_on_policy_rejection: 'no' });
     const r1 = await call(base, 'GET', '/v2/models/pixelforge/pf-legacy-1');
-    assert.deepEqual([r1.status, r1.json.error_type, r1.json.detail], [404, 'model_not_found', 'pixelforge/pf-legacy-1 was retired on 2025-03-31']);
+    assert.deepEqual(
+      [r1.status, r1.json.error_type, r1.json.detail],
+      [404, 'model_not_found', 'pixelforge/pf-legacy-1 was retired on 2025-03-31'],
+    );
     const r2 = await call(base, 'GET', '/v2/models/pixelforge/pf-legacy-2');
     assert.equal(r2.json.detail, 'pixelforge/pf-legacy-2 was retired on 2025-06-30; use pixelforge/pf-flux-lite');
     assert.equal((await call(base, 'GET', '/v2/models/pixelforge/pf-sunset')).status, 200);
@@ -132,12 +159,27 @@ describe('reference router', { concurrency: true }, () => {
     const audio = await call(base, 'POST', '/v2/models/sonora/tts-mini', { body: { text: 'hello' } });
     assert.equal(audio.headers.get('content-type'), 'audio/mpeg');
     assert.ok(audio.bytes.subarray(0, 3).equals(Buffer.from('ID3')));
-    assert.equal((await call(base, 'POST', '/v2/models/misc/freeform', { body: { anything: [1, { x: 2 }] } })).status, 200);
+    assert.equal(
+      (await call(base, 'POST', '/v2/models/misc/freeform', { body: { anything: [1, { x: 2 }] } })).status,
+      200,
+    );
     const bad = await call(base, 'POST', IMAGE, { body: { prompt: '', width: 300, options: { steps: 0 } } });
     assert.equal(bad.status, 422);
-    assert.deepEqual((bad.json.detail as Array<{ loc: unknown }>).map((d) => d.loc), [['body', 'prompt'], ['body', 'width'], ['body', 'options', 'steps']]);
+    assert.deepEqual(
+      (bad.json.detail as Array<{ loc: unknown }>).map((d) => d.loc),
+      [
+        ['body', 'prompt'],
+        ['body', 'width'],
+        ['body', 'options', 'steps'],
+      ],
+    );
     const arr = await call(base, 'POST', IMAGE, { body: [1] });
-    assert.deepEqual((arr.json.detail as Array<{ type: string; loc: unknown }>)[0], { loc: ['body'], msg: 'Input should be a valid dictionary', type: 'dict_type', input: [1] });
+    assert.deepEqual((arr.json.detail as Array<{ type: string; loc: unknown }>)[0], {
+      loc: ['body'],
+      msg: 'Input should be a valid dictionary',
+      type: 'dict_type',
+      input: [1],
+    });
   });
 
   test('reject_unknown_fields refuses undeclared top-level fields of closed schemas only', async () => {
@@ -146,16 +188,28 @@ describe('reference router', { concurrency: true }, () => {
     const refused = await call(base, 'POST', `${IMAGE}?reject_unknown_fields=true`, { body: extra });
     assert.equal(refused.status, 422);
     assert.deepEqual((refused.json.detail as Array<{ loc: unknown; type: string }>)[0]?.loc, ['body', 'extra']);
-    assert.equal((await call(base, 'POST', `${IMAGE}?reject_unknown_fields=true`, { body: { ...prompt(), options: { extra: 1 } } })).status, 200);
+    assert.equal(
+      (
+        await call(base, 'POST', `${IMAGE}?reject_unknown_fields=true`, {
+          body: { ...prompt(), options: { extra: 1 } },
+        })
+      ).status,
+      200,
+    );
   });
 
   test('model_provider: aliases, translation with a JSON dropped-params header, strict mode, refusals in order', async () => {
-    for (const alias of ['default', 'comfy', 'comfyui']) assert.equal((await call(base, 'POST', `${IMAGE}?model_provider=${alias}`, { body: prompt() })).status, 200);
-    const t = await call(base, 'POST', `${IMAGE}?model_provider=wavespeed`, { body: { ...prompt(), negative_prompt: 'x', style: 'photo' } });
+    for (const alias of ['default', 'comfy', 'comfyui'])
+      assert.equal((await call(base, 'POST', `${IMAGE}?model_provider=${alias}`, { body: prompt() })).status, 200);
+    const t = await call(base, 'POST', `${IMAGE}?model_provider=wavespeed`, {
+      body: { ...prompt(), negative_prompt: 'x', style: 'photo' },
+    });
     assert.equal(t.status, 200);
     assert.equal(dropped(t.headers)?.length, 2);
     assert.ok(dropped(t.headers)![0].startsWith('negative_prompt'));
-    const strict = await call(base, 'POST', `${IMAGE}?model_provider=wavespeed&strict_mode=true`, { body: { text: 'x', style: 'whatever' } });
+    const strict = await call(base, 'POST', `${IMAGE}?model_provider=wavespeed&strict_mode=true`, {
+      body: { text: 'x', style: 'whatever' },
+    });
     assert.equal(strict.status, 200);
     assert.ok('data' in strict.json);
     assert.equal(strict.headers.get('x-comfy-router-dropped-params'), null);
@@ -196,7 +250,8 @@ describe('reference router', { concurrency: true }, () => {
   });
 
   test('idempotency: replay, conflict, in flight, workspace scope, release on refusal, policy replay, oversize not replayable', async () => {
-    const run = (key: string, body: unknown, who: string = KEYS.alice, path = IMAGE) => call(base, 'POST', path, { key: who, body, headers: { 'idempotency-key': key } });
+    const run = (key: string, body: unknown, who: string = KEYS.alice, path = IMAGE) =>
+      call(base, 'POST', path, { key: who, body, headers: { 'idempotency-key': key } });
     const k = uniqueKey();
     const body = prompt('idem');
     const first = await run(k, body);
@@ -208,7 +263,10 @@ describe('reference router', { concurrency: true }, () => {
     assert.equal((await run(k, body, KEYS.carol)).headers.get('idempotent-replayed'), 'true');
     assert.equal((await run(k, body, KEYS.dave)).headers.get('idempotent-replayed'), null);
     const slow = uniqueKey();
-    const [x, y] = await Promise.all([run(slow, body, KEYS.alice, '/v2/models/pixelforge/pf-slow'), run(slow, body, KEYS.alice, '/v2/models/pixelforge/pf-slow')]);
+    const [x, y] = await Promise.all([
+      run(slow, body, KEYS.alice, '/v2/models/pixelforge/pf-slow'),
+      run(slow, body, KEYS.alice, '/v2/models/pixelforge/pf-slow'),
+    ]);
     const refused = [x, y].find((r) => r.status === 409)!;
     assert.equal(refused.json.error_type, 'concurrency_limit_exceeded');
     assert.equal(refused.headers.get('retry-after'), '1');
@@ -220,7 +278,8 @@ describe('reference router', { concurrency: true }, () => {
     assert.equal((await run(policy, { prompt: '[[policy]]' })).headers.get('idempotent-replayed'), 'true');
     const big = uniqueKey();
     assert.equal((await run(big, body, KEYS.alice, '/v2/models/pixelforge/pf-gallery')).status, 200);
-    for (let i = 0; i < 2; i++) assert.equal((await run(big, body, KEYS.alice, '/v2/models/pixelforge/pf-gallery')).status, 409);
+    for (let i = 0; i < 2; i++)
+      assert.equal((await run(big, body, KEYS.alice, '/v2/models/pixelforge/pf-gallery')).status, 409);
     assert.equal((await run('x'.repeat(256), body)).status, 400);
     assert.equal((await run('', body)).status, 400);
     assert.equal((await call(base, 'POST', IMAGE, { key: null, body, headers: { 'idempotency-key': k } })).status, 401);
@@ -230,7 +289,14 @@ describe('reference router', { concurrency: true }, () => {
     const body = prompt('queue');
     const submit = await call(base, 'POST', '/v2/models/pixelforge/pf-slow/requests', { body });
     assert.equal(submit.status, 201);
-    const h = submit.json as { request_id: string; status: string; status_url: string; response_url: string; cancel_url: string; estimate: { source: string } };
+    const h = submit.json as {
+      request_id: string;
+      status: string;
+      status_url: string;
+      response_url: string;
+      cancel_url: string;
+      estimate: { source: string };
+    };
     assert.equal(h.status, 'IN_QUEUE');
     assert.equal(h.estimate.source, 'exact');
     assert.ok(h.status_url.startsWith('http://127.0.0.1:'));
@@ -249,65 +315,119 @@ describe('reference router', { concurrency: true }, () => {
     assert.equal(done.status, 200);
     assert.ok(done.bytes.equals(sync.bytes));
     assert.equal((await call(base, 'PUT', new URL(h.cancel_url).pathname)).json.status, 'ALREADY_COMPLETED');
-    const other = (await call(base, 'POST', '/v2/models/pixelforge/pf-slow/requests', { body })).json as { status_url: string; cancel_url: string };
+    const other = (await call(base, 'POST', '/v2/models/pixelforge/pf-slow/requests', { body })).json as {
+      status_url: string;
+      cancel_url: string;
+    };
     const cancel = await call(base, 'PUT', new URL(other.cancel_url).pathname);
     assert.deepEqual([cancel.status, cancel.json.status], [202, 'CANCELLATION_REQUESTED']);
     assert.equal((await call(base, 'GET', new URL(other.status_url).pathname)).json.error_type, 'cancelled');
-    assert.equal((await call(base, 'POST', '/v2/models/sonora/tts-mini/requests', { body: { text: 'x' } })).status, 403);
+    assert.equal(
+      (await call(base, 'POST', '/v2/models/sonora/tts-mini/requests', { body: { text: 'x' } })).status,
+      403,
+    );
     assert.equal((await call(base, 'POST', `${IMAGE}/requests`, { body: {} })).status, 422);
     const own = await call(base, 'POST', `${IMAGE}/requests`, { key: KEYS.byok, body });
     assert.deepEqual((own.json.estimate as { reason: string }).reason, 'byok');
-    assert.equal('estimate' in (await call(base, 'POST', `${IMAGE}/requests`, { key: KEYS.preview, body })).json, false);
+    assert.equal(
+      'estimate' in (await call(base, 'POST', `${IMAGE}/requests`, { key: KEYS.preview, body })).json,
+      false,
+    );
   });
 
   test('estimates: exact decimals, unrounded cents, credits x 211, sub-cent never zero, stale card 503, rollout 403', async () => {
     const q = (await call(base, 'POST', `${IMAGE}/estimate`, { body: { prompt: 'x', num_images: 3 } })).json;
-    assert.deepEqual([q.source, q.amount, q.amount_cents, q.credits, q.currency, q.provider], ['exact', '0.0375', 3.75, 7.91, 'USD', 'pixelforge']);
+    assert.deepEqual(
+      [q.source, q.amount, q.amount_cents, q.credits, q.currency, q.provider],
+      ['exact', '0.0375', 3.75, 7.91, 'USD', 'pixelforge'],
+    );
     const tiny = (await call(base, 'POST', '/v2/models/pixelforge/pf-tiny/estimate', { body: { prompt: 'x' } })).json;
     assert.deepEqual([tiny.amount, tiny.amount_cents, tiny.credits], ['0.00004', 0.004, 0.01]);
-    const text = (await call(base, 'POST', '/v2/models/textile/chat-small/estimate', { body: { messages: [{ role: 'user', content: 'hello there' }], max_tokens: 100 } })).json;
+    const text = (
+      await call(base, 'POST', '/v2/models/textile/chat-small/estimate', {
+        body: { messages: [{ role: 'user', content: 'hello there' }], max_tokens: 100 },
+      })
+    ).json;
     assert.equal(text.source, 'estimated');
     assert.equal(text.min_amount, '0.0000015');
     assert.equal(text.max_amount, '0.0001515');
-    assert.equal((await call(base, 'POST', '/v2/models/textile/chat-stale/estimate', { body: { messages: [{ role: 'user', content: 'x' }], max_tokens: 5 } })).status, 503);
-    const unq = await call(base, 'POST', '/v2/models/textile/chat-stale/estimate', { body: { messages: [{ role: 'user', content: 'x' }] } });
+    assert.equal(
+      (
+        await call(base, 'POST', '/v2/models/textile/chat-stale/estimate', {
+          body: { messages: [{ role: 'user', content: 'x' }], max_tokens: 5 },
+        })
+      ).status,
+      503,
+    );
+    const unq = await call(base, 'POST', '/v2/models/textile/chat-stale/estimate', {
+      body: { messages: [{ role: 'user', content: 'x' }] },
+    });
     assert.deepEqual([unq.status, unq.json.reason], [200, 'not_quotable']);
-    assert.equal((await call(base, 'POST', `${IMAGE}/estimate`, { key: KEYS.preview, body: { prompt: 'x' } })).json.error_type, 'not_enabled');
-    assert.equal((await call(base, 'POST', `${IMAGE}/estimate`, { key: KEYS.byok, body: { prompt: 'x' } })).json.source, 'exact');
+    assert.equal(
+      (await call(base, 'POST', `${IMAGE}/estimate`, { key: KEYS.preview, body: { prompt: 'x' } })).json.error_type,
+      'not_enabled',
+    );
+    assert.equal(
+      (await call(base, 'POST', `${IMAGE}/estimate`, { key: KEYS.byok, body: { prompt: 'x' } })).json.source,
+      'exact',
+    );
   });
 
   test('an oversized body is refused 413 on a connection kept open, so the answer is not lost in a reset (RFC 9112 § 9.6)', async () => {
     const big = JSON.stringify({ prompt: 'x'.repeat(MAX_BODY_BYTES + 1024) });
-    const res = await fetch(`${base}${IMAGE}`, { method: 'POST', headers: { 'x-api-key': KEYS.alice, 'content-type': 'application/json' }, body: big });
+    const res = await fetch(`${base}${IMAGE}`, {
+      method: 'POST',
+      headers: { 'x-api-key': KEYS.alice, 'content-type': 'application/json' },
+      body: big,
+    });
     assert.equal(res.status, 413);
-    assert.notEqual(res.headers.get('connection'), 'close', 'a close at once, with the body unread, can reset the connection before the 413 is read');
+    assert.notEqual(
+      res.headers.get('connection'),
+      'close',
+      'a close at once, with the body unread, can reset the connection before the 413 is read',
+    );
     await res.arrayBuffer();
   });
 
   test('scenario errors: 402, 413, 429 with spend headers, 502, 503 with Retry-After, 504, content policy and provider reasons', async () => {
-    assert.equal((await call(base, 'POST', IMAGE, { key: KEYS.unfunded, body: prompt() })).json.error_type, 'insufficient_credits');
+    assert.equal(
+      (await call(base, 'POST', IMAGE, { key: KEYS.unfunded, body: prompt() })).json.error_type,
+      'insufficient_credits',
+    );
     const big = await call(base, 'POST', IMAGE, { body: { prompt: 'x'.repeat(1024 * 1024 + 10) } });
     assert.deepEqual([big.status, big.headers.get('x-comfy-error-type')], [413, 'invalid_input']);
     let limited: Awaited<ReturnType<typeof call>> | undefined;
-    for (let i = 0; i < 20 && limited?.status !== 429; i++) limited = await call(base, 'GET', '/v2/models?limit=1', { key: KEYS.limited });
+    for (let i = 0; i < 20 && limited?.status !== 429; i++)
+      limited = await call(base, 'GET', '/v2/models?limit=1', { key: KEYS.limited });
     assert.equal(limited?.status, 429);
     assert.ok(limited.headers.get('x-committed-spend-limit') && limited.headers.get('retry-after'));
     const broken = await call(base, 'POST', '/v2/models/pixelforge/pf-broken', { body: prompt() });
-    assert.deepEqual([broken.status, broken.json.error_type, broken.headers.get('x-comfy-upstream-status')], [502, 'provider_error', '200']);
+    assert.deepEqual(
+      [broken.status, broken.json.error_type, broken.headers.get('x-comfy-upstream-status')],
+      [502, 'provider_error', '200'],
+    );
     const busy = await call(base, 'POST', '/v2/models/pixelforge/pf-busy', { body: prompt() });
     assert.deepEqual([busy.status, busy.headers.get('retry-after')], [503, '1']);
     // The estimate of a model at capacity is refused the same way (R § estimate lists that 503).
     const busyQuote = await call(base, 'POST', '/v2/models/pixelforge/pf-busy/estimate', { body: prompt() });
     assert.deepEqual([busyQuote.status, busyQuote.headers.get('retry-after')], [503, '1']);
     const late = await call(base, 'POST', '/v2/models/pixelforge/pf-timeout', { body: prompt() });
-    assert.deepEqual([late.status, late.json.error_type, late.headers.get('retry-after')], [504, 'deadline_exceeded', '2']);
+    assert.deepEqual(
+      [late.status, late.json.error_type, late.headers.get('retry-after')],
+      [504, 'deadline_exceeded', '2'],
+    );
     const policy = await call(base, 'POST', IMAGE, { body: { prompt: '[[policy:input_image]]' } });
-    assert.deepEqual([policy.status, policy.headers.get('x-comfy-refusal-subject'), policy.json.refusal_subject], [400, 'input_image', 'input_image']);
+    assert.deepEqual(
+      [policy.status, policy.headers.get('x-comfy-refusal-subject'), policy.json.refusal_subject],
+      [400, 'input_image', 'input_image'],
+    );
     const malformed = await call(base, 'POST', IMAGE, { body: { prompt: '[[malformed]]' } });
     assert.equal(malformed.json.upstream_detail, malformed.headers.get('x-comfy-upstream-detail'));
     assert.equal(malformed.headers.get('x-comfy-upstream-status'), '400');
     const ok = await call(base, 'POST', IMAGE, { body: { ...prompt(), num_images: 2 } });
-    const [limit, current, remaining] = ['limit', 'current', 'remaining'].map((k) => Number(ok.headers.get(`x-committed-spend-${k}`)));
+    const [limit, current, remaining] = ['limit', 'current', 'remaining'].map((k) =>
+      Number(ok.headers.get(`x-committed-spend-${k}`)),
+    );
     assert.equal(remaining, limit - current);
     assert.ok(current >= 3);
     assert.equal(ok.headers.get('x-comfy-credits-used'), '5.28');

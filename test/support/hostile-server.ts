@@ -18,7 +18,19 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export const BEHAVIOURS = ['nonjson', 'html', 'badutf8', 'truncated', 'huge', 'hang', 'stall', 'reset', 'midbody', 'loop', 'apihang'] as const;
+export const BEHAVIOURS = [
+  'nonjson',
+  'html',
+  'badutf8',
+  'truncated',
+  'huge',
+  'hang',
+  'stall',
+  'reset',
+  'midbody',
+  'loop',
+  'apihang',
+] as const;
 export type Behaviour = (typeof BEHAVIOURS)[number];
 
 export interface HostileServer {

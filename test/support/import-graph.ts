@@ -11,7 +11,18 @@ import path from 'node:path';
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** The folders whose modules are nodes, and the entry points at the top. */
-export const SOURCE_DIRS = ['bench', 'cli', 'fixtures', 'lib', 'load', 'reference', 'report', 'scripts', 'specs', 'test'] as const;
+export const SOURCE_DIRS = [
+  'bench',
+  'cli',
+  'fixtures',
+  'lib',
+  'load',
+  'reference',
+  'report',
+  'scripts',
+  'specs',
+  'test',
+] as const;
 const TOP_FILES = ['playwright.config.ts', 'merge.config.ts'];
 const MODULE = /\.(ts|mts|mjs|js)$/;
 
@@ -30,7 +41,11 @@ function modules(dir: string): string[] {
     .map((e) => path.relative(ROOT, path.join(e.parentPath, e.name)).split(path.sep).join('/'));
 }
 
-type PreProcess = (text: string, readImportFiles: boolean, detectJavaScriptImports: boolean) => { importedFiles: Array<{ fileName: string }> };
+type PreProcess = (
+  text: string,
+  readImportFiles: boolean,
+  detectJavaScriptImports: boolean,
+) => { importedFiles: Array<{ fileName: string }> };
 
 let built: ImportGraph | undefined;
 
@@ -38,12 +53,15 @@ let built: ImportGraph | undefined;
 export function importGraph(): ImportGraph {
   if (built) return built;
   // Loaded here only: TypeScript is a development dependency no product module needs.
-  const preProcessFile = (createRequire(import.meta.url)('typescript') as { preProcessFile: PreProcess }).preProcessFile;
+  const preProcessFile = (createRequire(import.meta.url)('typescript') as { preProcessFile: PreProcess })
+    .preProcessFile;
   const files = [...SOURCE_DIRS.flatMap(modules), ...TOP_FILES.filter((f) => existsSync(path.join(ROOT, f)))];
   const edges = new Map<string, string[]>();
   const unresolved = new Map<string, string[]>();
   for (const file of files) {
-    const specifiers = preProcessFile(readFileSync(path.join(ROOT, file), 'utf8'), true, true).importedFiles.map((f) => f.fileName);
+    const specifiers = preProcessFile(readFileSync(path.join(ROOT, file), 'utf8'), true, true).importedFiles.map(
+      (f) => f.fileName,
+    );
     const targets: string[] = [];
     for (const spec of specifiers.filter((s) => s.startsWith('./') || s.startsWith('../'))) {
       const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
@@ -98,7 +116,11 @@ export function circles(edges: ReadonlyMap<string, readonly string[]>): string[]
  * The shortest import chain from `from` to a module `stop` accepts (breadth first), or
  * undefined when none is reachable: the message of a layering failure names the path.
  */
-export function chainTo(edges: ReadonlyMap<string, readonly string[]>, from: string, stop: (file: string) => boolean): string[] | undefined {
+export function chainTo(
+  edges: ReadonlyMap<string, readonly string[]>,
+  from: string,
+  stop: (file: string) => boolean,
+): string[] | undefined {
   const via = new Map<string, string | undefined>([[from, undefined]]);
   const queue = [from];
   while (queue.length > 0) {

@@ -34,7 +34,11 @@ export interface JudgedScope {
 /** Rules passing on at least one of `surfaces` (all, when absent). */
 function passingOn(report: Rows, surfaces: readonly Surface[] | undefined): Set<string> {
   const on = (s: string) => !surfaces || (surfaces as readonly string[]).includes(s);
-  return new Set(report.rules.filter((r) => Object.entries(r.results).some(([s, c]) => on(s) && c?.status === 'pass')).map((r) => r.id));
+  return new Set(
+    report.rules
+      .filter((r) => Object.entries(r.results).some(([s, c]) => on(s) && c?.status === 'pass'))
+      .map((r) => r.id),
+  );
 }
 
 const cellsOf = (report: Rows, id: string): string =>
@@ -50,22 +54,53 @@ export function assertJudgedOnEvidence(report: Rows, label: string, scope: Judge
   for (const rule of report.rules) {
     for (const [surface, cell] of Object.entries(rule.results)) {
       if (!cell) continue;
-      if (cell.status === 'pass') assert.ok((cell.evidence?.held ?? 0) >= 1, `${label}: ${rule.id} on ${surface} passed without a check that held`);
-      else assert.ok(cell.reason && cell.reason.length > 10, `${label}: ${rule.id} on ${surface} is ${cell.status} without a reason`);
-      if (cell.status === 'not_covered' && !catalog.get(rule.id)?.not_covered) unjudged.push(`${rule.id} on ${surface}: ${cell.reason}`);
+      if (cell.status === 'pass')
+        assert.ok(
+          (cell.evidence?.held ?? 0) >= 1,
+          `${label}: ${rule.id} on ${surface} passed without a check that held`,
+        );
+      else
+        assert.ok(
+          cell.reason && cell.reason.length > 10,
+          `${label}: ${rule.id} on ${surface} is ${cell.status} without a reason`,
+        );
+      if (cell.status === 'not_covered' && !catalog.get(rule.id)?.not_covered)
+        unjudged.push(`${rule.id} on ${surface}: ${cell.reason}`);
     }
   }
   assert.deepEqual(unjudged, [], `${label}: rules with a check that no check judged`);
   const passed = passingOn(report, surfaces);
   if (baseline) {
-    const lost = [...passingOn(baseline, surfaces)].filter((id) => !passed.has(id) && !departed.includes(id) && (!families || families.includes(familyOfRule(id)!)));
+    const lost = [...passingOn(baseline, surfaces)].filter(
+      (id) => !passed.has(id) && !departed.includes(id) && (!families || families.includes(familyOfRule(id)!)),
+    );
     const unexpected = lost.filter((id) => !leavesUnjudged.includes(id)).map((id) => `${id} (${cellsOf(report, id)})`);
-    assert.deepEqual(unexpected, [], `${label}: rules the plain reference passes on ${surfaces?.join(', ') ?? 'every surface'} that did not pass here`);
-    assert.deepEqual(lost.filter((id) => leavesUnjudged.includes(id)).sort(), [...leavesUnjudged].sort(), `${label}: the rules it is said to leave unjudged, each left so`);
+    assert.deepEqual(
+      unexpected,
+      [],
+      `${label}: rules the plain reference passes on ${surfaces?.join(', ') ?? 'every surface'} that did not pass here`,
+    );
+    assert.deepEqual(
+      lost.filter((id) => leavesUnjudged.includes(id)).sort(),
+      [...leavesUnjudged].sort(),
+      `${label}: the rules it is said to leave unjudged, each left so`,
+    );
     return;
   }
-  const ran = (id: string) => Object.values(report.rules.find((x) => x.id === id)?.results ?? {}).some((c) => c && c.status !== 'not_run');
-  const judgeable = [...catalog.values()].filter((r) => (!onlyWhereRun || ran(r.id)) && !r.not_covered && !r.id.startsWith('LOAD.') && !departed.includes(r.id) && (!families || families.includes(familyOfRule(r.id)!)) && (!surfaces || r.surfaces.some((s) => surfaces.includes(s))));
+  const ran = (id: string) =>
+    Object.values(report.rules.find((x) => x.id === id)?.results ?? {}).some((c) => c && c.status !== 'not_run');
+  const judgeable = [...catalog.values()].filter(
+    (r) =>
+      (!onlyWhereRun || ran(r.id)) &&
+      !r.not_covered &&
+      !r.id.startsWith('LOAD.') &&
+      !departed.includes(r.id) &&
+      (!families || families.includes(familyOfRule(r.id)!)) &&
+      (!surfaces || r.surfaces.some((s) => surfaces.includes(s))),
+  );
   const notPassed = judgeable.filter((r) => !passed.has(r.id)).map((r) => `${r.id} (${cellsOf(report, r.id)})`);
-  assert.ok(notPassed.length <= 2, `${label}: only ${judgeable.length - notPassed.length} of ${judgeable.length} judgeable rules passed anywhere; not passed:\n${notPassed.join('\n')}`);
+  assert.ok(
+    notPassed.length <= 2,
+    `${label}: only ${judgeable.length - notPassed.length} of ${judgeable.length} judgeable rules passed anywhere; not passed:\n${notPassed.join('\n')}`,
+  );
 }

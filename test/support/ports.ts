@@ -50,7 +50,10 @@ export async function freePortBase(count = 5): Promise<number> {
  * its ports was taken in between (another test file's reference, or an outgoing
  * connection): a range found free is only free until someone binds it.
  */
-export async function startOnFreePorts(opts: Omit<ReferenceOptions, 'portBase'> & { portBase?: number }, attempts = 8): Promise<RunningReference> {
+export async function startOnFreePorts(
+  opts: Omit<ReferenceOptions, 'portBase'> & { portBase?: number },
+  attempts = 8,
+): Promise<RunningReference> {
   let portBase = opts.portBase ?? (await freePortBase());
   for (let attempt = 1; ; attempt++) {
     try {

@@ -39,7 +39,12 @@ const STARTUP_FAILED = /from config\.webServer|is in use; set REFERENCE_PORT/;
 
 export async function runSuite(opts: RunOptions = {}): Promise<SuiteRun> {
   const first = await runOnce(opts);
-  if (first.exitCode === 0 || !STARTUP_FAILED.test(first.output) || first.report.tests.passed + first.report.tests.failed > 0) return first;
+  if (
+    first.exitCode === 0 ||
+    !STARTUP_FAILED.test(first.output) ||
+    first.report.tests.passed + first.report.tests.failed > 0
+  )
+    return first;
   if (opts.keep) rmSync(first.reportsDir, { recursive: true, force: true });
   return runOnce(opts);
 }
@@ -55,13 +60,30 @@ async function runOnce(opts: RunOptions): Promise<SuiteRun> {
     ...(opts.env ?? {}),
   };
   // A caller's own gate settings would change the verdict under test.
-  for (const k of ['TARGET', 'TARGETS_FILE', 'TARGET_SURFACE', 'TARGET_BASE_URL', 'TARGET_TOKEN', 'NODE_TEST_CONTEXT', 'REFERENCE_FAULT', 'REFERENCE_CONTROL', 'CONFORMANCE_STRICT', 'CONFORMANCE_BASELINE', 'CONFORMANCE_PROFILE', 'SCORE_FILE']) {
+  for (const k of [
+    'TARGET',
+    'TARGETS_FILE',
+    'TARGET_SURFACE',
+    'TARGET_BASE_URL',
+    'TARGET_TOKEN',
+    'NODE_TEST_CONTEXT',
+    'REFERENCE_FAULT',
+    'REFERENCE_CONTROL',
+    'CONFORMANCE_STRICT',
+    'CONFORMANCE_BASELINE',
+    'CONFORMANCE_PROFILE',
+    'SCORE_FILE',
+  ]) {
     if (!(opts.env && k in opts.env)) delete env[k];
   }
   if (opts.fault) env.REFERENCE_FAULT = opts.fault;
   if (opts.control) env.REFERENCE_CONTROL = opts.control;
   // Its own process group, so a timeout also ends the reference that webServer started.
-  const child = spawn(process.execPath, [PLAYWRIGHT_CLI, 'test', `--workers=${opts.workers ?? 2}`, ...(opts.args ?? [])], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(
+    process.execPath,
+    [PLAYWRIGHT_CLI, 'test', `--workers=${opts.workers ?? 2}`, ...(opts.args ?? [])],
+    { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+  );
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -92,9 +114,15 @@ async function runOnce(opts: RunOptions): Promise<SuiteRun> {
 }
 
 export function failedRules(report: Pick<ConformanceReport, 'rules'>): string[] {
-  return report.rules.filter((r) => Object.values(r.results).some((c) => c?.status === 'fail')).map((r) => r.id).sort();
+  return report.rules
+    .filter((r) => Object.values(r.results).some((c) => c?.status === 'fail'))
+    .map((r) => r.id)
+    .sort();
 }
 
 export function rulesWith(report: Pick<ConformanceReport, 'rules'>, status: string): string[] {
-  return report.rules.filter((r) => Object.values(r.results).some((c) => c?.status === status)).map((r) => r.id).sort();
+  return report.rules
+    .filter((r) => Object.values(r.results).some((c) => c?.status === status))
+    .map((r) => r.id)
+    .sort();
 }

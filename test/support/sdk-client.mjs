@@ -8,7 +8,10 @@ const [mode, pngBase64] = process.argv.slice(2);
 const key = process.env.SDK_KEY;
 if (mode === 'v2') {
   const client = new Comfy({ apiKey: key });
-  const asset = client.assets.fromBytes(Buffer.from(pngBase64, 'base64'), { name: 'passive-in.png', contentType: 'image/png' });
+  const asset = client.assets.fromBytes(Buffer.from(pngBase64, 'base64'), {
+    name: 'passive-in.png',
+    contentType: 'image/png',
+  });
   const wf = client.workflows.fromJson({
     1: { class_type: 'LoadImage', inputs: { image: null } },
     2: { class_type: 'ImageInvert', inputs: { image: ['1', 0] } },
@@ -19,7 +22,11 @@ if (mode === 'v2') {
   console.log(JSON.stringify({ status: job.status, outputs: job.getOutputs('3').length }));
 } else if (mode === 'router') {
   comfy.config({ credentials: key, baseUrl: process.env.SDK_ROUTER_URL });
-  const { data, requestId } = await comfy.models.run(process.env.SDK_MODEL, { prompt: 'a lighthouse at dusk' }, { retry: false });
+  const { data, requestId } = await comfy.models.run(
+    process.env.SDK_MODEL,
+    { prompt: 'a lighthouse at dusk' },
+    { retry: false },
+  );
   console.log(JSON.stringify({ requestId, data }));
 } else {
   throw new Error(`unknown mode ${mode}`);

@@ -75,7 +75,9 @@ interface ListingSuite {
 }
 
 const PROJECTS = new Map<string, { family: Family; surface: Surface }>(
-  (Object.entries(FAMILIES) as Array<[Family, readonly Surface[]]>).flatMap(([family, surfaces]) => surfaces.map((surface) => [projectName(family, surface), { family, surface }] as const)),
+  (Object.entries(FAMILIES) as Array<[Family, readonly Surface[]]>).flatMap(([family, surfaces]) =>
+    surfaces.map((surface) => [projectName(family, surface), { family, surface }] as const),
+  ),
 );
 const FAMILY_OF_PROJECT = new Map<string, Family>([...PROJECTS].map(([name, p]) => [name, p.family]));
 
@@ -96,11 +98,17 @@ export function specMapFromListing(report: ListingReport, root: string): SpecMap
       const file = path.relative(root, path.resolve(report.config.rootDir, spec.file)).split(path.sep).join('/');
       // The JSON reporter writes tags without their `@`.
       const ids = spec.tags.map((t) => t.replace(/^@/, '')).filter((t) => known.has(t));
-      const families = new Set(spec.tests.map((t) => FAMILY_OF_PROJECT.get(t.projectName)).filter((f): f is Family => f !== undefined));
+      const families = new Set(
+        spec.tests.map((t) => FAMILY_OF_PROJECT.get(t.projectName)).filter((f): f is Family => f !== undefined),
+      );
       if (families.size === 0) continue;
       for (const t of spec.tests) {
         if (!FAMILY_OF_PROJECT.has(t.projectName)) continue;
-        (tests.get(t.projectName) ?? tests.set(t.projectName, []).get(t.projectName)!).push({ file, titles: [...describes, spec.title], rules: ids });
+        (tests.get(t.projectName) ?? tests.set(t.projectName, []).get(t.projectName)!).push({
+          file,
+          titles: [...describes, spec.title],
+          rules: ids,
+        });
       }
       (declarations.get(file) ?? declarations.set(file, []).get(file)!).push(ids);
       for (const family of families) {
@@ -118,11 +126,32 @@ export function specMapFromListing(report: ListingReport, root: string): SpecMap
 /** Runs `playwright test --list --reporter=json` with the project configuration against the embedded reference. */
 export async function listTests(root: string): Promise<ListingReport> {
   const reports = mkdtempSync(path.join(os.tmpdir(), 'conformance-list-'));
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), REPORTS_DIR: reports, CONFORMANCE_QUIET: '1', CONFORMANCE_EXPLORE: '1', REFERENCE_PORT: String(await freePortBase()) };
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    REPORTS_DIR: reports,
+    CONFORMANCE_QUIET: '1',
+    CONFORMANCE_EXPLORE: '1',
+    REFERENCE_PORT: String(await freePortBase()),
+  };
   // The caller's own target or settings would list another set of projects.
-  for (const k of ['TARGET', 'TARGETS_FILE', 'TARGET_SURFACE', 'TARGET_BASE_URL', 'TARGET_TOKEN', 'NODE_TEST_CONTEXT', 'REFERENCE_FAULT', 'REFERENCE_CONTROL', 'CONFORMANCE_SHARD']) delete env[k];
+  for (const k of [
+    'TARGET',
+    'TARGETS_FILE',
+    'TARGET_SURFACE',
+    'TARGET_BASE_URL',
+    'TARGET_TOKEN',
+    'NODE_TEST_CONTEXT',
+    'REFERENCE_FAULT',
+    'REFERENCE_CONTROL',
+    'CONFORMANCE_SHARD',
+  ])
+    delete env[k];
   try {
-    const child = spawn(process.execPath, [path.join(root, PLAYWRIGHT_CLI), 'test', '--list', '--reporter=json'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(root, PLAYWRIGHT_CLI), 'test', '--list', '--reporter=json'], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -136,7 +165,10 @@ export async function listTests(root: string): Promise<ListingReport> {
     } catch {
       throw new Error(`playwright test --list gave no JSON report (exit ${code}):\n${(err || out).slice(-3000)}`);
     }
-    if (code !== 0 || report.errors?.length) throw new Error(`playwright test --list failed (exit ${code}): ${report.errors?.map((e) => e.message).join('\n') ?? ''}\n${err.slice(-3000)}`);
+    if (code !== 0 || report.errors?.length)
+      throw new Error(
+        `playwright test --list failed (exit ${code}): ${report.errors?.map((e) => e.message).join('\n') ?? ''}\n${err.slice(-3000)}`,
+      );
     return report;
   } finally {
     rmSync(reports, { recursive: true, force: true });
@@ -163,14 +195,20 @@ export function testsOf(sel: SpecSelection, map: SpecMap): Map<string, ListedTes
   return new Map(
     sel.surfaces.map((surface) => {
       const project = projectName(sel.family, surface);
-      const tests = (map.tests.get(project) ?? []).filter((t) => (files.size === 0 || files.has(t.file)) && (rule === undefined || t.rules.includes(rule)));
+      const tests = (map.tests.get(project) ?? []).filter(
+        (t) => (files.size === 0 || files.has(t.file)) && (rule === undefined || t.rules.includes(rule)),
+      );
       return [project, tests] as const;
     }),
   );
 }
 
 /** The projects and spec files that run a fault of `rule`, for a target serving `surfaces`. */
-export function selectionFor(rule: RuleId, surfaces: ReadonlySet<Surface>, opts: { map: SpecMap; seenBy?: FaultInfo['seenBy'] }): SpecSelection {
+export function selectionFor(
+  rule: RuleId,
+  surfaces: ReadonlySet<Surface>,
+  opts: { map: SpecMap; seenBy?: FaultInfo['seenBy'] },
+): SpecSelection {
   const { map, seenBy } = opts;
   const family = familyOfRule(rule);
   if (!family) throw new Error(`rule ${rule} has no family`);
@@ -186,10 +224,16 @@ export function selectionFor(rule: RuleId, surfaces: ReadonlySet<Surface>, opts:
   // answer another test provokes, the fault's `seenBy` widens the selection to whole files.
   const declared = map.declared.get(rule) ?? [];
   if (!seenBy) {
-    if (declared.length === 0) return { ...base, files: [], why: 'declared by no test (judged on every answer only): whole family' };
+    if (declared.length === 0)
+      return { ...base, files: [], why: 'declared by no test (judged on every answer only): whole family' };
     return { ...base, files: [...declared], tag: `@${rule}`, why: `declared by tests in ${declared.length} spec(s)` };
   }
   const files = [...new Set([...declared, ...seenBy.files])].sort();
-  if (files.length >= (map.specs.get(family) ?? []).length) return { ...base, files: [], why: `every spec of the family: ${seenBy.why}` };
-  return { ...base, files, why: `declared by tests in ${declared.length} spec(s), widened to whole files: ${seenBy.why}` };
+  if (files.length >= (map.specs.get(family) ?? []).length)
+    return { ...base, files: [], why: `every spec of the family: ${seenBy.why}` };
+  return {
+    ...base,
+    files,
+    why: `declared by tests in ${declared.length} spec(s), widened to whole files: ${seenBy.why}`,
+  };
 }

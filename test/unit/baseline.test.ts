@@ -5,7 +5,15 @@ import { verdictOf, type Matrix, type RuleRow } from '../../report/matrix.ts';
 import { toMarkdown } from '../../report/markdown.ts';
 import type { ConformanceReport } from '../../report/report.ts';
 
-const row = (id: string, level: RuleRow['level'], results: RuleRow['results']): RuleRow => ({ id, level, summary: id, seed: 's', seed_refs: [], source: 'seed', results });
+const row = (id: string, level: RuleRow['level'], results: RuleRow['results']): RuleRow => ({
+  id,
+  level,
+  summary: id,
+  seed: 's',
+  seed_refs: [],
+  source: 'seed',
+  results,
+});
 const rows: RuleRow[] = [
   row('V2.A', 'MUST', { local: { status: 'fail', reason: 'broke' }, cloud: { status: 'pass' } }),
   row('V2.B', 'SHOULD', { cloud: { status: 'fail', reason: 'broke' } }),
@@ -51,7 +59,9 @@ test('SHOULD failures fail only under strict, unless listed', () => {
 });
 
 test('an unknown rule or a surface the rule does not apply to is a problem that fails the run', () => {
-  const { outcome, verdict } = judge('expected_failures:\n  - V2.A\n  - V2.NOPE\n  - { rule: V2.B, surfaces: [local] }\n');
+  const { outcome, verdict } = judge(
+    'expected_failures:\n  - V2.A\n  - V2.NOPE\n  - { rule: V2.B, surfaces: [local] }\n',
+  );
   assert.equal(outcome.problems.length, 2);
   assert.match(outcome.problems[0], /V2\.NOPE/);
   assert.match(outcome.problems[1], /does not apply to local/);
@@ -61,7 +71,9 @@ test('an unknown rule or a surface the rule does not apply to is a problem that 
 test('a rule that could not be judged only because its checks stopped at a listed failure does not fail the run', () => {
   const blocked: RuleRow[] = [
     row('V2.A', 'MUST', { local: { status: 'fail', reason: 'broke' } }),
-    row('V2.E', 'MUST', { local: { status: 'error', reason: 'not judged: t stopped at the check of V2.A', blocked_by: ['V2.A'] } }),
+    row('V2.E', 'MUST', {
+      local: { status: 'error', reason: 'not judged: t stopped at the check of V2.A', blocked_by: ['V2.A'] },
+    }),
   ];
   const m: Matrix = { rows: blocked, unplaced: [], judged: 1 };
   const listed = applyBaseline(blocked, parseBaseline('expected_failures: [V2.A]'));
@@ -70,8 +82,15 @@ test('a rule that could not be judged only because its checks stopped at a liste
   assert.deepEqual(v.errors, ['V2.E'], 'still reported as not judged');
   const other = applyBaseline(blocked, parseBaseline('expected_failures: [{rule: V2.A, surfaces: [local]}]'));
   assert.equal(verdictWithBaseline(blocked, verdictOf(m, false), false, other).passed, true);
-  const unlisted: RuleRow[] = [...blocked, row('V2.F', 'MUST', { local: { status: 'error', reason: 't: target not reachable' } })];
-  assert.equal(verdictWithBaseline(unlisted, verdictOf({ rows: unlisted, unplaced: [], judged: 1 }, false), false, listed).passed, false, 'a real error still fails the run');
+  const unlisted: RuleRow[] = [
+    ...blocked,
+    row('V2.F', 'MUST', { local: { status: 'error', reason: 't: target not reachable' } }),
+  ];
+  assert.equal(
+    verdictWithBaseline(unlisted, verdictOf({ rows: unlisted, unplaced: [], judged: 1 }, false), false, listed).passed,
+    false,
+    'a real error still fails the run',
+  );
 });
 
 test('a malformed file is refused with its name', () => {
@@ -87,12 +106,32 @@ test('the markdown report shows a listed failure as an expected failure, and sta
     target: { name: 't', surfaces: [] },
     profile: 'quick',
     strict: false,
-    summary: { verdict: 'fail', rules: 4, pass: 1, fail: 2, error: 0, skipped: 1, not_covered: 0, not_run: 0, must_failed: ['V2.A'], should_failed: ['V2.B'], errors: [] },
+    summary: {
+      verdict: 'fail',
+      rules: 4,
+      pass: 1,
+      fail: 2,
+      error: 0,
+      skipped: 1,
+      not_covered: 0,
+      not_run: 0,
+      must_failed: ['V2.A'],
+      should_failed: ['V2.B'],
+      errors: [],
+    },
     unplaced: [],
     baseline: outcome,
     tests: { passed: 1, failed: 1, skipped: 0 },
     rules: rows,
-    coverage: { operations: { declared: 0, exercised: 0 }, statuses: { declared: 0, exercised: 0 }, operations_missing: [], statuses_missing: [], statuses_undeclared: [], codes: { declared: 0, exercised: 0 }, codes_missing: [] },
+    coverage: {
+      operations: { declared: 0, exercised: 0 },
+      statuses: { declared: 0, exercised: 0 },
+      operations_missing: [],
+      statuses_missing: [],
+      statuses_undeclared: [],
+      codes: { declared: 0, exercised: 0 },
+      codes_missing: [],
+    },
     seeds: [],
   } satisfies ConformanceReport;
   const md = toMarkdown(report);

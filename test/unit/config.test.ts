@@ -19,7 +19,8 @@ function sources(dir: string, out: string[] = []): string[] {
     if (SKIPPED_DIRS.has(name)) continue;
     const full = path.join(dir, name);
     if (statSync(full).isDirectory()) sources(full, out);
-    else if (/\.(ts|mts|cts|js|mjs|cjs)$/.test(name)) out.push(path.relative(REPO_ROOT, full).split(path.sep).join('/'));
+    else if (/\.(ts|mts|cts|js|mjs|cjs)$/.test(name))
+      out.push(path.relative(REPO_ROOT, full).split(path.sep).join('/'));
   }
   return out;
 }
@@ -28,7 +29,10 @@ test('defaults: nothing set is the quick, lenient run with the suite-chosen boun
   const c = parseRunConfig({}, '/work/here');
   assert.equal(c.reportsDir, path.resolve('/work/here', 'reports'));
   assert.equal(c.profile, 'quick');
-  assert.deepEqual([c.strict, c.quiet, c.shard, c.explore, c.ci, c.run.worker, c.property.trace], [false, false, false, false, false, false, false]);
+  assert.deepEqual(
+    [c.strict, c.quiet, c.shard, c.explore, c.ci, c.run.worker, c.property.trace],
+    [false, false, false, false, false, false, false],
+  );
   assert.deepEqual(c.bounds, {
     httpTimeoutMs: 15_000,
     maxBodyBytes: 16 * 1024 * 1024,
@@ -125,10 +129,13 @@ test('every variable of the table in docs/gating-your-server.md is one the confi
   const named = rows.flatMap((row) => [...(row.split('|')[1] ?? '').matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]));
   assert.ok(named.length > 15, `the variables table names ${named.length} variables`);
   const known = new Set<string>(CONFIG_VARIABLES);
-  assert.deepEqual(named.filter((n) => !known.has(n)), []);
+  assert.deepEqual(
+    named.filter((n) => !known.has(n)),
+    [],
+  );
 });
 
-test('process.env appears only in the configuration module (and in the project\'s own tests)', () => {
+test("process.env appears only in the configuration module (and in the project's own tests)", () => {
   const offenders = sources(REPO_ROOT)
     .filter((f) => !TEST_CODE.some((t) => f === t || f.startsWith(t)) && !ALLOWED.includes(f))
     .filter((f) => readFileSync(path.join(REPO_ROOT, f), 'utf8').includes('process.env'));

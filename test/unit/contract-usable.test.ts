@@ -35,7 +35,13 @@ const PROXY_ASSET = {
 };
 
 function answer(status: number, body: unknown, headers: Record<string, string> = {}): HttpResponse {
-  return { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: Buffer.from(JSON.stringify(body)), truncated: false, elapsedMs: 1 };
+  return {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+    body: Buffer.from(JSON.stringify(body)),
+    truncated: false,
+    elapsedMs: 1,
+  };
 }
 
 function judged(operationId: string, res: HttpResponse, method = 'GET', c = contract) {
@@ -45,45 +51,121 @@ function judged(operationId: string, res: HttpResponse, method = 'GET', c = cont
 
 test('a value in another form leaves the answer usable; a member missing or of another type does not', () => {
   assert.deepEqual(judged('postAssets', answer(201, PROXY_ASSET), 'POST'), ['V2.ASSET.FIELDS usable'], 'a non-UUID id');
-  assert.deepEqual(judged('getAsset', answer(200, { ...PROXY_ASSET, created_at: '23/11/2026 21:30' })), ['V2.ASSET.FIELDS usable'], 'a date-time in another form');
-  assert.deepEqual(judged('getAsset', answer(200, { ...PROXY_ASSET, size_bytes: -1 })), ['V2.ASSET.FIELDS usable'], 'a number below its minimum');
+  assert.deepEqual(
+    judged('getAsset', answer(200, { ...PROXY_ASSET, created_at: '23/11/2026 21:30' })),
+    ['V2.ASSET.FIELDS usable'],
+    'a date-time in another form',
+  );
+  assert.deepEqual(
+    judged('getAsset', answer(200, { ...PROXY_ASSET, size_bytes: -1 })),
+    ['V2.ASSET.FIELDS usable'],
+    'a number below its minimum',
+  );
   const { id: _, ...noId } = PROXY_ASSET;
   assert.deepEqual(judged('getAsset', answer(200, noId)), ['V2.ASSET.FIELDS unusable'], 'a required member missing');
-  assert.deepEqual(judged('getAsset', answer(200, { ...PROXY_ASSET, size_bytes: '69' })), ['V2.ASSET.FIELDS unusable'], 'a member of another type');
-  assert.deepEqual(judged('getAsset', answer(200, [PROXY_ASSET])), ['V2.ASSET.FIELDS unusable'], 'a body of another type');
-  assert.deepEqual(judged('getAsset', { ...answer(200, {}), body: Buffer.from('{"id": "a",') }), ['V2.ASSET.FIELDS unusable'], 'not JSON');
+  assert.deepEqual(
+    judged('getAsset', answer(200, { ...PROXY_ASSET, size_bytes: '69' })),
+    ['V2.ASSET.FIELDS unusable'],
+    'a member of another type',
+  );
+  assert.deepEqual(
+    judged('getAsset', answer(200, [PROXY_ASSET])),
+    ['V2.ASSET.FIELDS unusable'],
+    'a body of another type',
+  );
+  assert.deepEqual(
+    judged('getAsset', { ...answer(200, {}), body: Buffer.from('{"id": "a",') }),
+    ['V2.ASSET.FIELDS unusable'],
+    'not JSON',
+  );
   // Form and structure together: the structure decides.
   assert.deepEqual(judged('getAsset', answer(200, { ...noId, created_at: 'yesterday' })), ['V2.ASSET.FIELDS unusable']);
 });
 
 test('a nullable member is judged by its non-null branch; a failed alternative of whole shapes is unusable', () => {
-  const job = { id: 'job_1', status: 'running', expires_at: '2026-12-01T00:00:00Z', outputs: [], urls: { self: '/s', events: '/e', cancel: '/c' } };
-  assert.equal(usableDespite([{ keyword: 'format', instancePath: '/id', params: { format: 'uuid' } }, { keyword: 'enum', instancePath: '/kind', params: {} }]), true);
-  assert.equal(usableDespite([{ keyword: 'format', instancePath: '/id', params: { format: 'uuid' } }, { keyword: 'anyOf', instancePath: '/error', params: {} }]), false, 'an alternative no branch is near');
+  const job = {
+    id: 'job_1',
+    status: 'running',
+    expires_at: '2026-12-01T00:00:00Z',
+    outputs: [],
+    urls: { self: '/s', events: '/e', cancel: '/c' },
+  };
+  assert.equal(
+    usableDespite([
+      { keyword: 'format', instancePath: '/id', params: { format: 'uuid' } },
+      { keyword: 'enum', instancePath: '/kind', params: {} },
+    ]),
+    true,
+  );
+  assert.equal(
+    usableDespite([
+      { keyword: 'format', instancePath: '/id', params: { format: 'uuid' } },
+      { keyword: 'anyOf', instancePath: '/error', params: {} },
+    ]),
+    false,
+    'an alternative no branch is near',
+  );
   // anyOf [ErrorDetails, null]: eleven unknown classes listed is ErrorDetails in another form,
   // named by its own error alone (not "must be null", not "must match a schema in anyOf").
-  const refusal = (details: unknown) => answer(422, { error: { code: 'invalid_workflow', message: 'unknown classes', details } });
+  const refusal = (details: unknown) =>
+    answer(422, { error: { code: 'invalid_workflow', message: 'unknown classes', details } });
   const eleven = Array.from({ length: 11 }, (_, i) => `Missing${i}`);
-  const j = judgeAnswer(contract, V2_RESPONSE_CHECKS, contract.operations.get('postJobs')!, 'POST', refusal({ unknown_node_classes: eleven }));
-  assert.deepEqual(j.findings.map((f) => [f.rule, f.usable, f.expected]), [['V2.ERR.NODE_ERRORS_DETAILS', true, '/error/details/unknown_node_classes must NOT have more than 10 items']]);
-  assert.deepEqual(judged('postJobs', refusal({ unknown_node_classes: 'Missing0' }), 'POST'), ['V2.ERR.NODE_ERRORS_DETAILS unusable'], 'a list that is not a list');
-  assert.deepEqual(judged('getJob', answer(200, { ...job, error: 5 })), ['V2.JOB.FIELDS unusable'], 'error neither an object nor null');
-  assert.deepEqual(judged('getJob', answer(200, { ...job, status: 'warming_up' })), [], 'an unknown status is an open vocabulary, not a finding');
+  const j = judgeAnswer(
+    contract,
+    V2_RESPONSE_CHECKS,
+    contract.operations.get('postJobs')!,
+    'POST',
+    refusal({ unknown_node_classes: eleven }),
+  );
+  assert.deepEqual(
+    j.findings.map((f) => [f.rule, f.usable, f.expected]),
+    [['V2.ERR.NODE_ERRORS_DETAILS', true, '/error/details/unknown_node_classes must NOT have more than 10 items']],
+  );
+  assert.deepEqual(
+    judged('postJobs', refusal({ unknown_node_classes: 'Missing0' }), 'POST'),
+    ['V2.ERR.NODE_ERRORS_DETAILS unusable'],
+    'a list that is not a list',
+  );
+  assert.deepEqual(
+    judged('getJob', answer(200, { ...job, error: 5 })),
+    ['V2.JOB.FIELDS unusable'],
+    'error neither an object nor null',
+  );
+  assert.deepEqual(
+    judged('getJob', answer(200, { ...job, status: 'warming_up' })),
+    [],
+    'an unknown status is an open vocabulary, not a finding',
+  );
   // A cancel answer (anyOf [cancel response, error body]) whose request_id is in upper case:
   // it is a cancel response in another form, judged under the request-ID rule alone, not a
   // failure of the cancel rule for matching neither alternative.
   const rid = '70230B82-5EA4-46DE-8ABC-2918658F0926';
   const call = { 'x-comfy-request-id': 'c0ffee00-0000-4000-8000-000000000001' };
-  assert.deepEqual(judged('cancelModelRequest', answer(409, { request_id: rid, status: 'ALREADY_COMPLETED' }, call), 'PUT', router), ['ROUTER.ID.REQUEST_ID usable']);
-  assert.deepEqual(judged('cancelModelRequest', answer(409, { request_id: rid.toLowerCase(), status: 'ALREADY_COMPLETED' }, call), 'PUT', router), []);
+  assert.deepEqual(
+    judged('cancelModelRequest', answer(409, { request_id: rid, status: 'ALREADY_COMPLETED' }, call), 'PUT', router),
+    ['ROUTER.ID.REQUEST_ID usable'],
+  );
+  assert.deepEqual(
+    judged(
+      'cancelModelRequest',
+      answer(409, { request_id: rid.toLowerCase(), status: 'ALREADY_COMPLETED' }, call),
+      'PUT',
+      router,
+    ),
+    [],
+  );
   // Registry error bodies: neither alternative's members are there.
   const regOp = [...registry.operations.keys()][0];
   assert.deepEqual(judged(regOp, answer(400, { foo: 1 }), 'POST', registry), ['REGISTRY.ERR.SHAPE unusable']);
 });
 
 test('findings that are not about a value (undeclared status, broken envelope) stay unusable', () => {
-  assert.deepEqual(judged('getAsset', answer(418, { error: { code: 'teapot', message: 'x' } })), ['V2.CONTRACT.STATUS_DECLARED unusable']);
-  assert.deepEqual(judged('getAsset', answer(404, { code: 'not_found', message: 'flat' })), ['V2.ERR.ENVELOPE unusable']);
+  assert.deepEqual(judged('getAsset', answer(418, { error: { code: 'teapot', message: 'x' } })), [
+    'V2.CONTRACT.STATUS_DECLARED unusable',
+  ]);
+  assert.deepEqual(judged('getAsset', answer(404, { code: 'not_found', message: 'flat' })), [
+    'V2.ERR.ENVELOPE unusable',
+  ]);
 });
 
 /** A loopback server answering each request with the next recorded answer for its method and path. */
@@ -93,7 +175,9 @@ async function serve(answers: Record<string, unknown>): Promise<{ server: Server
     req.resume();
     req.on('end', () => {
       const body = answers[key];
-      res.writeHead(body === undefined ? 404 : key.startsWith('POST') ? 201 : 200, { 'content-type': 'application/json; charset=utf-8' });
+      res.writeHead(body === undefined ? 404 : key.startsWith('POST') ? 201 : 200, {
+        'content-type': 'application/json; charset=utf-8',
+      });
       res.end(JSON.stringify(body ?? { error: { code: 'not_found', message: key } }));
     });
   });
@@ -105,15 +189,33 @@ const outcomes = (e: TestEvidence, rule: string) => e.results.filter((r) => r.ru
 
 /** The shape of an asset spec: create (a step the rest needs), then independent checks on it. */
 async function assetTest(created: Record<string, unknown>) {
-  const { server, baseUrl } = await serve({ 'POST /api/v2/assets': created, [`GET /api/v2/assets/${String(created.id)}`]: created });
+  const { server, baseUrl } = await serve({
+    'POST /api/v2/assets': created,
+    [`GET /api/v2/assets/${String(created.id)}`]: created,
+  });
   try {
     return await runLikeATest(['V2.ASSET.FIELDS', 'V2.ASSET.IMMUTABLE'], async (recorder) => {
-      const api = new ApiClient({ contract, recorder, checks: V2_RESPONSE_CHECKS, target: { surface: 'local', baseUrl, brand: 'Comfy', scenario: {}, capabilities: {} } });
+      const api = new ApiClient({
+        contract,
+        recorder,
+        checks: V2_RESPONSE_CHECKS,
+        target: { surface: 'local', baseUrl, brand: 'Comfy', scenario: {}, capabilities: {} },
+      });
       const res = await step('create an asset', () => api.call('postAssets', { form: [['file_path', 'x.png']] }));
       const asset = res.json<typeof PROXY_ASSET>();
-      check('V2.ASSET.FIELDS', asset.size_bytes === 69, { what: 'size_bytes of the created asset', expected: '69', received: asset.size_bytes, on: res });
+      check('V2.ASSET.FIELDS', asset.size_bytes === 69, {
+        what: 'size_bytes of the created asset',
+        expected: '69',
+        received: asset.size_bytes,
+        on: res,
+      });
       const read = await api.call('getAsset', { path: { id: asset.id } });
-      check('V2.ASSET.IMMUTABLE', read.json<typeof PROXY_ASSET>().hash === asset.hash, { what: 'the hash read back', expected: asset.hash, received: read.json<typeof PROXY_ASSET>().hash, on: read });
+      check('V2.ASSET.IMMUTABLE', read.json<typeof PROXY_ASSET>().hash === asset.hash, {
+        what: 'the hash read back',
+        expected: asset.hash,
+        received: read.json<typeof PROXY_ASSET>().hash,
+        on: read,
+      });
     });
   } finally {
     await new Promise((r) => server.close(r));
@@ -124,11 +226,31 @@ test('a usable answer with a non-UUID id: the contract rule is broken with the e
   const { evidence, thrown, status } = await assetTest(PROXY_ASSET);
   assert.equal(status, 'passed', 'the test body ran to its end');
   const fields = evidence.results.filter((r) => r.rule === 'V2.ASSET.FIELDS');
-  assert.ok(fields.some((r) => r.outcome === 'broken' && /format "uuid"/.test(r.expected ?? '') && r.exchange?.method === 'POST' && r.exchange.status === 201), 'broken under its contract rule, citing the exchange');
-  assert.ok(fields.some((r) => r.outcome === 'held' && r.what === 'size_bytes of the created asset'), 'the check after it ran');
-  assert.deepEqual(outcomes(evidence, 'V2.ASSET.IMMUTABLE'), ['held'], 'a later, independent rule judged on its own evidence');
+  assert.ok(
+    fields.some(
+      (r) =>
+        r.outcome === 'broken' &&
+        /format "uuid"/.test(r.expected ?? '') &&
+        r.exchange?.method === 'POST' &&
+        r.exchange.status === 201,
+    ),
+    'broken under its contract rule, citing the exchange',
+  );
+  assert.ok(
+    fields.some((r) => r.outcome === 'held' && r.what === 'size_bytes of the created asset'),
+    'the check after it ran',
+  );
+  assert.deepEqual(
+    outcomes(evidence, 'V2.ASSET.IMMUTABLE'),
+    ['held'],
+    'a later, independent rule judged on its own evidence',
+  );
   assert.ok(!evidence.results.some((r) => r.outcome === 'blocked'));
-  assert.match(thrown?.message ?? '', /1 rule\(s\) broken.*\n[\s\S]*V2\.ASSET\.FIELDS/, 'the test fails at its end, naming the rule');
+  assert.match(
+    thrown?.message ?? '',
+    /1 rule\(s\) broken.*\n[\s\S]*V2\.ASSET\.FIELDS/,
+    'the test fails at its end, naming the rule',
+  );
 });
 
 test('an unusable answer (no id): the test stops there, and the rules left are blocked by that answer, named', async () => {
@@ -136,7 +258,10 @@ test('an unusable answer (no id): the test stops there, and the rules left are b
   const { evidence, status } = await assetTest({ ...noId, id: undefined });
   assert.equal(status, 'failed');
   assert.ok(outcomes(evidence, 'V2.ASSET.FIELDS').includes('broken'));
-  assert.ok(!evidence.results.some((r) => r.what === 'size_bytes of the created asset'), 'nothing read the unusable body');
+  assert.ok(
+    !evidence.results.some((r) => r.what === 'size_bytes of the created asset'),
+    'nothing read the unusable body',
+  );
   const blocked = evidence.results.find((r) => r.rule === 'V2.ASSET.IMMUTABLE');
   assert.equal(blocked?.outcome, 'blocked');
   assert.equal(blocked?.step, 'the answer of postAssets (POST /api/v2/assets -> 201)');

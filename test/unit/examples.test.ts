@@ -63,17 +63,66 @@ const wf = parse(text) as Workflow;
 // A small schema of GitHub Actions workflow syntax: the keys GitHub documents for a
 // workflow, a job (not a reusable-workflow call) and a step, with their shapes.
 const EVENTS = [
-  'branch_protection_rule', 'check_run', 'check_suite', 'create', 'delete', 'deployment', 'deployment_status', 'discussion', 'discussion_comment',
-  'fork', 'gollum', 'issue_comment', 'issues', 'label', 'merge_group', 'milestone', 'page_build', 'public', 'pull_request', 'pull_request_review',
-  'pull_request_review_comment', 'pull_request_target', 'push', 'registry_package', 'release', 'repository_dispatch', 'schedule', 'status', 'watch',
-  'workflow_call', 'workflow_dispatch', 'workflow_run',
+  'branch_protection_rule',
+  'check_run',
+  'check_suite',
+  'create',
+  'delete',
+  'deployment',
+  'deployment_status',
+  'discussion',
+  'discussion_comment',
+  'fork',
+  'gollum',
+  'issue_comment',
+  'issues',
+  'label',
+  'merge_group',
+  'milestone',
+  'page_build',
+  'public',
+  'pull_request',
+  'pull_request_review',
+  'pull_request_review_comment',
+  'pull_request_target',
+  'push',
+  'registry_package',
+  'release',
+  'repository_dispatch',
+  'schedule',
+  'status',
+  'watch',
+  'workflow_call',
+  'workflow_dispatch',
+  'workflow_run',
 ];
-const SCOPES = ['actions', 'attestations', 'checks', 'contents', 'deployments', 'discussions', 'id-token', 'issues', 'models', 'packages', 'pages', 'pull-requests', 'repository-projects', 'security-events', 'statuses'];
+const SCOPES = [
+  'actions',
+  'attestations',
+  'checks',
+  'contents',
+  'deployments',
+  'discussions',
+  'id-token',
+  'issues',
+  'models',
+  'packages',
+  'pages',
+  'pull-requests',
+  'repository-projects',
+  'security-events',
+  'statuses',
+];
 const str = { type: 'string' };
 const expr = { type: 'string', pattern: '^\\$\\{\\{.*\\}\\}$' };
 const boolOrExpr = { anyOf: [{ type: 'boolean' }, expr] };
 const numOrExpr = { anyOf: [{ type: 'number', exclusiveMinimum: 0 }, expr] };
-const filters = Object.fromEntries(['branches', 'branches-ignore', 'tags', 'tags-ignore', 'paths', 'paths-ignore', 'types'].map((k) => [k, { type: 'array', items: str }]));
+const filters = Object.fromEntries(
+  ['branches', 'branches-ignore', 'tags', 'tags-ignore', 'paths', 'paths-ignore', 'types'].map((k) => [
+    k,
+    { type: 'array', items: str },
+  ]),
+);
 
 export const WORKFLOW_SCHEMA = {
   type: 'object',
@@ -104,7 +153,13 @@ export const WORKFLOW_SCHEMA = {
                   additionalProperties: {
                     type: 'object',
                     additionalProperties: false,
-                    properties: { description: str, required: { type: 'boolean' }, default: { type: ['string', 'boolean', 'number'] }, type: { enum: ['string', 'boolean', 'number', 'choice', 'environment'] }, options: { type: 'array', items: str } },
+                    properties: {
+                      description: str,
+                      required: { type: 'boolean' },
+                      default: { type: ['string', 'boolean', 'number'] },
+                      type: { enum: ['string', 'boolean', 'number', 'choice', 'environment'] },
+                      options: { type: 'array', items: str },
+                    },
                   },
                 },
               },
@@ -117,13 +172,43 @@ export const WORKFLOW_SCHEMA = {
     env: { $ref: '#/$defs/env' },
     defaults: { $ref: '#/$defs/defaults' },
     concurrency: { $ref: '#/$defs/concurrency' },
-    jobs: { type: 'object', minProperties: 1, propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_-]*$' }, additionalProperties: { $ref: '#/$defs/job' } },
+    jobs: {
+      type: 'object',
+      minProperties: 1,
+      propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_-]*$' },
+      additionalProperties: { $ref: '#/$defs/job' },
+    },
   },
   $defs: {
-    env: { type: 'object', propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }, additionalProperties: { type: ['string', 'number', 'boolean'] } },
-    permissions: { anyOf: [{ enum: ['read-all', 'write-all'] }, { type: 'object', propertyNames: { enum: SCOPES }, additionalProperties: { enum: ['read', 'write', 'none'] } }] },
-    defaults: { type: 'object', additionalProperties: false, properties: { run: { type: 'object', additionalProperties: false, properties: { shell: str, 'working-directory': str } } } },
-    concurrency: { anyOf: [str, { type: 'object', required: ['group'], additionalProperties: false, properties: { group: str, 'cancel-in-progress': boolOrExpr } }] },
+    env: {
+      type: 'object',
+      propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+      additionalProperties: { type: ['string', 'number', 'boolean'] },
+    },
+    permissions: {
+      anyOf: [
+        { enum: ['read-all', 'write-all'] },
+        { type: 'object', propertyNames: { enum: SCOPES }, additionalProperties: { enum: ['read', 'write', 'none'] } },
+      ],
+    },
+    defaults: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        run: { type: 'object', additionalProperties: false, properties: { shell: str, 'working-directory': str } },
+      },
+    },
+    concurrency: {
+      anyOf: [
+        str,
+        {
+          type: 'object',
+          required: ['group'],
+          additionalProperties: false,
+          properties: { group: str, 'cancel-in-progress': boolOrExpr },
+        },
+      ],
+    },
     job: {
       type: 'object',
       required: ['runs-on', 'steps'],
@@ -134,7 +219,12 @@ export const WORKFLOW_SCHEMA = {
         'runs-on': { anyOf: [str, { type: 'array', items: str, minItems: 1 }, { type: 'object' }] },
         if: { type: ['string', 'boolean'] },
         permissions: { $ref: '#/$defs/permissions' },
-        environment: { anyOf: [str, { type: 'object', required: ['name'], additionalProperties: false, properties: { name: str, url: str } }] },
+        environment: {
+          anyOf: [
+            str,
+            { type: 'object', required: ['name'], additionalProperties: false, properties: { name: str, url: str } },
+          ],
+        },
         concurrency: { $ref: '#/$defs/concurrency' },
         outputs: { type: 'object', additionalProperties: str },
         env: { $ref: '#/$defs/env' },
@@ -145,7 +235,11 @@ export const WORKFLOW_SCHEMA = {
           type: 'object',
           required: ['matrix'],
           additionalProperties: false,
-          properties: { matrix: { anyOf: [{ type: 'object', minProperties: 1 }, expr] }, 'fail-fast': boolOrExpr, 'max-parallel': numOrExpr },
+          properties: {
+            matrix: { anyOf: [{ type: 'object', minProperties: 1 }, expr] },
+            'fail-fast': boolOrExpr,
+            'max-parallel': numOrExpr,
+          },
         },
         container: { anyOf: [str, { type: 'object' }] },
         services: { type: 'object' },
@@ -160,7 +254,10 @@ export const WORKFLOW_SCHEMA = {
         name: str,
         if: { type: ['string', 'boolean'] },
         // An action of a repository at a ref: owner/repo[/path]@ref.
-        uses: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(/[A-Za-z0-9._/-]+)?@[A-Za-z0-9._/-]+$' },
+        uses: {
+          type: 'string',
+          pattern: '^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(/[A-Za-z0-9._/-]+)?@[A-Za-z0-9._/-]+$',
+        },
         run: { type: 'string', minLength: 1 },
         shell: str,
         with: { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean'] } },
@@ -177,7 +274,12 @@ export const WORKFLOW_SCHEMA = {
   },
 };
 
-const validateSchema = new Ajv2020({ strict: true, strictRequired: false, allowUnionTypes: true, allErrors: true }).compile(WORKFLOW_SCHEMA);
+const validateSchema = new Ajv2020({
+  strict: true,
+  strictRequired: false,
+  allowUnionTypes: true,
+  allErrors: true,
+}).compile(WORKFLOW_SCHEMA);
 
 /** Every string of a parsed document, keys included, with where it is. */
 function* strings(value: unknown, at = ''): Generator<[string, string]> {
@@ -191,8 +293,34 @@ function* strings(value: unknown, at = ''): Generator<[string, string]> {
   }
 }
 
-const CONTEXTS = ['github', 'env', 'vars', 'secrets', 'inputs', 'matrix', 'strategy', 'needs', 'steps', 'job', 'jobs', 'runner'];
-const FUNCTIONS = ['always', 'cancelled', 'success', 'failure', 'contains', 'startsWith', 'endsWith', 'format', 'join', 'toJSON', 'fromJSON', 'hashFiles'];
+const CONTEXTS = [
+  'github',
+  'env',
+  'vars',
+  'secrets',
+  'inputs',
+  'matrix',
+  'strategy',
+  'needs',
+  'steps',
+  'job',
+  'jobs',
+  'runner',
+];
+const FUNCTIONS = [
+  'always',
+  'cancelled',
+  'success',
+  'failure',
+  'contains',
+  'startsWith',
+  'endsWith',
+  'format',
+  'join',
+  'toJSON',
+  'fromJSON',
+  'hashFiles',
+];
 
 /** The expressions of one string; problems when `${{` and `}}` do not pair up. */
 function expressions(s: string): { found: string[]; problems: string[] } {
@@ -220,11 +348,16 @@ function expressions(s: string): { found: string[]; problems: string[] } {
 export function lintWorkflow(doc: unknown): string[] {
   const problems: string[] = [];
   if (!validateSchema(doc)) {
-    for (const e of validateSchema.errors ?? []) problems.push(`${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? `: ${String(e.params.additionalProperty)}` : ''}`);
+    for (const e of validateSchema.errors ?? [])
+      problems.push(
+        `${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? `: ${String(e.params.additionalProperty)}` : ''}`,
+      );
   }
   const w = doc as Partial<Workflow>;
   const jobs = w.jobs && typeof w.jobs === 'object' ? w.jobs : {};
-  const inputs = Object.keys((w.on && typeof w.on === 'object' && !Array.isArray(w.on) ? w.on.workflow_dispatch?.inputs : undefined) ?? {});
+  const inputs = Object.keys(
+    (w.on && typeof w.on === 'object' && !Array.isArray(w.on) ? w.on.workflow_dispatch?.inputs : undefined) ?? {},
+  );
   for (const [at, s] of strings(doc)) {
     const { found, problems: unbalanced } = expressions(s);
     for (const p of unbalanced) problems.push(`${at}: ${p}`);
@@ -233,18 +366,24 @@ export function lintWorkflow(doc: unknown): string[] {
       const bare = body.replace(/'(?:[^']|'')*'/g, "''");
       for (const m of bare.matchAll(/(?<![.\w-])([A-Za-z_][\w-]*)(\s*\()?/g)) {
         const [, name, call] = m;
-        if (call ? FUNCTIONS.includes(name) : CONTEXTS.includes(name) || ['true', 'false', 'null'].includes(name)) continue;
-        problems.push(`${at}: \${{ ${body} }} names ${call ? 'a function' : 'a context'} GitHub does not have: ${name}`);
+        if (call ? FUNCTIONS.includes(name) : CONTEXTS.includes(name) || ['true', 'false', 'null'].includes(name))
+          continue;
+        problems.push(
+          `${at}: \${{ ${body} }} names ${call ? 'a function' : 'a context'} GitHub does not have: ${name}`,
+        );
       }
-      for (const m of bare.matchAll(/\binputs\.([\w-]+)/g)) if (!inputs.includes(m[1])) problems.push(`${at}: inputs.${m[1]} is not an input of workflow_dispatch`);
+      for (const m of bare.matchAll(/\binputs\.([\w-]+)/g))
+        if (!inputs.includes(m[1])) problems.push(`${at}: inputs.${m[1]} is not an input of workflow_dispatch`);
     }
   }
   for (const [id, job] of Object.entries(jobs)) {
     if (!job || typeof job !== 'object') continue;
-    for (const need of [job.needs ?? []].flat()) if (!(need in jobs) || need === id) problems.push(`jobs.${id}.needs names no other job: ${need}`);
+    for (const need of [job.needs ?? []].flat())
+      if (!(need in jobs) || need === id) problems.push(`jobs.${id}.needs names no other job: ${need}`);
     const matrix = Object.keys(job.strategy?.matrix ?? {});
     for (const [at, s] of strings(job, `jobs.${id}`)) {
-      for (const m of s.matchAll(/\bmatrix\.([\w-]+)/g)) if (!matrix.includes(m[1])) problems.push(`${at}: matrix.${m[1]} is not in this job's matrix`);
+      for (const m of s.matchAll(/\bmatrix\.([\w-]+)/g))
+        if (!matrix.includes(m[1])) problems.push(`${at}: matrix.${m[1]} is not in this job's matrix`);
     }
   }
   return problems;
@@ -255,7 +394,10 @@ test('the workflow passes the structural lint: keys, one of uses/run per step, o
   // The YAML itself: one document, no duplicate keys, no warnings.
   const docs = parseAllDocuments(text);
   assert.equal(docs.length, 1);
-  assert.deepEqual([...docs[0].errors, ...docs[0].warnings].map((e) => e.message), []);
+  assert.deepEqual(
+    [...docs[0].errors, ...docs[0].warnings].map((e) => e.message),
+    [],
+  );
 });
 
 test('the lint refuses what GitHub would refuse or misread', () => {
@@ -265,48 +407,109 @@ test('the lint refuses what GitHub would refuse or misread', () => {
     return lintWorkflow(copy);
   };
   const cases: Array<[string, (w: Workflow) => void, RegExp]> = [
-    ['a step with both uses and run', (w) => void (w.jobs.conformance.steps[0].run = 'echo'), /must match exactly one schema in oneOf/],
-    ['a step with neither', (w) => void delete w.jobs.conformance.steps[0].uses, /must match exactly one schema in oneOf/],
-    ['uses without a ref', (w) => void (w.jobs.conformance.steps[0].uses = 'actions/checkout'), /uses must match pattern/],
-    ['a misspelt job key', (w) => void Object.assign(w.jobs.report, { runs_on: 'ubuntu-latest' }), /must NOT have additional properties: runs_on/],
-    ['a misspelt step key', (w) => void Object.assign(w.jobs.report.steps[0], { witth: {} }), /additional properties: witth/],
+    [
+      'a step with both uses and run',
+      (w) => void (w.jobs.conformance.steps[0].run = 'echo'),
+      /must match exactly one schema in oneOf/,
+    ],
+    [
+      'a step with neither',
+      (w) => void delete w.jobs.conformance.steps[0].uses,
+      /must match exactly one schema in oneOf/,
+    ],
+    [
+      'uses without a ref',
+      (w) => void (w.jobs.conformance.steps[0].uses = 'actions/checkout'),
+      /uses must match pattern/,
+    ],
+    [
+      'a misspelt job key',
+      (w) => void Object.assign(w.jobs.report, { runs_on: 'ubuntu-latest' }),
+      /must NOT have additional properties: runs_on/,
+    ],
+    [
+      'a misspelt step key',
+      (w) => void Object.assign(w.jobs.report.steps[0], { witth: {} }),
+      /additional properties: witth/,
+    ],
     ['a misspelt top-level key', (w) => void Object.assign(w, { job: {} }), /additional properties: job/],
-    ['with on a run step', (w) => void Object.assign(w.jobs.conformance.steps.find((s) => s.run)!, { with: { a: 1 } }), /must match "then" schema/],
+    [
+      'with on a run step',
+      (w) =>
+        void Object.assign(
+          w.jobs.conformance.steps.find((s) => s.run)!,
+          { with: { a: 1 } },
+        ),
+      /must match "then" schema/,
+    ],
     ['an unclosed expression', (w) => void (w.jobs.report.if = '${{ !cancelled() }'), /never closed/],
     ['a stray closing', (w) => void (w.jobs.report.name = 'report }}'), /"}}" with no/],
-    ['an unknown context', (w) => void (w.jobs.report.if = '${{ input.load_profile }}'), /context GitHub does not have: input/],
-    ['an input that is not declared', (w) => void (w.jobs.load.if = "${{ inputs.profile != '' }}"), /inputs\.profile is not an input/],
-    ['a matrix key the job lacks', (w) => void (w.jobs.conformance.name = 'shard ${{ matrix.shards }}'), /matrix\.shards is not in this job's matrix/],
-    ['needs naming no job', (w) => void (w.jobs.report.needs = 'conformance-shards'), /needs names no other job: conformance-shards/],
+    [
+      'an unknown context',
+      (w) => void (w.jobs.report.if = '${{ input.load_profile }}'),
+      /context GitHub does not have: input/,
+    ],
+    [
+      'an input that is not declared',
+      (w) => void (w.jobs.load.if = "${{ inputs.profile != '' }}"),
+      /inputs\.profile is not an input/,
+    ],
+    [
+      'a matrix key the job lacks',
+      (w) => void (w.jobs.conformance.name = 'shard ${{ matrix.shards }}'),
+      /matrix\.shards is not in this job's matrix/,
+    ],
+    [
+      'needs naming no job',
+      (w) => void (w.jobs.report.needs = 'conformance-shards'),
+      /needs names no other job: conformance-shards/,
+    ],
     ['an unknown event', (w) => void Object.assign(w.on, { pull_requests: null }), /^\/on /],
   ];
   for (const [what, edit, expected] of cases) {
     const problems = broken(edit);
-    assert.ok(problems.some((p) => expected.test(p)), `${what}: ${problems.join('; ') || 'no problem found'}`);
+    assert.ok(
+      problems.some((p) => expected.test(p)),
+      `${what}: ${problems.join('; ') || 'no problem found'}`,
+    );
   }
 });
 
 // ---------------------------------------------------------------------------------------
 const steps = (job: Job) => job.steps;
 const runs = (job: Job) => job.steps.map((s) => s.run ?? '').join('\n');
-const uploads = (job: Job) => job.steps.filter((s) => s.uses?.startsWith('actions/upload-artifact@')).map((s) => String(s.with?.path));
+const uploads = (job: Job) =>
+  job.steps.filter((s) => s.uses?.startsWith('actions/upload-artifact@')).map((s) => String(s.with?.path));
 const indexOf = (job: Job, pattern: RegExp) => job.steps.findIndex((s) => pattern.test(s.run ?? ''));
 
 test('credentials and inputs reach the scripts only through env: no expression inside a run script, secrets only as env values', () => {
   for (const [id, job] of Object.entries(wf.jobs)) {
-    for (const s of steps(job)) assert.doesNotMatch(s.run ?? '', /\$\{\{/, `jobs.${id}: "${s.name ?? s.run}" interpolates an expression into its script`);
+    for (const s of steps(job))
+      assert.doesNotMatch(
+        s.run ?? '',
+        /\$\{\{/,
+        `jobs.${id}: "${s.name ?? s.run}" interpolates an expression into its script`,
+      );
   }
   for (const [at, s] of strings(wf)) {
     if (!/\bsecrets\./.test(s)) continue;
     // On the step that needs it: a workflow-wide secret would reach `npm install` and its scripts too.
     assert.match(at, /^\.jobs\.[\w-]+\.steps\[\d+\]\.env\.[A-Za-z_]\w*$/, `a secret outside a step's env: ${at}`);
   }
-  assert.doesNotMatch(text, /^\s*[A-Z_]*(TOKEN|KEY|SECRET)[A-Z_]*:\s*['"]?[A-Za-z0-9_-]{12,}/m, 'no literal credential');
+  assert.doesNotMatch(
+    text,
+    /^\s*[A-Z_]*(TOKEN|KEY|SECRET)[A-Z_]*:\s*['"]?[A-Za-z0-9_-]{12,}/m,
+    'no literal credential',
+  );
 });
 
 test('every job installs the suite from the package (a repository variable), with Node 22 and no lock file of the suite', () => {
   assert.equal(wf.env?.CONFORMANCE_PACKAGE, '${{ vars.CONFORMANCE_PACKAGE }}');
-  assert.match(text, /^# +CONFORMANCE_PACKAGE +required: .*\n(#.*\n)*# +git\+https:\/\/.*\.git#v[0-9.]+\n# +https:\/\/.*\.tgz/m, 'the header says what to set, with a git URL and a tarball URL');
+  assert.match(
+    text,
+    /^# +CONFORMANCE_PACKAGE +required: .*\n(#.*\n)*# +git\+https:\/\/.*\.git#v[0-9.]+\n# +https:\/\/.*\.tgz/m,
+    'the header says what to set, with a git URL and a tarball URL',
+  );
   for (const [id, job] of Object.entries(wf.jobs)) {
     const node = steps(job).filter((s) => s.uses?.startsWith('actions/setup-node@'));
     assert.equal(node.length, 1, `jobs.${id}: setup-node`);
@@ -316,11 +519,16 @@ test('every job installs the suite from the package (a repository variable), wit
     const install = indexOf(job, /npm install --global [^\n]*"\$CONFORMANCE_PACKAGE"/);
     const first = indexOf(job, /workflow-conformance/);
     assert.ok(install >= 0 && install < first, `jobs.${id}: installs the package before its first command`);
-    assert.doesNotMatch(runs(job), /npm ci|npm run |npx playwright/, `jobs.${id}: nothing of the suite's own repository`);
+    assert.doesNotMatch(
+      runs(job),
+      /npm ci|npm run |npx playwright/,
+      `jobs.${id}: nothing of the suite's own repository`,
+    );
   }
   // --no-install: npx runs the installed suite, never fetches a public package of that name.
   for (const line of Object.values(wf.jobs).flatMap((j) => runs(j).split('\n'))) {
-    if (/\bworkflow-conformance\b/.test(line) && !/npm install/.test(line)) assert.match(line, /npx --no-install workflow-conformance /, line);
+    if (/\bworkflow-conformance\b/.test(line) && !/npm install/.test(line))
+      assert.match(line, /npx --no-install workflow-conformance /, line);
   }
 });
 
@@ -332,7 +540,11 @@ test('the suite runs in shards over a matrix, each keeping its blob report', () 
   assert.equal(step.run, 'npx --no-install workflow-conformance run --shard="$SHARD"');
   assert.equal(step.env?.SHARD, '${{ matrix.shard }}/${{ strategy.job-total }}');
   assert.deepEqual(uploads(shards), ['reports/blob-report']);
-  assert.match(steps(shards).find((s) => s.uses?.startsWith('actions/upload-artifact@'))!.if ?? '', /!cancelled\(\)/, 'a failing shard keeps its blob too');
+  assert.match(
+    steps(shards).find((s) => s.uses?.startsWith('actions/upload-artifact@'))!.if ?? '',
+    /!cancelled\(\)/,
+    'a failing shard keeps its blob too',
+  );
 });
 
 test('the report job merges the shards, gates on the merged verdict, posts the failures to the job summary and uploads reports/', () => {
@@ -343,12 +555,17 @@ test('the report job merges the shards, gates on the merged verdict, posts the f
   assert.equal(download.with?.['merge-multiple'], true);
   assert.equal(download.with?.pattern, 'blob-report-*');
   const merge = steps(report).findIndex((s) => /workflow-conformance merge-reports/.test(s.run ?? ''));
-  assert.equal(steps(report)[merge].run, `npx --no-install workflow-conformance merge-reports ${String(download.with?.path)}`);
+  assert.equal(
+    steps(report)[merge].run,
+    `npx --no-install workflow-conformance merge-reports ${String(download.with?.path)}`,
+  );
   // merge-reports exits by the merged verdict: that step is the gate, so it must not be softened.
   assert.equal(steps(report)[merge]['continue-on-error'], undefined);
   assert.equal(steps(report)[merge].if, undefined);
   const summary = indexOf(report, /GITHUB_STEP_SUMMARY/);
-  const upload = steps(report).findIndex((s) => s.uses?.startsWith('actions/upload-artifact@') && s.with?.path === 'reports/');
+  const upload = steps(report).findIndex(
+    (s) => s.uses?.startsWith('actions/upload-artifact@') && s.with?.path === 'reports/',
+  );
   for (const i of [summary, upload]) {
     assert.ok(i > merge, 'after the merge');
     assert.match(steps(report)[i].if ?? '', /!cancelled\(\)/, 'also when the gate failed');
@@ -366,12 +583,27 @@ test('the job summary step posts the part of a real conformance.md before "## Ru
   Object.assign(report.summary, { verdict: 'fail', fail: 1, rules: 2 });
   report.target.surfaces = [{ surface: 'local', base_url: 'http://127.0.0.1:1' }];
   const row = (id: string, status: 'pass' | 'fail') => ({
-    id, level: 'MUST' as const, summary: `summary of ${id}`, seed: 'W § Part', seed_refs: [{ seed: 'W' as const, section: 'Part', line: 7, sha: '0123456789ab' }], source: 'seed' as const,
-    results: { local: { status, ...(status === 'fail' ? { reason: 'expected 201, received 500', curl: "curl -sS -i 'http://127.0.0.1:1/x'" } : {}) } },
+    id,
+    level: 'MUST' as const,
+    summary: `summary of ${id}`,
+    seed: 'W § Part',
+    seed_refs: [{ seed: 'W' as const, section: 'Part', line: 7, sha: '0123456789ab' }],
+    source: 'seed' as const,
+    results: {
+      local: {
+        status,
+        ...(status === 'fail'
+          ? { reason: 'expected 201, received 500', curl: "curl -sS -i 'http://127.0.0.1:1/x'" }
+          : {}),
+      },
+    },
   });
   report.rules = [row('V2.PASSING', 'pass'), row('V2.BROKEN', 'fail')] as typeof report.rules;
   const md = toMarkdown(report);
-  assert.ok(md.includes('## Failures (1 rule)') && md.indexOf('## Failures') < md.indexOf('## Rules'), 'conformance.md leads with the failures');
+  assert.ok(
+    md.includes('## Failures (1 rule)') && md.indexOf('## Failures') < md.indexOf('## Rules'),
+    'conformance.md leads with the failures',
+  );
 
   const dir = mkdtempSync(path.join(os.tmpdir(), 'summary-'));
   try {
@@ -379,7 +611,10 @@ test('the job summary step posts the part of a real conformance.md before "## Ru
     writeFileSync(path.join(dir, 'reports/conformance.md'), md);
     const stepSummary = path.join(dir, 'summary.md');
     const script = steps(wf.jobs.report).find((s) => /GITHUB_STEP_SUMMARY/.test(s.run ?? ''))!.run!;
-    execFileSync('bash', ['-e', '-c', script], { cwd: dir, env: { PATH: process.env.PATH ?? '', GITHUB_STEP_SUMMARY: stepSummary } });
+    execFileSync('bash', ['-e', '-c', script], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', GITHUB_STEP_SUMMARY: stepSummary },
+    });
     const posted = readFileSync(stepSummary, 'utf8');
     assert.match(posted, /\*\*Verdict: FAIL\*\*/);
     assert.match(posted, /## Failures \(1 rule\)\n\n- \*\*`V2\.BROKEN`\*\*[\s\S]*curl -sS -i/);
@@ -389,7 +624,10 @@ test('the job summary step posts the part of a real conformance.md before "## Ru
     // No report at all (the merge could not run): the summary says so instead of failing.
     rmSync(path.join(dir, 'reports'), { recursive: true });
     writeFileSync(stepSummary, '');
-    execFileSync('bash', ['-e', '-c', script], { cwd: dir, env: { PATH: process.env.PATH ?? '', GITHUB_STEP_SUMMARY: stepSummary } });
+    execFileSync('bash', ['-e', '-c', script], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', GITHUB_STEP_SUMMARY: stepSummary },
+    });
     assert.match(readFileSync(stepSummary, 'utf8'), /No merged report was written/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -405,7 +643,10 @@ test('the load profile is optional, started by hand, sharded over a matrix and m
   const matrix = load.strategy?.matrix?.shard as unknown[];
   assert.ok(Array.isArray(matrix) && matrix.length >= 2, 'a matrix of at least two load shards');
   const step = steps(load).find((s) => /workflow-conformance load /.test(s.run ?? ''))!;
-  assert.match(step.run!, /^npx --no-install workflow-conformance load --profile "\$LOAD_PROFILE" --shard "\$SHARD" --out reports\/load-shard\b/);
+  assert.match(
+    step.run!,
+    /^npx --no-install workflow-conformance load --profile "\$LOAD_PROFILE" --shard "\$SHARD" --out reports\/load-shard\b/,
+  );
   assert.equal(step.env?.LOAD_PROFILE, '${{ inputs.load_profile }}', 'the input through env');
   assert.equal(step.env?.SHARD, '${{ matrix.shard }}/${{ strategy.job-total }}');
   assert.deepEqual(uploads(load), ['reports/load-shard']);
@@ -416,7 +657,12 @@ test('the load profile is optional, started by hand, sharded over a matrix and m
   const download = steps(merge).find((s) => s.uses?.startsWith('actions/download-artifact@'))!;
   assert.equal(download.with?.pattern, 'load-shard-*');
   assert.equal(download.with?.['merge-multiple'], undefined, 'one folder per shard');
-  assert.match(runs(merge), new RegExp(`npx --no-install workflow-conformance load merge ${String(download.with?.path)}/\\* --out reports/load\\n`));
+  assert.match(
+    runs(merge),
+    new RegExp(
+      `npx --no-install workflow-conformance load merge ${String(download.with?.path)}/\\* --out reports/load\\n`,
+    ),
+  );
   assert.ok(uploads(merge).includes('reports/load'));
 });
 
@@ -438,11 +684,22 @@ interface Invocation {
 /** `workflow-conformance <command> …` lines of the examples: the command (`load merge` as one) and the flags it passes. */
 function invocations(): Invocation[] {
   const scripts: Array<[string, string]> = [];
-  for (const [id, job] of Object.entries(wf.jobs)) for (const s of job.steps) if (s.run) scripts.push([`conformance.yml jobs.${id} "${s.name ?? s.run}"`, s.run]);
+  for (const [id, job] of Object.entries(wf.jobs))
+    for (const s of job.steps) if (s.run) scripts.push([`conformance.yml jobs.${id} "${s.name ?? s.run}"`, s.run]);
   for (const file of K8S) {
     for (const doc of parseAllDocuments(readFileSync(file, 'utf8'))) {
-      const spec = (doc.toJS() as { spec?: { template?: { spec?: { containers?: Array<{ name: string; args?: string[]; command?: string[] }> } } } }).spec;
-      for (const c of spec?.template?.spec?.containers ?? []) scripts.push([`${path.basename(file)} container ${c.name}`, [...(c.command ?? []), ...(c.args ?? [])].join('\n')]);
+      const spec = (
+        doc.toJS() as {
+          spec?: {
+            template?: { spec?: { containers?: Array<{ name: string; args?: string[]; command?: string[] }> } };
+          };
+        }
+      ).spec;
+      for (const c of spec?.template?.spec?.containers ?? [])
+        scripts.push([
+          `${path.basename(file)} container ${c.name}`,
+          [...(c.command ?? []), ...(c.args ?? [])].join('\n'),
+        ]);
     }
   }
   const out: Invocation[] = [];
@@ -461,11 +718,15 @@ function invocations(): Invocation[] {
 }
 
 /** The CLI's help texts: the main one (its command list) and that of each command given. */
-async function helpTexts(commands: readonly string[]): Promise<{ real: string[]; helps: Map<string, string>; all: string }> {
+async function helpTexts(
+  commands: readonly string[],
+): Promise<{ real: string[]; helps: Map<string, string>; all: string }> {
   const sh = promisify(execFile);
   const env = { ...process.env };
-  for (const k of ['TARGET', 'TARGETS_FILE', 'TARGET_SURFACE', 'TARGET_BASE_URL', 'REPORTS_DIR', 'NODE_TEST_CONTEXT']) delete env[k];
-  const helpOf = async (args: string[]) => (await sh(process.execPath, [BIN, ...args, '--help'], { cwd: ROOT, env, timeout: 30_000 })).stdout;
+  for (const k of ['TARGET', 'TARGETS_FILE', 'TARGET_SURFACE', 'TARGET_BASE_URL', 'REPORTS_DIR', 'NODE_TEST_CONTEXT'])
+    delete env[k];
+  const helpOf = async (args: string[]) =>
+    (await sh(process.execPath, [BIN, ...args, '--help'], { cwd: ROOT, env, timeout: 30_000 })).stdout;
   const main = await helpOf([]);
   const real = [...main.slice(main.indexOf('Commands:')).matchAll(/^ {2}([a-z][a-z-]*) {2,}/gm)].map((m) => m[1]);
   const known = commands.filter((c) => real.includes(c.split(' ')[0]));
@@ -475,9 +736,11 @@ async function helpTexts(commands: readonly string[]): Promise<{ real: string[];
 
 /** What is wrong with one invocation: a command the CLI lacks, or a flag its --help does not list. */
 function invocationProblems(inv: Invocation, { real, helps, all }: Awaited<ReturnType<typeof helpTexts>>): string[] {
-  if (!real.includes(inv.command.split(' ')[0])) return [`${inv.where}: "${inv.command}" is not a command of workflow-conformance --help (${real.join(', ')})`];
+  if (!real.includes(inv.command.split(' ')[0]))
+    return [`${inv.where}: "${inv.command}" is not a command of workflow-conformance --help (${real.join(', ')})`];
   const help = helps.get(inv.command) ?? '';
-  if (!new RegExp(`^usage: workflow-conformance ${inv.command} `, 'm').test(help)) return [`${inv.where}: "workflow-conformance ${inv.command} --help" prints no usage of ${inv.command}`];
+  if (!new RegExp(`^usage: workflow-conformance ${inv.command} `, 'm').test(help))
+    return [`${inv.where}: "workflow-conformance ${inv.command} --help" prints no usage of ${inv.command}`];
   return inv.flags
     .filter(
       (flag) =>
@@ -496,11 +759,24 @@ test('every workflow-conformance line of the examples names a real command, and 
   const slips: Invocation[] = [
     { where: 'slip', command: 'merge-report', flags: [], line: 'workflow-conformance merge-report dir' },
     { where: 'slip', command: 'run', flags: ['--shards'], line: 'workflow-conformance run --shards=1/2' },
-    { where: 'slip', command: 'load', flags: ['--profile', '--duraton'], line: 'workflow-conformance load --profile p --duraton 5' },
-    { where: 'slip', command: 'load merge', flags: ['--output'], line: 'workflow-conformance load merge a b --output c' },
+    {
+      where: 'slip',
+      command: 'load',
+      flags: ['--profile', '--duraton'],
+      line: 'workflow-conformance load --profile p --duraton 5',
+    },
+    {
+      where: 'slip',
+      command: 'load merge',
+      flags: ['--output'],
+      line: 'workflow-conformance load merge a b --output c',
+    },
   ];
   const help = await helpTexts([...commands, ...slips.map((s) => s.command)]);
-  assert.deepEqual(found.flatMap((inv) => invocationProblems(inv, help)), []);
+  assert.deepEqual(
+    found.flatMap((inv) => invocationProblems(inv, help)),
+    [],
+  );
   // And the check bites: a misspelt command or flag is named.
   for (const slip of slips) {
     const problems = invocationProblems(slip, help);

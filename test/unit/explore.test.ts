@@ -25,7 +25,13 @@ const HASH = `blake3:${'ab'.repeat(32)}`;
 test('valid values of a request schema satisfy it', () => {
   for (const name of ['AssetFromHashRequest', 'JobSubmitRequest', 'JobMetadata']) {
     const check = validator(name);
-    fc.assert(fc.property(valid(doc, { $ref: `#/components/schemas/${name}` }, 'json'), (v) => check(v) || assert.fail(`${name}: ${JSON.stringify(v)} ${JSON.stringify(check.errors)}`)), { numRuns: 200 });
+    fc.assert(
+      fc.property(
+        valid(doc, { $ref: `#/components/schemas/${name}` }, 'json'),
+        (v) => check(v) || assert.fail(`${name}: ${JSON.stringify(v)} ${JSON.stringify(check.errors)}`),
+      ),
+      { numRuns: 200 },
+    );
   }
 });
 
@@ -34,7 +40,10 @@ test('every mistake of a schema breaks it', () => {
   const check = ajv.compile(schema);
   for (const m of mistakes(doc, schema, 'json', { required: true })) {
     if (m.remove) continue;
-    fc.assert(fc.property(m.value!, (v) => !check(v)), { numRuns: 50 });
+    fc.assert(
+      fc.property(m.value!, (v) => !check(v)),
+      { numRuns: 50 },
+    );
   }
   const kinds = (s: Schema) => [...new Set(mistakes(doc, s, 'json', { required: false }).map((m) => m.kind))].sort();
   assert.deepEqual(kinds({ type: 'string', enum: ['a', 'b'] }), ['enum', 'type']);
@@ -55,7 +64,13 @@ test('a mistaken from-hash body breaks its schema at the place its label names, 
       if (c.mistake.where === 'body') return assert.ok(c.json === undefined || !asObj(c.json), c.label);
       assert.equal(check(c.json), false, `${c.label}: ${JSON.stringify(c.json)}`);
       const member = c.mistake.where.slice('body.'.length);
-      const places = new Set((check.errors ?? []).map((e) => (e.keyword === 'required' ? (e.params as { missingProperty: string }).missingProperty : e.instancePath.split('/')[1])));
+      const places = new Set(
+        (check.errors ?? []).map((e) =>
+          e.keyword === 'required'
+            ? (e.params as { missingProperty: string }).missingProperty
+            : e.instancePath.split('/')[1],
+        ),
+      );
       assert.deepEqual([...places], [member], `${c.label}: errors ${JSON.stringify(check.errors)}`);
     }),
     { numRuns: 300 },
@@ -70,8 +85,14 @@ test('the same seed builds the same requests, the base request and each mistake 
   const b = cases.examples(1234, Number.MAX_SAFE_INTEGER);
   assert.deepEqual(a, b);
   assert.equal(a[0].label, 'valid');
-  assert.ok(a.some((c) => c.label === 'query.limit range below') && a.some((c) => c.label === 'query.cursor oversized'), a.map((c) => c.label).join(', '));
-  assert.deepEqual(fc.sample(cases.arbitrary, { seed: 99, numRuns: 30 }), fc.sample(cases.arbitrary, { seed: 99, numRuns: 30 }));
+  assert.ok(
+    a.some((c) => c.label === 'query.limit range below') && a.some((c) => c.label === 'query.cursor oversized'),
+    a.map((c) => c.label).join(', '),
+  );
+  assert.deepEqual(
+    fc.sample(cases.arbitrary, { seed: 99, numRuns: 30 }),
+    fc.sample(cases.arbitrary, { seed: 99, numRuns: 30 }),
+  );
   // A capped budget keeps the base request and as many mistakes as fit.
   assert.equal(cases.examples(1234, 3).length, 3);
 });

@@ -30,14 +30,21 @@ test("each fault's statements are in the trace, filed under the rule the fault b
       const e = byAt.get(s);
       if (!e) wrong.push(`${f.name}: ${s} is no statement of contracts/seed-trace.yaml`);
       else if (e.kind !== 'rules') wrong.push(`${f.name}: ${s} is filed as ${e.kind}, so no rule judges it`);
-      else if (!e.rules.includes(f.breaks)) wrong.push(`${f.name}: ${s} is judged by ${e.rules.join(', ')}, not by ${f.breaks}, the rule the fault is caught under`);
+      else if (!e.rules.includes(f.breaks))
+        wrong.push(
+          `${f.name}: ${s} is judged by ${e.rules.join(', ')}, not by ${f.breaks}, the rule the fault is caught under`,
+        );
     }
   }
   assert.deepEqual(wrong, []);
 });
 
 test(`${PROOFS_FILE} is generated from the current fault units (npm run rules:proofs regenerates it)`, () => {
-  assert.equal(readFileSync(path.join(ROOT, PROOFS_FILE), 'utf8'), proofSource(), `${PROOFS_FILE} is stale: run npm run rules:proofs`);
+  assert.equal(
+    readFileSync(path.join(ROOT, PROOFS_FILE), 'utf8'),
+    proofSource(),
+    `${PROOFS_FILE} is stale: run npm run rules:proofs`,
+  );
 });
 
 test('every statement the trace files under rules is broken by some fault, or still listed as unproven', () => {
@@ -45,6 +52,14 @@ test('every statement the trace files under rules is broken by some fault, or st
   const judged = trace.filter((e) => e.kind === 'rules').map(at);
   const missing = judged.filter((s) => !broken.has(s) && !unprovenListed.has(s));
   const stale = [...unprovenListed].filter((s) => broken.has(s) || !judged.includes(s));
-  assert.deepEqual(missing, [], 'statements judged by a rule with no fault that breaks them (write the fault; unproven-statements.txt only shrinks)');
-  assert.deepEqual(stale, [], 'listed in test/unit/unproven-statements.txt but proven now, or no longer filed under rules: take them off the list');
+  assert.deepEqual(
+    missing,
+    [],
+    'statements judged by a rule with no fault that breaks them (write the fault; unproven-statements.txt only shrinks)',
+  );
+  assert.deepEqual(
+    stale,
+    [],
+    'listed in test/unit/unproven-statements.txt but proven now, or no longer filed under rules: take them off the list',
+  );
 });

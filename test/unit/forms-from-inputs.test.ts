@@ -15,7 +15,11 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const DIRS = ['fixtures', 'lib', 'specs'];
 
 /** The node classes an engine may spell otherwise: every class of the reference's engine. */
-const CLASSES = new Set(createCatalog().list().map((c) => c.name));
+const CLASSES = new Set(
+  createCatalog()
+    .list()
+    .map((c) => c.name),
+);
 
 /** Where a class name is the default of its scenario input: the one place the public form is written. */
 const DEFAULTS: ReadonlyArray<{ file: string; line: RegExp }> = [
@@ -29,10 +33,17 @@ const DEFAULTS: ReadonlyArray<{ file: string; line: RegExp }> = [
  */
 const ALLOWED: ReadonlyArray<{ file: string; contains: string; why: string }> = [
   // The default of scenario input asset_reference (the public documents' form), where the input is read.
-  { file: 'lib/data/workflows.ts', contains: "__type: 'core/ASSET'", why: 'the default of scenario input asset_reference (issue #29 §4)' },
+  {
+    file: 'lib/data/workflows.ts',
+    contains: "__type: 'core/ASSET'",
+    why: 'the default of scenario input asset_reference (issue #29 §4)',
+  },
   // v2 files with class names written out, for the v2 engineers to take from the class inputs.
-  { file: 'lib/data/workflows.ts', contains: "type: 'EmptyImage'", why: 'the v2 interface-format workflow names core classes (v2 engineers)' },
-  { file: 'lib/explore/families.ts', contains: "fc.constantFrom('EmptyImage', 'SaveImage', 'ImageInvert', 'LoadImage'", why: "the v2 explorer's graphs name core classes (v2 engineers)" },
+  {
+    file: 'lib/explore/families.ts',
+    contains: "fc.constantFrom('EmptyImage', 'SaveImage', 'ImageInvert', 'LoadImage'",
+    why: "the v2 explorer's graphs name core classes (v2 engineers)",
+  },
 ];
 
 interface Literal {
@@ -104,9 +115,17 @@ function sources(dir: string): string[] {
 }
 
 test('the scanner sees literals and ignores comments', () => {
-  const { literals, code } = scanSource("const a = 'EmptyImage'; // 'SaveImage'\n/* 'LoadImage' */ const b = `x${'y'}`;\nconst c = \"Sleep\";");
+  const { literals, code } = scanSource(
+    "const a = 'EmptyImage'; // 'SaveImage'\n/* 'LoadImage' */ const b = `x${'y'}`;\nconst c = \"Sleep\";",
+  );
   // A template with substitutions is no literal form (a name built at run time, such as a class the suite invents to be unknown).
-  assert.deepEqual(literals.map((l) => [l.value, l.line]), [['EmptyImage', 1], ['Sleep', 3]]);
+  assert.deepEqual(
+    literals.map((l) => [l.value, l.line]),
+    [
+      ['EmptyImage', 1],
+      ['Sleep', 3],
+    ],
+  );
   assert.ok(!code.includes('SaveImage') && !code.includes('LoadImage'));
 });
 
@@ -127,11 +146,14 @@ test('node classes and the asset reference form come from scenario inputs: no li
       return what.length > 0;
     };
     for (const lit of literals) {
-      if (CLASSES.has(lit.value) && !allowed(lit.line, lit.value)) found.push(`${file}:${lit.line}: node class '${lit.value}' written out (take it from its scenario input)`);
-      if (lit.value === 'core/ASSET' && !allowed(lit.line, lit.value)) found.push(`${file}:${lit.line}: the asset reference form written out (take it from a scenario input)`);
+      if (CLASSES.has(lit.value) && !allowed(lit.line, lit.value))
+        found.push(`${file}:${lit.line}: node class '${lit.value}' written out (take it from its scenario input)`);
+      if (lit.value === 'core/ASSET' && !allowed(lit.line, lit.value))
+        found.push(`${file}:${lit.line}: the asset reference form written out (take it from a scenario input)`);
     }
     codeLines.forEach((text, k) => {
-      if (/\bclass_type\s*:\s*(['"]|`[^`$]*`)/.test(text) && !allowed(k + 1, 'class_type')) found.push(`${file}:${k + 1}: a literal class_type (name the class through a scenario input)`);
+      if (/\bclass_type\s*:\s*(['"]|`[^`$]*`)/.test(text) && !allowed(k + 1, 'class_type'))
+        found.push(`${file}:${k + 1}: a literal class_type (name the class through a scenario input)`);
     });
   }
   assert.deepEqual(found, [], 'forms the seeds do not show, written out in the suite');

@@ -35,11 +35,15 @@ after(() => {
   server.close();
 });
 
-const req = (p: string, timeoutMs = 500, maxBodyBytes = 1024 * 1024) => send({ method: 'GET', url: base + p, headers: {}, timeoutMs, maxBodyBytes });
+const req = (p: string, timeoutMs = 500, maxBodyBytes = 1024 * 1024) =>
+  send({ method: 'GET', url: base + p, headers: {}, timeoutMs, maxBodyBytes });
 
 test('a server that never answers gives a suite error within the timeout', async () => {
   const started = Date.now();
-  await assert.rejects(req('/hang', 300), (e: Error) => e instanceof SuiteError && /no response within 300 ms/.test(e.message));
+  await assert.rejects(
+    req('/hang', 300),
+    (e: Error) => e instanceof SuiteError && /no response within 300 ms/.test(e.message),
+  );
   assert.ok(Date.now() - started < 2000);
 });
 
@@ -50,7 +54,10 @@ test('an enormous body is cut at the limit and marked truncated', async () => {
 });
 
 test('a connection closed mid-body gives a suite error naming it', async () => {
-  await assert.rejects(req('/cut', 2000), (e: Error) => e instanceof SuiteError && /mid-body|not complete/.test(e.message));
+  await assert.rejects(
+    req('/cut', 2000),
+    (e: Error) => e instanceof SuiteError && /mid-body|not complete/.test(e.message),
+  );
 });
 
 test('redirects are answers to judge, never followed silently', async () => {
@@ -64,5 +71,8 @@ test('a target that is not listening is one clear message', async () => {
   await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
   const port = (probe.address() as AddressInfo).port;
   await new Promise<void>((r) => probe.close(() => r()));
-  await assert.rejects(send({ method: 'GET', url: `http://127.0.0.1:${port}/x`, headers: {}, timeoutMs: 1000, maxBodyBytes: 10 }), new RegExp(`nothing listens at http://127\\.0\\.0\\.1:${port}`));
+  await assert.rejects(
+    send({ method: 'GET', url: `http://127.0.0.1:${port}/x`, headers: {}, timeoutMs: 1000, maxBodyBytes: 10 }),
+    new RegExp(`nothing listens at http://127\\.0\\.0\\.1:${port}`),
+  );
 });

@@ -30,19 +30,53 @@ test('no check has a constant true condition (a check that cannot fail): use hel
   assert.deepEqual(found, []);
 });
 
+/** The statement ending just before line `i` (statements end a line with `;` or open a block with `{`). */
+function statementBefore(ls: string[], i: number): string {
+  const before = ls.slice(Math.max(0, i - 15), i).join('\n');
+  const chunks = before.replace(/;\s*$/, '').split(/;[ \t]*\n|\{[ \t]*\n/);
+  return chunks[chunks.length - 1] ?? '';
+}
+
 test('no spec returns early without recording why its rule was not judged (return notJudged(...))', () => {
-  // Allowed right after recording why (notJudged on the line before, or in the same statement).
+  // Allowed right after recording why: notJudged in the same statement, or as the statement
+  // before it (which the formatter may spread over several lines).
   const found = sources('specs').flatMap((f) => {
     const ls = lines(f);
-    return ls.flatMap((l, i) => (BARE_RETURN.test(l) && !/notJudged\(/.test(l) && !/notJudged\(/.test(ls.slice(Math.max(0, i - 3), i).join('\n')) ? [`${f}:${i + 1}: ${l.trim()}`] : []));
+    return ls.flatMap((l, i) =>
+      BARE_RETURN.test(l) && !/notJudged\(/.test(l) && !/notJudged\(/.test(statementBefore(ls, i))
+        ? [`${f}:${i + 1}: ${l.trim()}`]
+        : [],
+    );
   });
   assert.deepEqual(found, []);
 });
 
 test('the lint itself catches what it is for', () => {
-  assert.ok(CONSTANT_TRUE.test("    check('V2.ERR.NOT_IMPLEMENTED', true, { what: 'the job list', expected: '200 or 501', received: res.status });"));
-  assert.ok(CONSTANT_TRUE.test("    check(\n      'V2.ERR.NOT_IMPLEMENTED',\n      true,\n      { what: 'the job list' },"));
-  assert.ok(!CONSTANT_TRUE.test("    check('V2.ERR.NOT_IMPLEMENTED', res.status === 501, { what: 'x', expected: 'y', received: z });"));
+  assert.ok(
+    CONSTANT_TRUE.test(
+      "    check('V2.ERR.NOT_IMPLEMENTED', true, { what: 'the job list', expected: '200 or 501', received: res.status });",
+    ),
+  );
+  assert.ok(
+    CONSTANT_TRUE.test("    check(\n      'V2.ERR.NOT_IMPLEMENTED',\n      true,\n      { what: 'the job list' },"),
+  );
+  assert.ok(
+    !CONSTANT_TRUE.test(
+      "    check('V2.ERR.NOT_IMPLEMENTED', res.status === 501, { what: 'x', expected: 'y', received: z });",
+    ),
+  );
   assert.ok(BARE_RETURN.test('    if (res.status !== 302 || !location) return; // judged elsewhere'));
   assert.ok(!BARE_RETURN.test("    if (!out) return notJudged('V1.VIEW.SIGNED_OPENABLE', 'no output');"));
+  const spread = [
+    '  if (x) {',
+    '    notJudged(',
+    "      'V1.VIEW.SIGNED_OPENABLE',",
+    '      `no output ${id}`,',
+    '    );',
+    '    return;',
+    '  }',
+  ];
+  assert.match(statementBefore(spread, 5), /notJudged\(/, 'a notJudged spread over lines is the statement before');
+  const other = ['  notJudged(A, "x");', '  const y = 1;', '  if (z) return;'];
+  assert.doesNotMatch(statementBefore(other, 2), /notJudged\(/, 'a notJudged two statements back is not');
 });

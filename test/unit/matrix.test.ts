@@ -7,20 +7,51 @@ import type { CheckResult } from '../../lib/results.ts';
 const rules: Rule[] = [
   { id: 'V2.A', level: 'MUST', surfaces: ['local', 'cloud'], seed: 's', source: 'seed', seed_refs: [], summary: 'a' },
   { id: 'V2.B', level: 'SHOULD', surfaces: ['cloud'], seed: 's', source: 'seed', seed_refs: [], summary: 'b' },
-  { id: 'V2.C', level: 'MUST', surfaces: ['cloud'], seed: 's', source: 'seed', seed_refs: [], summary: 'c', not_covered: 'needs jobs' },
-  { id: 'V2.D', level: 'MUST', surfaces: ['cloud', 'serverless'], seed: 's', source: 'seed', seed_refs: [], summary: 'd' },
+  {
+    id: 'V2.C',
+    level: 'MUST',
+    surfaces: ['cloud'],
+    seed: 's',
+    source: 'seed',
+    seed_refs: [],
+    summary: 'c',
+    not_covered: 'needs jobs',
+  },
+  {
+    id: 'V2.D',
+    level: 'MUST',
+    surfaces: ['cloud', 'serverless'],
+    seed: 's',
+    source: 'seed',
+    seed_refs: [],
+    summary: 'd',
+  },
 ];
 const held = (rule: string): CheckResult => ({ rule, outcome: 'held', what: 'w' });
 const broken = (rule: string): CheckResult => ({ rule, outcome: 'broken', what: 'w', expected: 'x', received: 'y' });
-const blocked = (rule: string, by?: string[]): CheckResult => ({ rule, outcome: 'blocked', what: 'upload refused', step: 'create an asset', ...(by ? { by } : {}) });
+const blocked = (rule: string, by?: string[]): CheckResult => ({
+  rule,
+  outcome: 'blocked',
+  what: 'upload refused',
+  step: 'create an asset',
+  ...(by ? { by } : {}),
+});
 const base: Pick<TestOutcome, 'title' | 'errors'> = { title: 't', errors: [] };
-const run = (outcomes: TestOutcome[]) => buildMatrix({ rules, outcomes, surfacesRun: new Set(['local', 'cloud'] as const), familyRun: () => true });
-const cell = (m: ReturnType<typeof run>, id: string, s: 'local' | 'cloud' | 'serverless') => m.rows.find((r) => r.id === id)!.results[s];
+const run = (outcomes: TestOutcome[]) =>
+  buildMatrix({ rules, outcomes, surfacesRun: new Set(['local', 'cloud'] as const), familyRun: () => true });
+const cell = (m: ReturnType<typeof run>, id: string, s: 'local' | 'cloud' | 'serverless') =>
+  m.rows.find((r) => r.id === id)!.results[s];
 
 test('a cell passes on a check that held; fails on one that broke; a skip and a not-covered rule keep their reasons', () => {
   const m = run([
     { ...base, surface: 'local', status: 'passed', rules: ['V2.A'], results: [held('V2.A')] },
-    { ...base, surface: 'cloud', status: 'failed', rules: ['V2.A', 'V2.D'], results: [broken('V2.A'), blocked('V2.D', ['V2.A'])] },
+    {
+      ...base,
+      surface: 'cloud',
+      status: 'failed',
+      rules: ['V2.A', 'V2.D'],
+      results: [broken('V2.A'), blocked('V2.D', ['V2.A'])],
+    },
     { ...base, surface: 'cloud', status: 'skipped', rules: ['V2.B'], skipReason: 'not exercised: target gave no key' },
   ]);
   assert.equal(cell(m, 'V2.A', 'local')?.status, 'pass');
@@ -30,9 +61,17 @@ test('a cell passes on a check that held; fails on one that broke; a skip and a 
   assert.equal(cell(m, 'V2.B', 'cloud')?.status, 'skipped');
   assert.equal(cell(m, 'V2.C', 'cloud')?.status, 'not_covered');
   assert.equal(cell(m, 'V2.C', 'cloud')?.reason, 'needs jobs');
-  assert.equal(cell(m, 'V2.D', 'cloud')?.status, 'error', 'a rule whose only test stopped at another rule could not be judged');
+  assert.equal(
+    cell(m, 'V2.D', 'cloud')?.status,
+    'error',
+    'a rule whose only test stopped at another rule could not be judged',
+  );
   assert.deepEqual(cell(m, 'V2.D', 'cloud')?.blocked_by, ['V2.A']);
-  assert.equal(cell(m, 'V2.D', 'serverless')?.status, 'not_run', 'a surface the run lacks is not part of it, not a skipped rule');
+  assert.equal(
+    cell(m, 'V2.D', 'serverless')?.status,
+    'not_run',
+    'a surface the run lacks is not part of it, not a skipped rule',
+  );
 });
 
 test('a passed test that recorded no check of its declared rule gives that rule no pass', () => {
@@ -52,13 +91,23 @@ test('a blocked check outranks a partial pass: the cell is an error, not a pass'
 });
 
 test('a "not judged" result alone never makes a pass', () => {
-  const m = run([{ ...base, surface: 'cloud', status: 'passed', rules: ['V2.B'], results: [{ rule: 'V2.B', outcome: 'not_judged', what: 'the server sent no credits header' }] }]);
+  const m = run([
+    {
+      ...base,
+      surface: 'cloud',
+      status: 'passed',
+      rules: ['V2.B'],
+      results: [{ rule: 'V2.B', outcome: 'not_judged', what: 'the server sent no credits header' }],
+    },
+  ]);
   assert.equal(cell(m, 'V2.B', 'cloud')?.status, 'skipped');
   assert.match(cell(m, 'V2.B', 'cloud')?.reason ?? '', /not judged: the server sent no credits header/);
 });
 
 test('a test that ended without results (a crash) leaves its rules in error, never a conformance failure', () => {
-  const m = run([{ ...base, surface: 'cloud', status: 'failed', rules: ['V2.D'], errors: ['[suite-error] target not reachable'] }]);
+  const m = run([
+    { ...base, surface: 'cloud', status: 'failed', rules: ['V2.D'], errors: ['[suite-error] target not reachable'] },
+  ]);
   assert.equal(cell(m, 'V2.D', 'cloud')?.status, 'error');
   const v = verdictOf(m, false);
   assert.equal(v.passed, false);
@@ -74,7 +123,9 @@ test('MUST failures fail the run; SHOULD failures only in strict mode', () => {
 });
 
 test('checks that held inside a failing test still count as evidence', () => {
-  const m = run([{ ...base, surface: 'cloud', status: 'failed', rules: ['V2.D'], results: [held('V2.A'), broken('V2.D')] }]);
+  const m = run([
+    { ...base, surface: 'cloud', status: 'failed', rules: ['V2.D'], results: [held('V2.A'), broken('V2.D')] },
+  ]);
   assert.equal(cell(m, 'V2.A', 'cloud')?.status, 'pass');
 });
 
@@ -96,7 +147,13 @@ test('a broken result the catalog cannot place is kept as an error, never droppe
 test('a test skipped because its target stopped answering leaves its rule an error naming where, never a skip or a pass', () => {
   const m = run([
     { ...base, surface: 'cloud', status: 'passed', rules: ['V2.A'], results: [held('V2.A')] },
-    { ...base, surface: 'cloud', status: 'skipped', rules: ['V2.A', 'V2.B'], skipReason: 'target stopped answering at GET /api/v2/jobs (3 exchanges in a row got no answer within 1000 ms)' },
+    {
+      ...base,
+      surface: 'cloud',
+      status: 'skipped',
+      rules: ['V2.A', 'V2.B'],
+      skipReason: 'target stopped answering at GET /api/v2/jobs (3 exchanges in a row got no answer within 1000 ms)',
+    },
   ]);
   for (const id of ['V2.A', 'V2.B']) {
     assert.equal(cell(m, id, 'cloud')?.status, 'error', id);

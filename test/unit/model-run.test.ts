@@ -23,7 +23,14 @@ interface Real {
 
 function send(r: Real, what: string): void {
   r.recorder.add({
-    request: { method: 'POST', url: `http://127.0.0.1:9/${what}`, headers: { authorization: 'Bearer sk-live-0123456789abcdef' }, json: { what }, timeoutMs: 1, maxBodyBytes: 1 },
+    request: {
+      method: 'POST',
+      url: `http://127.0.0.1:9/${what}`,
+      headers: { authorization: 'Bearer sk-live-0123456789abcdef' },
+      json: { what },
+      timeoutMs: 1,
+      maxBodyBytes: 1,
+    },
     response: { status: 200, headers: {}, body: Buffer.alloc(0), truncated: false, elapsedMs: 1 },
   });
 }
@@ -52,8 +59,16 @@ class Count extends ModelCommand<Model, Real> {
   }
   protected async act(m: Model, r: Real): Promise<void> {
     send(r, 'count');
-    check('V2.ASSET.FIELDS', r.server.stored >= m.held, { what: 'the count answered', expected: `at least the ${m.held} items stored (the toy over-counts, never under)`, received: r.server.stored });
-    check('V2.ASSET.DEDUP', r.server.stored === m.held, { what: 'the count after the stores', expected: String(m.held), received: r.server.stored });
+    check('V2.ASSET.FIELDS', r.server.stored >= m.held, {
+      what: 'the count answered',
+      expected: `at least the ${m.held} items stored (the toy over-counts, never under)`,
+      received: r.server.stored,
+    });
+    check('V2.ASSET.DEDUP', r.server.stored === m.held, {
+      what: 'the count after the stores',
+      expected: String(m.held),
+      received: r.server.stored,
+    });
   }
 }
 

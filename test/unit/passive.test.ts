@@ -29,10 +29,21 @@ function frame(opcode: number, payload: Buffer, opts: { fin?: boolean; mask?: bo
 
 test('WebSocket messages are read out of the passing bytes: masked, fragmented, split anywhere, control frames skipped', () => {
   const big = Buffer.alloc(300, 7);
-  const bytes = Buffer.concat([frame(0x9, Buffer.from('ping')), frame(0x1, Buffer.from('{"type":'), { fin: false, mask: true }), frame(0x0, Buffer.from('"status"}'), { mask: true }), frame(0x2, big)]);
+  const bytes = Buffer.concat([
+    frame(0x9, Buffer.from('ping')),
+    frame(0x1, Buffer.from('{"type":'), { fin: false, mask: true }),
+    frame(0x0, Buffer.from('"status"}'), { mask: true }),
+    frame(0x2, big),
+  ]);
   const reader = new FrameReader();
   const got = [...bytes].flatMap((_, i) => reader.push(bytes.subarray(i, i + 1)));
-  assert.deepEqual(got.map((m) => [m.binary, m.data.length]), [[false, 17], [true, 300]]);
+  assert.deepEqual(
+    got.map((m) => [m.binary, m.data.length]),
+    [
+      [false, 17],
+      [true, 300],
+    ],
+  );
   assert.equal(got[0].data.toString(), '{"type":"status"}');
   const compressed = new FrameReader();
   assert.deepEqual(compressed.push(frame(0x1, Buffer.from('x'), { rsv1: true })), []);
@@ -50,7 +61,12 @@ function routerRun(key: string, replayedHeader: string | undefined, body: string
     requestBody: Buffer.from('{"prompt":"a lighthouse at dusk"}'),
     response: {
       status: 200,
-      headers: { 'content-type': 'application/json', 'x-comfy-request-id': `r-${seq}`, 'x-content-type-options': 'nosniff', ...(replayedHeader ? { 'idempotent-replayed': replayedHeader } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        'x-comfy-request-id': `r-${seq}`,
+        'x-content-type-options': 'nosniff',
+        ...(replayedHeader ? { 'idempotent-replayed': replayedHeader } : {}),
+      },
       body: Buffer.from(body),
       truncated: false,
       elapsedMs: 5,
@@ -91,8 +107,20 @@ function statusRead(id: string, status: string, retryAfter?: string): Observed {
     requestHeaders: { 'x-api-key': KEY },
     response: {
       status: 200,
-      headers: { 'content-type': 'application/json', 'x-comfy-request-id': `r-${seq}`, ...(retryAfter ? { 'retry-after': retryAfter } : {}) },
-      body: Buffer.from(JSON.stringify({ request_id: id, status, status_url: `${ROUTER}/v2/models/pixelforge/pf-flux-lite/requests/${id}/status`, response_url: `${ROUTER}/v2/models/pixelforge/pf-flux-lite/requests/${id}`, cancel_url: `${ROUTER}/v2/models/pixelforge/pf-flux-lite/requests/${id}/cancel` })),
+      headers: {
+        'content-type': 'application/json',
+        'x-comfy-request-id': `r-${seq}`,
+        ...(retryAfter ? { 'retry-after': retryAfter } : {}),
+      },
+      body: Buffer.from(
+        JSON.stringify({
+          request_id: id,
+          status,
+          status_url: `${ROUTER}/v2/models/pixelforge/pf-flux-lite/requests/${id}/status`,
+          response_url: `${ROUTER}/v2/models/pixelforge/pf-flux-lite/requests/${id}`,
+          cancel_url: `${ROUTER}/v2/models/pixelforge/pf-flux-lite/requests/${id}/cancel`,
+        }),
+      ),
       truncated: false,
       elapsedMs: 1,
     },
@@ -111,30 +139,91 @@ test('a queued request read COMPLETED and then unfinished again breaks the close
   assert.equal(broken(j, 'ROUTER.QUEUE.POLL_RETRY_AFTER').length, 1, 'the unfinished read without Retry-After');
 });
 
-function v2(method: string, pathname: string, status: number, body: string, type = 'application/json', cut?: Observed['cut']): Observed {
-  return { seq: ++seq, started: Date.now(), method, url: `http://127.0.0.1:8/api/v2${pathname}`, requestHeaders: {}, response: { status, headers: { 'content-type': type }, body: Buffer.from(body), truncated: false, elapsedMs: 1 }, ...(cut ? { cut } : {}) };
+function v2(
+  method: string,
+  pathname: string,
+  status: number,
+  body: string,
+  type = 'application/json',
+  cut?: Observed['cut'],
+): Observed {
+  return {
+    seq: ++seq,
+    started: Date.now(),
+    method,
+    url: `http://127.0.0.1:8/api/v2${pathname}`,
+    requestHeaders: {},
+    response: { status, headers: { 'content-type': type }, body: Buffer.from(body), truncated: false, elapsedMs: 1 },
+    ...(cut ? { cut } : {}),
+  };
 }
 
 test('an event stream is compared with polling only when it was read to a terminal status', () => {
   const job = '0b7c2d4e-6f80-4a1b-9c3d-5e7f9a1b3c5d';
   const j = new PassiveJudge({ surface: 'local', baseUrl: 'http://127.0.0.1:8' });
   // The reader left before the end: not judged, though polling later reads the job finished otherwise.
-  j.exchange(v2('GET', `/jobs/${job}/events`, 200, 'event: status\ndata: {"status":"running"}\n\n', 'text/event-stream', 'reader'));
-  j.exchange(v2('GET', `/jobs/${job}`, 200, JSON.stringify({ id: job, status: 'failed', created_at: '2026-01-01T00:00:00Z', expires_at: '2026-02-01T00:00:00Z', outputs: [], urls: { self: `http://127.0.0.1:8/api/v2/jobs/${job}` } })));
+  j.exchange(
+    v2(
+      'GET',
+      `/jobs/${job}/events`,
+      200,
+      'event: status\ndata: {"status":"running"}\n\n',
+      'text/event-stream',
+      'reader',
+    ),
+  );
+  j.exchange(
+    v2(
+      'GET',
+      `/jobs/${job}`,
+      200,
+      JSON.stringify({
+        id: job,
+        status: 'failed',
+        created_at: '2026-01-01T00:00:00Z',
+        expires_at: '2026-02-01T00:00:00Z',
+        outputs: [],
+        urls: { self: `http://127.0.0.1:8/api/v2/jobs/${job}` },
+      }),
+    ),
+  );
   assert.equal(j.results.filter((r) => r.rule === 'V2.JOB.EVENTS_AGREE').length, 0);
   // Read to its end, naming another terminal status than polling: broken.
-  j.exchange(v2('GET', `/jobs/${job}/events`, 200, 'event: status\ndata: {"status":"running"}\n\nevent: status\ndata: {"status":"succeeded"}\n\n', 'text/event-stream'));
+  j.exchange(
+    v2(
+      'GET',
+      `/jobs/${job}/events`,
+      200,
+      'event: status\ndata: {"status":"running"}\n\nevent: status\ndata: {"status":"succeeded"}\n\n',
+      'text/event-stream',
+    ),
+  );
   assert.equal(broken(j, 'V2.JOB.EVENTS_AGREE').length, 1);
 });
 
 test('exchanges off the server are listed, not judged; a report shows no credential, and a rule no exchange exercised reads not exercised', () => {
   const j = new PassiveJudge({ surface: 'router', baseUrl: ROUTER });
-  j.exchange({ seq: ++seq, started: Date.now(), method: 'GET', url: 'https://cdn.example/x.png', requestHeaders: {}, response: { status: 200, headers: {}, body: Buffer.alloc(0), truncated: false, elapsedMs: 1 } });
+  j.exchange({
+    seq: ++seq,
+    started: Date.now(),
+    method: 'GET',
+    url: 'https://cdn.example/x.png',
+    requestHeaders: {},
+    response: { status: 200, headers: {}, body: Buffer.alloc(0), truncated: false, elapsedMs: 1 },
+  });
   j.exchange({ ...routerRun('k9', undefined, '{}'), url: `${ROUTER}/v2/nothing-here` });
   j.exchange(routerRun('k3', undefined, '{"images":[]}'));
   j.exchange(routerRun('k3', undefined, '{"images":[]}'));
-  assert.deepEqual(j.unplaced.map((u) => u.why.split(' ')[0]), ['another', 'no']);
-  const report = passiveReport(j, { source: 'har', from: 'unit.har', target: { name: 'unit', base_url: ROUTER }, brand: 'Comfy' });
+  assert.deepEqual(
+    j.unplaced.map((u) => u.why.split(' ')[0]),
+    ['another', 'no'],
+  );
+  const report = passiveReport(j, {
+    source: 'har',
+    from: 'unit.har',
+    target: { name: 'unit', base_url: ROUTER },
+    brand: 'Comfy',
+  });
   assert.equal(report.mode, 'passive');
   assert.deepEqual(report.summary.must_failed, ['ROUTER.IDEM.REPLAY']);
   assert.equal(report.summary.verdict, 'fail');
@@ -152,14 +241,41 @@ test('a HAR from any recorder reads back: bodies in base64 or text, a body left 
     log: {
       version: '1.2',
       entries: [
-        { startedDateTime: '2026-01-01T00:00:01.000Z', request: { method: 'get', url: 'http://h/a', headers: [{ name: 'Authorization', value: 'Bearer x' }, { name: ':authority', value: 'h' }] }, response: { status: 200, headers: [{ name: 'Content-Type', value: 'application/json' }], content: { size: 2, text: 'e30=', encoding: 'base64' } } },
-        { startedDateTime: '2026-01-01T00:00:00.000Z', request: { method: 'GET', url: 'http://h/b', headers: [] }, response: { status: 200, headers: [], content: { size: 10 } } },
-        { startedDateTime: '2026-01-01T00:00:02.000Z', request: { method: 'GET', url: 'ws://h/ws', headers: [] }, response: { status: 101, headers: [], content: { size: 0 } }, _webSocketMessages: [{ type: 'receive', time: 1767225602.5, opcode: 1, data: '{"type":"status","data":{}}' }] },
+        {
+          startedDateTime: '2026-01-01T00:00:01.000Z',
+          request: {
+            method: 'get',
+            url: 'http://h/a',
+            headers: [
+              { name: 'Authorization', value: 'Bearer x' },
+              { name: ':authority', value: 'h' },
+            ],
+          },
+          response: {
+            status: 200,
+            headers: [{ name: 'Content-Type', value: 'application/json' }],
+            content: { size: 2, text: 'e30=', encoding: 'base64' },
+          },
+        },
+        {
+          startedDateTime: '2026-01-01T00:00:00.000Z',
+          request: { method: 'GET', url: 'http://h/b', headers: [] },
+          response: { status: 200, headers: [], content: { size: 10 } },
+        },
+        {
+          startedDateTime: '2026-01-01T00:00:02.000Z',
+          request: { method: 'GET', url: 'ws://h/ws', headers: [] },
+          response: { status: 101, headers: [], content: { size: 0 } },
+          _webSocketMessages: [{ type: 'receive', time: 1767225602.5, opcode: 1, data: '{"type":"status","data":{}}' }],
+        },
       ],
     },
   };
   const got = observedFromHar(har);
-  assert.deepEqual(got.map((e) => e.url), ['http://h/b', 'http://h/a', 'ws://h/ws']);
+  assert.deepEqual(
+    got.map((e) => e.url),
+    ['http://h/b', 'http://h/a', 'ws://h/ws'],
+  );
   assert.equal(got[1].response!.body.toString(), '{}');
   assert.equal(got[1].requestHeaders.authorization, 'Bearer x');
   assert.equal(got[1].requestHeaders[':authority'], undefined);

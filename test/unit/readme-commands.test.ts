@@ -14,7 +14,16 @@ import path from 'node:path';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const BIN = path.join(ROOT, 'bin/workflow-conformance.mjs');
 // Flags Playwright takes, which `run` hands on (run --help says so).
-const PLAYWRIGHT_FLAGS = new Set(['--grep', '--workers', '--project', '--list', '--repeat-each', '--retries', '--reporter', '--timeout']);
+const PLAYWRIGHT_FLAGS = new Set([
+  '--grep',
+  '--workers',
+  '--project',
+  '--list',
+  '--repeat-each',
+  '--retries',
+  '--reporter',
+  '--timeout',
+]);
 // The package scripts that are the CLI under another name (package.json "scripts").
 const SCRIPT_COMMANDS: Record<string, string[]> = {
   conformance: ['run'],
@@ -25,7 +34,13 @@ const SCRIPT_COMMANDS: Record<string, string[]> = {
 };
 
 /** README.md and every page of docs/, as paths relative to the repository. */
-const PAGES = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+const PAGES = [
+  'README.md',
+  ...readdirSync(path.join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
 const TEXT = new Map(PAGES.map((p) => [p, readFileSync(path.join(ROOT, p), 'utf8')]));
 
 interface Shown {
@@ -43,8 +58,13 @@ function shownCommands(): Shown[] {
   const out: Shown[] = [];
   for (const [page, text] of TEXT) {
     const blocks = [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
-    const lines = blocks.flatMap((b) => b.split('\n')).map((l) => l.replace(/\s+#.*$/, '').trim()).filter(Boolean);
-    const inline = [...prose(text).matchAll(/`((?:npx )?workflow-conformance [a-z][^`]*|npm run [a-z][^`]*)`/g)].map((m) => m[1]);
+    const lines = blocks
+      .flatMap((b) => b.split('\n'))
+      .map((l) => l.replace(/\s+#.*$/, '').trim())
+      .filter(Boolean);
+    const inline = [...prose(text).matchAll(/`((?:npx )?workflow-conformance [a-z][^`]*|npm run [a-z][^`]*)`/g)].map(
+      (m) => m[1],
+    );
     for (const line of [...lines, ...inline]) out.push({ page, line });
   }
   return out;
@@ -57,7 +77,14 @@ function words(line: string): string[] {
 const helps = new Map<string, string>();
 function helpOf(command: string[]): string {
   const key = command.join(' ');
-  if (!helps.has(key)) helps.set(key, execFileSync(process.execPath, [BIN, ...command, '--help'], { encoding: 'utf8', env: { ...process.env, NODE_NO_WARNINGS: '1' } }));
+  if (!helps.has(key))
+    helps.set(
+      key,
+      execFileSync(process.execPath, [BIN, ...command, '--help'], {
+        encoding: 'utf8',
+        env: { ...process.env, NODE_NO_WARNINGS: '1' },
+      }),
+    );
   return helps.get(key)!;
 }
 
@@ -73,7 +100,13 @@ function assertTakes(where: string, command: string[], args: string[]): void {
 
 test('the pages checked are the README and every page of docs/', () => {
   assert.ok(PAGES.length >= 6, `found ${PAGES.join(', ')}`);
-  for (const page of ['docs/gating-your-server.md', 'docs/reading-a-report.md', 'docs/load-and-bench.md', 'docs/writing-a-check.md', 'docs/self-test.md']) {
+  for (const page of [
+    'docs/gating-your-server.md',
+    'docs/reading-a-report.md',
+    'docs/load-and-bench.md',
+    'docs/writing-a-check.md',
+    'docs/self-test.md',
+  ]) {
     assert.ok(PAGES.includes(page), `${page} is missing`);
   }
 });
@@ -81,7 +114,10 @@ test('the pages checked are the README and every page of docs/', () => {
 test('each workflow-conformance command in the README and docs exists and takes the flags it is shown with', () => {
   const shown = shownCommands().filter((s) => words(s.line).includes('workflow-conformance'));
   assert.ok(shown.length >= 15, `found ${shown.length} command lines`);
-  assert.ok(shown.some((s) => s.page !== 'README.md'), 'no command found under docs/');
+  assert.ok(
+    shown.some((s) => s.page !== 'README.md'),
+    'no command found under docs/',
+  );
   for (const { page, line } of shown) {
     const w = words(line);
     const at = w.findIndex((x) => x === 'workflow-conformance');
@@ -94,7 +130,9 @@ test('each workflow-conformance command in the README and docs exists and takes 
 });
 
 test('each npm run in the README and docs names a script of this package, and hands the CLI only flags it takes', () => {
-  const scripts = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const scripts = (
+    JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+  ).scripts;
   let named = 0;
   for (const [page, text] of TEXT) {
     for (const m of text.matchAll(/npm run ([a-z][\w:-]*)/g)) {
@@ -119,7 +157,11 @@ test('each npm run in the README and docs names a script of this package, and ha
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
 function anchorOf(heading: string): string {
-  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-');
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
 }
 
 function anchorsOf(text: string): Set<string> {
@@ -135,7 +177,10 @@ test('every relative link in the README and docs points at a file that exists, a
       links++;
       const [file, anchor] = target.split('#') as [string, string | undefined];
       const resolved = file === '' ? page : path.posix.normalize(path.posix.join(path.posix.dirname(page), file));
-      assert.ok(!resolved.startsWith('..') && existsSync(path.join(ROOT, resolved)), `${page}: link ${target} points at ${resolved}, which does not exist`);
+      assert.ok(
+        !resolved.startsWith('..') && existsSync(path.join(ROOT, resolved)),
+        `${page}: link ${target} points at ${resolved}, which does not exist`,
+      );
       if (anchor !== undefined && resolved.endsWith('.md')) {
         const text = TEXT.get(resolved) ?? readFileSync(path.join(ROOT, resolved), 'utf8');
         assert.ok(anchorsOf(text).has(anchor), `${page}: link ${target}: ${resolved} has no heading #${anchor}`);
@@ -154,7 +199,13 @@ test('every code block of the README and docs is closed', () => {
 });
 
 test('the anchor of a heading is read as GitHub writes it', () => {
-  assert.equal(anchorOf('Adopting the gate on a server that is not conformant yet'), 'adopting-the-gate-on-a-server-that-is-not-conformant-yet');
+  assert.equal(
+    anchorOf('Adopting the gate on a server that is not conformant yet'),
+    'adopting-the-gate-on-a-server-that-is-not-conformant-yet',
+  );
   assert.equal(anchorOf('Benchmark: `npm run bench`'), 'benchmark-npm-run-bench');
-  assert.equal(anchorOf('What a failure rests on: seed statements and locators'), 'what-a-failure-rests-on-seed-statements-and-locators');
+  assert.equal(
+    anchorOf('What a failure rests on: seed statements and locators'),
+    'what-a-failure-rests-on-seed-statements-and-locators',
+  );
 });

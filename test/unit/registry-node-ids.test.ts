@@ -23,8 +23,15 @@ test('every generated id is sendable and travels as one path segment that decode
 test('ids that cannot be a segment are never generated, and awkward characters are', () => {
   for (const id of ['', '.', '..', '\uD800']) assert.equal(sendable(id), false, JSON.stringify(id));
   const sample = fc.sample(nodeIdArbitrary(), { numRuns: 400, seed: 7 });
-  for (const ch of ['/', '%', ' ', '?', '#']) assert.ok(sample.some((id) => id.includes(ch)), `no id with ${JSON.stringify(ch)}`);
-  assert.ok(sample.some((id) => id.length >= 200), 'no long id');
+  for (const ch of ['/', '%', ' ', '?', '#'])
+    assert.ok(
+      sample.some((id) => id.includes(ch)),
+      `no id with ${JSON.stringify(ch)}`,
+    );
+  assert.ok(
+    sample.some((id) => id.length >= 200),
+    'no long id',
+  );
   assert.ok(AWKWARD.includes('%zz'));
 });
 

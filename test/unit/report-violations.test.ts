@@ -9,10 +9,42 @@ import type { Rule } from '../../lib/rules.ts';
 import type { CheckResult } from '../../lib/results.ts';
 
 const rules: Rule[] = [
-  { id: 'V2.ERR.CODE_STATUS', level: 'MUST', surfaces: ['local'], seed: 'W § Errors', source: 'seed', seed_refs: [], summary: 'codes' },
-  { id: 'V2.ERR.LIST_REFUSALS', level: 'MUST', surfaces: ['local'], seed: 'W § Errors', source: 'seed', seed_refs: [], summary: 'list' },
-  { id: 'V2.ASSET.FIELDS', level: 'MUST', surfaces: ['local'], seed: 'W § Asset', source: 'seed', seed_refs: [], summary: 'fields' },
-  { id: 'ROUTER.X', level: 'SHOULD', surfaces: ['local'], seed: 'R', source: 'public-docs', seed_refs: [], summary: 'x' },
+  {
+    id: 'V2.ERR.CODE_STATUS',
+    level: 'MUST',
+    surfaces: ['local'],
+    seed: 'W § Errors',
+    source: 'seed',
+    seed_refs: [],
+    summary: 'codes',
+  },
+  {
+    id: 'V2.ERR.LIST_REFUSALS',
+    level: 'MUST',
+    surfaces: ['local'],
+    seed: 'W § Errors',
+    source: 'seed',
+    seed_refs: [],
+    summary: 'list',
+  },
+  {
+    id: 'V2.ASSET.FIELDS',
+    level: 'MUST',
+    surfaces: ['local'],
+    seed: 'W § Asset',
+    source: 'seed',
+    seed_refs: [],
+    summary: 'fields',
+  },
+  {
+    id: 'ROUTER.X',
+    level: 'SHOULD',
+    surfaces: ['local'],
+    seed: 'R',
+    source: 'public-docs',
+    seed_refs: [],
+    summary: 'x',
+  },
 ];
 const catalog = new Map(rules.map((r) => [r.id, r]));
 const broke = (rule: string, op: string, what: string, expected: string, received: string): CheckResult => ({
@@ -21,9 +53,22 @@ const broke = (rule: string, op: string, what: string, expected: string, receive
   what,
   expected,
   received,
-  exchange: { operationId: op, method: 'GET', url: `http://127.0.0.1:1/api/v2/${op}`, status: Number(received.slice(0, 3)) || 200, curl: `curl -sS -i 'http://127.0.0.1:1/api/v2/${op}'` },
+  exchange: {
+    operationId: op,
+    method: 'GET',
+    url: `http://127.0.0.1:1/api/v2/${op}`,
+    status: Number(received.slice(0, 3)) || 200,
+    curl: `curl -sS -i 'http://127.0.0.1:1/api/v2/${op}'`,
+  },
 });
-const outcome = (title: string, rulesDeclared: string[], results: CheckResult[]): TestOutcome => ({ title, surface: 'local', status: 'failed', rules: rulesDeclared, results, errors: [] });
+const outcome = (title: string, rulesDeclared: string[], results: CheckResult[]): TestOutcome => ({
+  title,
+  surface: 'local',
+  status: 'failed',
+  rules: rulesDeclared,
+  results,
+  errors: [],
+});
 
 test('a failing cell lists each distinct violation with its operation, expected, received and curl', () => {
   const m = buildMatrix({
@@ -31,12 +76,46 @@ test('a failing cell lists each distinct violation with its operation, expected,
     surfacesRun: new Set(['local']),
     familyRun: () => true,
     outcomes: [
-      outcome('range', ['V2.ERR.LIST_REFUSALS'], [broke('V2.ERR.CODE_STATUS', 'getAssetContent', 'getAssetContent 502: error code "upstream_error" sent with the wrong HTTP status', 'HTTP 500 for "upstream_error"', 'HTTP 502')]),
-      outcome('list', ['V2.ERR.LIST_REFUSALS'], [
-        broke('V2.ERR.CODE_STATUS', 'listJobs', 'listJobs 400: error code "invalid_request" sent with the wrong HTTP status', 'HTTP 422 for "invalid_request"', 'HTTP 400'),
-        broke('V2.ERR.CODE_STATUS', 'listJobs', 'listJobs 400: error code "invalid_request" sent with the wrong HTTP status', 'HTTP 422 for "invalid_request"', 'HTTP 400'),
-        broke('V2.ERR.LIST_REFUSALS', 'listJobs', 'the job list with limit=0', '422 invalid_request', '400 invalid_request'),
-      ]),
+      outcome(
+        'range',
+        ['V2.ERR.LIST_REFUSALS'],
+        [
+          broke(
+            'V2.ERR.CODE_STATUS',
+            'getAssetContent',
+            'getAssetContent 502: error code "upstream_error" sent with the wrong HTTP status',
+            'HTTP 500 for "upstream_error"',
+            'HTTP 502',
+          ),
+        ],
+      ),
+      outcome(
+        'list',
+        ['V2.ERR.LIST_REFUSALS'],
+        [
+          broke(
+            'V2.ERR.CODE_STATUS',
+            'listJobs',
+            'listJobs 400: error code "invalid_request" sent with the wrong HTTP status',
+            'HTTP 422 for "invalid_request"',
+            'HTTP 400',
+          ),
+          broke(
+            'V2.ERR.CODE_STATUS',
+            'listJobs',
+            'listJobs 400: error code "invalid_request" sent with the wrong HTTP status',
+            'HTTP 422 for "invalid_request"',
+            'HTTP 400',
+          ),
+          broke(
+            'V2.ERR.LIST_REFUSALS',
+            'listJobs',
+            'the job list with limit=0',
+            '422 invalid_request',
+            '400 invalid_request',
+          ),
+        ],
+      ),
     ],
   });
   const codes = m.rows.find((r) => r.id === 'V2.ERR.CODE_STATUS')!.results.local!;
@@ -53,19 +132,45 @@ test('a failing cell lists each distinct violation with its operation, expected,
 });
 
 test('red tests are grouped by cause: the rule the test declares comes before the always-on rule the same answer broke', () => {
-  const fields = (n: number) => broke('V2.ASSET.FIELDS', 'postAssets', 'postAssets 201: `id` is not a UUID', 'a UUID', `"asset-${n}"`);
+  const fields = (n: number) =>
+    broke('V2.ASSET.FIELDS', 'postAssets', 'postAssets 201: `id` is not a UUID', 'a UUID', `"asset-${n}"`);
   const causes = causesOf(
     [
       ...[1, 2, 3].map((n) => outcome(`t${n}`, ['V2.ERR.LIST_REFUSALS'], [fields(n)])),
-      outcome('list', ['V2.ERR.LIST_REFUSALS'], [
-        broke('V2.ERR.CODE_STATUS', 'listJobs', 'listJobs 400: error code "invalid_request" sent with the wrong HTTP status', 'HTTP 422 for "invalid_request"', 'HTTP 400'),
-        broke('V2.ERR.LIST_REFUSALS', 'listJobs', 'the job list with limit=0', '422 invalid_request', '400 invalid_request'),
-      ]),
+      outcome(
+        'list',
+        ['V2.ERR.LIST_REFUSALS'],
+        [
+          broke(
+            'V2.ERR.CODE_STATUS',
+            'listJobs',
+            'listJobs 400: error code "invalid_request" sent with the wrong HTTP status',
+            'HTTP 422 for "invalid_request"',
+            'HTTP 400',
+          ),
+          broke(
+            'V2.ERR.LIST_REFUSALS',
+            'listJobs',
+            'the job list with limit=0',
+            '422 invalid_request',
+            '400 invalid_request',
+          ),
+        ],
+      ),
       // A SHOULD finding alone never makes a test red (nor a cause).
       { ...outcome('should', ['ROUTER.X'], [broke('ROUTER.X', 'x', 'x', 'a', 'b')]), status: 'passed' },
     ],
     catalog,
   );
-  assert.deepEqual(causes.map((c) => [c.rule, c.tests]), [['V2.ASSET.FIELDS', 3], ['V2.ERR.LIST_REFUSALS', 1]]);
-  assert.match(causeLine(causes[0]), /^3 tests fail because `V2\.ASSET\.FIELDS` \(MUST, seed: W § Asset\) broke: postAssets 201: `id` is not a UUID — expected a UUID/);
+  assert.deepEqual(
+    causes.map((c) => [c.rule, c.tests]),
+    [
+      ['V2.ASSET.FIELDS', 3],
+      ['V2.ERR.LIST_REFUSALS', 1],
+    ],
+  );
+  assert.match(
+    causeLine(causes[0]),
+    /^3 tests fail because `V2\.ASSET\.FIELDS` \(MUST, seed: W § Asset\) broke: postAssets 201: `id` is not a UUID — expected a UUID/,
+  );
 });

@@ -11,11 +11,14 @@ import { runLikeATest } from './run-like-a-test.ts';
 const outcomes = (e: TestEvidence, rule: string) => e.results.filter((r) => r.rule === rule).map((r) => r.outcome);
 
 test('a broken check in the middle of a test leaves the later independent rules judged', async () => {
-  const { evidence, thrown } = await runLikeATest(['V2.ASSET.DEDUP', 'V2.ASSET.FIELDS', 'V2.ASSET.IMMUTABLE'], async () => {
-    check('V2.ASSET.DEDUP', false, { what: 'created_new on a second upload', expected: 'false', received: true });
-    check('V2.ASSET.FIELDS', true, { what: 'size_bytes', expected: '1', received: 1 });
-    check('V2.ASSET.IMMUTABLE', false, { what: 'the bytes served', expected: 'the upload', received: 'other bytes' });
-  });
+  const { evidence, thrown } = await runLikeATest(
+    ['V2.ASSET.DEDUP', 'V2.ASSET.FIELDS', 'V2.ASSET.IMMUTABLE'],
+    async () => {
+      check('V2.ASSET.DEDUP', false, { what: 'created_new on a second upload', expected: 'false', received: true });
+      check('V2.ASSET.FIELDS', true, { what: 'size_bytes', expected: '1', received: 1 });
+      check('V2.ASSET.IMMUTABLE', false, { what: 'the bytes served', expected: 'the upload', received: 'other bytes' });
+    },
+  );
   assert.deepEqual(outcomes(evidence, 'V2.ASSET.DEDUP'), ['broken']);
   assert.deepEqual(outcomes(evidence, 'V2.ASSET.FIELDS'), ['held'], 'judged after the broken check');
   assert.deepEqual(outcomes(evidence, 'V2.ASSET.IMMUTABLE'), ['broken'], 'judged (and broken) after the broken check');
@@ -65,6 +68,9 @@ test('not judged is recorded with its reason, and is not a broken check', async 
 test('outside a test (no log) a broken check throws at once, and a misspelt rule id fails even when the check holds', () => {
   assert.throws(() => check('V2.ASSET.DEDUP', false, { what: 'x', expected: 'y', received: 'z' }), RuleViolation);
   assert.equal(check('V2.ASSET.DEDUP', true, { what: 'x', expected: 'y', received: 'z' }), true);
-  // @ts-expect-error: an unknown rule id is a type error, and a load-time error as well
-  assert.throws(() => check('V2.ASSET.NO_SUCH_RULE', true, { what: 'x', expected: 'y', received: 'z' }), /not in contracts\/rules\.yaml/);
+  assert.throws(
+    // @ts-expect-error: an unknown rule id is a type error, and a load-time error as well
+    () => check('V2.ASSET.NO_SUCH_RULE', true, { what: 'x', expected: 'y', received: 'z' }),
+    /not in contracts\/rules\.yaml/,
+  );
 });

@@ -15,7 +15,8 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 test('lib/rule-ids.ts and lib/rule-catalog.ts are generated from the current contracts/rules.yaml (npm run rules:types regenerates them)', () => {
   const want = ruleTypeSources(readFileSync(path.join(ROOT, 'contracts/rules.yaml'), 'utf8'));
   assert.deepEqual(Object.keys(want).sort(), ['lib/rule-catalog.ts', 'lib/rule-ids.ts']);
-  for (const [file, text] of Object.entries(want)) assert.equal(readFileSync(path.join(ROOT, file), 'utf8'), text, `${file} is stale: run npm run rules:types`);
+  for (const [file, text] of Object.entries(want))
+    assert.equal(readFileSync(path.join(ROOT, file), 'utf8'), text, `${file} is stale: run npm run rules:types`);
 });
 
 test('the typed catalog holds every rule as the YAML states it, and the run reads that catalog', () => {

@@ -7,7 +7,10 @@ import { Redactor } from '../../lib/redact.ts';
 import { closeTest } from '../../fixtures/evidence.ts';
 
 /** Runs `body` the way the fixture does, and returns what the reporter would receive. */
-export async function runLikeATest(declared: string[], body: (recorder: Recorder) => Promise<void>): Promise<{ evidence: TestEvidence; thrown?: Error; status: string }> {
+export async function runLikeATest(
+  declared: string[],
+  body: (recorder: Recorder) => Promise<void>,
+): Promise<{ evidence: TestEvidence; thrown?: Error; status: string }> {
   const log = new ResultLog();
   const recorder = new Recorder(new Redactor([]));
   const attachments: Array<{ name: string; body: string }> = [];

@@ -6,7 +6,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { describeCopy, findCopies, indexSeeds, indexSeedText, projectFiles, scanProject, type SeedIndex } from '../../lib/seeds/copies.ts';
+import {
+  describeCopy,
+  findCopies,
+  indexSeeds,
+  indexSeedText,
+  projectFiles,
+  scanProject,
+  type SeedIndex,
+} from '../../lib/seeds/copies.ts';
 import { ALLOWED_SEED_PHRASES } from '../../lib/seeds/allowed-phrases.ts';
 import { defaultSeedsDir, loadSeeds, refKey, resolveRef } from '../../lib/seeds/statements.ts';
 import { loadTrace } from '../../lib/seeds/trace.ts';
@@ -15,7 +23,10 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const dir = defaultSeedsDir();
 let cached: SeedIndex | undefined;
 const seedIndex = (): SeedIndex => {
-  assert.ok(dir, 'the seeds are not beside this checkout (../shared/seeds): set SEEDS_DIR to the folder holding 000_*.txt and 001_*.txt to scan for copied seed text');
+  assert.ok(
+    dir,
+    'the seeds are not beside this checkout (../shared/seeds): set SEEDS_DIR to the folder holding 000_*.txt and 001_*.txt to scan for copied seed text',
+  );
   cached ??= indexSeeds(dir);
   assert.ok(cached, `${dir} lacks one of the two seed documents (000_*.txt, 001_*.txt)`);
   return cached;
@@ -27,7 +38,9 @@ test('no file of the project repeats eight or more consecutive words of seed pro
   const cpu = process.cpuUsage();
   const { files, copies } = scanProject(index, ROOT, ALLOWED_SEED_PHRASES);
   const used = process.cpuUsage(cpu);
-  t.diagnostic(`${files} files scanned in ${Math.round(performance.now() - started)} ms (${Math.round((used.user + used.system) / 1000)} ms CPU)`);
+  t.diagnostic(
+    `${files} files scanned in ${Math.round(performance.now() - started)} ms (${Math.round((used.user + used.system) / 1000)} ms CPU)`,
+  );
   assert.ok(files > 100, `only ${files} files listed by git ls-files under ${ROOT}`);
   assert.deepEqual(
     copies.map(describeCopy),
@@ -63,7 +76,9 @@ const FAKE_SEED = [
 test('counting: a copied sentence is found with its line and seed line; headings, backquoted text, lists and cell borders are not copies', () => {
   const index = indexSeedText({ W: FAKE_SEED });
   const scan = (text: string) => findCopies(index, 'x.ts', text);
-  const copied = scan('const a = 1;\n// Note: a client that sends the same key twice within\n// the window gets the first answer.\n');
+  const copied = scan(
+    'const a = 1;\n// Note: a client that sends the same key twice within\n// the window gets the first answer.\n',
+  );
   assert.deepEqual(
     copied.map((c) => [c.line, c.endLine, c.seed, c.seedLine, c.length]),
     [[2, 3, 'W', 5, 15]],
@@ -78,7 +93,11 @@ test('counting: a copied sentence is found with its line and seed line; headings
   // A wire literal the seed puts in backquotes may be repeated as it is ...
   assert.deepEqual(scan("detail: 'the detail text that the server must send word for word here'"), []);
   // ... but the prose around it still counts when the run carries eight words of it.
-  assert.equal(scan('the error names the field e g the detail text that the server must send word for word here and nothing more').length, 1);
+  assert.equal(
+    scan('the error names the field e g the detail text that the server must send word for word here and nothing more')
+      .length,
+    1,
+  );
   // Fewer than three function words: a list of names, not a sentence.
   assert.deepEqual(scan('alpha beta gamma delta epsilon zeta eta theta iota kappa'), []);
   // A table-cell border ends a run.
@@ -87,7 +106,10 @@ test('counting: a copied sentence is found with its line and seed line; headings
   // The allow-list covers a run only as a whole.
   const allowed = [{ phrase: 'the number is never negative and is rounded down', why: 'test' }];
   assert.deepEqual(findCopies(index, 'x.ts', 'So: the number is never negative and is rounded down.', allowed), []);
-  assert.equal(findCopies(index, 'x.ts', 'the number is never negative and is rounded down to a whole', allowed).length, 1);
+  assert.equal(
+    findCopies(index, 'x.ts', 'the number is never negative and is rounded down to a whole', allowed).length,
+    1,
+  );
 });
 
 test('the guard catches a real statement planted in a file and passes the same statement reworded (its trace paraphrase)', () => {
@@ -101,14 +123,24 @@ test('the guard catches a real statement planted in a file and passes the same s
   assert.ok(pick && typeof pick.hit !== 'string', 'no trace statement is long enough to plant');
   const copied = findCopies(index, 'planted.ts', file(pick.hit.text));
   assert.equal(copied.length, 1, describeCopy(copied[0]));
-  assert.match(describeCopy(copied[0]), new RegExp(`^planted\\.ts:3 repeats \\d+ words of ${pick.hit.seed}:${pick.hit.line}: `));
-  assert.deepEqual(findCopies(index, 'reworded.ts', file(pick.e.says)).map(describeCopy), [], `${refKey(pick.e)}'s paraphrase`);
+  assert.match(
+    describeCopy(copied[0]),
+    new RegExp(`^planted\\.ts:3 repeats \\d+ words of ${pick.hit.seed}:${pick.hit.line}: `),
+  );
+  assert.deepEqual(
+    findCopies(index, 'reworded.ts', file(pick.e.says)).map(describeCopy),
+    [],
+    `${refKey(pick.e)}'s paraphrase`,
+  );
 });
 
 test('each allowed phrase says why it must stay, and is still a seed phrase (a stale entry goes)', () => {
   const index = seedIndex();
   for (const a of ALLOWED_SEED_PHRASES) {
     assert.ok(a.why.trim().length > 10, `${a.phrase}: give the reason`);
-    assert.ok(findCopies(index, 'allowed', a.phrase).length > 0, `${a.phrase}: no longer a seed phrase; remove it from the list`);
+    assert.ok(
+      findCopies(index, 'allowed', a.phrase).length > 0,
+      `${a.phrase}: no longer a seed phrase; remove it from the list`,
+    );
   }
 });

@@ -7,7 +7,17 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { defaultSeedsDir, fingerprint, loadSeeds, refKey, resolveRef, seedFile, sentences, statementsOf, type SeedStatements } from '../../lib/seeds/statements.ts';
+import {
+  defaultSeedsDir,
+  fingerprint,
+  loadSeeds,
+  refKey,
+  resolveRef,
+  seedFile,
+  sentences,
+  statementsOf,
+  type SeedStatements,
+} from '../../lib/seeds/statements.ts';
 import { loadTrace, parseTrace } from '../../lib/seeds/trace.ts';
 import { loadRules, parseRules } from '../../lib/rules.ts';
 import { textOf } from '../../lib/values.ts';
@@ -21,7 +31,20 @@ const seeds = (): SeedStatements => {
 };
 
 test('a statement is a sentence or a table row: header and rule rows, list markers and "e.g." do not make statements', () => {
-  const doc = ['# Title', '', '## Part', '### Sub', '', 'First thing, e.g. a cat. Second `thing` here! Third (aside).', '', '| a | b |', '| - | - |', '| 1 | 2 |', '', '1. Listed one. Listed two.'].join('\n');
+  const doc = [
+    '# Title',
+    '',
+    '## Part',
+    '### Sub',
+    '',
+    'First thing, e.g. a cat. Second `thing` here! Third (aside).',
+    '',
+    '| a | b |',
+    '| - | - |',
+    '| 1 | 2 |',
+    '',
+    '1. Listed one. Listed two.',
+  ].join('\n');
   const got = statementsOf('W', doc);
   assert.deepEqual(
     got.map((s) => [s.line, s.section, s.text]),
@@ -51,7 +74,10 @@ test('a changed seed shows: the locator no longer resolves and the message names
   }
   const changed = loadSeeds(copy)!;
   assert.equal(typeof resolveRef(s, first), 'object');
-  assert.match(textOf(resolveRef(changed, first)), new RegExp(`W:${first.line} has no statement with fingerprint ${first.sha}`));
+  assert.match(
+    textOf(resolveRef(changed, first)),
+    new RegExp(`W:${first.line} has no statement with fingerprint ${first.sha}`),
+  );
   assert.match(textOf(resolveRef(s, { ...first, line: first.line + 1000 })), /holds no statement/);
 });
 
@@ -63,7 +89,8 @@ test('every rule has seed_refs, and each resolves to the statement it names (sec
     for (const ref of rule.seed_refs) {
       const hit = resolveRef(s, ref);
       if (typeof hit === 'string') problems.push(`${rule.id}: ${hit}`);
-      else if (hit.section !== ref.section) problems.push(`${rule.id}: ${refKey(ref)} is in section "${hit.section}", not "${ref.section}"`);
+      else if (hit.section !== ref.section)
+        problems.push(`${rule.id}: ${refKey(ref)} is in section "${hit.section}", not "${ref.section}"`);
     }
   }
   assert.deepEqual(problems, []);
@@ -76,8 +103,14 @@ test('a rule resting on the public documents or an assumption is SHOULD and says
     if (rule.source !== 'seed' && !rule.assumes) problems.push(`${rule.id}: source ${rule.source} without "assumes"`);
   }
   assert.deepEqual(problems, []);
-  assert.throws(() => parseRules('rules:\n  - {id: V2.X, level: MUST, surfaces: [local], seed: s, summary: t, sumary: u}'), /unknown key sumary/);
-  assert.throws(() => parseRules('rules:\n  - {id: V2.X, level: MUST, surfaces: [local], seed: s, summary: t, source: folklore}'), /source/);
+  assert.throws(
+    () => parseRules('rules:\n  - {id: V2.X, level: MUST, surfaces: [local], seed: s, summary: t, sumary: u}'),
+    /unknown key sumary/,
+  );
+  assert.throws(
+    () => parseRules('rules:\n  - {id: V2.X, level: MUST, surfaces: [local], seed: s, summary: t, source: folklore}'),
+    /source/,
+  );
 });
 
 test('the seed trace holds every statement of both seeds once, under its own section, and every locator resolves', () => {
@@ -87,17 +120,22 @@ test('the seed trace holds every statement of both seeds once, under its own sec
   const got = trace.map(refKey);
   const dupes = got.filter((k, i) => got.indexOf(k) !== i);
   assert.deepEqual(dupes, [], 'statements listed twice');
-  assert.deepEqual(want.filter((k) => !got.includes(k)), [], 'statements missing from contracts/seed-trace.yaml');
+  assert.deepEqual(
+    want.filter((k) => !got.includes(k)),
+    [],
+    'statements missing from contracts/seed-trace.yaml',
+  );
   const problems: string[] = [];
   for (const e of trace) {
     const hit = resolveRef(s, e);
     if (typeof hit === 'string') problems.push(hit);
-    else if (hit.section !== e.section) problems.push(`${refKey(e)} is filed under "${e.section}", but is in "${hit.section}"`);
+    else if (hit.section !== e.section)
+      problems.push(`${refKey(e)} is filed under "${e.section}", but is in "${hit.section}"`);
   }
   assert.deepEqual(problems, []);
 });
 
-test('trace and catalog agree: every rule a statement names exists, every rule is named by a statement, and a rule\'s seed_refs are exactly the statements naming it', () => {
+test("trace and catalog agree: every rule a statement names exists, every rule is named by a statement, and a rule's seed_refs are exactly the statements naming it", () => {
   const rules = loadRules();
   const trace = loadTrace();
   const naming = new Map<string, Set<string>>();
@@ -109,7 +147,8 @@ test('trace and catalog agree: every rule a statement names exists, every rule i
     const fromTrace = [...(naming.get(rule.id) ?? [])].sort();
     const fromRule = rule.seed_refs.map(refKey).sort();
     if (fromTrace.length === 0) problems.push(`${rule.id}: no statement of the trace names it`);
-    else if (fromTrace.join() !== fromRule.join()) problems.push(`${rule.id}: seed_refs ${fromRule.join(' ')} but the trace names it at ${fromTrace.join(' ')}`);
+    else if (fromTrace.join() !== fromRule.join())
+      problems.push(`${rule.id}: seed_refs ${fromRule.join(' ')} but the trace names it at ${fromTrace.join(' ')}`);
   }
   assert.deepEqual(problems, []);
 });
@@ -117,16 +156,28 @@ test('trace and catalog agree: every rule a statement names exists, every rule i
 test('the trace format: exactly one of rules, untestable, gap or informative, with a reason; a paraphrase on every entry', () => {
   const ok = 'W:\n  Part:\n    - {at: "W:3:0123456789ab", says: x, rules: [V2.A]}\n';
   assert.equal(parseTrace(ok).length, 1);
-  assert.throws(() => parseTrace('W:\n  Part:\n    - {at: "W:3:0123456789ab", says: x, rules: [V2.A], gap: y}\n'), /exactly one/);
+  assert.throws(
+    () => parseTrace('W:\n  Part:\n    - {at: "W:3:0123456789ab", says: x, rules: [V2.A], gap: y}\n'),
+    /exactly one/,
+  );
   assert.throws(() => parseTrace('W:\n  Part:\n    - {at: "W:3:0123456789ab", rules: [V2.A]}\n'), /says/);
   assert.throws(() => parseTrace('W:\n  Part:\n    - {at: "R:3:0123456789ab", says: x, gap: y}\n'), /"at" must be W/);
-  assert.throws(() => parseTrace('W:\n  Part:\n    - {at: "W:3:0123456789ab", says: x, gap: ""}\n'), /gap must say why/);
+  assert.throws(
+    () => parseTrace('W:\n  Part:\n    - {at: "W:3:0123456789ab", says: x, gap: ""}\n'),
+    /gap must say why/,
+  );
 });
 
 test('the trace paraphrases: no entry repeats eight words in a row of the statement it points at', () => {
   const s = seeds();
-  const words = (t: string) => t.toLowerCase().replace(/[^a-z0-9_ ]+/g, ' ').split(/\s+/).filter(Boolean);
-  const runs = (w: string[]) => new Set(w.slice(0, Math.max(0, w.length - 7)).map((_, i) => w.slice(i, i + 8).join(' ')));
+  const words = (t: string) =>
+    t
+      .toLowerCase()
+      .replace(/[^a-z0-9_ ]+/g, ' ')
+      .split(/\s+/)
+      .filter(Boolean);
+  const runs = (w: string[]) =>
+    new Set(w.slice(0, Math.max(0, w.length - 7)).map((_, i) => w.slice(i, i + 8).join(' ')));
   const copied = loadTrace().flatMap((e) => {
     const hit = resolveRef(s, e);
     if (typeof hit === 'string') return [];

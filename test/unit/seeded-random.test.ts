@@ -36,7 +36,11 @@ test('under one seed, randomUUID, randomBytes, freshNumber and Math.random draw 
 });
 
 test('the code that builds requests (lib, specs, fixtures) draws no randomInt, which a replay does not repeat', () => {
-  const files = execSync('git ls-files lib specs fixtures', { cwd: ROOT, encoding: 'utf8' }).split('\n').filter((f) => f.endsWith('.ts'));
-  const using = files.filter((f) => /\brandomInt\b/.test(readFileSync(path.join(ROOT, f), 'utf8').replace(/\/\/.*$/gm, '')));
+  const files = execSync('git ls-files lib specs fixtures', { cwd: ROOT, encoding: 'utf8' })
+    .split('\n')
+    .filter((f) => f.endsWith('.ts'));
+  const using = files.filter((f) =>
+    /\brandomInt\b/.test(readFileSync(path.join(ROOT, f), 'utf8').replace(/\/\/.*$/gm, '')),
+  );
   assert.deepEqual(using, []);
 });

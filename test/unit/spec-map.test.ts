@@ -30,10 +30,26 @@ test('a listing maps each rule tag to the spec files of its family, and keeps th
       {
         specs: [
           // The JSON reporter writes tags without their `@`.
-          { file: 'v2/a.spec.ts', title: 'one', tags: ['V2.ASSET.DEDUP', 'V2.ASSET.FIELDS', 'slow'], tests: [{ projectName: 'v2-local' }, { projectName: 'v2-cloud' }] },
+          {
+            file: 'v2/a.spec.ts',
+            title: 'one',
+            tags: ['V2.ASSET.DEDUP', 'V2.ASSET.FIELDS', 'slow'],
+            tests: [{ projectName: 'v2-local' }, { projectName: 'v2-cloud' }],
+          },
           { file: 'v2/a.spec.ts', title: 'two', tags: ['V2.JOB.CANCEL'], tests: [{ projectName: 'v2-local' }] },
         ],
-        suites: [{ specs: [{ file: 'v2/b.spec.ts', title: 'nested', tags: ['V2.ASSET.DEDUP', 'ROUTER.AUTH.JWT'], tests: [{ projectName: 'v2-serverless' }] }] }],
+        suites: [
+          {
+            specs: [
+              {
+                file: 'v2/b.spec.ts',
+                title: 'nested',
+                tags: ['V2.ASSET.DEDUP', 'ROUTER.AUTH.JWT'],
+                tests: [{ projectName: 'v2-serverless' }],
+              },
+            ],
+          },
+        ],
       },
       { specs: [{ file: 'router/c.spec.ts', title: 'three', tags: [], tests: [{ projectName: 'router' }] }] },
     ],
@@ -41,8 +57,15 @@ test('a listing maps each rule tag to the spec files of its family, and keeps th
   const m = specMapFromListing(listing, ROOT);
   assert.deepEqual(m.declared.get('V2.ASSET.DEDUP'), ['specs/v2/a.spec.ts', 'specs/v2/b.spec.ts']);
   assert.deepEqual(m.declared.get('V2.JOB.CANCEL'), ['specs/v2/a.spec.ts']);
-  assert.equal(m.declared.get('ROUTER.AUTH.JWT'), undefined, 'a router rule tagged on a v2 test is no router selection');
-  assert.deepEqual(m.declarations.get('specs/v2/a.spec.ts'), [['V2.ASSET.DEDUP', 'V2.ASSET.FIELDS'], ['V2.JOB.CANCEL']]);
+  assert.equal(
+    m.declared.get('ROUTER.AUTH.JWT'),
+    undefined,
+    'a router rule tagged on a v2 test is no router selection',
+  );
+  assert.deepEqual(m.declarations.get('specs/v2/a.spec.ts'), [
+    ['V2.ASSET.DEDUP', 'V2.ASSET.FIELDS'],
+    ['V2.JOB.CANCEL'],
+  ]);
   assert.deepEqual(m.specs.get('v2'), ['specs/v2/a.spec.ts', 'specs/v2/b.spec.ts']);
   assert.deepEqual(m.specs.get('router'), ['specs/router/c.spec.ts']);
 });
@@ -53,11 +76,17 @@ test('a rule declared by tests maps to their spec files and tag, on the surfaces
   assert.ok(!sel.files.includes('specs/v2/assets.spec.ts'));
   assert.equal(sel.tag, '@V2.JOB.LABELS_EXACT');
   const surfaces = loadRules().get('V2.JOB.LABELS_EXACT')!.surfaces;
-  assert.deepEqual(sel.projects, surfaces.filter((s) => ['local', 'cloud', 'serverless'].includes(s)).map((s) => `--project=v2-${s}`));
+  assert.deepEqual(
+    sel.projects,
+    surfaces.filter((s) => ['local', 'cloud', 'serverless'].includes(s)).map((s) => `--project=v2-${s}`),
+  );
 });
 
 test('tests the explorer generates are in the listing with their rule tags', () => {
-  assert.ok(map.declared.get('V2.CONTRACT.BODY')?.includes('specs/v2/explore.spec.ts'), 'the harness runs include the explorer specs');
+  assert.ok(
+    map.declared.get('V2.CONTRACT.BODY')?.includes('specs/v2/explore.spec.ts'),
+    'the harness runs include the explorer specs',
+  );
 });
 
 test('a rule no test declares (judged on every answer only) falls back to the whole family', () => {
@@ -83,7 +112,10 @@ test('a fault that shows only where other tests provoke it widens its selection 
 test('surfaces the target lacks get no project; a rule with none left is refused', () => {
   const sel = selectionFor('V2.JOB.LABELS_EXACT', new Set<Surface>(['cloud']), { map });
   assert.deepEqual(sel.projects, ['--project=v2-cloud']);
-  assert.throws(() => selectionFor('ROUTER.HEADER.RETRY_AFTER', new Set<Surface>(['cloud']), { map }), /applies to no surface/);
+  assert.throws(
+    () => selectionFor('ROUTER.HEADER.RETRY_AFTER', new Set<Surface>(['cloud']), { map }),
+    /applies to no surface/,
+  );
 });
 
 test('every suite fault has a selection, every mapped file exists, and every seenBy names real spec files and says why', () => {
@@ -93,6 +125,8 @@ test('every suite fault has a selection, every mapped file exists, and every see
     for (const f of sel.files) assert.ok(existsSync(path.join(ROOT, f)), `${fault.name}: ${f}`);
     if (!fault.seenBy) continue;
     assert.ok(fault.seenBy.why.length > 10, `${fault.name}: seenBy says why`);
-    if (fault.seenBy.files !== 'family') for (const f of fault.seenBy.files) assert.ok(f.startsWith('specs/') && existsSync(path.join(ROOT, f)), `${fault.name}: ${f}`);
+    if (fault.seenBy.files !== 'family')
+      for (const f of fault.seenBy.files)
+        assert.ok(f.startsWith('specs/') && existsSync(path.join(ROOT, f)), `${fault.name}: ${f}`);
   }
 });

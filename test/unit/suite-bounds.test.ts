@@ -28,8 +28,19 @@ function setVar(name: string, value: string | undefined): void {
 }
 type Api = import('../../lib/api.ts').ApiClient;
 
-function answer(operationId: string, status: number, body: unknown, headers: Record<string, string> = {}): InstanceType<typeof ApiResponse> {
-  const raw = { status, headers: { 'content-type': 'application/json', ...headers }, body: Buffer.from(JSON.stringify(body)), truncated: false, elapsedMs: 1 };
+function answer(
+  operationId: string,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): InstanceType<typeof ApiResponse> {
+  const raw = {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: Buffer.from(JSON.stringify(body)),
+    truncated: false,
+    elapsedMs: 1,
+  };
   return new ApiResponse(operationId, 'GET', 'http://127.0.0.1:1/x', raw, body);
 }
 
@@ -38,7 +49,10 @@ function answer(operationId: string, status: number, body: unknown, headers: Rec
 const DECLARED = ['A.DECLARED.RULE'];
 
 /** Runs `body` as the fixture does and returns the results it left, per outcome. */
-async function outcomes(declared: string[], body: () => Promise<unknown>): Promise<{ blocked: string[]; broken: string[] }> {
+async function outcomes(
+  declared: string[],
+  body: () => Promise<unknown>,
+): Promise<{ blocked: string[]; broken: string[] }> {
   const { evidence } = await runLikeATest(declared, async () => void (await body()));
   return {
     blocked: evidence.results.filter((r) => r.outcome === 'blocked').map((r) => r.what),
@@ -46,7 +60,7 @@ async function outcomes(declared: string[], body: () => Promise<unknown>): Promi
   };
 }
 
-test('a Retry-After of 12 s is honoured under a ceiling of 20 s, and the suite\'s bound (naming its variable) under one of 10 s', async () => {
+test("a Retry-After of 12 s is honoured under a ceiling of 20 s, and the suite's bound (naming its variable) under one of 10 s", async () => {
   const waits: number[] = [];
   const sleep = async (ms: number) => void waits.push(ms);
   const before = process.env.CONFORMANCE_RETRY_AFTER_MAX_MS;
@@ -57,7 +71,10 @@ test('a Retry-After of 12 s is honoured under a ceiling of 20 s, and the suite\'
     setVar('CONFORMANCE_RETRY_AFTER_MAX_MS', '10000');
     await assert.rejects(honourRetryAfter(12, { sleep, what: 'the status of queued request r1' }), (e: unknown) => {
       assert.ok(e instanceof SuiteBound);
-      assert.match(e.message, /the status of queued request r1 asked to wait Retry-After 12 s, longer than the suite's bound of 10 s \(CONFORMANCE_RETRY_AFTER_MAX_MS raises it\)/);
+      assert.match(
+        e.message,
+        /the status of queued request r1 asked to wait Retry-After 12 s, longer than the suite's bound of 10 s \(CONFORMANCE_RETRY_AFTER_MAX_MS raises it\)/,
+      );
       return true;
     });
     assert.equal(waits.length, 1, 'a Retry-After over the ceiling is not waited');
@@ -72,45 +89,88 @@ test('a Retry-After of 12 s is honoured under a ceiling of 20 s, and the suite\'
 test('a queued router request whose poll asks Retry-After 12 s, over the ceiling, ends error naming the variable, not a broken rule', async () => {
   setVar('CONFORMANCE_RETRY_AFTER_MAX_MS', '10000');
   try {
-    const handle = { request_id: 'r1', status: 'IN_QUEUE', status_url: 'http://127.0.0.1:1/s', response_url: 'http://127.0.0.1:1/r', cancel_url: 'http://127.0.0.1:1/c' };
-    const api = { follow: async () => answer('getRequestStatus', 200, { ...handle, status: 'IN_PROGRESS' }, { 'retry-after': '12' }) } as unknown as Api;
+    const handle = {
+      request_id: 'r1',
+      status: 'IN_QUEUE',
+      status_url: 'http://127.0.0.1:1/s',
+      response_url: 'http://127.0.0.1:1/r',
+      cancel_url: 'http://127.0.0.1:1/c',
+    };
+    const api = {
+      follow: async () =>
+        answer('getRequestStatus', 200, { ...handle, status: 'IN_PROGRESS' }, { 'retry-after': '12' }),
+    } as unknown as Api;
     const started = Date.now();
     const got = await outcomes(DECLARED, () => untilCompleted(api, handle));
     assert.ok(Date.now() - started < 2000, 'nothing waited');
     assert.deepEqual(got.broken, []);
     assert.equal(got.blocked.length, 1);
-    assert.match(got.blocked[0], /Retry-After 12 s, longer than the suite's bound of 10 s \(CONFORMANCE_RETRY_AFTER_MAX_MS raises it\)/);
+    assert.match(
+      got.blocked[0],
+      /Retry-After 12 s, longer than the suite's bound of 10 s \(CONFORMANCE_RETRY_AFTER_MAX_MS raises it\)/,
+    );
   } finally {
     setVar('CONFORMANCE_RETRY_AFTER_MAX_MS', undefined);
   }
 });
 
 test('a queued request slower than the job deadline ends error naming CONFORMANCE_JOB_DEADLINE_MS', async () => {
-  const handle = { request_id: 'r2', status: 'IN_QUEUE', status_url: 'http://127.0.0.1:1/s', response_url: 'http://127.0.0.1:1/r', cancel_url: 'http://127.0.0.1:1/c' };
-  const api = { follow: async () => answer('getRequestStatus', 200, { ...handle, status: 'IN_PROGRESS' }, { 'retry-after': '1' }) } as unknown as Api;
+  const handle = {
+    request_id: 'r2',
+    status: 'IN_QUEUE',
+    status_url: 'http://127.0.0.1:1/s',
+    response_url: 'http://127.0.0.1:1/r',
+    cancel_url: 'http://127.0.0.1:1/c',
+  };
+  const api = {
+    follow: async () => answer('getRequestStatus', 200, { ...handle, status: 'IN_PROGRESS' }, { 'retry-after': '1' }),
+  } as unknown as Api;
   const got = await outcomes(DECLARED, () => untilCompleted(api, handle));
   assert.deepEqual(got.broken, []);
-  assert.match(got.blocked[0], /queued request r2 did not complete .* within the suite's bound of 0\.3 s \(CONFORMANCE_JOB_DEADLINE_MS raises it\)/);
+  assert.match(
+    got.blocked[0],
+    /queued request r2 did not complete .* within the suite's bound of 0\.3 s \(CONFORMANCE_JOB_DEADLINE_MS raises it\)/,
+  );
 });
 
 test('a v2 job slower than the deadline set through CONFORMANCE_JOB_DEADLINE_MS ends error naming it, not a broken V2.JOB.POLL_FIRST', async () => {
   assert.equal(JOB_DEADLINE_MS, 300);
-  const job = { id: 'j1', status: 'running', expires_at: '', outputs: [], error: null, urls: { self: 'http://127.0.0.1:1/api/v2/jobs/j1', events: '', cancel: '' } };
+  const job = {
+    id: 'j1',
+    status: 'running',
+    expires_at: '',
+    outputs: [],
+    error: null,
+    urls: { self: 'http://127.0.0.1:1/api/v2/jobs/j1', events: '', cancel: '' },
+  };
   let reads = 0;
   const api = { target: { scenario: {} }, follow: async () => (reads++, answer('getJob', 200, job)) } as unknown as Api;
   const got = await outcomes(DECLARED, () => pollToEnd(api, job));
   assert.ok(reads > 0);
   assert.deepEqual(got.broken, []);
   assert.equal(got.blocked.length, 1, 'the declared rule is left unjudged (the cell reads error)');
-  assert.match(got.blocked[0], /job j1 did not finish \(still running\) within the suite's bound of 0\.3 s \(CONFORMANCE_JOB_DEADLINE_MS raises it\)/);
+  assert.match(
+    got.blocked[0],
+    /job j1 did not finish \(still running\) within the suite's bound of 0\.3 s \(CONFORMANCE_JOB_DEADLINE_MS raises it\)/,
+  );
 });
 
 test('a v1 prompt still in flight at the deadline ends error naming CONFORMANCE_JOB_DEADLINE_MS, not a broken V1.STATUS.TERMINAL', async () => {
-  const api = { as: () => api, call: async () => answer('getJobStatus', 200, { status: 'executing' }) } as unknown as Api;
-  const v1 = new V1Client(api, { surface: 'cloud', baseUrl: 'http://127.0.0.1:1', brand: 'Comfy', scenario: {}, capabilities: {} } as never, 'key');
+  const api = {
+    as: () => api,
+    call: async () => answer('getJobStatus', 200, { status: 'executing' }),
+  } as unknown as Api;
+  const v1 = new V1Client(
+    api,
+    { surface: 'cloud', baseUrl: 'http://127.0.0.1:1', brand: 'Comfy', scenario: {}, capabilities: {} } as never,
+    'key',
+  );
   const got = await outcomes(DECLARED, () => v1.pollToTerminal('p1'));
   assert.deepEqual(got.broken, []);
-  assert.match(got.blocked[0], /prompt p1 did not reach a terminal status .* within the suite's bound of 0\.3 s \(CONFORMANCE_JOB_DEADLINE_MS raises it\)/);
+  assert.match(
+    got.blocked[0],
+    /prompt p1 did not reach a terminal status .* within the suite's bound of 0\.3 s \(CONFORMANCE_JOB_DEADLINE_MS raises it\)/,
+  );
 });
 
 test('a live event stream that stays open after its terminal event is read up to that event, not until the server closes it', async () => {
@@ -126,16 +186,38 @@ test('a live event stream that stays open after its terminal event is read up to
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   try {
     const started = Date.now();
-    const res = await send({ method: 'GET', url: `${base}/ends`, headers: {}, timeoutMs: 5000, maxBodyBytes: 65_536, boundVariable: 'CONFORMANCE_JOB_DEADLINE_MS', readUntil: (b) => reachedStatus(b, terminal) });
+    const res = await send({
+      method: 'GET',
+      url: `${base}/ends`,
+      headers: {},
+      timeoutMs: 5000,
+      maxBodyBytes: 65_536,
+      boundVariable: 'CONFORMANCE_JOB_DEADLINE_MS',
+      readUntil: (b) => reachedStatus(b, terminal),
+    });
     assert.ok(Date.now() - started < 2000, `the read ended at the terminal event (${Date.now() - started} ms)`);
     assert.match(res.body.toString(), /"succeeded"/);
     // A frame not closed yet by its blank line does not end the read.
     assert.equal(reachedStatus('event: status\ndata: {"status":"succeeded"}\n', terminal), false);
-    await assert.rejects(send({ method: 'GET', url: `${base}/never`, headers: {}, timeoutMs: 300, maxBodyBytes: 65_536, boundVariable: 'CONFORMANCE_JOB_DEADLINE_MS', readUntil: (b) => reachedStatus(b, terminal) }), (e: unknown) => {
-      assert.ok(e instanceof SuiteBound, String(e));
-      assert.match(e.message, /status 200 arrived but the stream did not reach the event the suite reads it up to within the suite's bound of 0\.3 s \(CONFORMANCE_JOB_DEADLINE_MS raises it\)/);
-      return true;
-    });
+    await assert.rejects(
+      send({
+        method: 'GET',
+        url: `${base}/never`,
+        headers: {},
+        timeoutMs: 300,
+        maxBodyBytes: 65_536,
+        boundVariable: 'CONFORMANCE_JOB_DEADLINE_MS',
+        readUntil: (b) => reachedStatus(b, terminal),
+      }),
+      (e: unknown) => {
+        assert.ok(e instanceof SuiteBound, String(e));
+        assert.match(
+          e.message,
+          /status 200 arrived but the stream did not reach the event the suite reads it up to within the suite's bound of 0\.3 s \(CONFORMANCE_JOB_DEADLINE_MS raises it\)/,
+        );
+        return true;
+      },
+    );
   } finally {
     server.closeAllConnections();
     await new Promise((r) => server.close(r));
@@ -151,8 +233,16 @@ test('the runs spent looking for a router 429 are a scenario input: a burst with
   assert.equal(rateLimitMaxRuns({ rate_limit_allowance: 100, rate_limit_max_runs: 250 }), 250);
   assert.throws(() => rateLimitMaxRuns({ rate_limit_max_runs: 'many' }), /rate_limit_max_runs must be a whole number/);
   const got = await outcomes(DECLARED, async () => {
-    throw new SuiteCountBound('15 rapid runs of a/b were never refused 429', 15, 'runs', `scenario input ${RATE_LIMIT_MAX_RUNS}`);
+    throw new SuiteCountBound(
+      '15 rapid runs of a/b were never refused 429',
+      15,
+      'runs',
+      `scenario input ${RATE_LIMIT_MAX_RUNS}`,
+    );
   });
   assert.deepEqual(got.broken, []);
-  assert.match(got.blocked[0], /15 rapid runs of a\/b were never refused 429 within the suite's bound of 15 runs \(scenario input rate_limit_max_runs raises it\)/);
+  assert.match(
+    got.blocked[0],
+    /15 rapid runs of a\/b were never refused 429 within the suite's bound of 15 runs \(scenario input rate_limit_max_runs raises it\)/,
+  );
 });

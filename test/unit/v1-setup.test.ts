@@ -15,28 +15,69 @@ test("the prompt names the target's classes, from the scenario inputs (public na
 });
 
 test('an unknown-class refusal of a class the suite chose names its input', () => {
-  const body = { error: { type: 'prompt_outputs_failed_validation', message: 'Prompt outputs failed validation' }, node_errors: { '1': { class_type: 'BlankImage', errors: [{ type: 'unknown_node_class', message: 'no such class' }] } } };
+  const body = {
+    error: { type: 'prompt_outputs_failed_validation', message: 'Prompt outputs failed validation' },
+    node_errors: {
+      '1': { class_type: 'BlankImage', errors: [{ type: 'unknown_node_class', message: 'no such class' }] },
+    },
+  };
   const refused = promptSetupRefusal(400, body, prompt, scenario);
   assert.ok(refused);
   assert.match(refused.message, /setup refused: .*BlankImage.*set scenario input empty_image_class/);
 });
 
 test("the engine's own words naming the class as missing count too (ComfyUI's invalid_prompt message)", () => {
-  const body = { error: { type: 'invalid_prompt', message: 'Cannot execute because node SaveImage does not exist.', details: 'Node ID #2' }, node_errors: {} };
+  const body = {
+    error: {
+      type: 'invalid_prompt',
+      message: 'Cannot execute because node SaveImage does not exist.',
+      details: 'Node ID #2',
+    },
+    node_errors: {},
+  };
   assert.match(String(promptSetupRefusal(400, body, prompt, scenario)?.message), /set scenario input save_image_class/);
 });
 
 test('a required input the engine calls otherwise names node_input_names', () => {
-  const body = { error: { type: 'prompt_outputs_failed_validation', message: 'x' }, node_errors: { '2': { class_type: 'SaveImage', errors: [{ type: 'required_input_missing', message: 'Required input is missing: pictures' }] } } };
+  const body = {
+    error: { type: 'prompt_outputs_failed_validation', message: 'x' },
+    node_errors: {
+      '2': {
+        class_type: 'SaveImage',
+        errors: [{ type: 'required_input_missing', message: 'Required input is missing: pictures' }],
+      },
+    },
+  };
   assert.match(String(promptSetupRefusal(400, body, prompt, scenario)?.message), /set scenario input node_input_names/);
 });
 
-test('other refusals are not the setup: they stay the rule\'s to judge', () => {
-  assert.equal(promptSetupRefusal(400, { error: { type: 'invalid_prompt', message: 'the account has no credits' }, node_errors: {} }, prompt, scenario), undefined);
+test("other refusals are not the setup: they stay the rule's to judge", () => {
+  assert.equal(
+    promptSetupRefusal(
+      400,
+      { error: { type: 'invalid_prompt', message: 'the account has no credits' }, node_errors: {} },
+      prompt,
+      scenario,
+    ),
+    undefined,
+  );
   assert.equal(promptSetupRefusal(500, { error: 'Node class SaveImage does not exist' }, prompt, scenario), undefined);
   // A class no input chose (one a check sends on purpose to be unknown) is not the suite's setup.
   const own = { '1': { class_type: 'ConformanceNoSuchNode', inputs: {} } };
-  assert.equal(promptSetupRefusal(200, { error: { type: 'x', message: 'unknown node class ConformanceNoSuchNode' }, node_errors: { '1': { class_type: 'ConformanceNoSuchNode', errors: [{ type: 'unknown_node_class', message: 'x' }] } } }, own, scenario), undefined);
+  assert.equal(
+    promptSetupRefusal(
+      200,
+      {
+        error: { type: 'x', message: 'unknown node class ConformanceNoSuchNode' },
+        node_errors: {
+          '1': { class_type: 'ConformanceNoSuchNode', errors: [{ type: 'unknown_node_class', message: 'x' }] },
+        },
+      },
+      own,
+      scenario,
+    ),
+    undefined,
+  );
 });
 
 test('node_input_names renames the inputs of the classes it names, and only those', () => {

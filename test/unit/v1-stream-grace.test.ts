@@ -23,7 +23,10 @@ test('once polling reads terminal, a missing terminal message on the stream ends
     // The server's finding first (its stream lacks the message the seed ends a run with),
     // then how to give a server that is only slow more time: never the other way round.
     const text = err.message.replace('[suite-error] ', '');
-    assert.match(text, /^the server's stream sent no terminal message for prompt p-1 \(execution_success, execution_error or execution_interrupted: the seed ends every run on the stream with one\) though polling read it ended \(status success; seen on the stream: execution_start, executing, executed\)/);
+    assert.match(
+      text,
+      /^the server's stream sent no terminal message for prompt p-1 \(execution_success, execution_error or execution_interrupted: the seed ends every run on the stream with one\) though polling read it ended \(status success; seen on the stream: execution_start, executing, executed\)/,
+    );
     const finding = text.indexOf('sent no terminal message');
     const grace = text.indexOf('CONFORMANCE_STREAM_GRACE_MS');
     assert.ok(finding >= 0 && grace > finding, text);

@@ -11,7 +11,13 @@ const op = (id: string) => contract.operations.get(id)!;
 
 function res(status: number, body: unknown, headers: Record<string, string> = {}): HttpResponse {
   const buf = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
-  return { status, headers: { 'content-type': 'application/json', ...headers }, body: buf, truncated: false, elapsedMs: 1 };
+  return {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: buf,
+    truncated: false,
+    elapsedMs: 1,
+  };
 }
 
 function judge(id: string, r: HttpResponse, method = 'GET') {
@@ -20,12 +26,24 @@ function judge(id: string, r: HttpResponse, method = 'GET') {
   return [...new Set([...v.findings, ...c.findings].map((f) => f.rule))].sort();
 }
 
-const asset = { id: '5f0c8a52-8f65-4a0e-9d5b-2a8d7b0e1c11', hash: 'blake3:ab', size_bytes: 3, content_type: 'image/png', created_at: '2026-01-01T00:00:00.000Z', url: 'https://s.example/x?sig=1', url_expires_at: '2026-01-01T06:00:00.000Z' };
+const asset = {
+  id: '5f0c8a52-8f65-4a0e-9d5b-2a8d7b0e1c11',
+  hash: 'blake3:ab',
+  size_bytes: 3,
+  content_type: 'image/png',
+  created_at: '2026-01-01T00:00:00.000Z',
+  url: 'https://s.example/x?sig=1',
+  url_expires_at: '2026-01-01T06:00:00.000Z',
+};
 
 test('a correct asset and a correct refusal raise nothing', () => {
   assert.deepEqual(judge('getAsset', res(200, asset)), []);
   assert.deepEqual(judge('getAsset', res(404, { error: { code: 'not_found', message: 'no such asset' } })), []);
-  assert.deepEqual(judge('getAsset', res(404, { error: { code: 'asset_not_found', message: 'live deviation', details: null } })), [], 'unknown codes are tolerated');
+  assert.deepEqual(
+    judge('getAsset', res(404, { error: { code: 'asset_not_found', message: 'live deviation', details: null } })),
+    [],
+    'unknown codes are tolerated',
+  );
 });
 
 test('an asset without url_expires_at breaks V2.ASSET.FIELDS', () => {
@@ -48,17 +66,27 @@ test('a known code with the wrong status breaks V2.ERR.CODE_STATUS', () => {
 test('a 429 without an integer Retry-After breaks V2.ERR.RETRY_AFTER', () => {
   const body = { error: { code: 'rate_limited', message: 'slow down' } };
   assert.deepEqual(judge('getAsset', res(429, body)), ['V2.ERR.RETRY_AFTER']);
-  assert.deepEqual(judge('getAsset', res(429, body, { 'retry-after': 'Wed, 21 Oct 2026 07:28:00 GMT' })), ['V2.ERR.RETRY_AFTER']);
+  assert.deepEqual(judge('getAsset', res(429, body, { 'retry-after': 'Wed, 21 Oct 2026 07:28:00 GMT' })), [
+    'V2.ERR.RETRY_AFTER',
+  ]);
   assert.deepEqual(judge('getAsset', res(429, body, { 'retry-after': '7' })), []);
 });
 
 test('organization_id with a code other than sso_required breaks V2.ERR.ORG_ID_ONLY_SSO', () => {
-  assert.deepEqual(judge('getAsset', res(403, { error: { code: 'forbidden', message: 'x', organization_id: 'org_1' } })), ['V2.ERR.ORG_ID_ONLY_SSO']);
-  assert.deepEqual(judge('getAsset', res(403, { error: { code: 'sso_required', message: 'x', organization_id: 'org_1' } })), []);
+  assert.deepEqual(
+    judge('getAsset', res(403, { error: { code: 'forbidden', message: 'x', organization_id: 'org_1' } })),
+    ['V2.ERR.ORG_ID_ONLY_SSO'],
+  );
+  assert.deepEqual(
+    judge('getAsset', res(403, { error: { code: 'sso_required', message: 'x', organization_id: 'org_1' } })),
+    [],
+  );
 });
 
 test('an undeclared status breaks V2.CONTRACT.STATUS_DECLARED', () => {
-  assert.ok(judge('getAsset', res(418, { error: { code: 'teapot', message: 'x' } })).includes('V2.CONTRACT.STATUS_DECLARED'));
+  assert.ok(
+    judge('getAsset', res(418, { error: { code: 'teapot', message: 'x' } })).includes('V2.CONTRACT.STATUS_DECLARED'),
+  );
 });
 
 test('garbage, invalid UTF-8 and an oversized body are contract failures, not crashes', () => {
@@ -69,11 +97,20 @@ test('garbage, invalid UTF-8 and an oversized body are contract failures, not cr
 });
 
 test('a 302 without Location breaks V2.ASSET.CONTENT_REDIRECT', () => {
-  assert.deepEqual(judge('getAssetContent', { status: 302, headers: {}, body: Buffer.alloc(0), truncated: false, elapsedMs: 1 }), ['V2.ASSET.CONTENT_REDIRECT']);
+  assert.deepEqual(
+    judge('getAssetContent', { status: 302, headers: {}, body: Buffer.alloc(0), truncated: false, elapsedMs: 1 }),
+    ['V2.ASSET.CONTENT_REDIRECT'],
+  );
 });
 
 test('a Content-Range that breaks its HTTP syntax breaks V2.CONTRACT.HEADERS; a well-formed one passes', () => {
-  const partial = (range: string): HttpResponse => ({ status: 206, headers: { 'content-type': 'application/octet-stream', 'content-range': range }, body: Buffer.alloc(10), truncated: false, elapsedMs: 1 });
+  const partial = (range: string): HttpResponse => ({
+    status: 206,
+    headers: { 'content-type': 'application/octet-stream', 'content-range': range },
+    body: Buffer.alloc(10),
+    truncated: false,
+    elapsedMs: 1,
+  });
   assert.deepEqual(judge('getAssetContent', partial('bytes 0-9/100')), []);
   assert.deepEqual(judge('getAssetContent', partial('bytes 0-9/*')), []);
   assert.deepEqual(judge('getAssetContent', partial('0-9/100')), ['V2.CONTRACT.HEADERS']);
@@ -82,24 +119,66 @@ test('a Content-Range that breaks its HTTP syntax breaks V2.CONTRACT.HEADERS; a 
 
 test('a broken output inside a job is judged under the Output rule, not the Job rule', () => {
   const job = {
-    id: 'j1', status: 'succeeded', created_at: '2026-01-01T00:00:00Z', started_at: null, completed_at: null, expires_at: '2026-02-01T00:00:00Z',
-    queue_position: null, progress: null, error: null, urls: { self: '/api/v2/jobs/j1', events: '/api/v2/jobs/j1/events', cancel: '/api/v2/jobs/j1/cancel' },
-    outputs: [{ node_id: '2', name: 'x.png', type: 'image', content_type: 'image/png', size_bytes: 3, id: '5f0c8a52-8f65-4a0e-9d5b-2a8d7b0e1c11', hash: null, url: 'http://h/api/v2/assets/5f0c8a52-8f65-4a0e-9d5b-2a8d7b0e1c11/content' }],
+    id: 'j1',
+    status: 'succeeded',
+    created_at: '2026-01-01T00:00:00Z',
+    started_at: null,
+    completed_at: null,
+    expires_at: '2026-02-01T00:00:00Z',
+    queue_position: null,
+    progress: null,
+    error: null,
+    urls: { self: '/api/v2/jobs/j1', events: '/api/v2/jobs/j1/events', cancel: '/api/v2/jobs/j1/cancel' },
+    outputs: [
+      {
+        node_id: '2',
+        name: 'x.png',
+        type: 'image',
+        content_type: 'image/png',
+        size_bytes: 3,
+        id: '5f0c8a52-8f65-4a0e-9d5b-2a8d7b0e1c11',
+        hash: null,
+        url: 'http://h/api/v2/assets/5f0c8a52-8f65-4a0e-9d5b-2a8d7b0e1c11/content',
+      },
+    ],
   };
   const v = validateResponse(op('getJob'), 'GET', res(200, job));
-  assert.deepEqual(v.findings.map((f) => f.rule), ['V2.JOB.OUTPUT_FIELDS']);
+  assert.deepEqual(
+    v.findings.map((f) => f.rule),
+    ['V2.JOB.OUTPUT_FIELDS'],
+  );
   assert.ok(v.checked.includes('V2.JOB.OUTPUT_FIELDS') && v.checked.includes('V2.JOB.FIELDS'));
 });
 
 test('refusal details that break their bounds are judged under the details rule, not the envelope rule', () => {
-  const body = { error: { code: 'invalid_workflow', message: 'x', details: { unknown_node_classes: Array.from({ length: 12 }, (_, i) => `C${i}`) } } };
+  const body = {
+    error: {
+      code: 'invalid_workflow',
+      message: 'x',
+      details: { unknown_node_classes: Array.from({ length: 12 }, (_, i) => `C${i}`) },
+    },
+  };
   assert.deepEqual(judge('postJobs', res(422, body), 'POST'), ['V2.ERR.NODE_ERRORS_DETAILS']);
 });
 
 // The answers of the reference faults in reference/faults/v2/contract.ts, as recorded.
-const output = { node_id: '2', name: 'x.png', type: 'image', content_type: 'image/png', size_bytes: 3, id: asset.id, hash: null, url: `http://h/api/v2/assets/${asset.id}/content`, url_expires_at: '2026-02-01T00:00:00Z' };
+const output = {
+  node_id: '2',
+  name: 'x.png',
+  type: 'image',
+  content_type: 'image/png',
+  size_bytes: 3,
+  id: asset.id,
+  hash: null,
+  url: `http://h/api/v2/assets/${asset.id}/content`,
+  url_expires_at: '2026-02-01T00:00:00Z',
+};
 const job = {
-  id: 'j1', status: 'succeeded', expires_at: '2026-02-01T00:00:00Z', outputs: [output], error: null,
+  id: 'j1',
+  status: 'succeeded',
+  expires_at: '2026-02-01T00:00:00Z',
+  outputs: [output],
+  error: null,
   urls: { self: '/api/v2/jobs/j1', events: '/api/v2/jobs/j1/events', cancel: '/api/v2/jobs/j1/cancel' },
 };
 
@@ -115,7 +194,9 @@ test('an output entry without url_expires_at, or with its url under another name
   const { url_expires_at: _, ...noExpiry } = output;
   assert.deepEqual(judge('getJob', res(200, { ...job, outputs: [noExpiry] })), ['V2.JOB.OUTPUT_FIELDS']);
   const { url, ...renamed } = output;
-  assert.deepEqual(judge('getJob', res(200, { ...job, outputs: [{ ...renamed, content_url: url }] })), ['V2.JOB.OUTPUT_FIELDS']);
+  assert.deepEqual(judge('getJob', res(200, { ...job, outputs: [{ ...renamed, content_url: url }] })), [
+    'V2.JOB.OUTPUT_FIELDS',
+  ]);
 });
 
 test('a cancel answering 202, a submit answering 200 and a delete answering 200 break V2.CONTRACT.DOCUMENTED (statuses only the public documents give), and the body is still judged', () => {
@@ -124,9 +205,13 @@ test('a cancel answering 202, a submit answering 200 and a delete answering 200 
   assert.deepEqual(judge('postJobs', res(200, job), 'POST'), ['V2.CONTRACT.DOCUMENTED']);
   const { expires_at: _, ...noExpiry } = job;
   assert.deepEqual(judge('postJobs', res(200, noExpiry), 'POST'), ['V2.CONTRACT.DOCUMENTED', 'V2.JOB.FIELDS']);
-  assert.deepEqual(judge('deleteAsset', res(200, { deleted: true, id: asset.id }), 'DELETE'), ['V2.CONTRACT.DOCUMENTED']);
+  assert.deepEqual(judge('deleteAsset', res(200, { deleted: true, id: asset.id }), 'DELETE'), [
+    'V2.CONTRACT.DOCUMENTED',
+  ]);
   // An operation the seed shows keeps its statuses at MUST.
-  assert.deepEqual(judge('getAsset', res(418, { error: { code: 'teapot', message: 'x' } })), ['V2.CONTRACT.STATUS_DECLARED']);
+  assert.deepEqual(judge('getAsset', res(418, { error: { code: 'teapot', message: 'x' } })), [
+    'V2.CONTRACT.STATUS_DECLARED',
+  ]);
 });
 
 test('a job record whose urls (a public-docs member) are missing breaks only V2.JOB.FIELDS_DOCUMENTED, not V2.JOB.FIELDS', () => {
@@ -138,14 +223,36 @@ test('a job record whose urls (a public-docs member) are missing breaks only V2.
 test('a job workflow read (public docs) whose graph is a JSON string breaks V2.CONTRACT.DOCUMENTED; a deployment workflow read sent as text/plain breaks V2.CONTRACT.BODY', () => {
   const graph = { '1': { class_type: 'EmptyImage', inputs: {} } };
   assert.deepEqual(judge('getJobWorkflow', res(200, { workflow: graph, format: 'api' })), []);
-  assert.deepEqual(judge('getJobWorkflow', res(200, { workflow: JSON.stringify(graph), format: 'api' })), ['V2.CONTRACT.DOCUMENTED']);
+  assert.deepEqual(judge('getJobWorkflow', res(200, { workflow: JSON.stringify(graph), format: 'api' })), [
+    'V2.CONTRACT.DOCUMENTED',
+  ]);
   assert.deepEqual(judge('getDeploymentWorkflow', res(200, graph)), []);
-  assert.deepEqual(judge('getDeploymentWorkflow', res(200, graph, { 'content-type': 'text/plain; charset=utf-8' })), ['V2.CONTRACT.BODY']);
+  assert.deepEqual(judge('getDeploymentWorkflow', res(200, graph, { 'content-type': 'text/plain; charset=utf-8' })), [
+    'V2.CONTRACT.BODY',
+  ]);
 });
 
 test("a nested component's rule is evidence only where the body holds it: a 404 envelope is no evidence for the node-error rule, a 422 with node errors is", () => {
   const held = (id: string, r: HttpResponse, method = 'GET') => validateResponse(op(id), method, r).checked;
-  assert.ok(!held('getAsset', res(404, { error: { code: 'not_found', message: 'no such asset' } })).includes('V2.ERR.NODE_ERRORS_DETAILS'));
-  const refusal = { error: { code: 'invalid_workflow', message: 'x', details: { node_errors: { '3': { errors: [{ type: 'value_not_in_list', message: 'm', details: '', extra_info: {} }], class_type: 'KSampler', dependent_outputs: [] } } } } };
+  assert.ok(
+    !held('getAsset', res(404, { error: { code: 'not_found', message: 'no such asset' } })).includes(
+      'V2.ERR.NODE_ERRORS_DETAILS',
+    ),
+  );
+  const refusal = {
+    error: {
+      code: 'invalid_workflow',
+      message: 'x',
+      details: {
+        node_errors: {
+          '3': {
+            errors: [{ type: 'value_not_in_list', message: 'm', details: '', extra_info: {} }],
+            class_type: 'KSampler',
+            dependent_outputs: [],
+          },
+        },
+      },
+    },
+  };
   assert.ok(held('postJobs', res(422, refusal), 'POST').includes('V2.ERR.NODE_ERRORS_DETAILS'));
 });

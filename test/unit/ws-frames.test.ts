@@ -26,7 +26,8 @@ function headerLength(spec: FrameSpec): number {
   return 8 + Buffer.byteLength(JSON.stringify(spec.metadata), 'utf8') + 3;
 }
 
-const ruleOf = (spec: FrameSpec): string => (spec.kind === 'preview' ? FRAME_RULES.preview : spec.kind === 'text' ? FRAME_RULES.text : FRAME_RULES.metadata);
+const ruleOf = (spec: FrameSpec): string =>
+  spec.kind === 'preview' ? FRAME_RULES.preview : spec.kind === 'text' ? FRAME_RULES.text : FRAME_RULES.metadata;
 
 test('every frame round-trips through the encoder and decoder, and its decoded shape passes the schema', () => {
   fc.assert(
@@ -35,7 +36,11 @@ test('every frame round-trips through the encoder and decoder, and its decoded s
       assert.ok(frame.frame_type !== 'unknown');
       if (spec.kind === 'preview') {
         assert.equal(frame.frame_type, 1);
-        assert.ok(frame.frame_type === 1 && frame.image_type === spec.imageType && Buffer.from(frame.data).equals(Buffer.from(spec.image)));
+        assert.ok(
+          frame.frame_type === 1 &&
+            frame.image_type === spec.imageType &&
+            Buffer.from(frame.data).equals(Buffer.from(spec.image)),
+        );
       } else if (spec.kind === 'text') {
         assert.deepEqual(frame, { frame_type: 3, node_id: spec.nodeId, text: spec.text });
       } else {
@@ -52,7 +57,11 @@ test('every frame round-trips through the encoder and decoder, and its decoded s
 test('the layout is big-endian at the documented offsets', () => {
   const text = encodeFrame({ kind: 'text', nodeId: 'ü', text: 'hi' });
   assert.equal(text.toString('hex'), '00000003' + '00000002' + 'c3bc' + '6869');
-  const png = encodeFrame({ kind: 'preview', imageType: 2, image: Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) });
+  const png = encodeFrame({
+    kind: 'preview',
+    imageType: 2,
+    image: Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  });
   assert.equal(png.subarray(0, 8).toString('hex'), '0000000100000002');
 });
 
@@ -74,7 +83,11 @@ test('a frame type the seed does not define is not a violation: it is returned a
     fc.property(unknownFrameType, fc.uint8Array({ maxLength: 32 }), (type, rest) => {
       const head = Buffer.alloc(4);
       head.writeUInt32BE(type, 0);
-      assert.deepEqual(decodeFrame(Buffer.concat([head, rest])), { frame_type: 'unknown', type, length: 4 + rest.length });
+      assert.deepEqual(decodeFrame(Buffer.concat([head, rest])), {
+        frame_type: 'unknown',
+        type,
+        length: 4 + rest.length,
+      });
     }),
     RUNS,
   );
@@ -98,12 +111,17 @@ test('little-endian headers are rejected, and the message says they read as litt
 
 test('a metadata_len off by any amount is rejected under the metadata rule', () => {
   fc.assert(
-    fc.property(previewMetadata, fc.constantFrom('jpeg' as const, 'png' as const).chain(imageBytes), fc.integer({ min: -20, max: 20 }).filter((d) => d !== 0), (metadata, image, delta) => {
-      const bytes = Buffer.from(encodeFrame({ kind: 'preview_with_metadata', metadata, image }));
-      const len = bytes.readUInt32BE(4);
-      bytes.writeUInt32BE(Math.max(0, len + delta), 4);
-      rejects(bytes, FRAME_RULES.metadata, /metadata|exceeds|is 0/);
-    }),
+    fc.property(
+      previewMetadata,
+      fc.constantFrom('jpeg' as const, 'png' as const).chain(imageBytes),
+      fc.integer({ min: -20, max: 20 }).filter((d) => d !== 0),
+      (metadata, image, delta) => {
+        const bytes = Buffer.from(encodeFrame({ kind: 'preview_with_metadata', metadata, image }));
+        const len = bytes.readUInt32BE(4);
+        bytes.writeUInt32BE(Math.max(0, len + delta), 4);
+        rejects(bytes, FRAME_RULES.metadata, /metadata|exceeds|is 0/);
+      },
+    ),
     RUNS,
   );
 });
@@ -112,7 +130,11 @@ test('a TEXT frame with node_id_len 0 is a frame with an empty node id, not an e
   const frame = decodeFrame(Buffer.concat([Buffer.from('0000000300000000', 'hex'), Buffer.from('queue note', 'utf8')]));
   assert.deepEqual(frame, { frame_type: 3, node_id: '', text: 'queue note' });
   assert.equal(judgeFrame(frame), undefined);
-  rejects(Buffer.concat([Buffer.from('0000000400000000', 'hex'), Buffer.from([0x89, 0x50, 0x4e, 0x47])]), FRAME_RULES.metadata, /metadata_len is 0/);
+  rejects(
+    Buffer.concat([Buffer.from('0000000400000000', 'hex'), Buffer.from([0x89, 0x50, 0x4e, 0x47])]),
+    FRAME_RULES.metadata,
+    /metadata_len is 0/,
+  );
 });
 
 test('a node_id_len beyond the frame is rejected under the TEXT rule', () => {
@@ -130,25 +152,45 @@ test('a PREVIEW_IMAGE whose image_type does not match its bytes, or is not 1 or 
   const png = imageBytes('png');
   fc.assert(
     fc.property(png, (image) => {
-      rejects(encodeFrame({ kind: 'preview', imageType: 1, image }), FRAME_RULES.preview, /image_type 1 \(JPEG\) but the bytes are PNG/);
+      rejects(
+        encodeFrame({ kind: 'preview', imageType: 1, image }),
+        FRAME_RULES.preview,
+        /image_type 1 \(JPEG\) but the bytes are PNG/,
+      );
     }),
     RUNS,
   );
-  const bad = Buffer.from(encodeFrame({ kind: 'preview', imageType: 2, image: Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) }));
+  const bad = Buffer.from(
+    encodeFrame({
+      kind: 'preview',
+      imageType: 2,
+      image: Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    }),
+  );
   bad.writeUInt32BE(7, 4);
   rejects(bad, FRAME_RULES.preview, /image_type 7; expected 1 \(JPEG\) or 2 \(PNG\)/);
 });
 
 test('decoded metadata missing a field, or with a null prompt_id, breaks the metadata schema', () => {
   fc.assert(
-    fc.property(previewMetadata, fc.constantFrom('node_id', 'display_node_id', 'real_node_id', 'prompt_id', 'parent_node_id'), (metadata, drop) => {
-      const partial: Record<string, unknown> = { ...metadata };
-      delete partial[drop];
-      const frame = decodeFrame(encodeFrame({ kind: 'preview_with_metadata', metadata: partial, image: Uint8Array.from([0xff, 0xd8, 0xff, 0]) }));
-      assert.ok(frame.frame_type !== 'unknown');
-      const v = judgeFrame(frame);
-      assert.ok(v instanceof RuleViolation && v.rule === FRAME_RULES.metadata, `dropping ${drop}`);
-    }),
+    fc.property(
+      previewMetadata,
+      fc.constantFrom('node_id', 'display_node_id', 'real_node_id', 'prompt_id', 'parent_node_id'),
+      (metadata, drop) => {
+        const partial: Record<string, unknown> = { ...metadata };
+        delete partial[drop];
+        const frame = decodeFrame(
+          encodeFrame({
+            kind: 'preview_with_metadata',
+            metadata: partial,
+            image: Uint8Array.from([0xff, 0xd8, 0xff, 0]),
+          }),
+        );
+        assert.ok(frame.frame_type !== 'unknown');
+        const v = judgeFrame(frame);
+        assert.ok(v instanceof RuleViolation && v.rule === FRAME_RULES.metadata, `dropping ${drop}`);
+      },
+    ),
     { numRuns: 100, seed: 5 },
   );
 });
@@ -161,12 +203,39 @@ test('text messages: the envelope, prompt_id on execution messages, output lists
   assert.equal(rule('not json'), 'WS.MESSAGE.ENVELOPE');
   assert.equal(rule(JSON.stringify({ status: { exec_info: { queue_remaining: 0 } } })), 'WS.MESSAGE.ENVELOPE');
   assert.equal(rule(JSON.stringify({ type: 'executing', data: { node: '1' } })), 'WS.MESSAGE.PROMPT_ID');
-  assert.equal(rule(JSON.stringify({ type: 'executed', data: { prompt_id: 'p', node: '2', output: { images: [{ filename: 'a.png', subfolder: '' }] } } })), 'WS.EXECUTED.OUTPUT_LISTS');
+  assert.equal(
+    rule(
+      JSON.stringify({
+        type: 'executed',
+        data: { prompt_id: 'p', node: '2', output: { images: [{ filename: 'a.png', subfolder: '' }] } },
+      }),
+    ),
+    'WS.EXECUTED.OUTPUT_LISTS',
+  );
   assert.equal(rule(JSON.stringify({ type: 'progress', data: { prompt_id: 'p', value: 1 } })), 'WS.MESSAGE.FIELDS');
   // Accepted: both status shapes, a missing node on the final executing, unknown types and fields.
-  assert.equal(rule(JSON.stringify({ type: 'status', data: { status: { exec_info: { queue_remaining: 2 } }, sid: 'x' } })), undefined);
+  assert.equal(
+    rule(JSON.stringify({ type: 'status', data: { status: { exec_info: { queue_remaining: 2 } }, sid: 'x' } })),
+    undefined,
+  );
   assert.equal(rule(JSON.stringify({ type: 'status', data: { queue_remaining: 0 } })), undefined);
   assert.equal(rule(JSON.stringify({ type: 'executing', data: { prompt_id: 'p' } })), undefined);
   assert.equal(rule(JSON.stringify({ type: 'crystools.monitor', data: { cpu: 3 } })), undefined);
-  assert.equal(rule(JSON.stringify({ type: 'executed', data: { prompt_id: 'p', node: '2', output: { images: [], video: [{ filename: 'v.mp4', subfolder: '', type: 'output', format: 'mp4' }], extra: 1 } } })), undefined);
+  assert.equal(
+    rule(
+      JSON.stringify({
+        type: 'executed',
+        data: {
+          prompt_id: 'p',
+          node: '2',
+          output: {
+            images: [],
+            video: [{ filename: 'v.mp4', subfolder: '', type: 'output', format: 'mp4' }],
+            extra: 1,
+          },
+        },
+      }),
+    ),
+    undefined,
+  );
 });

@@ -11,7 +11,8 @@ test('a progress message 50 ms after execution_success is in the prompt stream',
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await new Promise((r) => wss.once('listening', r));
   const prompt_id = 'p-late';
-  const send = (ws: import('ws').WebSocket, type: string, data: Record<string, unknown>): void => ws.send(JSON.stringify({ type, data: { prompt_id, ...data } }));
+  const send = (ws: import('ws').WebSocket, type: string, data: Record<string, unknown>): void =>
+    ws.send(JSON.stringify({ type, data: { prompt_id, ...data } }));
   wss.on('connection', (ws) => {
     send(ws, 'execution_start', { timestamp: Date.now() });
     send(ws, 'executing', { node: '1', display_node: '1' });
@@ -23,7 +24,10 @@ test('a progress message 50 ms after execution_success is in the prompt stream',
   const session = await WsSession.open(`ws://127.0.0.1:${port}/ws`, 2_000, { announcePreviewMetadata: false });
   try {
     const stream = await session.streamOf(prompt_id, 2_000);
-    assert.deepEqual(stream.messages.map((m) => m.type), ['execution_start', 'executing', 'executing', 'execution_success', 'progress']);
+    assert.deepEqual(
+      stream.messages.map((m) => m.type),
+      ['execution_start', 'executing', 'executing', 'execution_success', 'progress'],
+    );
   } finally {
     session.close();
     await new Promise((r) => wss.close(r));

@@ -20,9 +20,19 @@ import { SuiteError } from '../../violations.ts';
  */
 export function deterministicModels(api: ApiClient, need: Need): ReadonlySet<string> {
   const raw = api.target.scenario.deterministic_models;
-  if (raw === undefined) return new Set([need('image_model', 'a JSON model whose output is the same for the same input') as string]);
-  const list = typeof raw === 'string' ? raw.split(',').map((v) => v.trim()).filter(Boolean) : raw;
-  if (!Array.isArray(list) || !list.every((v) => typeof v === 'string')) throw new SuiteError('scenario input deterministic_models must be a list of model IDs (or one comma-separated string)');
+  if (raw === undefined)
+    return new Set([need('image_model', 'a JSON model whose output is the same for the same input') as string]);
+  const list =
+    typeof raw === 'string'
+      ? raw
+          .split(',')
+          .map((v) => v.trim())
+          .filter(Boolean)
+      : raw;
+  if (!Array.isArray(list) || !list.every((v) => typeof v === 'string'))
+    throw new SuiteError(
+      'scenario input deterministic_models must be a list of model IDs (or one comma-separated string)',
+    );
   return new Set(list);
 }
 
@@ -38,8 +48,16 @@ export function routerFacts(api: ApiClient, need: Need, opts: { full: boolean })
     sync: new Map(),
   };
   if (typeof scenario.slow_model === 'string') facts.slow = modelRef(scenario.slow_model);
-  else notJudged('ROUTER.QUEUE.CANCEL', 'the target gives no slow_model, so the model cancels only requests of image_model, which may end before the cancel reaches them');
+  else
+    notJudged(
+      'ROUTER.QUEUE.CANCEL',
+      'the target gives no slow_model, so the model cancels only requests of image_model, which may end before the cancel reaches them',
+    );
   if (typeof scenario.teammate_token === 'string') facts.teammate = api.as({ bearer: scenario.teammate_token });
-  else notJudged('ROUTER.IDEM.SCOPE', 'the target gives no teammate_token, so no key is reused by another member of the workspace');
+  else
+    notJudged(
+      'ROUTER.IDEM.SCOPE',
+      'the target gives no teammate_token, so no key is reused by another member of the workspace',
+    );
   return facts;
 }

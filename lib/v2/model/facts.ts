@@ -43,18 +43,28 @@ export async function probeSurface(api: ApiClient): Promise<SurfaceFacts> {
       // V2.ERR.METADATA_NOT_SUPPORTED's to judge, in the label test): the same workflow
       // without them tells. Refused again, it is the submit's own failure.
       const bare = await postJob(api, { workflow });
-      ensure('V2.JOB.SUBMIT', accepted(bare), { what: 'the probe workflow without labels (its labelled submit was refused)', expected: 'a success (2xx)', received: `${bare.status}${bare.errorCode ? ` ${bare.errorCode}` : ''}`, on: bare });
+      ensure('V2.JOB.SUBMIT', accepted(bare), {
+        what: 'the probe workflow without labels (its labelled submit was refused)',
+        expected: 'a success (2xx)',
+        received: `${bare.status}${bare.errorCode ? ` ${bare.errorCode}` : ''}`,
+        on: bare,
+      });
       await pollToEnd(api, followable(bare));
     }
   });
   if (ruleOrThrow('V2.JOB.LIST_WALK').surfaces.includes(surface)) {
     const list = await api.call('listJobs', { query: { limit: 1 } });
     if (list.status !== 200) {
-      notJudged('V2.JOB.LIST_WALK', `the job list answered ${list.status}${list.errorCode ? ` ${list.errorCode}` : ''}, so the model walks no list here`);
+      notJudged(
+        'V2.JOB.LIST_WALK',
+        `the job list answered ${list.status}${list.errorCode ? ` ${list.errorCode}` : ''}, so the model walks no list here`,
+      );
     } else if (facts.labels) {
       // Scoped by the run's label where the list applies the filter (it selects exactly the
       // probe's job); else the whole list. A filter that selects wrongly is V2.JOB.LIST_FILTER's.
-      const filtered = await api.call('listJobs', { query: { limit: 5, [`metadata[${RUN_LABEL_KEY}]`]: probeLabel[RUN_LABEL_KEY] } });
+      const filtered = await api.call('listJobs', {
+        query: { limit: 5, [`metadata[${RUN_LABEL_KEY}]`]: probeLabel[RUN_LABEL_KEY] },
+      });
       const jobs = filtered.status === 200 ? (filtered.json<JobListPage>().jobs ?? []) : [];
       facts.listing = jobs.length === 1 && jobs[0].id === probeJob ? 'scoped' : 'unscoped';
     } else facts.listing = 'unscoped';

@@ -16,7 +16,8 @@ export const V2_LOAD_FAULTS = [
     name: 'load-v2-429-queue-full',
     breaks: 'LOAD.RATE_LIMIT.ENVELOPE',
     statements: ['W:209:87254be6d3b3', 'W:242:2face0321cd0'],
-    description: 'while one account draws more than 4 refusals a second, its v2 429s say queue_full (the overload path) instead of rate_limited; Retry-After is kept',
+    description:
+      'while one account draws more than 4 refusals a second, its v2 429s say queue_full (the overload path) instead of rate_limited; Retry-After is kept',
     caughtBy: { load: 'rate-limit' },
     install(s) {
       const refusals = new Map<string, ArrivalMeter>();
@@ -35,7 +36,8 @@ export const V2_LOAD_FAULTS = [
     name: 'load-v2-poll-no-expires-at',
     breaks: 'LOAD.CONTRACT.UNDER_LOAD',
     statements: ['W:7:93fc661d1cd2'],
-    description: 'v2 job reads are answered from a summary cache without expires_at while more than 20 reads arrived in the last second',
+    description:
+      'v2 job reads are answered from a summary cache without expires_at while more than 20 reads arrived in the last second',
     caughtBy: { load: 'v2-job-poll' },
     install(s) {
       const meter = new ArrivalMeter();

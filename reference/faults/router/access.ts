@@ -45,7 +45,9 @@ export const ACCESS_FAULTS = [
     install(s) {
       // The catalog list answers an anonymous caller as the default one.
       s.policy.router.anonymousPrincipal = (request) =>
-        request.method === 'GET' && request.url.split('?')[0] === '/v2/models' ? resolvePrincipal({ 'x-api-key': ROUTER_KEYS.alice }, false) : undefined;
+        request.method === 'GET' && request.url.split('?')[0] === '/v2/models'
+          ? resolvePrincipal({ 'x-api-key': ROUTER_KEYS.alice }, false)
+          : undefined;
     },
   },
   {
@@ -75,7 +77,9 @@ export const ACCESS_FAULTS = [
     description: 'the schema-document endpoint answers callers without credentials (served like the keyless snapshots)',
     install(s) {
       s.policy.router.anonymousPrincipal = (request) =>
-        request.method === 'GET' && /^\/v2\/models\/[^/]+\/[^/]+\/openapi\.json$/.test(request.url.split('?')[0]) ? resolvePrincipal({ 'x-api-key': ROUTER_KEYS.alice }, false) : undefined;
+        request.method === 'GET' && /^\/v2\/models\/[^/]+\/[^/]+\/openapi\.json$/.test(request.url.split('?')[0])
+          ? resolvePrincipal({ 'x-api-key': ROUTER_KEYS.alice }, false)
+          : undefined;
     },
   },
   // R § Authentication rule 2: a key sent as a bearer is known by its prefix and read as an API key. An auth
@@ -84,11 +88,18 @@ export const ACCESS_FAULTS = [
     name: 'router-bearer-key-refused',
     breaks: 'ROUTER.AUTH.KEY_FORMS',
     statements: ['R:240:9da45a9d33e1'],
-    description: 'an API key sent as Authorization: Bearer is refused 401 (every bearer read as a JWT); only X-API-Key carries a key',
+    description:
+      'an API key sent as Authorization: Bearer is refused 401 (every bearer read as a JWT); only X-API-Key carries a key',
     install(s) {
       onRouter(s, undefined, (out) => {
         const bearer = /^Bearer (.+)$/i.exec(String(out.request.headers.authorization ?? ''))?.[1];
-        if (bearer === undefined || !bearer.startsWith(API_KEY_PREFIX) || out.request.headers['x-api-key'] !== undefined || out.status === 401) return;
+        if (
+          bearer === undefined ||
+          !bearer.startsWith(API_KEY_PREFIX) ||
+          out.request.headers['x-api-key'] !== undefined ||
+          out.status === 401
+        )
+          return;
         out.status = 401;
         out.setHeader('content-type', 'application/json; charset=utf-8');
         out.setHeader(H.errorType, 'unauthorized');

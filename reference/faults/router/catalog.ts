@@ -6,7 +6,20 @@ import { schemaDocument } from '../../router/schemas.ts';
 import { RouterError } from '../../router/errors.ts';
 import { validSegments } from '../../router/catalog.ts';
 import type { Outgoing, Seams } from '../seams.ts';
-import { CANCEL, COLLECT, DETAIL, LIST, QUEUE_URLS, SCHEMA, SNAPSHOT, STATUS, isObj, onRouter, routerError, type Obj } from './shared.ts';
+import {
+  CANCEL,
+  COLLECT,
+  DETAIL,
+  LIST,
+  QUEUE_URLS,
+  SCHEMA,
+  SNAPSHOT,
+  STATUS,
+  isObj,
+  onRouter,
+  routerError,
+  type Obj,
+} from './shared.ts';
 
 /** Edits each entry of a catalog page. */
 function eachEntry(s: Seams, edit: (entry: Obj, out: Outgoing) => void): void {
@@ -24,7 +37,9 @@ export const CATALOG_FAULTS = [
     description: 'model addresses with uppercase letters are folded to lowercase and served',
     install(s) {
       s.policy.router.modelSegments = (provider, model) =>
-        !validSegments(provider, model) && validSegments(provider.toLowerCase(), model.toLowerCase()) ? { provider: provider.toLowerCase(), model: model.toLowerCase() } : { provider, model };
+        !validSegments(provider, model) && validSegments(provider.toLowerCase(), model.toLowerCase())
+          ? { provider: provider.toLowerCase(), model: model.toLowerCase() }
+          : { provider, model };
     },
   },
   {
@@ -37,7 +52,8 @@ export const CATALOG_FAULTS = [
         if (!isObj(entry.billing)) return;
         const renamed: Obj = {};
         for (const [k, v] of Object.entries(entry)) {
-          if (k === 'billing' && isObj(v)) renamed.billing_facts = { charged_on_policy_rejection: v.charges_on_policy_rejection };
+          if (k === 'billing' && isObj(v))
+            renamed.billing_facts = { charged_on_policy_rejection: v.charges_on_policy_rejection };
           else renamed[k] = v;
         }
         for (const k of Object.keys(entry)) delete entry[k];
@@ -81,7 +97,8 @@ export const CATALOG_FAULTS = [
     name: 'router-detail-rate-card',
     breaks: 'ROUTER.CATALOG.NO_PRICES',
     statements: ['R:29:93c1ce7c6f2a'],
-    description: "model details carry the model's rate card under rates (dollars per unit of each operation), as a router serving its internal catalog record would",
+    description:
+      "model details carry the model's rate card under rates (dollars per unit of each operation), as a router serving its internal catalog record would",
     install(s) {
       onRouter(s, [DETAIL], (out) => {
         if (out.status !== 200 || !isObj(out.body)) return;
@@ -113,7 +130,8 @@ export const CATALOG_FAULTS = [
   {
     name: 'router-page-overlap',
     breaks: 'ROUTER.CATALOG.WALK_UNIQUE',
-    description: 'a cursor followed for the first time resumes one entry early, so the page repeats the last entry of the page before (a followed-again cursor resumes where it should, so every walk still ends)',
+    description:
+      'a cursor followed for the first time resumes one entry early, so the page repeats the last entry of the page before (a followed-again cursor resumes where it should, so every walk still ends)',
     install(s) {
       // Stateful, so a walk at limit 1 still moves on: an overlap on every use would serve the same entry for ever.
       const followed = new Set<number>();
@@ -128,7 +146,8 @@ export const CATALOG_FAULTS = [
     name: 'router-page-skips',
     breaks: 'ROUTER.CATALOG.WALK',
     statements: ['R:38:d5bbac65ae84'],
-    description: 'every page after the first starts one entry past its cursor, so the entry at each page boundary is never served',
+    description:
+      'every page after the first starts one entry past its cursor, so the entry at each page boundary is never served',
     install(s) {
       s.policy.router.pageStart = (position) => (position > 0 ? position + 1 : position);
     },
@@ -158,7 +177,8 @@ export const CATALOG_FAULTS = [
     description: 'input_schema_url uses http:// instead of https://',
     install(s) {
       onRouter(s, [DETAIL], (out) => {
-        if (out.status === 200 && isObj(out.body) && typeof out.body.input_schema_url === 'string') out.body.input_schema_url = out.body.input_schema_url.replace(/^https:/, 'http:');
+        if (out.status === 200 && isObj(out.body) && typeof out.body.input_schema_url === 'string')
+          out.body.input_schema_url = out.body.input_schema_url.replace(/^https:/, 'http:');
       });
     },
   },
@@ -202,7 +222,12 @@ export const CATALOG_FAULTS = [
     install(s) {
       onRouter(s, undefined, (out) => {
         const err = routerError(out);
-        if (out.status === 404 && err?.error_type === 'model_not_found' && String(err.detail).includes(' was retired on ')) err.detail = 'this model is no longer available';
+        if (
+          out.status === 404 &&
+          err?.error_type === 'model_not_found' &&
+          String(err.detail).includes(' was retired on ')
+        )
+          err.detail = 'this model is no longer available';
       });
     },
   },
@@ -269,7 +294,10 @@ export const CATALOG_FAULTS = [
     statements: ['R:183:969b7f129978'],
     description: 'unauthored models refuse bodies without a prompt (422)',
     install(s) {
-      s.policy.router.unauthoredEntries = (body) => (typeof body.prompt === 'string' ? [] : [{ loc: ['body', 'prompt'], msg: 'Field required', type: 'missing', input: body }]);
+      s.policy.router.unauthoredEntries = (body) =>
+        typeof body.prompt === 'string'
+          ? []
+          : [{ loc: ['body', 'prompt'], msg: 'Field required', type: 'missing', input: body }];
     },
   },
   {
@@ -283,7 +311,11 @@ export const CATALOG_FAULTS = [
         ({ request }) => {
           if (request.headers.authorization !== undefined || request.headers['x-api-key'] !== undefined) return;
           const { provider, file } = request.params as { provider: string; file: string };
-          throw new RouterError(404, 'model_not_found', `no published schema for ${provider}/${file.endsWith('.json') ? file.slice(0, -5) : ''}`);
+          throw new RouterError(
+            404,
+            'model_not_found',
+            `no published schema for ${provider}/${file.endsWith('.json') ? file.slice(0, -5) : ''}`,
+          );
         },
         'preHandler',
       );
@@ -302,9 +334,11 @@ export const CATALOG_FAULTS = [
     name: 'router-schema-failure-404',
     breaks: 'ROUTER.SCHEMA.INTERNAL_ERROR',
     statements: ['R:182:4a4be451e207', 'R:270:a854a467f940'],
-    description: 'a schema document that cannot be built is answered 404 model_not_found, as if the model did not exist',
+    description:
+      'a schema document that cannot be built is answered 404 model_not_found, as if the model did not exist',
     install(s) {
-      s.policy.router.schemaFailure = (model) => new RouterError(404, 'model_not_found', `no schema document for ${model.id}`);
+      s.policy.router.schemaFailure = (model) =>
+        new RouterError(404, 'model_not_found', `no schema document for ${model.id}`);
     },
   },
   // R § Identifiers: a model is addressed by both segments, and the model ID is exactly the
@@ -314,13 +348,19 @@ export const CATALOG_FAULTS = [
     name: 'router-model-by-segment-only',
     breaks: 'ROUTER.ID.SEGMENTS',
     statements: ['R:7:7c2e8778e4b2', 'R:23:94c53fad03fb'],
-    description: 'models are looked up by their model segment alone: an address naming another provider reaches the listed model of that name (a store keyed by model name)',
+    description:
+      'models are looked up by their model segment alone: an address naming another provider reaches the listed model of that name (a store keyed by model name)',
     install(s) {
       s.request(
         { surfaces: ['router'] },
         ({ request, ctx }) => {
           const p = request.params as Record<string, string> | undefined;
-          if (typeof p?.provider !== 'string' || typeof p.model !== 'string' || ctx.router.catalog.get(p.provider, p.model) !== undefined) return;
+          if (
+            typeof p?.provider !== 'string' ||
+            typeof p.model !== 'string' ||
+            ctx.router.catalog.get(p.provider, p.model) !== undefined
+          )
+            return;
           const same = ctx.router.catalog.listed.find((d) => d.model === p.model);
           if (same !== undefined) p.provider = same.provider;
         },
@@ -334,14 +374,16 @@ export const CATALOG_FAULTS = [
     name: 'router-segment-length-cap',
     breaks: 'ROUTER.ID.SEGMENTS',
     statements: ['R:21:ac971cc6036a', 'R:22:4e0b39dfbf5b', 'R:23:94c53fad03fb', 'R:284:7891a86c7bf7'],
-    description: 'a gateway path-length rule sized below the seed refuses a provider segment over 48 or a model segment over 100 characters (403 forbidden), though both are valid',
+    description:
+      'a gateway path-length rule sized below the seed refuses a provider segment over 48 or a model segment over 100 characters (403 forbidden), though both are valid',
     install(s) {
       s.request(
         { surfaces: ['router'] },
         ({ request }) => {
           const p = request.params as Record<string, string> | undefined;
           if (typeof p?.provider !== 'string' || typeof p.model !== 'string') return;
-          if (p.provider.length > 48 || p.model.length > 100) throw new RouterError(403, 'forbidden', 'the request path is longer than this gateway allows');
+          if (p.provider.length > 48 || p.model.length > 100)
+            throw new RouterError(403, 'forbidden', 'the request path is longer than this gateway allows');
         },
         'preHandler',
       );
@@ -353,7 +395,8 @@ export const CATALOG_FAULTS = [
     name: 'router-page-limit-plus-one',
     breaks: 'ROUTER.CATALOG.LIMIT',
     statements: ['R:37:1f883156fd21'],
-    description: 'a page holds one entry more than the size it reports: the row fetched to learn has_more is not trimmed',
+    description:
+      'a page holds one entry more than the size it reports: the row fetched to learn has_more is not trimmed',
     install(s) {
       onRouter(s, [LIST], (out) => {
         const body = isObj(out.body) ? out.body : undefined;
@@ -365,7 +408,8 @@ export const CATALOG_FAULTS = [
         const next = at >= 0 ? listed[at + 1] : undefined;
         if (next === undefined || !isObj(last)) return;
         const extra: Obj = structuredClone(last);
-        for (const [k, v] of Object.entries(extra)) if (v === `${String(last.provider)}/${String(last.model)}`) extra[k] = next.id;
+        for (const [k, v] of Object.entries(extra))
+          if (v === `${String(last.provider)}/${String(last.model)}`) extra[k] = next.id;
         extra.provider = next.provider;
         extra.model = next.model;
         data.push(extra);
@@ -378,11 +422,22 @@ export const CATALOG_FAULTS = [
     name: 'router-cursor-signed-token',
     breaks: 'ROUTER.CATALOG.CURSOR_OPAQUE',
     statements: ['R:39:39fd1bbddb14', 'R:282:c6b972faa572'],
-    description: 'next_cursor is a signed token (header.claims.signature with a 342-character signature), over 600 characters long',
+    description:
+      'next_cursor is a signed token (header.claims.signature with a 342-character signature), over 600 characters long',
     install(s) {
       const b64 = (v: unknown): string => Buffer.from(JSON.stringify(v)).toString('base64url');
       s.policy.router.encodeCursor = (cursors, position) =>
-        [b64({ alg: 'RS256', typ: 'JWT' }), b64({ iss: 'router-catalog', sub: 'catalog-page', iat: 1767225600, exp: 1767229200, page: cursors.encode(position) }), createHash('sha512').update(String(position)).digest('base64url').repeat(4).slice(0, 342)].join('.');
+        [
+          b64({ alg: 'RS256', typ: 'JWT' }),
+          b64({
+            iss: 'router-catalog',
+            sub: 'catalog-page',
+            iat: 1767225600,
+            exp: 1767229200,
+            page: cursors.encode(position),
+          }),
+          createHash('sha512').update(String(position)).digest('base64url').repeat(4).slice(0, 342),
+        ].join('.');
       s.policy.router.decodeCursor = (cursors, raw) => {
         const claims = raw.split('.')[1];
         if (claims === undefined) return undefined;
@@ -401,11 +456,21 @@ export const CATALOG_FAULTS = [
     name: 'router-schema-url-presigned',
     breaks: 'ROUTER.CATALOG.DETAIL',
     statements: ['R:31:93bb4adeb519', 'R:285:f1e521cb73fe'],
-    description: "the detail's schema URL is a pre-signed storage link whose query carries the signing policy, over 2048 characters",
+    description:
+      "the detail's schema URL is a pre-signed storage link whose query carries the signing policy, over 2048 characters",
     install(s) {
       onRouter(s, [DETAIL], (out) => {
         if (out.status !== 200 || !isObj(out.body) || typeof out.body.input_schema_url !== 'string') return;
-        const policy = Buffer.from(JSON.stringify({ expiration: '2099-01-01T00:00:00Z', conditions: Array.from({ length: 24 }, (_, i) => ({ bucket: 'router-schemas', key: `${String(out.body && (out.body as Obj).provider)}/${i}`, acl: 'private' })) })).toString('base64');
+        const policy = Buffer.from(
+          JSON.stringify({
+            expiration: '2099-01-01T00:00:00Z',
+            conditions: Array.from({ length: 24 }, (_, i) => ({
+              bucket: 'router-schemas',
+              key: `${String(out.body && (out.body as Obj).provider)}/${i}`,
+              acl: 'private',
+            })),
+          }),
+        ).toString('base64');
         out.body.input_schema_url = `${out.body.input_schema_url}?X-Amz-Algorithm=AWS4-HMAC-SHA256&Policy=${encodeURIComponent(policy)}&X-Amz-Signature=${'0'.repeat(64)}`;
       });
     },
@@ -429,19 +494,26 @@ export const CATALOG_FAULTS = [
     name: 'router-request-id-hex',
     breaks: 'ROUTER.ID.REQUEST_ID',
     statements: ['R:24:7fe6723c6c4c', 'R:194:8c3092ed241d'],
-    description: 'queued request IDs are handed out as 32 hex digits without dashes (uuid.hex), in the body and the URLs, and read back in that form',
+    description:
+      'queued request IDs are handed out as 32 hex digits without dashes (uuid.hex), in the body and the URLs, and read back in that form',
     install(s) {
-      const dashed = (hex: string): string => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-      s.request({ surfaces: ['router'], routes: [STATUS, COLLECT, CANCEL] }, ({ request }) => {
-        const p = request.params as Record<string, string>;
-        if (/^[0-9a-f]{32}$/.test(p.request_id ?? '')) p.request_id = dashed(p.request_id);
-      }, 'preHandler');
+      const dashed = (hex: string): string =>
+        `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+      s.request(
+        { surfaces: ['router'], routes: [STATUS, COLLECT, CANCEL] },
+        ({ request }) => {
+          const p = request.params as Record<string, string>;
+          if (/^[0-9a-f]{32}$/.test(p.request_id ?? '')) p.request_id = dashed(p.request_id);
+        },
+        'preHandler',
+      );
       onRouter(s, undefined, (out) => {
         if (!isObj(out.body) || typeof out.body.request_id !== 'string' || !out.body.request_id.includes('-')) return;
         const id = out.body.request_id;
         const hex = id.replaceAll('-', '');
         out.body.request_id = hex;
-        for (const k of QUEUE_URLS) if (typeof out.body[k] === 'string') out.body[k] = (out.body[k]).replace(`/requests/${id}`, `/requests/${hex}`);
+        for (const k of QUEUE_URLS)
+          if (typeof out.body[k] === 'string') out.body[k] = out.body[k].replace(`/requests/${id}`, `/requests/${hex}`);
       });
     },
   },

@@ -2,7 +2,24 @@
 import type { FaultUnit } from '../unit.ts';
 import { BRAND, H, PLATFORM_ASSET_ORIGIN } from '../../router/constants.ts';
 import { errorAnswer, failureAnswer } from '../../router/answer.ts';
-import { CANCEL, CAPACITY_DETAIL, COLLECT, DETAIL, ESTIMATE, LIST, QUEUE_URLS, RUN, SCHEMA, STATUS, SUBMIT, dropSpendHeaders, isObj, onRouter, params, routerError } from './shared.ts';
+import {
+  CANCEL,
+  CAPACITY_DETAIL,
+  COLLECT,
+  DETAIL,
+  ESTIMATE,
+  LIST,
+  QUEUE_URLS,
+  RUN,
+  SCHEMA,
+  STATUS,
+  SUBMIT,
+  dropSpendHeaders,
+  isObj,
+  onRouter,
+  params,
+  routerError,
+} from './shared.ts';
 
 export const CONTRACT_FAULTS = [
   {
@@ -32,7 +49,10 @@ export const CONTRACT_FAULTS = [
     statements: ['R:138:bc1b401a1951', 'R:220:d1cd500efb99'],
     description: 'X-Comfy-Upstream-Status on a 502 reads "n/a" instead of an integer',
     // A contract check: the test declaring the rule provokes no 502; the provider-error test of errors.spec.ts does.
-    seenBy: { files: ['specs/router/errors.spec.ts'], why: 'the fault shows only on 502 answers, which the provider-error test of errors.spec.ts provokes' },
+    seenBy: {
+      files: ['specs/router/errors.spec.ts'],
+      why: 'the fault shows only on 502 answers, which the provider-error test of errors.spec.ts provokes',
+    },
     install(s) {
       onRouter(s, undefined, (out) => {
         if (out.status === 502 && out.header(H.upstreamStatus) !== undefined) out.setHeader(H.upstreamStatus, 'n/a');
@@ -54,7 +74,8 @@ export const CONTRACT_FAULTS = [
     name: 'router-error-type-header-mismatch',
     breaks: 'ROUTER.HEADER.ERROR_TYPE',
     statements: ['R:116:7c1f0886b612', 'R:212:3569e3bba115', 'R:251:a8769909bd61'],
-    description: '404 answers carry X-Comfy-Error-Type not_found while the body says model_not_found or request_not_found',
+    description:
+      '404 answers carry X-Comfy-Error-Type not_found while the body says model_not_found or request_not_found',
     install(s) {
       onRouter(s, undefined, (out) => {
         if (out.status === 404) out.setHeader(H.errorType, 'not_found');
@@ -69,7 +90,8 @@ export const CONTRACT_FAULTS = [
     install(s) {
       // Poll answers only: unfinished status reads and pending collects.
       onRouter(s, [STATUS, COLLECT], (out) => {
-        if ((out.status === 200 || out.status === 202) && out.header('retry-after') !== undefined) out.setHeader('Retry-After', new Date(Date.now() + 1000).toUTCString());
+        if ((out.status === 200 || out.status === 202) && out.header('retry-after') !== undefined)
+          out.setHeader('Retry-After', new Date(Date.now() + 1000).toUTCString());
       });
     },
   },
@@ -93,7 +115,8 @@ export const CONTRACT_FAULTS = [
     install(s) {
       onRouter(s, undefined, (out) => {
         const err = routerError(out);
-        if (err !== undefined && out.status !== 422) out.body = { error: { code: err.error_type, message: err.detail } };
+        if (err !== undefined && out.status !== 422)
+          out.body = { error: { code: err.error_type, message: err.detail } };
       });
     },
   },
@@ -130,7 +153,8 @@ export const CONTRACT_FAULTS = [
     install(s) {
       onRouter(s, undefined, (out) => {
         const detail = out.status === 422 && isObj(out.body) ? out.body.detail : undefined;
-        if (isObj(out.body) && Array.isArray(detail)) out.body = { detail: detail.map((e) => (isObj(e) ? String(e.msg) : '')).join('; ') };
+        if (isObj(out.body) && Array.isArray(detail))
+          out.body = { detail: detail.map((e) => (isObj(e) ? String(e.msg) : '')).join('; ') };
       });
     },
   },
@@ -168,7 +192,12 @@ export const CONTRACT_FAULTS = [
     install(s) {
       onRouter(s, [ESTIMATE], (out) => {
         const err = routerError(out);
-        if (out.status !== 404 || err?.error_type !== 'model_not_found' || String(err.detail).includes(' was retired on ')) return;
+        if (
+          out.status !== 404 ||
+          err?.error_type !== 'model_not_found' ||
+          String(err.detail).includes(' was retired on ')
+        )
+          return;
         const { provider, model } = params(out);
         out.status = 400;
         out.setHeader(H.errorType, 'invalid_input');
@@ -194,7 +223,9 @@ export const CONTRACT_FAULTS = [
     description: 'an unusable provider answer is 503 service_unavailable',
     install(s) {
       s.policy.router.providerFailure = (answer, model) =>
-        answer.kind === 'unparseable' ? errorAnswer(503, 'service_unavailable', 'the provider is unavailable') : failureAnswer(answer, model);
+        answer.kind === 'unparseable'
+          ? errorAnswer(503, 'service_unavailable', 'the provider is unavailable')
+          : failureAnswer(answer, model);
     },
   },
   {
@@ -205,7 +236,8 @@ export const CONTRACT_FAULTS = [
     install(s) {
       // The synchronous route only.
       onRouter(s, [RUN], (out) => {
-        if (out.status === 503 && String(routerError(out)?.detail).endsWith(CAPACITY_DETAIL)) out.setHeader('retry-after', undefined);
+        if (out.status === 503 && String(routerError(out)?.detail).endsWith(CAPACITY_DETAIL))
+          out.setHeader('retry-after', undefined);
       });
     },
   },
@@ -254,7 +286,8 @@ export const CONTRACT_FAULTS = [
     install(s) {
       onRouter(s, undefined, (out) => {
         const err = routerError(out);
-        if (err?.error_type === 'content_policy_violation') err.refusal_subject = err.refusal_subject === 'output' ? 'input' : 'output';
+        if (err?.error_type === 'content_policy_violation')
+          err.refusal_subject = err.refusal_subject === 'output' ? 'input' : 'output';
       });
     },
   },
@@ -262,7 +295,8 @@ export const CONTRACT_FAULTS = [
     name: 'router-upstream-detail-dropped',
     breaks: 'ROUTER.ERR.UPSTREAM_DETAIL',
     statements: ['R:80:3d30fc7a6bb8', 'R:219:68773d027aa2'],
-    description: "the provider's reason for calling a request malformed is lost (neither X-Comfy-Upstream-Detail nor the member)",
+    description:
+      "the provider's reason for calling a request malformed is lost (neither X-Comfy-Upstream-Detail nor the member)",
     install(s) {
       onRouter(s, undefined, (out) => {
         const err = routerError(out);
@@ -280,7 +314,12 @@ export const CONTRACT_FAULTS = [
     install(s) {
       onRouter(s, undefined, (out) => {
         const err = routerError(out);
-        if (out.status === 400 && err?.error_type === 'invalid_input' && String(err.detail).includes('is not a registered provider')) err.upstream_detail = 'unknown provider';
+        if (
+          out.status === 400 &&
+          err?.error_type === 'invalid_input' &&
+          String(err.detail).includes('is not a registered provider')
+        )
+          err.upstream_detail = 'unknown provider';
       });
     },
   },
@@ -295,7 +334,10 @@ export const CONTRACT_FAULTS = [
       onRouter(s, undefined, (out) => {
         const err = routerError(out);
         if (err === undefined) return;
-        for (const [snake, camel] of [['refusal_subject', 'refusalSubject'], ['upstream_detail', 'upstreamDetail']] as const) {
+        for (const [snake, camel] of [
+          ['refusal_subject', 'refusalSubject'],
+          ['upstream_detail', 'upstreamDetail'],
+        ] as const) {
           if (!(snake in err)) continue;
           err[camel] = err[snake];
           delete err[snake];
@@ -322,7 +364,8 @@ export const CONTRACT_FAULTS = [
     name: 'router-retired-detail-410',
     breaks: 'ROUTER.CONTRACT.STATUS_DECLARED',
     statements: ['R:122:342faba8f061'],
-    description: 'the detail of a retired model is answered 410 Gone (bucket model_not_found kept), a status the detail operation does not declare',
+    description:
+      'the detail of a retired model is answered 410 Gone (bucket model_not_found kept), a status the detail operation does not declare',
     install(s) {
       onRouter(s, [DETAIL], (out) => {
         if (out.status === 404 && String(routerError(out)?.detail).includes(' was retired on ')) out.status = 410;
@@ -335,12 +378,20 @@ export const CONTRACT_FAULTS = [
     name: 'router-bad-cursor-422',
     breaks: 'ROUTER.CONTRACT.STATUS_DECLARED',
     statements: ['R:119:c6102c02ef04'],
-    description: "a cursor the server did not produce is refused 422 with the framework's validation body (loc query.cursor), a status the catalog list does not declare",
+    description:
+      "a cursor the server did not produce is refused 422 with the framework's validation body (loc query.cursor), a status the catalog list does not declare",
     install(s) {
       onRouter(s, [LIST], (out) => {
-        if (out.status !== 400 || routerError(out)?.error_type !== 'invalid_input' || (out.request.query as Record<string, unknown>).cursor === undefined) return;
+        if (
+          out.status !== 400 ||
+          routerError(out)?.error_type !== 'invalid_input' ||
+          (out.request.query as Record<string, unknown>).cursor === undefined
+        )
+          return;
         out.status = 422;
-        out.body = { detail: [{ loc: ['query', 'cursor'], msg: 'cursor is malformed or expired', type: 'value_error' }] };
+        out.body = {
+          detail: [{ loc: ['query', 'cursor'], msg: 'cursor is malformed or expired', type: 'value_error' }],
+        };
       });
     },
   },
@@ -350,7 +401,8 @@ export const CONTRACT_FAULTS = [
     name: 'router-bytes-submit-405',
     breaks: 'ROUTER.CONTRACT.STATUS_DECLARED',
     statements: ['R:189:8f1eb8ea4403'],
-    description: 'a queued submit to a model that answers bytes is refused 405 method_not_allowed (the route table has no POST there), a status the submit does not declare',
+    description:
+      'a queued submit to a model that answers bytes is refused 405 method_not_allowed (the route table has no POST there), a status the submit does not declare',
     install(s) {
       onRouter(s, [SUBMIT], (out) => {
         if (out.status !== 403 || routerError(out)?.error_type !== 'not_enabled') return;
@@ -366,7 +418,8 @@ export const CONTRACT_FAULTS = [
     name: 'router-status-without-request-id',
     breaks: 'ROUTER.QUEUE.HANDLE',
     statements: ['R:74:6ebcff02673d'],
-    description: 'status answers leave request_id out (the status view serialises the record without the id the path carries)',
+    description:
+      'status answers leave request_id out (the status view serialises the record without the id the path carries)',
     install(s) {
       onRouter(s, [STATUS], (out) => {
         if (out.status === 200 && isObj(out.body)) delete out.body.request_id;
@@ -379,7 +432,8 @@ export const CONTRACT_FAULTS = [
     name: 'router-queue-success-no-request-id',
     breaks: 'ROUTER.HEADER.REQUEST_ID',
     statements: ['R:188:cc76cfcb4a6b', 'R:195:80f61e986efa', 'R:211:a3b757021292'],
-    description: "the queue's successful answers (submit 201, status, collect, cancel 202) lack X-Comfy-Request-Id: those routes are mounted outside the middleware that stamps it, whose error handler still does",
+    description:
+      "the queue's successful answers (submit 201, status, collect, cancel 202) lack X-Comfy-Request-Id: those routes are mounted outside the middleware that stamps it, whose error handler still does",
     install(s) {
       onRouter(s, [SUBMIT, STATUS, COLLECT, CANCEL], (out) => {
         if (out.status < 400) out.setHeader(H.requestId, undefined);
@@ -392,7 +446,8 @@ export const CONTRACT_FAULTS = [
     name: 'router-policy-refusal-403',
     breaks: 'ROUTER.ERR.CONTENT_POLICY',
     statements: ['R:260:9b53add47cfb'],
-    description: 'a content-policy refusal is answered 403 forbidden (the refused content read as forbidden) instead of 400 content_policy_violation',
+    description:
+      'a content-policy refusal is answered 403 forbidden (the refused content read as forbidden) instead of 400 content_policy_violation',
     install(s) {
       onRouter(s, undefined, (out) => {
         const err = routerError(out);
@@ -409,7 +464,8 @@ export const CONTRACT_FAULTS = [
     name: 'router-subject-provider-word',
     breaks: 'ROUTER.ERR.CONTENT_POLICY',
     statements: ['R:221:facfc8e0e130'],
-    description: "the refusal subject carries the provider's own word for it (prompt), header and body alike, instead of one of the ten subjects",
+    description:
+      "the refusal subject carries the provider's own word for it (prompt), header and body alike, instead of one of the ten subjects",
     install(s) {
       onRouter(s, undefined, (out) => {
         const err = routerError(out);
@@ -425,10 +481,12 @@ export const CONTRACT_FAULTS = [
     name: 'router-unauthorized-400',
     breaks: 'ROUTER.ERR.CODE_STATUS',
     statements: ['R:261:eda8df0c725e'],
-    description: 'a request without credentials is refused 400 unauthorized (the missing header fails request validation first) instead of 401',
+    description:
+      'a request without credentials is refused 400 unauthorized (the missing header fails request validation first) instead of 401',
     install(s) {
       onRouter(s, undefined, (out) => {
-        const anonymous = out.request.headers.authorization === undefined && out.request.headers['x-api-key'] === undefined;
+        const anonymous =
+          out.request.headers.authorization === undefined && out.request.headers['x-api-key'] === undefined;
         if (anonymous && out.status === 401 && routerError(out)?.error_type === 'unauthorized') out.status = 400;
       });
     },
@@ -443,7 +501,8 @@ export const CONTRACT_FAULTS = [
     install(s) {
       onRouter(s, undefined, (out) => {
         const err = routerError(out);
-        if (out.status === 409 && err?.error_type === 'invalid_input' && !String(err.detail).startsWith('this request')) out.status = 400;
+        if (out.status === 409 && err?.error_type === 'invalid_input' && !String(err.detail).startsWith('this request'))
+          out.status = 400;
       });
     },
   },
@@ -453,7 +512,8 @@ export const CONTRACT_FAULTS = [
     name: 'router-rate-limited-403',
     breaks: 'ROUTER.ERR.RATE_LIMITED',
     statements: ['R:166:dcc51415a25e', 'R:269:7d2845441036'],
-    description: 'a caller past its request allowance is refused 403 quota_exceeded (quota exhaustion read as a permission failure) instead of 429 rate_limited',
+    description:
+      'a caller past its request allowance is refused 403 quota_exceeded (quota exhaustion read as a permission failure) instead of 429 rate_limited',
     install(s) {
       onRouter(s, undefined, (out) => {
         const err = routerError(out);
@@ -470,7 +530,8 @@ export const CONTRACT_FAULTS = [
     name: 'router-capacity-429',
     breaks: 'ROUTER.ERR.CAPACITY',
     statements: ['R:138:bc1b401a1951', 'R:272:f85668f810ed'],
-    description: "a capacity refusal is answered as throttling: 429 rate_limited with Retry-After and the committed-spend headers, instead of 503",
+    description:
+      'a capacity refusal is answered as throttling: 429 rate_limited with Retry-After and the committed-spend headers, instead of 503',
     install(s) {
       onRouter(s, [RUN], (out) => {
         const err = routerError(out);
@@ -488,7 +549,8 @@ export const CONTRACT_FAULTS = [
     name: 'router-deadline-502',
     breaks: 'ROUTER.ERR.DEADLINE',
     statements: ['R:273:3ef1c97d5441'],
-    description: 'a call past its deadline is answered 502 provider_error (the gateway timeout read as a bad upstream answer) instead of 504 deadline_exceeded',
+    description:
+      'a call past its deadline is answered 502 provider_error (the gateway timeout read as a bad upstream answer) instead of 504 deadline_exceeded',
     install(s) {
       onRouter(s, undefined, (out) => {
         const err = routerError(out);
@@ -509,10 +571,12 @@ export const CONTRACT_FAULTS = [
     install(s) {
       onRouter(s, undefined, (out) => {
         const detail = out.status === 422 && isObj(out.body) ? out.body.detail : undefined;
-        if (Array.isArray(detail)) for (const e of detail) if (isObj(e) && 'msg' in e) {
-          e.message = e.msg;
-          delete e.msg;
-        }
+        if (Array.isArray(detail))
+          for (const e of detail)
+            if (isObj(e) && 'msg' in e) {
+              e.message = e.msg;
+              delete e.msg;
+            }
       });
     },
   },
@@ -549,12 +613,18 @@ export const CONTRACT_FAULTS = [
     name: 'router-non-object-body-wrapped',
     breaks: 'ROUTER.ERR.NON_OBJECT_BODY',
     statements: ['R:95:2f74232fb41f', 'R:134:13114c9a8e32'],
-    description: 'a JSON body that is not an object is wrapped as {input: <value>} and validated as such (a 422 naming the missing prompt) instead of refused as not an object',
+    description:
+      'a JSON body that is not an object is wrapped as {input: <value>} and validated as such (a 422 naming the missing prompt) instead of refused as not an object',
     install(s) {
       s.request(
         { surfaces: ['router'], routes: [RUN, ESTIMATE, SUBMIT] },
         ({ request }) => {
-          if (request.body !== undefined && request.body !== null && (typeof request.body !== 'object' || Array.isArray(request.body))) request.body = { input: request.body };
+          if (
+            request.body !== undefined &&
+            request.body !== null &&
+            (typeof request.body !== 'object' || Array.isArray(request.body))
+          )
+            request.body = { input: request.body };
         },
         'preHandler',
       );
@@ -566,7 +636,8 @@ export const CONTRACT_FAULTS = [
     name: 'router-handle-urls-unprefixed',
     breaks: 'ROUTER.VERSION.PREFIX',
     statements: ['R:295:be69f3450e28'],
-    description: 'the queue URLs a handle carries omit the /v2 prefix (composed from the path a prefix-stripping gateway forwarded)',
+    description:
+      'the queue URLs a handle carries omit the /v2 prefix (composed from the path a prefix-stripping gateway forwarded)',
     install(s) {
       onRouter(s, undefined, (out) => {
         if (!isObj(out.body)) return;
@@ -584,14 +655,23 @@ export const CONTRACT_FAULTS = [
     name: 'router-alternate-assets-copied',
     breaks: 'ROUTER.ASSETS.COPYING',
     statements: ['R:231:6d38d26f8b5d', 'R:231:3fe97d8e9554'],
-    description: "a run served by an alternate (by model_provider or by fallback) has its asset URLs copied onto platform storage: the copier runs on every answer, not only the native provider's",
+    description:
+      "a run served by an alternate (by model_provider or by fallback) has its asset URLs copied onto platform storage: the copier runs on every answer, not only the native provider's",
     install(s) {
       onRouter(s, [RUN], (out) => {
         const mp = (out.request.query as Record<string, unknown>).model_provider;
-        const alternate = (typeof mp === 'string' && mp !== '' && mp !== 'default' && !mp.startsWith(BRAND.toLowerCase())) || out.header(H.fallback) !== undefined;
+        const alternate =
+          (typeof mp === 'string' && mp !== '' && mp !== 'default' && !mp.startsWith(BRAND.toLowerCase())) ||
+          out.header(H.fallback) !== undefined;
         if (out.status !== 200 || !alternate || !isObj(out.body)) return;
         const rehost = (v: unknown): unknown =>
-          typeof v === 'string' ? v.replace(/^https:\/\/[^/]+\/out\//, `${PLATFORM_ASSET_ORIGIN}/router-assets/`) : Array.isArray(v) ? v.map(rehost) : isObj(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, rehost(x)])) : v;
+          typeof v === 'string'
+            ? v.replace(/^https:\/\/[^/]+\/out\//, `${PLATFORM_ASSET_ORIGIN}/router-assets/`)
+            : Array.isArray(v)
+              ? v.map(rehost)
+              : isObj(v)
+                ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, rehost(x)]))
+                : v;
         out.body = rehost(out.body);
       });
     },

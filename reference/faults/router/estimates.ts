@@ -4,7 +4,17 @@ import { Dec } from '../../router/decimal.ts';
 import { CORRECT_FIGURES } from '../../router/pricing.ts';
 import { RouterError } from '../../router/errors.ts';
 import { callPartner } from '../../router/partners.ts';
-import { CAPACITY_DETAIL, ESTIMATE, SUBMIT, estimateOf, isObj, onRouter, params, routerError, type Obj } from './shared.ts';
+import {
+  CAPACITY_DETAIL,
+  ESTIMATE,
+  SUBMIT,
+  estimateOf,
+  isObj,
+  onRouter,
+  params,
+  routerError,
+  type Obj,
+} from './shared.ts';
 
 export const ESTIMATE_FAULTS = [
   {
@@ -17,7 +27,14 @@ export const ESTIMATE_FAULTS = [
         const est = estimateOf(out);
         if (est?.source !== 'exact') return;
         const { pricing_as_of, model_id, provider, ...figures } = est;
-        const rebuilt: Obj = { ...figures, min_amount: est.amount, max_amount: est.amount, pricing_as_of, model_id, provider };
+        const rebuilt: Obj = {
+          ...figures,
+          min_amount: est.amount,
+          max_amount: est.amount,
+          pricing_as_of,
+          model_id,
+          provider,
+        };
         for (const k of Object.keys(est)) delete est[k];
         Object.assign(est, rebuilt);
       });
@@ -39,7 +56,8 @@ export const ESTIMATE_FAULTS = [
     name: 'router-submit-reason-on-estimated',
     breaks: 'ROUTER.ESTIMATE.FIELDS',
     statements: ['R:52:36c68f3d4dbe'],
-    description: "a queued submit's estimated quote carries reason not_quotable, to say why no exact figure is given (the estimate route's quotes do not)",
+    description:
+      "a queued submit's estimated quote carries reason not_quotable, to say why no exact figure is given (the estimate route's quotes do not)",
     install(s) {
       onRouter(s, [SUBMIT], (out) => {
         const est = estimateOf(out);
@@ -50,7 +68,8 @@ export const ESTIMATE_FAULTS = [
   {
     name: 'router-submit-estimate-native-leg',
     breaks: 'ROUTER.QUEUE.ESTIMATE_LEG',
-    description: "a queued submit with model_provider naming an alternate embeds the quote of the native leg (the model's own provider, at its rate), not of the leg the request is pinned to",
+    description:
+      "a queued submit with model_provider naming an alternate embeds the quote of the native leg (the model's own provider, at its rate), not of the leg the request is pinned to",
     install(s) {
       s.policy.router.submitEstimateLeg = (_pinned, model) => ({ kind: 'native', provider: model.provider });
     },
@@ -96,7 +115,14 @@ export const ESTIMATE_FAULTS = [
         if (amount.isZero() || !amount.round(2).isZero()) return;
         const { currency, pricing_as_of, model_id, provider } = est;
         for (const k of Object.keys(est)) delete est[k];
-        Object.assign(est, { source: 'unknown', currency, reason: 'unpriced_model', pricing_as_of, model_id, provider });
+        Object.assign(est, {
+          source: 'unknown',
+          currency,
+          reason: 'unpriced_model',
+          pricing_as_of,
+          model_id,
+          provider,
+        });
       });
     },
   },
@@ -107,7 +133,10 @@ export const ESTIMATE_FAULTS = [
     description: 'sub-cent exact prices are quoted as 0',
     install(s) {
       // A sub-cent price is zero, consistently in every figure.
-      s.policy.router.figures = { ...CORRECT_FIGURES, exact: (amount) => (amount.round(2).isZero() ? Dec.ZERO : amount) };
+      s.policy.router.figures = {
+        ...CORRECT_FIGURES,
+        exact: (amount) => (amount.round(2).isZero() ? Dec.ZERO : amount),
+      };
     },
   },
   {
@@ -152,7 +181,8 @@ export const ESTIMATE_FAULTS = [
     statements: ['R:63:5b3c0c7beaff'],
     description: 'the estimate answers reason byok for an own-key caller',
     install(s) {
-      s.policy.router.estimateQuote = (p, def, leg, quote) => (p.ownKeys.has(def.provider) && leg.kind === 'native' ? { source: 'unknown', reason: 'byok' } : quote());
+      s.policy.router.estimateQuote = (p, def, leg, quote) =>
+        p.ownKeys.has(def.provider) && leg.kind === 'native' ? { source: 'unknown', reason: 'byok' } : quote();
     },
   },
   {
@@ -168,7 +198,8 @@ export const ESTIMATE_FAULTS = [
     name: 'router-estimate-model-mismatch-priced',
     breaks: 'ROUTER.ESTIMATE.VALIDATION',
     statements: ['R:176:0ed3e198e0eb', 'R:177:1232d32690e0'],
-    description: 'the estimate prices a body naming a model other than the path (the model-name check runs on runs and submits only)',
+    description:
+      'the estimate prices a body naming a model other than the path (the model-name check runs on runs and submits only)',
     install(s) {
       const correct = s.policy.router.bodyNamesModel;
       s.policy.router.bodyNamesModel = (named, model, route) => route === 'estimate' || correct(named, model, route);
@@ -178,7 +209,8 @@ export const ESTIMATE_FAULTS = [
     name: 'router-estimate-honours-strict',
     breaks: 'ROUTER.ESTIMATE.VALIDATION',
     statements: ['R:64:ad4294906b92', 'R:176:1df49dbd624c', 'R:176:0ed3e198e0eb'],
-    description: "the estimate reads strict_mode as a run does: with an alternate and strict_mode=true it skips native validation and prices a body in the alternate's own schema",
+    description:
+      "the estimate reads strict_mode as a run does: with an alternate and strict_mode=true it skips native validation and prices a body in the alternate's own schema",
     install(s) {
       s.policy.router.estimateStrict = (asked) => asked;
     },
@@ -239,7 +271,8 @@ export const ESTIMATE_FAULTS = [
     install(s) {
       onRouter(s, [ESTIMATE, SUBMIT], (out) => {
         const est = estimateOf(out);
-        if (typeof est?.pricing_as_of === 'string') est.pricing_as_of = Math.floor(Date.parse(est.pricing_as_of) / 1000);
+        if (typeof est?.pricing_as_of === 'string')
+          est.pricing_as_of = Math.floor(Date.parse(est.pricing_as_of) / 1000);
       });
     },
   },
@@ -253,7 +286,8 @@ export const ESTIMATE_FAULTS = [
     install(s) {
       onRouter(s, [ESTIMATE, SUBMIT], (out) => {
         const est = estimateOf(out);
-        if (typeof est?.amount === 'string' && typeof est.credits === 'number') est.credits = Dec.of(est.amount).timesInt(200).round(2).toNumber();
+        if (typeof est?.amount === 'string' && typeof est.credits === 'number')
+          est.credits = Dec.of(est.amount).timesInt(200).round(2).toNumber();
       });
     },
   },
@@ -274,13 +308,19 @@ export const ESTIMATE_FAULTS = [
     name: 'router-stale-card-checked-first',
     breaks: 'ROUTER.ESTIMATE.STALE_CARD',
     statements: ['R:179:54542e273ebc'],
-    description: "every estimate of a model whose rate card is stale is refused 503, a body that cannot be priced at all too: the card's freshness is checked before the body is classified",
+    description:
+      "every estimate of a model whose rate card is stale is refused 503, a body that cannot be priced at all too: the card's freshness is checked before the body is classified",
     install(s) {
       s.request(
         { surfaces: ['router'], routes: [ESTIMATE] },
         ({ request, ctx }) => {
           const p = request.params as Record<string, string>;
-          if (ctx.router.catalog.get(p.provider ?? '', p.model ?? '')?.behaviour === 'stale-card') throw new RouterError(503, 'service_unavailable', 'the rate card is stale; no figure is given instead of a guess');
+          if (ctx.router.catalog.get(p.provider ?? '', p.model ?? '')?.behaviour === 'stale-card')
+            throw new RouterError(
+              503,
+              'service_unavailable',
+              'the rate card is stale; no figure is given instead of a guess',
+            );
         },
         'preHandler',
       );
@@ -292,7 +332,8 @@ export const ESTIMATE_FAULTS = [
     name: 'router-estimate-dry-run',
     breaks: 'ROUTER.ESTIMATE.NOTHING_CHARGED',
     statements: ['R:176:b0683c953839'],
-    description: "the estimate dispatches the body to the model's provider as a dry run to learn the metered quantity, so a body the provider fails on is refused (503 service_unavailable, the route's answer to an upstream failure) instead of quoted",
+    description:
+      "the estimate dispatches the body to the model's provider as a dry run to learn the metered quantity, so a body the provider fails on is refused (503 service_unavailable, the route's answer to an upstream failure) instead of quoted",
     install(s) {
       s.request(
         { surfaces: ['router'], routes: [ESTIMATE] },
@@ -300,9 +341,18 @@ export const ESTIMATE_FAULTS = [
           const p = request.params as Record<string, string>;
           const def = ctx.router.catalog.get(p.provider ?? '', p.model ?? '');
           if (def === undefined || !isObj(request.body)) return;
-          const answer = callPartner({ model: def, leg: { kind: 'native', provider: def.provider }, body: request.body, strict: false });
+          const answer = callPartner({
+            model: def,
+            leg: { kind: 'native', provider: def.provider },
+            body: request.body,
+            strict: false,
+          });
           if (answer.kind === 'ok') return;
-          throw new RouterError(503, 'service_unavailable', `the dry run of ${def.id} at its provider failed; no price could be measured`);
+          throw new RouterError(
+            503,
+            'service_unavailable',
+            `the dry run of ${def.id} at its provider failed; no price could be measured`,
+          );
         },
         'preHandler',
       );
@@ -314,10 +364,12 @@ export const ESTIMATE_FAULTS = [
     name: 'router-estimate-capacity-no-retry-after',
     breaks: 'ROUTER.ERR.CAPACITY',
     statements: ['R:177:1232d32690e0'],
-    description: 'an estimate refused because the model is at capacity (503) lacks Retry-After (the run route sets it, the estimate route does not)',
+    description:
+      'an estimate refused because the model is at capacity (503) lacks Retry-After (the run route sets it, the estimate route does not)',
     install(s) {
       onRouter(s, [ESTIMATE], (out) => {
-        if (out.status === 503 && String(routerError(out)?.detail).endsWith(CAPACITY_DETAIL)) out.setHeader('retry-after', undefined);
+        if (out.status === 503 && String(routerError(out)?.detail).endsWith(CAPACITY_DETAIL))
+          out.setHeader('retry-after', undefined);
       });
     },
   },
@@ -327,7 +379,8 @@ export const ESTIMATE_FAULTS = [
     name: 'router-submit-estimate-native-rate',
     breaks: 'ROUTER.QUEUE.ESTIMATE_LEG',
     statements: ['R:65:c4ed5a315dcb', 'R:72:d586e05637f1'],
-    description: "a queued submit pinned to an alternate embeds a quote labelled with that alternate but priced at the native provider's rate (the rate looked up by model alone)",
+    description:
+      "a queued submit pinned to an alternate embeds a quote labelled with that alternate but priced at the native provider's rate (the rate looked up by model alone)",
     install(s) {
       s.policy.router.submitEstimateLeg = (_pinned, model) => ({ kind: 'native', provider: model.provider });
       onRouter(s, [SUBMIT], (out) => {

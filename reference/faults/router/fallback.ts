@@ -12,7 +12,8 @@ export const FALLBACK_FAULTS = [
     name: 'router-fallback-under-strict',
     breaks: 'ROUTER.FALLBACK.SKIPPED',
     statements: ['R:145:efded79376a2', 'R:157:d6b775bc7aa9'],
-    description: 'a strict_mode=true run whose named provider fails is retried on another leg, which serves it with the fallback header',
+    description:
+      'a strict_mode=true run whose named provider fails is retried on another leg, which serves it with the fallback header',
     install(s) {
       s.policy.router.fallbackSkipsStrict = false;
     },
@@ -21,7 +22,8 @@ export const FALLBACK_FAULTS = [
     name: 'router-fallback-by-body',
     breaks: 'ROUTER.FALLBACK.ATTEMPTS',
     statements: ['R:155:9ff9444f1710'],
-    description: 'fallback picks the alternate by a hash of the request body (md5, as request-affinity sharding often does): sticky per request, spread over the eligible alternates, not the first of a fixed order',
+    description:
+      'fallback picks the alternate by a hash of the request body (md5, as request-affinity sharding often does): sticky per request, spread over the eligible alternates, not the first of a fixed order',
     install(s) {
       s.policy.router.fallbackTries = (eligible, body) => {
         if (eligible.length === 0) return [];
@@ -34,7 +36,8 @@ export const FALLBACK_FAULTS = [
     name: 'router-fallback-random',
     breaks: 'ROUTER.FALLBACK.ATTEMPTS',
     statements: ['R:155:9ff9444f1710'],
-    description: 'fallback picks one of the first two eligible alternates at random on each request (load spreading), not the first of a fixed order',
+    description:
+      'fallback picks one of the first two eligible alternates at random on each request (load spreading), not the first of a fixed order',
     install(s) {
       s.policy.router.fallbackTries = (eligible) => {
         if (eligible.length === 0) return [];
@@ -46,7 +49,8 @@ export const FALLBACK_FAULTS = [
     name: 'router-fallback-on-byok',
     breaks: 'ROUTER.FALLBACK.SKIPPED',
     statements: ['R:157:d6b775bc7aa9'],
-    description: "a request that resolved the caller's own provider key falls back to an alternate like any other (the skip list checks strict mode and edits, not the credential)",
+    description:
+      "a request that resolved the caller's own provider key falls back to an alternate like any other (the skip list checks strict mode and edits, not the credential)",
     install(s) {
       s.policy.router.fallbackSkipsOwnKey = false;
     },
@@ -55,7 +59,8 @@ export const FALLBACK_FAULTS = [
     name: 'router-fallback-skip-refused',
     breaks: 'ROUTER.FALLBACK.SKIPPED',
     statements: ['R:157:d6b775bc7aa9'],
-    description: 'where fallback does not apply (an edit), a failed first attempt is answered 409 invalid_input saying fallback is unavailable for the request, instead of the first failure unchanged',
+    description:
+      'where fallback does not apply (an edit), a failed first attempt is answered 409 invalid_input saying fallback is unavailable for the request, instead of the first failure unchanged',
     install(s) {
       onRouter(s, [RUN], (out) => {
         const body = out.request.body;
@@ -63,7 +68,10 @@ export const FALLBACK_FAULTS = [
         out.status = 409;
         for (const h of [H.upstreamStatus, 'Retry-After']) out.setHeader(h, undefined);
         out.setHeader(H.errorType, 'invalid_input');
-        out.body = { detail: 'fallback_provider cannot serve an edit request; send without the image or retry later', error_type: 'invalid_input' };
+        out.body = {
+          detail: 'fallback_provider cannot serve an edit request; send without the image or retry later',
+          error_type: 'invalid_input',
+        };
       });
     },
   },

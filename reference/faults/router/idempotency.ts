@@ -32,7 +32,8 @@ export const IDEMPOTENCY_FAULTS = [
     name: 'router-key-cap-128',
     breaks: 'ROUTER.IDEM.KEY_LENGTH',
     statements: ['R:125:a8636bbeb1af', 'R:283:40db08880b8a'],
-    description: 'Idempotency-Keys longer than 128 characters are refused 400 invalid_input, below the 255 the seed allows',
+    description:
+      'Idempotency-Keys longer than 128 characters are refused 400 invalid_input, below the 255 the seed allows',
     install(s) {
       s.policy.router.maxKeyLength = 128;
     },
@@ -41,16 +42,19 @@ export const IDEMPOTENCY_FAULTS = [
     name: 'router-key-cap-128-conflict',
     breaks: 'ROUTER.IDEM.KEY_LENGTH',
     statements: ['R:125:a8636bbeb1af', 'R:283:40db08880b8a'],
-    description: 'Idempotency-Keys longer than 128 characters are refused 409 invalid_input, as if they held another request',
+    description:
+      'Idempotency-Keys longer than 128 characters are refused 409 invalid_input, as if they held another request',
     install(s) {
-      s.policy.router.claimKey = (store, scope, key, fingerprint) => (key.length > 128 ? { kind: 'conflict' } : store.claim(scope, key, fingerprint));
+      s.policy.router.claimKey = (store, scope, key, fingerprint) =>
+        key.length > 128 ? { kind: 'conflict' } : store.claim(scope, key, fingerprint);
     },
   },
   {
     name: 'router-replay-redispatches',
     breaks: 'ROUTER.IDEM.REPLAY',
     statements: ['R:169:f7d57f5d4f81', 'R:169:6f5647df6adb'],
-    description: 'a synchronous run retried under a recorded key is dispatched (and charged) again, and its new answer is sent marked Idempotent-Replayed: true (queued submits replay their handle)',
+    description:
+      'a synchronous run retried under a recorded key is dispatched (and charged) again, and its new answer is sent marked Idempotent-Replayed: true (queued submits replay their handle)',
     install(s) {
       const runKeys = new Set<string>();
       const again = new Set<string>();
@@ -67,7 +71,8 @@ export const IDEMPOTENCY_FAULTS = [
       };
       onRouter(s, [RUN], (out) => {
         const key = out.request.headers['idempotency-key'];
-        if (out.status === 200 && typeof key === 'string' && again.has(key)) out.setHeader('Idempotent-Replayed', 'true');
+        if (out.status === 200 && typeof key === 'string' && again.has(key))
+          out.setHeader('Idempotent-Replayed', 'true');
       });
     },
   },
@@ -100,7 +105,8 @@ export const IDEMPOTENCY_FAULTS = [
     name: 'router-teammate-conflict-runs',
     breaks: 'ROUTER.IDEM.SCOPE',
     statements: ['R:170:fbe5d04d02cd', 'R:170:583f5ec8e664'],
-    description: "key conflicts are told apart per member: a teammate's different request under a key of the workspace is run afresh instead of refused 409",
+    description:
+      "key conflicts are told apart per member: a teammate's different request under a key of the workspace is run afresh instead of refused 409",
     install(s) {
       const owner = new Map<string, string>();
       s.policy.router.claimKey = (store, scope, key, fingerprint, caller) => {
@@ -137,7 +143,10 @@ export const IDEMPOTENCY_FAULTS = [
         if (!request.url.startsWith('/v2/') || !anonymous || typeof key !== 'string') return;
         const answer = ctx.router.idempotency.anyRecorded(key);
         if (answer === undefined) return;
-        reply.headers({ [H.requestId]: randomUUID(), ...answer.headers, 'Idempotent-Replayed': 'true' }).code(answer.status).send(answer.body);
+        reply
+          .headers({ [H.requestId]: randomUUID(), ...answer.headers, 'Idempotent-Replayed': 'true' })
+          .code(answer.status)
+          .send(answer.body);
       });
     },
   },
@@ -160,7 +169,8 @@ export const IDEMPOTENCY_FAULTS = [
     description: 'a 422 schema refusal records the key',
     install(s) {
       s.policy.router.keyAfterRefusal = (store, scope, key, fingerprint, err) => {
-        if (err instanceof RouterValidationError) store.record(scope, key, fingerprint, { status: 422, headers: {}, body: Buffer.from('{}') }, true);
+        if (err instanceof RouterValidationError)
+          store.record(scope, key, fingerprint, { status: 422, headers: {}, body: Buffer.from('{}') }, true);
         else store.release(scope, key);
       };
     },
@@ -169,16 +179,34 @@ export const IDEMPOTENCY_FAULTS = [
     name: 'router-forbidden-records-key',
     breaks: 'ROUTER.IDEM.RELEASED_ON_REFUSAL',
     statements: ['R:173:123a957184e7', 'R:173:9444fff5531e'],
-    description: 'a 403 for a model the caller may not use records its Idempotency-Key, as a dispatched answer would be, so the corrected request under it is refused 409',
+    description:
+      'a 403 for a model the caller may not use records its Idempotency-Key, as a dispatched answer would be, so the corrected request under it is refused 409',
     install(s) {
       onRouter(s, [RUN], (out) => {
         const key = out.request.headers['idempotency-key'];
         if (out.status !== 403 || routerError(out)?.error_type !== 'forbidden' || typeof key !== 'string') return;
         const { router } = out.ctx;
-        const scope = router.policy.requestScope(resolvePrincipal(out.request.headers, router.policy.bearerFirst), scopeOf);
+        const scope = router.policy.requestScope(
+          resolvePrincipal(out.request.headers, router.policy.bearerFirst),
+          scopeOf,
+        );
         const url = new URL(out.request.url, 'http://x');
-        const fingerprint = fingerprintOf(out.request.method, url.pathname, [...url.searchParams].sort().map(([k, v]) => `${k}=${v}`).join('&'), canonical(out.request.body ?? null));
-        router.idempotency.record(scope, key, fingerprint, { status: 403, headers: { [H.errorType]: 'forbidden' }, body: Buffer.from(JSON.stringify(out.body)) }, true);
+        const fingerprint = fingerprintOf(
+          out.request.method,
+          url.pathname,
+          [...url.searchParams]
+            .sort()
+            .map(([k, v]) => `${k}=${v}`)
+            .join('&'),
+          canonical(out.request.body ?? null),
+        );
+        router.idempotency.record(
+          scope,
+          key,
+          fingerprint,
+          { status: 403, headers: { [H.errorType]: 'forbidden' }, body: Buffer.from(JSON.stringify(out.body)) },
+          true,
+        );
       });
     },
   },
@@ -186,10 +214,12 @@ export const IDEMPOTENCY_FAULTS = [
     name: 'router-mismatch-records-key',
     breaks: 'ROUTER.IDEM.RELEASED_ON_REFUSAL',
     statements: ['R:173:123a957184e7', 'R:173:9444fff5531e'],
-    description: 'the 422 for a body naming another model than the path records its Idempotency-Key (the check runs after the key is taken), so the corrected request under it is refused 409',
+    description:
+      'the 422 for a body naming another model than the path records its Idempotency-Key (the check runs after the key is taken), so the corrected request under it is refused 409',
     install(s) {
       s.policy.router.keyAfterRefusal = (store, scope, key, fingerprint, err) => {
-        if (err instanceof RouterValidationError && err.entries.some((e) => e.type === 'model_mismatch')) store.record(scope, key, fingerprint, { status: 422, headers: {}, body: Buffer.from('{}') }, true);
+        if (err instanceof RouterValidationError && err.entries.some((e) => e.type === 'model_mismatch'))
+          store.record(scope, key, fingerprint, { status: 422, headers: {}, body: Buffer.from('{}') }, true);
         else store.release(scope, key);
       };
     },
@@ -198,7 +228,8 @@ export const IDEMPOTENCY_FAULTS = [
     name: 'router-partner-link-not-replayed',
     breaks: 'ROUTER.IDEM.PROVIDER_LINK_WINDOW',
     statements: ['R:172:012b38b74594'],
-    description: "an answer that carries the partner's own asset link is recorded but never replayable: a retry a moment later is refused 409 invalid_input (no window)",
+    description:
+      "an answer that carries the partner's own asset link is recorded but never replayable: a retry a moment later is refused 409 invalid_input (no window)",
     install(s) {
       s.policy.router.replayable = (answer) => answer.body.length <= REPLAY_CAP_BYTES && !holdsPartnerLink(answer.body);
     },
@@ -207,7 +238,8 @@ export const IDEMPOTENCY_FAULTS = [
     name: 'router-cutoff-replays-failure',
     breaks: 'ROUTER.IDEM.PROVIDER_LINK_WINDOW',
     statements: ['R:172:095fab30ad8d'],
-    description: "the key of a call cut off mid-generation at a submit-and-poll partner holds the 504 the caller got, not the generation: the same-key retry gets the 504 again instead of the result",
+    description:
+      'the key of a call cut off mid-generation at a submit-and-poll partner holds the 504 the caller got, not the generation: the same-key retry gets the 504 again instead of the result',
     install(s) {
       s.policy.router.cutoffRecord = (sent) => sent;
     },
@@ -225,10 +257,12 @@ export const IDEMPOTENCY_FAULTS = [
     name: 'router-inflight-no-retry-after',
     breaks: 'ROUTER.IDEM.IN_FLIGHT',
     statements: ['R:138:bc1b401a1951', 'R:164:21135e0ced7b', 'R:215:49b76e9b4942'],
-    description: "the 409 concurrency_limit_exceeded for a key whose original call still runs carries no Retry-After (the header is set by the 429 limiter's path only), so the caller is not told when to retry the same key",
+    description:
+      "the 409 concurrency_limit_exceeded for a key whose original call still runs carries no Retry-After (the header is set by the 429 limiter's path only), so the caller is not told when to retry the same key",
     install(s) {
       onRouter(s, [RUN, SUBMIT], (out) => {
-        if (out.status === 409 && routerError(out)?.error_type === 'concurrency_limit_exceeded') out.setHeader('Retry-After', undefined);
+        if (out.status === 409 && routerError(out)?.error_type === 'concurrency_limit_exceeded')
+          out.setHeader('Retry-After', undefined);
       });
     },
   },
@@ -236,9 +270,14 @@ export const IDEMPOTENCY_FAULTS = [
     name: 'router-cutoff-holds-job-record',
     breaks: 'ROUTER.IDEM.PROVIDER_LINK_WINDOW',
     statements: ['R:172:095fab30ad8d'],
-    description: "the key of a call cut off mid-generation at a submit-and-poll partner holds the partner's job record ({id, status: completed}, the last poll answer) instead of the generation's result: the same-key retry gets a 200 that is not the result",
+    description:
+      "the key of a call cut off mid-generation at a submit-and-poll partner holds the partner's job record ({id, status: completed}, the last poll answer) instead of the generation's result: the same-key retry gets a 200 that is not the result",
     install(s) {
-      s.policy.router.cutoffRecord = (_sent, generation) => ({ ...generation, headers: { ...generation.headers, 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ id: randomUUID(), status: 'completed' })) });
+      s.policy.router.cutoffRecord = (_sent, generation) => ({
+        ...generation,
+        headers: { ...generation.headers, 'content-type': 'application/json' },
+        body: Buffer.from(JSON.stringify({ id: randomUUID(), status: 'completed' })),
+      });
     },
   },
 ] as const satisfies ReadonlyArray<FaultUnit>;

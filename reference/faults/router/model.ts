@@ -22,7 +22,8 @@ const keyOf = (request: FastifyRequest): string | undefined => {
   return typeof key === 'string' && key.length > 0 ? key : undefined;
 };
 
-const fresh = (out: { status: number; header(name: string): string | undefined }) => out.status === 201 && out.header('Idempotent-Replayed') !== 'true';
+const fresh = (out: { status: number; header(name: string): string | undefined }) =>
+  out.status === 201 && out.header('Idempotent-Replayed') !== 'true';
 
 export const ROUTER_MODEL_FAULTS = [
   {
@@ -55,11 +56,20 @@ export const ROUTER_MODEL_FAULTS = [
       const lists = new Map<string, string[]>();
       const admitted = new Map<string, { place: number; model: string }>();
       onRouter(s, [SUBMIT], (out) => {
-        if (!fresh(out) || !isObj(out.body) || typeof out.body.request_id !== 'string' || admitted.has(out.body.request_id)) return;
+        if (
+          !fresh(out) ||
+          !isObj(out.body) ||
+          typeof out.body.request_id !== 'string' ||
+          admitted.has(out.body.request_id)
+        )
+          return;
         const scope = scopeOfRequest(out.ctx, out.request);
         const list = lists.get(scope) ?? [];
         lists.set(scope, list);
-        admitted.set(out.body.request_id, { place: list.length, model: `${params(out).provider}/${params(out).model}` });
+        admitted.set(out.body.request_id, {
+          place: list.length,
+          model: `${params(out).provider}/${params(out).model}`,
+        });
         list.push(out.body.request_id);
       });
       onRouter(s, [CANCEL], (out) => {
@@ -133,7 +143,15 @@ export const ROUTER_MODEL_FAULTS = [
         out.setHeader('content-type', 'application/json; charset=utf-8');
         out.setHeader('X-Content-Type-Options', undefined);
         out.setHeader('Retry-After', '1');
-        out.payload = Buffer.from(JSON.stringify({ request_id: id, status: 'IN_PROGRESS', status_url: `${root}/status`, response_url: root, cancel_url: `${root}/cancel` }));
+        out.payload = Buffer.from(
+          JSON.stringify({
+            request_id: id,
+            status: 'IN_PROGRESS',
+            status_url: `${root}/status`,
+            response_url: root,
+            cancel_url: `${root}/cancel`,
+          }),
+        );
       };
       onRouter(s, [STATUS], unfinished(false));
       onRouter(s, [COLLECT], unfinished(true));

@@ -3,7 +3,18 @@ import type { FaultUnit } from '../unit.ts';
 import { H } from '../../router/constants.ts';
 import { RouterError } from '../../router/errors.ts';
 import { resolvePrincipal, scopeOf } from '../../router/principals.ts';
-import { CANCEL, COLLECT, QUEUE_URLS, STATUS, SUBMIT, isObj, onRouter, params, routerError, type Obj } from './shared.ts';
+import {
+  CANCEL,
+  COLLECT,
+  QUEUE_URLS,
+  STATUS,
+  SUBMIT,
+  isObj,
+  onRouter,
+  params,
+  routerError,
+  type Obj,
+} from './shared.ts';
 
 export const QUEUE_FAULTS = [
   {
@@ -20,7 +31,9 @@ export const QUEUE_FAULTS = [
         if (!isObj(out.body) || typeof out.body.request_id !== 'string') return;
         const id = out.body.request_id;
         out.body.request_id = id.toUpperCase();
-        for (const k of QUEUE_URLS) if (typeof out.body[k] === 'string') out.body[k] = (out.body[k]).replace(`/requests/${id}`, `/requests/${id.toUpperCase()}`);
+        for (const k of QUEUE_URLS)
+          if (typeof out.body[k] === 'string')
+            out.body[k] = out.body[k].replace(`/requests/${id}`, `/requests/${id.toUpperCase()}`);
       });
     },
   },
@@ -33,7 +46,9 @@ export const QUEUE_FAULTS = [
       onRouter(s, undefined, (out) => {
         if (!isObj(out.body)) return;
         const base = out.ctx.router.baseUrl();
-        for (const k of QUEUE_URLS) if (typeof out.body[k] === 'string' && (out.body[k]).startsWith(base)) out.body[k] = (out.body[k]).slice(base.length);
+        for (const k of QUEUE_URLS)
+          if (typeof out.body[k] === 'string' && out.body[k].startsWith(base))
+            out.body[k] = out.body[k].slice(base.length);
       });
     },
   },
@@ -44,7 +59,8 @@ export const QUEUE_FAULTS = [
     description: 'an unfinished request, queued or running, reports status RUNNING on status reads',
     install(s) {
       onRouter(s, [STATUS, COLLECT], (out) => {
-        if (isObj(out.body) && (out.body.status === 'IN_QUEUE' || out.body.status === 'IN_PROGRESS')) out.body.status = 'RUNNING';
+        if (isObj(out.body) && (out.body.status === 'IN_QUEUE' || out.body.status === 'IN_PROGRESS'))
+          out.body.status = 'RUNNING';
       });
     },
   },
@@ -91,7 +107,8 @@ export const QUEUE_FAULTS = [
     description: 'a successful request reports error_type null',
     install(s) {
       onRouter(s, [STATUS], (out) => {
-        if (out.status !== 200 || !isObj(out.body) || out.body.status !== 'COMPLETED' || 'error_type' in out.body) return;
+        if (out.status !== 200 || !isObj(out.body) || out.body.status !== 'COMPLETED' || 'error_type' in out.body)
+          return;
         const { request_id, status, ...rest } = out.body;
         out.body = { request_id, status, error_type: null, ...rest };
       });
@@ -104,10 +121,14 @@ export const QUEUE_FAULTS = [
     description: 'the status of a finished request carries the result members',
     install(s) {
       onRouter(s, [STATUS], (out) => {
-        if (out.status !== 200 || !isObj(out.body) || out.body.status !== 'COMPLETED' || 'error_type' in out.body) return;
+        if (out.status !== 200 || !isObj(out.body) || out.body.status !== 'COMPLETED' || 'error_type' in out.body)
+          return;
         const { router } = out.ctx;
         const { provider, model } = params(out);
-        const scope = router.policy.requestScope(resolvePrincipal(out.request.headers, router.policy.bearerFirst), scopeOf);
+        const scope = router.policy.requestScope(
+          resolvePrincipal(out.request.headers, router.policy.bearerFirst),
+          scopeOf,
+        );
         const result = router.queue.get(scope, `${provider}/${model}`, String(out.body.request_id))?.result;
         if (result === undefined || result.contentType !== 'application/json') return;
         const parsed: unknown = JSON.parse(result.bytes.toString('utf8'));
@@ -128,10 +149,14 @@ export const QUEUE_FAULTS = [
     description: 'the status of a finished request carries the result nested under an output member',
     install(s) {
       onRouter(s, [STATUS], (out) => {
-        if (out.status !== 200 || !isObj(out.body) || out.body.status !== 'COMPLETED' || 'error_type' in out.body) return;
+        if (out.status !== 200 || !isObj(out.body) || out.body.status !== 'COMPLETED' || 'error_type' in out.body)
+          return;
         const { router } = out.ctx;
         const { provider, model } = params(out);
-        const scope = router.policy.requestScope(resolvePrincipal(out.request.headers, router.policy.bearerFirst), scopeOf);
+        const scope = router.policy.requestScope(
+          resolvePrincipal(out.request.headers, router.policy.bearerFirst),
+          scopeOf,
+        );
         const result = router.queue.get(scope, `${provider}/${model}`, String(out.body.request_id))?.result;
         if (result === undefined || result.contentType !== 'application/json') return;
         out.body = { ...out.body, output: JSON.parse(result.bytes.toString('utf8')) as unknown };
@@ -142,7 +167,8 @@ export const QUEUE_FAULTS = [
     name: 'router-status-cancelling',
     breaks: 'ROUTER.QUEUE.STATUS_CLOSED',
     statements: ['R:99:64c869655d5a', 'R:104:618235c3f8bc', 'R:296:8bf52fa1fae0'],
-    description: 'once a cancel is asked, the request reads status CANCELLATION_REQUESTED (a state of its own) until the cancel takes effect, when it would have started running',
+    description:
+      'once a cancel is asked, the request reads status CANCELLATION_REQUESTED (a state of its own) until the cancel takes effect, when it would have started running',
     install(s) {
       const cancelling = new Set<string>();
       s.policy.router.cancelRequest = (queue, r) => {
@@ -153,18 +179,37 @@ export const QUEUE_FAULTS = [
         cancelling.add(r.id);
       };
       onRouter(s, [STATUS, COLLECT], (out) => {
-        if (isObj(out.body) && cancelling.has(String(out.body.request_id)) && out.body.status !== 'COMPLETED' && typeof out.body.status === 'string') out.body.status = 'CANCELLATION_REQUESTED';
+        if (
+          isObj(out.body) &&
+          cancelling.has(String(out.body.request_id)) &&
+          out.body.status !== 'COMPLETED' &&
+          typeof out.body.status === 'string'
+        )
+          out.body.status = 'CANCELLATION_REQUESTED';
       });
     },
   },
   {
     name: 'router-failed-status',
     breaks: 'ROUTER.QUEUE.STATUS_CLOSED',
-    statements: ['R:74:a2b3d6162283', 'R:99:64c869655d5a', 'R:105:e83e71a59b60', 'R:108:53efeed6d5ef', 'R:296:8bf52fa1fae0'],
-    description: 'a request that did not succeed ends with a terminal status of its own (FAILED, CANCELLED) instead of COMPLETED',
+    statements: [
+      'R:74:a2b3d6162283',
+      'R:99:64c869655d5a',
+      'R:105:e83e71a59b60',
+      'R:108:53efeed6d5ef',
+      'R:296:8bf52fa1fae0',
+    ],
+    description:
+      'a request that did not succeed ends with a terminal status of its own (FAILED, CANCELLED) instead of COMPLETED',
     install(s) {
       onRouter(s, [STATUS], (out) => {
-        if (out.status !== 200 || !isObj(out.body) || out.body.status !== 'COMPLETED' || typeof out.body.error_type !== 'string') return;
+        if (
+          out.status !== 200 ||
+          !isObj(out.body) ||
+          out.body.status !== 'COMPLETED' ||
+          typeof out.body.error_type !== 'string'
+        )
+          return;
         out.body.status = out.body.error_type === 'cancelled' ? 'CANCELLED' : 'FAILED';
       });
     },
@@ -181,7 +226,8 @@ export const QUEUE_FAULTS = [
   {
     name: 'router-cancel-ignored-own-names',
     breaks: 'ROUTER.QUEUE.CANCEL_QUEUED',
-    description: 'on a router naming its unfinished statuses QUEUED and RUNNING (control router-queue-own-names), a cancel is acknowledged 202 but the request, still waiting in the queue, runs on and succeeds',
+    description:
+      'on a router naming its unfinished statuses QUEUED and RUNNING (control router-queue-own-names), a cancel is acknowledged 202 but the request, still waiting in the queue, runs on and succeeds',
     under: 'router-queue-own-names',
     install(s) {
       s.policy.router.cancelRequest = () => undefined;
@@ -200,20 +246,25 @@ export const QUEUE_FAULTS = [
     name: 'router-aged-out-collect-404',
     breaks: 'ROUTER.QUEUE.COLLECT_GONE',
     statements: ['R:197:dad51fcb8e67', 'R:266:38356d7e1c85'],
-    description: 'collect of a request whose result has aged out answers 404 request_not_found, as if the request had never existed',
+    description:
+      'collect of a request whose result has aged out answers 404 request_not_found, as if the request had never existed',
     install(s) {
       onRouter(s, [COLLECT], (out) => {
         if (out.status !== 410) return;
         out.status = 404;
         out.setHeader(H.errorType, 'request_not_found');
-        out.body = { detail: `no queued request ${params(out).request_id ?? ''} for this model and caller`, error_type: 'request_not_found' };
+        out.body = {
+          detail: `no queued request ${params(out).request_id ?? ''} for this model and caller`,
+          error_type: 'request_not_found',
+        };
       });
     },
   },
   {
     name: 'router-estimate-requoted-for-teammate',
     breaks: 'ROUTER.QUEUE.ESTIMATE',
-    description: 'an idempotent replay of a submit to another member of the workspace is quoted again for that member: it carries the estimate',
+    description:
+      'an idempotent replay of a submit to another member of the workspace is quoted again for that member: it carries the estimate',
     install(s) {
       // The first answer's estimate and its caller, by request; a replay to anyone else gets the estimate back.
       const first = new Map<string, { caller: string; estimate: unknown }>();
@@ -225,7 +276,8 @@ export const QUEUE_FAULTS = [
           if (out.body.estimate !== undefined) first.set(id, { caller, estimate: structuredClone(out.body.estimate) });
         } else {
           const had = first.get(id);
-          if (had !== undefined && had.caller !== caller) out.body = { ...out.body, estimate: structuredClone(had.estimate) };
+          if (had !== undefined && had.caller !== caller)
+            out.body = { ...out.body, estimate: structuredClone(had.estimate) };
         }
       });
     },
@@ -293,7 +345,11 @@ export const QUEUE_FAULTS = [
     description: 'a submit whose embedded estimate cannot read the rate card is refused 503, as the estimate route is',
     install(s) {
       s.policy.router.submitQuoteUnavailable = (def) => {
-        throw new RouterError(503, 'service_unavailable', `the rate card for ${def.provider} is stale; no figure is given instead of a guess`);
+        throw new RouterError(
+          503,
+          'service_unavailable',
+          `the rate card for ${def.provider} is stale; no figure is given instead of a guess`,
+        );
       };
     },
   },
@@ -301,7 +357,8 @@ export const QUEUE_FAULTS = [
     name: 'router-submit-stale-not-quotable',
     breaks: 'ROUTER.QUEUE.ESTIMATE',
     statements: ['R:56:372c6fe011c9'],
-    description: 'a submit whose rate card cannot be read at admission is quoted not_quotable instead of pricing_unavailable',
+    description:
+      'a submit whose rate card cannot be read at admission is quoted not_quotable instead of pricing_unavailable',
     install(s) {
       s.policy.router.submitQuoteUnavailable = () => ({ source: 'unknown', reason: 'not_quotable' });
     },
@@ -310,7 +367,8 @@ export const QUEUE_FAULTS = [
     name: 'router-queue-drops-strict',
     breaks: 'ROUTER.QUEUE.COLLECT_SELECTION',
     statements: ['R:145:efded79376a2', 'R:187:3cc49021cd28', 'R:190:214069274b9b', 'R:195:adc652f16295'],
-    description: 'the queued request does not keep strict_mode: it is dispatched translated, and collect answers native output instead of the alternate\'s own',
+    description:
+      "the queued request does not keep strict_mode: it is dispatched translated, and collect answers native output instead of the alternate's own",
     install(s) {
       s.policy.router.queuedStrict = () => false;
     },
@@ -328,7 +386,14 @@ export const QUEUE_FAULTS = [
         out.status = 200;
         out.setHeader(H.errorType, undefined);
         out.setHeader('Retry-After', '1');
-        out.body = { request_id: id, status: 'IN_QUEUE', queue_position: 0, status_url: `${root}/status`, response_url: root, cancel_url: `${root}/cancel` };
+        out.body = {
+          request_id: id,
+          status: 'IN_QUEUE',
+          queue_position: 0,
+          status_url: `${root}/status`,
+          response_url: root,
+          cancel_url: `${root}/cancel`,
+        };
       });
     },
   },
@@ -337,7 +402,8 @@ export const QUEUE_FAULTS = [
     name: 'router-submit-no-status',
     breaks: 'ROUTER.QUEUE.HANDLE',
     statements: ['R:11:c38ad1e87a8f', 'R:103:ba1b172aaf32', 'R:188:ba3c99a4ba22'],
-    description: "the submit answer leaves out the new request's status (the serializer skips a member still at its initial value), so the 201 does not carry the handle's initial status",
+    description:
+      "the submit answer leaves out the new request's status (the serializer skips a member still at its initial value), so the 201 does not carry the handle's initial status",
     install(s) {
       onRouter(s, [SUBMIT], (out) => {
         if (out.status === 201 && isObj(out.body)) delete out.body.status;
@@ -348,7 +414,8 @@ export const QUEUE_FAULTS = [
     name: 'router-status-drops-urls',
     breaks: 'ROUTER.QUEUE.HANDLE',
     statements: ['R:74:6ebcff02673d'],
-    description: "the status of a finished request is served from the compact record kept once it completed, which holds no status_url, response_url or cancel_url",
+    description:
+      'the status of a finished request is served from the compact record kept once it completed, which holds no status_url, response_url or cancel_url',
     install(s) {
       onRouter(s, [STATUS], (out) => {
         if (out.status !== 200 || !isObj(out.body) || out.body.status !== 'COMPLETED') return;
@@ -361,10 +428,12 @@ export const QUEUE_FAULTS = [
     name: 'router-completed-renamed',
     breaks: 'ROUTER.QUEUE.STATUS_CLOSED',
     statements: ['R:99:e9b5ad75077f', 'R:107:74fe11755885'],
-    description: 'a request that ran through reads status SUCCEEDED (the worker pool\'s own name for a finished job leaks into the status answer); one that failed still reads COMPLETED',
+    description:
+      "a request that ran through reads status SUCCEEDED (the worker pool's own name for a finished job leaks into the status answer); one that failed still reads COMPLETED",
     install(s) {
       onRouter(s, [STATUS, COLLECT], (out) => {
-        if (isObj(out.body) && out.body.status === 'COMPLETED' && !('error_type' in out.body)) out.body.status = 'SUCCEEDED';
+        if (isObj(out.body) && out.body.status === 'COMPLETED' && !('error_type' in out.body))
+          out.body.status = 'SUCCEEDED';
       });
     },
   },
@@ -372,10 +441,17 @@ export const QUEUE_FAULTS = [
     name: 'router-failure-no-error-type',
     breaks: 'ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE',
     statements: ['R:74:a2b3d6162283', 'R:108:53efeed6d5ef'],
-    description: "a request whose run failed reads COMPLETED without error_type (the status serializer writes the bucket for cancelled requests only), so it cannot be told from a success",
+    description:
+      'a request whose run failed reads COMPLETED without error_type (the status serializer writes the bucket for cancelled requests only), so it cannot be told from a success',
     install(s) {
       onRouter(s, [STATUS], (out) => {
-        if (isObj(out.body) && out.body.status === 'COMPLETED' && typeof out.body.error_type === 'string' && out.body.error_type !== 'cancelled') delete out.body.error_type;
+        if (
+          isObj(out.body) &&
+          out.body.status === 'COMPLETED' &&
+          typeof out.body.error_type === 'string' &&
+          out.body.error_type !== 'cancelled'
+        )
+          delete out.body.error_type;
       });
     },
   },
@@ -383,10 +459,12 @@ export const QUEUE_FAULTS = [
     name: 'router-cancel-ends-clean',
     breaks: 'ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE',
     statements: ['R:105:e83e71a59b60'],
-    description: 'a cancel that takes effect marks the request COMPLETED but writes no error_type (the cancel path sets the terminal state, not the failure bucket), so the cancelled request reads as a success that has no result to collect',
+    description:
+      'a cancel that takes effect marks the request COMPLETED but writes no error_type (the cancel path sets the terminal state, not the failure bucket), so the cancelled request reads as a success that has no result to collect',
     install(s) {
       onRouter(s, [STATUS], (out) => {
-        if (isObj(out.body) && out.body.status === 'COMPLETED' && out.body.error_type === 'cancelled') delete out.body.error_type;
+        if (isObj(out.body) && out.body.status === 'COMPLETED' && out.body.error_type === 'cancelled')
+          delete out.body.error_type;
       });
     },
   },
@@ -394,15 +472,27 @@ export const QUEUE_FAULTS = [
     name: 'router-cancel-ack-status',
     breaks: 'ROUTER.QUEUE.CANCEL',
     statements: ['R:76:80f920c75b96', 'R:99:27c642ae2dbf', 'R:200:f3462a265703'],
-    description: "the cancel acknowledgement's body carries the request's queue status at the time (IN_QUEUE or IN_PROGRESS) instead of CANCELLATION_REQUESTED: the handler answers the request record it just updated",
+    description:
+      "the cancel acknowledgement's body carries the request's queue status at the time (IN_QUEUE or IN_PROGRESS) instead of CANCELLATION_REQUESTED: the handler answers the request record it just updated",
     install(s) {
       onRouter(s, [CANCEL], (out) => {
         if (out.status !== 202 || !isObj(out.body)) return;
         const { provider, model, request_id: id = '' } = params(out);
         const { router } = out.ctx;
-        const scope = router.policy.requestScope(resolvePrincipal(out.request.headers, router.policy.bearerFirst), scopeOf);
+        const scope = router.policy.requestScope(
+          resolvePrincipal(out.request.headers, router.policy.bearerFirst),
+          scopeOf,
+        );
         const r = router.queue.get(scope, `${provider}/${model}`, id);
-        out.body = { request_id: id, status: r === undefined ? 'IN_QUEUE' : router.queue.status(r) === 'COMPLETED' ? 'IN_PROGRESS' : router.queue.status(r) };
+        out.body = {
+          request_id: id,
+          status:
+            r === undefined
+              ? 'IN_QUEUE'
+              : router.queue.status(r) === 'COMPLETED'
+                ? 'IN_PROGRESS'
+                : router.queue.status(r),
+        };
       });
     },
   },
@@ -410,10 +500,12 @@ export const QUEUE_FAULTS = [
     name: 'router-cancel-done-accepted',
     breaks: 'ROUTER.QUEUE.CANCEL',
     statements: ['R:76:80f920c75b96', 'R:201:f9651ec07fad'],
-    description: 'a cancel of a finished request answers ALREADY_COMPLETED in the body but under 202 Accepted (the cancel handler always acknowledges with 202), so the body status is not mirrored by a conflict or 400 code',
+    description:
+      'a cancel of a finished request answers ALREADY_COMPLETED in the body but under 202 Accepted (the cancel handler always acknowledges with 202), so the body status is not mirrored by a conflict or 400 code',
     install(s) {
       onRouter(s, [CANCEL], (out) => {
-        if ((out.status !== 409 && out.status !== 400) || !isObj(out.body) || out.body.status !== 'ALREADY_COMPLETED') return;
+        if ((out.status !== 409 && out.status !== 400) || !isObj(out.body) || out.body.status !== 'ALREADY_COMPLETED')
+          return;
         out.status = 202;
         out.setHeader(H.errorType, undefined);
       });
@@ -423,13 +515,17 @@ export const QUEUE_FAULTS = [
     name: 'router-cancel-done-drops-result',
     breaks: 'ROUTER.QUEUE.CANCEL',
     statements: ['R:106:b0ddf19e95e5'],
-    description: 'a cancel of a finished request answers ALREADY_COMPLETED but runs the clean-up of a cancelled one: the stored result is deleted and the request then reads failed as cancelled',
+    description:
+      'a cancel of a finished request answers ALREADY_COMPLETED but runs the clean-up of a cancelled one: the stored result is deleted and the request then reads failed as cancelled',
     install(s) {
       onRouter(s, [CANCEL], (out) => {
         if (!isObj(out.body) || out.body.status !== 'ALREADY_COMPLETED') return;
         const { provider, model, request_id: id = '' } = params(out);
         const { router } = out.ctx;
-        const scope = router.policy.requestScope(resolvePrincipal(out.request.headers, router.policy.bearerFirst), scopeOf);
+        const scope = router.policy.requestScope(
+          resolvePrincipal(out.request.headers, router.policy.bearerFirst),
+          scopeOf,
+        );
         const r = router.queue.get(scope, `${provider}/${model}`, id);
         if (r === undefined || r.errorType !== undefined) return;
         delete r.result;
@@ -443,7 +539,8 @@ export const QUEUE_FAULTS = [
     name: 'router-cancel-unknown-202',
     breaks: 'ROUTER.QUEUE.UNKNOWN_404',
     statements: ['R:202:91d00faec620'],
-    description: 'a cancel of a request ID the router does not know is acknowledged 202 CANCELLATION_REQUESTED (cancel treated as an idempotent ask that never looks the request up)',
+    description:
+      'a cancel of a request ID the router does not know is acknowledged 202 CANCELLATION_REQUESTED (cancel treated as an idempotent ask that never looks the request up)',
     install(s) {
       onRouter(s, [CANCEL], (out) => {
         if (routerError(out)?.error_type !== 'request_not_found') return;

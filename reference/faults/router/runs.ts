@@ -19,7 +19,9 @@ export const RUN_FAULTS = [
     description: 'image model output is wrapped in a JSON array',
     install(s) {
       s.policy.router.shapeOutput = (model, out, strict) =>
-        model.kind === 'image' && out.contentType === 'application/json' && !strict ? { ...out, bytes: Buffer.from(`[${out.bytes.toString('utf8')}]`) } : out;
+        model.kind === 'image' && out.contentType === 'application/json' && !strict
+          ? { ...out, bytes: Buffer.from(`[${out.bytes.toString('utf8')}]`) }
+          : out;
     },
   },
   {
@@ -29,7 +31,9 @@ export const RUN_FAULTS = [
     description: 'image model output is wrapped in {"data": ...}',
     install(s) {
       s.policy.router.shapeOutput = (model, out, strict) =>
-        model.kind === 'image' && out.contentType === 'application/json' && !strict ? { ...out, bytes: Buffer.from(`{"data":${out.bytes.toString('utf8')}}`) } : out;
+        model.kind === 'image' && out.contentType === 'application/json' && !strict
+          ? { ...out, bytes: Buffer.from(`{"data":${out.bytes.toString('utf8')}}`) }
+          : out;
     },
   },
   {
@@ -41,7 +45,13 @@ export const RUN_FAULTS = [
       s.policy.router.validateNative = (schema, body, entries) => {
         validateAgainst(schema, body, ['body'], entries);
         if (typeof body.seed === 'number' && body.seed > 1_000_000) {
-          entries.push({ loc: ['body', 'seed'], msg: 'Input should be less than or equal to 1000000', type: 'less_than_equal', ctx: { le: 1_000_000 }, input: body.seed });
+          entries.push({
+            loc: ['body', 'seed'],
+            msg: 'Input should be less than or equal to 1000000',
+            type: 'less_than_equal',
+            ctx: { le: 1_000_000 },
+            input: body.seed,
+          });
         }
       };
     },
@@ -64,7 +74,12 @@ export const RUN_FAULTS = [
     description: 'the bytes-returning model is answered as JSON with base64 audio',
     install(s) {
       s.policy.router.shapeOutput = (model, out) =>
-        model.kind === 'audio' ? { contentType: 'application/json', bytes: Buffer.from(JSON.stringify({ audio_base64: out.bytes.toString('base64') })) } : out;
+        model.kind === 'audio'
+          ? {
+              contentType: 'application/json',
+              bytes: Buffer.from(JSON.stringify({ audio_base64: out.bytes.toString('base64') })),
+            }
+          : out;
     },
   },
   {
@@ -76,7 +91,8 @@ export const RUN_FAULTS = [
       // Not on a fallback run, which the serving leg bills.
       onRouter(s, [RUN], (out) => {
         const credits = out.header(H.credits);
-        if (out.status === 200 && credits !== undefined && out.header(H.fallback) === undefined) out.setHeader(H.credits, Dec.of(credits).timesInt(2).toString(2));
+        if (out.status === 200 && credits !== undefined && out.header(H.fallback) === undefined)
+          out.setHeader(H.credits, Dec.of(credits).timesInt(2).toString(2));
       });
     },
   },
@@ -96,7 +112,8 @@ export const RUN_FAULTS = [
     name: 'router-spend-released-at-admission',
     breaks: 'ROUTER.RUN.SPEND_RESERVED',
     statements: ['R:222:2af63df563cf', 'R:223:90870014739f'],
-    description: "a call's committed spend is released as soon as the call is admitted, so X-Committed-Spend-Current never counts calls in flight",
+    description:
+      "a call's committed spend is released as soon as the call is admitted, so X-Committed-Spend-Current never counts calls in flight",
     install(s) {
       s.policy.router.holdSpend = (reserve) => {
         reserve()();
@@ -108,7 +125,8 @@ export const RUN_FAULTS = [
     name: 'router-spend-never-released',
     breaks: 'ROUTER.RUN.SPEND_RESERVED',
     statements: ['R:223:90870014739f'],
-    description: "a call's committed spend is never released at its end, so X-Committed-Spend-Current keeps growing with every call made",
+    description:
+      "a call's committed spend is never released at its end, so X-Committed-Spend-Current keeps growing with every call made",
     install(s) {
       s.policy.router.holdSpend = (reserve) => {
         reserve();
@@ -129,7 +147,8 @@ export const RUN_FAULTS = [
     name: 'router-reject-unknown-open-schema',
     breaks: 'ROUTER.RUN.REJECT_UNKNOWN',
     statements: ['R:159:c8fb1c4e85c7'],
-    description: "reject_unknown_fields=true refuses fields a model's authored schema does not declare even where that schema allows undeclared fields",
+    description:
+      "reject_unknown_fields=true refuses fields a model's authored schema does not declare even where that schema allows undeclared fields",
     install(s) {
       s.policy.router.refusesUndeclared = () => true;
     },
@@ -156,7 +175,8 @@ export const RUN_FAULTS = [
     name: 'router-video-bills-last-media',
     breaks: 'ROUTER.RUN.VIDEO_BILLING',
     statements: ['R:161:cb574ceb3ee9'],
-    description: 'the video family bills by the kind of the last media item in content (a video followed by an image bills as image-to-video)',
+    description:
+      'the video family bills by the kind of the last media item in content (a video followed by an image bills as image-to-video)',
     install(s) {
       s.policy.router.videoOperation = (model, body) => {
         const items = Array.isArray(body.content) ? body.content.filter(isObj) : [];
@@ -170,7 +190,8 @@ export const RUN_FAULTS = [
     name: 'router-video-draft-by-media',
     breaks: 'ROUTER.RUN.VIDEO_BILLING',
     statements: ['R:161:cb574ceb3ee9'],
-    description: 'a final render from a draft_task item bills by the media kinds in its content (none: text-to-video), not like the draft it renders',
+    description:
+      'a final render from a draft_task item bills by the media kinds in its content (none: text-to-video), not like the draft it renders',
     install(s) {
       s.policy.router.videoOperation = (model, body) => {
         const items = Array.isArray(body.content) ? body.content.filter(isObj) : [];
@@ -182,7 +203,8 @@ export const RUN_FAULTS = [
     name: 'router-video-images-as-text',
     breaks: 'ROUTER.RUN.VIDEO_BILLING',
     statements: ['R:161:cb574ceb3ee9'],
-    description: 'the video family bills image inputs as text-to-video: only a video input changes the operation (a draft render still bills as its draft)',
+    description:
+      'the video family bills image inputs as text-to-video: only a video input changes the operation (a draft render still bills as its draft)',
     install(s) {
       s.policy.router.videoOperation = (model, body) => {
         const items = Array.isArray(body.content) ? body.content.filter(isObj) : [];
@@ -206,7 +228,8 @@ export const RUN_FAULTS = [
     statements: ['R:147:a877f6953e76', 'R:260:9b53add47cfb'],
     description: 'an unregistered model_provider is ignored (native dispatch)',
     install(s) {
-      s.policy.router.nativeAlias = (mp) => (NATIVE_ALIASES as readonly string[]).includes(mp) || !(ALTERNATES as readonly string[]).includes(mp);
+      s.policy.router.nativeAlias = (mp) =>
+        (NATIVE_ALIASES as readonly string[]).includes(mp) || !(ALTERNATES as readonly string[]).includes(mp);
     },
   },
   {
@@ -229,7 +252,7 @@ export const RUN_FAULTS = [
     name: 'router-edit-forwarded',
     breaks: 'ROUTER.PROVIDER.EDIT_UNSERVABLE',
     statements: ['R:148:f1ff7da45570'],
-    description: "an edit is forwarded to a translator that cannot carry the media",
+    description: 'an edit is forwarded to a translator that cannot carry the media',
     install(s) {
       s.policy.router.carriesEdit = () => true;
     },
@@ -286,23 +309,33 @@ export const RUN_FAULTS = [
     name: 'router-alternate-answer-enveloped',
     breaks: 'ROUTER.PROVIDER.ANSWER',
     statements: ['R:144:8f87a4ad1340'],
-    description: "a run on an alternate without strict mode is answered in the router's own envelope, {provider, output}, neither the model's native output nor the alternate's raw answer",
+    description:
+      "a run on an alternate without strict mode is answered in the router's own envelope, {provider, output}, neither the model's native output nor the alternate's raw answer",
     install(s) {
       // Where the output is shaped, so a queued request's collect answers the same envelope.
       s.policy.router.shapeOutput = (_model, out, strict, leg) =>
-        leg.kind === 'alternate' && !strict && out.contentType === 'application/json' ? { ...out, bytes: Buffer.from(`{"provider":${JSON.stringify(leg.provider)},"output":${out.bytes.toString('utf8')}}`) } : out;
+        leg.kind === 'alternate' && !strict && out.contentType === 'application/json'
+          ? {
+              ...out,
+              bytes: Buffer.from(`{"provider":${JSON.stringify(leg.provider)},"output":${out.bytes.toString('utf8')}}`),
+            }
+          : out;
     },
   },
   {
     name: 'router-strict-answer-translated',
     breaks: 'ROUTER.PROVIDER.ANSWER',
     statements: ['R:145:efded79376a2'],
-    description: "a strict-mode answer is translated back into the model's native output (images[].url) instead of the alternate's answer unchanged",
+    description:
+      "a strict-mode answer is translated back into the model's native output (images[].url) instead of the alternate's answer unchanged",
     install(s) {
       s.policy.router.shapeOutput = (model, out, strict) => {
         if (!strict || model.kind !== 'image' || out.contentType !== 'application/json') return out;
         const urls = out.bytes.toString('utf8').match(/https:\/\/[^"]+/g) ?? [];
-        return { ...out, bytes: Buffer.from(JSON.stringify({ images: urls.map((url) => ({ url, content_type: 'image/png' })) })) };
+        return {
+          ...out,
+          bytes: Buffer.from(JSON.stringify({ images: urls.map((url) => ({ url, content_type: 'image/png' })) })),
+        };
       };
     },
   },
@@ -350,7 +383,10 @@ export const RUN_FAULTS = [
     statements: ['R:156:7de0b2b36e99'],
     description: 'a failed fallback attempt carries the fallback header',
     install(s) {
-      s.policy.router.failedFallback = (failure, next) => ({ ...failure, headers: { ...failure.headers, [H.fallback]: next.provider } });
+      s.policy.router.failedFallback = (failure, next) => ({
+        ...failure,
+        headers: { ...failure.headers, [H.fallback]: next.provider },
+      });
     },
   },
   {
@@ -369,7 +405,8 @@ export const RUN_FAULTS = [
     name: 'router-fallback-round-robin',
     breaks: 'ROUTER.FALLBACK.ATTEMPTS',
     statements: ['R:155:9ff9444f1710'],
-    description: 'fallback spreads load: each fallback goes to the next eligible alternate in turn, not the first in a fixed order',
+    description:
+      'fallback spreads load: each fallback goes to the next eligible alternate in turn, not the first in a fixed order',
     install(s) {
       let turn = 0;
       s.policy.router.fallbackTries = (eligible) => (eligible.length === 0 ? [] : [eligible[turn++ % eligible.length]]);
@@ -388,7 +425,7 @@ export const RUN_FAULTS = [
     name: 'router-fallback-on-rejection',
     breaks: 'ROUTER.FALLBACK.ATTEMPTS',
     statements: ['R:155:9ff9444f1710'],
-    description: 'a request the provider called malformed (the request\'s own failure) is retried on an alternate',
+    description: "a request the provider called malformed (the request's own failure) is retried on an alternate",
     install(s) {
       s.policy.router.fallbackAfter = (answer) => answer.kind === 'unavailable' || answer.kind === 'rejected';
     },
@@ -426,10 +463,17 @@ export const RUN_FAULTS = [
     name: 'router-sync-job-record',
     breaks: 'ROUTER.RUN.OUTPUT_SCHEMA',
     statements: ['R:10:06fbca54a699'],
-    description: "for the image partners, whose APIs submit a job and are polled, the router forwards the partner's first answer (its job record) as the 200 instead of polling to the end and answering the finished result",
+    description:
+      "for the image partners, whose APIs submit a job and are polled, the router forwards the partner's first answer (its job record) as the 200 instead of polling to the end and answering the finished result",
     install(s) {
       onRouter(s, [RUN], (out) => {
-        if (out.status !== 200 || !(out.header('content-type') ?? '').includes('json') || params(out).provider !== 'pixelforge' || typeof (out.request.query as Record<string, unknown>).model_provider === 'string') return;
+        if (
+          out.status !== 200 ||
+          !(out.header('content-type') ?? '').includes('json') ||
+          params(out).provider !== 'pixelforge' ||
+          typeof (out.request.query as Record<string, unknown>).model_provider === 'string'
+        )
+          return;
         out.body = { request_id: randomUUID(), status: 'IN_QUEUE' };
       });
     },
@@ -438,7 +482,8 @@ export const RUN_FAULTS = [
     name: 'router-reject-unknown-ignored',
     breaks: 'ROUTER.RUN.REJECT_UNKNOWN',
     statements: ['R:132:03ad23a2e699'],
-    description: 'reject_unknown_fields=true is parsed but never applied (the undeclared-field pass reads a settings flag that is always off), so an undeclared top-level field passes a schema that does not allow it',
+    description:
+      'reject_unknown_fields=true is parsed but never applied (the undeclared-field pass reads a settings flag that is always off), so an undeclared top-level field passes a schema that does not allow it',
     install(s) {
       s.policy.router.rejectsUnknown = () => false;
     },
@@ -447,7 +492,8 @@ export const RUN_FAULTS = [
     name: 'router-reject-unknown-by-default',
     breaks: 'ROUTER.RUN.REJECT_UNKNOWN',
     statements: ['R:132:03ad23a2e699'],
-    description: "reject_unknown_fields defaults to true (the option's default inverted in the query model), so a default run with an undeclared top-level field is refused 422",
+    description:
+      "reject_unknown_fields defaults to true (the option's default inverted in the query model), so a default run with an undeclared top-level field is refused 422",
     install(s) {
       s.policy.router.rejectsUnknown = () => true;
     },
@@ -456,43 +502,71 @@ export const RUN_FAULTS = [
     name: 'router-reject-unknown-unauthored',
     breaks: 'ROUTER.RUN.REJECT_UNKNOWN',
     statements: ['R:159:c8fb1c4e85c7'],
-    description: 'with reject_unknown_fields=true, a model without an authored schema is read as declaring no field, so every top-level field of its body is refused 422',
+    description:
+      'with reject_unknown_fields=true, a model without an authored schema is read as declaring no field, so every top-level field of its body is refused 422',
     install(s) {
-      s.policy.router.unauthoredEntries = (body, rejectUnknown) => (rejectUnknown ? Object.keys(body).map((k) => ({ loc: ['body', k], msg: 'Extra inputs are not permitted', type: 'extra_forbidden', input: body[k] })) : []);
+      s.policy.router.unauthoredEntries = (body, rejectUnknown) =>
+        rejectUnknown
+          ? Object.keys(body).map((k) => ({
+              loc: ['body', k],
+              msg: 'Extra inputs are not permitted',
+              type: 'extra_forbidden',
+              input: body[k],
+            }))
+          : [];
     },
   },
   {
     name: 'router-reject-unknown-strict-submit',
     breaks: 'ROUTER.RUN.REJECT_UNKNOWN',
     statements: ['R:159:c8fb1c4e85c7'],
-    description: "a strict-mode queued submit with reject_unknown_fields=true is checked for undeclared fields against the model's native schema, so fields of the alternate's own schema are refused 422",
+    description:
+      "a strict-mode queued submit with reject_unknown_fields=true is checked for undeclared fields against the model's native schema, so fields of the alternate's own schema are refused 422",
     install(s) {
       // Before the handler, which skips native checks under strict mode: the native schema's undeclared-field pass.
-      s.request({ surfaces: ['router'], routes: [SUBMIT] }, ({ request, reply, ctx }) => {
-        const q = request.query as Record<string, unknown>;
-        const { provider = '', model = '' } = request.params as Record<string, string>;
-        const def = ctx.router.catalog.get(provider, model);
-        const schema = def === undefined ? undefined : inputSchema(def);
-        if (String(q.strict_mode) !== 'true' || String(q.reject_unknown_fields) !== 'true' || !isObj(request.body) || schema === undefined || schema.additionalProperties !== false) return;
-        const entries = undeclaredTopLevel(schema, request.body);
-        if (entries.length > 0) void reply.code(422).headers({ [H.requestId]: randomUUID(), [H.errorType]: 'invalid_input' }).send({ detail: entries });
-      }, 'preHandler');
+      s.request(
+        { surfaces: ['router'], routes: [SUBMIT] },
+        ({ request, reply, ctx }) => {
+          const q = request.query as Record<string, unknown>;
+          const { provider = '', model = '' } = request.params as Record<string, string>;
+          const def = ctx.router.catalog.get(provider, model);
+          const schema = def === undefined ? undefined : inputSchema(def);
+          if (
+            String(q.strict_mode) !== 'true' ||
+            String(q.reject_unknown_fields) !== 'true' ||
+            !isObj(request.body) ||
+            schema === undefined ||
+            schema.additionalProperties !== false
+          )
+            return;
+          const entries = undeclaredTopLevel(schema, request.body);
+          if (entries.length > 0)
+            void reply
+              .code(422)
+              .headers({ [H.requestId]: randomUUID(), [H.errorType]: 'invalid_input' })
+              .send({ detail: entries });
+        },
+        'preHandler',
+      );
     },
   },
   {
     name: 'router-provider-ignored',
     breaks: 'ROUTER.PROVIDER.TRANSLATION',
     statements: ['R:129:279cdee1b254'],
-    description: 'a registered alternate named in model_provider is read as a native alias (the alias table was filled from the provider registry), so the call is dispatched natively and nothing is translated or dropped',
+    description:
+      'a registered alternate named in model_provider is read as a native alias (the alias table was filled from the provider registry), so the call is dispatched natively and nothing is translated or dropped',
     install(s) {
-      s.policy.router.nativeAlias = (mp) => (NATIVE_ALIASES as readonly string[]).includes(mp) || (ALTERNATES as readonly string[]).includes(mp);
+      s.policy.router.nativeAlias = (mp) =>
+        (NATIVE_ALIASES as readonly string[]).includes(mp) || (ALTERNATES as readonly string[]).includes(mp);
     },
   },
   {
     name: 'router-edit-refused-everywhere',
     breaks: 'ROUTER.PROVIDER.EDIT_UNSERVABLE',
     statements: ['R:148:412eba024a88'],
-    description: "every alternate's translator is taken to be unable to carry the edit's media (the capability table lost its entries), so an edit naming a leg that carries the media is refused 409 as well",
+    description:
+      "every alternate's translator is taken to be unable to carry the edit's media (the capability table lost its entries), so an edit naming a leg that carries the media is refused 409 as well",
     install(s) {
       s.policy.router.carriesEdit = () => false;
     },
@@ -501,20 +575,24 @@ export const RUN_FAULTS = [
     name: 'router-edit-not-detected',
     breaks: 'ROUTER.PROVIDER.EDIT_UNSERVABLE',
     statements: ['R:161:8937b1f01e46'],
-    description: 'the edit operation is detected by an image_url member only, so a body carrying its input image as image runs as text-to-image, and a translator that cannot carry the edit is handed the call',
+    description:
+      'the edit operation is detected by an image_url member only, so a body carrying its input image as image runs as text-to-image, and a translator that cannot carry the edit is handed the call',
     install(s) {
-      s.policy.router.selectsEdit = (model, body) => model.kind === 'image' && isObj(body) && typeof body.image_url === 'string';
+      s.policy.router.selectsEdit = (model, body) =>
+        model.kind === 'image' && isObj(body) && typeof body.image_url === 'string';
     },
   },
   {
     name: 'router-edit-detail-reworded',
     breaks: 'ROUTER.PROVIDER.EDIT_UNSERVABLE',
     statements: ['R:82:863303820616', 'R:148:f1ff7da45570'],
-    description: "the edit refusal's detail was rewritten by a message catalog (sentence case, new wording), so it no longer begins with the stable prefix clients match",
+    description:
+      "the edit refusal's detail was rewritten by a message catalog (sentence case, new wording), so it no longer begins with the stable prefix clients match",
     install(s) {
       onRouter(s, [RUN], (out) => {
         const e = routerError(out);
-        if (out.status === 409 && typeof e?.detail === 'string' && e.detail.startsWith(EDIT_PREFIX)) e.detail = `The edit operation (selected by this request's image) is not available: ${e.detail.slice(EDIT_PREFIX.length + 2)}`;
+        if (out.status === 409 && typeof e?.detail === 'string' && e.detail.startsWith(EDIT_PREFIX))
+          e.detail = `The edit operation (selected by this request's image) is not available: ${e.detail.slice(EDIT_PREFIX.length + 2)}`;
       });
     },
   },
@@ -522,11 +600,13 @@ export const RUN_FAULTS = [
     name: 'router-byok-detail-reworded',
     breaks: 'ROUTER.PROVIDER.BYOK_CONFLICT',
     statements: ['R:82:863303820616', 'R:149:7d9196910a65'],
-    description: "the own-key refusal's detail was rewritten by a message catalog (BYOK spelt out, sentence case), so it no longer begins with the stable prefix clients match",
+    description:
+      "the own-key refusal's detail was rewritten by a message catalog (BYOK spelt out, sentence case), so it no longer begins with the stable prefix clients match",
     install(s) {
       onRouter(s, [RUN], (out) => {
         const e = routerError(out);
-        if (out.status === 409 && typeof e?.detail === 'string' && e.detail.startsWith(BYOK_PREFIX)) e.detail = `This request uses your own provider key (bring your own key)${e.detail.slice(BYOK_PREFIX.length)}`;
+        if (out.status === 409 && typeof e?.detail === 'string' && e.detail.startsWith(BYOK_PREFIX))
+          e.detail = `This request uses your own provider key (bring your own key)${e.detail.slice(BYOK_PREFIX.length)}`;
       });
     },
   },
@@ -534,17 +614,27 @@ export const RUN_FAULTS = [
     name: 'router-byok-only-with-leg',
     breaks: 'ROUTER.PROVIDER.BYOK_CONFLICT',
     statements: ['R:149:7d9196910a65'],
-    description: "the leg lookup runs before the own-key refusal, so an own-key request naming a provider with no leg for the model is answered 400 no leg instead of the own-key 409",
+    description:
+      'the leg lookup runs before the own-key refusal, so an own-key request naming a provider with no leg for the model is answered 400 no leg instead of the own-key 409',
     install(s) {
       onRouter(s, [RUN], (out) => {
         const e = routerError(out);
         const mp = (out.request.query as Record<string, unknown>).model_provider;
-        if (out.status !== 409 || typeof e?.detail !== 'string' || !e.detail.startsWith(BYOK_PREFIX) || typeof mp !== 'string') return;
+        if (
+          out.status !== 409 ||
+          typeof e?.detail !== 'string' ||
+          !e.detail.startsWith(BYOK_PREFIX) ||
+          typeof mp !== 'string'
+        )
+          return;
         const def = out.ctx.router.catalog.get(params(out).provider ?? '', params(out).model ?? '');
         if (def === undefined || (def.alternates as readonly string[]).includes(mp)) return;
         out.status = 400;
         out.setHeader(H.errorType, 'invalid_input');
-        out.body = { detail: `model_provider ${JSON.stringify(mp)} has no leg for ${def.id}`, error_type: 'invalid_input' };
+        out.body = {
+          detail: `model_provider ${JSON.stringify(mp)} has no leg for ${def.id}`,
+          error_type: 'invalid_input',
+        };
       });
     },
   },
@@ -552,14 +642,25 @@ export const RUN_FAULTS = [
     name: 'router-order-edit-before-unregistered',
     breaks: 'ROUTER.PROVIDER.REFUSAL_ORDER',
     statements: ['R:146:3bad4bf876a3', 'R:147:a877f6953e76'],
-    description: 'the edit check runs before the provider registry is read: an edit naming an unregistered provider (whose translator is unknown, so taken to carry nothing) is refused 409 with the edit prefix instead of 400',
+    description:
+      'the edit check runs before the provider registry is read: an edit naming an unregistered provider (whose translator is unknown, so taken to carry nothing) is refused 409 with the edit prefix instead of 400',
     install(s) {
       onRouter(s, [RUN], (out) => {
         const e = routerError(out);
         const body = out.request.body;
-        if (out.status !== 400 || typeof e?.detail !== 'string' || !e.detail.includes('is not a registered provider') || !isObj(body) || typeof body.image !== 'string') return;
+        if (
+          out.status !== 400 ||
+          typeof e?.detail !== 'string' ||
+          !e.detail.includes('is not a registered provider') ||
+          !isObj(body) ||
+          typeof body.image !== 'string'
+        )
+          return;
         out.status = 409;
-        out.body = { detail: `${EDIT_PREFIX}, which this provider's translator cannot serve; drop model_provider or send without the edit`, error_type: 'invalid_input' };
+        out.body = {
+          detail: `${EDIT_PREFIX}, which this provider's translator cannot serve; drop model_provider or send without the edit`,
+          error_type: 'invalid_input',
+        };
       });
     },
   },
@@ -567,12 +668,19 @@ export const RUN_FAULTS = [
     name: 'router-order-gate-before-byok',
     breaks: 'ROUTER.PROVIDER.REFUSAL_ORDER',
     statements: ['R:146:3bad4bf876a3', 'R:149:7d9196910a65'],
-    description: "the provider gate is evaluated before the own-key refusal (an auth middleware placed ahead of the handler's checks): an own-key request naming a provider not turned on for the caller gets 403 not_enabled instead of the own-key 409",
+    description:
+      "the provider gate is evaluated before the own-key refusal (an auth middleware placed ahead of the handler's checks): an own-key request naming a provider not turned on for the caller gets 403 not_enabled instead of the own-key 409",
     install(s) {
       onRouter(s, [RUN], (out) => {
         const e = routerError(out);
         const mp = (out.request.query as Record<string, unknown>).model_provider;
-        if (out.status !== 409 || typeof e?.detail !== 'string' || !e.detail.startsWith(BYOK_PREFIX) || typeof mp !== 'string') return;
+        if (
+          out.status !== 409 ||
+          typeof e?.detail !== 'string' ||
+          !e.detail.startsWith(BYOK_PREFIX) ||
+          typeof mp !== 'string'
+        )
+          return;
         const p = resolvePrincipal(out.request.headers, out.ctx.router.policy.bearerFirst);
         if ((p.enabled as ReadonlySet<string>).has(mp)) return;
         out.status = 403;
@@ -585,7 +693,8 @@ export const RUN_FAULTS = [
     name: 'router-order-noleg-before-gate',
     breaks: 'ROUTER.PROVIDER.REFUSAL_ORDER',
     statements: ['R:146:3bad4bf876a3', 'R:150:b090496824a8'],
-    description: "the model's legs are looked up before the provider gate (a cheap catalog check first), so a provider both not turned on and without a leg for the model is answered 400 no leg instead of 403 not_enabled",
+    description:
+      "the model's legs are looked up before the provider gate (a cheap catalog check first), so a provider both not turned on and without a leg for the model is answered 400 no leg instead of 403 not_enabled",
     install(s) {
       onRouter(s, [RUN], (out) => {
         const e = routerError(out);
@@ -595,7 +704,10 @@ export const RUN_FAULTS = [
         if (def === undefined || (def.alternates as readonly string[]).includes(mp)) return;
         out.status = 400;
         out.setHeader(H.errorType, 'invalid_input');
-        out.body = { detail: `model_provider ${JSON.stringify(mp)} has no leg for ${def.id}`, error_type: 'invalid_input' };
+        out.body = {
+          detail: `model_provider ${JSON.stringify(mp)} has no leg for ${def.id}`,
+          error_type: 'invalid_input',
+        };
       });
     },
   },
@@ -603,11 +715,18 @@ export const RUN_FAULTS = [
     name: 'router-gate-unknown-closed',
     breaks: 'ROUTER.PROVIDER.GATE',
     statements: ['R:150:b090496824a8', 'R:272:f85668f810ed'],
-    description: 'a provider gate that cannot be evaluated fails closed as if the provider were off: 403 not_enabled instead of 503 service_unavailable, so the caller is told to turn a provider on instead of to retry',
+    description:
+      'a provider gate that cannot be evaluated fails closed as if the provider were off: 403 not_enabled instead of 503 service_unavailable, so the caller is told to turn a provider on instead of to retry',
     install(s) {
       onRouter(s, [RUN], (out) => {
         const e = routerError(out);
-        if (out.status !== 503 || e?.error_type !== 'service_unavailable' || typeof e.detail !== 'string' || !e.detail.includes('could not be evaluated')) return;
+        if (
+          out.status !== 503 ||
+          e?.error_type !== 'service_unavailable' ||
+          typeof e.detail !== 'string' ||
+          !e.detail.includes('could not be evaluated')
+        )
+          return;
         out.status = 403;
         out.setHeader('Retry-After', undefined);
         out.setHeader(H.errorType, 'not_enabled');
@@ -619,11 +738,13 @@ export const RUN_FAULTS = [
     name: 'router-strict-dropped-header',
     breaks: 'ROUTER.PROVIDER.STRICT_MODE',
     statements: ['R:145:efded79376a2'],
-    description: 'every run on an alternate leg carries the dropped-params header, an empty JSON array under strict mode (the header is set wherever a translator could run, not only where one did)',
+    description:
+      'every run on an alternate leg carries the dropped-params header, an empty JSON array under strict mode (the header is set wherever a translator could run, not only where one did)',
     install(s) {
       onRouter(s, [RUN], (out) => {
         const q = out.request.query as Record<string, unknown>;
-        if (out.status === 200 && typeof q.model_provider === 'string' && out.header(H.dropped) === undefined) out.setHeader(H.dropped, '[]');
+        if (out.status === 200 && typeof q.model_provider === 'string' && out.header(H.dropped) === undefined)
+          out.setHeader(H.dropped, '[]');
       });
     },
   },
@@ -631,10 +752,22 @@ export const RUN_FAULTS = [
     name: 'router-edit-409-records-key',
     breaks: 'ROUTER.PROVIDER.EDIT_UNSERVABLE',
     statements: ['R:152:0b3be116b11f'],
-    description: "the edit refusal is raised after the Idempotency-Key is claimed, and the error path records it like a dispatched answer: the corrected resend under that key (model_provider dropped) is refused 409 as a key conflict instead of run",
+    description:
+      'the edit refusal is raised after the Idempotency-Key is claimed, and the error path records it like a dispatched answer: the corrected resend under that key (model_provider dropped) is refused 409 as a key conflict instead of run',
     install(s) {
       s.policy.router.keyAfterRefusal = (store, scope, key, fingerprint, err) => {
-        if (err instanceof RouterError && err.status === 409 && err.detail.startsWith(EDIT_PREFIX)) store.record(scope, key, fingerprint, { status: 409, headers: { [H.errorType]: 'invalid_input' }, body: Buffer.from(JSON.stringify({ detail: err.detail, error_type: 'invalid_input' })) }, true);
+        if (err instanceof RouterError && err.status === 409 && err.detail.startsWith(EDIT_PREFIX))
+          store.record(
+            scope,
+            key,
+            fingerprint,
+            {
+              status: 409,
+              headers: { [H.errorType]: 'invalid_input' },
+              body: Buffer.from(JSON.stringify({ detail: err.detail, error_type: 'invalid_input' })),
+            },
+            true,
+          );
         else store.release(scope, key);
       };
     },
@@ -643,10 +776,22 @@ export const RUN_FAULTS = [
     name: 'router-byok-409-records-key',
     breaks: 'ROUTER.PROVIDER.BYOK_CONFLICT',
     statements: ['R:152:0b3be116b11f'],
-    description: "the own-key refusal is raised after the Idempotency-Key is claimed, and the error path records it like a dispatched answer: the corrected resend under that key (model_provider dropped) is refused 409 as a key conflict instead of run",
+    description:
+      'the own-key refusal is raised after the Idempotency-Key is claimed, and the error path records it like a dispatched answer: the corrected resend under that key (model_provider dropped) is refused 409 as a key conflict instead of run',
     install(s) {
       s.policy.router.keyAfterRefusal = (store, scope, key, fingerprint, err) => {
-        if (err instanceof RouterError && err.status === 409 && err.detail.startsWith(BYOK_PREFIX)) store.record(scope, key, fingerprint, { status: 409, headers: { [H.errorType]: 'invalid_input' }, body: Buffer.from(JSON.stringify({ detail: err.detail, error_type: 'invalid_input' })) }, true);
+        if (err instanceof RouterError && err.status === 409 && err.detail.startsWith(BYOK_PREFIX))
+          store.record(
+            scope,
+            key,
+            fingerprint,
+            {
+              status: 409,
+              headers: { [H.errorType]: 'invalid_input' },
+              body: Buffer.from(JSON.stringify({ detail: err.detail, error_type: 'invalid_input' })),
+            },
+            true,
+          );
         else store.release(scope, key);
       };
     },
@@ -655,22 +800,34 @@ export const RUN_FAULTS = [
     name: 'router-estimate-ignores-provider',
     breaks: 'ROUTER.PROVIDER.UNREGISTERED',
     statements: ['R:176:01156134f3e8'],
-    description: "the estimate route's query schema lists no model_provider and the framework strips unknown query parameters, so every estimate prices the native leg: an unregistered value is quoted instead of refused 400",
+    description:
+      "the estimate route's query schema lists no model_provider and the framework strips unknown query parameters, so every estimate prices the native leg: an unregistered value is quoted instead of refused 400",
     install(s) {
-      s.request({ surfaces: ['router'], routes: [ESTIMATE] }, ({ request }) => {
-        delete (request.query as Record<string, unknown>).model_provider;
-      }, 'preHandler');
+      s.request(
+        { surfaces: ['router'], routes: [ESTIMATE] },
+        ({ request }) => {
+          delete (request.query as Record<string, unknown>).model_provider;
+        },
+        'preHandler',
+      );
     },
   },
   {
     name: 'router-strict-answer-tagged',
     breaks: 'ROUTER.PROVIDER.ANSWER',
     statements: ['R:145:efded79376a2'],
-    description: "a strict-mode answer is passed through a response middleware that tags every JSON answer with the provider that served it (a top-level provider member), so the alternate's own answer is no longer returned unchanged",
+    description:
+      "a strict-mode answer is passed through a response middleware that tags every JSON answer with the provider that served it (a top-level provider member), so the alternate's own answer is no longer returned unchanged",
     install(s) {
       onRouter(s, [RUN], (out) => {
         const q = out.request.query as Record<string, unknown>;
-        if (out.status === 200 && String(q.strict_mode) === 'true' && typeof q.model_provider === 'string' && isObj(out.body)) out.body = { ...out.body, provider: q.model_provider };
+        if (
+          out.status === 200 &&
+          String(q.strict_mode) === 'true' &&
+          typeof q.model_provider === 'string' &&
+          isObj(out.body)
+        )
+          out.body = { ...out.body, provider: q.model_provider };
       });
     },
   },

@@ -42,5 +42,6 @@ export function estimateOf(out: Outgoing): Obj | undefined {
 export const CAPACITY_DETAIL = 'is at capacity; retry after the indicated time';
 
 export function dropSpendHeaders(out: Outgoing): void {
-  for (const h of ['X-Committed-Spend-Limit', 'X-Committed-Spend-Current', 'X-Committed-Spend-Remaining']) out.setHeader(h, undefined);
+  for (const h of ['X-Committed-Spend-Limit', 'X-Committed-Spend-Current', 'X-Committed-Spend-Remaining'])
+    out.setHeader(h, undefined);
 }

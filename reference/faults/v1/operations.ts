@@ -25,7 +25,9 @@ function v1StatusRead(s: Seams, rewrite: (status: string, engineStatus: string |
 function viewed(out: Outgoing): { id: string } | undefined {
   const { type = 'output', filename = '' } = out.request.query as Record<string, string | undefined>;
   const account = accountForKey(out.request.headers['x-api-key'] as string | undefined);
-  return account === undefined ? undefined : out.ctx.assets.findOwnedByPath(account, type === 'input' ? filename : `${type}/${filename}`);
+  return account === undefined
+    ? undefined
+    : out.ctx.assets.findOwnedByPath(account, type === 'input' ? filename : `${type}/${filename}`);
 }
 
 export const V1_OPERATION_FAULTS = [
@@ -83,7 +85,8 @@ export const V1_OPERATION_FAULTS = [
     install(s) {
       s.respond({ surfaces: ['cloud'], routes: ['GET /api/object_info'] }, (out) => {
         if (out.status !== 200 || !isObj(out.body)) return;
-        for (const value of Object.values(out.body)) if (isObj(value) && isObj(value.input)) delete value.input.required;
+        for (const value of Object.values(out.body))
+          if (isObj(value) && isObj(value.input)) delete value.input.required;
       });
     },
   },
@@ -114,7 +117,8 @@ export const V1_OPERATION_FAULTS = [
     description: 'POST /api/prompt answers prompt_id as a number',
     install(s) {
       s.respond({ surfaces: ['cloud'], routes: [PROMPT] }, (out) => {
-        if (out.status === 200 && isObj(out.body) && typeof out.body.prompt_id === 'string') out.body.prompt_id = out.body.number;
+        if (out.status === 200 && isObj(out.body) && typeof out.body.prompt_id === 'string')
+          out.body.prompt_id = out.body.number;
       });
     },
   },
@@ -150,7 +154,8 @@ export const V1_OPERATION_FAULTS = [
     name: 'v1-prompts-one-at-a-time',
     breaks: 'V1.PROMPT.PARALLEL_QUEUE',
     statements: ['W:142:fe0bd3fb5836'],
-    description: "prompts are accepted and queued, but run strictly one at a time although the account's tier allows three at once",
+    description:
+      "prompts are accepted and queued, but run strictly one at a time although the account's tier allows three at once",
     install(s) {
       s.policy.v2.runConcurrency = () => 1;
     },
@@ -185,7 +190,10 @@ export const V1_OPERATION_FAULTS = [
     install(s) {
       s.policy.v1.busyRefusal = (engine, account) =>
         engine.activeCount(account) >= accountTraits(account).concurrency
-          ? { status: 429, error: promptError('too_many_jobs', 'the concurrency limit of the subscription tier is reached') }
+          ? {
+              status: 429,
+              error: promptError('too_many_jobs', 'the concurrency limit of the subscription tier is reached'),
+            }
           : undefined;
     },
   },
@@ -212,10 +220,12 @@ export const V1_OPERATION_FAULTS = [
     name: 'v1-mask-subfolder-honoured',
     breaks: 'V1.UPLOAD.MASK',
     statements: ['W:133:ac68dfd5ba49'],
-    description: "mask uploads are filed under their subfolder (the mask editor's clipspace, as the local engine files them), so the answered name alone does not find the mask",
+    description:
+      "mask uploads are filed under their subfolder (the mask editor's clipspace, as the local engine files them), so the answered name alone does not find the mask",
     install(s) {
       // Image uploads stay flat; only the mask route keeps the subfolder in the storage key.
-      s.policy.v1.storageKey = (name, subfolder, upload) => (upload === 'mask' && subfolder !== '' ? `${subfolder}/${name}` : name);
+      s.policy.v1.storageKey = (name, subfolder, upload) =>
+        upload === 'mask' && subfolder !== '' ? `${subfolder}/${name}` : name;
     },
   },
   {
@@ -301,7 +311,8 @@ export const V1_OPERATION_FAULTS = [
     name: 'v1-status-success-evicted-lost',
     breaks: 'V1.STATUS.TERMINAL',
     statements: ['W:90:8ea32a2532dc'],
-    description: "a job that finished successfully reads lost once it has finished: the status cache evicted the finished record",
+    description:
+      'a job that finished successfully reads lost once it has finished: the status cache evicted the finished record',
     install(s) {
       v1StatusRead(s, (status) => (status === 'success' ? 'lost' : status));
     },
@@ -312,7 +323,8 @@ export const V1_OPERATION_FAULTS = [
     name: 'v1-status-retried-attempt-error',
     breaks: 'V1.STATUS.IN_FLIGHT',
     statements: ['W:91:87c20bb85a69'],
-    description: "a running job reads error while a retry runs it on (the failed attempt's state leaks into the status read), then ends success",
+    description:
+      "a running job reads error while a retry runs it on (the failed attempt's state leaks into the status read), then ends success",
     install(s) {
       v1StatusRead(s, (status) => (status === 'executing' ? 'error' : status));
     },
@@ -323,7 +335,8 @@ export const V1_OPERATION_FAULTS = [
     name: 'v1-status-warning-non-retryable',
     breaks: 'V1.STATUS.IN_FLIGHT',
     statements: ['W:92:89ef667d9143'],
-    description: 'a running job reads non_retryable_error (a node warning mapped to the failure bucket) and then ends success',
+    description:
+      'a running job reads non_retryable_error (a node warning mapped to the failure bucket) and then ends success',
     install(s) {
       v1StatusRead(s, (status) => (status === 'executing' ? 'non_retryable_error' : status));
     },
@@ -334,7 +347,8 @@ export const V1_OPERATION_FAULTS = [
     name: 'v1-status-heartbeat-lost',
     breaks: 'V1.STATUS.IN_FLIGHT',
     statements: ['W:93:c4feb452ba68'],
-    description: "a job inside a long node reads lost (its worker's heartbeat came late), though it runs on and ends success",
+    description:
+      "a job inside a long node reads lost (its worker's heartbeat came late), though it runs on and ends success",
     install(s) {
       v1StatusRead(s, (status) => (status === 'executing' ? 'lost' : status));
     },
@@ -345,7 +359,8 @@ export const V1_OPERATION_FAULTS = [
     name: 'v1-status-preempted-cancelled',
     breaks: 'V1.STATUS.IN_FLIGHT',
     statements: ['W:94:01fee6c32c4e'],
-    description: 'a running job reads cancelled (its worker was pre-empted and the job re-queued), then resumes and ends success',
+    description:
+      'a running job reads cancelled (its worker was pre-empted and the job re-queued), then resumes and ends success',
     install(s) {
       v1StatusRead(s, (status) => (status === 'executing' ? 'cancelled' : status));
     },
@@ -372,19 +387,25 @@ export const V1_OPERATION_FAULTS = [
     name: 'v1-cancel-recorded-when-asked',
     breaks: 'V1.STATUS.IN_FLIGHT',
     statements: ['W:96:ef2fc60f9d42'],
-    description: 'a running prompt whose cancel was asked reads cancelled at once, though the interrupt never reached its worker and it ends success',
+    description:
+      'a running prompt whose cancel was asked reads cancelled at once, though the interrupt never reached its worker and it ends success',
     install(s) {
       const asked = new Set<string>();
-      s.request({ surfaces: ['cloud'], routes: ['POST /api/interrupt'] }, async ({ request, reply }) => {
-        const id = (request.body as { prompt_id?: unknown } | undefined)?.prompt_id;
-        if (typeof id !== 'string') return;
-        asked.add(id);
-        await reply.code(200).send({});
-      }, 'preHandler');
+      s.request(
+        { surfaces: ['cloud'], routes: ['POST /api/interrupt'] },
+        async ({ request, reply }) => {
+          const id = (request.body as { prompt_id?: unknown } | undefined)?.prompt_id;
+          if (typeof id !== 'string') return;
+          asked.add(id);
+          await reply.code(200).send({});
+        },
+        'preHandler',
+      );
       s.respond({ surfaces: ['cloud'], routes: [STATUS] }, (out) => {
         if (out.status !== 200 || !isObj(out.body) || typeof out.body.status !== 'string') return;
         const engine = out.ctx.engine.get(String(out.body.id))?.status;
-        if (asked.has(String(out.body.id)) && (engine === 'running' || engine === 'queued')) out.body.status = 'cancelled';
+        if (asked.has(String(out.body.id)) && (engine === 'running' || engine === 'queued'))
+          out.body.status = 'cancelled';
       });
     },
   },

@@ -50,7 +50,8 @@ export const V1_SOCKET_FAULTS = [
     description: 'a prompt whose extra_data names a client_id is streamed only to the connection with that clientId',
     install(s) {
       // A prompt that names a client_id is streamed only to the connection with that clientId.
-      s.policy.v1.streamsTo = (client, job) => client.account === job.account && (job.clientId === undefined || client.clientId === job.clientId);
+      s.policy.v1.streamsTo = (client, job) =>
+        client.account === job.account && (job.clientId === undefined || client.clientId === job.clientId);
     },
   },
   {
@@ -121,7 +122,8 @@ export const V1_SOCKET_FAULTS = [
     name: 'ws-progress-flushed-late',
     breaks: 'WS.ORDER',
     statements: ['W:173:be118e66413f'],
-    description: "each node's closing progress tick is buffered and flushed on a timer once the run has ended, a few ms after its terminal message",
+    description:
+      "each node's closing progress tick is buffered and flushed on a timer once the run has ended, a few ms after its terminal message",
     install(s) {
       // A throttled progress reporter: the tick that completes a node (value = max) waits in a
       // buffer; the buffer is flushed 50 ms after the prompt's terminal message went out.
@@ -135,7 +137,11 @@ export const V1_SOCKET_FAULTS = [
           buffered.set(prompt, [...(buffered.get(prompt) ?? []), payload]);
           return [];
         }
-        if (message.type === 'execution_success' || message.type === 'execution_error' || message.type === 'execution_interrupted') {
+        if (
+          message.type === 'execution_success' ||
+          message.type === 'execution_error' ||
+          message.type === 'execution_interrupted'
+        ) {
           const flush = buffered.get(prompt);
           buffered.delete(prompt);
           if (flush) later(flush, 50);
@@ -148,11 +154,22 @@ export const V1_SOCKET_FAULTS = [
     name: 'ws-interrupt-as-error',
     breaks: 'WS.INTERRUPTED',
     statements: ['W:180:de07e276fe86'],
-    description: 'a prompt its user cancels while it runs ends its stream with execution_error (the interrupt raised inside the node), not execution_interrupted',
+    description:
+      'a prompt its user cancels while it runs ends its stream with execution_error (the interrupt raised inside the node), not execution_interrupted',
     install(s) {
       onMessage(s, (type, data, payload) => {
         if (type !== 'execution_interrupted') return [payload];
-        const error = { prompt_id: data.prompt_id, node_id: data.node_id ?? null, node_type: data.node_type ?? null, executed: data.executed ?? [], exception_type: 'InterruptProcessingException', exception_message: 'processing interrupted', traceback: [], current_inputs: {}, current_outputs: {} };
+        const error = {
+          prompt_id: data.prompt_id,
+          node_id: data.node_id ?? null,
+          node_type: data.node_type ?? null,
+          executed: data.executed ?? [],
+          exception_type: 'InterruptProcessingException',
+          exception_message: 'processing interrupted',
+          traceback: [],
+          current_inputs: {},
+          current_outputs: {},
+        };
         return [JSON.stringify({ type: 'execution_error', data: error })];
       });
     },
@@ -166,11 +183,22 @@ export const V1_SOCKET_FAULTS = [
       const executed = new Map<string, string[]>();
       onMessage(s, (type, data, payload) => {
         const prompt = String(data.prompt_id);
-        if (type === 'executing' && typeof data.node === 'string') executed.set(prompt, [...(executed.get(prompt) ?? []), data.node]);
+        if (type === 'executing' && typeof data.node === 'string')
+          executed.set(prompt, [...(executed.get(prompt) ?? []), data.node]);
         if (type !== 'execution_success') return [payload];
         const nodes = executed.get(prompt) ?? [];
         executed.delete(prompt);
-        const error = { prompt_id: data.prompt_id, node_id: null, node_type: null, executed: nodes, exception_type: 'RuntimeError', exception_message: 'execution failed', traceback: [], current_inputs: {}, current_outputs: {} };
+        const error = {
+          prompt_id: data.prompt_id,
+          node_id: null,
+          node_type: null,
+          executed: nodes,
+          exception_type: 'RuntimeError',
+          exception_message: 'execution failed',
+          traceback: [],
+          current_inputs: {},
+          current_outputs: {},
+        };
         return [JSON.stringify({ type: 'execution_error', data: error })];
       });
     },
@@ -197,7 +225,8 @@ export const V1_SOCKET_FAULTS = [
     name: 'ws-notification-text-in-message',
     breaks: 'WS.MESSAGE.FIELDS',
     statements: ['W:171:0a07abd63ffd'],
-    description: 'notification messages carry their text in message instead of value (a notifier shared with another channel)',
+    description:
+      'notification messages carry their text in message instead of value (a notifier shared with another channel)',
     install(s) {
       onMessage(s, (type, data) => {
         if (type !== 'notification' || typeof data.value !== 'string') return;
@@ -215,7 +244,8 @@ export const V1_SOCKET_FAULTS = [
     description: 'executing messages name a numeric-looking node id as a number (a serializer coercing "2" to 2)',
     install(s) {
       onMessage(s, (type, data) => {
-        if (type === 'executing' && typeof data.node === 'string' && /^[0-9]+$/.test(data.node)) data.node = Number(data.node);
+        if (type === 'executing' && typeof data.node === 'string' && /^[0-9]+$/.test(data.node))
+          data.node = Number(data.node);
       });
     },
   },
@@ -225,7 +255,8 @@ export const V1_SOCKET_FAULTS = [
     name: 'ws-progress-state-nodes-list',
     breaks: 'WS.MESSAGE.FIELDS',
     statements: ['W:175:601812a82361'],
-    description: "progress_state carries nodes as an array of node states instead of an object keyed by node id (the map's values serialized)",
+    description:
+      "progress_state carries nodes as an array of node states instead of an object keyed by node id (the map's values serialized)",
     install(s) {
       onMessage(s, (type, data) => {
         if (type === 'progress_state' && isObj(data.nodes)) data.nodes = Object.values(data.nodes);
@@ -282,7 +313,12 @@ export const V1_SOCKET_FAULTS = [
     description: 'the JSON metadata of PREVIEW_IMAGE_WITH_METADATA frames has no real_node_id',
     install(s) {
       s.socket((payload) => {
-        if (typeof payload === 'string' || payload.length < 8 || payload.readUInt32BE(0) !== FRAME.PREVIEW_IMAGE_WITH_METADATA) return [payload];
+        if (
+          typeof payload === 'string' ||
+          payload.length < 8 ||
+          payload.readUInt32BE(0) !== FRAME.PREVIEW_IMAGE_WITH_METADATA
+        )
+          return [payload];
         const n = payload.readUInt32BE(4);
         const meta = JSON.parse(payload.subarray(8, 8 + n).toString('utf8')) as Obj;
         delete meta.real_node_id;
@@ -300,9 +336,12 @@ export const V1_SOCKET_FAULTS = [
     name: 'ws-json-as-binary',
     breaks: 'WS.MESSAGE.ENVELOPE',
     statements: ['W:166:d5b0ecdab26b', 'W:166:7055d512ac6e'],
-    description: 'the JSON messages of a run go out as binary frames (the encoded message handed to the socket as a Buffer)',
+    description:
+      'the JSON messages of a run go out as binary frames (the encoded message handed to the socket as a Buffer)',
     install(s) {
-      onMessage(s, (type, _data, payload) => (type === 'status' ? [payload] : [Buffer.from(payload as string, 'utf8')]));
+      onMessage(s, (type, _data, payload) =>
+        type === 'status' ? [payload] : [Buffer.from(payload as string, 'utf8')],
+      );
     },
   },
   {
@@ -312,7 +351,8 @@ export const V1_SOCKET_FAULTS = [
     name: 'ws-prompt-id-backend-id',
     breaks: 'WS.MESSAGE.PROMPT_ID',
     statements: ['W:166:d5b0ecdab26b'],
-    description: "the stream names each prompt by the backend engine's own job id, not the prompt_id POST /api/prompt answered",
+    description:
+      "the stream names each prompt by the backend engine's own job id, not the prompt_id POST /api/prompt answered",
     install(s) {
       const backend = new Map<string, string>();
       onMessage(s, (_type, data) => {
@@ -369,7 +409,8 @@ export const V1_SOCKET_FAULTS = [
     description: 'PREVIEW_IMAGE_WITH_METADATA frames count one byte more in metadata_len than the JSON has',
     install(s) {
       onFrame(s, (frame) => {
-        if (frame.readUInt32BE(0) === FRAME.PREVIEW_IMAGE_WITH_METADATA) frame.writeUInt32BE(frame.readUInt32BE(4) + 1, 4);
+        if (frame.readUInt32BE(0) === FRAME.PREVIEW_IMAGE_WITH_METADATA)
+          frame.writeUInt32BE(frame.readUInt32BE(4) + 1, 4);
       });
     },
   },

@@ -5,7 +5,19 @@ import { readFile } from 'node:fs/promises';
 import { Transform, pipeline, type Readable } from 'node:stream';
 import { formatHash } from '../../blobs.ts';
 import { ApiError, upstreamError } from '../../errors.ts';
-import { ASSET_ROUTES, CONTENT, HOSTED, JOB_ROUTES, UUID_RE, eachOutput, errorObject, iso, isObj, param, record } from './shared.ts';
+import {
+  ASSET_ROUTES,
+  CONTENT,
+  HOSTED,
+  JOB_ROUTES,
+  UUID_RE,
+  eachOutput,
+  errorObject,
+  iso,
+  isObj,
+  param,
+  record,
+} from './shared.ts';
 
 const isReadable = (v: unknown): v is Readable => isObj(v) && typeof (v as { pipe?: unknown }).pipe === 'function';
 
@@ -65,7 +77,8 @@ export const ASSET_FAULTS = [
     name: 'asset-id-undashed',
     breaks: 'V2.ASSET.FIELDS',
     statements: ['W:36:e53f8124b869'],
-    description: 'asset ids are serialized as 32 bare hex digits (a UUID column written with its hex form), not as a UUID string',
+    description:
+      'asset ids are serialized as 32 bare hex digits (a UUID column written with its hex form), not as a UUID string',
     install(s) {
       s.respond({ routes: ASSET_ROUTES }, (out) => {
         const rec = record(out);
@@ -77,7 +90,8 @@ export const ASSET_FAULTS = [
     name: 'size-bytes-string',
     breaks: 'V2.ASSET.FIELDS',
     statements: ['W:38:17a4a1fd2440'],
-    description: 'size_bytes is sent as a JSON string (an int64 written the way the protobuf JSON mapping writes 64-bit integers)',
+    description:
+      'size_bytes is sent as a JSON string (an int64 written the way the protobuf JSON mapping writes 64-bit integers)',
     install(s) {
       s.respond({ routes: ASSET_ROUTES }, (out) => {
         const rec = record(out);
@@ -93,7 +107,8 @@ export const ASSET_FAULTS = [
     install(s) {
       s.respond({ routes: ASSET_ROUTES }, (out) => {
         const rec = record(out);
-        if (rec !== undefined && typeof rec.content_type === 'string') rec.content_type = rec.content_type.split('/').pop()!.split(';')[0].trim();
+        if (rec !== undefined && typeof rec.content_type === 'string')
+          rec.content_type = rec.content_type.split('/').pop()!.split(';')[0].trim();
       });
     },
   },
@@ -101,11 +116,18 @@ export const ASSET_FAULTS = [
     name: 'file-path-placed',
     breaks: 'V2.ASSET.FIELDS',
     statements: ['W:40:4bbdefa95f47'],
-    description: 'file_path reports where the server placed the upload (under the engine\'s input/ folder), not the name or path the client sent',
+    description:
+      "file_path reports where the server placed the upload (under the engine's input/ folder), not the name or path the client sent",
     install(s) {
       s.respond({ routes: ASSET_ROUTES }, (out) => {
         const rec = record(out);
-        if (rec !== undefined && typeof rec.file_path === 'string' && rec.job_id === undefined && !rec.file_path.startsWith('input/')) rec.file_path = `input/${rec.file_path}`;
+        if (
+          rec !== undefined &&
+          typeof rec.file_path === 'string' &&
+          rec.job_id === undefined &&
+          !rec.file_path.startsWith('input/')
+        )
+          rec.file_path = `input/${rec.file_path}`;
       });
     },
   },
@@ -120,7 +142,8 @@ export const ASSET_FAULTS = [
         const rec = record(out);
         if (rec === undefined) return;
         if (out.request.method === 'POST' && 'created_new' in rec) flag.set(rec.id as string, rec.created_new);
-        else if (out.request.method === 'GET' && flag.has(rec.id as string)) rec.created_new = flag.get(rec.id as string);
+        else if (out.request.method === 'GET' && flag.has(rec.id as string))
+          rec.created_new = flag.get(rec.id as string);
       });
     },
   },
@@ -128,11 +151,13 @@ export const ASSET_FAULTS = [
     name: 'created-at-naive',
     breaks: 'V2.ASSET.FIELDS',
     statements: ['W:42:fd8062df0379'],
-    description: 'created_at is written without a time zone (a naive datetime serialized as 2026-01-01T12:00:00.123), so it is no RFC 3339 date-time',
+    description:
+      'created_at is written without a time zone (a naive datetime serialized as 2026-01-01T12:00:00.123), so it is no RFC 3339 date-time',
     install(s) {
       s.respond({ routes: ASSET_ROUTES }, (out) => {
         const rec = record(out);
-        if (rec !== undefined && typeof rec.created_at === 'string') rec.created_at = rec.created_at.replace(/(Z|[+-]\d\d:\d\d)$/, '');
+        if (rec !== undefined && typeof rec.created_at === 'string')
+          rec.created_at = rec.created_at.replace(/(Z|[+-]\d\d:\d\d)$/, '');
       });
     },
   },
@@ -140,7 +165,8 @@ export const ASSET_FAULTS = [
     name: 'asset-read-no-url',
     breaks: 'V2.ASSET.FIELDS',
     statements: ['W:108:a058750b30d3', 'W:110:80ba9c4c481f'],
-    description: 'the metadata read serializes the stored row only: no url and no url_expires_at (the signed url is minted on create alone)',
+    description:
+      'the metadata read serializes the stored row only: no url and no url_expires_at (the signed url is minted on create alone)',
     install(s) {
       s.respond({ routes: ['GET /api/v2/assets/:id'] }, (out) => {
         const rec = record(out);
@@ -218,7 +244,8 @@ export const ASSET_FAULTS = [
     name: 'rate-limit-after-lookup',
     breaks: 'V2.ERR.RATE_LIMIT_SCOPE',
     statements: ['W:111:86fcfe7b7066', 'W:209:87254be6d3b3'],
-    description: 'GET asset looks the asset up before rate limiting, so unknown or foreign ids answer 404 past the limit',
+    description:
+      'GET asset looks the asset up before rate limiting, so unknown or foreign ids answer 404 past the limit',
     install(s) {
       // The limiter moves behind the lookup, which is the defect.
       s.policy.v2.rateLimitBeforeLookup = false;
@@ -288,7 +315,8 @@ export const ASSET_FAULTS = [
     name: 'expires-equals-url-expiry-local',
     breaks: 'V2.ASSET.EXPIRES_DISTINCT',
     statements: ['W:52:47132f410264'],
-    description: 'the self-hosted proxy reports an asset expires_at equal to its url_expires_at (one expiry copied into both)',
+    description:
+      'the self-hosted proxy reports an asset expires_at equal to its url_expires_at (one expiry copied into both)',
     install(s) {
       s.respond({ surfaces: ['local'], routes: ['GET /api/v2/assets/:id', 'POST /api/v2/assets'] }, (out) => {
         const rec = record(out);
@@ -308,7 +336,8 @@ export const ASSET_FAULTS = [
         const rec = record(out);
         if (rec === undefined) return;
         const id = rec.id as string;
-        if (out.request.url.split('?')[0].endsWith('/api/v2/assets') && rec.job_id === undefined && !madeUp.has(id)) madeUp.set(id, randomUUID());
+        if (out.request.url.split('?')[0].endsWith('/api/v2/assets') && rec.job_id === undefined && !madeUp.has(id))
+          madeUp.set(id, randomUUID());
         const job = madeUp.get(id);
         if (job !== undefined) Object.assign(rec, { job_id: job, job_metadata: {} });
       });
@@ -351,7 +380,8 @@ export const ASSET_FAULTS = [
     name: 'hash-mismatch-as-invalid-request',
     breaks: 'V2.ASSET.HASH_MISMATCH',
     statements: ['W:205:ab835388c387'],
-    description: 'an upload whose content hash does not match is refused as a malformed upload (422 invalid_request) instead of 409 hash_mismatch',
+    description:
+      'an upload whose content hash does not match is refused as a malformed upload (422 invalid_request) instead of 409 hash_mismatch',
     install(s) {
       // The server treats the mismatch as one more bad upload field.
       s.respond({ routes: ['POST /api/v2/assets'] }, (out) => {
@@ -366,7 +396,8 @@ export const ASSET_FAULTS = [
   {
     name: 'from-hash-size-zero',
     breaks: 'V2.ASSET.FROM_HASH_MINTS',
-    description: 'an asset minted from a hash reports size_bytes 0 (the server fills the record from the request, which carries no size)',
+    description:
+      'an asset minted from a hash reports size_bytes 0 (the server fills the record from the request, which carries no size)',
     install(s) {
       s.respond({ routes: ['POST /api/v2/assets/from-hash'] }, (out) => {
         const rec = record(out);
@@ -384,7 +415,9 @@ export const ASSET_FAULTS = [
       s.respond({ routes: [CONTENT, 'GET /storage/blobs/:hex'] }, (out) => {
         if ((out.status !== 200 && out.status !== 206) || !isReadable(out.payload)) return;
         const viaAsset = out.request.routeOptions.url?.endsWith('/content') === true;
-        const upload = viaAsset ? out.ctx.assets.get(param(out, 'id'))?.job_id === undefined : !out.ctx.assets.isOutputBlob(param(out, 'hex'));
+        const upload = viaAsset
+          ? out.ctx.assets.get(param(out, 'id'))?.job_id === undefined
+          : !out.ctx.assets.isOutputBlob(param(out, 'hex'));
         if (!upload) return;
         const { start, size } = servedRange(out.header('content-range'), Number(out.header('content-length')));
         // pipeline() tears both streams down on error; the reply sees the failure on the output side.
@@ -399,7 +432,8 @@ export const ASSET_FAULTS = [
     description: 'an upload without a file part answers 500 upstream_error',
     install(s) {
       s.respond({ routes: ['POST /api/v2/assets'] }, (out) => {
-        if (out.error?.code === 'invalid_request' && out.error.message === 'file: a file part is required') out.fail(upstreamError());
+        if (out.error?.code === 'invalid_request' && out.error.message === 'file: a file part is required')
+          out.fail(upstreamError());
       });
     },
   },
@@ -424,7 +458,8 @@ export const ASSET_FAULTS = [
     install(s) {
       s.respond({ routes: ASSET_ROUTES }, (out) => {
         const rec = record(out);
-        if (rec !== undefined && typeof rec.job_id === 'string' && out.ctx.jobs.get(rec.job_id) !== undefined) rec.job_metadata = {};
+        if (rec !== undefined && typeof rec.job_id === 'string' && out.ctx.jobs.get(rec.job_id) !== undefined)
+          rec.job_metadata = {};
       });
     },
   },
@@ -440,7 +475,8 @@ export const ASSET_FAULTS = [
   {
     name: 'upload-needs-name',
     breaks: 'V2.ASSET.CREATE',
-    description: 'a well-formed upload is refused 400 invalid_request for want of a "name" field the contract does not have',
+    description:
+      'a well-formed upload is refused 400 invalid_request for want of a "name" field the contract does not have',
     install(s) {
       s.policy.v2.requiredUploadFields = ['name'];
     },
@@ -493,7 +529,8 @@ export const ASSET_FAULTS = [
     name: 'by-hash-bare-hex',
     breaks: 'V2.ASSET.BY_HASH',
     statements: ['W:114:6be4fa19d24a'],
-    description: 'HEAD by-hash reads its path parameter as a bare hex digest (the key of the blob index), so a hash written blake3:<hex> never matches and answers 404',
+    description:
+      'HEAD by-hash reads its path parameter as a bare hex digest (the key of the blob index), so a hash written blake3:<hex> never matches and answers 404',
     install(s) {
       s.respond({ routes: ['HEAD /api/v2/assets/by-hash/:hash'] }, (out) => {
         if (out.status === 200 && param(out, 'hash').startsWith('blake3:')) out.status = 404;
@@ -504,7 +541,8 @@ export const ASSET_FAULTS = [
     name: 'output-url-unversioned',
     breaks: 'V2.URL.OUTPUT_CONTENT_ENDPOINT',
     statements: ['W:118:d05e026cb1b2', 'W:247:94a5e4400851'],
-    description: 'job output urls lack the /api/v2 prefix ({base}/assets/{id}/content): a gateway strips the version prefix before forwarding, and the server builds its links from the path it saw',
+    description:
+      'job output urls lack the /api/v2 prefix ({base}/assets/{id}/content): a gateway strips the version prefix before forwarding, and the server builds its links from the path it saw',
     install(s) {
       eachOutput(s, (o) => {
         if (typeof o.url === 'string') o.url = o.url.replace('/api/v2/assets/', '/assets/');
@@ -515,12 +553,15 @@ export const ASSET_FAULTS = [
     name: 'output-expiry-day-precision',
     breaks: 'V2.URL.OUTPUT_EXPIRY',
     statements: ['W:80:0e06cfe7a0b0'],
-    description: "on the hosted cloud, job output url_expires_at is the job's expiry cut to the day (kept in a date column), not the job's expires_at itself",
+    description:
+      "on the hosted cloud, job output url_expires_at is the job's expiry cut to the day (kept in a date column), not the job's expires_at itself",
     install(s) {
       s.respond({ surfaces: ['cloud'], routes: JOB_ROUTES }, (out) => {
         const job = record(out);
         if (!Array.isArray(job?.outputs)) return;
-        for (const o of job.outputs) if (isObj(o) && typeof o.url_expires_at === 'string') o.url_expires_at = `${o.url_expires_at.slice(0, 10)}T00:00:00.000Z`;
+        for (const o of job.outputs)
+          if (isObj(o) && typeof o.url_expires_at === 'string')
+            o.url_expires_at = `${o.url_expires_at.slice(0, 10)}T00:00:00.000Z`;
       });
     },
   },
@@ -528,7 +569,8 @@ export const ASSET_FAULTS = [
     name: 'output-expiry-signer-default',
     breaks: 'V2.URL.OUTPUT_EXPIRY',
     statements: ['W:80:0936972dc54e'],
-    description: "job output url_expires_at is stamped by the URL helper with the signer's default lifetime from now, though the output url is the content endpoint, which no signature bounds",
+    description:
+      "job output url_expires_at is stamped by the URL helper with the signer's default lifetime from now, though the output url is the content endpoint, which no signature bounds",
     install(s) {
       eachOutput(s, (o, ctx) => {
         const rec = ctx.assets.get(o.id as string);
@@ -540,7 +582,8 @@ export const ASSET_FAULTS = [
     name: 'blob-missing-as-not-found',
     breaks: 'V2.ASSET.FROM_HASH',
     statements: ['W:206:296d6be987e6'],
-    description: 'create-from-hash of a blob nobody holds answers 404 not_found, the generic lookup error, instead of blob_not_found',
+    description:
+      'create-from-hash of a blob nobody holds answers 404 not_found, the generic lookup error, instead of blob_not_found',
     install(s) {
       s.respond({ routes: ['POST /api/v2/assets/from-hash'] }, (out) => {
         const inner = errorObject(out);
@@ -552,7 +595,8 @@ export const ASSET_FAULTS = [
     name: 'moderation-as-forbidden',
     breaks: 'V2.ERR.CONTENT_BLOCKED',
     statements: ['W:218:96c1e20e9439'],
-    description: 'bytes content moderation flagged are refused 403 forbidden (the moderation layer reuses the permission refusal) instead of 451 content_blocked',
+    description:
+      'bytes content moderation flagged are refused 403 forbidden (the moderation layer reuses the permission refusal) instead of 451 content_blocked',
     install(s) {
       s.respond({ routes: [...ASSET_ROUTES, CONTENT] }, (out) => {
         if (out.error?.code === 'content_blocked') out.fail(new ApiError('forbidden', 'this content is not available'));
@@ -568,7 +612,9 @@ export const ASSET_FAULTS = [
       s.respond({ routes: ['HEAD /api/v2/assets/by-hash/:hash'] }, (out) => {
         if (out.error !== undefined || (out.status !== 200 && out.status !== 404)) return;
         const found = out.status === 200;
-        const body = JSON.stringify(found ? { found: true } : { error: { code: 'not_found', message: 'blob not found' } });
+        const body = JSON.stringify(
+          found ? { found: true } : { error: { code: 'not_found', message: 'blob not found' } },
+        );
         // Written by hand with a body, as a server that builds HEAD from its GET handler does:
         // fetch drops those bytes, but they are on the wire all the same. Node would drop a
         // HEAD body, so the answer goes to the socket, and what fastify writes after this hook
@@ -599,7 +645,8 @@ export const ASSET_FAULTS = [
     name: 'job-metadata-outlives-job',
     breaks: 'V2.ASSET.JOB_METADATA_READ',
     statements: ['W:53:60fb6dc0818b', 'W:53:5c648a19d79d'],
-    description: "an output asset keeps a copy of its job's labels taken when the job was sent, so job_metadata is still shown once the job is gone",
+    description:
+      "an output asset keeps a copy of its job's labels taken when the job was sent, so job_metadata is still shown once the job is gone",
     install(s) {
       // The labels are copied by job id when a job answer carries them (a denormalised copy),
       // and an asset read falls back to the copy when the job itself no longer has them.

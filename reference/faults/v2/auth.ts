@@ -1,6 +1,12 @@
 // v2 faults of authentication (seed W § Authentication): who is let in, and how a refusal reads.
 import type { FaultUnit } from '../unit.ts';
-import { API_KEY_PREFIX, LOCAL_STATIC_TOKEN, LOCAL_TOKEN_MOUNT, bearerToken, cloudAccountForKey } from '../../accounts.ts';
+import {
+  API_KEY_PREFIX,
+  LOCAL_STATIC_TOKEN,
+  LOCAL_TOKEN_MOUNT,
+  bearerToken,
+  cloudAccountForKey,
+} from '../../accounts.ts';
 import { ApiError, notFound } from '../../errors.ts';
 import { Moderation } from '../../v2/moderation.ts';
 import { CONTENT, UUID_RE, errorObject, param } from './shared.ts';
@@ -20,7 +26,8 @@ export const AUTH_FAULTS = [
         const rec = UUID_RE.test(id) ? ctx.assets.get(id) : undefined;
         if (rec === undefined) throw notFound('asset');
         moderation ??= new Moderation(ctx.blobs);
-        if (moderation.flagged(rec.hex)) throw new ApiError('content_blocked', 'content moderation flagged these bytes');
+        if (moderation.flagged(rec.hex))
+          throw new ApiError('content_blocked', 'content moderation flagged these bytes');
         reply.code(302).header('Location', ctx.signer.sign(rec.hex, rec.content_type).url).send();
       });
     },
@@ -31,7 +38,8 @@ export const AUTH_FAULTS = [
     statements: ['W:212:ea35fad56b1a', 'W:159:0a6c09e256f9'],
     description: 'an unknown bearer key with the comfyui- prefix is accepted as alice',
     install(s) {
-      s.policy.v2.cloudBearerAccount = (token) => cloudAccountForKey(token) ?? (token.startsWith(API_KEY_PREFIX) ? 'alice' : undefined);
+      s.policy.v2.cloudBearerAccount = (token) =>
+        cloudAccountForKey(token) ?? (token.startsWith(API_KEY_PREFIX) ? 'alice' : undefined);
     },
   },
   {
@@ -66,7 +74,12 @@ export const AUTH_FAULTS = [
     install(s) {
       s.respond({ surfaces: ['serverless'] }, (out) => {
         const inner = errorObject(out);
-        if (inner !== undefined && out.error?.code === 'unauthorized' && out.error.message.includes('does not accept JWT')) inner.message = 'unauthorized';
+        if (
+          inner !== undefined &&
+          out.error?.code === 'unauthorized' &&
+          out.error.message.includes('does not accept JWT')
+        )
+          inner.message = 'unauthorized';
       });
     },
   },
@@ -74,10 +87,12 @@ export const AUTH_FAULTS = [
     name: 'bearer-key-refused',
     breaks: 'V2.AUTH.BEARER_KEY',
     statements: ['W:11:33070e5c53e5', 'W:156:c53d073fcc96', 'W:157:218220fab5d1'],
-    description: 'the cloud refuses an account API key sent as Authorization: Bearer (it reads keys only from X-API-Key)',
+    description:
+      'the cloud refuses an account API key sent as Authorization: Bearer (it reads keys only from X-API-Key)',
     install(s) {
       s.policy.v2.cloudBearerAccount = (token) => {
-        if (cloudAccountForKey(token) !== undefined) throw new ApiError('unauthorized', 'send the API key in X-API-Key');
+        if (cloudAccountForKey(token) !== undefined)
+          throw new ApiError('unauthorized', 'send the API key in X-API-Key');
         return undefined;
       };
     },
@@ -86,12 +101,14 @@ export const AUTH_FAULTS = [
     name: 'serverless-key-refused',
     breaks: 'V2.AUTH.BEARER_KEY',
     statements: ['W:12:1115c2ca41a0'],
-    description: 'a serverless deployment takes only keys minted for that deployment: an account API key sent as Bearer is refused 401',
+    description:
+      'a serverless deployment takes only keys minted for that deployment: an account API key sent as Bearer is refused 401',
     install(s) {
       s.request({ surfaces: ['serverless'] }, ({ request }) => {
         if (!request.routeOptions.url?.includes('/api/v2/')) return;
         const token = bearerToken(request.headers.authorization);
-        if (token !== undefined && token.startsWith(API_KEY_PREFIX)) throw new ApiError('unauthorized', 'this deployment takes its own deployment keys only');
+        if (token !== undefined && token.startsWith(API_KEY_PREFIX))
+          throw new ApiError('unauthorized', 'this deployment takes its own deployment keys only');
       });
     },
   },
@@ -99,7 +116,8 @@ export const AUTH_FAULTS = [
     name: 'sso-org-id-dropped',
     breaks: 'V2.AUTH.SSO_REQUIRED',
     statements: ['W:160:66285eb15e9e'],
-    description: "the error serializer writes code and message only, so an sso_required refusal loses the organization_id the server knows",
+    description:
+      'the error serializer writes code and message only, so an sso_required refusal loses the organization_id the server knows',
     install(s) {
       s.respond({ surfaces: ['serverless'] }, (out) => {
         const inner = errorObject(out);
@@ -111,11 +129,13 @@ export const AUTH_FAULTS = [
     name: 'unauthenticated-code',
     breaks: 'V2.AUTH.UNAUTHENTICATED_401',
     statements: ['W:212:ea35fad56b1a'],
-    description: 'missing or invalid credentials are refused 401 with the code unauthenticated (the auth library\'s own word) instead of unauthorized',
+    description:
+      "missing or invalid credentials are refused 401 with the code unauthenticated (the auth library's own word) instead of unauthorized",
     install(s) {
       s.respond({ surfaces: ['local', 'cloud', 'serverless'] }, (out) => {
         const inner = errorObject(out);
-        if (inner !== undefined && out.error?.code === 'unauthorized' && out.request.url.includes('/api/v2/')) inner.code = 'unauthenticated';
+        if (inner !== undefined && out.error?.code === 'unauthorized' && out.request.url.includes('/api/v2/'))
+          inner.code = 'unauthenticated';
       });
     },
   },
@@ -123,7 +143,8 @@ export const AUTH_FAULTS = [
     name: 'sso-as-forbidden',
     breaks: 'V2.AUTH.SSO_REQUIRED',
     statements: ['W:219:23d45a94621a'],
-    description: 'an SSO-bound key is refused 403 as a plain forbidden (code and message only), so a client cannot tell it must sign in through its organization',
+    description:
+      'an SSO-bound key is refused 403 as a plain forbidden (code and message only), so a client cannot tell it must sign in through its organization',
     install(s) {
       s.respond({ surfaces: ['serverless'] }, (out) => {
         if (out.error?.code === 'sso_required') out.fail(new ApiError('forbidden', 'this key may not be used here'));
@@ -137,7 +158,8 @@ export const AUTH_FAULTS = [
     description: 'the signed storage route answers 401 unless an Authorization header is present',
     install(s) {
       s.request({ surfaces: ['cloud'], routes: ['GET /storage/blobs/:hex'] }, ({ request }) => {
-        if (request.headers.authorization === undefined) throw new ApiError('unauthorized', 'an Authorization header is required');
+        if (request.headers.authorization === undefined)
+          throw new ApiError('unauthorized', 'an Authorization header is required');
       });
     },
   },
@@ -149,7 +171,12 @@ export const AUTH_FAULTS = [
     install(s) {
       s.respond({ surfaces: ['serverless'] }, (out) => {
         const inner = errorObject(out);
-        if (inner !== undefined && out.error?.code === 'unauthorized' && out.error.message.includes('does not accept JWT')) inner.message = 'unknown API key';
+        if (
+          inner !== undefined &&
+          out.error?.code === 'unauthorized' &&
+          out.error.message.includes('does not accept JWT')
+        )
+          inner.message = 'unknown API key';
       });
     },
   },
@@ -157,10 +184,12 @@ export const AUTH_FAULTS = [
     name: 'cloud-jwt-wrong-account',
     breaks: 'V2.AUTH.JWT_ACCEPTED',
     statements: ['W:156:fd04a5747559'],
-    description: "the hosted cloud admits a session JWT but maps it to an account of its own (the subject claim read as an organization id), so the JWT's user sees none of their assets",
+    description:
+      "the hosted cloud admits a session JWT but maps it to an account of its own (the subject claim read as an organization id), so the JWT's user sees none of their assets",
     install(s) {
       // A bearer that is no API key is let in, as an account no key belongs to.
-      s.policy.v2.cloudBearerAccount = (token) => cloudAccountForKey(token) ?? (token.startsWith(API_KEY_PREFIX) ? undefined : 'jwt-org-account');
+      s.policy.v2.cloudBearerAccount = (token) =>
+        cloudAccountForKey(token) ?? (token.startsWith(API_KEY_PREFIX) ? undefined : 'jwt-org-account');
     },
   },
   {
@@ -171,7 +200,10 @@ export const AUTH_FAULTS = [
     install(s) {
       // The content endpoint of the token-protected mount lets a request without credentials in as if it sent the token.
       s.request({ surfaces: ['local'], routes: [CONTENT] }, ({ request }) => {
-        if (request.routeOptions.url?.startsWith(`${LOCAL_TOKEN_MOUNT}/`) && request.headers.authorization === undefined) {
+        if (
+          request.routeOptions.url?.startsWith(`${LOCAL_TOKEN_MOUNT}/`) &&
+          request.headers.authorization === undefined
+        ) {
           request.headers.authorization = `Bearer ${LOCAL_STATIC_TOKEN}`;
         }
       });

@@ -18,7 +18,8 @@ export const CONTRACT_FAULTS = [
     name: 'cancel-202-accepted',
     breaks: 'V2.CONTRACT.DOCUMENTED',
     statements: ['W:123:f9a38dca0104'],
-    description: 'cancel answers 202 Accepted (the cancel takes effect later) with the job record, a status the cancel operation does not declare',
+    description:
+      'cancel answers 202 Accepted (the cancel takes effect later) with the job record, a status the cancel operation does not declare',
     install(s) {
       s.respond({ routes: [CANCEL] }, (out) => {
         if (out.status === 200 && record(out) !== undefined) out.status = 202;
@@ -29,7 +30,8 @@ export const CONTRACT_FAULTS = [
     name: 'asset-delete-200',
     breaks: 'V2.CONTRACT.DOCUMENTED',
     statements: ['W:123:f9a38dca0104'],
-    description: 'deleting an asset answers 200 with {"deleted": true, "id": …} instead of 204, a status the delete operation does not declare',
+    description:
+      'deleting an asset answers 200 with {"deleted": true, "id": …} instead of 204, a status the delete operation does not declare',
     install(s) {
       s.respond({ routes: [DELETE_ASSET] }, (out) => {
         if (out.status !== 204) return;
@@ -44,17 +46,20 @@ export const CONTRACT_FAULTS = [
     name: 'job-workflow-as-string',
     breaks: 'V2.CONTRACT.DOCUMENTED',
     statements: ['W:123:f9a38dca0104'],
-    description: 'the workflow read of a job answers `workflow` as the graph JSON-encoded in a string (the stored text column), not as an object',
+    description:
+      'the workflow read of a job answers `workflow` as the graph JSON-encoded in a string (the stored text column), not as an object',
     install(s) {
       s.respond({ routes: [JOB_WORKFLOW] }, (out) => {
-        if (out.status === 200 && isObj(out.body) && isObj(out.body.workflow)) out.body.workflow = JSON.stringify(out.body.workflow);
+        if (out.status === 200 && isObj(out.body) && isObj(out.body.workflow))
+          out.body.workflow = JSON.stringify(out.body.workflow);
       });
     },
   },
   {
     name: 'deployment-workflow-text-plain',
     breaks: 'V2.CONTRACT.BODY',
-    description: "a serverless deployment's GET /workflow sends the graph's JSON with Content-Type text/plain (serialized by hand), a media type the operation does not declare",
+    description:
+      "a serverless deployment's GET /workflow sends the graph's JSON with Content-Type text/plain (serialized by hand), a media type the operation does not declare",
     install(s) {
       s.respond({ surfaces: ['serverless'], routes: [DEPLOYMENT_WORKFLOW] }, (out) => {
         if (out.status === 200) out.setHeader('content-type', 'text/plain; charset=utf-8');
@@ -75,7 +80,8 @@ export const CONTRACT_FAULTS = [
   {
     name: 'job-outputs-omitted-empty',
     breaks: 'V2.JOB.FIELDS',
-    description: 'job records leave outputs out while the job has none (an omit-empty serializer): queued, running and failed jobs carry no outputs member',
+    description:
+      'job records leave outputs out while the job has none (an omit-empty serializer): queued, running and failed jobs carry no outputs member',
     install(s) {
       s.respond({ routes: JOB_ROUTES }, (out) => {
         const rec = record(out);
@@ -88,7 +94,8 @@ export const CONTRACT_FAULTS = [
     name: 'output-no-url-expires-at',
     breaks: 'V2.JOB.OUTPUT_FIELDS',
     statements: ['W:62:0daa6bf082cc'],
-    description: 'job output entries omit url_expires_at (the content endpoint is stable, so the server sends no expiry)',
+    description:
+      'job output entries omit url_expires_at (the content endpoint is stable, so the server sends no expiry)',
     install(s) {
       eachOutput(s, (o) => {
         delete o.url_expires_at;
@@ -113,7 +120,8 @@ export const CONTRACT_FAULTS = [
     name: 'content-streams-on-hosted',
     breaks: 'V2.ASSET.CONTENT_REDIRECT',
     statements: ['W:119:69514e76b20b', 'W:75:e71dae8dd62b'],
-    description: 'the hosted content endpoint streams the bytes itself (200) instead of answering 302 to a signed storage URL',
+    description:
+      'the hosted content endpoint streams the bytes itself (200) instead of answering 302 to a signed storage URL',
     install(s) {
       s.policy.v2.redirectContent = () => false;
     },

@@ -3,14 +3,26 @@ import type { FaultUnit } from '../unit.ts';
 import { setTimeout as delay } from 'node:timers/promises';
 import { accountTraits } from '../../v2/account-traits.ts';
 import { ApiError } from '../../errors.ts';
-import { ASSET_ROUTES, GENERIC_500, JOB_EVENTS, JOB_ROUTES, UUID_RE, eachOutput, iso, isObj, param, record } from './shared.ts';
+import {
+  ASSET_ROUTES,
+  GENERIC_500,
+  JOB_EVENTS,
+  JOB_ROUTES,
+  UUID_RE,
+  eachOutput,
+  iso,
+  isObj,
+  param,
+  record,
+} from './shared.ts';
 
 export const JOB_FAULTS = [
   {
     name: 'idempotency-race',
     breaks: 'V2.JOB.IDEMPOTENT',
     statements: ['W:19:bd358774d6ec'],
-    description: 'the Idempotency-Key is looked up and claimed with an await between, so concurrent submits with one key all create jobs',
+    description:
+      'the Idempotency-Key is looked up and claimed with an await between, so concurrent submits with one key all create jobs',
     install(s) {
       // The key is looked up, then claimed after an await, so submits that arrive together
       // all find it free (a later reuse is still refused).
@@ -26,7 +38,8 @@ export const JOB_FAULTS = [
     name: 'idempotency-replay',
     breaks: 'V2.JOB.IDEMPOTENT',
     statements: ['W:207:65c2b70e7bc8'],
-    description: 'a reused Idempotency-Key replays the original job (201) even for another workflow, instead of refusing 422 idempotency_key_reuse',
+    description:
+      'a reused Idempotency-Key replays the original job (201) even for another workflow, instead of refusing 422 idempotency_key_reuse',
     install(s) {
       s.policy.v2.claimKey = (jobs, scope, account, key) => {
         if (jobs.claimKey(scope, account, key)) return { kind: 'claimed' };
@@ -60,7 +73,8 @@ export const JOB_FAULTS = [
   {
     name: 'output-expiry-own-window',
     breaks: 'V2.URL.OUTPUT_EXPIRY',
-    description: "on the hosted cloud, job output url_expires_at is a window of its own (the job's created_at plus 7 days), not the job's expires_at",
+    description:
+      "on the hosted cloud, job output url_expires_at is a window of its own (the job's created_at plus 7 days), not the job's expires_at",
     install(s) {
       s.respond({ surfaces: ['cloud'], routes: JOB_ROUTES }, (out) => {
         const job = record(out);
@@ -149,7 +163,8 @@ export const JOB_FAULTS = [
     description: 'a job id that is not a UUID answers 500 upstream_error',
     install(s) {
       s.respond({ routes: [...JOB_ROUTES.slice(1), 'GET /api/v2/jobs/:id/workflow', JOB_EVENTS] }, (out) => {
-        if (out.error?.code === 'not_found' && !UUID_RE.test(param(out, 'id'))) out.fail(new ApiError('upstream_error', GENERIC_500));
+        if (out.error?.code === 'not_found' && !UUID_RE.test(param(out, 'id')))
+          out.fail(new ApiError('upstream_error', GENERIC_500));
       });
     },
   },
@@ -160,11 +175,17 @@ export const JOB_FAULTS = [
     name: 'submit-requires-extra-data',
     breaks: 'V2.JOB.SUBMIT',
     statements: ['W:7:0f4046711093'],
-    description: 'a valid API-format workflow sent without extra_data is refused 422 invalid_request (the submit schema marks the optional extra_data required)',
+    description:
+      'a valid API-format workflow sent without extra_data is refused 422 invalid_request (the submit schema marks the optional extra_data required)',
     install(s) {
-      s.request({ routes: ['POST /api/v2/jobs'] }, ({ request }) => {
-        if (isObj(request.body) && request.body.extra_data === undefined) throw new ApiError('invalid_request', 'extra_data: required property is missing');
-      }, 'preHandler');
+      s.request(
+        { routes: ['POST /api/v2/jobs'] },
+        ({ request }) => {
+          if (isObj(request.body) && request.body.extra_data === undefined)
+            throw new ApiError('invalid_request', 'extra_data: required property is missing');
+        },
+        'preHandler',
+      );
     },
   },
   {
@@ -175,12 +196,14 @@ export const JOB_FAULTS = [
     name: 'labels-read-through-latin1',
     breaks: 'V2.JOB.LABELS_EXACT',
     statements: ['W:58:37dff87ea57f'],
-    description: "an output asset's job_metadata carries the job's non-ASCII label values decoded as Latin-1 (UTF-8 bytes read through a wrongly declared connection): 'ü' reads 'Ã¼'",
+    description:
+      "an output asset's job_metadata carries the job's non-ASCII label values decoded as Latin-1 (UTF-8 bytes read through a wrongly declared connection): 'ü' reads 'Ã¼'",
     install(s) {
       s.respond({ routes: ASSET_ROUTES }, (out) => {
         const labels = record(out)?.job_metadata;
         if (!isObj(labels)) return;
-        for (const [k, v] of Object.entries(labels)) if (typeof v === 'string') labels[k] = Buffer.from(v, 'utf8').toString('latin1');
+        for (const [k, v] of Object.entries(labels))
+          if (typeof v === 'string') labels[k] = Buffer.from(v, 'utf8').toString('latin1');
       });
     },
   },
@@ -190,11 +213,13 @@ export const JOB_FAULTS = [
     name: 'labels-empty-map-default',
     breaks: 'V2.JOB.LABELS_EXACT',
     statements: ['W:58:2c59198f0025'],
-    description: 'the outputs of a job sent without labels carry job_metadata {} (a missing label map read through as an empty one)',
+    description:
+      'the outputs of a job sent without labels carry job_metadata {} (a missing label map read through as an empty one)',
     install(s) {
       s.respond({ routes: ASSET_ROUTES }, (out) => {
         const body = record(out);
-        if (body !== undefined && typeof body.job_id === 'string' && body.job_metadata === undefined) body.job_metadata = {};
+        if (body !== undefined && typeof body.job_id === 'string' && body.job_metadata === undefined)
+          body.job_metadata = {};
       });
     },
   },
@@ -205,11 +230,13 @@ export const JOB_FAULTS = [
     name: 'output-match-drops-labels',
     breaks: 'V2.ASSET.OUTPUT_MATCH',
     statements: ['W:54:9e9934245bd4'],
-    description: "a create whose path and bytes match a labelled job's output answers with that output and its job_id but no job_metadata (the match path skips the read of the job's labels)",
+    description:
+      "a create whose path and bytes match a labelled job's output answers with that output and its job_id but no job_metadata (the match path skips the read of the job's labels)",
     install(s) {
       s.respond({ routes: ['POST /api/v2/assets'] }, (out) => {
         const body = record(out);
-        if (body !== undefined && body.created_new === false && typeof body.job_id === 'string') delete body.job_metadata;
+        if (body !== undefined && body.created_new === false && typeof body.job_id === 'string')
+          delete body.job_metadata;
       });
     },
   },
@@ -219,11 +246,13 @@ export const JOB_FAULTS = [
     name: 'proxy-output-labels-from-engine',
     breaks: 'V2.ASSET.JOB_METADATA_READ',
     statements: ['W:53:60fb6dc0818b'],
-    description: "the self-hosted proxy, which keeps no job labels, answers output assets with job_metadata {client_id: 'comfy-api-proxy'}, the engine's prompt data mapped into the labels member",
+    description:
+      "the self-hosted proxy, which keeps no job labels, answers output assets with job_metadata {client_id: 'comfy-api-proxy'}, the engine's prompt data mapped into the labels member",
     install(s) {
       s.respond({ surfaces: ['local'], routes: ASSET_ROUTES }, (out) => {
         const body = record(out);
-        if (body !== undefined && typeof body.job_id === 'string' && body.job_metadata === undefined) body.job_metadata = { client_id: 'comfy-api-proxy' };
+        if (body !== undefined && typeof body.job_id === 'string' && body.job_metadata === undefined)
+          body.job_metadata = { client_id: 'comfy-api-proxy' };
       });
     },
   },
@@ -253,7 +282,8 @@ export const JOB_FAULTS = [
     name: 'outputs-read-once',
     breaks: 'V2.JOB.RETRIEVABLE',
     statements: ['W:19:3aee15c9e5ca'],
-    description: "a finished job's outputs are listed on the first read that sees it finished and dropped from every later read",
+    description:
+      "a finished job's outputs are listed on the first read that sees it finished and dropped from every later read",
     install(s) {
       // A finished job's outputs are handed out once.
       const delivered = new Set<string>();
@@ -289,7 +319,8 @@ export const JOB_FAULTS = [
     name: 'tier-limit-ignored-read-hint',
     breaks: 'V2.JOB.PARALLEL_QUEUE',
     statements: ['W:241:502658dc83af'],
-    description: "every submitted job runs at once, past the tier's concurrency limit, and job reads carry Retry-After: 2 as a polling hint",
+    description:
+      "every submitted job runs at once, past the tier's concurrency limit, and job reads carry Retry-After: 2 as a polling hint",
     install(s) {
       s.policy.v2.runConcurrency = () => 1_000;
       // A hint on a successful read (the seed ties Retry-After to 429 answers only).
@@ -302,7 +333,8 @@ export const JOB_FAULTS = [
     name: 'tier-limit-ignored-own-state-names',
     breaks: 'V2.JOB.PARALLEL_QUEUE',
     statements: ['W:241:502658dc83af'],
-    description: "every submitted job runs at once, past the tier's concurrency limit, on a server whose in-flight job states have names of its own",
+    description:
+      "every submitted job runs at once, past the tier's concurrency limit, on a server whose in-flight job states have names of its own",
     under: 'unknown-in-flight-status',
     install(s) {
       s.policy.v2.runConcurrency = () => 1_000;
@@ -312,7 +344,8 @@ export const JOB_FAULTS = [
     name: 'events-terminal-failed-own-shape',
     breaks: 'V2.JOB.EVENTS_AGREE',
     statements: ['W:18:e062e10053cc'],
-    description: "on a live stream whose status events name the state `state` (control events-state-member), the last event says failed for a job that polling reads succeeded",
+    description:
+      'on a live stream whose status events name the state `state` (control events-state-member), the last event says failed for a job that polling reads succeeded',
     under: 'events-state-member',
     install(s) {
       s.event({ routes: [JOB_EVENTS] }, (e) => {

@@ -19,10 +19,12 @@ export const LISTING_FAULTS = [
     name: 'cursor-refused-invalid-request',
     breaks: 'V2.ERR.LIST_REFUSALS',
     statements: ['W:223:eb707c12e701'],
-    description: 'a job-list cursor the server cannot read is refused 422 invalid_request (validated like the limit) instead of 400 invalid_cursor',
+    description:
+      'a job-list cursor the server cannot read is refused 422 invalid_request (validated like the limit) instead of 400 invalid_cursor',
     install(s) {
       s.respond({ routes: ['GET /api/v2/jobs'] }, (out) => {
-        if (out.error?.code === 'invalid_cursor') out.fail(new ApiError('invalid_request', 'cursor: not a valid value'));
+        if (out.error?.code === 'invalid_cursor')
+          out.fail(new ApiError('invalid_request', 'cursor: not a valid value'));
       });
     },
   },
@@ -70,7 +72,8 @@ export const LISTING_FAULTS = [
   {
     name: 'list-cursor-wraps-around',
     breaks: 'V2.JOB.LIST_WALK',
-    description: 'the last page of a job listing carries, instead of no cursor, the cursor of its second page again, so a walk never ends',
+    description:
+      'the last page of a job listing carries, instead of no cursor, the cursor of its second page again, so a walk never ends',
     install(s) {
       // Per query (everything but the cursor), the first cursor handed out; the last page hands it out again.
       const second = new Map<string, string>();
@@ -91,7 +94,8 @@ export const LISTING_FAULTS = [
     // surface keeps no labels, so its walk is the whole list under a page budget, and
     // endless empty pages there end 'error' at the budget (a list of other callers' jobs
     // may legitimately page past empty pages), never a verdict.
-    description: 'past the last job, the serverless job listing keeps answering empty pages that each carry a new cursor',
+    description:
+      'past the last job, the serverless job listing keeps answering empty pages that each carry a new cursor',
     install(s) {
       const MARK = 'past-the-end-';
       let n = 0;
@@ -99,12 +103,16 @@ export const LISTING_FAULTS = [
       // A cursor of this fault's own making is taken off the request (the listing would refuse
       // it) and the answer replaced by one more empty page.
       const on = { surfaces: ['serverless'], routes: ['GET /api/v2/jobs'] } as const;
-      s.request(on, (inc) => {
-        const q = inc.request.query as Record<string, string>;
-        if (!q.cursor?.startsWith(MARK)) return;
-        delete q.cursor;
-        pastTheEnd.add(inc.request);
-      }, 'preHandler');
+      s.request(
+        on,
+        (inc) => {
+          const q = inc.request.query as Record<string, string>;
+          if (!q.cursor?.startsWith(MARK)) return;
+          delete q.cursor;
+          pastTheEnd.add(inc.request);
+        },
+        'preHandler',
+      );
       s.respond(on, (out) => {
         const body = out.body as { jobs?: unknown[]; next_cursor?: string } | undefined;
         if (out.status !== 200 || !body) return;

@@ -53,7 +53,8 @@ export const MODEL_FAULTS = [
       s.respond({ routes: ['POST /api/v2/jobs'] }, (out) => {
         const body = record(out);
         const key = out.request.headers['idempotency-key'];
-        if (body !== undefined && ok(out.status) && typeof key === 'string' && key.length > 0) keyOf.set(body.id as string, key);
+        if (body !== undefined && ok(out.status) && typeof key === 'string' && key.length > 0)
+          keyOf.set(body.id as string, key);
       });
       s.respond({ routes: ['POST /api/v2/jobs/:id/cancel'] }, (out) => {
         if (!ok(out.status)) return;
@@ -68,11 +69,12 @@ export const MODEL_FAULTS = [
     name: 'filtered-list-offset-skips',
     breaks: 'V2.JOB.LIST_WALK',
     description:
-      "a job list filtered by labels pages by offset, moving the offset on by every job the caller submitted since the cursor was issued, whether the filter selects it or not: a job submitted between two pages that the filter does not select makes the walk skip one it does. Caught by the v2 state machine alone, which submits between the pages of a walk; the hand-written walks submit all their jobs first",
+      'a job list filtered by labels pages by offset, moving the offset on by every job the caller submitted since the cursor was issued, whether the filter selects it or not: a job submitted between two pages that the filter does not select makes the walk skip one it does. Caught by the v2 state machine alone, which submits between the pages of a walk; the hand-written walks submit all their jobs first',
     install(s) {
       const submitted = new Map<string, number>();
       const pending = new WeakMap<FastifyRequest, { offset: number; at: number; limit: number }>();
-      const filtered = (request: FastifyRequest) => Object.keys(request.query as Record<string, unknown>).some((k) => k.startsWith('metadata['));
+      const filtered = (request: FastifyRequest) =>
+        Object.keys(request.query as Record<string, unknown>).some((k) => k.startsWith('metadata['));
       s.respond({ routes: ['POST /api/v2/jobs'] }, (out) => {
         if (!ok(out.status)) return;
         const who = callerOf(out.surface, out.request);
@@ -86,7 +88,12 @@ export const MODEL_FAULTS = [
           const q = request.query as Record<string, string>;
           const m = typeof q.cursor === 'string' ? OFFSET_CURSOR.exec(q.cursor) : null;
           if (!filtered(request) || m === null) return;
-          const limit = q.limit === undefined ? 20 : /^\d+$/.test(q.limit) && Number(q.limit) >= 1 ? Math.min(Number(q.limit), 100) : undefined;
+          const limit =
+            q.limit === undefined
+              ? 20
+              : /^\d+$/.test(q.limit) && Number(q.limit) >= 1
+                ? Math.min(Number(q.limit), 100)
+                : undefined;
           if (limit === undefined) return;
           pending.set(request, { offset: Number(m[1]), at: Number(m[2]), limit });
           delete q.cursor;
@@ -129,7 +136,8 @@ export const MODEL_FAULTS = [
           return;
         }
         const lastHex = last.get(who);
-        if (body.created_new !== false || body.job_id !== undefined || lastHex === undefined || lastHex === rec.hex) return;
+        if (body.created_new !== false || body.job_id !== undefined || lastHex === undefined || lastHex === rec.hex)
+          return;
         given.set(rec.id, formatHash(lastHex));
         body.hash = given.get(rec.id);
       });

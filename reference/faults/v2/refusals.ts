@@ -68,7 +68,8 @@ export const REFUSAL_FAULTS = [
     name: 'unknown-class-typed-invalid',
     breaks: 'V2.ERR.NODE_ERRORS_DETAILS',
     statements: ['W:230:2a85600fa562'],
-    description: 'nodes of a class the server lacks are named with error type invalid_class_type, not unknown_node_class (the classes are still listed and counted)',
+    description:
+      'nodes of a class the server lacks are named with error type invalid_class_type, not unknown_node_class (the classes are still listed and counted)',
     install(s) {
       refusal(s, (inner) => {
         retype(inner, (t) => (t === 'unknown_node_class' ? 'invalid_class_type' : t));
@@ -103,7 +104,8 @@ export const REFUSAL_FAULTS = [
     name: 'node-errors-unbounded',
     breaks: 'V2.ERR.NODE_ERRORS_DETAILS',
     statements: ['W:232:68458a84be2b', 'W:240:fbdd72f27da6'],
-    description: 'a refusal of many malformed nodes names every one of them: the validator collects them all and the response builder never applies the fifty-node cap (the flag and the count are still set)',
+    description:
+      'a refusal of many malformed nodes names every one of them: the validator collects them all and the response builder never applies the fifty-node cap (the flag and the count are still set)',
     install(s) {
       refusal(s, (inner, out) => {
         const details = detailsOf(inner);
@@ -113,7 +115,11 @@ export const REFUSAL_FAULTS = [
         if (named === undefined) return;
         // Every unnamed node of a named node's class with the same inputs has the same fault.
         for (const [id, node] of Object.entries(workflowOf(out))) {
-          const twin = Object.entries(nodes).find(([nid]) => workflowOf(out)[nid]?.class_type === node.class_type && JSON.stringify(workflowOf(out)[nid]?.inputs) === JSON.stringify(node.inputs));
+          const twin = Object.entries(nodes).find(
+            ([nid]) =>
+              workflowOf(out)[nid]?.class_type === node.class_type &&
+              JSON.stringify(workflowOf(out)[nid]?.inputs) === JSON.stringify(node.inputs),
+          );
           if (!(id in nodes) && twin !== undefined) nodes[id] = structuredClone(twin[1]);
         }
       });
@@ -123,7 +129,8 @@ export const REFUSAL_FAULTS = [
     name: 'truncation-flag-missing',
     breaks: 'V2.ERR.NODE_ERRORS_DETAILS',
     statements: ['W:232:3301ff267691'],
-    description: 'a refusal of more than fifty malformed nodes gives malformed_node_count but no node_errors_truncated (a serializer drops the flag, leaving clients to infer it from the count)',
+    description:
+      'a refusal of more than fifty malformed nodes gives malformed_node_count but no node_errors_truncated (a serializer drops the flag, leaving clients to infer it from the count)',
     install(s) {
       refusal(s, (inner) => {
         const details = detailsOf(inner);
@@ -135,7 +142,8 @@ export const REFUSAL_FAULTS = [
     name: 'truncation-flag-malformed-only',
     breaks: 'V2.ERR.NODE_ERRORS_DETAILS',
     statements: ['W:232:98fc519b5641', 'W:232:300a7c38da7c'],
-    description: 'node_errors_truncated is computed from malformed_node_count alone, so a truncated refusal of unknown-class or browser-wait nodes carries its count but no flag',
+    description:
+      'node_errors_truncated is computed from malformed_node_count alone, so a truncated refusal of unknown-class or browser-wait nodes carries its count but no flag',
     install(s) {
       refusal(s, (inner) => {
         const details = detailsOf(inner);
@@ -147,11 +155,13 @@ export const REFUSAL_FAULTS = [
     name: 'browser-wait-count-named',
     breaks: 'V2.ERR.NODE_ERRORS_DETAILS',
     statements: ['W:232:300a7c38da7c'],
-    description: 'browser_wait_node_count counts the nodes named in node_errors (fifty), not every browser-wait node found (the counter runs after the list was cut)',
+    description:
+      'browser_wait_node_count counts the nodes named in node_errors (fifty), not every browser-wait node found (the counter runs after the list was cut)',
     install(s) {
       refusal(s, (inner) => {
         const details = detailsOf(inner);
-        if (details !== undefined && typeof details.browser_wait_node_count === 'number') details.browser_wait_node_count = Object.keys(details.node_errors as Inner).length;
+        if (details !== undefined && typeof details.browser_wait_node_count === 'number')
+          details.browser_wait_node_count = Object.keys(details.node_errors as Inner).length;
       });
     },
   },
@@ -159,7 +169,8 @@ export const REFUSAL_FAULTS = [
     name: 'browser-wait-classes-missing',
     breaks: 'V2.ERR.NODE_ERRORS_DETAILS',
     statements: ['W:231:85a3bff18d68'],
-    description: 'a refusal of nodes waiting for a browser names them with waits_for_browser errors but leaves out browser_wait_node_classes (only the unknown-class list is built)',
+    description:
+      'a refusal of nodes waiting for a browser names them with waits_for_browser errors but leaves out browser_wait_node_classes (only the unknown-class list is built)',
     install(s) {
       refusal(s, (inner) => {
         if (isObj(inner.details)) delete inner.details.browser_wait_node_classes;
@@ -170,7 +181,8 @@ export const REFUSAL_FAULTS = [
     name: 'unknown-count-missing',
     breaks: 'V2.ERR.NODE_ERRORS_DETAILS',
     statements: ['W:232:98fc519b5641'],
-    description: 'a refusal of more than fifty nodes of unknown classes is flagged truncated but carries no unknown_node_count (only malformed nodes get a count)',
+    description:
+      'a refusal of more than fifty nodes of unknown classes is flagged truncated but carries no unknown_node_count (only malformed nodes get a count)',
     install(s) {
       refusal(s, (inner) => {
         if (isObj(inner.details)) delete inner.details.unknown_node_count;
@@ -181,11 +193,13 @@ export const REFUSAL_FAULTS = [
     name: 'unknown-count-all-nodes',
     breaks: 'V2.ERR.NODE_ERRORS_DETAILS',
     statements: ['W:232:21cf9c6397f3'],
-    description: 'unknown_node_count counts the nodes of every missing class, also those beyond the ten listed (the count is taken before the class list is cut)',
+    description:
+      'unknown_node_count counts the nodes of every missing class, also those beyond the ten listed (the count is taken before the class list is cut)',
     install(s) {
       refusal(s, (inner, out) => {
         const details = detailsOf(inner);
-        if (details !== undefined && typeof details.unknown_node_count === 'number') details.unknown_node_count = unknownNodes(out).length;
+        if (details !== undefined && typeof details.unknown_node_count === 'number')
+          details.unknown_node_count = unknownNodes(out).length;
       });
     },
   },
@@ -193,18 +207,24 @@ export const REFUSAL_FAULTS = [
     name: 'unknown-unlisted-nodes-named',
     breaks: 'V2.ERR.NODE_ERRORS_DETAILS',
     statements: ['W:232:98fc519b5641', 'W:232:21cf9c6397f3'],
-    description: 'when nodes of more than ten unknown classes are found, node_errors names the first nodes of the classes beyond the ten in place of the last named ones (the node list and the class list are cut separately); the count and the ten classes stay',
+    description:
+      'when nodes of more than ten unknown classes are found, node_errors names the first nodes of the classes beyond the ten in place of the last named ones (the node list and the class list are cut separately); the count and the ten classes stay',
     install(s) {
       refusal(s, (inner, out) => {
         const details = detailsOf(inner);
         if (details === undefined || !Array.isArray(details.unknown_node_classes)) return;
         const listed = new Set(details.unknown_node_classes);
-        const beyond = unknownNodes(out).filter(([, cls]) => !listed.has(cls)).slice(0, 2);
+        const beyond = unknownNodes(out)
+          .filter(([, cls]) => !listed.has(cls))
+          .slice(0, 2);
         const nodes = details.node_errors as Inner;
         for (const [id, cls] of beyond) {
           const last = Object.keys(nodes).at(-1);
           if (last !== undefined && Object.keys(nodes).length >= 50) delete nodes[last];
-          nodes[id] = { class_type: cls, errors: [{ type: 'unknown_node_class', message: `node class ${cls} does not exist on this server` }] };
+          nodes[id] = {
+            class_type: cls,
+            errors: [{ type: 'unknown_node_class', message: `node class ${cls} does not exist on this server` }],
+          };
         }
       });
     },
@@ -213,13 +233,15 @@ export const REFUSAL_FAULTS = [
     name: 'refusal-errors-as-strings',
     breaks: 'V2.ERR.NODE_ERRORS_DETAILS',
     statements: ['W:66:d8223297fbf6', 'W:230:2a85600fa562'],
-    description: "a submit refusal's node_errors entries list their errors as bare message strings (the validator's messages passed through), not {type, message} objects as a job's node errors are",
+    description:
+      "a submit refusal's node_errors entries list their errors as bare message strings (the validator's messages passed through), not {type, message} objects as a job's node errors are",
     install(s) {
       refusal(s, (inner) => {
         const details = detailsOf(inner);
         if (details === undefined) return;
         for (const entry of Object.values(details.node_errors as Inner)) {
-          if (isObj(entry) && Array.isArray(entry.errors)) entry.errors = (entry.errors as unknown[]).map((e) => (isObj(e) ? e.message : e));
+          if (isObj(entry) && Array.isArray(entry.errors))
+            entry.errors = (entry.errors as unknown[]).map((e) => (isObj(e) ? e.message : e));
         }
       });
     },
@@ -228,7 +250,8 @@ export const REFUSAL_FAULTS = [
     name: 'metadata-pairs-keyed',
     breaks: 'V2.ERR.METADATA_INVALID',
     statements: ['W:220:7eb6baa5b560'],
-    description: 'a refusal of too many label pairs carries details.key naming the first key past the limit, as the per-key refusals do, though too many pairs names no single key',
+    description:
+      'a refusal of too many label pairs carries details.key naming the first key past the limit, as the per-key refusals do, though too many pairs names no single key',
     install(s) {
       refusal(s, (inner, out) => {
         const labels = isObj(out.request.body) ? out.request.body.metadata : undefined;
@@ -275,7 +298,8 @@ export const REFUSAL_FAULTS = [
     name: 'labels-refused-invalid-request',
     breaks: 'V2.ERR.METADATA_NOT_SUPPORTED',
     statements: ['W:221:da2758a81dda'],
-    description: 'the local proxy, which keeps no labels, refuses them 422 invalid_request instead of metadata_not_supported',
+    description:
+      'the local proxy, which keeps no labels, refuses them 422 invalid_request instead of metadata_not_supported',
     install(s) {
       refusal(s, (inner) => {
         if (inner.code === 'metadata_not_supported') inner.code = 'invalid_request';
@@ -289,7 +313,8 @@ export const REFUSAL_FAULTS = [
     description: 'upstream_error messages carry a stack trace',
     install(s) {
       refusal(s, (inner) => {
-        if (inner.code === 'upstream_error') inner.message = `${String(inner.message)} Error: connect ECONNREFUSED 10.0.0.7:5432\n    at TCPConnectWrap.afterConnect (node:net:1555:16)`;
+        if (inner.code === 'upstream_error')
+          inner.message = `${String(inner.message)} Error: connect ECONNREFUSED 10.0.0.7:5432\n    at TCPConnectWrap.afterConnect (node:net:1555:16)`;
       });
     },
   },
@@ -300,7 +325,8 @@ export const REFUSAL_FAULTS = [
     description: 'node errors are refused with code invalid_request instead of invalid_workflow',
     install(s) {
       refusal(s, (inner) => {
-        if (inner.code === 'invalid_workflow' && isObj(inner.details) && inner.details.node_errors !== undefined) inner.code = 'invalid_request';
+        if (inner.code === 'invalid_workflow' && isObj(inner.details) && inner.details.node_errors !== undefined)
+          inner.code = 'invalid_request';
       });
     },
   },
@@ -308,14 +334,20 @@ export const REFUSAL_FAULTS = [
     name: 'engine-node-error-flattened',
     breaks: 'V2.ERR.NODE_ERRORS_AFTER_DISPATCH',
     statements: ['W:66:d8223297fbf6', 'W:230:2a85600fa562'],
-    description: "a job the engine failed after dispatch names the failing node with the engine's exception copied onto the entry (message, exception_type) and an empty errors list, unlike a submit refusal's entries",
+    description:
+      "a job the engine failed after dispatch names the failing node with the engine's exception copied onto the entry (message, exception_type) and an empty errors list, unlike a submit refusal's entries",
     install(s) {
       engineNodeErrors(s, (nodes) => {
         const out: Inner = {};
         for (const [id, entry] of Object.entries(nodes)) {
           if (!isObj(entry)) continue;
           const first = Array.isArray(entry.errors) && isObj(entry.errors[0]) ? entry.errors[0] : {};
-          out[id] = { class_type: entry.class_type, errors: [], message: first.message, exception_type: 'RuntimeError' };
+          out[id] = {
+            class_type: entry.class_type,
+            errors: [],
+            message: first.message,
+            exception_type: 'RuntimeError',
+          };
         }
         return out;
       });
@@ -325,9 +357,17 @@ export const REFUSAL_FAULTS = [
     name: 'engine-node-error-keyed-by-class',
     breaks: 'V2.ERR.NODE_ERRORS_AFTER_DISPATCH',
     statements: ['W:66:d8223297fbf6', 'W:230:2a85600fa562'],
-    description: "a job the engine failed after dispatch keys its node errors by the failing node's class, as the engine's execution report names it, instead of by node id",
+    description:
+      "a job the engine failed after dispatch keys its node errors by the failing node's class, as the engine's execution report names it, instead of by node id",
     install(s) {
-      engineNodeErrors(s, (nodes) => Object.fromEntries(Object.entries(nodes).map(([id, entry]) => [isObj(entry) && typeof entry.class_type === 'string' ? entry.class_type : id, entry])));
+      engineNodeErrors(s, (nodes) =>
+        Object.fromEntries(
+          Object.entries(nodes).map(([id, entry]) => [
+            isObj(entry) && typeof entry.class_type === 'string' ? entry.class_type : id,
+            entry,
+          ]),
+        ),
+      );
     },
   },
 ] as const satisfies ReadonlyArray<FaultUnit>;

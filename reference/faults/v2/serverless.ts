@@ -20,7 +20,8 @@ export const SERVERLESS_FAULTS = [
     name: 'warming-deployment-unavailable',
     breaks: 'V2.SERVERLESS.DEPLOYMENT_STATE',
     statements: ['W:214:8f06ae686dfb'],
-    description: 'a deployment that is still starting is refused 429 deployment_unavailable (with Retry-After) instead of deployment_not_ready',
+    description:
+      'a deployment that is still starting is refused 429 deployment_unavailable (with Retry-After) instead of deployment_not_ready',
     install(s) {
       s.policy.v2.deploymentState = (id) => (DEPLOYMENTS[id] === 'not_ready' ? 'unavailable' : DEPLOYMENTS[id]);
     },
@@ -31,7 +32,8 @@ export const SERVERLESS_FAULTS = [
     name: 'nogpu-deployment-runs',
     breaks: 'V2.SERVERLESS.DEPLOYMENT_STATE',
     statements: ['W:215:bc704bdd471a'],
-    description: 'a ready deployment whose GPU provider takes no work yet accepts jobs instead of refusing 429 deployment_unavailable',
+    description:
+      'a ready deployment whose GPU provider takes no work yet accepts jobs instead of refusing 429 deployment_unavailable',
     install(s) {
       s.policy.v2.deploymentState = (id) => (DEPLOYMENTS[id] === 'unavailable' ? 'ready' : DEPLOYMENTS[id]);
     },
@@ -71,7 +73,10 @@ export const SERVERLESS_FAULTS = [
         const account = token === undefined ? undefined : ctx.policy.v2.cloudBearerAccount(token);
         if (account === undefined) throw new ApiError('unauthorized', 'unknown API key');
         const decision = ctx.limiter.take(account);
-        if (!decision.allowed) throw new ApiError('rate_limited', 'rate limit exceeded for this account', { retryAfterSeconds: decision.retryAfterSeconds });
+        if (!decision.allowed)
+          throw new ApiError('rate_limited', 'rate limit exceeded for this account', {
+            retryAfterSeconds: decision.retryAfterSeconds,
+          });
         reply.send({ '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8 } } });
       });
     },

@@ -28,7 +28,8 @@ export function registerCatalogRoutes(app: FastifyInstance, kit: RouteKit): void
     if (q.cursor !== undefined) {
       const raw = textOf(q.cursor);
       const decoded = policy.decodeCursor(state.cursors, raw);
-      if (decoded === undefined || decoded > listed.length) throw invalidInput('cursor is malformed or expired; start the walk again without a cursor');
+      if (decoded === undefined || decoded > listed.length)
+        throw invalidInput('cursor is malformed or expired; start the walk again without a cursor');
       position = decoded;
     }
     const start = policy.pageStart(position);
@@ -56,11 +57,15 @@ export function registerCatalogRoutes(app: FastifyInstance, kit: RouteKit): void
     const def = kit.resolveModel(req.params as ModelParams);
     if (def.behaviour === 'schema-unbuildable') {
       const bucket = schemaFailureBucket(state);
-      throw bucket === undefined ? policy.schemaFailure(def) : new RouterError(500, bucket, `the schema document of ${def.id} could not be built; try again later`);
+      throw bucket === undefined
+        ? policy.schemaFailure(def)
+        : new RouterError(500, bucket, `the schema document of ${def.id} could not be built; try again later`);
     }
     const doc = servedDocument(state, def);
     const inm = req.headers['if-none-match'];
-    const matches = typeof inm === 'string' && inm.split(',').some((t) => t.trim() === '*' || t.trim().replace(/^W\//, '') === doc.etag);
+    const matches =
+      typeof inm === 'string' &&
+      inm.split(',').some((t) => t.trim() === '*' || t.trim().replace(/^W\//, '') === doc.etag);
     const headers = { ETag: doc.etag, 'Cache-Control': 'private, max-age=300, must-revalidate' };
     if (matches) return reply.code(304).headers(headers).send();
     return send(reply, { status: 200, headers: { 'content-type': 'application/json', ...headers }, body: doc.bytes });
@@ -71,8 +76,19 @@ export function registerCatalogRoutes(app: FastifyInstance, kit: RouteKit): void
     const { provider, file } = req.params as { provider: string; file: string };
     const model = file.endsWith('.json') ? file.slice(0, -5) : '';
     const def = validSegments(provider, model) ? catalog.get(provider, model) : undefined;
-    if (!def || !def.authored || def.retired || def.behaviour === 'restricted' || def.behaviour === 'schema-unbuildable') throw new RouterError(404, 'model_not_found', `no published schema for ${provider}/${model}`);
+    if (
+      !def ||
+      !def.authored ||
+      def.retired ||
+      def.behaviour === 'restricted' ||
+      def.behaviour === 'schema-unbuildable'
+    )
+      throw new RouterError(404, 'model_not_found', `no published schema for ${provider}/${model}`);
     const doc = servedDocument(state, def);
-    return send(reply, { status: 200, headers: { 'content-type': 'application/json', ETag: doc.etag, 'Cache-Control': 'public, max-age=3600' }, body: doc.bytes });
+    return send(reply, {
+      status: 200,
+      headers: { 'content-type': 'application/json', ETag: doc.etag, 'Cache-Control': 'public, max-age=3600' },
+      body: doc.bytes,
+    });
   });
 }

@@ -15,7 +15,13 @@ export interface KeyedOutcome {
   record?: Answer;
 }
 
-export async function withKey(kit: RouteKit, req: FastifyRequest, reply: FastifyReply, p: Principal, run: () => Promise<KeyedOutcome>): Promise<FastifyReply> {
+export async function withKey(
+  kit: RouteKit,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  p: Principal,
+  run: () => Promise<KeyedOutcome>,
+): Promise<FastifyReply> {
   const { state, policy } = kit;
   const raw = req.headers['idempotency-key'];
   if (raw === undefined) {
@@ -23,21 +29,48 @@ export async function withKey(kit: RouteKit, req: FastifyRequest, reply: Fastify
     return send(reply, answer);
   }
   const key = Array.isArray(raw) ? raw.join(',') : raw;
-  if (key.length < 1 || key.length > policy.maxKeyLength) throw invalidInput(`Idempotency-Key must be 1 to 255 characters (got ${key.length})`);
+  if (key.length < 1 || key.length > policy.maxKeyLength)
+    throw invalidInput(`Idempotency-Key must be 1 to 255 characters (got ${key.length})`);
   const url = new URL(req.url, 'http://x');
-  const fingerprint = fingerprintOf(req.method, url.pathname, [...url.searchParams].sort().map(([k, v]) => `${k}=${v}`).join('&'), canonical(req.body ?? null));
+  const fingerprint = fingerprintOf(
+    req.method,
+    url.pathname,
+    [...url.searchParams]
+      .sort()
+      .map(([k, v]) => `${k}=${v}`)
+      .join('&'),
+    canonical(req.body ?? null),
+  );
   const s = kit.scope(p);
   const found: Lookup = policy.claimKey(state.idempotency, s, key, fingerprint, p.caller);
   switch (found.kind) {
     case 'replay':
       return send(reply, { ...found.answer, headers: { ...found.answer.headers, 'Idempotent-Replayed': 'true' } });
     case 'running':
-      if (found.sameRequest) throw new RouterError(409, 'concurrency_limit_exceeded', 'the first call with this Idempotency-Key has not finished; retry with the same key after Retry-After', { retryAfter: 1 });
-      throw new RouterError(409, 'invalid_input', 'this Idempotency-Key is in use by a different request; use a new key');
+      if (found.sameRequest)
+        throw new RouterError(
+          409,
+          'concurrency_limit_exceeded',
+          'the first call with this Idempotency-Key has not finished; retry with the same key after Retry-After',
+          { retryAfter: 1 },
+        );
+      throw new RouterError(
+        409,
+        'invalid_input',
+        'this Idempotency-Key is in use by a different request; use a new key',
+      );
     case 'conflict':
-      throw new RouterError(409, 'invalid_input', 'this Idempotency-Key was used for a different request; use a new key');
+      throw new RouterError(
+        409,
+        'invalid_input',
+        'this Idempotency-Key was used for a different request; use a new key',
+      );
     case 'not-replayable':
-      throw new RouterError(409, 'invalid_input', 'the answer recorded for this Idempotency-Key cannot be replayed; the key stays consumed, use a new key');
+      throw new RouterError(
+        409,
+        'invalid_input',
+        'the answer recorded for this Idempotency-Key cannot be replayed; the key stays consumed, use a new key',
+      );
     case 'fresh':
       break;
   }

@@ -27,8 +27,17 @@ export function sendError(reply: FastifyReply, err: RouterError): FastifyReply {
   return send(reply, errorAnswer(err.status, err.errorType, err.detail, err.opts.headers ?? {}, err.opts.extra ?? {}));
 }
 
-export function sendJson(reply: FastifyReply, status: number, body: unknown, headers: Record<string, string> = {}): FastifyReply {
-  return send(reply, { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: Buffer.from(JSON.stringify(body)) });
+export function sendJson(
+  reply: FastifyReply,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): FastifyReply {
+  return send(reply, {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+    body: Buffer.from(JSON.stringify(body)),
+  });
 }
 
 export interface RouteKit {
@@ -70,7 +79,13 @@ export function routeKit(state: RouterState, principals: WeakMap<FastifyRequest,
       const retiredOn = policy.retiredOn(def);
       if (retiredOn !== undefined) {
         const successor = def.retired?.successor;
-        throw new RouterError(404, 'model_not_found', successor ? `${def.id} was retired on ${retiredOn}; use ${successor}` : `${def.id} was retired on ${retiredOn}`);
+        throw new RouterError(
+          404,
+          'model_not_found',
+          successor
+            ? `${def.id} was retired on ${retiredOn}; use ${successor}`
+            : `${def.id} was retired on ${retiredOn}`,
+        );
       }
       if (policy.restricted(def)) throw new RouterError(403, 'forbidden', `this caller may not use ${def.id}`);
       return def;
@@ -88,7 +103,12 @@ export function routeKit(state: RouterState, principals: WeakMap<FastifyRequest,
       return { status_url: `${root}/status`, response_url: root, cancel_url: `${root}/cancel` };
     },
     requireCredits(p) {
-      if (!policy.funded(p)) throw new RouterError(402, 'insufficient_credits', 'this workspace has no credits; add credits to run partner models');
+      if (!policy.funded(p))
+        throw new RouterError(
+          402,
+          'insufficient_credits',
+          'this workspace has no credits; add credits to run partner models',
+        );
     },
   };
 }

@@ -19,22 +19,37 @@ export function registerRunRoute(app: FastifyInstance, kit: RouteKit): void {
     const q = parseRunQuery(req.query as Record<string, unknown>, state);
     const hasKey = req.headers['idempotency-key'] !== undefined;
     return withKey(kit, req, reply, p, async () => {
-      if (def.behaviour === 'busy') throw new RouterError(503, capacityBucket(state), `${def.id} is at capacity; retry after the indicated time`, { retryAfter: 1 });
+      if (def.behaviour === 'busy')
+        throw new RouterError(503, capacityBucket(state), `${def.id} is at capacity; retry after the indicated time`, {
+          retryAfter: 1,
+        });
       const leg = selectLeg(state, def, p, q, req.body, 'run', hasKey);
       // strict_mode means something only with an alternate.
       const strict = policy.strictMode(q.strict, leg);
-      const body = validateBody(state, def, req.body, { skipNative: strict, rejectUnknown: q.rejectUnknown, route: 'run' });
+      const body = validateBody(state, def, req.body, {
+        skipNative: strict,
+        rejectUnknown: q.rejectUnknown,
+        route: 'run',
+      });
       const s = scopeOf(p);
       // The in-flight limit of a scope that has one (seed R § 409 and 429 rules, 3).
       const endCall = state.startCall(s, p.inFlightLimit);
       if (!endCall) {
-        throw new RouterError(429, 'concurrency_limit_exceeded', `this workspace already has ${p.inFlightLimit ?? 0} calls in flight; reduce in-flight calls`, { headers: state.spendHeaders(s) });
+        throw new RouterError(
+          429,
+          'concurrency_limit_exceeded',
+          `this workspace already has ${p.inFlightLimit ?? 0} calls in flight; reduce in-flight calls`,
+          { headers: state.spendHeaders(s) },
+        );
       }
-      const release = policy.holdSpend(() => state.reserve(s, commitmentCents(p.ownKeys.has(def.provider) ? undefined : charge(def, leg, body, 0))));
+      const release = policy.holdSpend(() =>
+        state.reserve(s, commitmentCents(p.ownKeys.has(def.provider) ? undefined : charge(def, leg, body, 0))),
+      );
       try {
         const { keyRecord, ...answer } = await runSync(state, def, p, { ...q, strict }, leg, body);
         if (answer.status === 200 && spendHeadersOnRuns(state)) Object.assign(answer.headers, state.spendHeaders(s));
-        if (keyRecord?.status === 200 && spendHeadersOnRuns(state)) Object.assign(keyRecord.headers, state.spendHeaders(s));
+        if (keyRecord?.status === 200 && spendHeadersOnRuns(state))
+          Object.assign(keyRecord.headers, state.spendHeaders(s));
         return { answer, dispatched: true, ...(keyRecord ? { record: keyRecord } : {}) };
       } finally {
         release();

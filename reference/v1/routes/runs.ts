@@ -29,7 +29,7 @@ export function registerPromptRunRoutes(app: FastifyInstance, kit: V1RouteKit): 
     const job = jobs.get(request.params.id);
     const state = job ? engine.get(job.id) : undefined;
     if (!job || !state) return sendV1Error(reply, 404, 'not_found', 'job not found');
-    if (job.account !== account) return sendV1Error(reply, 403, 'forbidden', "the job belongs to another user");
+    if (job.account !== account) return sendV1Error(reply, 403, 'forbidden', 'the job belongs to another user');
     const updated = state.completedAt ?? state.startedAt ?? state.createdAt;
     return reply.code(200).send({
       id: job.id,

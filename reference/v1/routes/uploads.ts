@@ -8,7 +8,11 @@ import { isPlainObject } from '../../../lib/values.ts';
 import type { V1RouteKit } from './kit.ts';
 
 /** The form of an upload, or undefined once the refusal of a form without its file is sent. */
-async function readForm(ctx: ReferenceContext, request: FastifyRequest, reply: FastifyReply): Promise<V1Form | undefined> {
+async function readForm(
+  ctx: ReferenceContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<V1Form | undefined> {
   try {
     const form = await readV1Form(request, ctx);
     if (!form.file) {
@@ -43,7 +47,7 @@ export function registerUploadRoutes(app: FastifyInstance, kit: V1RouteKit): voi
     const account = v1Account(request);
     const rawRef = form.fields.get('original_ref');
     let ref: unknown;
-  try {
+    try {
       ref = rawRef === undefined ? undefined : policy.parseOriginalRef(rawRef);
     } catch {
       ref = undefined;
@@ -51,7 +55,12 @@ export function registerUploadRoutes(app: FastifyInstance, kit: V1RouteKit): voi
     const refName = isPlainObject(ref) && typeof ref.filename === 'string' ? ref.filename : undefined;
     if (refName === undefined) {
       await form.file.discard();
-      return sendV1Error(reply, 400, 'invalid_request', 'original_ref must be a JSON-encoded object with filename, subfolder and type');
+      return sendV1Error(
+        reply,
+        400,
+        'invalid_request',
+        'original_ref must be a JSON-encoded object with filename, subfolder and type',
+      );
     }
     const original = files.input(account, refName);
     if (!original) {
@@ -64,7 +73,12 @@ export function registerUploadRoutes(app: FastifyInstance, kit: V1RouteKit): voi
       name: stored.name,
       subfolder,
       type: form.fields.get('type') ?? 'input',
-      metadata: { is_mask: true, original_hash: original.hex, mask_type: 'painted_masked', related_files: { mask: stored.name } },
+      metadata: {
+        is_mask: true,
+        original_hash: original.hex,
+        mask_type: 'painted_masked',
+        related_files: { mask: stored.name },
+      },
     });
   });
 }

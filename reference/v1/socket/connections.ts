@@ -11,11 +11,16 @@ const SERVER_FEATURES = { supports_preview_metadata: true };
 
 function refuse(socket: Duplex, status: number, reason: string, message: string): void {
   const body = JSON.stringify({ code: status === 401 ? 'unauthorized' : 'not_found', message });
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** The HTTP server's upgrade listener for the stream. */
-export function upgrades(kit: StreamKit, wss: WebSocketServer): (request: IncomingMessage, socket: Duplex, head: Buffer) => void {
+export function upgrades(
+  kit: StreamKit,
+  wss: WebSocketServer,
+): (request: IncomingMessage, socket: Duplex, head: Buffer) => void {
   const { ctx, policy, clients, queueRemaining, message } = kit;
   return (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(request.url ?? '/', 'http://reference.invalid');
@@ -26,7 +31,12 @@ export function upgrades(kit: StreamKit, wss: WebSocketServer): (request: Incomi
     const token = url.searchParams.get('token');
     const account = policy.socketAccount(token);
     if (account === undefined) {
-      refuse(socket, 401, 'Unauthorized', token === null ? 'missing token query parameter' : 'unknown API key in token');
+      refuse(
+        socket,
+        401,
+        'Unauthorized',
+        token === null ? 'missing token query parameter' : 'unknown API key in token',
+      );
       return;
     }
     const owner = account;
@@ -53,7 +63,10 @@ export function upgrades(kit: StreamKit, wss: WebSocketServer): (request: Incomi
       ws.on('error', () => clients.delete(client));
       // The engine names the session after the clientId; the ws-sid-own control, ignoring clientId
       // as the cloud does (W:143), names it with an id of its own.
-      const status = { status: { exec_info: { queue_remaining: queueRemaining(owner) } }, sid: clientId !== undefined && !ctx.isControl('ws-sid-own') ? clientId : randomUUID() };
+      const status = {
+        status: { exec_info: { queue_remaining: queueRemaining(owner) } },
+        sid: clientId !== undefined && !ctx.isControl('ws-sid-own') ? clientId : randomUUID(),
+      };
       for (const out of ctx.socketOut(message('status', status))) ws.send(out);
     });
   };

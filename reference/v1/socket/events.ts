@@ -14,7 +14,8 @@ export function engineEvents(kit: StreamKit): (e: EngineEvent) => void {
   const caching = ctx.isControl('ws-cached-nodes') || ctx.isControl('engine-cached-work-instant');
   const now = (): number => Date.now();
 
-  const classOf = (job: V1Job, node: string | null): string | null => (node === null ? null : job.workflow[node]?.class_type ?? null);
+  const classOf = (job: V1Job, node: string | null): string | null =>
+    node === null ? null : (job.workflow[node]?.class_type ?? null);
 
   return function onEvent(e: EngineEvent): void {
     const job = jobs.get(e.jobId);
@@ -27,7 +28,12 @@ export function engineEvents(kit: StreamKit): (e: EngineEvent) => void {
       runs.set(prompt_id, run);
     }
     // A node skipped as cached sends nothing while the prompt runs, but `executed` (its kept UI output).
-    if ((e.kind === 'executing' || e.kind === 'progress' || e.kind === 'preview' || e.kind === 'text') && e.node !== null && run.cached.has(e.node)) return;
+    if (
+      (e.kind === 'executing' || e.kind === 'progress' || e.kind === 'preview' || e.kind === 'text') &&
+      e.node !== null &&
+      run.cached.has(e.node)
+    )
+      return;
     const terminal = (payload: string): void => {
       sendTo(to, payload);
       if (run.heldFinal !== undefined) sendTo(to, run.heldFinal);
@@ -39,7 +45,15 @@ export function engineEvents(kit: StreamKit): (e: EngineEvent) => void {
         // A note for people as each prompt is queued (the engine's toast), naming its place when it waits behind others.
         if (e.status === 'queued') {
           const waits = e.queuePosition !== null && e.queuePosition > 1;
-          sendTo(to, message('notification', { value: waits ? `Prompt ${prompt_id} is waiting in the queue (position ${e.queuePosition}); it starts when a slot of your subscription tier frees up.` : `Prompt ${prompt_id} is queued.`, id: 'queue' }));
+          sendTo(
+            to,
+            message('notification', {
+              value: waits
+                ? `Prompt ${prompt_id} is waiting in the queue (position ${e.queuePosition}); it starts when a slot of your subscription tier frees up.`
+                : `Prompt ${prompt_id} is queued.`,
+              id: 'queue',
+            }),
+          );
         }
         if (e.status === 'succeeded' || e.status === 'failed' || e.status === 'canceled') runs.delete(prompt_id);
         return;
@@ -79,7 +93,17 @@ export function engineEvents(kit: StreamKit): (e: EngineEvent) => void {
           message('progress_state', {
             prompt_id,
             nodes: {
-              [e.node]: { value: e.value, max: e.max, state: e.value >= e.max ? 'finished' : 'running', node_id: e.node, prompt_id, display_node_id: e.node, parent_node_id: null, real_node_id: e.node, class_type: classOf(job, e.node) },
+              [e.node]: {
+                value: e.value,
+                max: e.max,
+                state: e.value >= e.max ? 'finished' : 'running',
+                node_id: e.node,
+                prompt_id,
+                display_node_id: e.node,
+                parent_node_id: null,
+                real_node_id: e.node,
+                class_type: classOf(job, e.node),
+              },
             },
           }),
         );
@@ -87,7 +111,17 @@ export function engineEvents(kit: StreamKit): (e: EngineEvent) => void {
       }
       case 'preview': {
         const plain = previewImageFrame(e.png);
-        const withMeta = previewWithMetadataFrame({ node_id: e.node, display_node_id: e.node, real_node_id: e.node, prompt_id, parent_node_id: null, image_type: 'image/png' }, e.png);
+        const withMeta = previewWithMetadataFrame(
+          {
+            node_id: e.node,
+            display_node_id: e.node,
+            real_node_id: e.node,
+            prompt_id,
+            parent_node_id: null,
+            image_type: 'image/png',
+          },
+          e.png,
+        );
         sendTo(to, (c) => (c.previewMetadata ? withMeta : plain));
         return;
       }
@@ -109,7 +143,8 @@ export function engineEvents(kit: StreamKit): (e: EngineEvent) => void {
           message('execution_error', {
             prompt_id,
             node_id: f.node_id,
-            node_type: ctx.isControl('v1-renamed-classes') && f.class_type !== null ? outwardClass(f.class_type) : f.class_type,
+            node_type:
+              ctx.isControl('v1-renamed-classes') && f.class_type !== null ? outwardClass(f.class_type) : f.class_type,
             executed: run.executed.filter((n) => n !== f.node_id),
             exception_type: f.exception_type,
             exception_message: f.exception_message,
@@ -121,7 +156,14 @@ export function engineEvents(kit: StreamKit): (e: EngineEvent) => void {
         return;
       }
       case 'execution_interrupted':
-        terminal(message('execution_interrupted', { prompt_id, node_id: e.node, node_type: classOf(job, e.node), executed: run.executed.filter((n) => n !== e.node) }));
+        terminal(
+          message('execution_interrupted', {
+            prompt_id,
+            node_id: e.node,
+            node_type: classOf(job, e.node),
+            executed: run.executed.filter((n) => n !== e.node),
+          }),
+        );
         return;
     }
   };

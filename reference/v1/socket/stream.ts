@@ -57,11 +57,13 @@ export function streamKit(ctx: ReferenceContext, jobs: V1Jobs): StreamKit {
       byPayload.set(one, [...(byPayload.get(one) ?? []), c]);
     }
     const send = (to: Client[], out: string | Buffer): void => {
-      for (const c of to) if (c.socket.readyState === WebSocket.OPEN) c.socket.send(out, { binary: typeof out !== 'string' });
+      for (const c of to)
+        if (c.socket.readyState === WebSocket.OPEN) c.socket.send(out, { binary: typeof out !== 'string' });
     };
     for (const [one, to] of byPayload) {
       // Only a fault's hook sends anything later (reference/faults/seams.ts).
-      const later = (outs: Array<string | Buffer>, ms: number): void => void setTimeout(() => outs.forEach((out) => send(to, out)), ms).unref();
+      const later = (outs: Array<string | Buffer>, ms: number): void =>
+        void setTimeout(() => outs.forEach((out) => send(to, out)), ms).unref();
       for (const out of ctx.socketOut(one, later)) send(to, out);
     }
   };

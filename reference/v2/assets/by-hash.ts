@@ -15,13 +15,17 @@ export function registerByHashRoutes(app: FastifyInstance, kit: AssetKit): void 
     const body: unknown = request.body;
     if (!isPlainObject(body)) throw invalidRequest('body', 'must be a JSON object');
     const hex = blobHash(body.hash, 'hash');
-    const path = body.file_path === undefined || body.file_path === null ? null : placed(filePath(body.file_path, 'file_path'));
-    if (body.tags !== undefined && !Array.isArray(body.tags)) throw invalidRequest('tags', 'must be an array of strings');
+    const path =
+      body.file_path === undefined || body.file_path === null ? null : placed(filePath(body.file_path, 'file_path'));
+    if (body.tags !== undefined && !Array.isArray(body.tags))
+      throw invalidRequest('tags', 'must be an array of strings');
     const tags = ((body.tags as unknown[] | undefined) ?? []).map((t) => tag(t, 'tags'));
-    const requested = body.expires_in === undefined || !surface.retention ? undefined : expiresIn(body.expires_in, 'expires_in');
+    const requested =
+      body.expires_in === undefined || !surface.retention ? undefined : expiresIn(body.expires_in, 'expires_in');
 
     // Another account's blob is indistinguishable from no blob at all.
-    if (!policy.heldForFromHash(assets, account, hex)) throw new ApiError('blob_not_found', 'no blob with that hash is available to this account');
+    if (!policy.heldForFromHash(assets, account, hex))
+      throw new ApiError('blob_not_found', 'no blob with that hash is available to this account');
     const existing = assets.findByPath(account, hex, path);
     if (existing !== undefined) {
       retain(account, hex, requested, false, Date.now());
@@ -37,10 +41,14 @@ export function registerByHashRoutes(app: FastifyInstance, kit: AssetKit): void 
     return reply.code(201).send(present(record, { createdNew: false }));
   });
 
-  app.head<{ Params: { hash: string } }>('/api/v2/assets/by-hash/:hash', { onRequest: guard.admit }, async (request, reply) => {
-    const account = guard.requireAccount(request);
-    const hex = parseHash(request.params.hash);
-    const found = hex !== undefined && policy.heldForByHash(assets, account, hex);
-    return reply.code(found ? 200 : 404).send();
-  });
+  app.head<{ Params: { hash: string } }>(
+    '/api/v2/assets/by-hash/:hash',
+    { onRequest: guard.admit },
+    async (request, reply) => {
+      const account = guard.requireAccount(request);
+      const hex = parseHash(request.params.hash);
+      const found = hex !== undefined && policy.heldForByHash(assets, account, hex);
+      return reply.code(found ? 200 : 404).send();
+    },
+  );
 }

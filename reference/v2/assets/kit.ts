@@ -52,7 +52,11 @@ export interface AssetKit {
   /** Sets or extends the account's retention deadline of the bytes. */
   retain(account: string, hex: string, requestedSeconds: number | undefined, createdNew: boolean, nowMs: number): void;
   /** A new asset record over bytes the server holds. */
-  mint(account: string, blob: BlobFacts, meta: { filePath: string | null; tags: string[]; expiresIn: number | undefined; fromUpload: boolean }): Minted;
+  mint(
+    account: string,
+    blob: BlobFacts,
+    meta: { filePath: string | null; tags: string[]; expiresIn: number | undefined; fromUpload: boolean },
+  ): Minted;
   /** The asset record every asset answer carries. */
   present(rec: AssetRecord, opts?: { createdNew?: boolean }): Record<string, unknown>;
   /** The caller's live asset, or a 404 that does not reveal whether someone else owns it. */
@@ -68,7 +72,10 @@ export function assetKit(ctx: ReferenceContext, guard: Guard, surface: AssetSurf
   const placed = (path: string | null): string | null => {
     const root = path?.includes('/') ? path.split('/')[0] : undefined;
     if (ctx.isControl('placement-roots-only') && root !== undefined && !PLACEMENT_ROOTS.includes(root)) {
-      throw invalidRequest('file_path', `'${root}' is not an allowlisted placement root (allowed: ${PLACEMENT_ROOTS.join(', ')})`);
+      throw invalidRequest(
+        'file_path',
+        `'${root}' is not an allowlisted placement root (allowed: ${PLACEMENT_ROOTS.join(', ')})`,
+      );
     }
     return path;
   };
@@ -79,13 +86,25 @@ export function assetKit(ctx: ReferenceContext, guard: Guard, surface: AssetSurf
   // (it has no signed URLs, seed W:79:36c2db9881b8).
   const minuteSigner = ctx.isControl('signed-url-minute-expiry');
   const constantProxyExpiry = ctx.isControl('proxy-constant-url-expiry');
-  const presentUrl = (rec: Pick<AssetRecord, 'id' | 'hex' | 'content_type'>, nowMs: number): { url: string; expiresAtMs: number } =>
+  const presentUrl = (
+    rec: Pick<AssetRecord, 'id' | 'hex' | 'content_type'>,
+    nowMs: number,
+  ): { url: string; expiresAtMs: number } =>
     surface.signedUrls
       ? signer.sign(rec.hex, rec.content_type, minuteSigner ? Math.ceil(nowMs / 60_000) * 60_000 : nowMs)
-      : { url: `${surface.baseUrl()}/api/v2/assets/${rec.id}/content`, expiresAtMs: constantProxyExpiry ? PROXY_CONSTANT_EXPIRY_MS : nowMs + PROXY_URL_LIFETIME_MS };
+      : {
+          url: `${surface.baseUrl()}/api/v2/assets/${rec.id}/content`,
+          expiresAtMs: constantProxyExpiry ? PROXY_CONSTANT_EXPIRY_MS : nowMs + PROXY_URL_LIFETIME_MS,
+        };
 
   // Re-referencing content may only push the deadline later, never earlier.
-  const retain = (account: string, hex: string, requestedSeconds: number | undefined, createdNew: boolean, nowMs: number): void => {
+  const retain = (
+    account: string,
+    hex: string,
+    requestedSeconds: number | undefined,
+    createdNew: boolean,
+    nowMs: number,
+  ): void => {
     if (!surface.retention) return;
     const wanted = nowMs + (requestedSeconds ?? DEFAULT_RETENTION_SECONDS) * 1000;
     const existing = createdNew ? undefined : assets.deadline(account, hex);
@@ -154,16 +173,22 @@ export function assetKit(ctx: ReferenceContext, guard: Guard, surface: AssetSurf
     return body;
   };
 
-  const ownAsset = (account: string | undefined, id: string, readable = (rec: AssetRecord) => rec.account === account): AssetRecord => {
+  const ownAsset = (
+    account: string | undefined,
+    id: string,
+    readable = (rec: AssetRecord) => rec.account === account,
+  ): AssetRecord => {
     const rec = UUID_RE.test(id) ? assets.get(id) : undefined;
     if (rec === undefined) throw notFound('asset');
     if (!readable(rec)) {
       // A control: another account's asset refused 403 forbidden (authenticated but not
       // allowed, seed W:213:a4a409f683dc), which the seed lists beside the 404.
-      if (ctx.isControl('owner-scope-forbidden')) throw new ApiError('forbidden', 'this asset belongs to another account');
+      if (ctx.isControl('owner-scope-forbidden'))
+        throw new ApiError('forbidden', 'this asset belongs to another account');
       throw notFound('asset');
     }
-    if (policy.blocked(moderation, rec.hex)) throw new ApiError('content_blocked', 'content moderation flagged these bytes');
+    if (policy.blocked(moderation, rec.hex))
+      throw new ApiError('content_blocked', 'content moderation flagged these bytes');
     return rec;
   };
 

@@ -28,7 +28,8 @@ export function registerUploadRoute(app: FastifyInstance, kit: AssetKit): void {
       const expectedHex = rawExpected === undefined ? undefined : blobHash(rawExpected, 'expected_hash');
       const tags = (fields.get('tags') ?? []).map((t) => tag(t, 'tags'));
       const rawExpires = single(fields, 'expires_in');
-      const requested = rawExpires === undefined || !surface.retention ? undefined : expiresIn(rawExpires, 'expires_in');
+      const requested =
+        rawExpires === undefined || !surface.retention ? undefined : expiresIn(rawExpires, 'expires_in');
       // "Every operation can fail this way" (seed W § Errors, upstream_error): the scenario
       // account whose backing services are down fails its uploads too.
       if (accountTraits(account).upstreamFailure) throw upstreamError();
@@ -38,11 +39,13 @@ export function registerUploadRoute(app: FastifyInstance, kit: AssetKit): void {
           details: { expected_hash: formatHash(expectedHex), computed_hash: formatHash(file.hex) },
         });
       }
-      for (const name of policy.requiredUploadFields) if (!fields.has(name)) throw invalidRequest(name, `a ${name} field is required`);
+      for (const name of policy.requiredUploadFields)
+        if (!fields.has(name)) throw invalidRequest(name, `a ${name} field is required`);
       await file.commit();
       // A control: moderation that refuses flagged bytes at upload, minting nothing (the seed
       // names no operation where content_blocked is answered, W:218:96c1e20e9439).
-      if (ctx.isControl('moderation-at-upload') && policy.blocked(moderation, file.hex)) throw new ApiError('content_blocked', 'content moderation flagged these bytes');
+      if (ctx.isControl('moderation-at-upload') && policy.blocked(moderation, file.hex))
+        throw new ApiError('content_blocked', 'content moderation flagged these bytes');
       // Asset rule 5: the same path and bytes as an existing output answer with that output.
       const output = policy.outputMatch(assets, account, file.hex, path);
       if (output !== undefined) return reply.code(200).send(present(output, { createdNew: false }));

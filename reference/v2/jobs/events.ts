@@ -14,10 +14,21 @@ export function registerJobEventsRoute(app: FastifyInstance, kit: JobKit): void 
 }
 
 /** Server-sent events for one job: current state on connect, then live changes; ends after the terminal status. */
-function streamEvents(request: FastifyRequest, reply: FastifyReply, ctx: ReferenceContext, jobId: string, state: JobState, presentJob: (s: JobState) => Record<string, unknown>): void {
+function streamEvents(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  ctx: ReferenceContext,
+  jobId: string,
+  state: JobState,
+  presentJob: (s: JobState) => Record<string, unknown>,
+): void {
   reply.hijack();
   const res = reply.raw;
-  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  });
   const send = (event: string, data: unknown): void => {
     res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   };
@@ -31,18 +42,32 @@ function streamEvents(request: FastifyRequest, reply: FastifyReply, ctx: Referen
   function onEvent(e: EngineEvent): void {
     if (e.jobId !== jobId) return;
     if (e.kind === 'progress') send('progress', e.progress);
-    else if (e.kind === 'preview') send('preview', { node_id: e.node, content_type: 'image/png', data_base64: Buffer.from(e.png).toString('base64') });
+    else if (e.kind === 'preview')
+      send('preview', {
+        node_id: e.node,
+        content_type: 'image/png',
+        data_base64: Buffer.from(e.png).toString('base64'),
+      });
     else if (e.kind === 'executed') {
       const current = ctx.engine.get(jobId);
-      if (current) for (const o of outputsOf(current)) if ((o as { node_id: string }).node_id === e.node) send('output', o);
+      if (current)
+        for (const o of outputsOf(current)) if ((o as { node_id: string }).node_id === e.node) send('output', o);
     } else if (e.kind === 'status') {
       send('status', { [stateMember]: e.status, queue_position: e.status === 'queued' ? e.queuePosition : null });
       if (ctx.policy.v2.streamEnds(e.status)) end();
     }
   }
-  send('status', { [stateMember]: state.status, queue_position: state.status === 'queued' ? state.queuePosition : null });
+  send('status', {
+    [stateMember]: state.status,
+    queue_position: state.status === 'queued' ? state.queuePosition : null,
+  });
   if (state.progress) send('progress', state.progress);
-  if (state.lastPreview) send('preview', { node_id: state.lastPreview.node, content_type: 'image/png', data_base64: Buffer.from(state.lastPreview.png).toString('base64') });
+  if (state.lastPreview)
+    send('preview', {
+      node_id: state.lastPreview.node,
+      content_type: 'image/png',
+      data_base64: Buffer.from(state.lastPreview.png).toString('base64'),
+    });
   if (ctx.policy.v2.streamEnds(state.status)) {
     res.end();
     return;

@@ -47,7 +47,11 @@ export function iso(ms: number | null): string | null {
  * its class, and one error typed as the v1 WebSocket names a run-time failure
  * (execution_error, seed W § Errors, v1 errors); the message is the engine's own.
  */
-export function engineNodeErrors(nodeId: string, classType: string, message: string): Record<string, { class_type: string; errors: Array<{ type: string; message: string }> }> {
+export function engineNodeErrors(
+  nodeId: string,
+  classType: string,
+  message: string,
+): Record<string, { class_type: string; errors: Array<{ type: string; message: string }> }> {
   return { [nodeId]: { class_type: classType, errors: [{ type: 'execution_error', message }] } };
 }
 
@@ -64,7 +68,8 @@ export function jobKit(ctx: ReferenceContext, guard: Guard, surface: JobSurface)
     if (accountTraits(account).upstreamFailure) throw upstreamError();
     // A control: an id not in the shape this server issues is refused as a bad request rather
     // than not found (the seed does not say how such an id is answered).
-    if (!UUID_RE.test(id) && ctx.isControl('malformed-job-id-422')) throw invalidRequest('id', 'is not a job id this server issues');
+    if (!UUID_RE.test(id) && ctx.isControl('malformed-job-id-422'))
+      throw invalidRequest('id', 'is not a job id this server issues');
     const job = UUID_RE.test(id) ? jobs.get(id) : undefined;
     const state = job ? engine.get(job.id) : undefined;
     if (!job || !state || job.account !== account || job.scope !== surface.scope(request)) throw notFound('job');
@@ -113,12 +118,15 @@ export function jobKit(ctx: ReferenceContext, guard: Guard, surface: JobSurface)
             traceback: f.traceback.join('\n'),
             // A failure of one node after dispatch is that node's error, in the same entry
             // shape a submit refusal's details.node_errors uses (seed W:230:2a85600fa562).
-            ...(f.node_id !== null && f.class_type !== null ? { node_errors: engineNodeErrors(f.node_id, f.class_type, f.exception_message) } : {}),
+            ...(f.node_id !== null && f.class_type !== null
+              ? { node_errors: engineNodeErrors(f.node_id, f.class_type, f.exception_message) }
+              : {}),
           }
         : null,
       metrics: {
         queue_ms: state.startedAt === null ? null : state.startedAt - job.createdAt,
-        execution_ms: state.startedAt === null || state.completedAt === null ? null : state.completedAt - state.startedAt,
+        execution_ms:
+          state.startedAt === null || state.completedAt === null ? null : state.completedAt - state.startedAt,
       },
       ...(withoutUrls ? {} : { urls: { self: mount, events: `${mount}/events`, cancel: `${mount}/cancel` } }),
     };

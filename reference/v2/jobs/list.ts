@@ -26,11 +26,13 @@ export function registerJobListRoute(app: FastifyInstance, kit: JobKit): void {
     let limit = DEFAULT_LIMIT;
     if (query.limit !== undefined) {
       const raw = query.limit;
-      if (typeof raw !== 'string' || !/^\d+$/.test(raw) || Number(raw) < 1) throw invalidRequest('limit', 'must be a positive integer');
+      if (typeof raw !== 'string' || !/^\d+$/.test(raw) || Number(raw) < 1)
+        throw invalidRequest('limit', 'must be a positive integer');
       limit = Math.min(Number(raw), MAX_LIMIT);
     }
     const filters = parseFilters(query, request.url);
-    if (query.cursor !== undefined && typeof query.cursor !== 'string') throw new ApiError('invalid_cursor', 'cursor must be given once');
+    if (query.cursor !== undefined && typeof query.cursor !== 'string')
+      throw new ApiError('invalid_cursor', 'cursor must be given once');
     const cursor = query.cursor;
     // A cursor is bound to the listing it was issued for: surface, account and filters.
     const owner = cursor === undefined ? account : policy.listingOwner(account, cursor, cursors);
@@ -38,17 +40,28 @@ export function registerJobListRoute(app: FastifyInstance, kit: JobKit): void {
     let list = jobs.list(surface.scope(request), owner).filter((j) => policy.matchesFilters(j.labels, filters));
     if (oldestFirst) list.reverse();
     const pos = cursor === undefined ? undefined : policy.cursorPosition(cursors, scope, cursor);
-    const before = (j: V2Job, p: CursorPosition) => j.createdAt < p.createdAt || (j.createdAt === p.createdAt && j.id < p.id);
-    if (pos) list = list.filter((j) => (oldestFirst ? !before(j, pos) && !(j.createdAt === pos.createdAt && j.id === pos.id) : before(j, pos)));
+    const before = (j: V2Job, p: CursorPosition) =>
+      j.createdAt < p.createdAt || (j.createdAt === p.createdAt && j.id < p.id);
+    if (pos)
+      list = list.filter((j) =>
+        oldestFirst ? !before(j, pos) && !(j.createdAt === pos.createdAt && j.id === pos.id) : before(j, pos),
+      );
     const page = list.slice(0, policy.pageSize(limit));
     const body: Record<string, unknown> = {
       jobs: page.map((j) => {
         const state = engine.get(j.id);
-        return { id: j.id, status: state?.status ?? 'expired', created_at: iso(j.createdAt), expires_at: iso(j.expiresAt), ...(j.labels ? { metadata: { ...j.labels } } : {}) };
+        return {
+          id: j.id,
+          status: state?.status ?? 'expired',
+          created_at: iso(j.createdAt),
+          expires_at: iso(j.expiresAt),
+          ...(j.labels ? { metadata: { ...j.labels } } : {}),
+        };
       }),
     };
     const last = page[page.length - 1];
-    if (list.length > limit && last) body.next_cursor = cursors.encode(scope, { createdAt: last.createdAt, id: last.id });
+    if (list.length > limit && last)
+      body.next_cursor = cursors.encode(scope, { createdAt: last.createdAt, id: last.id });
     return reply.send(body);
   });
 }

@@ -11,15 +11,23 @@ export function registerJobReadRoutes(app: FastifyInstance, kit: JobKit): void {
     return reply.send(present(request, job, state));
   });
 
-  app.post<{ Params: { id: string } }>('/api/v2/jobs/:id/cancel', { onRequest: guard.admit }, async (request, reply) => {
-    const { job } = ownJob(request, request.params.id);
-    policy.cancel(engine, job.id);
-    return reply.send(present(request, job, engine.get(job.id)!));
-  });
+  app.post<{ Params: { id: string } }>(
+    '/api/v2/jobs/:id/cancel',
+    { onRequest: guard.admit },
+    async (request, reply) => {
+      const { job } = ownJob(request, request.params.id);
+      policy.cancel(engine, job.id);
+      return reply.send(present(request, job, engine.get(job.id)!));
+    },
+  );
 
-  app.get<{ Params: { id: string } }>('/api/v2/jobs/:id/workflow', { onRequest: guard.admit }, async (request, reply) => {
-    const { job } = ownJob(request, request.params.id);
-    // A v2-submitted job is always read back in API format, never with extra_data.
-    return reply.send({ workflow: job.workflow, format: 'api' });
-  });
+  app.get<{ Params: { id: string } }>(
+    '/api/v2/jobs/:id/workflow',
+    { onRequest: guard.admit },
+    async (request, reply) => {
+      const { job } = ownJob(request, request.params.id);
+      // A v2-submitted job is always read back in API format, never with extra_data.
+      return reply.send({ workflow: job.workflow, format: 'api' });
+    },
+  );
 }

@@ -18,11 +18,25 @@ type NodeErrors = Record<string, { class_type: string; errors: Array<{ type: str
 function nonUuidAssetRefs(workflow: unknown): NodeErrors {
   const named: NodeErrors = {};
   if (typeof workflow !== 'object' || workflow === null) return named;
-  for (const [id, node] of Object.entries(workflow as Record<string, { class_type?: unknown; inputs?: Record<string, unknown> }>)) {
+  for (const [id, node] of Object.entries(
+    workflow as Record<string, { class_type?: unknown; inputs?: Record<string, unknown> }>,
+  )) {
     for (const [input, value] of Object.entries(node?.inputs ?? {})) {
       const ref = value as { __type?: unknown; info?: { id?: unknown } } | null;
-      if (typeof ref !== 'object' || ref === null || ref.__type !== 'core/ASSET' || typeof ref.info?.id !== 'string' || UUID_RE.test(ref.info.id)) continue;
-      named[id] = { class_type: String(node.class_type), errors: [{ type: 'invalid_inputs', message: `input ${input}: an asset reference must name an asset by its UUID` }] };
+      if (
+        typeof ref !== 'object' ||
+        ref === null ||
+        ref.__type !== 'core/ASSET' ||
+        typeof ref.info?.id !== 'string' ||
+        UUID_RE.test(ref.info.id)
+      )
+        continue;
+      named[id] = {
+        class_type: String(node.class_type),
+        errors: [
+          { type: 'invalid_inputs', message: `input ${input}: an asset reference must name an asset by its UUID` },
+        ],
+      };
     }
   }
   return named;
@@ -33,16 +47,20 @@ export function registerSubmitRoute(app: FastifyInstance, kit: JobKit): void {
   const { engine, jobs } = ctx;
   // Controls of the hosted cloud (its scope): labels taken and not kept (W:53:60fb6dc0818b
   // lists that as a reason for an absent job_metadata), and a submit answered 200.
-  const labelsDropped = (request: FastifyRequest): boolean => ctx.isControl('labels-not-kept') && surface.scope(request) === 'cloud';
-  const submitted = (request: FastifyRequest): number => (ctx.isControl('job-submit-200') && surface.scope(request) === 'cloud' ? 200 : 201);
+  const labelsDropped = (request: FastifyRequest): boolean =>
+    ctx.isControl('labels-not-kept') && surface.scope(request) === 'cloud';
+  const submitted = (request: FastifyRequest): number =>
+    ctx.isControl('job-submit-200') && surface.scope(request) === 'cloud' ? 200 : 201;
 
   app.post('/api/v2/jobs', { onRequest: guard.admit }, async (request, reply) => {
     const account = guard.requireAccount(request);
     const scope = surface.scope(request);
     const body = request.body as Record<string, unknown> | null;
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidRequest('body', 'must be a JSON object');
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw invalidRequest('body', 'must be a JSON object');
     for (const reserved of ['webhook_url', 'inputs']) {
-      if (reserved in body) throw new ApiError('invalid_workflow', `field "${reserved}" is reserved and not accepted yet`);
+      if (reserved in body)
+        throw new ApiError('invalid_workflow', `field "${reserved}" is reserved and not accepted yet`);
     }
     const extraData = body.extra_data;
     if (extraData !== undefined && (typeof extraData !== 'object' || extraData === null || Array.isArray(extraData))) {
@@ -54,22 +72,29 @@ export function registerSubmitRoute(app: FastifyInstance, kit: JobKit): void {
       labels = parseLabels(body.metadata);
     }
     const traits = policy.submitTraits(account);
-    if (traits.upstreamFailure) throw new ApiError('upstream_error', 'The server hit an unexpected error; try again later.');
-    if (surface.credits && traits.noCredits) throw new ApiError('insufficient_credits', 'the account has no credits left');
+    if (traits.upstreamFailure)
+      throw new ApiError('upstream_error', 'The server hit an unexpected error; try again later.');
+    if (surface.credits && traits.noCredits)
+      throw new ApiError('insufficient_credits', 'the account has no credits left');
 
     // A control: a graph input referencing an asset by an id that is not a UUID is an invalid
     // input (422 invalid_workflow naming the node), not a missing asset; the seed allows both.
     if (ctx.isControl('asset-ref-url-invalid-workflow')) {
       const named = nonUuidAssetRefs(body.workflow);
-      if (Object.keys(named).length > 0) throw new ApiError('invalid_workflow', 'an asset reference must name an asset by its UUID', { details: { node_errors: named } });
+      if (Object.keys(named).length > 0)
+        throw new ApiError('invalid_workflow', 'an asset reference must name an asset by its UUID', {
+          details: { node_errors: named },
+        });
     }
     const fileForm = fileNameFormRefusal(ctx, body.workflow, account);
     if (fileForm) throw fileForm;
     const refusal = engineTypedRefusal(ctx, policy.validateWorkflow(engine, body.workflow, account));
-    if (refusal) throw new ApiError(refusal.code, refusal.message, refusal.details ? { details: { ...refusal.details } } : {});
+    if (refusal)
+      throw new ApiError(refusal.code, refusal.message, refusal.details ? { details: { ...refusal.details } } : {});
 
     const active = engine.activeCount(account);
-    if (active >= traits.queueCapacity) throw new ApiError('queue_full', 'the queue for this account is full', { retryAfterSeconds: 1 });
+    if (active >= traits.queueCapacity)
+      throw new ApiError('queue_full', 'the queue for this account is full', { retryAfterSeconds: 1 });
 
     // Claimed only once the request reaches submission, so refusals above leave the key free.
     const key = request.headers['idempotency-key'];
@@ -80,8 +105,14 @@ export function registerSubmitRoute(app: FastifyInstance, kit: JobKit): void {
       if (claim.kind !== 'claimed') {
         // The other reading of "submission is idempotent" (seed W:19:bd358774d6ec), a control:
         // a retry of the same request under its key is answered with the job the key made.
-        const earlier = ctx.isControl('idempotent-replay') ? jobs.get(jobs.jobOfKey(scope, account, key) ?? '') : undefined;
-        if (earlier && isDeepStrictEqual(earlier.workflow, body.workflow) && isDeepStrictEqual(earlier.labels, labels)) {
+        const earlier = ctx.isControl('idempotent-replay')
+          ? jobs.get(jobs.jobOfKey(scope, account, key) ?? '')
+          : undefined;
+        if (
+          earlier &&
+          isDeepStrictEqual(earlier.workflow, body.workflow) &&
+          isDeepStrictEqual(earlier.labels, labels)
+        ) {
           return reply.code(submitted(request)).send(present(request, earlier, engine.get(earlier.id)!));
         }
         throw new ApiError('idempotency_key_reuse', 'this Idempotency-Key was already used');
@@ -96,11 +127,17 @@ export function registerSubmitRoute(app: FastifyInstance, kit: JobKit): void {
       workflow: body.workflow as ApiWorkflow,
       createdAt: now,
       // The hosted cloud's placeholder (seed W § Limits 2); elsewhere a scenario account may keep jobs shorter.
-      expiresAt: now + (scope === 'cloud' ? JOB_RETENTION_MS : (accountTraits(account).jobRetentionMs ?? JOB_RETENTION_MS)),
+      expiresAt:
+        now + (scope === 'cloud' ? JOB_RETENTION_MS : (accountTraits(account).jobRetentionMs ?? JOB_RETENTION_MS)),
     };
     jobs.add(job);
     if (typeof key === 'string' && key.length > 0) jobs.bindKey(scope, account, key, job.id);
-    const state = engine.submit({ id: job.id, account, workflow: job.workflow, ...(extraData ? { extraData: extraData as Record<string, unknown> } : {}) });
+    const state = engine.submit({
+      id: job.id,
+      account,
+      workflow: job.workflow,
+      ...(extraData ? { extraData: extraData as Record<string, unknown> } : {}),
+    });
     return reply.code(submitted(request)).send(present(request, job, state));
   });
 }

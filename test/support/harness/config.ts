@@ -30,7 +30,11 @@ export default defineConfig<Options>({
     testMatch: p.files.map((f) => path.join(ROOT, f)),
     grep: new RegExp(p.tests.map((t) => exactly(t.titles)).join('|')),
     workers: p.workers,
-    use: { surface: p.surface, family: p.family, harness: { provider: path.join(import.meta.dirname, 'provider.ts'), options: { planFile }, resultsOnly: true } },
+    use: {
+      surface: p.surface,
+      family: p.family,
+      harness: { provider: path.join(import.meta.dirname, 'provider.ts'), options: { planFile }, resultsOnly: true },
+    },
   })),
   reporter: [[path.join(import.meta.dirname, 'reporter.ts'), { planFile }]],
 });

@@ -44,13 +44,25 @@ function open(c: PlannedCase, slot: number): Held {
   if (closed.has(id)) throw new Error(`case ${c.id}: a test asked for its reference after its last test ended`);
   let h = held.get(id);
   if (!h) {
-    const entry: Held = { ended: 0, consulted: new Map(), before: new Set(), ref: Promise.resolve() as unknown as Promise<RunningReference> };
+    const entry: Held = {
+      ended: 0,
+      consulted: new Map(),
+      before: new Set(),
+      ref: Promise.resolve() as unknown as Promise<RunningReference>,
+    };
     const onConsult = (control: string) => {
       if (entry.current === undefined) entry.before.add(control);
-      else (entry.consulted.get(entry.current) ?? entry.consulted.set(entry.current, new Set()).get(entry.current)!).add(control);
+      else
+        (entry.consulted.get(entry.current) ?? entry.consulted.set(entry.current, new Set()).get(entry.current)!).add(
+          control,
+        );
     };
     starts++;
-    entry.ref = startOnFreePorts({ ...(c.fault ? { fault: c.fault } : {}), ...(c.control ? { control: c.control } : {}), ...(c.perSlot ? { onConsult } : {}) });
+    entry.ref = startOnFreePorts({
+      ...(c.fault ? { fault: c.fault } : {}),
+      ...(c.control ? { control: c.control } : {}),
+      ...(c.perSlot ? { onConsult } : {}),
+    });
     held.set(id, (h = entry));
   }
   return h;
@@ -67,7 +79,12 @@ function keep(c: PlannedCase, h: Held): void {
 async function handle(url: URL): Promise<unknown> {
   if (url.pathname === '/consulted') {
     for (const c of plan.cases) for (const [id, h] of held) if (id === c.id || id.startsWith(`${c.id}#`)) keep(c, h);
-    return { starts, consulted: Object.fromEntries([...consulted].map(([id, m]) => [id, Object.fromEntries([...m].map(([t, s]) => [t, [...s].sort()]))])) };
+    return {
+      starts,
+      consulted: Object.fromEntries(
+        [...consulted].map(([id, m]) => [id, Object.fromEntries([...m].map(([t, s]) => [t, [...s].sort()]))]),
+      ),
+    };
   }
   const c = cases.get(url.searchParams.get('case') ?? '');
   if (!c) throw new Error(`no case ${url.searchParams.get('case')} in the plan`);

@@ -42,7 +42,12 @@ export function caseReport(id: string, outcomes: KeyedOutcome[], output: string)
   const { summary } = summarize({ matrix, rules: [...loadRules().values()], strict: false });
   return {
     id,
-    summary: { verdict: summary.verdict, must_failed: summary.must_failed, should_failed: summary.should_failed, errors: summary.errors },
+    summary: {
+      verdict: summary.verdict,
+      must_failed: summary.must_failed,
+      should_failed: summary.should_failed,
+      errors: summary.errors,
+    },
     unplaced: matrix.unplaced,
     rules: matrix.rows,
     tests: outcomes.length,
@@ -53,5 +58,13 @@ export function caseReport(id: string, outcomes: KeyedOutcome[], output: string)
 
 /** What a case that ran no test reports: an error, with the run's output to say why. */
 export function unrunReport(id: string, output: string): CaseReport {
-  return { id, summary: { verdict: 'error', must_failed: [], should_failed: [], errors: ['no test ran'] }, unplaced: [], rules: [], tests: 0, output: `no test of this case ran (the run ended first, or its selection is empty):\n${output.slice(-3000)}`, outcomes: [] };
+  return {
+    id,
+    summary: { verdict: 'error', must_failed: [], should_failed: [], errors: ['no test ran'] },
+    unplaced: [],
+    rules: [],
+    tests: 0,
+    output: `no test of this case ran (the run ended first, or its selection is empty):\n${output.slice(-3000)}`,
+    outcomes: [],
+  };
 }

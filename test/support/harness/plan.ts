@@ -94,7 +94,14 @@ export function planRun(cases: readonly CaseSpec[], map: SpecMap, workDir: strin
       }
       if (!projectOf.has(project)) projectOf.set(project, familySurfaceOf(project, map));
     }
-    planned.push({ id: c.id, ...(c.fault ? { fault: c.fault } : {}), ...(c.control ? { control: c.control } : {}), ...(c.perSlot ? { perSlot: true } : {}), ...(c.scenario ? { scenario: c.scenario } : {}), tests: count });
+    planned.push({
+      id: c.id,
+      ...(c.fault ? { fault: c.fault } : {}),
+      ...(c.control ? { control: c.control } : {}),
+      ...(c.perSlot ? { perSlot: true } : {}),
+      ...(c.scenario ? { scenario: c.scenario } : {}),
+      tests: count,
+    });
   }
   const projects: PlannedProject[] = [];
   const assignment: Plan['assignment'] = {};

@@ -32,8 +32,16 @@ export default function provider(options: unknown): TargetProvider {
       const target = resolvedTarget(portBase);
       // A control's case runs with the inputs its user would set: those of lib/control-inputs.ts, then the case's own.
       const c = caseById.get(id);
-      const added = (surface: (typeof target.surfaces)[number]['surface']) => ({ ...controlInputs(c?.control, surface), ...c?.scenario });
-      return { target: { ...target, surfaces: target.surfaces.map((s) => ({ ...s, scenario: { ...s.scenario, ...added(s.surface) } })) } };
+      const added = (surface: (typeof target.surfaces)[number]['surface']) => ({
+        ...controlInputs(c?.control, surface),
+        ...c?.scenario,
+      });
+      return {
+        target: {
+          ...target,
+          surfaces: target.surfaces.map((s) => ({ ...s, scenario: { ...s.scenario, ...added(s.surface) } })),
+        },
+      };
     },
     async close(t) {
       const id = caseOf(t);

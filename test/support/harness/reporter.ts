@@ -48,7 +48,9 @@ export default class HarnessReporter implements Reporter {
     const a = result.attachments.find((x) => x.name === RESULTS_ATTACHMENT);
     let evidence: TestEvidence | undefined;
     try {
-      evidence = a ? (JSON.parse(a.body ? a.body.toString('utf8') : readFileSync(a.path!, 'utf8')) as TestEvidence) : undefined;
+      evidence = a
+        ? (JSON.parse(a.body ? a.body.toString('utf8') : readFileSync(a.path!, 'utf8')) as TestEvidence)
+        : undefined;
     } catch {
       evidence = undefined;
     }
@@ -59,7 +61,14 @@ export default class HarnessReporter implements Reporter {
       lines.push(`${where}: ${(errors[0] ?? result.status).split('\n').slice(0, 6).join('\n  ')}`);
     } else {
       // Tests are judged on their results alone here (fixtures/harness.ts): name the broken checks.
-      for (const r of evidence?.results ?? []) if (r.outcome === 'broken') lines.push(`${where}: ${r.rule} broken: ${r.what}${r.expected ? `; expected ${r.expected}` : ''}${r.received ? `; received ${r.received}` : ''}`.slice(0, 600));
+      for (const r of evidence?.results ?? [])
+        if (r.outcome === 'broken')
+          lines.push(
+            `${where}: ${r.rule} broken: ${r.what}${r.expected ? `; expected ${r.expected}` : ''}${r.received ? `; received ${r.received}` : ''}`.slice(
+              0,
+              600,
+            ),
+          );
     }
     const skip = annotations.find((x) => x.type === 'skip');
     const list = this.outcomes.get(id) ?? this.outcomes.set(id, []).get(id)!;
@@ -78,11 +87,22 @@ export default class HarnessReporter implements Reporter {
 
   onEnd(result: FullResult): void {
     // A planned test that never ran (its title not matched, the run cut short) is said, not lost.
-    const unrun = Object.entries(this.plan.assignment).flatMap(([project, tests]) => Object.keys(tests).filter((key) => !this.ended.has(`${project} › ${key}`)).map((key) => `${project} › ${key}`));
-    if (unrun.length > 0) this.runErrors.push(`${unrun.length} planned test(s) never ran (run ${result.status}): ${unrun.slice(0, 5).join('; ')}`);
+    const unrun = Object.entries(this.plan.assignment).flatMap(([project, tests]) =>
+      Object.keys(tests)
+        .filter((key) => !this.ended.has(`${project} › ${key}`))
+        .map((key) => `${project} › ${key}`),
+    );
+    if (unrun.length > 0)
+      this.runErrors.push(
+        `${unrun.length} planned test(s) never ran (run ${result.status}): ${unrun.slice(0, 5).join('; ')}`,
+      );
     const dir = path.join(this.plan.workDir, 'reports');
     mkdirSync(dir, { recursive: true });
-    for (const [id, outcomes] of this.outcomes) writeFileSync(path.join(dir, `${id}.json`), JSON.stringify(caseReport(id, outcomes, (this.errorLines.get(id) ?? []).join('\n'))));
+    for (const [id, outcomes] of this.outcomes)
+      writeFileSync(
+        path.join(dir, `${id}.json`),
+        JSON.stringify(caseReport(id, outcomes, (this.errorLines.get(id) ?? []).join('\n'))),
+      );
     writeFileSync(path.join(dir, 'run-errors.json'), JSON.stringify({ status: result.status, errors: this.runErrors }));
   }
 }

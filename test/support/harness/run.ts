@@ -35,7 +35,22 @@ export interface HarnessRun {
 function cleanEnv(extra: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = { ...(process.env as Record<string, string>), CONFORMANCE_QUIET: '1', ...extra };
   // A caller's own target or gate settings would change what is under test.
-  for (const k of ['TARGET', 'TARGETS_FILE', 'TARGET_SURFACE', 'TARGET_BASE_URL', 'TARGET_TOKEN', 'NODE_TEST_CONTEXT', 'REFERENCE_FAULT', 'REFERENCE_CONTROL', 'CONFORMANCE_STRICT', 'CONFORMANCE_BASELINE', 'CONFORMANCE_PROFILE', 'SCORE_FILE', 'REFERENCE_PORT', 'CONFORMANCE_SHARD']) {
+  for (const k of [
+    'TARGET',
+    'TARGETS_FILE',
+    'TARGET_SURFACE',
+    'TARGET_BASE_URL',
+    'TARGET_TOKEN',
+    'NODE_TEST_CONTEXT',
+    'REFERENCE_FAULT',
+    'REFERENCE_CONTROL',
+    'CONFORMANCE_STRICT',
+    'CONFORMANCE_BASELINE',
+    'CONFORMANCE_PROFILE',
+    'SCORE_FILE',
+    'REFERENCE_PORT',
+    'CONFORMANCE_SHARD',
+  ]) {
     if (!(k in extra)) delete env[k];
   }
   return env;
@@ -44,7 +59,10 @@ function cleanEnv(extra: Record<string, string>): Record<string, string> {
 function waitForReady(host: ChildProcess, timeoutMs: number): Promise<number> {
   return new Promise((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`the reference host was not ready within ${timeoutMs} ms:\n${out}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`the reference host was not ready within ${timeoutMs} ms:\n${out}`)),
+      timeoutMs,
+    );
     host.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /ready (\d+)\n/.exec(out);
@@ -85,13 +103,22 @@ export async function runCases(cases: CaseSpec[], opts: RunOptions): Promise<Har
     CONFORMANCE_CIRCUIT_DIR: path.join(work, 'run'),
     REPORTS_DIR: path.join(work, 'user-reports'),
   });
-  const host = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'host.ts'), planFile], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  const host = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'host.ts'), planFile], {
+    cwd: ROOT,
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: true,
+  });
   let output = '';
   try {
     const port = await waitForReady(host, 60_000);
     plan.hostUrl = `http://127.0.0.1:${port}`;
     writeFileSync(planFile, JSON.stringify(plan));
-    const pw = spawn(process.execPath, [PLAYWRIGHT_CLI, 'test', '--config', path.join(import.meta.dirname, 'config.ts'), `--workers=${opts.workers}`], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const pw = spawn(
+      process.execPath,
+      [PLAYWRIGHT_CLI, 'test', '--config', path.join(import.meta.dirname, 'config.ts'), `--workers=${opts.workers}`],
+      { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+    );
     pw.stdout.on('data', (d: Buffer) => (output += d.toString()));
     pw.stderr.on('data', (d: Buffer) => (output += d.toString()));
     await new Promise<void>((resolve) => {
@@ -105,12 +132,27 @@ export async function runCases(cases: CaseSpec[], opts: RunOptions): Promise<Har
     const reports = new Map<string, CaseReport>();
     for (const c of plan.cases) {
       const file = path.join(dir, `${c.id}.json`);
-      reports.set(c.id, existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as CaseReport) : unrunReport(c.id, output));
+      reports.set(
+        c.id,
+        existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as CaseReport) : unrunReport(c.id, output),
+      );
     }
     const errorsFile = path.join(dir, 'run-errors.json');
-    const runErrors = existsSync(errorsFile) ? (JSON.parse(readFileSync(errorsFile, 'utf8')) as { errors: string[] }).errors : [`the run wrote no reports:\n${output.slice(-3000)}`];
-    const fromHost = (await (await fetch(`${plan.hostUrl}/consulted`)).json()) as { starts: number; consulted: HarnessRun['consulted'] };
-    return { reports, consulted: fromHost.consulted, projects: plan.projects.length, referenceStarts: fromHost.starts, runErrors, output: output.slice(-4000) };
+    const runErrors = existsSync(errorsFile)
+      ? (JSON.parse(readFileSync(errorsFile, 'utf8')) as { errors: string[] }).errors
+      : [`the run wrote no reports:\n${output.slice(-3000)}`];
+    const fromHost = (await (await fetch(`${plan.hostUrl}/consulted`)).json()) as {
+      starts: number;
+      consulted: HarnessRun['consulted'];
+    };
+    return {
+      reports,
+      consulted: fromHost.consulted,
+      projects: plan.projects.length,
+      referenceStarts: fromHost.starts,
+      runErrors,
+      output: output.slice(-4000),
+    };
   } finally {
     killGroup(host);
     rmSync(work, { recursive: true, force: true });
