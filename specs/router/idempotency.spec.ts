@@ -214,19 +214,27 @@ test.describe('Idempotency', () => {
         expected: `the recorded answer (request ${textOf(id)})`,
         received: `${describe(api, mate)} ${textOf(jsonOf(mate)?.request_id ?? '')}`,
       });
-      // R:170:583f5ec8e664: the same key with a request that differs is refused 409, for a teammate too.
-      const differs = await teammate.call(
-        'submitModelRequest',
-        withKey(key, { path: path(m), json: freshBody(requireScenario, 'scope-other') }),
-      );
-      checkRouterError(
-        api,
-        'ROUTER.IDEM.SCOPE',
-        differs,
-        [409],
-        'invalid_input',
-        `a teammate's submit with the same key and another request answered ${describe(api, differs)}`,
-      );
+      // R:170:583f5ec8e664: the same key with a request that differs is refused 409, for a teammate too,
+      // before and after the key's maker has been answered from the record again (a replay cache
+      // filled by that retry must still compare each request with the recorded one).
+      const teammateDiffers = async (when: string) => {
+        const differs = await teammate.call(
+          'submitModelRequest',
+          withKey(key, { path: path(m), json: freshBody(requireScenario, 'scope-other') }),
+        );
+        checkRouterError(
+          api,
+          'ROUTER.IDEM.SCOPE',
+          differs,
+          [409],
+          'invalid_input',
+          `a teammate's submit with the same key and another request, ${when}, answered ${describe(api, differs)}`,
+        );
+      };
+      await teammateDiffers('before anyone retried the key');
+      // The maker's own retry (how it is answered is ROUTER.IDEM.REPLAY's question, judged elsewhere).
+      await submit(api);
+      await teammateDiffers("after the key's maker was answered from the record again");
       const other = await submit(outsider);
       check('ROUTER.IDEM.SCOPE', other.status === 201 && jsonOf(other)?.request_id !== id, {
         what: "another workspace's submit with the same key",

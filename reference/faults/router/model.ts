@@ -107,7 +107,7 @@ export const ROUTER_MODEL_FAULTS = [
     breaks: 'ROUTER.IDEM.SCOPE',
     statements: ['R:170:583f5ec8e664'],
     description:
-      "once the member who made a key's record has been answered from it again, the record is copied into the workspace's hot replay cache, keyed by workspace and key alone; the other members' requests under that key are answered from that cache without comparing the request, so a teammate's different request under the key is answered with the record instead of 409. Caught by the router state machine alone; in specs/router/idempotency.spec.ts the teammate sends the other request before anyone replays the key, and in specs/router/queue.spec.ts the teammate's retry after the caller's replay is the same request",
+      "once the member who made a key's record has been answered from it again, the record is copied into the workspace's hot replay cache, keyed by workspace and key alone; the other members' requests under that key are answered from that cache without comparing the request, so a teammate's different request under the key is answered with the record instead of 409. Caught by the scope test of specs/router/idempotency.spec.ts (the teammate sends another request under the key after its maker's retry), and by the router state machine",
     install(s) {
       const owners = new Map<string, string>();
       const hot = new Map<string, RecordedAnswer>();
