@@ -315,6 +315,7 @@ export const CONTROLS = [
       'the hosted cloud is configured not to take JWT bearers (W:157 makes it configuration): a session JWT or OAuth token is refused 401 with a message saying so',
     families: ['v2'],
     surfaces: ['cloud'],
+    leavesUnjudged: ['V2.AUTH.JWT_ACCEPTED'],
   },
   {
     name: 'rate-limit-clock-windows',
@@ -341,6 +342,7 @@ export const CONTROLS = [
     description:
       'v2 surfaces have no asset delete (an operation only the public documents give): DELETE of an asset answers 404 in the v2 error envelope, as any path without a route does',
     families: ['v2'],
+    leavesUnjudged: ['V2.ASSET.DELETE'],
   },
   // The router: readings seed R allows that the reference does not take (issue #21 §3, router items).
   {

@@ -123,6 +123,15 @@ test.describe('Queued request', () => {
         expected: `200 for ${h.request_id}`,
         received: describe(api, status),
       });
+      // R:74:6ebcff02673d: the status answer is the same resource to its end: once finished it still
+      // carries the three URLs (a store that keeps a compact record of finished requests drops them).
+      const done = await untilCompleted(api, h);
+      for (const member of ['status_url', 'response_url', 'cancel_url'] as const)
+        check('ROUTER.QUEUE.HANDLE', typeof done[member] === 'string' && done[member].length > 0, {
+          what: `${member} in the status of the finished request`,
+          expected: 'present, as in every status answer',
+          received: done[member] ?? 'absent',
+        });
     },
   );
 
