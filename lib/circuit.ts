@@ -107,26 +107,36 @@ export function spokeApi(origin: string): void {
   if (d) writeFileSync(path.join(d, `${key(origin)}.api-spoke`), '1');
 }
 
-/** An answer that is not the API's (`what`: `getAsset 200 text/html "<!doctype…"`); returns the finding once it stands. */
-export function notTheApi(origin: string, operation: string, what: string): string | undefined {
+/**
+ * An answer that is not the API's (`what`: `getAsset 200 text/html "<!doctype…"`); returns the
+ * finding once it stands: NOT_THE_API_AFTER operations alike, one at least an operation the seed
+ * gives (`seedOperation`: its body contract is MUST, so the finding rests on a MUST failure the
+ * run records, whichever operations a loaded run happens to reach first).
+ */
+export function notTheApi(origin: string, operation: string, what: string, seedOperation = true): string | undefined {
   const s = apiState(origin);
   const d = dir(true);
   if (s.spoke || (d && existsSync(path.join(d, `${key(origin)}.api-spoke`)))) {
     s.spoke = true;
     return undefined;
   }
-  s.not.set(operation, what);
+  const mark = seedOperation ? 'seed' : 'docs';
+  s.not.set(operation, `${mark}\t${what}`);
   let seen = [...s.not.values()];
   if (d) {
     const file = path.join(d, `${key(origin)}.not-api`);
-    appendFileSync(file, `${operation}\t${what.replace(/\n/g, ' ')}\n`);
+    appendFileSync(file, `${operation}\t${mark}\t${what.replace(/\n/g, ' ')}\n`);
     const lines = readFileSync(file, 'utf8')
       .split('\n')
       .filter(Boolean)
-      .map((l) => l.split('\t') as [string, string]);
+      .map((l) => {
+        const [op, ...rest] = l.split('\t');
+        return [op, rest.join('\t')] as [string, string];
+      });
     seen = [...new Map(lines).values()];
   }
-  if (seen.length < NOT_THE_API_AFTER) return undefined;
+  if (seen.length < NOT_THE_API_AFTER || !seen.some((x) => x.startsWith('seed\t'))) return undefined;
+  seen = seen.map((x) => x.slice(x.indexOf('\t') + 1));
   const reason = `${NOT_THE_API}${seen[0]} (and ${seen.length - 1} more operations alike, none answered as the API); the run ended early`;
   s.reason = reason;
   if (d && !existsSync(path.join(d, `${key(origin)}.not-api-open`)))
