@@ -290,6 +290,12 @@ export const CONTROLS = [
     families: ['v2'],
   },
   {
+    name: 'unknown-classes-unnamed',
+    description:
+      'a v2 submit naming classes the server lacks is refused as an engine refuses it, passed through: 422 invalid_workflow with an empty node_errors and no class list (the seed bounds what a refusal names; it does not require naming them)',
+    families: ['v2'],
+  },
+  {
     name: 'v2-own-state-names',
     description:
       "v2 jobs name their states in the server's own words (waiting, working, stopping; done, error, stopped, expired), and the run gives those names as scenario inputs job_terminal_states, job_success_state and job_running_states",

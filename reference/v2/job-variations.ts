@@ -62,3 +62,19 @@ export function engineTypedRefusal(ctx: ReferenceContext, refusal: Refusal | und
     details: { ...refusal.details, node_errors: nodeErrors as NonNullable<Refusal['details']>['node_errors'] },
   };
 }
+
+/**
+ * The unknown-classes-unnamed control: a workflow naming classes the server lacks is refused
+ * the way an engine's own missing-class check is passed through: 422 invalid_workflow with an
+ * empty node_errors and no class list. The details rules bound only what a refusal names
+ * (W:230-W:232); the seed's example type is one a server may send, not one it must.
+ */
+export function unnamedClassesRefusal(ctx: ReferenceContext, refusal: Refusal | undefined): Refusal | undefined {
+  const missing = refusal?.details?.unknown_node_classes;
+  if (!ctx.isControl('unknown-classes-unnamed') || refusal === undefined || missing === undefined) return refusal;
+  return {
+    code: 'invalid_workflow',
+    message: `Node '${missing[0]}' not found. The custom node may not be installed.`,
+    details: { node_errors: {} },
+  };
+}

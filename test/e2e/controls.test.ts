@@ -727,6 +727,25 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
     assert.equal(await typeOf(plain), 'invalid_inputs');
     assert.equal(await typeOf(ctl), 'required_input_missing');
   },
+  'unknown-classes-unnamed': async ({ plain, ctl }) => {
+    const refusal = async (ref: RunningReference) => {
+      const res = await fetch(`${ref.surfaces.local}/api/v2/jobs`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ workflow: { '1': { class_type: 'ConformanceNoSuchClass', inputs: {} } } }),
+      });
+      return {
+        status: res.status,
+        ...((await res.json()) as { error: { code: string; details?: Record<string, unknown> } }).error,
+      };
+    };
+    const before = await refusal(plain);
+    assert.deepEqual(before.details?.unknown_node_classes, ['ConformanceNoSuchClass']);
+    const after = await refusal(ctl);
+    assert.equal(after.status, 422);
+    assert.equal(after.code, 'invalid_workflow');
+    assert.deepEqual(after.details, { node_errors: {} });
+  },
   'v2-own-state-names': async ({ plain, ctl }) => {
     const status = async (ref: RunningReference) =>
       (

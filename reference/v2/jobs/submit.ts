@@ -7,7 +7,7 @@ import type { ApiWorkflow } from '../../engine/types.ts';
 import { ApiError, invalidRequest } from '../../errors.ts';
 import { accountTraits } from '../account-traits.ts';
 import { JOB_RETENTION_MS, type V2Job } from '../job-store.ts';
-import { engineTypedRefusal, fileNameFormRefusal } from '../job-variations.ts';
+import { engineTypedRefusal, fileNameFormRefusal, unnamedClassesRefusal } from '../job-variations.ts';
 import { parseLabels } from '../labels.ts';
 import { UUID_RE } from '../../../lib/values.ts';
 import type { JobKit } from './kit.ts';
@@ -88,7 +88,10 @@ export function registerSubmitRoute(app: FastifyInstance, kit: JobKit): void {
     }
     const fileForm = fileNameFormRefusal(ctx, body.workflow, account);
     if (fileForm) throw fileForm;
-    const refusal = engineTypedRefusal(ctx, policy.validateWorkflow(engine, body.workflow, account));
+    const refusal = unnamedClassesRefusal(
+      ctx,
+      engineTypedRefusal(ctx, policy.validateWorkflow(engine, body.workflow, account)),
+    );
     if (refusal)
       throw new ApiError(refusal.code, refusal.message, refusal.details ? { details: { ...refusal.details } } : {});
 
