@@ -30,14 +30,27 @@ export interface Judgement {
   json?: unknown;
 }
 
-export function judgeAnswer(contract: Contract, checks: ReadonlyArray<ResponseCheck>, op: OperationSpec, method: string, response: HttpResponse): Judgement {
+export function judgeAnswer(
+  contract: Contract,
+  checks: ReadonlyArray<ResponseCheck>,
+  op: OperationSpec,
+  method: string,
+  response: HttpResponse,
+): Judgement {
   const validated = validateResponse(op, method, response);
   const checked = runChecks(checks, { contract, method, response, json: validated.json });
   const all = [...validated.findings, ...checked.findings];
   // One finding per rule; it leaves the answer usable only if every finding of that rule
   // does. Only schema findings of form alone (usable.ts draws the line) leave it usable.
   const usable = new Map<string, boolean>();
-  for (const f of all) usable.set(f.rule, (usable.get(f.rule) ?? true) && f.schemaErrors !== undefined && f.schemaErrors.length > 0 && usableDespite(f.schemaErrors));
+  for (const f of all)
+    usable.set(
+      f.rule,
+      (usable.get(f.rule) ?? true) &&
+        f.schemaErrors !== undefined &&
+        f.schemaErrors.length > 0 &&
+        usableDespite(f.schemaErrors),
+    );
   const seen = new Set<string>();
   let findings = all.filter((f) => (seen.has(f.rule) ? false : (seen.add(f.rule), true)));
   // A known code with the wrong status is one fault, named precisely by the code table;
@@ -45,12 +58,22 @@ export function judgeAnswer(contract: Contract, checks: ReadonlyArray<ResponseCh
   if (findings.some((f) => f.rule.endsWith('.ERR.CODE_STATUS'))) findings = findings.filter((f) => !f.undeclaredStatus);
   const failed = new Set(findings.map((f) => f.rule));
   const held = [...new Set([...validated.checked, ...checked.checked])].filter((r) => !failed.has(r));
-  const judged = findings.map(({ schemaErrors: _, undeclaredStatus: __, ...f }) => ({ ...f, usable: usable.get(f.rule) ?? false }));
+  const judged = findings.map(({ schemaErrors: _, undeclaredStatus: __, ...f }) => ({
+    ...f,
+    usable: usable.get(f.rule) ?? false,
+  }));
   return { findings: judged, held, ...(validated.json !== undefined ? { json: validated.json } : {}) };
 }
 
 /** The same judgement for an answer known only by method and path (a load run's); undefined when no operation matches. */
-export function judgeAnswerAt(contract: Contract, checks: ReadonlyArray<ResponseCheck>, basePath: string, method: string, path: string, response: HttpResponse): Judgement | undefined {
+export function judgeAnswerAt(
+  contract: Contract,
+  checks: ReadonlyArray<ResponseCheck>,
+  basePath: string,
+  method: string,
+  path: string,
+  response: HttpResponse,
+): Judgement | undefined {
   const pathname = path.split('?')[0];
   const relative = basePath && pathname.startsWith(basePath) ? pathname.slice(basePath.length) : pathname;
   const op = matchOperation(contract, method, relative);

@@ -52,12 +52,17 @@ export function usableDespite(errors: ReadonlyArray<SchemaError>): boolean {
  * `recheck` validates a value against one branch (needs ajv's `verbose` errors, which carry
  * the branches and the value).
  */
-export function nearestBranch(errors: ErrorObject[], recheck: (schema: unknown, data: unknown) => ErrorObject[]): ErrorObject[] {
+export function nearestBranch(
+  errors: ErrorObject[],
+  recheck: (schema: unknown, data: unknown) => ErrorObject[],
+): ErrorObject[] {
   const out = [...errors];
   for (let i = 0; i < out.length; i++) {
     const e = out[i];
     if ((e.keyword !== 'anyOf' && e.keyword !== 'oneOf') || !Array.isArray(e.schema)) continue;
-    const raw = (e.schema as unknown[]).map((b) => recheck(b, e.data).map((x) => ({ ...x, instancePath: e.instancePath + x.instancePath })));
+    const raw = (e.schema as unknown[]).map((b) =>
+      recheck(b, e.data).map((x) => ({ ...x, instancePath: e.instancePath + x.instancePath })),
+    );
     const near = raw.map((b) => nearestBranch(b, recheck)).find((b) => b.length > 0 && usableDespite(b));
     if (!near) continue;
     // Drop what the branches reported (they precede the combinator's error), then the combinator.
@@ -66,7 +71,11 @@ export function nearestBranch(errors: ErrorObject[], recheck: (schema: unknown, 
       for (const x of b) {
         for (let j = end - 1; j >= 0; j--) {
           const o = out[j];
-          if (o.keyword === x.keyword && o.instancePath === x.instancePath && JSON.stringify(o.params) === JSON.stringify(x.params)) {
+          if (
+            o.keyword === x.keyword &&
+            o.instancePath === x.instancePath &&
+            JSON.stringify(o.params) === JSON.stringify(x.params)
+          ) {
             out.splice(j, 1);
             end--;
             break;
