@@ -74,7 +74,8 @@ export async function startRun(): Promise<{ config: RunConfig; target: ResolvedT
   }
   writeRunError(
     reports,
-    'the run did not finish: it stopped before the conformance reporter wrote this report (see the console: an unknown --project, a crash, or an interrupted run)',
+    'the run did not finish: it stopped before the conformance reporter wrote this report (see the ' +
+      'console: an unknown --project, a crash, or an interrupted run)',
     {
       name: target.name,
       surfaces: targetMeta(target).surfaces.map((s) => ({ ...s, base_url: redactor.text(s.base_url) })),

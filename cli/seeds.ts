@@ -26,7 +26,8 @@ export function seedsCommand(args: string[]): number {
     throw new UsageError(
       flags.has('seeds')
         ? `--seeds ${flags.get('seeds')}: no 000_*.txt and 001_*.txt there`
-        : 'no copy of the seeds found: give --seeds DIR (the folder holding 000_*.txt and 001_*.txt), set SEEDS_DIR, or put them in seeds/ beside your targets file or in ../shared/seeds',
+        : 'no copy of the seeds found: give --seeds DIR (the folder holding 000_*.txt and 001_*.txt), set ' +
+            'SEEDS_DIR, or put them in seeds/ beside your targets file or in ../shared/seeds',
     );
   }
   const only = rest.find(isSeedLetter);

@@ -122,7 +122,9 @@ export const CAPABILITIES: readonly KeyInfo[] = [
     name: 'accepts_jwt',
     type: 'boolean',
     unlocks:
-      'the deployment is configured to take JWT bearers (W:157 makes it configuration): on the cloud a JWT or OAuth refusal then fails V2.AUTH.JWT_ACCEPTED; on a serverless deployment V2.AUTH.JWT_REFUSAL is skipped',
+      'the deployment is configured to take JWT bearers (W:157 makes it configuration): on the cloud a ' +
+      'JWT or OAuth refusal then fails V2.AUTH.JWT_ACCEPTED; on a serverless deployment ' +
+      'V2.AUTH.JWT_REFUSAL is skipped',
   },
 ];
 
@@ -188,7 +190,10 @@ export const SCENARIO_INPUTS: readonly ScenarioInput[] = [
     name: 'asset_reference',
     type: 'body',
     unlocks:
-      'how a submitted v2 workflow names an uploaded asset (a LoadImage input), a form the seed does not show: a JSON value whose strings may hold {id}, {hash} and {file_path} (e.g. "{file_path}" for a plain file name); V2.JOB.SUBMIT and V2.ERR.MISSING_ASSET end "could not judge" while the server refuses the form',
+      'how a submitted v2 workflow names an uploaded asset (a LoadImage input), a form the seed does ' +
+      'not show: a JSON value whose strings may hold {id}, {hash} and {file_path} (e.g. "{file_path}" ' +
+      'for a plain file name); V2.JOB.SUBMIT and V2.ERR.MISSING_ASSET end "could not judge" while the ' +
+      'server refuses the form',
     default: 'the public documents\' reference object {"__type": "core/ASSET", "info": {"id": "{id}"}}',
   },
   V2_DEFAULT_CLASS('load_image_class', 'LoadImage'),
@@ -222,14 +227,16 @@ export const SCENARIO_INPUTS: readonly ScenarioInput[] = [
     name: 'other_account_token',
     type: 'credential',
     unlocks:
-      'a second account: V2.ASSET.OWNER_SCOPE, V2.ASSET.BY_HASH_SCOPE, V2.ASSET.FROM_HASH, the foreign cursor of V2.ERR.LIST_REFUSALS, the v2 rate-limit load profile',
+      'a second account: V2.ASSET.OWNER_SCOPE, V2.ASSET.BY_HASH_SCOPE, V2.ASSET.FROM_HASH, the foreign ' +
+      'cursor of V2.ERR.LIST_REFUSALS, the v2 rate-limit load profile',
   },
   {
     name: 'rate_limited_token',
     type: 'credential',
     perShard: true,
     unlocks:
-      'a key with a small request allowance: V2.ERR.RATE_LIMITED, V2.ERR.RATE_LIMIT_SCOPE, V2.ERR.RETRY_AFTER, ROUTER.ERR.RATE_LIMITED, the rate-limit load profiles',
+      'a key with a small request allowance: V2.ERR.RATE_LIMITED, V2.ERR.RATE_LIMIT_SCOPE, ' +
+      'V2.ERR.RETRY_AFTER, ROUTER.ERR.RATE_LIMITED, the rate-limit load profiles',
   },
   {
     name: 'rate_limit_allowance',
@@ -289,7 +296,8 @@ export const SCENARIO_INPUTS: readonly ScenarioInput[] = [
     name: 'sso_organization_id',
     type: 'string',
     unlocks:
-      'the organization_id the sso_required refusal of sso_required_token carries (the seed lets it be absent when the server does not know it): V2.AUTH.SSO_REQUIRED',
+      'the organization_id the sso_required refusal of sso_required_token carries (the seed lets it be ' +
+      'absent when the server does not know it): V2.AUTH.SSO_REQUIRED',
   },
   { name: 'not_ready_base_url', type: 'url', unlocks: 'a deployment not ready yet: V2.SERVERLESS.DEPLOYMENT_STATE' },
   {
@@ -302,7 +310,8 @@ export const SCENARIO_INPUTS: readonly ScenarioInput[] = [
     name: 'concurrency_limit',
     type: 'number',
     unlocks:
-      "jobs the account's tier runs at once: V2.JOB.PARALLEL_QUEUE; on the router, calls in flight for concurrency_limited_token (router-concurrency load profile)",
+      "jobs the account's tier runs at once: V2.JOB.PARALLEL_QUEUE; on the router, calls in flight for " +
+      'concurrency_limited_token (router-concurrency load profile)',
   },
   {
     name: 'jobs_parallel_token',
@@ -362,7 +371,8 @@ export const SCENARIO_INPUTS: readonly ScenarioInput[] = [
     name: 'node_input_names',
     type: 'mapping',
     unlocks:
-      "the engine's own names for the inputs of the v1 prompts' nodes: {<class as sent>: {<suite's input name>: <engine's>}}; the classes themselves come from the *_class inputs",
+      "the engine's own names for the inputs of the v1 prompts' nodes: {<class as sent>: {<suite's " +
+      "input name>: <engine's>}}; the classes themselves come from the *_class inputs",
     default: "the public engine's input names",
   },
   {
@@ -461,7 +471,9 @@ export const SCENARIO_INPUTS: readonly ScenarioInput[] = [
     type: 'mapping',
     members: ['provider', 'body', 'answer_members'],
     unlocks:
-      "a body in an alternate's own schema, invalid natively (answer_members: all the top-level members of that alternate's own answer to it): ROUTER.PROVIDER.STRICT_MODE, ROUTER.PROVIDER.ANSWER, ROUTER.RUN.REJECT_UNKNOWN, ROUTER.ESTIMATE.VALIDATION",
+      "a body in an alternate's own schema, invalid natively (answer_members: all the top-level " +
+      "members of that alternate's own answer to it): ROUTER.PROVIDER.STRICT_MODE, " +
+      'ROUTER.PROVIDER.ANSWER, ROUTER.RUN.REJECT_UNKNOWN, ROUTER.ESTIMATE.VALIDATION',
   },
   {
     name: 'fallback_model',
@@ -486,7 +498,8 @@ export const SCENARIO_INPUTS: readonly ScenarioInput[] = [
     name: 'fallback_order_runs',
     type: 'number',
     unlocks:
-      'the most runs of fallback_model (each may be paid for) ROUTER.FALLBACK.ATTEMPTS compares for one fixed order; a pick at random between two alternates passes n of them one time in 2^(n-1)',
+      'the most runs of fallback_model (each may be paid for) ROUTER.FALLBACK.ATTEMPTS compares for ' +
+      'one fixed order; a pick at random between two alternates passes n of them one time in 2^(n-1)',
     default: '20',
   },
   {
@@ -527,7 +540,8 @@ export const SCENARIO_INPUTS: readonly ScenarioInput[] = [
     name: 'deterministic_models',
     type: 'list',
     unlocks:
-      'the models whose output is the same for the same input: the router state machine compares their collects with a synchronous run (ROUTER.QUEUE.COLLECT_IDENTICAL)',
+      'the models whose output is the same for the same input: the router state machine compares their ' +
+      'collects with a synchronous run (ROUTER.QUEUE.COLLECT_IDENTICAL)',
     default: 'image_model alone',
   },
   {
@@ -562,7 +576,8 @@ export const SCENARIO_INPUTS: readonly ScenarioInput[] = [
     type: 'mapping',
     members: ['model', 'body'],
     unlocks:
-      'a submit-and-poll model and a body whose synchronous call is cut off mid-generation (a 5xx) while the generation completes: ROUTER.IDEM.PROVIDER_LINK_WINDOW',
+      'a submit-and-poll model and a body whose synchronous call is cut off mid-generation (a 5xx) ' +
+      'while the generation completes: ROUTER.IDEM.PROVIDER_LINK_WINDOW',
   },
   {
     name: 'aged_out_request_id',
@@ -624,7 +639,9 @@ export const SCENARIO_INPUTS: readonly ScenarioInput[] = [
     name: 'explore_paid',
     type: 'boolean',
     unlocks:
-      'the explorer also sends operations that cost money or write shared state (v2 job submits, v1 prompts, router runs and queued submits, registry translation writes, deletes and cancels of its own resources)',
+      'the explorer also sends operations that cost money or write shared state (v2 job submits, v1 ' +
+      'prompts, router runs and queued submits, registry translation writes, deletes and cancels of ' +
+      'its own resources)',
     default: 'off: those operations are skipped, deletes and cancels name nothing',
   },
   {

@@ -83,7 +83,8 @@ export const CONTROLS = [
   {
     name: 'ws-cached-nodes',
     description:
-      'nodes whose inputs ran before are skipped as cached: listed in execution_cached, no executing, progress or previews; a cached output node still gets executed',
+      'nodes whose inputs ran before are skipped as cached: listed in execution_cached, no executing, ' +
+      'progress or previews; a cached output node still gets executed',
     families: ['v1'],
   },
   {
@@ -144,7 +145,8 @@ export const CONTROLS = [
   {
     name: 'job-list-plain-cursors',
     description:
-      "v2 job-list cursors are bare positions (<created ms>_<job id>), unsigned and bound to no account: a changed or foreign one that reads as a position is a place in the caller's own list",
+      'v2 job-list cursors are bare positions (<created ms>_<job id>), unsigned and bound to no ' +
+      "account: a changed or foreign one that reads as a position is a place in the caller's own list",
     families: ['v2'],
   },
   {
@@ -218,13 +220,15 @@ export const CONTROLS = [
   {
     name: 'idempotent-replay',
     description:
-      'a v2 submit repeating an earlier request under its Idempotency-Key is answered 201 with the job that key made, not refused (the other reading of "submission is idempotent")',
+      'a v2 submit repeating an earlier request under its Idempotency-Key is answered 201 with the job ' +
+      'that key made, not refused (the other reading of "submission is idempotent")',
     families: ['v2'],
   },
   {
     name: 'labels-not-kept',
     description:
-      'the hosted cloud takes v2 job labels without refusing them and keeps none: no metadata on the job, no job_metadata on its outputs (a reason the seed gives for an absent job_metadata)',
+      'the hosted cloud takes v2 job labels without refusing them and keeps none: no metadata on the ' +
+      'job, no job_metadata on its outputs (a reason the seed gives for an absent job_metadata)',
     families: ['v2'],
     surfaces: ['cloud'],
     leavesUnjudged: ['V2.JOB.LABELS_EXACT'],
@@ -232,7 +236,9 @@ export const CONTROLS = [
   {
     name: 'job-without-urls',
     description:
-      "v2 job records embed no urls member (the public documents' urls.self/events/cancel); clients reach the job by its id at the documented paths, and outputs still carry their content-endpoint url",
+      "v2 job records embed no urls member (the public documents' urls.self/events/cancel); clients " +
+      'reach the job by its id at the documented paths, and outputs still carry their content-endpoint ' +
+      'url',
     families: ['v2'],
     departsFrom: ['V2.JOB.FIELDS_DOCUMENTED'],
   },
@@ -253,7 +259,8 @@ export const CONTROLS = [
   {
     name: 'ws-no-executing',
     description:
-      'the v1 stream sends no executing message at all (neither per node nor the final one): execution_start, progress, executed and the terminal message tell the run',
+      'the v1 stream sends no executing message at all (neither per node nor the final one): ' +
+      'execution_start, progress, executed and the terminal message tell the run',
     families: ['v1'],
   },
   {
@@ -265,7 +272,8 @@ export const CONTROLS = [
   {
     name: 'registry-refusals-4xx',
     description:
-      'the registry refuses a malformed Authorization (not Bearer, or a bearer that is no credential) 400, and a request with no credential 404 (a route hidden from strangers), instead of 401',
+      'the registry refuses a malformed Authorization (not Bearer, or a bearer that is no credential) ' +
+      '400, and a request with no credential 404 (a route hidden from strangers), instead of 401',
     families: ['registry'],
   },
   // v2 jobs slice (issue #29 §2, §4, §5): behaviours seed W leaves open in submits, refusals and
@@ -273,32 +281,40 @@ export const CONTROLS = [
   {
     name: 'engine-cached-work',
     description:
-      'the v2 engine keeps a node cache, as real engines do: a node whose class and inputs ran in an earlier successful job of the account finishes at once (identical slow jobs take no time)',
+      'the v2 engine keeps a node cache, as real engines do: a node whose class and inputs ran in an ' +
+      'earlier successful job of the account finishes at once (identical slow jobs take no time)',
     families: ['v2'],
   },
   {
     name: 'asset-ref-file-name',
     description:
-      'v2 submits name an uploaded asset by its plain file name (image: "<file_path>"), the engine\'s own form; the public documents\' reference object is refused 422 invalid_workflow naming the node (the run sets scenario input asset_reference)',
+      'v2 submits name an uploaded asset by its plain file name (image: "<file_path>"), the engine\'s ' +
+      "own form; the public documents' reference object is refused 422 invalid_workflow naming the " +
+      'node (the run sets scenario input asset_reference)',
     families: ['v2'],
     scenario: { asset_reference: '{file_path}' },
   },
   {
     name: 'node-errors-engine-types',
     description:
-      "a v2 submit refusal types a missing required input with the engine's own error type, required_input_missing (the seed's types are those seen, an open list)",
+      "a v2 submit refusal types a missing required input with the engine's own error type, " +
+      "required_input_missing (the seed's types are those seen, an open list)",
     families: ['v2'],
   },
   {
     name: 'unknown-classes-unnamed',
     description:
-      'a v2 submit naming classes the server lacks is refused as an engine refuses it, passed through: 422 invalid_workflow with an empty node_errors and no class list (the seed bounds what a refusal names; it does not require naming them)',
+      'a v2 submit naming classes the server lacks is refused as an engine refuses it, passed through: ' +
+      '422 invalid_workflow with an empty node_errors and no class list (the seed bounds what a ' +
+      'refusal names; it does not require naming them)',
     families: ['v2'],
   },
   {
     name: 'v2-own-state-names',
     description:
-      "v2 jobs name their states in the server's own words (waiting, working, stopping; done, error, stopped, expired), and the run gives those names as scenario inputs job_terminal_states, job_success_state and job_running_states",
+      "v2 jobs name their states in the server's own words (waiting, working, stopping; done, error, " +
+      'stopped, expired), and the run gives those names as scenario inputs job_terminal_states, ' +
+      'job_success_state and job_running_states',
     families: ['v2'],
     departsFrom: ['V2.JOB.FIELDS_DOCUMENTED'],
     scenario: {
@@ -310,7 +326,9 @@ export const CONTROLS = [
   {
     name: 'deployment-workflow-history-form',
     description:
-      "a serverless deployment's GET /workflow answers the engine's history entry, {prompt: [number, prompt_id, graph, extra_data, output node ids]}, with the graph that ran inside it (the shape is not shown)",
+      "a serverless deployment's GET /workflow answers the engine's history entry, {prompt: [number, " +
+      'prompt_id, graph, extra_data, output node ids]}, with the graph that ran inside it (the shape ' +
+      'is not shown)',
     families: ['v2'],
     surfaces: ['serverless'],
   },
@@ -318,7 +336,8 @@ export const CONTROLS = [
   {
     name: 'cloud-refuses-jwt',
     description:
-      'the hosted cloud is configured not to take JWT bearers (W:157 makes it configuration): a session JWT or OAuth token is refused 401 with a message saying so',
+      'the hosted cloud is configured not to take JWT bearers (W:157 makes it configuration): a ' +
+      'session JWT or OAuth token is refused 401 with a message saying so',
     families: ['v2'],
     surfaces: ['cloud'],
     leavesUnjudged: ['V2.AUTH.JWT_ACCEPTED'],
@@ -326,7 +345,8 @@ export const CONTROLS = [
   {
     name: 'rate-limit-clock-windows',
     description:
-      'the v2 request limiter spends each allowance in fixed windows aligned to the clock (each starts at a multiple of its length), not in windows opened by a first request',
+      'the v2 request limiter spends each allowance in fixed windows aligned to the clock (each starts ' +
+      'at a multiple of its length), not in windows opened by a first request',
     families: ['v2'],
     surfaces: ['cloud', 'serverless'],
   },
@@ -346,7 +366,8 @@ export const CONTROLS = [
   {
     name: 'asset-delete-not-offered',
     description:
-      'v2 surfaces have no asset delete (an operation only the public documents give): DELETE of an asset answers 404 in the v2 error envelope, as any path without a route does',
+      'v2 surfaces have no asset delete (an operation only the public documents give): DELETE of an ' +
+      'asset answers 404 in the v2 error envelope, as any path without a route does',
     families: ['v2'],
     leavesUnjudged: ['V2.ASSET.DELETE'],
   },
@@ -387,7 +408,8 @@ export const CONTROLS = [
   {
     name: 'router-provider-requirements',
     description:
-      'image partners make at most three images per call, a requirement beyond the schema: num_images 4 is called malformed by the provider (400 invalid_input with its reason)',
+      'image partners make at most three images per call, a requirement beyond the schema: num_images ' +
+      '4 is called malformed by the provider (400 invalid_input with its reason)',
     families: ['router'],
   },
   {
@@ -417,14 +439,16 @@ export const CONTROLS = [
   {
     name: 'router-schema-failure-unavailable',
     description:
-      'a schema document the router cannot build is answered 500 with bucket service_unavailable (the seed names no bucket for that 500; public docs pair service_unavailable with 503)',
+      'a schema document the router cannot build is answered 500 with bucket service_unavailable (the ' +
+      'seed names no bucket for that 500; public docs pair service_unavailable with 503)',
     families: ['router'],
     departsFrom: ['ROUTER.ERR.CODE_STATUS_PUBLIC'],
   },
   {
     name: 'router-unknown-without-reason',
     description:
-      "quotes whose source is unknown carry no reason, on the estimate route and in a submit's estimate (the seed allows a reason only there, never requires one)",
+      "quotes whose source is unknown carry no reason, on the estimate route and in a submit's " +
+      'estimate (the seed allows a reason only there, never requires one)',
     families: ['router'],
     departsFrom: ['ROUTER.ESTIMATE.UNKNOWN_REASON'],
   },
@@ -461,7 +485,8 @@ export const CONTROLS = [
   {
     name: 'router-alternate-answers-raw',
     description:
-      "runs on wavespeed without strict mode answer wavespeed's own response ({data: {id, outputs, status}}), the router having no translator back to the native output for it",
+      "runs on wavespeed without strict mode answer wavespeed's own response ({data: {id, outputs, " +
+      'status}}), the router having no translator back to the native output for it',
     families: ['router'],
   },
   {
@@ -492,7 +517,9 @@ export const CONTROLS = [
   {
     name: 'engine-cached-work-instant',
     description:
-      'work the account already ran (the same node with the same inputs through every link) finishes at once from the cache: its slow node takes no time, and the stream lists it in execution_cached',
+      'work the account already ran (the same node with the same inputs through every link) finishes ' +
+      'at once from the cache: its slow node takes no time, and the stream lists it in ' +
+      'execution_cached',
     families: ['v1'],
   },
   {
@@ -504,13 +531,18 @@ export const CONTROLS = [
   {
     name: 'registry-publisher-only',
     description:
-      "the registry lets only a node's publisher (the account of the scenario's JWT and API key) or the administrative secret write its translations; another valid credential is authenticated and refused 403 forbidden",
+      "the registry lets only a node's publisher (the account of the scenario's JWT and API key) or " +
+      'the administrative secret write its translations; another valid credential is authenticated and ' +
+      'refused 403 forbidden',
     families: ['registry'],
   },
   {
     name: 'v1-renamed-classes',
     description:
-      "the engine's core node classes have names of their own (BlankImage, ImageSaveOutput, ImageFromInputFile, InvertColours, ImagePreviewTemp): object_info lists those, and a prompt using the public names is refused as an unknown class; the target's class inputs name them (lib/control-inputs.ts)",
+      "the engine's core node classes have names of their own (BlankImage, ImageSaveOutput, " +
+      'ImageFromInputFile, InvertColours, ImagePreviewTemp): object_info lists those, and a prompt ' +
+      "using the public names is refused as an unknown class; the target's class inputs name them " +
+      '(lib/control-inputs.ts)',
     families: ['v1'],
     surfaces: ['cloud'],
   },
@@ -519,7 +551,9 @@ export const CONTROLS = [
   {
     name: 'router-catalog-of-three',
     description:
-      'the catalog lists three models (the image model, the future-sunset model and a text model), so a first page of five holds them all and carries no next_cursor; the other models are still read and run by their IDs',
+      'the catalog lists three models (the image model, the future-sunset model and a text model), so ' +
+      'a first page of five holds them all and carries no next_cursor; the other models are still read ' +
+      'and run by their IDs',
     families: ['router'],
   },
   {
@@ -543,27 +577,33 @@ export const CONTROLS = [
   {
     name: 'router-quote-open-vocabulary',
     description:
-      "the estimate route's quotes with no figure say source indeterminate, and a body priced only afterwards says reason priced_after_run (values a client reads as unknown and not_quotable)",
+      "the estimate route's quotes with no figure say source indeterminate, and a body priced only " +
+      'afterwards says reason priced_after_run (values a client reads as unknown and not_quotable)',
     families: ['router'],
   },
   // Slice routerruns (issue #29 § 2): behaviours seed R leaves open for runs, the queue and idempotency.
   {
     name: 'router-queued-cap',
     description:
-      'a caller holding three unfinished queued requests of the slow model is told to wait: the next submit is answered 429 concurrency_limit_exceeded with Retry-After and the committed-spend headers (every caller is under an in-flight cap)',
+      'a caller holding three unfinished queued requests of the slow model is told to wait: the next ' +
+      'submit is answered 429 concurrency_limit_exceeded with Retry-After and the committed-spend ' +
+      'headers (every caller is under an in-flight cap)',
     families: ['router'],
   },
   {
     name: 'router-cancel-never-effective',
     description:
-      'a cancel is acknowledged 202 CANCELLATION_REQUESTED and the request runs on to its end (an ask, not a guarantee); only the public-docs reading that a waiting request is stopped departs',
+      'a cancel is acknowledged 202 CANCELLATION_REQUESTED and the request runs on to its end (an ask, ' +
+      'not a guarantee); only the public-docs reading that a waiting request is stopped departs',
     families: ['router'],
     departsFrom: ['ROUTER.QUEUE.CANCEL_QUEUED'],
   },
   {
     name: 'router-slow-nondeterministic',
     description:
-      'the slow model draws a fresh generation on every call (a new generation_id in its output), so a queued request of it and a later synchronous run of the same input answer different bytes; its target does not declare it deterministic',
+      'the slow model draws a fresh generation on every call (a new generation_id in its output), so a ' +
+      'queued request of it and a later synchronous run of the same input answer different bytes; its ' +
+      'target does not declare it deterministic',
     families: ['router'],
     scenario: { deterministic_models: ['pixelforge/pf-flux-lite'] },
   },

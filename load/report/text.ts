@@ -4,8 +4,12 @@ import { textOf } from '../../lib/values.ts';
 
 /** Why the corrected latency is the one to read (two sentences, shown beside the latency table). */
 export const COORDINATED_OMISSION_NOTE =
-  'A client that waits for each answer before sending its next request goes quiet while the server stalls, so the requests that would have waited longest are never timed at all: that blind spot is called coordinated omission, and it makes a stalling server look fast. ' +
-  'The corrected latency is counted from the moment each request was due on the schedule rather than from when it finally went out, so it includes the time spent stuck behind a slow answer, which is the wait a user arriving at that moment really has.';
+  'A client that waits for each answer before sending its next request goes quiet while the server ' +
+  'stalls, so the requests that would have waited longest are never timed at all: that blind spot ' +
+  'is called coordinated omission, and it makes a stalling server look fast. ' +
+  'The corrected latency is counted from the moment each request was due on the schedule rather ' +
+  'than from when it finally went out, so it includes the time spent stuck behind a slow answer, ' +
+  'which is the wait a user arriving at that moment really has.';
 
 const label = (key: string): string => key.replace(/_/g, ' ');
 

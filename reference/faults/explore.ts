@@ -46,7 +46,8 @@ export const EXPLORE_FAULTS = [
     name: 'list-cursor-oversized-problem-json',
     breaks: 'V2.CONTRACT.BODY',
     description:
-      'the job list refuses a cursor longer than 1024 characters with 400 invalid_cursor under Content-Type application/problem+json (caught by the explorer only)',
+      'the job list refuses a cursor longer than 1024 characters with 400 invalid_cursor under ' +
+      'Content-Type application/problem+json (caught by the explorer only)',
     install(s) {
       s.respond({ routes: ['GET /api/v2/jobs'] }, (out) => {
         const cursor = (out.request.query as Record<string, unknown> | undefined)?.cursor;

@@ -68,7 +68,8 @@ export const LOAD_FAULTS = [
     breaks: 'LOAD.RATE_LIMIT.ENVELOPE',
     statements: ['R:269:7d2845441036', 'R:166:dcc51415a25e'],
     description:
-      "a caller refused again within a second of a 429 rate_limited is refused by the router's burst guard: 429 under a bucket of its own, too_many_requests, instead of rate_limited",
+      "a caller refused again within a second of a 429 rate_limited is refused by the router's burst " +
+      'guard: 429 under a bucket of its own, too_many_requests, instead of rate_limited',
     caughtBy: { load: 'router-rate-limit' },
     install(s) {
       // The first refusal of a burst is the limiter's own; the ones after it come from the guard.

@@ -131,7 +131,9 @@ export const CATALOG_FAULTS = [
     name: 'router-page-overlap',
     breaks: 'ROUTER.CATALOG.WALK_UNIQUE',
     description:
-      'a cursor followed for the first time resumes one entry early, so the page repeats the last entry of the page before (a followed-again cursor resumes where it should, so every walk still ends)',
+      'a cursor followed for the first time resumes one entry early, so the page repeats the last ' +
+      'entry of the page before (a followed-again cursor resumes where it should, so every walk still ' +
+      'ends)',
     install(s) {
       // Stateful, so a walk at limit 1 still moves on: an overlap on every use would serve the same entry for ever.
       const followed = new Set<number>();
@@ -349,7 +351,8 @@ export const CATALOG_FAULTS = [
     breaks: 'ROUTER.ID.SEGMENTS',
     statements: ['R:7:7c2e8778e4b2', 'R:23:94c53fad03fb'],
     description:
-      'models are looked up by their model segment alone: an address naming another provider reaches the listed model of that name (a store keyed by model name)',
+      'models are looked up by their model segment alone: an address naming another provider reaches ' +
+      'the listed model of that name (a store keyed by model name)',
     install(s) {
       s.request(
         { surfaces: ['router'] },
@@ -375,7 +378,8 @@ export const CATALOG_FAULTS = [
     breaks: 'ROUTER.ID.SEGMENTS',
     statements: ['R:21:ac971cc6036a', 'R:22:4e0b39dfbf5b', 'R:23:94c53fad03fb', 'R:284:7891a86c7bf7'],
     description:
-      'a gateway path-length rule sized below the seed refuses a provider segment over 48 or a model segment over 100 characters (403 forbidden), though both are valid',
+      'a gateway path-length rule sized below the seed refuses a provider segment over 48 or a model ' +
+      'segment over 100 characters (403 forbidden), though both are valid',
     install(s) {
       s.request(
         { surfaces: ['router'] },

@@ -402,7 +402,8 @@ export const CONTRACT_FAULTS = [
     breaks: 'ROUTER.CONTRACT.STATUS_DECLARED',
     statements: ['R:189:8f1eb8ea4403'],
     description:
-      'a queued submit to a model that answers bytes is refused 405 method_not_allowed (the route table has no POST there), a status the submit does not declare',
+      'a queued submit to a model that answers bytes is refused 405 method_not_allowed (the route ' +
+      'table has no POST there), a status the submit does not declare',
     install(s) {
       onRouter(s, [SUBMIT], (out) => {
         if (out.status !== 403 || routerError(out)?.error_type !== 'not_enabled') return;
@@ -433,7 +434,9 @@ export const CONTRACT_FAULTS = [
     breaks: 'ROUTER.HEADER.REQUEST_ID',
     statements: ['R:188:cc76cfcb4a6b', 'R:195:80f61e986efa', 'R:211:a3b757021292'],
     description:
-      "the queue's successful answers (submit 201, status, collect, cancel 202) lack X-Comfy-Request-Id: those routes are mounted outside the middleware that stamps it, whose error handler still does",
+      "the queue's successful answers (submit 201, status, collect, cancel 202) lack " +
+      'X-Comfy-Request-Id: those routes are mounted outside the middleware that stamps it, whose error ' +
+      'handler still does',
     install(s) {
       onRouter(s, [SUBMIT, STATUS, COLLECT, CANCEL], (out) => {
         if (out.status < 400) out.setHeader(H.requestId, undefined);
@@ -614,7 +617,8 @@ export const CONTRACT_FAULTS = [
     breaks: 'ROUTER.ERR.NON_OBJECT_BODY',
     statements: ['R:95:2f74232fb41f', 'R:134:13114c9a8e32'],
     description:
-      'a JSON body that is not an object is wrapped as {input: <value>} and validated as such (a 422 naming the missing prompt) instead of refused as not an object',
+      'a JSON body that is not an object is wrapped as {input: <value>} and validated as such (a 422 ' +
+      'naming the missing prompt) instead of refused as not an object',
     install(s) {
       s.request(
         { surfaces: ['router'], routes: [RUN, ESTIMATE, SUBMIT] },
@@ -656,7 +660,8 @@ export const CONTRACT_FAULTS = [
     breaks: 'ROUTER.ASSETS.COPYING',
     statements: ['R:231:6d38d26f8b5d', 'R:231:3fe97d8e9554'],
     description:
-      "a run served by an alternate (by model_provider or by fallback) has its asset URLs copied onto platform storage: the copier runs on every answer, not only the native provider's",
+      'a run served by an alternate (by model_provider or by fallback) has its asset URLs copied onto ' +
+      "platform storage: the copier runs on every answer, not only the native provider's",
     install(s) {
       onRouter(s, [RUN], (out) => {
         const mp = (out.request.query as Record<string, unknown>).model_provider;

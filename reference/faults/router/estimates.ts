@@ -69,7 +69,8 @@ export const ESTIMATE_FAULTS = [
     name: 'router-submit-estimate-native-leg',
     breaks: 'ROUTER.QUEUE.ESTIMATE_LEG',
     description:
-      "a queued submit with model_provider naming an alternate embeds the quote of the native leg (the model's own provider, at its rate), not of the leg the request is pinned to",
+      'a queued submit with model_provider naming an alternate embeds the quote of the native leg (the ' +
+      "model's own provider, at its rate), not of the leg the request is pinned to",
     install(s) {
       s.policy.router.submitEstimateLeg = (_pinned, model) => ({ kind: 'native', provider: model.provider });
     },
@@ -210,7 +211,8 @@ export const ESTIMATE_FAULTS = [
     breaks: 'ROUTER.ESTIMATE.VALIDATION',
     statements: ['R:64:ad4294906b92', 'R:176:1df49dbd624c', 'R:176:0ed3e198e0eb'],
     description:
-      "the estimate reads strict_mode as a run does: with an alternate and strict_mode=true it skips native validation and prices a body in the alternate's own schema",
+      'the estimate reads strict_mode as a run does: with an alternate and strict_mode=true it skips ' +
+      "native validation and prices a body in the alternate's own schema",
     install(s) {
       s.policy.router.estimateStrict = (asked) => asked;
     },
@@ -309,7 +311,8 @@ export const ESTIMATE_FAULTS = [
     breaks: 'ROUTER.ESTIMATE.STALE_CARD',
     statements: ['R:179:54542e273ebc'],
     description:
-      "every estimate of a model whose rate card is stale is refused 503, a body that cannot be priced at all too: the card's freshness is checked before the body is classified",
+      'every estimate of a model whose rate card is stale is refused 503, a body that cannot be priced ' +
+      "at all too: the card's freshness is checked before the body is classified",
     install(s) {
       s.request(
         { surfaces: ['router'], routes: [ESTIMATE] },
@@ -333,7 +336,9 @@ export const ESTIMATE_FAULTS = [
     breaks: 'ROUTER.ESTIMATE.NOTHING_CHARGED',
     statements: ['R:176:b0683c953839'],
     description:
-      "the estimate dispatches the body to the model's provider as a dry run to learn the metered quantity, so a body the provider fails on is refused (503 service_unavailable, the route's answer to an upstream failure) instead of quoted",
+      "the estimate dispatches the body to the model's provider as a dry run to learn the metered " +
+      "quantity, so a body the provider fails on is refused (503 service_unavailable, the route's " +
+      'answer to an upstream failure) instead of quoted',
     install(s) {
       s.request(
         { surfaces: ['router'], routes: [ESTIMATE] },
@@ -380,7 +385,8 @@ export const ESTIMATE_FAULTS = [
     breaks: 'ROUTER.QUEUE.ESTIMATE_LEG',
     statements: ['R:65:c4ed5a315dcb', 'R:72:d586e05637f1'],
     description:
-      "a queued submit pinned to an alternate embeds a quote labelled with that alternate but priced at the native provider's rate (the rate looked up by model alone)",
+      'a queued submit pinned to an alternate embeds a quote labelled with that alternate but priced ' +
+      "at the native provider's rate (the rate looked up by model alone)",
     install(s) {
       s.policy.router.submitEstimateLeg = (_pinned, model) => ({ kind: 'native', provider: model.provider });
       onRouter(s, [SUBMIT], (out) => {

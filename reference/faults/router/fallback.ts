@@ -23,7 +23,9 @@ export const FALLBACK_FAULTS = [
     breaks: 'ROUTER.FALLBACK.ATTEMPTS',
     statements: ['R:155:9ff9444f1710'],
     description:
-      'fallback picks the alternate by a hash of the request body (md5, as request-affinity sharding often does): sticky per request, spread over the eligible alternates, not the first of a fixed order',
+      'fallback picks the alternate by a hash of the request body (md5, as request-affinity sharding ' +
+      'often does): sticky per request, spread over the eligible alternates, not the first of a fixed ' +
+      'order',
     install(s) {
       s.policy.router.fallbackTries = (eligible, body) => {
         if (eligible.length === 0) return [];
@@ -50,7 +52,8 @@ export const FALLBACK_FAULTS = [
     breaks: 'ROUTER.FALLBACK.SKIPPED',
     statements: ['R:157:d6b775bc7aa9'],
     description:
-      "a request that resolved the caller's own provider key falls back to an alternate like any other (the skip list checks strict mode and edits, not the credential)",
+      "a request that resolved the caller's own provider key falls back to an alternate like any other " +
+      '(the skip list checks strict mode and edits, not the credential)',
     install(s) {
       s.policy.router.fallbackSkipsOwnKey = false;
     },
@@ -60,7 +63,8 @@ export const FALLBACK_FAULTS = [
     breaks: 'ROUTER.FALLBACK.SKIPPED',
     statements: ['R:157:d6b775bc7aa9'],
     description:
-      'where fallback does not apply (an edit), a failed first attempt is answered 409 invalid_input saying fallback is unavailable for the request, instead of the first failure unchanged',
+      'where fallback does not apply (an edit), a failed first attempt is answered 409 invalid_input ' +
+      'saying fallback is unavailable for the request, instead of the first failure unchanged',
     install(s) {
       onRouter(s, [RUN], (out) => {
         const body = out.request.body;

@@ -54,7 +54,8 @@ export const IDEMPOTENCY_FAULTS = [
     breaks: 'ROUTER.IDEM.REPLAY',
     statements: ['R:169:f7d57f5d4f81', 'R:169:6f5647df6adb'],
     description:
-      'a synchronous run retried under a recorded key is dispatched (and charged) again, and its new answer is sent marked Idempotent-Replayed: true (queued submits replay their handle)',
+      'a synchronous run retried under a recorded key is dispatched (and charged) again, and its new ' +
+      'answer is sent marked Idempotent-Replayed: true (queued submits replay their handle)',
     install(s) {
       const runKeys = new Set<string>();
       const again = new Set<string>();
@@ -215,7 +216,8 @@ export const IDEMPOTENCY_FAULTS = [
     breaks: 'ROUTER.IDEM.RELEASED_ON_REFUSAL',
     statements: ['R:173:123a957184e7', 'R:173:9444fff5531e'],
     description:
-      'the 422 for a body naming another model than the path records its Idempotency-Key (the check runs after the key is taken), so the corrected request under it is refused 409',
+      'the 422 for a body naming another model than the path records its Idempotency-Key (the check ' +
+      'runs after the key is taken), so the corrected request under it is refused 409',
     install(s) {
       s.policy.router.keyAfterRefusal = (store, scope, key, fingerprint, err) => {
         if (err instanceof RouterValidationError && err.entries.some((e) => e.type === 'model_mismatch'))
@@ -239,7 +241,8 @@ export const IDEMPOTENCY_FAULTS = [
     breaks: 'ROUTER.IDEM.PROVIDER_LINK_WINDOW',
     statements: ['R:172:095fab30ad8d'],
     description:
-      'the key of a call cut off mid-generation at a submit-and-poll partner holds the 504 the caller got, not the generation: the same-key retry gets the 504 again instead of the result',
+      'the key of a call cut off mid-generation at a submit-and-poll partner holds the 504 the caller ' +
+      'got, not the generation: the same-key retry gets the 504 again instead of the result',
     install(s) {
       s.policy.router.cutoffRecord = (sent) => sent;
     },
@@ -258,7 +261,9 @@ export const IDEMPOTENCY_FAULTS = [
     breaks: 'ROUTER.IDEM.IN_FLIGHT',
     statements: ['R:138:bc1b401a1951', 'R:164:21135e0ced7b', 'R:215:49b76e9b4942'],
     description:
-      "the 409 concurrency_limit_exceeded for a key whose original call still runs carries no Retry-After (the header is set by the 429 limiter's path only), so the caller is not told when to retry the same key",
+      'the 409 concurrency_limit_exceeded for a key whose original call still runs carries no ' +
+      "Retry-After (the header is set by the 429 limiter's path only), so the caller is not told when " +
+      'to retry the same key',
     install(s) {
       onRouter(s, [RUN, SUBMIT], (out) => {
         if (out.status === 409 && routerError(out)?.error_type === 'concurrency_limit_exceeded')
@@ -271,7 +276,9 @@ export const IDEMPOTENCY_FAULTS = [
     breaks: 'ROUTER.IDEM.PROVIDER_LINK_WINDOW',
     statements: ['R:172:095fab30ad8d'],
     description:
-      "the key of a call cut off mid-generation at a submit-and-poll partner holds the partner's job record ({id, status: completed}, the last poll answer) instead of the generation's result: the same-key retry gets a 200 that is not the result",
+      "the key of a call cut off mid-generation at a submit-and-poll partner holds the partner's job " +
+      "record ({id, status: completed}, the last poll answer) instead of the generation's result: the " +
+      'same-key retry gets a 200 that is not the result',
     install(s) {
       s.policy.router.cutoffRecord = (_sent, generation) => ({
         ...generation,

@@ -31,7 +31,13 @@ export const ROUTER_MODEL_FAULTS = [
     breaks: 'ROUTER.IDEM.REPLAY',
     statements: ['R:169:6f5647df6adb'],
     description:
-      'a cancel that is taken (202 CANCELLATION_REQUESTED) frees the Idempotency-Key the request was submitted under: the cancel runs the clean-up meant for a submit refused before dispatch, so the same key and request are then admitted again as a new request, dispatched and charged anew, instead of answered from the record. Caught by the router state machine alone; no hand-written check sends a key again after cancelling the request it admitted (specs/router/idempotency.spec.ts replays keys of requests never cancelled, specs/router/queue.spec.ts cancels requests submitted without a key)',
+      'a cancel that is taken (202 CANCELLATION_REQUESTED) frees the Idempotency-Key the request was ' +
+      'submitted under: the cancel runs the clean-up meant for a submit refused before dispatch, so ' +
+      'the same key and request are then admitted again as a new request, dispatched and charged anew, ' +
+      'instead of answered from the record. Caught by the router state machine alone; no hand-written ' +
+      'check sends a key again after cancelling the request it admitted ' +
+      '(specs/router/idempotency.spec.ts replays keys of requests never cancelled, ' +
+      'specs/router/queue.spec.ts cancels requests submitted without a key)',
     install(s) {
       const keys = new Map<string, { scope: string; key: string }>();
       onRouter(s, [SUBMIT], (out) => {
@@ -51,7 +57,14 @@ export const ROUTER_MODEL_FAULTS = [
     breaks: 'ROUTER.QUEUE.COLLECT_IDENTICAL',
     statements: ['R:195:adc652f16295'],
     description:
-      "collect finds a stored result by the request's place in its workspace's list of admissions, fixed when it was admitted; a cancel that is taken removes the cancelled request from that list, so a request admitted before the cancel (and after the cancelled one) is then collected with the result of the request admitted after it (or, at the end of the list, as a failed run: 502 provider_error). Caught by specs/router/queue.spec.ts, whose test of a cancel taken on one request submits a slow_model request and then two image_model requests, cancels the first and compares each image collect with a synchronous run of its own body (the router state machine catches it too when a random run cancels and then collects)",
+      "collect finds a stored result by the request's place in its workspace's list of admissions, " +
+      'fixed when it was admitted; a cancel that is taken removes the cancelled request from that ' +
+      'list, so a request admitted before the cancel (and after the cancelled one) is then collected ' +
+      'with the result of the request admitted after it (or, at the end of the list, as a failed run: ' +
+      '502 provider_error). Caught by specs/router/queue.spec.ts, whose test of a cancel taken on one ' +
+      'request submits a slow_model request and then two image_model requests, cancels the first and ' +
+      'compares each image collect with a synchronous run of its own body (the router state machine ' +
+      'catches it too when a random run cancels and then collects)',
     install(s) {
       const lists = new Map<string, string[]>();
       const admitted = new Map<string, { place: number; model: string }>();
@@ -107,7 +120,12 @@ export const ROUTER_MODEL_FAULTS = [
     breaks: 'ROUTER.IDEM.SCOPE',
     statements: ['R:170:583f5ec8e664'],
     description:
-      "once the member who made a key's record has been answered from it again, the record is copied into the workspace's hot replay cache, keyed by workspace and key alone; the other members' requests under that key are answered from that cache without comparing the request, so a teammate's different request under the key is answered with the record instead of 409. Caught by the scope test of specs/router/idempotency.spec.ts (the teammate sends another request under the key after its maker's retry), and by the router state machine",
+      "once the member who made a key's record has been answered from it again, the record is copied " +
+      "into the workspace's hot replay cache, keyed by workspace and key alone; the other members' " +
+      'requests under that key are answered from that cache without comparing the request, so a ' +
+      "teammate's different request under the key is answered with the record instead of 409. Caught " +
+      'by the scope test of specs/router/idempotency.spec.ts (the teammate sends another request under ' +
+      "the key after its maker's retry), and by the router state machine",
     install(s) {
       const owners = new Map<string, string>();
       const hot = new Map<string, RecordedAnswer>();
@@ -128,7 +146,11 @@ export const ROUTER_MODEL_FAULTS = [
     breaks: 'ROUTER.QUEUE.STATUS_CLOSED',
     statements: ['R:107:74fe11755885'],
     description:
-      "a collect that answers a result hands the request to the result-retention sweeper, which puts it back on the worker's list; the status, read from that list, says IN_PROGRESS (with Retry-After) from then on, and a collect answers 202 again, as if the finished request ran once more. Caught by the router state machine, and since issue #29 by specs/router/queue.spec.ts, which reads a finished request again after collecting it (before a late cancel)",
+      'a collect that answers a result hands the request to the result-retention sweeper, which puts ' +
+      "it back on the worker's list; the status, read from that list, says IN_PROGRESS (with " +
+      'Retry-After) from then on, and a collect answers 202 again, as if the finished request ran once ' +
+      'more. Caught by the router state machine, and since issue #29 by specs/router/queue.spec.ts, ' +
+      'which reads a finished request again after collecting it (before a late cancel)',
     install(s) {
       const reopened = new Set<string>();
       const unfinished = (collect: boolean) => (out: Parameters<Parameters<typeof onRouter>[2]>[0]) => {

@@ -168,7 +168,8 @@ export const QUEUE_FAULTS = [
     breaks: 'ROUTER.QUEUE.STATUS_CLOSED',
     statements: ['R:99:64c869655d5a', 'R:104:618235c3f8bc', 'R:296:8bf52fa1fae0'],
     description:
-      'once a cancel is asked, the request reads status CANCELLATION_REQUESTED (a state of its own) until the cancel takes effect, when it would have started running',
+      'once a cancel is asked, the request reads status CANCELLATION_REQUESTED (a state of its own) ' +
+      'until the cancel takes effect, when it would have started running',
     install(s) {
       const cancelling = new Set<string>();
       s.policy.router.cancelRequest = (queue, r) => {
@@ -227,7 +228,8 @@ export const QUEUE_FAULTS = [
     name: 'router-cancel-ignored-own-names',
     breaks: 'ROUTER.QUEUE.CANCEL_QUEUED',
     description:
-      'on a router naming its unfinished statuses QUEUED and RUNNING (control router-queue-own-names), a cancel is acknowledged 202 but the request, still waiting in the queue, runs on and succeeds',
+      'on a router naming its unfinished statuses QUEUED and RUNNING (control router-queue-own-names), ' +
+      'a cancel is acknowledged 202 but the request, still waiting in the queue, runs on and succeeds',
     under: 'router-queue-own-names',
     install(s) {
       s.policy.router.cancelRequest = () => undefined;
@@ -403,7 +405,8 @@ export const QUEUE_FAULTS = [
     breaks: 'ROUTER.QUEUE.HANDLE',
     statements: ['R:11:c38ad1e87a8f', 'R:103:ba1b172aaf32', 'R:188:ba3c99a4ba22'],
     description:
-      "the submit answer leaves out the new request's status (the serializer skips a member still at its initial value), so the 201 does not carry the handle's initial status",
+      "the submit answer leaves out the new request's status (the serializer skips a member still at " +
+      "its initial value), so the 201 does not carry the handle's initial status",
     install(s) {
       onRouter(s, [SUBMIT], (out) => {
         if (out.status === 201 && isObj(out.body)) delete out.body.status;
@@ -429,7 +432,8 @@ export const QUEUE_FAULTS = [
     breaks: 'ROUTER.QUEUE.STATUS_CLOSED',
     statements: ['R:99:e9b5ad75077f', 'R:107:74fe11755885'],
     description:
-      "a request that ran through reads status SUCCEEDED (the worker pool's own name for a finished job leaks into the status answer); one that failed still reads COMPLETED",
+      "a request that ran through reads status SUCCEEDED (the worker pool's own name for a finished " +
+      'job leaks into the status answer); one that failed still reads COMPLETED',
     install(s) {
       onRouter(s, [STATUS, COLLECT], (out) => {
         if (isObj(out.body) && out.body.status === 'COMPLETED' && !('error_type' in out.body))
@@ -442,7 +446,8 @@ export const QUEUE_FAULTS = [
     breaks: 'ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE',
     statements: ['R:74:a2b3d6162283', 'R:108:53efeed6d5ef'],
     description:
-      'a request whose run failed reads COMPLETED without error_type (the status serializer writes the bucket for cancelled requests only), so it cannot be told from a success',
+      'a request whose run failed reads COMPLETED without error_type (the status serializer writes the ' +
+      'bucket for cancelled requests only), so it cannot be told from a success',
     install(s) {
       onRouter(s, [STATUS], (out) => {
         if (
@@ -460,7 +465,9 @@ export const QUEUE_FAULTS = [
     breaks: 'ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE',
     statements: ['R:105:e83e71a59b60'],
     description:
-      'a cancel that takes effect marks the request COMPLETED but writes no error_type (the cancel path sets the terminal state, not the failure bucket), so the cancelled request reads as a success that has no result to collect',
+      'a cancel that takes effect marks the request COMPLETED but writes no error_type (the cancel ' +
+      'path sets the terminal state, not the failure bucket), so the cancelled request reads as a ' +
+      'success that has no result to collect',
     install(s) {
       onRouter(s, [STATUS], (out) => {
         if (isObj(out.body) && out.body.status === 'COMPLETED' && out.body.error_type === 'cancelled')
@@ -473,7 +480,9 @@ export const QUEUE_FAULTS = [
     breaks: 'ROUTER.QUEUE.CANCEL',
     statements: ['R:76:80f920c75b96', 'R:99:27c642ae2dbf', 'R:200:f3462a265703'],
     description:
-      "the cancel acknowledgement's body carries the request's queue status at the time (IN_QUEUE or IN_PROGRESS) instead of CANCELLATION_REQUESTED: the handler answers the request record it just updated",
+      "the cancel acknowledgement's body carries the request's queue status at the time (IN_QUEUE or " +
+      'IN_PROGRESS) instead of CANCELLATION_REQUESTED: the handler answers the request record it just ' +
+      'updated',
     install(s) {
       onRouter(s, [CANCEL], (out) => {
         if (out.status !== 202 || !isObj(out.body)) return;
@@ -501,7 +510,9 @@ export const QUEUE_FAULTS = [
     breaks: 'ROUTER.QUEUE.CANCEL',
     statements: ['R:76:80f920c75b96', 'R:201:f9651ec07fad'],
     description:
-      'a cancel of a finished request answers ALREADY_COMPLETED in the body but under 202 Accepted (the cancel handler always acknowledges with 202), so the body status is not mirrored by a conflict or 400 code',
+      'a cancel of a finished request answers ALREADY_COMPLETED in the body but under 202 Accepted ' +
+      '(the cancel handler always acknowledges with 202), so the body status is not mirrored by a ' +
+      'conflict or 400 code',
     install(s) {
       onRouter(s, [CANCEL], (out) => {
         if ((out.status !== 409 && out.status !== 400) || !isObj(out.body) || out.body.status !== 'ALREADY_COMPLETED')
@@ -516,7 +527,8 @@ export const QUEUE_FAULTS = [
     breaks: 'ROUTER.QUEUE.CANCEL',
     statements: ['R:106:b0ddf19e95e5'],
     description:
-      'a cancel of a finished request answers ALREADY_COMPLETED but runs the clean-up of a cancelled one: the stored result is deleted and the request then reads failed as cancelled',
+      'a cancel of a finished request answers ALREADY_COMPLETED but runs the clean-up of a cancelled ' +
+      'one: the stored result is deleted and the request then reads failed as cancelled',
     install(s) {
       onRouter(s, [CANCEL], (out) => {
         if (!isObj(out.body) || out.body.status !== 'ALREADY_COMPLETED') return;
@@ -540,7 +552,8 @@ export const QUEUE_FAULTS = [
     breaks: 'ROUTER.QUEUE.UNKNOWN_404',
     statements: ['R:202:91d00faec620'],
     description:
-      'a cancel of a request ID the router does not know is acknowledged 202 CANCELLATION_REQUESTED (cancel treated as an idempotent ask that never looks the request up)',
+      'a cancel of a request ID the router does not know is acknowledged 202 CANCELLATION_REQUESTED ' +
+      '(cancel treated as an idempotent ask that never looks the request up)',
     install(s) {
       onRouter(s, [CANCEL], (out) => {
         if (routerError(out)?.error_type !== 'request_not_found') return;

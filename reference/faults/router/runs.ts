@@ -310,7 +310,8 @@ export const RUN_FAULTS = [
     breaks: 'ROUTER.PROVIDER.ANSWER',
     statements: ['R:144:8f87a4ad1340'],
     description:
-      "a run on an alternate without strict mode is answered in the router's own envelope, {provider, output}, neither the model's native output nor the alternate's raw answer",
+      "a run on an alternate without strict mode is answered in the router's own envelope, {provider, " +
+      "output}, neither the model's native output nor the alternate's raw answer",
     install(s) {
       // Where the output is shaped, so a queued request's collect answers the same envelope.
       s.policy.router.shapeOutput = (_model, out, strict, leg) =>
@@ -464,7 +465,9 @@ export const RUN_FAULTS = [
     breaks: 'ROUTER.RUN.OUTPUT_SCHEMA',
     statements: ['R:10:06fbca54a699'],
     description:
-      "for the image partners, whose APIs submit a job and are polled, the router forwards the partner's first answer (its job record) as the 200 instead of polling to the end and answering the finished result",
+      'for the image partners, whose APIs submit a job and are polled, the router forwards the ' +
+      "partner's first answer (its job record) as the 200 instead of polling to the end and answering " +
+      'the finished result',
     install(s) {
       onRouter(s, [RUN], (out) => {
         if (
@@ -483,7 +486,9 @@ export const RUN_FAULTS = [
     breaks: 'ROUTER.RUN.REJECT_UNKNOWN',
     statements: ['R:132:03ad23a2e699'],
     description:
-      'reject_unknown_fields=true is parsed but never applied (the undeclared-field pass reads a settings flag that is always off), so an undeclared top-level field passes a schema that does not allow it',
+      'reject_unknown_fields=true is parsed but never applied (the undeclared-field pass reads a ' +
+      'settings flag that is always off), so an undeclared top-level field passes a schema that does ' +
+      'not allow it',
     install(s) {
       s.policy.router.rejectsUnknown = () => false;
     },
@@ -493,7 +498,8 @@ export const RUN_FAULTS = [
     breaks: 'ROUTER.RUN.REJECT_UNKNOWN',
     statements: ['R:132:03ad23a2e699'],
     description:
-      "reject_unknown_fields defaults to true (the option's default inverted in the query model), so a default run with an undeclared top-level field is refused 422",
+      "reject_unknown_fields defaults to true (the option's default inverted in the query model), so a " +
+      'default run with an undeclared top-level field is refused 422',
     install(s) {
       s.policy.router.rejectsUnknown = () => true;
     },
@@ -521,7 +527,8 @@ export const RUN_FAULTS = [
     breaks: 'ROUTER.RUN.REJECT_UNKNOWN',
     statements: ['R:159:c8fb1c4e85c7'],
     description:
-      "a strict-mode queued submit with reject_unknown_fields=true is checked for undeclared fields against the model's native schema, so fields of the alternate's own schema are refused 422",
+      'a strict-mode queued submit with reject_unknown_fields=true is checked for undeclared fields ' +
+      "against the model's native schema, so fields of the alternate's own schema are refused 422",
     install(s) {
       // Before the handler, which skips native checks under strict mode: the native schema's undeclared-field pass.
       s.request(
@@ -555,7 +562,9 @@ export const RUN_FAULTS = [
     breaks: 'ROUTER.PROVIDER.TRANSLATION',
     statements: ['R:129:279cdee1b254'],
     description:
-      'a registered alternate named in model_provider is read as a native alias (the alias table was filled from the provider registry), so the call is dispatched natively and nothing is translated or dropped',
+      'a registered alternate named in model_provider is read as a native alias (the alias table was ' +
+      'filled from the provider registry), so the call is dispatched natively and nothing is ' +
+      'translated or dropped',
     install(s) {
       s.policy.router.nativeAlias = (mp) =>
         (NATIVE_ALIASES as readonly string[]).includes(mp) || (ALTERNATES as readonly string[]).includes(mp);
@@ -566,7 +575,8 @@ export const RUN_FAULTS = [
     breaks: 'ROUTER.PROVIDER.EDIT_UNSERVABLE',
     statements: ['R:148:412eba024a88'],
     description:
-      "every alternate's translator is taken to be unable to carry the edit's media (the capability table lost its entries), so an edit naming a leg that carries the media is refused 409 as well",
+      "every alternate's translator is taken to be unable to carry the edit's media (the capability " +
+      'table lost its entries), so an edit naming a leg that carries the media is refused 409 as well',
     install(s) {
       s.policy.router.carriesEdit = () => false;
     },
@@ -576,7 +586,8 @@ export const RUN_FAULTS = [
     breaks: 'ROUTER.PROVIDER.EDIT_UNSERVABLE',
     statements: ['R:161:8937b1f01e46'],
     description:
-      'the edit operation is detected by an image_url member only, so a body carrying its input image as image runs as text-to-image, and a translator that cannot carry the edit is handed the call',
+      'the edit operation is detected by an image_url member only, so a body carrying its input image ' +
+      'as image runs as text-to-image, and a translator that cannot carry the edit is handed the call',
     install(s) {
       s.policy.router.selectsEdit = (model, body) =>
         model.kind === 'image' && isObj(body) && typeof body.image_url === 'string';
@@ -601,7 +612,8 @@ export const RUN_FAULTS = [
     breaks: 'ROUTER.PROVIDER.BYOK_CONFLICT',
     statements: ['R:82:863303820616', 'R:149:7d9196910a65'],
     description:
-      "the own-key refusal's detail was rewritten by a message catalog (BYOK spelt out, sentence case), so it no longer begins with the stable prefix clients match",
+      "the own-key refusal's detail was rewritten by a message catalog (BYOK spelt out, sentence " +
+      'case), so it no longer begins with the stable prefix clients match',
     install(s) {
       onRouter(s, [RUN], (out) => {
         const e = routerError(out);
@@ -615,7 +627,8 @@ export const RUN_FAULTS = [
     breaks: 'ROUTER.PROVIDER.BYOK_CONFLICT',
     statements: ['R:149:7d9196910a65'],
     description:
-      'the leg lookup runs before the own-key refusal, so an own-key request naming a provider with no leg for the model is answered 400 no leg instead of the own-key 409',
+      'the leg lookup runs before the own-key refusal, so an own-key request naming a provider with no ' +
+      'leg for the model is answered 400 no leg instead of the own-key 409',
     install(s) {
       onRouter(s, [RUN], (out) => {
         const e = routerError(out);
@@ -643,7 +656,9 @@ export const RUN_FAULTS = [
     breaks: 'ROUTER.PROVIDER.REFUSAL_ORDER',
     statements: ['R:146:3bad4bf876a3', 'R:147:a877f6953e76'],
     description:
-      'the edit check runs before the provider registry is read: an edit naming an unregistered provider (whose translator is unknown, so taken to carry nothing) is refused 409 with the edit prefix instead of 400',
+      'the edit check runs before the provider registry is read: an edit naming an unregistered ' +
+      'provider (whose translator is unknown, so taken to carry nothing) is refused 409 with the edit ' +
+      'prefix instead of 400',
     install(s) {
       onRouter(s, [RUN], (out) => {
         const e = routerError(out);
@@ -669,7 +684,9 @@ export const RUN_FAULTS = [
     breaks: 'ROUTER.PROVIDER.REFUSAL_ORDER',
     statements: ['R:146:3bad4bf876a3', 'R:149:7d9196910a65'],
     description:
-      "the provider gate is evaluated before the own-key refusal (an auth middleware placed ahead of the handler's checks): an own-key request naming a provider not turned on for the caller gets 403 not_enabled instead of the own-key 409",
+      'the provider gate is evaluated before the own-key refusal (an auth middleware placed ahead of ' +
+      "the handler's checks): an own-key request naming a provider not turned on for the caller gets " +
+      '403 not_enabled instead of the own-key 409',
     install(s) {
       onRouter(s, [RUN], (out) => {
         const e = routerError(out);
@@ -694,7 +711,9 @@ export const RUN_FAULTS = [
     breaks: 'ROUTER.PROVIDER.REFUSAL_ORDER',
     statements: ['R:146:3bad4bf876a3', 'R:150:b090496824a8'],
     description:
-      "the model's legs are looked up before the provider gate (a cheap catalog check first), so a provider both not turned on and without a leg for the model is answered 400 no leg instead of 403 not_enabled",
+      "the model's legs are looked up before the provider gate (a cheap catalog check first), so a " +
+      'provider both not turned on and without a leg for the model is answered 400 no leg instead of ' +
+      '403 not_enabled',
     install(s) {
       onRouter(s, [RUN], (out) => {
         const e = routerError(out);
@@ -716,7 +735,9 @@ export const RUN_FAULTS = [
     breaks: 'ROUTER.PROVIDER.GATE',
     statements: ['R:150:b090496824a8', 'R:272:f85668f810ed'],
     description:
-      'a provider gate that cannot be evaluated fails closed as if the provider were off: 403 not_enabled instead of 503 service_unavailable, so the caller is told to turn a provider on instead of to retry',
+      'a provider gate that cannot be evaluated fails closed as if the provider were off: 403 ' +
+      'not_enabled instead of 503 service_unavailable, so the caller is told to turn a provider on ' +
+      'instead of to retry',
     install(s) {
       onRouter(s, [RUN], (out) => {
         const e = routerError(out);
@@ -739,7 +760,8 @@ export const RUN_FAULTS = [
     breaks: 'ROUTER.PROVIDER.STRICT_MODE',
     statements: ['R:145:efded79376a2'],
     description:
-      'every run on an alternate leg carries the dropped-params header, an empty JSON array under strict mode (the header is set wherever a translator could run, not only where one did)',
+      'every run on an alternate leg carries the dropped-params header, an empty JSON array under ' +
+      'strict mode (the header is set wherever a translator could run, not only where one did)',
     install(s) {
       onRouter(s, [RUN], (out) => {
         const q = out.request.query as Record<string, unknown>;
@@ -753,7 +775,9 @@ export const RUN_FAULTS = [
     breaks: 'ROUTER.PROVIDER.EDIT_UNSERVABLE',
     statements: ['R:152:0b3be116b11f'],
     description:
-      'the edit refusal is raised after the Idempotency-Key is claimed, and the error path records it like a dispatched answer: the corrected resend under that key (model_provider dropped) is refused 409 as a key conflict instead of run',
+      'the edit refusal is raised after the Idempotency-Key is claimed, and the error path records it ' +
+      'like a dispatched answer: the corrected resend under that key (model_provider dropped) is ' +
+      'refused 409 as a key conflict instead of run',
     install(s) {
       s.policy.router.keyAfterRefusal = (store, scope, key, fingerprint, err) => {
         if (err instanceof RouterError && err.status === 409 && err.detail.startsWith(EDIT_PREFIX))
@@ -777,7 +801,9 @@ export const RUN_FAULTS = [
     breaks: 'ROUTER.PROVIDER.BYOK_CONFLICT',
     statements: ['R:152:0b3be116b11f'],
     description:
-      'the own-key refusal is raised after the Idempotency-Key is claimed, and the error path records it like a dispatched answer: the corrected resend under that key (model_provider dropped) is refused 409 as a key conflict instead of run',
+      'the own-key refusal is raised after the Idempotency-Key is claimed, and the error path records ' +
+      'it like a dispatched answer: the corrected resend under that key (model_provider dropped) is ' +
+      'refused 409 as a key conflict instead of run',
     install(s) {
       s.policy.router.keyAfterRefusal = (store, scope, key, fingerprint, err) => {
         if (err instanceof RouterError && err.status === 409 && err.detail.startsWith(BYOK_PREFIX))
@@ -801,7 +827,9 @@ export const RUN_FAULTS = [
     breaks: 'ROUTER.PROVIDER.UNREGISTERED',
     statements: ['R:176:01156134f3e8'],
     description:
-      "the estimate route's query schema lists no model_provider and the framework strips unknown query parameters, so every estimate prices the native leg: an unregistered value is quoted instead of refused 400",
+      "the estimate route's query schema lists no model_provider and the framework strips unknown " +
+      'query parameters, so every estimate prices the native leg: an unregistered value is quoted ' +
+      'instead of refused 400',
     install(s) {
       s.request(
         { surfaces: ['router'], routes: [ESTIMATE] },
@@ -817,7 +845,9 @@ export const RUN_FAULTS = [
     breaks: 'ROUTER.PROVIDER.ANSWER',
     statements: ['R:145:efded79376a2'],
     description:
-      "a strict-mode answer is passed through a response middleware that tags every JSON answer with the provider that served it (a top-level provider member), so the alternate's own answer is no longer returned unchanged",
+      'a strict-mode answer is passed through a response middleware that tags every JSON answer with ' +
+      "the provider that served it (a top-level provider member), so the alternate's own answer is no " +
+      'longer returned unchanged',
     install(s) {
       onRouter(s, [RUN], (out) => {
         const q = out.request.query as Record<string, unknown>;

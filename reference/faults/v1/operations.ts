@@ -221,7 +221,8 @@ export const V1_OPERATION_FAULTS = [
     breaks: 'V1.UPLOAD.MASK',
     statements: ['W:133:ac68dfd5ba49'],
     description:
-      "mask uploads are filed under their subfolder (the mask editor's clipspace, as the local engine files them), so the answered name alone does not find the mask",
+      "mask uploads are filed under their subfolder (the mask editor's clipspace, as the local engine " +
+      'files them), so the answered name alone does not find the mask',
     install(s) {
       // Image uploads stay flat; only the mask route keeps the subfolder in the storage key.
       s.policy.v1.storageKey = (name, subfolder, upload) =>

@@ -542,7 +542,8 @@ export const ASSET_FAULTS = [
     breaks: 'V2.URL.OUTPUT_CONTENT_ENDPOINT',
     statements: ['W:118:d05e026cb1b2', 'W:247:94a5e4400851'],
     description:
-      'job output urls lack the /api/v2 prefix ({base}/assets/{id}/content): a gateway strips the version prefix before forwarding, and the server builds its links from the path it saw',
+      'job output urls lack the /api/v2 prefix ({base}/assets/{id}/content): a gateway strips the ' +
+      'version prefix before forwarding, and the server builds its links from the path it saw',
     install(s) {
       eachOutput(s, (o) => {
         if (typeof o.url === 'string') o.url = o.url.replace('/api/v2/assets/', '/assets/');
@@ -570,7 +571,8 @@ export const ASSET_FAULTS = [
     breaks: 'V2.URL.OUTPUT_EXPIRY',
     statements: ['W:80:0936972dc54e'],
     description:
-      "job output url_expires_at is stamped by the URL helper with the signer's default lifetime from now, though the output url is the content endpoint, which no signature bounds",
+      "job output url_expires_at is stamped by the URL helper with the signer's default lifetime from " +
+      'now, though the output url is the content endpoint, which no signature bounds',
     install(s) {
       eachOutput(s, (o, ctx) => {
         const rec = ctx.assets.get(o.id as string);

@@ -185,7 +185,8 @@ export const AUTH_FAULTS = [
     breaks: 'V2.AUTH.JWT_ACCEPTED',
     statements: ['W:156:fd04a5747559'],
     description:
-      "the hosted cloud admits a session JWT but maps it to an account of its own (the subject claim read as an organization id), so the JWT's user sees none of their assets",
+      'the hosted cloud admits a session JWT but maps it to an account of its own (the subject claim ' +
+      "read as an organization id), so the JWT's user sees none of their assets",
     install(s) {
       // A bearer that is no API key is let in, as an account no key belongs to.
       s.policy.v2.cloudBearerAccount = (token) =>

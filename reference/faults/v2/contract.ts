@@ -59,7 +59,8 @@ export const CONTRACT_FAULTS = [
     name: 'deployment-workflow-text-plain',
     breaks: 'V2.CONTRACT.BODY',
     description:
-      "a serverless deployment's GET /workflow sends the graph's JSON with Content-Type text/plain (serialized by hand), a media type the operation does not declare",
+      "a serverless deployment's GET /workflow sends the graph's JSON with Content-Type text/plain " +
+      '(serialized by hand), a media type the operation does not declare',
     install(s) {
       s.respond({ surfaces: ['serverless'], routes: [DEPLOYMENT_WORKFLOW] }, (out) => {
         if (out.status === 200) out.setHeader('content-type', 'text/plain; charset=utf-8');

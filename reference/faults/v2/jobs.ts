@@ -197,7 +197,8 @@ export const JOB_FAULTS = [
     breaks: 'V2.JOB.LABELS_EXACT',
     statements: ['W:58:37dff87ea57f'],
     description:
-      "an output asset's job_metadata carries the job's non-ASCII label values decoded as Latin-1 (UTF-8 bytes read through a wrongly declared connection): 'ü' reads 'Ã¼'",
+      "an output asset's job_metadata carries the job's non-ASCII label values decoded as Latin-1 " +
+      "(UTF-8 bytes read through a wrongly declared connection): 'ü' reads 'Ã¼'",
     install(s) {
       s.respond({ routes: ASSET_ROUTES }, (out) => {
         const labels = record(out)?.job_metadata;
@@ -231,7 +232,8 @@ export const JOB_FAULTS = [
     breaks: 'V2.ASSET.OUTPUT_MATCH',
     statements: ['W:54:9e9934245bd4'],
     description:
-      "a create whose path and bytes match a labelled job's output answers with that output and its job_id but no job_metadata (the match path skips the read of the job's labels)",
+      "a create whose path and bytes match a labelled job's output answers with that output and its " +
+      "job_id but no job_metadata (the match path skips the read of the job's labels)",
     install(s) {
       s.respond({ routes: ['POST /api/v2/assets'] }, (out) => {
         const body = record(out);
@@ -247,7 +249,8 @@ export const JOB_FAULTS = [
     breaks: 'V2.ASSET.JOB_METADATA_READ',
     statements: ['W:53:60fb6dc0818b'],
     description:
-      "the self-hosted proxy, which keeps no job labels, answers output assets with job_metadata {client_id: 'comfy-api-proxy'}, the engine's prompt data mapped into the labels member",
+      'the self-hosted proxy, which keeps no job labels, answers output assets with job_metadata ' +
+      "{client_id: 'comfy-api-proxy'}, the engine's prompt data mapped into the labels member",
     install(s) {
       s.respond({ surfaces: ['local'], routes: ASSET_ROUTES }, (out) => {
         const body = record(out);

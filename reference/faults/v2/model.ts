@@ -23,7 +23,10 @@ export const MODEL_FAULTS = [
     name: 'dedup-lost-after-range',
     breaks: 'V2.ASSET.DEDUP',
     description:
-      "after a ranged read of an asset's content, the self-hosted proxy takes the same bytes for new at their next upload (201, created_new true): serving the slice re-stages the blob and drops it from the dedup index. Caught by the v2 state machine alone; no hand-written check uploads bytes again after a ranged read of them",
+      "after a ranged read of an asset's content, the self-hosted proxy takes the same bytes for new " +
+      'at their next upload (201, created_new true): serving the slice re-stages the blob and drops it ' +
+      'from the dedup index. Caught by the v2 state machine alone; no hand-written check uploads bytes ' +
+      'again after a ranged read of them',
     install(s) {
       const restaged = new Set<string>();
       s.respond({ surfaces: ['local'], routes: [CONTENT] }, (out) => {
@@ -47,7 +50,9 @@ export const MODEL_FAULTS = [
     breaks: 'V2.JOB.IDEMPOTENT',
     statements: ['W:19:bd358774d6ec'],
     description:
-      'canceling a job frees the Idempotency-Key it was submitted under (the cancel runs the clean-up meant for a refused submit), so the key then makes a second job. Caught by the v2 state machine alone; no hand-written check uses a key again after a cancel',
+      'canceling a job frees the Idempotency-Key it was submitted under (the cancel runs the clean-up ' +
+      'meant for a refused submit), so the key then makes a second job. Caught by the v2 state machine ' +
+      'alone; no hand-written check uses a key again after a cancel',
     install(s) {
       const keyOf = new Map<string, string>();
       s.respond({ routes: ['POST /api/v2/jobs'] }, (out) => {
@@ -69,7 +74,11 @@ export const MODEL_FAULTS = [
     name: 'filtered-list-offset-skips',
     breaks: 'V2.JOB.LIST_WALK',
     description:
-      'a job list filtered by labels pages by offset, moving the offset on by every job the caller submitted since the cursor was issued, whether the filter selects it or not: a job submitted between two pages that the filter does not select makes the walk skip one it does. Caught by the v2 state machine alone, which submits between the pages of a walk; the hand-written walks submit all their jobs first',
+      'a job list filtered by labels pages by offset, moving the offset on by every job the caller ' +
+      'submitted since the cursor was issued, whether the filter selects it or not: a job submitted ' +
+      'between two pages that the filter does not select makes the walk skip one it does. Caught by ' +
+      'the v2 state machine alone, which submits between the pages of a walk; the hand-written walks ' +
+      'submit all their jobs first',
     install(s) {
       const submitted = new Map<string, number>();
       const pending = new WeakMap<FastifyRequest, { offset: number; at: number; limit: number }>();
@@ -122,7 +131,11 @@ export const MODEL_FAULTS = [
     name: 'dedup-hit-hash-of-last-blob',
     breaks: 'V2.ASSET.HASH_BLAKE3',
     description:
-      'a dedup-hit upload is given the hash of the last new blob the account stored instead of its own (the upload path keeps the digest of the last blob it wrote and reads it before the lookup), on its answer and on every read of that record. Caught by the v2 state machine alone; the hand-written checks upload the same bytes twice in a row, when the last blob written is their own',
+      'a dedup-hit upload is given the hash of the last new blob the account stored instead of its own ' +
+      '(the upload path keeps the digest of the last blob it wrote and reads it before the lookup), on ' +
+      'its answer and on every read of that record. Caught by the v2 state machine alone; the ' +
+      'hand-written checks upload the same bytes twice in a row, when the last blob written is their ' +
+      'own',
     install(s) {
       const last = new Map<string, string>();
       const given = new Map<string, string>();

@@ -105,7 +105,8 @@ export const REFUSAL_FAULTS = [
     breaks: 'V2.ERR.NODE_ERRORS_DETAILS',
     statements: ['W:232:68458a84be2b', 'W:240:fbdd72f27da6'],
     description:
-      'a refusal of many malformed nodes names every one of them: the validator collects them all and the response builder never applies the fifty-node cap (the flag and the count are still set)',
+      'a refusal of many malformed nodes names every one of them: the validator collects them all and ' +
+      'the response builder never applies the fifty-node cap (the flag and the count are still set)',
     install(s) {
       refusal(s, (inner, out) => {
         const details = detailsOf(inner);
@@ -130,7 +131,8 @@ export const REFUSAL_FAULTS = [
     breaks: 'V2.ERR.NODE_ERRORS_DETAILS',
     statements: ['W:232:3301ff267691'],
     description:
-      'a refusal of more than fifty malformed nodes gives malformed_node_count but no node_errors_truncated (a serializer drops the flag, leaving clients to infer it from the count)',
+      'a refusal of more than fifty malformed nodes gives malformed_node_count but no ' +
+      'node_errors_truncated (a serializer drops the flag, leaving clients to infer it from the count)',
     install(s) {
       refusal(s, (inner) => {
         const details = detailsOf(inner);
@@ -143,7 +145,8 @@ export const REFUSAL_FAULTS = [
     breaks: 'V2.ERR.NODE_ERRORS_DETAILS',
     statements: ['W:232:98fc519b5641', 'W:232:300a7c38da7c'],
     description:
-      'node_errors_truncated is computed from malformed_node_count alone, so a truncated refusal of unknown-class or browser-wait nodes carries its count but no flag',
+      'node_errors_truncated is computed from malformed_node_count alone, so a truncated refusal of ' +
+      'unknown-class or browser-wait nodes carries its count but no flag',
     install(s) {
       refusal(s, (inner) => {
         const details = detailsOf(inner);
@@ -170,7 +173,8 @@ export const REFUSAL_FAULTS = [
     breaks: 'V2.ERR.NODE_ERRORS_DETAILS',
     statements: ['W:231:85a3bff18d68'],
     description:
-      'a refusal of nodes waiting for a browser names them with waits_for_browser errors but leaves out browser_wait_node_classes (only the unknown-class list is built)',
+      'a refusal of nodes waiting for a browser names them with waits_for_browser errors but leaves ' +
+      'out browser_wait_node_classes (only the unknown-class list is built)',
     install(s) {
       refusal(s, (inner) => {
         if (isObj(inner.details)) delete inner.details.browser_wait_node_classes;
@@ -208,7 +212,9 @@ export const REFUSAL_FAULTS = [
     breaks: 'V2.ERR.NODE_ERRORS_DETAILS',
     statements: ['W:232:98fc519b5641', 'W:232:21cf9c6397f3'],
     description:
-      'when nodes of more than ten unknown classes are found, node_errors names the first nodes of the classes beyond the ten in place of the last named ones (the node list and the class list are cut separately); the count and the ten classes stay',
+      'when nodes of more than ten unknown classes are found, node_errors names the first nodes of the ' +
+      'classes beyond the ten in place of the last named ones (the node list and the class list are ' +
+      'cut separately); the count and the ten classes stay',
     install(s) {
       refusal(s, (inner, out) => {
         const details = detailsOf(inner);
@@ -234,7 +240,8 @@ export const REFUSAL_FAULTS = [
     breaks: 'V2.ERR.NODE_ERRORS_DETAILS',
     statements: ['W:66:d8223297fbf6', 'W:230:2a85600fa562'],
     description:
-      "a submit refusal's node_errors entries list their errors as bare message strings (the validator's messages passed through), not {type, message} objects as a job's node errors are",
+      "a submit refusal's node_errors entries list their errors as bare message strings (the " +
+      "validator's messages passed through), not {type, message} objects as a job's node errors are",
     install(s) {
       refusal(s, (inner) => {
         const details = detailsOf(inner);
@@ -251,7 +258,8 @@ export const REFUSAL_FAULTS = [
     breaks: 'V2.ERR.METADATA_INVALID',
     statements: ['W:220:7eb6baa5b560'],
     description:
-      'a refusal of too many label pairs carries details.key naming the first key past the limit, as the per-key refusals do, though too many pairs names no single key',
+      'a refusal of too many label pairs carries details.key naming the first key past the limit, as ' +
+      'the per-key refusals do, though too many pairs names no single key',
     install(s) {
       refusal(s, (inner, out) => {
         const labels = isObj(out.request.body) ? out.request.body.metadata : undefined;
@@ -335,7 +343,9 @@ export const REFUSAL_FAULTS = [
     breaks: 'V2.ERR.NODE_ERRORS_AFTER_DISPATCH',
     statements: ['W:66:d8223297fbf6', 'W:230:2a85600fa562'],
     description:
-      "a job the engine failed after dispatch names the failing node with the engine's exception copied onto the entry (message, exception_type) and an empty errors list, unlike a submit refusal's entries",
+      "a job the engine failed after dispatch names the failing node with the engine's exception " +
+      'copied onto the entry (message, exception_type) and an empty errors list, unlike a submit ' +
+      "refusal's entries",
     install(s) {
       engineNodeErrors(s, (nodes) => {
         const out: Inner = {};
@@ -358,7 +368,8 @@ export const REFUSAL_FAULTS = [
     breaks: 'V2.ERR.NODE_ERRORS_AFTER_DISPATCH',
     statements: ['W:66:d8223297fbf6', 'W:230:2a85600fa562'],
     description:
-      "a job the engine failed after dispatch keys its node errors by the failing node's class, as the engine's execution report names it, instead of by node id",
+      "a job the engine failed after dispatch keys its node errors by the failing node's class, as the " +
+      "engine's execution report names it, instead of by node id",
     install(s) {
       engineNodeErrors(s, (nodes) =>
         Object.fromEntries(
