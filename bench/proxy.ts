@@ -214,12 +214,15 @@ export async function benchProxy(base: number, opts: { perBlock?: number; blocks
 export function printProxyBench(b: ProxyBench): void {
   for (const f of b.figures) {
     console.log(
-      `  ${f.label}: direct p50 ${f.direct.p50} ms p99 ${f.direct.p99} ms; through the proxy p50 ${f.proxied.p50} ms p99 ${f.proxied.p99} ms; added p50 ${f.added.p50} ms, p99 ${f.added.p99} ms`,
+      `  ${f.label}: direct p50 ${f.direct.p50} ms p99 ${f.direct.p99} ms; through the proxy p50 ` +
+        `${f.proxied.p50} ms p99 ${f.proxied.p99} ms; added p50 ${f.added.p50} ms, p99 ` +
+        `${f.added.p99} ms`,
     );
   }
   if (b.own)
     console.log(
-      `  the proxy's own measure (holding time per exchange, ${b.own.samples} exchanges): p50 ${b.own.p50_ms} ms, p99 ${b.own.p99_ms} ms, max ${b.own.max_ms} ms`,
+      `  the proxy's own measure (holding time per exchange, ${b.own.samples} exchanges): p50 ` +
+        `${b.own.p50_ms} ms, p99 ${b.own.p99_ms} ms, max ${b.own.max_ms} ms`,
     );
 }
 

@@ -128,7 +128,10 @@ function openStep(url: string, headers: Record<string, string>, rate: number, du
 }
 
 const fmtStep = (s: OpenStep): string =>
-  `${String(s.rate).padStart(6)} req/s  ${s.held ? 'held    ' : 'not held'}  late ${s.latePct.toFixed(2)} %  dropped ${s.dropped}  failed ${s.failed}  spacing p99 ${s.spacingP99.toFixed(2)} ms  p99 ${s.p99.toFixed(2)} ms (uncorrected ${s.uncorrectedP99.toFixed(2)} ms)`;
+  `${String(s.rate).padStart(6)} req/s  ${s.held ? 'held    ' : 'not held'}  late ` +
+  `${s.latePct.toFixed(2)} %  dropped ${s.dropped}  failed ${s.failed}  spacing p99 ` +
+  `${s.spacingP99.toFixed(2)} ms  p99 ${s.p99.toFixed(2)} ms (uncorrected ` +
+  `${s.uncorrectedP99.toFixed(2)} ms)`;
 
 /**
  * The highest rate held: up from 40 % of the closed-loop ceiling in steps of 10 %, then one
@@ -192,7 +195,8 @@ async function main(): Promise<void> {
   try {
     const env = environment();
     console.log(
-      `bench: ${env.cpu_model} ×${env.cpus}, ${env.memory_gb} GB, ${env.platform}, Node ${env.node}, autocannon ${env.autocannon}, load average ${env.loadavg_1m}`,
+      `bench: ${env.cpu_model} ×${env.cpus}, ${env.memory_gb} GB, ${env.platform}, Node ` +
+        `${env.node}, autocannon ${env.autocannon}, load average ${env.loadavg_1m}`,
     );
     console.log(
       `bench: ${CONNECTIONS} connections, ${DURATION_S} s per measurement (1 s warm-up first), servers in child processes`,
@@ -275,7 +279,8 @@ async function main(): Promise<void> {
     // generator's own limits show as late arrivals instead of a lower rate.
     const closedBare = wrkBare ?? runnerBare;
     console.log(
-      `  open model (undici, ${OPEN_CONNECTIONS} connections) → bare node:http, ${OPEN_STEP_S} s per step, held = under ${100 * LATE_LIMIT} % late, none dropped:`,
+      `  open model (undici, ${OPEN_CONNECTIONS} connections) → bare node:http, ${OPEN_STEP_S} s ` +
+        `per step, held = under ${100 * LATE_LIMIT} % late, none dropped:`,
     );
     const held = closedBare ? await highestHeld(bareUrl, headers, closedBare.rps) : undefined;
     // Shown, not counted: how far the machine drifted while the search ran.
@@ -300,7 +305,8 @@ async function main(): Promise<void> {
       `  reference/node-http: the reference serves ${ratio(refFig, bareFig)} of a bare node:http server's throughput (measured with ${client})`,
     );
     console.log(
-      `  open/wrk: the open model holds ${held ?? 'no'} req/s against bare node:http, ${openRatio} of wrk's closed-loop ${wrkBare ? wrkBare.rps.toFixed(0) : 'n/a'} req/s there`,
+      `  open/wrk: the open model holds ${held ?? 'no'} req/s against bare node:http, ` +
+        `${openRatio} of wrk's closed-loop ${wrkBare ? wrkBare.rps.toFixed(0) : 'n/a'} req/s there`,
     );
     console.log(`  spacing-p99-ms: at 1000 req/s, 99 % of sends start within ${spacingP99} ms of their intended time`);
     // The proxy's added latency: one connection, requests one after another, direct and through it.
@@ -317,7 +323,8 @@ async function main(): Promise<void> {
       `  proxy-added-p99-ms: through the proxy, the judged status poll's p99 is ${proxyP99} ms above its direct p99`,
     );
     console.log(
-      `runner/wrk=${ratio(runnerRef, wrkRef)} reference/node-http=${ratio(refFig, bareFig)} open/wrk=${openRatio} spacing-p99-ms=${spacingP99} proxy-added-p99-ms=${proxyP99}`,
+      `runner/wrk=${ratio(runnerRef, wrkRef)} reference/node-http=${ratio(refFig, bareFig)} ` +
+        `open/wrk=${openRatio} spacing-p99-ms=${spacingP99} proxy-added-p99-ms=${proxyP99}`,
     );
   } finally {
     stop();

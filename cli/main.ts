@@ -58,7 +58,8 @@ async function main(argv: string[]): Promise<number> {
       return checkHarCommand(args);
     default:
       throw new UsageError(
-        `unknown command "${command}"; commands: run, explore, replay, matrix, seeds, init, reference, load, merge-reports, proxy, check-har (--help lists them)`,
+        `unknown command "${command}"; commands: run, explore, replay, matrix, seeds, init, ` +
+          `reference, load, merge-reports, proxy, check-har (--help lists them)`,
       );
   }
 }

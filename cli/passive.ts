@@ -129,7 +129,9 @@ export async function proxyCommand(args: string[]): Promise<number> {
         : '') +
       `  reports: ${path.relative(process.cwd(), files.markdown) || files.markdown}, conformance.json, conformance.html\n` +
       (recorded
-        ? `  recorded ${p.exchanges} exchanges to ${recorded} (HAR 1.2, credentials redacted); judge it again with: workflow-conformance check-har ${path.relative(process.cwd(), recorded)} --surface ${target.surface}\n`
+        ? `  recorded ${p.exchanges} exchanges to ${recorded} (HAR 1.2, credentials redacted); judge ` +
+          `it again with: workflow-conformance check-har ${path.relative(process.cwd(), recorded)} ` +
+          `--surface ${target.surface}\n`
         : ''),
   );
   return report.summary.verdict === 'pass' ? 0 : 1;

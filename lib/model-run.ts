@@ -192,7 +192,8 @@ export async function runModel<M extends object, R extends { trace: Trace }>(
   }
   const steps = failing ?? [];
   const text = [
-    `Model-based sequence falsified after ${details.numRuns} run(s), shrunk ${details.numShrinks} time(s); the shortest sequence found (${steps.length} step(s)):`,
+    `Model-based sequence falsified after ${details.numRuns} run(s), shrunk ` +
+      `${details.numShrinks} time(s); the shortest sequence found (${steps.length} step(s)):`,
     sequenceText(steps),
     `# replay: ${replay} (the same commands in the same order, with fresh bytes, names, keys and labels)`,
   ].join('\n');

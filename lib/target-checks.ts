@@ -59,7 +59,8 @@ function walk(raw: Raw, where: string, env: Env, out: EntryFindings, topLevel: b
       if (looksLikeSecret(value)) {
         out.leaked.push(value);
         out.errors.push(
-          `${at} must name an environment variable, but its value looks like a credential itself (not shown); export the credential as a variable and write its name here`,
+          `${at} must name an environment variable, but its value looks like a credential itself (not ` +
+            `shown); export the credential as a variable and write its name here`,
         );
       } else if (env[value] === undefined || env[value] === '') {
         if (topLevel && key === 'token_env')

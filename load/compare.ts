@@ -286,7 +286,13 @@ export function renderComparison(
           '',
         ]
       : []),
-    `Baseline \`${baselineFile}\`, current \`${currentFile}\`, tolerance ${tolerancePct}%. A metric regresses when it is worse by more than the tolerance and by more than its noise floor, and, for a latency with at least ${MIN_SAMPLES} measured seconds in both runs, when the two runs' per-second figures differ as distributions (two-sided Mann-Whitney U test, p < ${SIGNIFICANCE}): a busy machine moves single figures, not whole distributions. A latency's floor is the larger of ${LATENCY_RESOLUTION_MS} ms (timer resolution) and the interquartile range of the two runs' own per-second figures; the other floors are fixed.`,
+    `Baseline \`${baselineFile}\`, current \`${currentFile}\`, tolerance ${tolerancePct}%. A ` +
+      `metric regresses when it is worse by more than the tolerance and by more than its noise ` +
+      `floor, and, for a latency with at least ${MIN_SAMPLES} measured seconds in both runs, when ` +
+      `the two runs' per-second figures differ as distributions (two-sided Mann-Whitney U test, p ` +
+      `< ${SIGNIFICANCE}): a busy machine moves single figures, not whole distributions. A ` +
+      `latency's floor is the larger of ${LATENCY_RESOLUTION_MS} ms (timer resolution) and the ` +
+      `interquartile range of the two runs' own per-second figures; the other floors are fixed.`,
     '',
     '| metric | baseline | current | change | noise floor | p (seconds) | |',
     '| - | -: | -: | -: | -: | -: | - |',

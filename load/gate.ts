@@ -120,6 +120,8 @@ export function gateLines(
   const s = report.summary;
   return {
     verdictLine: `Conformance with load ${s.verdict.toUpperCase()}${s.reason ? ` (${s.reason})` : ''}: ${profilesLine(runs)}${s.must_failed.length ? `; MUST failed: ${s.must_failed.join(', ')}` : ''}${s.should_failed.length ? `; SHOULD failed: ${s.should_failed.join(', ')}` : ''}${s.errors.length ? `; could not judge: ${s.errors.join(', ')}` : ''}`,
-    reportsLine: `reports: ${path.relative(process.cwd(), path.join(reports, 'conformance.json'))} (one verdict), load reports in ${path.relative(process.cwd(), path.join(reports, 'load')) || '.'}`,
+    reportsLine:
+      `reports: ${path.relative(process.cwd(), path.join(reports, 'conformance.json'))} (one ` +
+      `verdict), load reports in ${path.relative(process.cwd(), path.join(reports, 'load')) || '.'}`,
   };
 }

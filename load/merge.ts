@@ -122,7 +122,8 @@ export function mergeReports(reports: readonly LoadReport[]): LoadReport {
       .sort((a, b) => (a.shard?.index ?? 1) - (b.shard?.index ?? 1))
       .map((r) => `shard ${r.shard?.index ?? 1}/${count}: ${serverOf(r)}`);
     throw new MergeError(
-      `shards ran against different servers (${each.join('; ')}); their figures are not one server's load, so merge only the shards of one run against one server`,
+      `shards ran against different servers (${each.join('; ')}); their figures are not one ` +
+        `server's load, so merge only the shards of one run against one server`,
     );
   }
   const absent = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !indexes.includes(i));
@@ -255,11 +256,14 @@ async function main(): Promise<number> {
     );
     if (m.requests !== undefined) {
       console.log(
-        `  ${m.requests} requests at ${m.rate}/s of ${m.requested_rate}/s; corrected p50 ${m.p50} ms, p99 ${m.p99} ms; uncorrected p99 ${m.uncorrected_p99} ms; late ${m.late}%, dropped ${m.dropped}; errors ${m.errors}%`,
+        `  ${m.requests} requests at ${m.rate}/s of ${m.requested_rate}/s; corrected p50 ${m.p50} ` +
+          `ms, p99 ${m.p99} ms; uncorrected p99 ${m.uncorrected_p99} ms; late ${m.late}%, dropped ` +
+          `${m.dropped}; errors ${m.errors}%`,
       );
       for (const t of merged.thresholds)
         console.log(
-          `  ${t.decides === false ? 'note' : t.ok ? 'pass' : 'FAIL'}  ${t.metric} ${limitText(t)}  ${thresholdOutcome(t)} (measured ${withUnit(t.actual, t.unit)})`,
+          `  ${t.decides === false ? 'note' : t.ok ? 'pass' : 'FAIL'}  ${t.metric} ${limitText(t)}  ` +
+            `${thresholdOutcome(t)} (measured ${withUnit(t.actual, t.unit)})`,
         );
       for (const c of merged.checks) if (!held(c)) console.log(`  FAIL  ${c.rule}: ${checkText(c)}`);
     }

@@ -20,7 +20,10 @@ function status(elapsedS: number, totalS: number, last: Second | undefined, viol
         .map(([k, v]) => `${k}:${v}`)
         .join(' ')
     : '';
-  return `[${Math.min(elapsedS, totalS).toFixed(0).padStart(3)}/${totalS}s ${phase}] ${rate}  ${lat}  errors ${last?.errors ?? 0}  late ${last?.late ?? 0}  contract ${violations}  ${codes}`;
+  return (
+    `[${Math.min(elapsedS, totalS).toFixed(0).padStart(3)}/${totalS}s ${phase}] ${rate}  ${lat} ` +
+    ` errors ${last?.errors ?? 0}  late ${last?.late ?? 0}  contract ${violations}  ${codes}`
+  );
 }
 
 export function createProgress(stream: NodeJS.WriteStream = process.stderr, quiet = false): Progress {

@@ -158,7 +158,9 @@ async function main(): Promise<number> {
     if (report.verdict !== 'skipped' && m.requests !== undefined) {
       console.log(`  ${report.model.summary}`);
       console.log(
-        `  ${m.requests} requests at ${m.rate}/s of ${m.requested_rate}/s over ${m.measured_s} s measured; errors ${m.errors}%; contract ${m.contract_violations} violations in ${m.sampled} sampled`,
+        `  ${m.requests} requests at ${m.rate}/s of ${m.requested_rate}/s over ${m.measured_s} s ` +
+          `measured; errors ${m.errors}%; contract ${m.contract_violations} violations in ` +
+          `${m.sampled} sampled`,
       );
       console.log(`  latency (corrected)   p50 ${m.p50} ms, p99 ${m.p99} ms, max ${m.max} ms`);
       console.log(
@@ -170,7 +172,8 @@ async function main(): Promise<number> {
         );
       for (const t of report.thresholds)
         console.log(
-          `  ${t.decides === false ? 'note' : t.ok ? 'pass' : 'FAIL'}  ${t.metric} ${limitText(t)}  ${thresholdOutcome(t)} (measured ${withUnit(t.actual, t.unit)})`,
+          `  ${t.decides === false ? 'note' : t.ok ? 'pass' : 'FAIL'}  ${t.metric} ${limitText(t)}  ` +
+            `${thresholdOutcome(t)} (measured ${withUnit(t.actual, t.unit)})`,
         );
       for (const c of report.checks) console.log(`  ${held(c) ? 'pass' : 'FAIL'}  ${c.rule}: ${checkText(c)}`);
     }

@@ -36,7 +36,8 @@ export function shardTarget(
   }
   if (absent.length) {
     throw new TargetConfigError(
-      `${profile} measures one account's limit, so each shard needs its own: shard ${shard.index}/${shard.count} found no scenario input ${absent.join(', ')} ` +
+      `${profile} measures one account's limit, so each shard needs its own: shard ` +
+        `${shard.index}/${shard.count} found no scenario input ${absent.join(', ')} ` +
         `(in targets.yaml, e.g. ${absent[0]}_env: <VARIABLE>)`,
     );
   }

@@ -68,7 +68,9 @@ export async function startEmbedded(fault?: string, portBase?: number): Promise<
     for (let i = 0; i < REFERENCE_PORT_ORDER.length; i++) {
       if (!(await freePort(portBase + i)))
         throw new TargetConfigError(
-          `port ${portBase + i} on 127.0.0.1 is in use, so the embedded reference cannot start there (REFERENCE_PORT=${portBase} and the ${REFERENCE_PORT_ORDER.length - 1} ports after it); stop what holds it or set REFERENCE_PORT to another base`,
+          `port ${portBase + i} on 127.0.0.1 is in use, so the embedded reference cannot start there ` +
+            `(REFERENCE_PORT=${portBase} and the ${REFERENCE_PORT_ORDER.length - 1} ports after it); ` +
+            `stop what holds it or set REFERENCE_PORT to another base`,
         );
     }
     return startReference({ portBase, ...(fault ? { fault } : {}) });

@@ -107,7 +107,7 @@ blockquote{border-left:3px solid #999;margin:4px 0;padding-left:8px;color:#333}c
 </style></head><body>
 <h1>Conformance: ${esc(report.target.name)} — ${esc(s.verdict.toUpperCase())}</h1>
 ${links(report)}
-${report.target.replay ? `<p class="replay"><b>Replay</b> of a recording (${esc(report.target.replay)}): nothing was sent to the server; the current checks judged the recorded answers.</p>` : ''}
+${report.target.replay ? `<p class="replay"><b>Replay</b> of a recording (${esc(report.target.replay)}): nothing was ` + `sent to the server; the current checks judged the recorded answers.</p>` : ''}
 <p>${esc(s.reason ?? '')}</p><p>${esc(countsLine(report))}</p>
 ${report.seed_coverage ? `<p>${esc(seedCoverageLine(report.seed_coverage))}</p>` : ''}
 ${report.run_errors?.length ? `<h2>The suite could not judge this target</h2><ul>${report.run_errors.map((e) => `<li>${esc(e)}</li>`).join('')}</ul>` : ''}

@@ -103,7 +103,9 @@ export function sideBySide(
     '',
     ...(options.differencesOnly && columns.length > 1
       ? [
-          `Differences only: ${identical} rule${identical === 1 ? '' : 's'} with the same status in every column are left out (a column the rule does not apply to, or whose run left its surface out, is no difference).`,
+          `Differences only: ${identical} rule${identical === 1 ? '' : 's'} with the same status in ` +
+            `every column are left out (a column the rule does not apply to, or whose run left its ` +
+            `surface out, is no difference).`,
           '',
         ]
       : []),

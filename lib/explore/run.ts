@@ -380,5 +380,8 @@ function summaryLine(r: OperationReport): string {
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([s, n]) => `${s}×${n}`)
     .join(' ');
-  return `explore ${r.project} ${r.operation}: ${r.sent} requests (${r.valid} valid, ${r.mistaken} mistaken) -> ${statuses}; ${r.failures.length} distinct failure(s); seed ${r.seed}${r.interrupted ? ' (cut short by its time limit)' : ''}`;
+  return (
+    `explore ${r.project} ${r.operation}: ${r.sent} requests (${r.valid} valid, ${r.mistaken} ` +
+    `mistaken) -> ${statuses}; ${r.failures.length} distinct failure(s); seed ${r.seed}${r.interrupted ? ' (cut short by its time limit)' : ''}`
+  );
 }

@@ -115,7 +115,9 @@ export function judgeEventStream(res: ApiResponse, polledStatus: string, termina
     if (end === undefined)
       return notJudged(
         'V2.JOB.EVENTS_AGREE',
-        `the stream could not be read as the public documents describe it (see V2.JOB.EVENTS_FORMAT) and names no terminal job state (scenario input job_terminal_states) anywhere, so it cannot be compared with polling (${res.status} ${type || 'no content-type'})`,
+        `the stream could not be read as the public documents describe it (see ` +
+          `V2.JOB.EVENTS_FORMAT) and names no terminal job state (scenario input job_terminal_states) ` +
+          `anywhere, so it cannot be compared with polling (${res.status} ${type || 'no content-type'})`,
       );
     return void check('V2.JOB.EVENTS_AGREE', end.state === polledStatus, {
       what: `the last terminal state the stream names (member ${end.member}, outside the public documents' format)`,

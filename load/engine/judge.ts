@@ -50,13 +50,17 @@ export function driveNotes(profile: Profile, settings: LoadSettings, model: Mode
     );
   if (result.interrupted)
     notes.push(
-      `interrupted by a signal after ${(result.elapsedMs / 1000).toFixed(1)} s: ${Math.max(0, measuredS).toFixed(1)} s of ${settings.durationS} s measured; the figures cover only that part and no verdict was reached`,
+      `interrupted by a signal after ${(result.elapsedMs / 1000).toFixed(1)} s: ` +
+        `${Math.max(0, measuredS).toFixed(1)} s of ${settings.durationS} s measured; the figures ` +
+        `cover only that part and no verdict was reached`,
     );
   else if (model.name === 'closed' && result.elapsedMs / 1000 < totalS - 0.5)
     notes.push(`the load ended after ${(result.elapsedMs / 1000).toFixed(1)} s of ${totalS} s`);
   if (model.name === 'open' && c.scheduled > 0 && c.late / c.scheduled > 0.01) {
     notes.push(
-      `${c.late} of ${c.scheduled} arrivals (${((100 * c.late) / c.scheduled).toFixed(1)} %) were sent late: the connections (${settings.connections}) or this machine could not keep up; their wait is in the corrected latency`,
+      `${c.late} of ${c.scheduled} arrivals (${((100 * c.late) / c.scheduled).toFixed(1)} %) were ` +
+        `sent late: the connections (${settings.connections}) or this machine could not keep up; ` +
+        `their wait is in the corrected latency`,
     );
   }
   if (c.dropped > 0)
@@ -96,7 +100,8 @@ export function contractCheck(sampler: ContractSampler): { check: CheckResult; n
   );
   const note =
     sampler.departures > 0
-      ? `SHOULD: ${sampler.departures} of ${sampler.sampled} sampled responses departed from SHOULD rules only (${counted('SHOULD')}), reported without failing the run; first: ${firstShould?.summary ?? ''}`
+      ? `SHOULD: ${sampler.departures} of ${sampler.sampled} sampled responses departed from SHOULD ` +
+        `rules only (${counted('SHOULD')}), reported without failing the run; first: ${firstShould?.summary ?? ''}`
       : undefined;
   return { check, ...(note ? { note } : {}) };
 }

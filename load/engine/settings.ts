@@ -40,7 +40,8 @@ export function clampSettings(
     s.warmupS = Math.min(s.warmupS, Math.floor(ceiling.maxDurationS / 4));
     s.durationS = ceiling.maxDurationS - s.warmupS;
     notes.push(
-      `duration capped at ${ceiling.maxDurationS} s including warm-up (asked ${want.warmupS}+${want.durationS} s): ${s.warmupS} s warm-up + ${s.durationS} s measured`,
+      `duration capped at ${ceiling.maxDurationS} s including warm-up (asked ` +
+        `${want.warmupS}+${want.durationS} s): ${s.warmupS} s warm-up + ${s.durationS} s measured`,
     );
   }
   if (s.durationS < (profile.minDurationS ?? 1)) {

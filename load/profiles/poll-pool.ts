@@ -195,7 +195,8 @@ export class RetryAfterLedger {
         ? 'no poll saw unfinished work, so the hint was never exercised'
         : ok
           ? `${this.unfinished} polls of unfinished work, all told when to poll again (${values})`
-          : `${this.missing} of ${this.unfinished} polls of unfinished work had no Retry-After and ${this.invalid} had a non-integer one; ${this.bad.join('; ')}`,
+          : `${this.missing} of ${this.unfinished} polls of unfinished work had no Retry-After and ` +
+            `${this.invalid} had a non-integer one; ${this.bad.join('; ')}`,
     );
   }
 }

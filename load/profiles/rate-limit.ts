@@ -235,7 +235,9 @@ function rateLimitProfile(spec: RateLimitSpec): Profile {
               'LOAD.RATE_LIMIT.ALLOWANCE',
               estimate.accuracyPct < ALLOWANCE_TOLERANCE_PCT,
               `admitted count within ${ALLOWANCE_TOLERANCE_PCT}% of what the configured allowance admits over the run, whatever the limiting algorithm`,
-              `${estimate.expected} admitted over ${settings.durationS} s (${allowance} per ${windowS} s), give or take ${estimate.edge} at the run's edges, within ${ALLOWANCE_TOLERANCE_PCT}% beyond that`,
+              `${estimate.expected} admitted over ${settings.durationS} s (${allowance} per ${windowS} ` +
+                `s), give or take ${estimate.edge} at the run's edges, within ${ALLOWANCE_TOLERANCE_PCT}% ` +
+                `beyond that`,
               `admitted ${estimate.admitted} over ${settings.durationS} s against ${estimate.expected} ± ${estimate.edge}: ${estimate.accuracyPct === 0 ? 'inside' : `off by ${estimate.accuracyPct}% beyond the edges`}`,
             ),
             loadCheck(
@@ -271,7 +273,9 @@ function rateLimitProfile(spec: RateLimitSpec): Profile {
               other_account: Object.fromEntries(otherStatuses),
             },
             notes: [
-              `${refused} requests refused 429 during the run; admitted ${estimate.admitted} over ${settings.durationS} s against ${estimate.expected} ± ${estimate.edge} (${allowance} per ${windowS} s)`,
+              `${refused} requests refused 429 during the run; admitted ${estimate.admitted} over ` +
+                `${settings.durationS} s against ${estimate.expected} ± ${estimate.edge} (${allowance} per ` +
+                `${windowS} s)`,
             ],
           };
         },

@@ -158,7 +158,8 @@ export const routerConcurrency: Profile = {
             `admitted calls never exceed the in-flight limit (${limit}); the rest are refused 429 concurrency_limit_exceeded`,
             `at most ${limit} admitted calls in flight at once, calls beyond it refused 429 concurrency_limit_exceeded`,
             refusals === 0
-              ? `no call was refused concurrency_limit_exceeded (${admitted.length} admitted, peak ${peak} in flight): the limit was never reached or not enforced`
+              ? `no call was refused concurrency_limit_exceeded (${admitted.length} admitted, peak ${peak} ` +
+                  `in flight): the limit was never reached or not enforced`
               : `${admitted.length} admitted with at most ${peak} in flight at once (limit ${limit}), ${refusals} refused${wrongBucket ? `, ${wrongBucket} 429s of another bucket` : ''}${measurable ? '' : `; overlap not measurable: the link's round trip (${Math.round(edge)} ms) is half the quickest call (${Math.round(baseline)} ms) or more`}`,
           ),
           loadCheck(
@@ -184,7 +185,10 @@ export const routerConcurrency: Profile = {
             quickest_call_ms: Math.round(baseline),
           },
           notes: [
-            `in-flight peak measured from client-side intervals shrunk by ${Math.round(edge)} ms at each end: the link's round trip, measured from this run's refusals (median, at least ${EDGE_FLOOR_MS} ms), so the link's latency cannot make back-to-back calls look overlapping; quickest admitted call ${Math.round(baseline)} ms`,
+            `in-flight peak measured from client-side intervals shrunk by ${Math.round(edge)} ms at ` +
+              `each end: the link's round trip, measured from this run's refusals (median, at least ` +
+              `${EDGE_FLOOR_MS} ms), so the link's latency cannot make back-to-back calls look ` +
+              `overlapping; quickest admitted call ${Math.round(baseline)} ms`,
           ],
         };
       },

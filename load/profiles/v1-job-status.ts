@@ -20,7 +20,10 @@ const SLEEP_S = 2;
 export const v1JobStatus: Profile = {
   name: 'v1-job-status',
   title: 'v1 job status polling honouring Retry-After',
-  description: `GET /api/job/{prompt_id}/status of up to ${POOL} running prompts (no more than the account's declared concurrency_limit; a ${SLEEP_S} s node each, replaced as they finish) at a fixed arrival rate.`,
+  description:
+    `GET /api/job/{prompt_id}/status of up to ${POOL} running prompts (no more than the ` +
+    `account's declared concurrency_limit; a ${SLEEP_S} s node each, replaced as they finish) ` +
+    `at a fixed arrival rate.`,
   surfaces: ['cloud'],
   family: 'v1',
   rate: 50,
@@ -112,7 +115,9 @@ export const v1JobStatus: Profile = {
     );
     if (firstEnd === undefined)
       throw new SuiteError(
-        `v1-job-status: the first prompt (${firstId}) did not finish within ${JOB_DEADLINE_MS / 1000} s before the measured phase: the account's slots stayed taken by earlier work (concurrency_limit ${limit ?? 'not declared'})`,
+        `v1-job-status: the first prompt (${firstId}) did not finish within ` +
+          `${JOB_DEADLINE_MS / 1000} s before the measured phase: the account's slots stayed taken by ` +
+          `earlier work (concurrency_limit ${limit ?? 'not declared'})`,
       );
     const ledger = new RetryAfterLedger();
     const statuses = new Map<string, number>();

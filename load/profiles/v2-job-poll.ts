@@ -91,7 +91,9 @@ export const v2JobPoll: Profile = {
             ...(slow
               ? []
               : [
-                  `the target gave no slow_node_class (scenario input), so the ${POOL} jobs were quick ones (empty image, saved) and most polls read a finished job; give it a node class that takes \`seconds\` to poll jobs while they run`,
+                  `the target gave no slow_node_class (scenario input), so the ${POOL} jobs were quick ones ` +
+                    `(empty image, saved) and most polls read a finished job; give it a node class that takes ` +
+                    `\`seconds\` to poll jobs while they run`,
                 ]),
             ...(pool.submitFailures
               ? [`${pool.submitFailures} replacement submits failed: ${pool.lastSubmitError}`]

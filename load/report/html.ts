@@ -46,14 +46,16 @@ export function renderHtml(r: LoadReport): string {
       { name: 'p99', color: '#c62828', points: t.map((s): [number, number] => [s.t + 0.5, s.p99]) },
     ];
     charts.push(
-      `<figure id="chart-latency-time"><figcaption>Corrected latency percentiles over time (from each request's intended start, per second of arrival)</figcaption>${lineChart({ title: 'Corrected latency percentiles over time', xLabel: 'seconds since start', yLabel: 'corrected latency, ms', series: pct, xMax, shadeTo: warm })}${legend(pct)}${warmNote}</figure>`,
+      `<figure id="chart-latency-time"><figcaption>Corrected latency percentiles over time (from ` +
+        `each request's intended start, per second of arrival)</figcaption>${lineChart({ title: 'Corrected latency percentiles over time', xLabel: 'seconds since start', yLabel: 'corrected latency, ms', series: pct, xMax, shadeTo: warm })}${legend(pct)}${warmNote}</figure>`,
     );
     const h = r.histogram;
     const cats = h.bounds.map(
       (b) => `≤${b < 1 ? Number(b.toPrecision(2)) : b < 100 ? Math.round(b * 10) / 10 : Math.round(b)}`,
     );
     charts.push(
-      `<figure id="chart-histogram"><figcaption>Corrected latency histogram (from each request's intended start; measured responses, warm-up left out)</figcaption>${barChart({ title: 'Corrected latency histogram', xLabel: 'corrected latency bucket (ms, log-spaced)', yLabel: 'responses', categories: cats, stacks: [{ name: 'responses', color: '#1565c0', values: h.counts }] })}</figure>`,
+      `<figure id="chart-histogram"><figcaption>Corrected latency histogram (from each request's ` +
+        `intended start; measured responses, warm-up left out)</figcaption>${barChart({ title: 'Corrected latency histogram', xLabel: 'corrected latency bucket (ms, log-spaced)', yLabel: 'responses', categories: cats, stacks: [{ name: 'responses', color: '#1565c0', values: h.counts }] })}</figure>`,
     );
     const rate = [
       { name: 'achieved', color: '#2e7d32', points: t.map((s): [number, number] => [s.t + 0.5, s.achieved]) },
@@ -96,7 +98,9 @@ export function renderHtml(r: LoadReport): string {
   const violations = r.contract.examples
     .map(
       (v) =>
-        `<li><code>${esc(v.rule)}</code>${v.level === 'SHOULD' ? ' (SHOULD, not failing)' : ''} ${esc(v.method)} ${esc(v.path)} → ${v.status}: ${esc(v.summary)}<br><small>expected ${esc(v.expected)}; received ${esc(v.received)}</small></li>`,
+        `<li><code>${esc(v.rule)}</code>${v.level === 'SHOULD' ? ' (SHOULD, not failing)' : ''} ` +
+        `${esc(v.method)} ${esc(v.path)} → ${v.status}: ${esc(v.summary)}<br><small>expected ` +
+        `${esc(v.expected)}; received ${esc(v.received)}</small></li>`,
     )
     .join('');
   const figures = Object.keys(r.figures).length
@@ -110,7 +114,7 @@ export function renderHtml(r: LoadReport): string {
     r.verdict === 'skipped' || m.p50 === undefined
       ? ''
       : `<h2>Latency: corrected and uncorrected</h2><table id="latency-table"><tr><th></th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max</th></tr>${latRow('corrected (from the intended start)', 'corrected', ['p50', 'p90', 'p99', 'p99.9', 'max'])}${latRow('uncorrected (from the actual send)', 'uncorrected', ['uncorrected_p50', 'uncorrected_p90', 'uncorrected_p99', 'uncorrected_p99.9', 'uncorrected_max'])}</table>
-<p id="late-arrivals">${open ? `Late arrivals: ${esc(num(m.late_requests, 0))} (${esc(num(m.late, 2))}%) sent more than ${esc(num(r.model.late_after_ms, 1))} ms after their intended start; dropped (never sent): ${esc(num(m.dropped, 0))}; arrival spacing p50 ${esc(num(m.spacing_p50, 3))} ms, p99 ${esc(num(m.spacing_p99, 3))} ms.` : 'Late arrivals: not measured (closed model).'}</p>
+<p id="late-arrivals">${open ? `Late arrivals: ${esc(num(m.late_requests, 0))} (${esc(num(m.late, 2))}%) sent more than ` + `${esc(num(r.model.late_after_ms, 1))} ms after their intended start; dropped (never sent): ` + `${esc(num(m.dropped, 0))}; arrival spacing p50 ${esc(num(m.spacing_p50, 3))} ms, p99 ` + `${esc(num(m.spacing_p99, 3))} ms.` : 'Late arrivals: not measured (closed model).'}</p>
 <p id="coordinated-omission">${esc(COORDINATED_OMISSION_NOTE)}</p>`;
   const measured =
     m.measured_s !== undefined
@@ -149,7 +153,8 @@ ${why ? `<p id="failed-on"><strong>Failed on:</strong> ${esc(why)}</p>` : ''}
     ],
     [
       'load',
-      `${r.profile.effective.rate} req/s requested, ${r.profile.effective.connections} connections, ${r.profile.effective.warmupS} s warm-up + ${measured} (${r.profile.ceiling})${shard}`,
+      `${r.profile.effective.rate} req/s requested, ${r.profile.effective.connections} ` +
+        `connections, ${r.profile.effective.warmupS} s warm-up + ${measured} (${r.profile.ceiling})${shard}`,
     ],
     ['model', r.model.summary],
     ['requests (measured)', `${num(m.requests, 0)} at ${num(m.rate)} req/s (${num(m.rate_achieved, 1)}% of requested)`],
@@ -166,7 +171,7 @@ ${why ? `<p id="failed-on"><strong>Failed on:</strong> ${esc(why)}</p>` : ''}
   ])}</table>
 ${latencyTable}
 <div class="charts">${charts.join('\n')}</div>
-${thresholds ? `<h2>Thresholds</h2><p>Limits, not rules of the seeds; the rule checks are below. A latency, error or rate budget decides the run only when you set it (<code>--threshold</code>); the profile's suggested budgets are figures.</p><table><tr><th>threshold</th><th>limit</th><th>measured</th><th>result</th></tr>${thresholds}</table>` : ''}
+${thresholds ? `<h2>Thresholds</h2><p>Limits, not rules of the seeds; the rule checks are below. A ` + `latency, error or rate budget decides the run only when you set it ` + `(<code>--threshold</code>); the profile's suggested budgets are figures.</p><table><tr><th>threshold</th><th>limit</th><th>measured</th><th>result</th></tr>${thresholds}</table>` : ''}
 ${checks ? `<h2>Checks</h2><table><tr><th>rule</th><th>check</th><th>result</th></tr>${checks}</table>` : ''}
 ${violations ? `<h2>Contract violations (first ${r.contract.examples.length})</h2><ul>${violations}</ul>` : ''}
 <h2>Status codes (measured)</h2><p>${esc(

@@ -47,7 +47,9 @@ export function renderMarkdown(r: LoadReport): string {
     '| latency | p50 | p90 | p99 | p99.9 | max |',
     '| - | -: | -: | -: | -: | -: |',
     `| corrected (from the intended start) | ${fmt(m.p50)} ms | ${fmt(m.p90)} ms | ${fmt(m.p99)} ms | ${fmt(m['p99.9'])} ms | ${fmt(m.max)} ms |`,
-    `| uncorrected (from the actual send) | ${fmt(m.uncorrected_p50)} ms | ${fmt(m.uncorrected_p90)} ms | ${fmt(m.uncorrected_p99)} ms | ${fmt(m['uncorrected_p99.9'])} ms | ${fmt(m.uncorrected_max)} ms |`,
+    `| uncorrected (from the actual send) | ${fmt(m.uncorrected_p50)} ms | ` +
+      `${fmt(m.uncorrected_p90)} ms | ${fmt(m.uncorrected_p99)} ms | ` +
+      `${fmt(m['uncorrected_p99.9'])} ms | ${fmt(m.uncorrected_max)} ms |`,
     '',
     COORDINATED_OMISSION_NOTE,
     '',

@@ -49,13 +49,17 @@ function frame(
   const grid = yTicks
     .map((v) => {
       const y = M.top + ih - (v / yMax) * ih;
-      return `<line class="grid" x1="${M.left}" x2="${M.left + iw}" y1="${y.toFixed(1)}" y2="${y.toFixed(1)}"/><text class="tick" x="${M.left - 6}" y="${(y + 4).toFixed(1)}" text-anchor="end">${label(v)}</text>`;
+      return (
+        `<line class="grid" x1="${M.left}" x2="${M.left + iw}" y1="${y.toFixed(1)}" ` +
+        `y2="${y.toFixed(1)}"/><text class="tick" x="${M.left - 6}" y="${(y + 4).toFixed(1)}" text-anchor="end">${label(v)}</text>`
+      );
     })
     .join('');
   return (
     `<svg class="chart" role="img" aria-label="${esc(title)}" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}">` +
     `<title>${esc(title)}</title>${grid}${body}${xTicks}` +
-    `<line class="axis" x1="${M.left}" x2="${M.left + iw}" y1="${M.top + ih}" y2="${M.top + ih}"/><line class="axis" x1="${M.left}" x2="${M.left}" y1="${M.top}" y2="${M.top + ih}"/>` +
+    `<line class="axis" x1="${M.left}" x2="${M.left + iw}" y1="${M.top + ih}" ` +
+    `y2="${M.top + ih}"/><line class="axis" x1="${M.left}" x2="${M.left}" y1="${M.top}" y2="${M.top + ih}"/>` +
     `<text class="axis-label" x="${M.left + iw / 2}" y="${H - 6}" text-anchor="middle">${esc(xLabel)}</text>` +
     `<text class="axis-label" transform="translate(14 ${M.top + ih / 2}) rotate(-90)" text-anchor="middle">${esc(yLabel)}</text></svg>`
   );
@@ -80,7 +84,9 @@ export function lineChart(opts: {
   const y = (v: number): number => M.top + ih - (Math.min(v, yMax) / yMax) * ih;
   // The warm-up band is named on the chart itself, not only in a tooltip.
   const shade = opts.shadeTo
-    ? `<rect class="warmup" x="${M.left}" y="${M.top}" width="${(x(opts.shadeTo) - M.left).toFixed(1)}" height="${ih}"><title>warm-up (left out of the figures)</title></rect>` +
+    ? `<rect class="warmup" x="${M.left}" y="${M.top}" ` +
+      `width="${(x(opts.shadeTo) - M.left).toFixed(1)}" height="${ih}"><title>warm-up (left out ` +
+      `of the figures)</title></rect>` +
       `<text class="warmup-label" x="${(M.left + 4).toFixed(1)}" y="${(M.top + 12).toFixed(1)}">warm-up</text>`
     : '';
   const lines = opts.series
@@ -93,7 +99,8 @@ export function lineChart(opts: {
           ? pts
               .map(
                 ([px, py]) =>
-                  `<circle cx="${x(px).toFixed(1)}" cy="${y(py).toFixed(1)}" r="2" fill="${s.color}"><title>${esc(s.name)} at ${px} s: ${label(py)}</title></circle>`,
+                  `<circle cx="${x(px).toFixed(1)}" cy="${y(py).toFixed(1)}" r="2" ` +
+                  `fill="${s.color}"><title>${esc(s.name)} at ${px} s: ${label(py)}</title></circle>`,
               )
               .join('')
           : '';
@@ -132,7 +139,10 @@ export function barChart(opts: {
       if (v <= 0) continue;
       const h = (v / yMax) * ih;
       const top = M.top + ih - ((base + v) / yMax) * ih;
-      bars += `<rect class="bar" x="${(M.left + i * bw + bw * 0.1).toFixed(1)}" y="${top.toFixed(1)}" width="${(bw * 0.8).toFixed(1)}" height="${Math.max(h, 0.5).toFixed(1)}" fill="${st.color}"><title>${esc(cat)}: ${esc(st.name)} ${v}</title></rect>`;
+      bars +=
+        `<rect class="bar" x="${(M.left + i * bw + bw * 0.1).toFixed(1)}" y="${top.toFixed(1)}" ` +
+        `width="${(bw * 0.8).toFixed(1)}" height="${Math.max(h, 0.5).toFixed(1)}" ` +
+        `fill="${st.color}"><title>${esc(cat)}: ${esc(st.name)} ${v}</title></rect>`;
       base += v;
     }
   });

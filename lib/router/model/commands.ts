@@ -421,7 +421,10 @@ class Refuse extends ModelCommand<RouterModel, RouterReal> {
     return true;
   }
   toString(): string {
-    return `${this.route === 'submit' ? 'submit' : 'run'} under a new key a request refused before dispatch (${this.kind === 'unknown-model' ? 'an unknown model' : 'an unregistered model_provider'})`;
+    return (
+      `${this.route === 'submit' ? 'submit' : 'run'} under a new key a request refused before ` +
+      `dispatch (${this.kind === 'unknown-model' ? 'an unknown model' : 'an unregistered model_provider'})`
+    );
   }
   protected async act(m: RouterModel, r: RouterReal): Promise<void> {
     const key = newKey(r, 'x');
@@ -554,7 +557,8 @@ async function collect(m: RouterModel, r: RouterReal, q: RequestModel): Promise<
       return notJudgedOnce(
         r,
         'ROUTER.QUEUE.COLLECT_IDENTICAL',
-        `${ref(r, q.model).id} is not among the target's deterministic_models, so its collect is compared with its own later collects, not with a synchronous run`,
+        `${ref(r, q.model).id} is not among the target's deterministic_models, so its collect is ` +
+          `compared with its own later collects, not with a synchronous run`,
       );
     }
     const sync = await syncAnswer(m, r, q.model, q.body);

@@ -625,7 +625,8 @@ export const ASSET_FAULTS = [
         raw.writeHead = () => raw;
         raw.end = () => raw;
         out.request.raw.socket.end(
-          `HTTP/1.1 ${found ? '200 OK' : '404 Not Found'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+          `HTTP/1.1 ${found ? '200 OK' : '404 Not Found'}\r\nContent-Type: ` +
+            `application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
         );
       });
     },
