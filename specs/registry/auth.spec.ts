@@ -46,7 +46,8 @@ function apiKeyInput(value: unknown, key: string, target: SurfaceTarget): string
   const prefix = apiKeyPrefix(target);
   if (!replaying() && (typeof value !== 'string' || !value.startsWith(prefix))) {
     throw new SuiteError(
-      `scenario input ${key} does not start with the API-key prefix "${prefix}"; set ${key} (or ${key}_env) to an API key, or api_key_prefix to the prefix the target's keys carry`,
+      `scenario input ${key} does not start with the API-key prefix "${prefix}"; set ${key} (or ` +
+        `${key}_env) to an API key, or api_key_prefix to the prefix the target's keys carry`,
     );
   }
   return value as string;

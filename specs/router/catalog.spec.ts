@@ -324,7 +324,8 @@ test.describe('Retired and sunset models', () => {
           // A successor shows only in the detail's wording, which carries no compatibility guarantee.
           notJudged(
             'ROUTER.CATALOG.RETIRED',
-            `the 404 of ${m.id} names no successor in the documented wording, so no successor could be looked up${key === 'retired_with_successor_model' ? ' (ROUTER.CATALOG.RETIRED_DETAIL judges the wording)' : ''}`,
+            `the 404 of ${m.id} names no successor in the documented wording, so no successor could be ` +
+              `looked up${key === 'retired_with_successor_model' ? ' (ROUTER.CATALOG.RETIRED_DETAIL judges the wording)' : ''}`,
           );
         }
       }

@@ -402,7 +402,8 @@ test.describe('Cost estimate', () => {
         } else
           notJudged(
             'ROUTER.QUEUE.ESTIMATE_LEG',
-            `the figures of ${what} could not tell the legs apart (submit ${own ?? 'none'}, estimate route ${onLeg ?? 'none'} on ${alt}, ${onNative ?? 'none'} natively)`,
+            `the figures of ${what} could not tell the legs apart (submit ${own ?? 'none'}, estimate ` +
+              `route ${onLeg ?? 'none'} on ${alt}, ${onNative ?? 'none'} natively)`,
           );
       }
       if (carried === 0) {
@@ -482,7 +483,9 @@ test.describe('Cost estimate', () => {
       if (fresh.status !== 200 || !readsUnknown(fresh.json<Quote>())) {
         notJudged(
           'ROUTER.ESTIMATE.STALE_CARD',
-          `${text.id} quotes the body without max_tokens ${describe(api, fresh)} ${textOf(jsonOf(fresh)?.source ?? '')}: this router bounds it, so it is not a not_quotable body here`,
+          `${text.id} quotes the body without max_tokens ${describe(api, fresh)} ` +
+            `${textOf(jsonOf(fresh)?.source ?? '')}: this router bounds it, so it is not a not_quotable ` +
+            `body here`,
         );
         return;
       }

@@ -177,7 +177,8 @@ test.describe('fallback_provider', () => {
       if (typeof first !== 'string')
         notJudged(
           'ROUTER.FALLBACK.ATTEMPTS',
-          `the target gives no fallback_alternate (the first eligible alternate of ${m.id} for the default key), so which alternate serves is not judged, only that it is always the same`,
+          `the target gives no fallback_alternate (the first eligible alternate of ${m.id} for the ` +
+            `default key), so which alternate serves is not judged, only that it is always the same`,
         );
       else if (served.length > 0)
         check(

@@ -441,7 +441,9 @@ test.describe('Idempotency', () => {
           'ROUTER.IDEM.PROVIDER_LINK_WINDOW',
           native.status !== 200
             ? `the native run of the same body answered ${describe(api, native)}, so the alternate's own links cannot be told from copies`
-            : `the run on ${alt} holds no https link outside the origins of the native answer (${[...nativeOrigins].join(', ') || 'none'}), so no partner link is replayed and the window is not in play`,
+            : `the run on ${alt} holds no https link outside the origins of the native answer ` +
+                `(${[...nativeOrigins].join(', ') || 'none'}), so no partner link is replayed and the ` +
+                `window is not in play`,
         );
         return;
       }
@@ -504,7 +506,9 @@ test.describe('Idempotency', () => {
         {
           what: 'a second same-key retry of the cut-off call',
           expected: `the same ${retry.body.length} bytes, Idempotent-Replayed: true`,
-          received: `${describe(api, again)}${again.status === 200 && !again.body.equals(retry.body) ? ', other bytes' : ''}, Idempotent-Replayed: ${again.header(REPLAYED) ?? 'absent'}`,
+          received:
+            `${describe(api, again)}${again.status === 200 && !again.body.equals(retry.body) ? ', other bytes' : ''}, ` +
+            `Idempotent-Replayed: ${again.header(REPLAYED) ?? 'absent'}`,
           on: again,
         },
       );

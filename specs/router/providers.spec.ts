@@ -417,7 +417,8 @@ test.describe('model_provider', () => {
       if (own === undefined)
         notJudged(
           'ROUTER.PROVIDER.ANSWER',
-          `the strict-mode run on ${s.provider} answered ${describe(api, strict)} without a JSON object, so there is no answer of ${s.provider}'s own to judge or compare with`,
+          `the strict-mode run on ${s.provider} answered ${describe(api, strict)} without a JSON ` +
+            `object, so there is no answer of ${s.provider}'s own to judge or compare with`,
         );
       else if (named === undefined)
         notJudged(

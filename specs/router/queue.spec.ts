@@ -364,7 +364,9 @@ test.describe('Queued request', () => {
       if (!taken)
         notJudged(
           'ROUTER.QUEUE.COLLECT_IDENTICAL',
-          `the cancel of ${slow.id} request ${doomed.request_id} answered ${describe(api, cancel)}, not 202: no cancel was taken, so a collect after a taken cancel could not be provoked (the collects below are still judged)`,
+          `the cancel of ${slow.id} request ${doomed.request_id} answered ${describe(api, cancel)}, ` +
+            `not 202: no cancel was taken, so a collect after a taken cancel could not be provoked (the ` +
+            `collects below are still judged)`,
         );
       const done = await Promise.all(handles.map((h) => untilCompleted(api, h)));
       // Let the cancelled request end too, so nothing of this test is still running after it.
@@ -378,12 +380,15 @@ test.describe('Queued request', () => {
       const collected: Array<ApiResponse | undefined> = [];
       const syncs: Array<ApiResponse | undefined> = [];
       for (const [i, h] of handles.entries()) {
-        const what = `collect of image request ${i + 1} of 2 (${h.request_id}), admitted after ${slow.id} request ${doomed.request_id}${taken ? ', which was then cancelled (202)' : ''}`;
+        const what =
+          `collect of image request ${i + 1} of 2 (${h.request_id}), admitted after ${slow.id} ` +
+          `request ${doomed.request_id}${taken ? ', which was then cancelled (202)' : ''}`;
         // A request that ended with an error_type has no result to collect (ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE's).
         if (done[i].status !== 'COMPLETED' || done[i].error_type !== undefined) {
           notJudged(
             'ROUTER.QUEUE.COLLECT_IDENTICAL',
-            `image request ${h.request_id} ended ${String(done[i].status)} with error_type ${JSON.stringify(done[i].error_type)}, so it has no result to collect`,
+            `image request ${h.request_id} ended ${String(done[i].status)} with error_type ` +
+              `${JSON.stringify(done[i].error_type)}, so it has no result to collect`,
           );
           collected.push(undefined);
           syncs.push(undefined);
@@ -434,7 +439,9 @@ test.describe('Queued request', () => {
       } else {
         notJudged(
           'ROUTER.QUEUE.COLLECT_IDENTICAL',
-          'the two collects were not compared with each other: one of them or of their synchronous runs did not answer 200, the model is not deterministic here, or both synchronous answers are the same bytes',
+          'the two collects were not compared with each other: one of them or of their synchronous runs ' +
+            'did not answer 200, the model is not deterministic here, or both synchronous answers are the ' +
+            'same bytes',
         );
       }
     },
@@ -490,12 +497,16 @@ test.describe('Queued request', () => {
       if (cleanCollect !== undefined && cleanCollect.status !== 200) {
         notJudged(
           'ROUTER.QUEUE.CANCEL_QUEUED',
-          `request ${h.request_id} ended COMPLETED without error_type and without a result (ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE judges that), so whether the cancel took effect cannot be told`,
+          `request ${h.request_id} ended COMPLETED without error_type and without a result ` +
+            `(ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE judges that), so whether the cancel took effect cannot ` +
+            `be told`,
         );
       } else if (!queued) {
         notJudged(
           'ROUTER.QUEUE.CANCEL_QUEUED',
-          `${m.id} read ${before ?? 'no status'} before the cancel and ${after ?? 'no status'} after it, not still waiting in the queue (the submit's initial status, ${waiting}) on both sides of it, so the run may have been at the partner (seed: it may still finish)`,
+          `${m.id} read ${before ?? 'no status'} before the cancel and ${after ?? 'no status'} after ` +
+            `it, not still waiting in the queue (the submit's initial status, ${waiting}) on both sides ` +
+            `of it, so the run may have been at the partner (seed: it may still finish)`,
         );
       } else {
         const tookEffect = typeof done.error_type === 'string' && done.error_type !== '';
@@ -560,7 +571,10 @@ test.describe('Queued request', () => {
         const now = read.status === 200 ? read.json<Handle>() : undefined;
         try {
           if (now?.status !== first.status) {
-            why = `request ${first.request_id} read ${now?.status ?? describe(api, read)} after the second admission, no longer its initial status ${first.status}, so it may not have been waiting ahead of the second (${attempt} tries)`;
+            why =
+              `request ${first.request_id} read ${now?.status ?? describe(api, read)} after the second ` +
+              `admission, no longer its initial status ${first.status}, so it may not have been waiting ` +
+              `ahead of the second (${attempt} tries)`;
             continue;
           }
           if (typeof now.queue_position !== 'number' || typeof second.queue_position !== 'number') {
@@ -570,7 +584,9 @@ test.describe('Queued request', () => {
             );
           }
           check('ROUTER.QUEUE.POSITION', second.queue_position >= now.queue_position + 1, {
-            what: `queue_position of a second admission to ${m.id} (${second.queue_position}) against the first, still waiting after it (${now.queue_position})`,
+            what:
+              `queue_position of a second admission to ${m.id} (${second.queue_position}) against the ` +
+              `first, still waiting after it (${now.queue_position})`,
             expected: `at least ${now.queue_position + 1}: the requests still ahead of the first, and the first itself`,
             received: second.queue_position,
             on: read,
@@ -690,7 +706,9 @@ test.describe('Queued request', () => {
         else if (!isReplay)
           notJudged(
             'ROUTER.QUEUE.ESTIMATE',
-            `the same-key submit by ${who} answered ${describe(api, replay)}, Idempotent-Replayed: ${replay.header('idempotent-replayed') ?? 'absent'}: not a replay, so what a replay carries is not judged on it`,
+            `the same-key submit by ${who} answered ${describe(api, replay)}, Idempotent-Replayed: ` +
+              `${replay.header('idempotent-replayed') ?? 'absent'}: not a replay, so what a replay ` +
+              `carries is not judged on it`,
           );
         else
           check('ROUTER.QUEUE.ESTIMATE', !('estimate' in replay.json<Handle>()), {

@@ -222,7 +222,8 @@ test.describe('Synchronous run', () => {
       if (single === undefined || single === 0n) {
         notJudged(
           'ROUTER.RUN.CREDITS_SUM',
-          `one call's ${name} is ${one.header(name) ?? 'absent'}, so the calls of a longer run cannot be counted in the header (ROUTER.RUN.CREDITS_USED judges the header of an exact quote)`,
+          `one call's ${name} is ${one.header(name) ?? 'absent'}, so the calls of a longer run cannot ` +
+            `be counted in the header (ROUTER.RUN.CREDITS_USED judges the header of an exact quote)`,
         );
         return;
       }
@@ -326,7 +327,9 @@ test.describe('Synchronous run', () => {
         const current = raw !== undefined && /^\d+$/.test(raw.trim()) ? BigInt(raw.trim()) : undefined;
         return current === undefined
           ? {
-              why: `the 429 of round ${n} carries X-Committed-Spend-Current ${raw ?? 'absent'}, not integer cents (ROUTER.ERR.RATE_LIMITED, ROUTER.RUN.SPEND_HEADERS judge that)`,
+              why:
+                `the 429 of round ${n} carries X-Committed-Spend-Current ${raw ?? 'absent'}, not integer ` +
+                `cents (ROUTER.ERR.RATE_LIMITED, ROUTER.RUN.SPEND_HEADERS judge that)`,
             }
           : { current };
       };
@@ -469,7 +472,8 @@ test.describe('Synchronous run', () => {
       if (named === undefined) {
         notJudged(
           'ROUTER.RUN.MODEL_MISMATCH',
-          'no scenario model with a body (video_model, text_model, image_model) has an input schema declaring a model member, so no body can name another model',
+          'no scenario model with a body (video_model, text_model, image_model) has an input schema ' +
+            'declaring a model member, so no body can name another model',
         );
         return;
       }

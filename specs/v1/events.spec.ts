@@ -68,7 +68,8 @@ test.describe('Events', () => {
         if (named.length === 0) {
           notJudged(
             'WS.MESSAGE.PROMPT_ID',
-            `no executed message named the output of prompt ${promptId} (seen for it: ${session.typesFor(promptId).join(', ')}), so no message was seen to name its job`,
+            `no executed message named the output of prompt ${promptId} (seen for it: ` +
+              `${session.typesFor(promptId).join(', ')}), so no message was seen to name its job`,
           );
         } else {
           check(
@@ -210,7 +211,8 @@ test.describe('Events', () => {
       if (polled.kind === 'success')
         return notJudged(
           'WS.INTERRUPTED',
-          `prompt ${promptId} ran to success although its cancel was accepted (${asked.status}): the cancel took no effect in time, so no interrupted run was seen`,
+          `prompt ${promptId} ran to success although its cancel was accepted (${asked.status}): the ` +
+            `cancel took no effect in time, so no interrupted run was seen`,
         );
       check('WS.INTERRUPTED', polled.status === 'cancelled', {
         what: `the polled status of prompt ${promptId}, cancelled by its user while running`,
@@ -298,7 +300,8 @@ test.describe('Events', () => {
         if (frames.length === 0)
           notJudged(
             'WS.BINARY.PREVIEW_IMAGE',
-            `no PREVIEW_IMAGE frame arrived during prompt ${run.promptId} on a connection that did not announce feature_flags (binary frame types seen: ${show(session.frames().map((f) => f.frame_type))})`,
+            `no PREVIEW_IMAGE frame arrived during prompt ${run.promptId} on a connection that did not ` +
+              `announce feature_flags (binary frame types seen: ${show(session.frames().map((f) => f.frame_type))})`,
           );
       } finally {
         session.close();
@@ -353,7 +356,8 @@ test.describe('Events', () => {
         // Every frame was judged on arrival; the seed does not oblige a server to send type 4.
         notJudged(
           'WS.BINARY.PREVIEW_METADATA',
-          `no PREVIEW_IMAGE_WITH_METADATA frame arrived during prompt ${run.promptId}, although the connection announced supports_preview_metadata (binary frame types seen: ${show(run.session.frames().map((f) => f.frame_type))})`,
+          `no PREVIEW_IMAGE_WITH_METADATA frame arrived during prompt ${run.promptId}, although the ` +
+            `connection announced supports_preview_metadata (binary frame types seen: ${show(run.session.frames().map((f) => f.frame_type))})`,
         );
         return;
       }

@@ -252,7 +252,8 @@ test.describe('v1 cloud operations (deprecated)', () => {
           // the rule about the cap is not judged; that every prompt was taken and ran is (above).
           notJudged(
             'V1.PROMPT.PARALLEL_QUEUE',
-            `the target names no tier limit (scenario input parallel_limit), so how many of the ${count} prompts may run at once is unknown (${together} ran at once: ${shown})`,
+            `the target names no tier limit (scenario input parallel_limit), so how many of the ` +
+              `${count} prompts may run at once is unknown (${together} ran at once: ${shown})`,
           );
         } else {
           check('V1.PROMPT.PARALLEL_QUEUE', together >= Math.min(limit, count), {
@@ -375,7 +376,8 @@ test.describe('v1 cloud operations (deprecated)', () => {
       if (res.status !== 302 || !location)
         return notJudged(
           'V1.VIEW.SIGNED_OPENABLE',
-          `GET /api/view answered ${res.status}${location ? '' : ' without Location'}, so there was no signed URL to open (V1.VIEW.REDIRECT judges the redirect)`,
+          `GET /api/view answered ${res.status}${location ? '' : ' without Location'}, so there was ` +
+            `no signed URL to open (V1.VIEW.REDIRECT judges the redirect)`,
         );
       const fetched = await v1.api.follow(location, { auth: 'none' });
       check('V1.VIEW.SIGNED_OPENABLE', fetched.status === 200 && imageKind(fetched.body) === 'png', {

@@ -119,7 +119,9 @@ test.describe('v1 job status', () => {
       // cancel_requested is in flight (W:96:ef2fc60f9d42): a value read as terminal while the cancel
       // was still under way would show as a different value once the run ended.
       check('V1.STATUS.IN_FLIGHT', after === polled.status, {
-        what: `the status of prompt ${promptId} once its stream ended (${stream.terminal.type}), after polling stopped at ${polled.status} following the cancel`,
+        what:
+          `the status of prompt ${promptId} once its stream ended (${stream.terminal.type}), after ` +
+          `polling stopped at ${polled.status} following the cancel`,
         expected: `${polled.status} again: a terminal value is final, and a cancel still under way reads in flight (cancel_requested)`,
         received: `${after} (seen ${[...polled.seen, after].join(' → ')})`,
       });

@@ -159,7 +159,8 @@ test.describe('Asset', () => {
       if (target.surface === 'local')
         return notJudged(
           'V2.ASSET.FRESH_URL',
-          "the self-hosted proxy has no signed URLs (its url is its content endpoint, its expiry may be constant), so only that each read's url serves the bytes is judged there",
+          'the self-hosted proxy has no signed URLs (its url is its content endpoint, its expiry may be ' +
+            "constant), so only that each read's url serves the bytes is judged there",
         );
       // On hosted surfaces a fresh url is a new signing: a later read carries a new url with a
       // later expiry. A signer may round its expiries (to the minute, say), so the reads span
@@ -180,7 +181,9 @@ test.describe('Asset', () => {
       check('V2.ASSET.FRESH_URL', later !== undefined, {
         what: `url and url_expires_at over repeated reads for ${windowMs / 1000} s`,
         expected: 'a newly signed url with a later url_expires_at on a later read',
-        received: `the url and ${first.asset.url_expires_at} on every read (a signer that rounds its expiries more coarsely than ${windowMs / 1000} s: set scenario input url_refresh_seconds)`,
+        received:
+          `the url and ${first.asset.url_expires_at} on every read (a signer that rounds its expiries ` +
+          `more coarsely than ${windowMs / 1000} s: set scenario input url_refresh_seconds)`,
         on: last.res,
       });
     },
@@ -303,7 +306,8 @@ test.describe('Asset', () => {
         });
         return notJudged(
           'V2.ASSET.HASH_MISMATCH',
-          'the server accepted the upload, so it did not read the expected_hash the suite sent (a field only the public documents name); no mismatch refusal was seen',
+          'the server accepted the upload, so it did not read the expected_hash the suite sent (a field ' +
+            'only the public documents name); no mismatch refusal was seen',
         );
       }
       checkStatus('V2.ASSET.HASH_MISMATCH', res, [409], 'hash_mismatch');

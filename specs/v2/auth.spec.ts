@@ -68,7 +68,8 @@ test.describe('Authentication', () => {
           });
           notJudged(
             'V2.AUTH.JWT_ACCEPTED',
-            `the cloud refused the ${what} 401, as a deployment configured not to take JWT bearers may (declare capability accepts_jwt when it is configured to take them)`,
+            `the cloud refused the ${what} 401, as a deployment configured not to take JWT bearers may ` +
+              `(declare capability accepts_jwt when it is configured to take them)`,
           );
           continue;
         }
@@ -116,7 +117,8 @@ test.describe('Authentication', () => {
       const surface = credentialedSurface(api);
       test.skip(
         surface === undefined,
-        'not exercised: this proxy runs open (no static token), and the target gave no token-protected instance (scenario inputs token_base_url, static_token_env)',
+        'not exercised: this proxy runs open (no static token), and the target gave no token-protected ' +
+          'instance (scenario inputs token_base_url, static_token_env)',
       );
       const id = randomUUID();
       const keyPrefix = target.surface === 'local' ? '' : 'comfyui-';

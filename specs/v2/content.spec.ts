@@ -12,7 +12,8 @@ test.describe('Output URL forms and lifetimes', () => {
       const surface = credentialedSurface(api);
       test.skip(
         surface === undefined,
-        'not exercised: this proxy runs open (no static token), and the target gave no token-protected instance (scenario inputs token_base_url, static_token_env)',
+        'not exercised: this proxy runs open (no static token), and the target gave no token-protected ' +
+          'instance (scenario inputs token_base_url, static_token_env)',
       );
       const { asset } = await createAsset(surface!.keyed);
       checkStatus(

@@ -95,7 +95,10 @@ test.describe('Job list', () => {
               check('V2.JOB.LIST_WALK', missing.length === 0, {
                 what: `walk with limit ${limit}`,
                 expected: 'every job this test created',
-                received: `the walk ended after page ${walk.pages}, which ${walk.ended ? 'had no next_cursor' : 'gave a cursor it had given before'}, with ${missing.length} of this test's ${mine.size} jobs never listed: missing ${missing.join(', ')}`,
+                received:
+                  `the walk ended after page ${walk.pages}, which ` +
+                  `${walk.ended ? 'had no next_cursor' : 'gave a cursor it had given before'}, with ` +
+                  `${missing.length} of this test's ${mine.size} jobs never listed: missing ${missing.join(', ')}`,
               });
             }
           }

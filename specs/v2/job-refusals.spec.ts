@@ -84,7 +84,9 @@ test.describe('Errors: submit refusals', () => {
       if (untyped.length > 0)
         return notJudged(
           'V2.ERR.NODE_ERRORS_DETAILS',
-          `the nodes are named with error types of the server's own (${untyped.slice(0, 2).join('; ')}), none of ${[...MALFORMED_TYPES].join(', ')}, to which the seed ties node_errors_truncated and malformed_node_count`,
+          `the nodes are named with error types of the server's own ` +
+            `(${untyped.slice(0, 2).join('; ')}), none of ${[...MALFORMED_TYPES].join(', ')}, to which ` +
+            `the seed ties node_errors_truncated and malformed_node_count`,
         );
       check('V2.ERR.NODE_ERRORS_DETAILS', details.node_errors_truncated === true, {
         what: 'node_errors_truncated with 60 malformed nodes',

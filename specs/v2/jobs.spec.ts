@@ -321,7 +321,8 @@ test.describe('Jobs: submit, poll, retrieve', () => {
       if (!(left <= GONE_WITHIN_MS))
         return notJudged(
           rule,
-          `job ${done.id} of short_retention_token expires at ${String(done.expires_at)}, not within a minute: the input must name an account whose jobs expire that soon`,
+          `job ${done.id} of short_retention_token expires at ${String(done.expires_at)}, not within ` +
+            `a minute: the input must name an account whose jobs expire that soon`,
         );
       // A second past expires_at: a server may round the instant to the second.
       await delay(Math.max(0, left) + 1_000);
@@ -460,7 +461,8 @@ test.describe('Job metadata (labels)', () => {
       if (asset.job_metadata === undefined)
         return notJudged(
           'V2.JOB.LABELS_EXACT',
-          "the labelled job's output asset carries no job_metadata, which the seed allows (labels not kept, or not readable), so how they were stored is not seen",
+          "the labelled job's output asset carries no job_metadata, which the seed allows (labels not " +
+            'kept, or not readable), so how they were stored is not seen',
         );
       check('V2.JOB.LABELS_EXACT', isDeepStrictEqual(asset.job_metadata, labels), {
         what: "job_metadata of the labelled job's output asset",

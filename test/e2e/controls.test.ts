@@ -1474,7 +1474,12 @@ async function runControls(): Promise<{
   assert.deepEqual(run.runErrors, [], 'errors outside any test of the controls run');
   const narrowed = [...selections.values()].filter((x) => !x.whole);
   console.log(
-    `controls: plain reference ${plainRun.reports.get(PLAIN)!.tests} tests; ${selections.size - narrowed.length} controls on every test of their families, ${narrowed.length} on the tests that consulted them (${narrowed.reduce((n, x) => n + x.keys.size, 0)} tests); ${run.projects + plainRun.projects} Playwright projects, ${run.referenceStarts + plainRun.referenceStarts} references started`,
+    `controls: plain reference ${plainRun.reports.get(PLAIN)!.tests} tests; ` +
+      `${selections.size - narrowed.length} controls on every test of their families, ` +
+      `${narrowed.length} on the tests that consulted them ` +
+      `(${narrowed.reduce((n, x) => n + x.keys.size, 0)} tests); ` +
+      `${run.projects + plainRun.projects} Playwright projects, ` +
+      `${run.referenceStarts + plainRun.referenceStarts} references started`,
   );
   for (const [name, x] of selections) console.log(`  ${name}: ${x.keys.size} tests, ${x.why}`);
   return { plain: plainRun.reports.get(PLAIN)!, reports: run.reports, selections };

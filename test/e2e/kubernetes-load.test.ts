@@ -542,94 +542,98 @@ const reportIn = (dir: string): LoadReport => {
   return JSON.parse(readFileSync(path.join(dir, json[0]), 'utf8')) as LoadReport;
 };
 
-test("the pods' commands, run here: N shards side by side (JOB_COMPLETION_INDEX 0..N-1) write their reports to the shared folder, and the merge Job joins them, counting every shard", async () => {
-  const n = (shardsJob.spec as { completions: number }).completions;
-  assert.ok(n <= 4, 'a test machine runs every shard at once');
-  const work = mkdtempSync(path.join(os.tmpdir(), 'k8s-load-'));
-  try {
-    // The image's `workflow-conformance` (npm install --global): this checkout's entry point.
-    mkdirSync(path.join(work, 'bin'));
-    writeFileSync(
-      path.join(work, 'bin', 'workflow-conformance'),
-      `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`,
-    );
-    chmodSync(path.join(work, 'bin', 'workflow-conformance'), 0o755);
-    const data = settings();
-    assert.ok('LOAD_DURATION' in data && 'LOAD_RATE' in data, 'the ConfigMap sets the duration and the rate');
-    // A few seconds each: the ConfigMap's keys, shortened (the flags the script passes read them).
-    const short = { LOAD_DURATION: '2', LOAD_RATE: '20' };
-
-    const claim = (p: ReturnType<typeof pod>) => p.env.REPORTS_ROOT;
-    const first = pod(shardsJob, work, { JOB_COMPLETION_INDEX: '0' });
-    // A stale report from an earlier run in a shard's folder is cleared by that shard.
-    mkdirSync(path.join(claim(first), 'shard-1'), { recursive: true });
-    writeFileSync(path.join(claim(first), 'shard-1', 'stale.json'), '{}');
-
-    const pods = await Promise.all(
-      Array.from({ length: n }, async (_, index) =>
-        pod(shardsJob, work, {
-          ...short,
-          JOB_COMPLETION_INDEX: String(index),
-          REFERENCE_PORT: String(await freePortBase()),
-        }),
-      ),
-    );
-    const started = Date.now();
-    const exits = await Promise.all(pods.map((p) => sh(p.argv, p.env, work)));
-    const seconds = (Date.now() - started) / 1000;
-    const shards: LoadReport[] = [];
-    for (const [index, exit] of exits.entries()) {
-      assert.equal(exit.status, 0, `shard ${index + 1}: ${exit.stdout}\n${exit.stderr}`);
-      assert.match(exit.stdout, new RegExp(`^${data.LOAD_PROFILE} \\(shard ${index + 1}/${n}\\): `));
-      const dir = path.join(claim(pods[index]), `shard-${index + 1}`);
-      assert.ok(!existsSync(path.join(dir, 'stale.json')), 'the shard cleared its folder first');
-      const report = reportIn(dir);
-      assert.deepEqual(report.shard, { index: index + 1, count: n });
-      assert.equal(report.target.embedded, true);
-      const offset = Number(new URL(report.target.baseUrl).port) - Number(pods[index].env.REFERENCE_PORT);
-      assert.ok(
-        offset >= 0 && offset < 5,
-        `shard ${index + 1}: its embedded reference on REFERENCE_PORT (${report.target.baseUrl})`,
+test(
+  "the pods' commands, run here: N shards side by side (JOB_COMPLETION_INDEX 0..N-1) write their " +
+    'reports to the shared folder, and the merge Job joins them, counting every shard',
+  async () => {
+    const n = (shardsJob.spec as { completions: number }).completions;
+    assert.ok(n <= 4, 'a test machine runs every shard at once');
+    const work = mkdtempSync(path.join(os.tmpdir(), 'k8s-load-'));
+    try {
+      // The image's `workflow-conformance` (npm install --global): this checkout's entry point.
+      mkdirSync(path.join(work, 'bin'));
+      writeFileSync(
+        path.join(work, 'bin', 'workflow-conformance'),
+        `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`,
       );
-      assert.equal(report.profile.effective.rate, Number(short.LOAD_RATE) / n, 'each shard sends 1/N of the rate');
-      shards.push(report);
+      chmodSync(path.join(work, 'bin', 'workflow-conformance'), 0o755);
+      const data = settings();
+      assert.ok('LOAD_DURATION' in data && 'LOAD_RATE' in data, 'the ConfigMap sets the duration and the rate');
+      // A few seconds each: the ConfigMap's keys, shortened (the flags the script passes read them).
+      const short = { LOAD_DURATION: '2', LOAD_RATE: '20' };
+
+      const claim = (p: ReturnType<typeof pod>) => p.env.REPORTS_ROOT;
+      const first = pod(shardsJob, work, { JOB_COMPLETION_INDEX: '0' });
+      // A stale report from an earlier run in a shard's folder is cleared by that shard.
+      mkdirSync(path.join(claim(first), 'shard-1'), { recursive: true });
+      writeFileSync(path.join(claim(first), 'shard-1', 'stale.json'), '{}');
+
+      const pods = await Promise.all(
+        Array.from({ length: n }, async (_, index) =>
+          pod(shardsJob, work, {
+            ...short,
+            JOB_COMPLETION_INDEX: String(index),
+            REFERENCE_PORT: String(await freePortBase()),
+          }),
+        ),
+      );
+      const started = Date.now();
+      const exits = await Promise.all(pods.map((p) => sh(p.argv, p.env, work)));
+      const seconds = (Date.now() - started) / 1000;
+      const shards: LoadReport[] = [];
+      for (const [index, exit] of exits.entries()) {
+        assert.equal(exit.status, 0, `shard ${index + 1}: ${exit.stdout}\n${exit.stderr}`);
+        assert.match(exit.stdout, new RegExp(`^${data.LOAD_PROFILE} \\(shard ${index + 1}/${n}\\): `));
+        const dir = path.join(claim(pods[index]), `shard-${index + 1}`);
+        assert.ok(!existsSync(path.join(dir, 'stale.json')), 'the shard cleared its folder first');
+        const report = reportIn(dir);
+        assert.deepEqual(report.shard, { index: index + 1, count: n });
+        assert.equal(report.target.embedded, true);
+        const offset = Number(new URL(report.target.baseUrl).port) - Number(pods[index].env.REFERENCE_PORT);
+        assert.ok(
+          offset >= 0 && offset < 5,
+          `shard ${index + 1}: its embedded reference on REFERENCE_PORT (${report.target.baseUrl})`,
+        );
+        assert.equal(report.profile.effective.rate, Number(short.LOAD_RATE) / n, 'each shard sends 1/N of the rate');
+        shards.push(report);
+      }
+
+      const merge = pod(mergeJob, work, {});
+      assert.equal(claim(merge), claim(first), 'the merge reads the folder the shards wrote');
+      const merged = await sh(merge.argv, merge.env, work);
+      // Exit 0: every threshold met. 1 would be a latency limit missed on a busy machine only.
+      const report = reportIn(path.join(claim(merge), 'merged'));
+      const failed = [
+        ...report.thresholds.filter((t) => !t.ok).map((t) => t.metric),
+        ...report.checks.filter((c) => c.outcome !== 'held').map((c) => c.rule),
+      ];
+      assert.ok(
+        merged.status === 0 || (merged.status === 1 && failed.every((m) => /^(p[0-9.]+|max|mean)$/.test(m))),
+        `merge: ${merged.status} ${failed.join(', ')}\n${merged.stdout}\n${merged.stderr}`,
+      );
+      assert.equal(merged.status === 0, report.verdict === 'pass');
+      assert.deepEqual(report.shard, { index: 0, count: n, merged: n });
+      assert.equal(
+        report.metrics.requests,
+        shards.reduce((sum, s) => sum + s.metrics.requests, 0),
+        "every shard's requests counted",
+      );
+      assert.equal(report.metrics.requests, Number(short.LOAD_RATE) * Number(short.LOAD_DURATION));
+      for (let i = 1; i <= n; i++)
+        assert.ok(
+          report.checks.some((c) => c.what.startsWith(`shard ${i}/${n}:`)),
+          `shard ${i}'s checks in the merged report`,
+        );
+      // The pod's log carries the merged Markdown report.
+      assert.match(
+        merged.stdout,
+        new RegExp(`### Load: ${data.LOAD_PROFILE} — ${report.verdict.toUpperCase()}[\\s\\S]*Merged from ${n} shards`),
+      );
+      console.log(
+        `# kubernetes example: ${n} shards in ${seconds.toFixed(1)} s, merged ${report.metrics.requests} requests, verdict ${report.verdict}`,
+      );
+    } finally {
+      rmSync(work, { recursive: true, force: true });
     }
-
-    const merge = pod(mergeJob, work, {});
-    assert.equal(claim(merge), claim(first), 'the merge reads the folder the shards wrote');
-    const merged = await sh(merge.argv, merge.env, work);
-    // Exit 0: every threshold met. 1 would be a latency limit missed on a busy machine only.
-    const report = reportIn(path.join(claim(merge), 'merged'));
-    const failed = [
-      ...report.thresholds.filter((t) => !t.ok).map((t) => t.metric),
-      ...report.checks.filter((c) => c.outcome !== 'held').map((c) => c.rule),
-    ];
-    assert.ok(
-      merged.status === 0 || (merged.status === 1 && failed.every((m) => /^(p[0-9.]+|max|mean)$/.test(m))),
-      `merge: ${merged.status} ${failed.join(', ')}\n${merged.stdout}\n${merged.stderr}`,
-    );
-    assert.equal(merged.status === 0, report.verdict === 'pass');
-    assert.deepEqual(report.shard, { index: 0, count: n, merged: n });
-    assert.equal(
-      report.metrics.requests,
-      shards.reduce((sum, s) => sum + s.metrics.requests, 0),
-      "every shard's requests counted",
-    );
-    assert.equal(report.metrics.requests, Number(short.LOAD_RATE) * Number(short.LOAD_DURATION));
-    for (let i = 1; i <= n; i++)
-      assert.ok(
-        report.checks.some((c) => c.what.startsWith(`shard ${i}/${n}:`)),
-        `shard ${i}'s checks in the merged report`,
-      );
-    // The pod's log carries the merged Markdown report.
-    assert.match(
-      merged.stdout,
-      new RegExp(`### Load: ${data.LOAD_PROFILE} — ${report.verdict.toUpperCase()}[\\s\\S]*Merged from ${n} shards`),
-    );
-    console.log(
-      `# kubernetes example: ${n} shards in ${seconds.toFixed(1)} s, merged ${report.metrics.requests} requests, verdict ${report.verdict}`,
-    );
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
-});
+  },
+);

@@ -134,106 +134,111 @@ test('load --list names each profile and the surfaces it needs', () => {
   );
 });
 
-test('against a self-hosted proxy given only --surface local --base-url, v2-job-poll runs (it printed SKIPPED "has no cloud surface" and exited 0); a profile with no surface there exits 1 with the reason', async () => {
-  const port = await freePortBase();
-  const reference = await startReference({ portBase: port });
-  const cwd = project();
-  try {
-    const local = `http://127.0.0.1:${port}`;
-    const run = await cliAsync(cwd, [
-      'load',
-      '--surface',
-      'local',
-      '--base-url',
-      local,
-      '--profile',
-      'v2-job-poll',
-      '--duration',
-      '2',
-      '--rate',
-      '20',
-      '--threshold',
-      'p99<3s',
-      '--quiet',
-    ]);
-    assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
-    assert.match(run.stdout, /^v2-job-poll: PASS/);
-    assert.match(
-      run.stdout,
-      /pass {2}p99 < 3000 ms {2}within your threshold \(measured [0-9.]+ ms\)/,
-      "the team's own threshold, with units",
-    );
-    assert.match(run.stdout, /note: the target gave no slow_node_class/);
-    const report = reportIn(path.join(cwd, 'reports', 'load'));
-    assert.equal(report.target.surface, 'local');
-    assert.equal(report.target.baseUrl, local);
-    assert.ok(
-      report.profile.thresholds.includes('p99<3s') && !report.profile.thresholds.includes('p99<250'),
-      report.profile.thresholds.join(', '),
-    );
-    assert.ok(report.metrics.requests > 0 && report.metrics.jobs_completed > 0);
+test(
+  'against a self-hosted proxy given only --surface local --base-url, v2-job-poll runs (it printed ' +
+    'SKIPPED "has no cloud surface" and exited 0); a profile with no surface there exits 1 with the ' +
+    'reason',
+  async () => {
+    const port = await freePortBase();
+    const reference = await startReference({ portBase: port });
+    const cwd = project();
+    try {
+      const local = `http://127.0.0.1:${port}`;
+      const run = await cliAsync(cwd, [
+        'load',
+        '--surface',
+        'local',
+        '--base-url',
+        local,
+        '--profile',
+        'v2-job-poll',
+        '--duration',
+        '2',
+        '--rate',
+        '20',
+        '--threshold',
+        'p99<3s',
+        '--quiet',
+      ]);
+      assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
+      assert.match(run.stdout, /^v2-job-poll: PASS/);
+      assert.match(
+        run.stdout,
+        /pass {2}p99 < 3000 ms {2}within your threshold \(measured [0-9.]+ ms\)/,
+        "the team's own threshold, with units",
+      );
+      assert.match(run.stdout, /note: the target gave no slow_node_class/);
+      const report = reportIn(path.join(cwd, 'reports', 'load'));
+      assert.equal(report.target.surface, 'local');
+      assert.equal(report.target.baseUrl, local);
+      assert.ok(
+        report.profile.thresholds.includes('p99<3s') && !report.profile.thresholds.includes('p99<250'),
+        report.profile.thresholds.join(', '),
+      );
+      assert.ok(report.metrics.requests > 0 && report.metrics.jobs_completed > 0);
 
-    // The profile of another surface: nothing is judged, so the run is no pass.
-    const skipped = await cliAsync(cwd, [
-      'load',
-      '--surface',
-      'local',
-      '--base-url',
-      local,
-      '--profile',
-      'router-queue-poll',
-      '--quiet',
-      '--out',
-      path.join(cwd, 'skipped'),
-    ]);
-    assert.equal(skipped.status, 1, `${skipped.stdout}\n${skipped.stderr}`);
-    assert.match(
-      skipped.stdout,
-      /^router-queue-poll: SKIPPED — router-queue-poll needs a router surface; target adhoc has only local/,
-    );
-    assert.match(skipped.stderr, /load: nothing was judged: router-queue-poll was skipped: /);
-    assert.equal(reportIn(path.join(cwd, 'skipped')).verdict, 'skipped');
+      // The profile of another surface: nothing is judged, so the run is no pass.
+      const skipped = await cliAsync(cwd, [
+        'load',
+        '--surface',
+        'local',
+        '--base-url',
+        local,
+        '--profile',
+        'router-queue-poll',
+        '--quiet',
+        '--out',
+        path.join(cwd, 'skipped'),
+      ]);
+      assert.equal(skipped.status, 1, `${skipped.stdout}\n${skipped.stderr}`);
+      assert.match(
+        skipped.stdout,
+        /^router-queue-poll: SKIPPED — router-queue-poll needs a router surface; target adhoc has only local/,
+      );
+      assert.match(skipped.stderr, /load: nothing was judged: router-queue-poll was skipped: /);
+      assert.equal(reportIn(path.join(cwd, 'skipped')).verdict, 'skipped');
 
-    // The same flags as run: a targets file and entry, and --token-env naming an unset variable.
-    writeFileSync(
-      path.join(cwd, 'my-targets.yaml'),
-      `targets:\n  my-proxy:\n    surface: local\n    base_url: ${local}\n`,
-    );
-    const byFile = await cliAsync(cwd, [
-      'load',
-      '--targets-file',
-      'my-targets.yaml',
-      '--target',
-      'my-proxy',
-      '--profile',
-      'rate-limit',
-      '--quiet',
-      '--out',
-      path.join(cwd, 'by-file'),
-    ]);
-    assert.equal(byFile.status, 1, byFile.stderr);
-    assert.match(
-      byFile.stdout,
-      /rate-limit needs one of the surfaces cloud, serverless; target my-proxy has only local/,
-    );
-    const noKey = await cliAsync(cwd, [
-      'load',
-      '--surface',
-      'local',
-      '--base-url',
-      local,
-      '--token-env',
-      'LOAD_CLI_UNSET_KEY',
-      '--profile',
-      'v2-job-poll',
-    ]);
-    assert.equal(noKey.status, 2);
-    assert.match(noKey.stderr, /--token-env LOAD_CLI_UNSET_KEY: \$LOAD_CLI_UNSET_KEY is not set/);
-  } finally {
-    await reference.close();
-    rmSync(cwd, { recursive: true, force: true });
-  }
-});
+      // The same flags as run: a targets file and entry, and --token-env naming an unset variable.
+      writeFileSync(
+        path.join(cwd, 'my-targets.yaml'),
+        `targets:\n  my-proxy:\n    surface: local\n    base_url: ${local}\n`,
+      );
+      const byFile = await cliAsync(cwd, [
+        'load',
+        '--targets-file',
+        'my-targets.yaml',
+        '--target',
+        'my-proxy',
+        '--profile',
+        'rate-limit',
+        '--quiet',
+        '--out',
+        path.join(cwd, 'by-file'),
+      ]);
+      assert.equal(byFile.status, 1, byFile.stderr);
+      assert.match(
+        byFile.stdout,
+        /rate-limit needs one of the surfaces cloud, serverless; target my-proxy has only local/,
+      );
+      const noKey = await cliAsync(cwd, [
+        'load',
+        '--surface',
+        'local',
+        '--base-url',
+        local,
+        '--token-env',
+        'LOAD_CLI_UNSET_KEY',
+        '--profile',
+        'v2-job-poll',
+      ]);
+      assert.equal(noKey.status, 2);
+      assert.match(noKey.stderr, /--token-env LOAD_CLI_UNSET_KEY: \$LOAD_CLI_UNSET_KEY is not set/);
+    } finally {
+      await reference.close();
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  },
+);
 
 test('load --surface local against the embedded reference starts it on REFERENCE_PORT; a busy REFERENCE_PORT is refused naming it', async () => {
   const cwd = project();

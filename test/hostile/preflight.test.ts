@@ -97,40 +97,44 @@ test('a busy reference port: "port N is in use; set REFERENCE_PORT", not Playwri
   }
 });
 
-test('a target that answers the probe, then stalls on every API path: verdict error within a minute, headed by the path that hung; the tests after the breaker opens end at once', async () => {
-  const run = await timed({
-    args: [
-      '--project=v2-local',
-      'specs/v2/errors.spec.ts',
-      'specs/v2/assets.spec.ts',
-      'specs/v2/asset-ids.property.spec.ts',
-    ],
-    env: { TARGET_SURFACE: 'local', TARGET_BASE_URL: hostile.url('apihang') },
-  });
-  assert.ok(run.wallMs < 60_000, `took ${run.wallMs} ms`);
-  assert.notEqual(run.exitCode, 0);
-  assert.equal(
-    run.report.summary.verdict,
-    'error',
-    `only errors: the server broke no rule (${run.report.summary.reason})`,
-  );
-  assert.match(
-    run.report.summary.reason ?? '',
-    /^target stopped answering at (GET|POST|HEAD|DELETE) \/apihang\/api\/v2\/\S*; \d+ rules could not be judged$/,
-  );
-  assert.ok(
-    run.report.tests.skipped > run.report.tests.failed,
-    `the tests after the breaker opened end before a worker is spent: ${JSON.stringify(run.report.tests)}`,
-  );
-  assert.doesNotMatch(
-    run.output,
-    /Property falsified|Counterexample/,
-    'a stall inside a property is no counterexample',
-  );
-  assert.deepEqual(failedRules(run.report), []);
-  const reasons = run.report.rules
-    .map((r) => r.results.local?.reason ?? '')
-    .filter((r) => r.includes('target stopped answering at'));
-  assert.ok(reasons.length > 0, run.output.slice(-2000));
-  assert.match(reasons[0], /target stopped answering at (GET|POST|HEAD|DELETE) \/apihang\/api\/v2\//);
-});
+test(
+  'a target that answers the probe, then stalls on every API path: verdict error within a minute, ' +
+    'headed by the path that hung; the tests after the breaker opens end at once',
+  async () => {
+    const run = await timed({
+      args: [
+        '--project=v2-local',
+        'specs/v2/errors.spec.ts',
+        'specs/v2/assets.spec.ts',
+        'specs/v2/asset-ids.property.spec.ts',
+      ],
+      env: { TARGET_SURFACE: 'local', TARGET_BASE_URL: hostile.url('apihang') },
+    });
+    assert.ok(run.wallMs < 60_000, `took ${run.wallMs} ms`);
+    assert.notEqual(run.exitCode, 0);
+    assert.equal(
+      run.report.summary.verdict,
+      'error',
+      `only errors: the server broke no rule (${run.report.summary.reason})`,
+    );
+    assert.match(
+      run.report.summary.reason ?? '',
+      /^target stopped answering at (GET|POST|HEAD|DELETE) \/apihang\/api\/v2\/\S*; \d+ rules could not be judged$/,
+    );
+    assert.ok(
+      run.report.tests.skipped > run.report.tests.failed,
+      `the tests after the breaker opened end before a worker is spent: ${JSON.stringify(run.report.tests)}`,
+    );
+    assert.doesNotMatch(
+      run.output,
+      /Property falsified|Counterexample/,
+      'a stall inside a property is no counterexample',
+    );
+    assert.deepEqual(failedRules(run.report), []);
+    const reasons = run.report.rules
+      .map((r) => r.results.local?.reason ?? '')
+      .filter((r) => r.includes('target stopped answering at'));
+    assert.ok(reasons.length > 0, run.output.slice(-2000));
+    assert.match(reasons[0], /target stopped answering at (GET|POST|HEAD|DELETE) \/apihang\/api\/v2\//);
+  },
+);

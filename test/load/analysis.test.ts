@@ -185,62 +185,69 @@ function judgeOnly(family: 'v2' | 'router'): ApiClient {
   });
 }
 
-test('a 429 under load is judged by the contract and the always-on checks; v2 must say rate_limited with Retry-After, a router one rate_limited or concurrency_limit_exceeded, Retry-After judged only where sent', () => {
-  const router = judgeOnly('router');
-  const v2 = judgeOnly('v2');
-  const spend = {
-    'x-committed-spend-limit': '100',
-    'x-committed-spend-current': '10',
-    'x-committed-spend-remaining': '90',
-    'x-comfy-request-id': 'r1',
-    'content-type': 'application/json',
-  };
-  const routerBody = (type: string) => JSON.stringify({ detail: 'slow down', error_type: type });
-  const r429 = (headers: Record<string, string>, body: string) =>
-    judge429(router, 'router', '/v2/models', { status: 429, headers, body });
-  assert.equal(
-    r429({ 'retry-after': '1', 'x-comfy-error-type': 'rate_limited', ...spend }, routerBody('rate_limited')),
-    undefined,
-  );
-  assert.equal(
-    r429({ 'x-comfy-error-type': 'concurrency_limit_exceeded', ...spend }, routerBody('concurrency_limit_exceeded')),
-    undefined,
-    'the other bucket seed R pairs with 429',
-  );
-  // Seed R names the buckets a 429 carries (R:166, R:269): a rate-limit refusal under another name is not one a client knows.
-  assert.match(
-    r429({ 'retry-after': '2', 'x-comfy-error-type': 'brand_new_bucket', ...spend }, routerBody('brand_new_bucket')) ??
-      '',
-    /brand_new_bucket/,
-    'an unknown bucket is no rate-limit refusal',
-  );
-  assert.match(
-    r429(
-      { 'retry-after': '1', 'x-comfy-error-type': 'rate_limited', ...spend },
-      JSON.stringify({ error_type: 'rate_limited' }),
-    ) ?? '',
-    /detail/,
-  );
-  // Seed R lists no Retry-After on a router 429: one that is absent is accepted, one that is sent is judged.
-  assert.equal(r429({ 'x-comfy-error-type': 'rate_limited', ...spend }, routerBody('rate_limited')), undefined);
-  assert.match(
-    r429({ 'retry-after': 'soon', 'x-comfy-error-type': 'rate_limited', ...spend }, routerBody('rate_limited')) ?? '',
-    /Retry-After|integer/i,
-  );
-  const v2Body = (code: string) => JSON.stringify({ error: { code, message: 'slow down' } });
-  const json = { 'content-type': 'application/json' };
-  const id = '/api/v2/assets/0b6c0e4e-6f2b-4c1e-9b1a-1f2d3c4b5a69';
-  const v429 = (headers: Record<string, string>, body: string) =>
-    judge429(v2, 'v2', id, { status: 429, headers: { ...json, ...headers }, body });
-  assert.equal(v429({ 'retry-after': '3' }, v2Body('rate_limited')), undefined);
-  assert.match(
-    v429({ 'retry-after': '3' }, v2Body('queue_full')) ?? '',
-    /not rate_limited/,
-    'the rate limit is refused as rate_limited',
-  );
-  assert.match(v429({ 'retry-after': '1.5' }, v2Body('rate_limited')) ?? '', /integer/);
-  assert.match(
-    v429({ 'retry-after': '1' }, JSON.stringify({ code: 'rate_limited', message: 'x' })) ?? '',
-    /V2\.ERR\.ENVELOPE/,
-  );
-});
+test(
+  'a 429 under load is judged by the contract and the always-on checks; v2 must say rate_limited ' +
+    'with Retry-After, a router one rate_limited or concurrency_limit_exceeded, Retry-After judged ' +
+    'only where sent',
+  () => {
+    const router = judgeOnly('router');
+    const v2 = judgeOnly('v2');
+    const spend = {
+      'x-committed-spend-limit': '100',
+      'x-committed-spend-current': '10',
+      'x-committed-spend-remaining': '90',
+      'x-comfy-request-id': 'r1',
+      'content-type': 'application/json',
+    };
+    const routerBody = (type: string) => JSON.stringify({ detail: 'slow down', error_type: type });
+    const r429 = (headers: Record<string, string>, body: string) =>
+      judge429(router, 'router', '/v2/models', { status: 429, headers, body });
+    assert.equal(
+      r429({ 'retry-after': '1', 'x-comfy-error-type': 'rate_limited', ...spend }, routerBody('rate_limited')),
+      undefined,
+    );
+    assert.equal(
+      r429({ 'x-comfy-error-type': 'concurrency_limit_exceeded', ...spend }, routerBody('concurrency_limit_exceeded')),
+      undefined,
+      'the other bucket seed R pairs with 429',
+    );
+    // Seed R names the buckets a 429 carries (R:166, R:269): a rate-limit refusal under another name is not one a client knows.
+    assert.match(
+      r429(
+        { 'retry-after': '2', 'x-comfy-error-type': 'brand_new_bucket', ...spend },
+        routerBody('brand_new_bucket'),
+      ) ?? '',
+      /brand_new_bucket/,
+      'an unknown bucket is no rate-limit refusal',
+    );
+    assert.match(
+      r429(
+        { 'retry-after': '1', 'x-comfy-error-type': 'rate_limited', ...spend },
+        JSON.stringify({ error_type: 'rate_limited' }),
+      ) ?? '',
+      /detail/,
+    );
+    // Seed R lists no Retry-After on a router 429: one that is absent is accepted, one that is sent is judged.
+    assert.equal(r429({ 'x-comfy-error-type': 'rate_limited', ...spend }, routerBody('rate_limited')), undefined);
+    assert.match(
+      r429({ 'retry-after': 'soon', 'x-comfy-error-type': 'rate_limited', ...spend }, routerBody('rate_limited')) ?? '',
+      /Retry-After|integer/i,
+    );
+    const v2Body = (code: string) => JSON.stringify({ error: { code, message: 'slow down' } });
+    const json = { 'content-type': 'application/json' };
+    const id = '/api/v2/assets/0b6c0e4e-6f2b-4c1e-9b1a-1f2d3c4b5a69';
+    const v429 = (headers: Record<string, string>, body: string) =>
+      judge429(v2, 'v2', id, { status: 429, headers: { ...json, ...headers }, body });
+    assert.equal(v429({ 'retry-after': '3' }, v2Body('rate_limited')), undefined);
+    assert.match(
+      v429({ 'retry-after': '3' }, v2Body('queue_full')) ?? '',
+      /not rate_limited/,
+      'the rate limit is refused as rate_limited',
+    );
+    assert.match(v429({ 'retry-after': '1.5' }, v2Body('rate_limited')) ?? '', /integer/);
+    assert.match(
+      v429({ 'retry-after': '1' }, JSON.stringify({ code: 'rate_limited', message: 'x' })) ?? '',
+      /V2\.ERR\.ENVELOPE/,
+    );
+  },
+);

@@ -72,7 +72,9 @@ test('coordinated omission: against a server that stalls 1 s every 2.5 s, correc
     const corrected = summarizeHdr(r.corrected);
     const uncorrected = summarizeHdr(r.uncorrected);
     const c = r.counts;
-    const figures = `corrected p50 ${corrected.p50} p99 ${corrected.p99}; uncorrected p50 ${uncorrected.p50} p99 ${uncorrected.p99} max ${uncorrected.max}; late ${c.late}/${c.scheduled}`;
+    const figures =
+      `corrected p50 ${corrected.p50} p99 ${corrected.p99}; uncorrected p50 ${uncorrected.p50} ` +
+      `p99 ${uncorrected.p99} max ${uncorrected.max}; late ${c.late}/${c.scheduled}`;
     console.log(`# coordinated omission: ${figures}`);
     assert.equal(c.scheduled, 1500, 'every arrival of the schedule is counted');
     assert.equal(c.answered + c.failed + c.dropped + c.unfinished, c.scheduled, 'no arrival is skipped silently');
@@ -124,7 +126,9 @@ test('arrival spacing at 1000 req/s against bare node:http is measured, and its 
     const spacing = summarizeHdr(r.spacing);
     const loopP99 = loop.percentile(99) / 1e6;
     console.log(
-      `# arrival spacing at 1000 req/s: p50 ${spacing.p50} ms, p99 ${spacing.p99} ms, max ${spacing.max} ms; late ${r.counts.late}; event-loop delay p99 ${loopP99.toFixed(2)} ms; ${(100 * coreShare).toFixed(0)} % of a core`,
+      `# arrival spacing at 1000 req/s: p50 ${spacing.p50} ms, p99 ${spacing.p99} ms, max ` +
+        `${spacing.max} ms; late ${r.counts.late}; event-loop delay p99 ${loopP99.toFixed(2)} ms; ` +
+        `${(100 * coreShare).toFixed(0)} % of a core`,
     );
     assert.equal(r.counts.scheduled, 2000);
     assert.equal(spacing.count, r.counts.sent, 'every sent request has its deviation from the schedule');

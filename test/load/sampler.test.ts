@@ -83,18 +83,22 @@ test('a v2 job read without expires_at breaks a MUST rule: a violation', () => {
   assert.equal(s.kept[0]?.level, 'MUST');
 });
 
-test('under load, a v1 status answered with a status only SHOULD rules judge (201) leaves LOAD.CONTRACT.UNDER_LOAD held and the run passing, the departure reported', async () => {
-  // The reference's v1-status-created-201 fault breaks V1.CONTRACT.STATUS_DECLARED, a SHOULD rule.
-  const report = await smoke('v1-job-status', 'v1-status-created-201');
-  assert.equal(report.verdict, 'pass', JSON.stringify(report.checks));
-  assert.ok(
-    report.checks.every((c) => c.outcome === 'held'),
-    JSON.stringify(report.checks),
-  );
-  assert.equal(report.contract.violations, 0);
-  assert.ok((report.contract.should ?? 0) > 0, 'the departures are counted');
-  assert.ok(
-    report.notes.some((n) => n.startsWith('SHOULD:') && n.includes('V1.CONTRACT.STATUS_DECLARED')),
-    report.notes.join('\n'),
-  );
-});
+test(
+  'under load, a v1 status answered with a status only SHOULD rules judge (201) leaves ' +
+    'LOAD.CONTRACT.UNDER_LOAD held and the run passing, the departure reported',
+  async () => {
+    // The reference's v1-status-created-201 fault breaks V1.CONTRACT.STATUS_DECLARED, a SHOULD rule.
+    const report = await smoke('v1-job-status', 'v1-status-created-201');
+    assert.equal(report.verdict, 'pass', JSON.stringify(report.checks));
+    assert.ok(
+      report.checks.every((c) => c.outcome === 'held'),
+      JSON.stringify(report.checks),
+    );
+    assert.equal(report.contract.violations, 0);
+    assert.ok((report.contract.should ?? 0) > 0, 'the departures are counted');
+    assert.ok(
+      report.notes.some((n) => n.startsWith('SHOULD:') && n.includes('V1.CONTRACT.STATUS_DECLARED')),
+      report.notes.join('\n'),
+    );
+  },
+);

@@ -81,37 +81,41 @@ test("a team sets its own limits with --threshold: one on the same metric replac
   assert.equal(withUnit(undefined, 'ms'), 'not measured');
 });
 
-test('budgets are opt-in: a latency or error budget the profile suggests is reported as a figure and decides nothing; set with --threshold it decides', async () => {
-  const { failureSummary, thresholdOutcome } = await import('../../load/thresholds.ts');
-  const { verdictOfRun } = await import('../../load/engine/judge.ts');
-  const profile = ['p99<250', 'errors<0.1%', 'contract_violations==0', 'jobs_completed>0'].map(parseThreshold);
-  const slow = { p99: 400, errors: 0.5, contract_violations: 0, jobs_completed: 3 };
-  // Nobody set a budget: the p99 and error figures are reported, the run passes on its checks.
-  const nobody = evaluate(profile, slow, new Set());
-  assert.deepEqual(
-    nobody.map((t) => [t.expr, t.ok, t.decides]),
-    [
-      ['p99<250', false, false],
-      ['errors<0.1%', false, false],
-      ['contract_violations==0', true, true],
-      ['jobs_completed>0', true, true],
-    ],
-  );
-  assert.equal(
-    thresholdOutcome(nobody[0]),
-    "over the profile's suggested budget (a figure: no budget was set; --threshold sets one)",
-  );
-  assert.equal(failureSummary({ thresholds: nobody, checks: [] }), undefined);
-  assert.equal(verdictOfRun(false, profile, slow, [], new Set()).verdict, 'pass');
-  // A budget the team set decides the exit code.
-  const mine = evaluate(profile, slow, new Set(['p99<250']));
-  assert.deepEqual(
-    mine.map((t) => t.decides),
-    [true, false, true, true],
-  );
-  assert.equal(thresholdOutcome(mine[0]), 'over your threshold');
-  assert.equal(verdictOfRun(false, profile, slow, [], new Set(['p99<250'])).verdict, 'fail');
-  assert.match(failureSummary({ thresholds: mine, checks: [] })!, /your thresholds missed: p99<250/);
-  // A condition that is no budget (the run did work, nothing broke the contract) always decides.
-  assert.equal(verdictOfRun(false, profile, { ...slow, jobs_completed: 0 }, [], new Set()).verdict, 'fail');
-});
+test(
+  'budgets are opt-in: a latency or error budget the profile suggests is reported as a figure and ' +
+    'decides nothing; set with --threshold it decides',
+  async () => {
+    const { failureSummary, thresholdOutcome } = await import('../../load/thresholds.ts');
+    const { verdictOfRun } = await import('../../load/engine/judge.ts');
+    const profile = ['p99<250', 'errors<0.1%', 'contract_violations==0', 'jobs_completed>0'].map(parseThreshold);
+    const slow = { p99: 400, errors: 0.5, contract_violations: 0, jobs_completed: 3 };
+    // Nobody set a budget: the p99 and error figures are reported, the run passes on its checks.
+    const nobody = evaluate(profile, slow, new Set());
+    assert.deepEqual(
+      nobody.map((t) => [t.expr, t.ok, t.decides]),
+      [
+        ['p99<250', false, false],
+        ['errors<0.1%', false, false],
+        ['contract_violations==0', true, true],
+        ['jobs_completed>0', true, true],
+      ],
+    );
+    assert.equal(
+      thresholdOutcome(nobody[0]),
+      "over the profile's suggested budget (a figure: no budget was set; --threshold sets one)",
+    );
+    assert.equal(failureSummary({ thresholds: nobody, checks: [] }), undefined);
+    assert.equal(verdictOfRun(false, profile, slow, [], new Set()).verdict, 'pass');
+    // A budget the team set decides the exit code.
+    const mine = evaluate(profile, slow, new Set(['p99<250']));
+    assert.deepEqual(
+      mine.map((t) => t.decides),
+      [true, false, true, true],
+    );
+    assert.equal(thresholdOutcome(mine[0]), 'over your threshold');
+    assert.equal(verdictOfRun(false, profile, slow, [], new Set(['p99<250'])).verdict, 'fail');
+    assert.match(failureSummary({ thresholds: mine, checks: [] })!, /your thresholds missed: p99<250/);
+    // A condition that is no budget (the run did work, nothing broke the contract) always decides.
+    assert.equal(verdictOfRun(false, profile, { ...slow, jobs_completed: 0 }, [], new Set()).verdict, 'fail');
+  },
+);

@@ -104,21 +104,25 @@ test('a known bucket with a status its pairing does not allow breaks ROUTER.ERR.
   assert.deepEqual(errorTypeTable(contract).pairs.concurrency_limit_exceeded, [409, 429]);
 });
 
-test('pairings only public docs give are ROUTER.ERR.CODE_STATUS_PUBLIC (SHOULD), and a status whose seed condition names no bucket takes any under the seed', () => {
-  const bucket = (status: number, type: string, id: string, method = 'GET') =>
-    judge(id, res(status, err(type), { 'x-comfy-error-type': type }), method);
-  // The seed's 404 row names no bucket for an unknown queued request; public docs say request_not_found.
-  assert.deepEqual(bucket(404, 'request_not_found', 'getModelRequestStatus'), []);
-  assert.deepEqual(bucket(404, 'invalid_input', 'getModelRequestStatus'), ['ROUTER.ERR.CODE_STATUS_PUBLIC']);
-  // The seed's 500 names no bucket; public docs pair service_unavailable with 503 and internal_error with 500.
-  assert.deepEqual(bucket(500, 'internal_error', 'getModelSchema'), []);
-  assert.deepEqual(bucket(500, 'service_unavailable', 'getModelSchema'), ['ROUTER.ERR.CODE_STATUS_PUBLIC']);
-  // A bucket only public docs pair: never the MUST rule.
-  assert.deepEqual(bucket(503, 'internal_error', 'runModel', 'POST'), ['ROUTER.ERR.CODE_STATUS_PUBLIC']);
-  assert.deepEqual(bucket(504, 'provider_timeout', 'runModel', 'POST'), []);
-  assert.deepEqual(bucket(409, 'invalid_input', 'runModel', 'POST'), []);
-  assert.deepEqual(errorTypeTable(contract).publicPairs.request_not_found, [404]);
-});
+test(
+  'pairings only public docs give are ROUTER.ERR.CODE_STATUS_PUBLIC (SHOULD), and a status whose ' +
+    'seed condition names no bucket takes any under the seed',
+  () => {
+    const bucket = (status: number, type: string, id: string, method = 'GET') =>
+      judge(id, res(status, err(type), { 'x-comfy-error-type': type }), method);
+    // The seed's 404 row names no bucket for an unknown queued request; public docs say request_not_found.
+    assert.deepEqual(bucket(404, 'request_not_found', 'getModelRequestStatus'), []);
+    assert.deepEqual(bucket(404, 'invalid_input', 'getModelRequestStatus'), ['ROUTER.ERR.CODE_STATUS_PUBLIC']);
+    // The seed's 500 names no bucket; public docs pair service_unavailable with 503 and internal_error with 500.
+    assert.deepEqual(bucket(500, 'internal_error', 'getModelSchema'), []);
+    assert.deepEqual(bucket(500, 'service_unavailable', 'getModelSchema'), ['ROUTER.ERR.CODE_STATUS_PUBLIC']);
+    // A bucket only public docs pair: never the MUST rule.
+    assert.deepEqual(bucket(503, 'internal_error', 'runModel', 'POST'), ['ROUTER.ERR.CODE_STATUS_PUBLIC']);
+    assert.deepEqual(bucket(504, 'provider_timeout', 'runModel', 'POST'), []);
+    assert.deepEqual(bucket(409, 'invalid_input', 'runModel', 'POST'), []);
+    assert.deepEqual(errorTypeTable(contract).publicPairs.request_not_found, [404]);
+  },
+);
 
 test('a Retry-After that is not integer seconds breaks ROUTER.HEADER.RETRY_AFTER', () => {
   const body = { ...handle, status: 'IN_PROGRESS' };

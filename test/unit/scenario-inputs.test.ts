@@ -148,18 +148,22 @@ function problems(files: Array<{ file: string; text: string }>): string[] {
   for (const r of reads)
     if (!DECLARED.has(r.key))
       out.push(
-        `${r.at} reads scenario input ${r.key}, which lib/scenario-inputs.ts does not declare (add it to SCENARIO_INPUTS: name, type, what it unlocks, default)`,
+        `${r.at} reads scenario input ${r.key}, which lib/scenario-inputs.ts does not declare (add ` +
+          `it to SCENARIO_INPUTS: name, type, what it unlocks, default)`,
       );
   for (const c of computed) {
     for (const k of c.window) {
       if (!declared(k) && !(NOT_INPUTS[c.file] ?? []).includes(k))
         out.push(
-          `${c.at} reads a scenario input by a computed key; beside it, '${k}' is not a declared input (declare it, or list it in NOT_INPUTS if it is not an input)`,
+          `${c.at} reads a scenario input by a computed key; beside it, '${k}' is not a declared ` +
+            `input (declare it, or list it in NOT_INPUTS if it is not an input)`,
         );
     }
     if (!ACCESSORS.includes(c.file) && !c.window.some(declared)) {
       out.push(
-        `${c.at} reads a scenario input by a computed key with no literal key beside it: keep the keys it picks from within 8 lines, or register the file in ACCESSORS if it takes the key from its callers`,
+        `${c.at} reads a scenario input by a computed key with no literal key beside it: keep the ` +
+          `keys it picks from within 8 lines, or register the file in ACCESSORS if it takes the key ` +
+          `from its callers`,
       );
     }
   }

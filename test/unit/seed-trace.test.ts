@@ -135,23 +135,27 @@ test('the seed trace holds every statement of both seeds once, under its own sec
   assert.deepEqual(problems, []);
 });
 
-test("trace and catalog agree: every rule a statement names exists, every rule is named by a statement, and a rule's seed_refs are exactly the statements naming it", () => {
-  const rules = loadRules();
-  const trace = loadTrace();
-  const naming = new Map<string, Set<string>>();
-  for (const e of trace) for (const id of e.rules) naming.set(id, (naming.get(id) ?? new Set()).add(refKey(e)));
-  const unknown = [...naming.keys()].filter((id) => !rules.has(id));
-  assert.deepEqual(unknown, [], 'rules named in the trace that the catalog lacks');
-  const problems: string[] = [];
-  for (const rule of rules.values()) {
-    const fromTrace = [...(naming.get(rule.id) ?? [])].sort();
-    const fromRule = rule.seed_refs.map(refKey).sort();
-    if (fromTrace.length === 0) problems.push(`${rule.id}: no statement of the trace names it`);
-    else if (fromTrace.join() !== fromRule.join())
-      problems.push(`${rule.id}: seed_refs ${fromRule.join(' ')} but the trace names it at ${fromTrace.join(' ')}`);
-  }
-  assert.deepEqual(problems, []);
-});
+test(
+  'trace and catalog agree: every rule a statement names exists, every rule is named by a ' +
+    "statement, and a rule's seed_refs are exactly the statements naming it",
+  () => {
+    const rules = loadRules();
+    const trace = loadTrace();
+    const naming = new Map<string, Set<string>>();
+    for (const e of trace) for (const id of e.rules) naming.set(id, (naming.get(id) ?? new Set()).add(refKey(e)));
+    const unknown = [...naming.keys()].filter((id) => !rules.has(id));
+    assert.deepEqual(unknown, [], 'rules named in the trace that the catalog lacks');
+    const problems: string[] = [];
+    for (const rule of rules.values()) {
+      const fromTrace = [...(naming.get(rule.id) ?? [])].sort();
+      const fromRule = rule.seed_refs.map(refKey).sort();
+      if (fromTrace.length === 0) problems.push(`${rule.id}: no statement of the trace names it`);
+      else if (fromTrace.join() !== fromRule.join())
+        problems.push(`${rule.id}: seed_refs ${fromRule.join(' ')} but the trace names it at ${fromTrace.join(' ')}`);
+    }
+    assert.deepEqual(problems, []);
+  },
+);
 
 test('the trace format: exactly one of rules, untestable, gap or informative, with a reason; a paraphrase on every entry', () => {
   const ok = 'W:\n  Part:\n    - {at: "W:3:0123456789ab", says: x, rules: [V2.A]}\n';

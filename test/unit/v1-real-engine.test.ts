@@ -74,37 +74,45 @@ test('WS.ORDER: progress_state (a snapshot of node states) may come after execut
   );
 });
 
-test('WS.ORDER still fails a node running after the end, a node before execution_start, and two terminal messages; a stream without the final node-less executing is accepted (the seed says what it means, not that it comes)', () => {
-  assert.match(
-    broken(
-      order([
-        ...CACHED_OUTPUT.slice(0, 5),
-        msg('execution_success'),
-        msg('executing', { node: '4' }),
-        msg('executing', { node: null }),
-      ]),
-    ).join(' | '),
-    /after it|once execution finished/,
-  );
-  assert.match(
-    broken(
-      order([
-        msg('executing', { node: '1' }),
-        msg('execution_start'),
-        msg('executing', { node: null }),
-        msg('execution_success'),
-      ]),
-    ).join(' | '),
-    /before any node executes/,
-  );
-  assert.match(
-    broken(
-      order([...CACHED_OUTPUT, msg('execution_error', { exception_type: 'E', exception_message: 'm', traceback: [] })]),
-    ).join(' | '),
-    /exactly one/,
-  );
-  assert.deepEqual(broken(order(CACHED_OUTPUT.filter((m) => !(m.type === 'executing' && m.data.node == null)))), []);
-});
+test(
+  'WS.ORDER still fails a node running after the end, a node before execution_start, and two ' +
+    'terminal messages; a stream without the final node-less executing is accepted (the seed says ' +
+    'what it means, not that it comes)',
+  () => {
+    assert.match(
+      broken(
+        order([
+          ...CACHED_OUTPUT.slice(0, 5),
+          msg('execution_success'),
+          msg('executing', { node: '4' }),
+          msg('executing', { node: null }),
+        ]),
+      ).join(' | '),
+      /after it|once execution finished/,
+    );
+    assert.match(
+      broken(
+        order([
+          msg('executing', { node: '1' }),
+          msg('execution_start'),
+          msg('executing', { node: null }),
+          msg('execution_success'),
+        ]),
+      ).join(' | '),
+      /before any node executes/,
+    );
+    assert.match(
+      broken(
+        order([
+          ...CACHED_OUTPUT,
+          msg('execution_error', { exception_type: 'E', exception_message: 'm', traceback: [] }),
+        ]),
+      ).join(' | '),
+      /exactly one/,
+    );
+    assert.deepEqual(broken(order(CACHED_OUTPUT.filter((m) => !(m.type === 'executing' && m.data.node == null)))), []);
+  },
+);
 
 const v1 = loadContract('cloud-v1.openapi.yaml', 'Comfy', 'V1');
 const response = (status: number, body: string, contentType?: string): HttpResponse => ({
@@ -145,41 +153,49 @@ test('V1.OBJECT_INFO: display_name null (about 100 of 359 core classes on the re
   );
 });
 
-test('V1 error answers: an empty body (a missing file on /api/view, a bad upload) is accepted; a body sent is judged at SHOULD against the documented shape', () => {
-  assert.deepEqual(findings('viewFile', 'GET', response(404, '')), []);
-  assert.deepEqual(findings('uploadImage', 'POST', response(400, '')), []);
-  assert.deepEqual(
-    findings(
-      'uploadImage',
-      'POST',
-      response(400, JSON.stringify({ code: 'invalid_request', message: 'no image' }), 'application/json'),
-    ),
-    [],
-  );
-  assert.deepEqual(findings('viewFile', 'GET', response(404, 'Not Found', 'text/plain')), ['V1.CONTRACT.ERROR_BODY']);
-  assert.deepEqual(findings('uploadImage', 'POST', response(400, JSON.stringify({ code: 7 }), 'application/json')), [
-    'V1.CONTRACT.ERROR_BODY',
-  ]);
-  // A status the public documents do not give is reported under the SHOULD status rule.
-  assert.deepEqual(findings('viewFile', 'GET', response(418, '')), ['V1.CONTRACT.STATUS_DECLARED']);
-});
+test(
+  'V1 error answers: an empty body (a missing file on /api/view, a bad upload) is accepted; a body ' +
+    'sent is judged at SHOULD against the documented shape',
+  () => {
+    assert.deepEqual(findings('viewFile', 'GET', response(404, '')), []);
+    assert.deepEqual(findings('uploadImage', 'POST', response(400, '')), []);
+    assert.deepEqual(
+      findings(
+        'uploadImage',
+        'POST',
+        response(400, JSON.stringify({ code: 'invalid_request', message: 'no image' }), 'application/json'),
+      ),
+      [],
+    );
+    assert.deepEqual(findings('viewFile', 'GET', response(404, 'Not Found', 'text/plain')), ['V1.CONTRACT.ERROR_BODY']);
+    assert.deepEqual(findings('uploadImage', 'POST', response(400, JSON.stringify({ code: 7 }), 'application/json')), [
+      'V1.CONTRACT.ERROR_BODY',
+    ]);
+    // A status the public documents do not give is reported under the SHOULD status rule.
+    assert.deepEqual(findings('viewFile', 'GET', response(418, '')), ['V1.CONTRACT.STATUS_DECLARED']);
+  },
+);
 
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]);
 
-test('previews: type 1 (a client without feature_flags) and type 4 with metadata including image_type (a client that announced it) both decode and pass', () => {
-  const plain = decodeFrame(encodeFrame({ kind: 'preview', imageType: 2, image: PNG }));
-  assert.ok(plain.frame_type === 1 && judgeFrame(plain) === undefined);
-  const metadata = {
-    node_id: '3',
-    display_node_id: '3',
-    real_node_id: '3',
-    prompt_id: P,
-    parent_node_id: null,
-    image_type: 'image/png',
-  };
-  const rich = decodeFrame(encodeFrame({ kind: 'preview_with_metadata', metadata, image: PNG }));
-  assert.ok(rich.frame_type === 4 && judgeFrame(rich) === undefined);
-});
+test(
+  'previews: type 1 (a client without feature_flags) and type 4 with metadata including image_type ' +
+    '(a client that announced it) both decode and pass',
+  () => {
+    const plain = decodeFrame(encodeFrame({ kind: 'preview', imageType: 2, image: PNG }));
+    assert.ok(plain.frame_type === 1 && judgeFrame(plain) === undefined);
+    const metadata = {
+      node_id: '3',
+      display_node_id: '3',
+      real_node_id: '3',
+      prompt_id: P,
+      parent_node_id: null,
+      image_type: 'image/png',
+    };
+    const rich = decodeFrame(encodeFrame({ kind: 'preview_with_metadata', metadata, image: PNG }));
+    assert.ok(rich.frame_type === 4 && judgeFrame(rich) === undefined);
+  },
+);
 
 test('V1.PROMPT.PARALLEL_QUEUE: prompts timed on the stream; strictly one at a time reads 1, three at once reads 3', () => {
   const ids = ['a', 'b', 'c', 'd'];

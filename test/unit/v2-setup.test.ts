@@ -88,7 +88,9 @@ test("a submit refused for a class the suite chose names that class's scenario i
 
 test('the event stream parser reads status frames and names the malformed ones', () => {
   const frames = parseSse(
-    'event: status\ndata: {"status":"queued"}\n\n: comment\nevent: progress\ndata: {"value":0.5}\n\nevent: status\ndata: {"state":"running"}\n\nevent: status\r\ndata: {"status":"succeeded"}\r\n\r\n',
+    'event: status\ndata: {"status":"queued"}\n\n: comment\nevent: progress\ndata: ' +
+      '{"value":0.5}\n\nevent: status\ndata: {"state":"running"}\n\nevent: status\r\ndata: ' +
+      '{"status":"succeeded"}\r\n\r\n',
   );
   const { statuses, malformed } = statusesOf(frames);
   assert.deepEqual(statuses, ['queued', 'succeeded']);

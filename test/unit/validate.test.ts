@@ -199,20 +199,24 @@ test('an output entry without url_expires_at, or with its url under another name
   ]);
 });
 
-test('a cancel answering 202, a submit answering 200 and a delete answering 200 break V2.CONTRACT.DOCUMENTED (statuses only the public documents give), and the body is still judged', () => {
-  assert.deepEqual(judge('cancelJob', res(200, job), 'POST'), []);
-  assert.deepEqual(judge('cancelJob', res(202, job), 'POST'), ['V2.CONTRACT.DOCUMENTED']);
-  assert.deepEqual(judge('postJobs', res(200, job), 'POST'), ['V2.CONTRACT.DOCUMENTED']);
-  const { expires_at: _, ...noExpiry } = job;
-  assert.deepEqual(judge('postJobs', res(200, noExpiry), 'POST'), ['V2.CONTRACT.DOCUMENTED', 'V2.JOB.FIELDS']);
-  assert.deepEqual(judge('deleteAsset', res(200, { deleted: true, id: asset.id }), 'DELETE'), [
-    'V2.CONTRACT.DOCUMENTED',
-  ]);
-  // An operation the seed shows keeps its statuses at MUST.
-  assert.deepEqual(judge('getAsset', res(418, { error: { code: 'teapot', message: 'x' } })), [
-    'V2.CONTRACT.STATUS_DECLARED',
-  ]);
-});
+test(
+  'a cancel answering 202, a submit answering 200 and a delete answering 200 break ' +
+    'V2.CONTRACT.DOCUMENTED (statuses only the public documents give), and the body is still judged',
+  () => {
+    assert.deepEqual(judge('cancelJob', res(200, job), 'POST'), []);
+    assert.deepEqual(judge('cancelJob', res(202, job), 'POST'), ['V2.CONTRACT.DOCUMENTED']);
+    assert.deepEqual(judge('postJobs', res(200, job), 'POST'), ['V2.CONTRACT.DOCUMENTED']);
+    const { expires_at: _, ...noExpiry } = job;
+    assert.deepEqual(judge('postJobs', res(200, noExpiry), 'POST'), ['V2.CONTRACT.DOCUMENTED', 'V2.JOB.FIELDS']);
+    assert.deepEqual(judge('deleteAsset', res(200, { deleted: true, id: asset.id }), 'DELETE'), [
+      'V2.CONTRACT.DOCUMENTED',
+    ]);
+    // An operation the seed shows keeps its statuses at MUST.
+    assert.deepEqual(judge('getAsset', res(418, { error: { code: 'teapot', message: 'x' } })), [
+      'V2.CONTRACT.STATUS_DECLARED',
+    ]);
+  },
+);
 
 test('a job record whose urls (a public-docs member) are missing breaks only V2.JOB.FIELDS_DOCUMENTED, not V2.JOB.FIELDS', () => {
   const { urls: _, ...noUrls } = job;
@@ -220,39 +224,47 @@ test('a job record whose urls (a public-docs member) are missing breaks only V2.
   assert.deepEqual(judge('getJob', res(200, { ...job, urls: { self: job.urls.self } })), []);
 });
 
-test('a job workflow read (public docs) whose graph is a JSON string breaks V2.CONTRACT.DOCUMENTED; a deployment workflow read sent as text/plain breaks V2.CONTRACT.BODY', () => {
-  const graph = { '1': { class_type: 'EmptyImage', inputs: {} } };
-  assert.deepEqual(judge('getJobWorkflow', res(200, { workflow: graph, format: 'api' })), []);
-  assert.deepEqual(judge('getJobWorkflow', res(200, { workflow: JSON.stringify(graph), format: 'api' })), [
-    'V2.CONTRACT.DOCUMENTED',
-  ]);
-  assert.deepEqual(judge('getDeploymentWorkflow', res(200, graph)), []);
-  assert.deepEqual(judge('getDeploymentWorkflow', res(200, graph, { 'content-type': 'text/plain; charset=utf-8' })), [
-    'V2.CONTRACT.BODY',
-  ]);
-});
+test(
+  'a job workflow read (public docs) whose graph is a JSON string breaks V2.CONTRACT.DOCUMENTED; a ' +
+    'deployment workflow read sent as text/plain breaks V2.CONTRACT.BODY',
+  () => {
+    const graph = { '1': { class_type: 'EmptyImage', inputs: {} } };
+    assert.deepEqual(judge('getJobWorkflow', res(200, { workflow: graph, format: 'api' })), []);
+    assert.deepEqual(judge('getJobWorkflow', res(200, { workflow: JSON.stringify(graph), format: 'api' })), [
+      'V2.CONTRACT.DOCUMENTED',
+    ]);
+    assert.deepEqual(judge('getDeploymentWorkflow', res(200, graph)), []);
+    assert.deepEqual(judge('getDeploymentWorkflow', res(200, graph, { 'content-type': 'text/plain; charset=utf-8' })), [
+      'V2.CONTRACT.BODY',
+    ]);
+  },
+);
 
-test("a nested component's rule is evidence only where the body holds it: a 404 envelope is no evidence for the node-error rule, a 422 with node errors is", () => {
-  const held = (id: string, r: HttpResponse, method = 'GET') => validateResponse(op(id), method, r).checked;
-  assert.ok(
-    !held('getAsset', res(404, { error: { code: 'not_found', message: 'no such asset' } })).includes(
-      'V2.ERR.NODE_ERRORS_DETAILS',
-    ),
-  );
-  const refusal = {
-    error: {
-      code: 'invalid_workflow',
-      message: 'x',
-      details: {
-        node_errors: {
-          '3': {
-            errors: [{ type: 'value_not_in_list', message: 'm', details: '', extra_info: {} }],
-            class_type: 'KSampler',
-            dependent_outputs: [],
+test(
+  "a nested component's rule is evidence only where the body holds it: a 404 envelope is no " +
+    'evidence for the node-error rule, a 422 with node errors is',
+  () => {
+    const held = (id: string, r: HttpResponse, method = 'GET') => validateResponse(op(id), method, r).checked;
+    assert.ok(
+      !held('getAsset', res(404, { error: { code: 'not_found', message: 'no such asset' } })).includes(
+        'V2.ERR.NODE_ERRORS_DETAILS',
+      ),
+    );
+    const refusal = {
+      error: {
+        code: 'invalid_workflow',
+        message: 'x',
+        details: {
+          node_errors: {
+            '3': {
+              errors: [{ type: 'value_not_in_list', message: 'm', details: '', extra_info: {} }],
+              class_type: 'KSampler',
+              dependent_outputs: [],
+            },
           },
         },
       },
-    },
-  };
-  assert.ok(held('postJobs', res(422, refusal), 'POST').includes('V2.ERR.NODE_ERRORS_DETAILS'));
-});
+    };
+    assert.ok(held('postJobs', res(422, refusal), 'POST').includes('V2.ERR.NODE_ERRORS_DETAILS'));
+  },
+);
