@@ -11,7 +11,7 @@ import path from 'node:path';
 import { runConfig } from './config/env.ts';
 
 /** Consecutive timeouts on one origin that open its breaker (CONFORMANCE_CIRCUIT_TIMEOUTS). */
-export const CIRCUIT_TIMEOUTS = runConfig().bounds.circuitTimeouts;
+export const circuitTimeouts = (): number => runConfig().bounds.circuitTimeouts;
 
 const memory = new Map<string, { timeouts: number; open?: string }>();
 
@@ -39,7 +39,7 @@ export function openReason(origin: string): string | undefined {
   const file = path.join(d, `${key(origin)}.open`);
   if (!existsSync(file)) return undefined;
   const reason = readFileSync(file, 'utf8');
-  memory.set(origin, { timeouts: CIRCUIT_TIMEOUTS, open: reason });
+  memory.set(origin, { timeouts: circuitTimeouts(), open: reason });
   return reason;
 }
 
@@ -64,7 +64,7 @@ export function timedOut(origin: string, where: string, timeoutMs: number): stri
     appendFileSync(file, `${where}\n`);
     count = readFileSync(file, 'utf8').split('\n').filter(Boolean).length;
   }
-  if (count < CIRCUIT_TIMEOUTS) return undefined;
+  if (count < circuitTimeouts()) return undefined;
   const reason = `${CIRCUIT_OPEN}${where} (${count} exchanges in a row with ${origin} got no answer within ${timeoutMs} ms)`;
   m.open = reason;
   if (d) writeFileSync(path.join(d, `${key(origin)}.open`), reason);

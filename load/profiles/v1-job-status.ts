@@ -5,7 +5,7 @@
 // to wait without failing on its absence. A target without the v1 routes is skipped.
 import { send, type HttpResponse } from '../../lib/http.ts';
 import { slowWorkflow, v1Classes } from '../../lib/v1/workflows.ts';
-import { pollUntil, JOB_DEADLINE_MS } from '../../lib/time.ts';
+import { pollUntil, jobDeadlineMs } from '../../lib/time.ts';
 import { SuiteError } from '../../lib/violations.ts';
 import type { CheckResult, Profile } from '../types.ts';
 import { loadCheck } from '../checks.ts';
@@ -111,12 +111,12 @@ export const v1JobStatus: Profile = {
         const status = res.status >= 200 && res.status < 300 ? statusOf(res.body.toString('utf8')) : undefined;
         return typeof status === 'string' && TERMINAL.has(status) ? status : undefined;
       },
-      { deadlineMs: JOB_DEADLINE_MS, intervalMs: 250 },
+      { deadlineMs: jobDeadlineMs(), intervalMs: 250 },
     );
     if (firstEnd === undefined)
       throw new SuiteError(
         `v1-job-status: the first prompt (${firstId}) did not finish within ` +
-          `${JOB_DEADLINE_MS / 1000} s before the measured phase: the account's slots stayed taken by ` +
+          `${jobDeadlineMs() / 1000} s before the measured phase: the account's slots stayed taken by ` +
           `earlier work (concurrency_limit ${limit ?? 'not declared'})`,
       );
     const ledger = new RetryAfterLedger();

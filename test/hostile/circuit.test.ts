@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { send } from '../../lib/http.ts';
-import { CIRCUIT_TIMEOUTS, resetCircuit } from '../../lib/circuit.ts';
+import { circuitTimeouts, resetCircuit } from '../../lib/circuit.ts';
 import { SuiteError } from '../../lib/violations.ts';
 import { resetRunConfig } from '../../lib/config/index.ts';
 import { startHostileServer, type HostileServer } from '../support/hostile-server.ts';
@@ -20,11 +20,11 @@ after(() => hostile.close());
 const get = (url: string, timeoutMs: number) =>
   send({ method: 'GET', url, headers: {}, timeoutMs, maxBodyBytes: 1024 });
 
-test(`after ${CIRCUIT_TIMEOUTS} timeouts in a row the origin's breaker opens: the next exchange ends at once, naming where the target stopped`, async () => {
+test(`after ${circuitTimeouts()} timeouts in a row the origin's breaker opens: the next exchange ends at once, naming where the target stopped`, async () => {
   process.env.CONFORMANCE_CIRCUIT_DIR = mkdtempSync(path.join(os.tmpdir(), 'circuit-'));
   resetRunConfig();
   resetCircuit();
-  for (let i = 0; i < CIRCUIT_TIMEOUTS; i++)
+  for (let i = 0; i < circuitTimeouts(); i++)
     await assert.rejects(get(hostile.url('hang', `/api/v2/jobs/${i}`), 200), SuiteError);
   const hitsBefore = hostile.hits.get('hang') ?? 0;
   const started = Date.now();
@@ -48,7 +48,7 @@ test(`after ${CIRCUIT_TIMEOUTS} timeouts in a row the origin's breaker opens: th
 
 test('an answer between timeouts starts the count again: a slow endpoint here and there never opens the breaker', async () => {
   resetCircuit();
-  for (let i = 0; i < CIRCUIT_TIMEOUTS * 2; i++) {
+  for (let i = 0; i < circuitTimeouts() * 2; i++) {
     await assert.rejects(get(hostile.url('hang'), 100), /no response within 100 ms/);
     // Any status is an answer; the hostile server's unknown behaviour answers 404.
     assert.equal((await get(`${hostile.origin}/alive`, 2000)).status, 404);

@@ -22,7 +22,7 @@ import { check, checkStatus, ensure, notJudged, step } from '../../check.ts';
 import { uniquePng } from '../../data/png.ts';
 import { assetReference, emptyImageWorkflow, invertWorkflow, slowWorkflow } from '../../data/workflows.ts';
 import { ModelCommand, type Phase } from '../../model-run.ts';
-import { honourRetryAfter, jobBound, JOB_DEADLINE_MS, JOB_DEADLINE_VAR } from '../../time.ts';
+import { honourRetryAfter, jobBound, jobDeadlineMs, JOB_DEADLINE_VAR } from '../../time.ts';
 import { SuiteCountBound, SuiteError } from '../../violations.ts';
 import {
   blake3Of,
@@ -461,7 +461,7 @@ function observe(m: V2Model, r: V2Real, j: JobModel, rec: Job, res?: ApiResponse
 /** Reads the job (by its urls.self) until a terminal state, honouring Retry-After. */
 async function settle(m: V2Model, r: V2Real, j: JobModel, from: Job = j.record): Promise<Job> {
   const { terminal } = r.facts.states;
-  const end = Date.now() + JOB_DEADLINE_MS;
+  const end = Date.now() + jobDeadlineMs();
   let current = from;
   let last: ApiResponse | undefined;
   while (!terminal.has(current.status)) {
@@ -687,7 +687,7 @@ class Events extends ModelCommand<V2Model, V2Real> {
     r.trace.say(`read the event stream of ${jobName(m, j)} to its terminal status`);
     const read = {
       headers: { accept: 'text/event-stream' },
-      timeoutMs: JOB_DEADLINE_MS,
+      timeoutMs: jobDeadlineMs(),
       boundVariable: JOB_DEADLINE_VAR,
       readUntil: (body: Buffer) => reachedStatus(body, r.facts.states.terminal),
     };

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import type { Options } from '../../../fixtures/test.ts';
-import { JOB_DEADLINE_MS, retryAfterMaxMs } from '../../../lib/time.ts';
+import { jobDeadlineMs, retryAfterMaxMs } from '../../../lib/time.ts';
 import { PLAN_ENV, type Plan } from './plan.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -20,7 +20,7 @@ export default defineConfig<Options>({
   testDir: path.join(ROOT, 'specs'),
   fullyParallel: true,
   retries: 0,
-  timeout: Math.max(60_000, 2 * JOB_DEADLINE_MS + retryAfterMaxMs() + 15_000),
+  timeout: Math.max(60_000, 2 * jobDeadlineMs() + retryAfterMaxMs() + 15_000),
   // Ends the run in time for the reporter to write what did run (the caller's hard kill is later).
   ...(process.env.SELFTEST_GLOBAL_TIMEOUT_MS ? { globalTimeout: Number(process.env.SELFTEST_GLOBAL_TIMEOUT_MS) } : {}),
   outputDir: path.join(plan.workDir, 'test-results'),
