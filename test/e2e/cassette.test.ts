@@ -226,7 +226,9 @@ describe(
       writeFileSync(path.join(dir, 'cut.har'), JSON.stringify(cut));
       const watch = await watchPorts(portsOf(har));
       try {
-        const rep = await cli(['replay', 'cut.har', '--reports', 'cut'], {}, dir);
+        // As long a bound as the whole replay's: a loaded machine took over 240 s for this one.
+        const rep = await cli(['replay', 'cut.har', '--reports', 'cut'], {}, dir, 600_000);
+        assert.notEqual(rep.code, null, `the replay was stopped at the test's bound:\n${rep.output.slice(-2000)}`);
         const replayed = read(path.join(dir, 'cut', 'conformance.json'));
         assert.equal(watch.attempts(), 0, 'the replay connected to a recorded address');
         assert.deepEqual(replayed.summary.must_failed, [], rep.output.slice(-2000));
