@@ -15,7 +15,7 @@ type NodeErrors = Record<string, { class_type: string; errors: Array<{ type: str
  * missing asset (422 missing_asset).
  */
 export function fileNameFormRefusal(ctx: ReferenceContext, workflow: unknown, account: string): ApiError | undefined {
-  if (!ctx.isControl('asset-ref-file-name') || !isPlainObject(workflow)) return undefined;
+  if (!isPlainObject(workflow)) return undefined;
   const objects: NodeErrors = {};
   const missing: string[] = [];
   for (const [id, node] of Object.entries(workflow)) {
@@ -31,6 +31,9 @@ export function fileNameFormRefusal(ctx: ReferenceContext, workflow: unknown, ac
       };
     else if (typeof value === 'string' && ctx.assets.findOwnedByPath(account, value) === undefined) missing.push(value);
   }
+  // Asked only where the form decides the answer, so only tests naming an image consult it.
+  if ((Object.keys(objects).length === 0 && missing.length === 0) || !ctx.isControl('asset-ref-file-name'))
+    return undefined;
   if (Object.keys(objects).length > 0)
     return new ApiError('invalid_workflow', 'the workflow has invalid inputs', { details: { node_errors: objects } });
   if (missing.length > 0)
@@ -43,7 +46,7 @@ export function fileNameFormRefusal(ctx: ReferenceContext, workflow: unknown, ac
  * own name, required_input_missing (the seed's error types are those seen, W:66:2e4eea868945).
  */
 export function engineTypedRefusal(ctx: ReferenceContext, refusal: Refusal | undefined): Refusal | undefined {
-  if (!ctx.isControl('node-errors-engine-types') || refusal?.details?.node_errors === undefined) return refusal;
+  if (refusal?.details?.node_errors === undefined || !ctx.isControl('node-errors-engine-types')) return refusal;
   const nodeErrors = Object.fromEntries(
     Object.entries(refusal.details.node_errors).map(([id, entry]) => [
       id,
@@ -71,7 +74,8 @@ export function engineTypedRefusal(ctx: ReferenceContext, refusal: Refusal | und
  */
 export function unnamedClassesRefusal(ctx: ReferenceContext, refusal: Refusal | undefined): Refusal | undefined {
   const missing = refusal?.details?.unknown_node_classes;
-  if (!ctx.isControl('unknown-classes-unnamed') || refusal === undefined || missing === undefined) return refusal;
+  // Asked only of a refusal it could change, so only tests sending unknown classes consult it.
+  if (refusal === undefined || missing === undefined || !ctx.isControl('unknown-classes-unnamed')) return refusal;
   return {
     code: 'invalid_workflow',
     message: `Node '${missing[0]}' not found. The custom node may not be installed.`,

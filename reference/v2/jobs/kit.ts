@@ -58,9 +58,6 @@ export function engineNodeErrors(
 export function jobKit(ctx: ReferenceContext, guard: Guard, surface: JobSurface): JobKit {
   const { engine, jobs, assets } = ctx;
   const policy = ctx.policy.v2;
-  const labelsOffJobRead = ctx.isControl('job-read-without-labels');
-  // A control: the records embed no urls (the public documents' names; the seed names none).
-  const withoutUrls = ctx.isControl('job-without-urls');
 
   const ownJob = (request: FastifyRequest, id: string): { job: V2Job; state: JobState } => {
     const account = guard.requireAccount(request);
@@ -128,11 +125,15 @@ export function jobKit(ctx: ReferenceContext, guard: Guard, surface: JobSurface)
         execution_ms:
           state.startedAt === null || state.completedAt === null ? null : state.completedAt - state.startedAt,
       },
-      ...(withoutUrls ? {} : { urls: { self: mount, events: `${mount}/events`, cancel: `${mount}/cancel` } }),
+      // A control: the records embed no urls (the public documents' names; the seed names none).
+      // Asked per record, so only the tests that read jobs count as consulting it.
+      ...(ctx.isControl('job-without-urls')
+        ? {}
+        : { urls: { self: mount, events: `${mount}/events`, cancel: `${mount}/cancel` } }),
     };
     // A control leaves them off the job read (the seed's job record names no labels member);
     // they still show on the outputs' job_metadata.
-    if (job.labels !== undefined && !labelsOffJobRead) body.metadata = { ...job.labels };
+    if (job.labels !== undefined && !ctx.isControl('job-read-without-labels')) body.metadata = { ...job.labels };
     return body;
   };
 

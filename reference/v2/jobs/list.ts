@@ -14,11 +14,14 @@ const MAX_LIMIT = 100;
 export function registerJobListRoute(app: FastifyInstance, kit: JobKit): void {
   const { ctx, guard, surface, policy } = kit;
   const { engine, jobs } = ctx;
-  const cursors = new CursorCodec(ctx.isControl('job-list-plain-cursors'));
-  // The seed gives the job list no order: newest first (public docs), or oldest first under a control.
-  const oldestFirst = ctx.isControl('job-list-oldest-first');
+  const codecs = { signed: new CursorCodec(), plain: new CursorCodec(true) };
 
   app.get('/api/v2/jobs', { onRequest: guard.admit }, async (request, reply) => {
+    // Controls are asked per listing, not when the route is built, so only the tests that list
+    // jobs count as consulting them (the self-test runs a control on those alone).
+    const cursors = ctx.isControl('job-list-plain-cursors') ? codecs.plain : codecs.signed;
+    // The seed gives the job list no order: newest first (public docs), or oldest first under a control.
+    const oldestFirst = ctx.isControl('job-list-oldest-first');
     if (!surface.listing) throw new ApiError('not_implemented', 'this surface does not list jobs yet');
     const account = guard.requireAccount(request);
     if (accountTraits(account).upstreamFailure) throw upstreamError();
