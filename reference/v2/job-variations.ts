@@ -78,7 +78,7 @@ export function unnamedClassesRefusal(ctx: ReferenceContext, refusal: Refusal | 
   if (refusal === undefined || missing === undefined || !ctx.isControl('unknown-classes-unnamed')) return refusal;
   return {
     code: 'invalid_workflow',
-    message: `Node '${missing[0]}' not found. The custom node may not be installed.`,
+    message: `class ${missing[0]} is not installed on this engine`,
     details: { node_errors: {} },
   };
 }
