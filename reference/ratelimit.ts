@@ -21,29 +21,49 @@ interface Bucket {
   at: number;
 }
 
+/** The algorithms a control may put in place of the reference's own. */
+export type AlternativeKind = Exclude<LimiterKind, 'rolling-window'>;
+
 export class RateLimiter {
-  private readonly windows = new Map<string, Window>();
+  // Every algorithm keeps its own books on every request, so the one serving an answer has
+  // the state it would have had alone; only where their answers differ is it asked which serves.
+  private readonly rolling = new Map<string, Window>();
+  private readonly clock = new Map<string, Window>();
   private readonly buckets = new Map<string, Bucket>();
+  private readonly serves: (alternative: AlternativeKind) => boolean;
 
   constructor(
     private readonly allowanceOf: (account: string) => Allowance,
     private readonly now: () => number = Date.now,
-    private readonly kind: LimiterKind = 'rolling-window',
-  ) {}
+    /** A fixed algorithm, or a question asked where an alternative's answer differs from the rolling window's. */
+    kind: LimiterKind | ((alternative: AlternativeKind) => boolean) = 'rolling-window',
+  ) {
+    this.serves = typeof kind === 'function' ? kind : (alternative) => alternative === kind;
+  }
 
   take(account: string): LimitDecision {
     const allowance = this.allowanceOf(account);
-    return this.kind === 'token-bucket' ? this.fromBucket(account, allowance) : this.fromWindow(account, allowance);
+    const rolling = this.fromWindow(this.rolling, false, account, allowance);
+    const clock = this.fromWindow(this.clock, true, account, allowance);
+    const bucket = this.fromBucket(account, allowance);
+    if (!sameDecision(clock, rolling) && this.serves('clock-window')) return clock;
+    if (!sameDecision(bucket, rolling) && this.serves('token-bucket')) return bucket;
+    return rolling;
   }
 
   // A fixed window per account, predictable enough for tests to exhaust on purpose.
-  private fromWindow(account: string, { requests, windowSeconds }: Allowance): LimitDecision {
+  private fromWindow(
+    windows: Map<string, Window>,
+    aligned: boolean,
+    account: string,
+    { requests, windowSeconds }: Allowance,
+  ): LimitDecision {
     const windowMs = windowSeconds * 1000;
     const t = this.now();
-    let w = this.windows.get(account);
+    let w = windows.get(account);
     if (w === undefined || t - w.startedAt >= windowMs) {
-      w = { startedAt: this.kind === 'clock-window' ? t - (t % windowMs) : t, count: 0 };
-      this.windows.set(account, w);
+      w = { startedAt: aligned ? t - (t % windowMs) : t, count: 0 };
+      windows.set(account, w);
     }
     if (w.count < requests) {
       w.count += 1;
@@ -67,4 +87,8 @@ export class RateLimiter {
     }
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - b.tokens) / perMs / 1000)) };
   }
+}
+
+function sameDecision(a: LimitDecision, b: LimitDecision): boolean {
+  return a.allowed ? b.allowed : !b.allowed && a.retryAfterSeconds === b.retryAfterSeconds;
 }

@@ -27,15 +27,31 @@ export class V2Engine {
     private readonly assets: AssetStore,
     private readonly blobs: BlobStore,
     private readonly policy: EnginePolicy,
-    /** The engine-cached-work control: nodes that ran before finish at once, as a real engine's cache makes them. */
-    opts: { cacheWork?: boolean } = {},
+    /**
+     * The engine-cached-work control: nodes that ran before finish at once, as a real engine's
+     * cache makes them. Asked only when a job meets work the account already ran, the one
+     * place the control changes an answer.
+     */
+    opts: { cacheWork?: () => boolean } = {},
   ) {
+    const seen = new NodeCache();
+    const cacheWork = opts.cacheWork;
     // Asked when a prompt could start, so a fault installed through the policy is seen.
     this.executor = new Executor({
       host: this.host(),
       catalog: this.catalog,
       concurrencyFor: (account) => this.policy.runConcurrency(account),
-      ...(opts.cacheWork ? { nodeCache: new NodeCache() } : {}),
+      ...(cacheWork
+        ? {
+            nodeCache: {
+              cachedNodes: (account, workflow) => {
+                const hits = seen.cachedNodes(account, workflow);
+                return hits.length > 0 && cacheWork() ? hits : [];
+              },
+              remember: (account, workflow) => seen.remember(account, workflow),
+            },
+          }
+        : {}),
     });
   }
 

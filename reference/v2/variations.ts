@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ReferenceContext } from '../context.ts';
 import type { ControlName } from '../controls.ts';
-import type { LimiterKind } from '../ratelimit.ts';
+import type { AlternativeKind } from '../ratelimit.ts';
 
 /** The 401 message for a JWT bearer on a deployment that takes API keys only (seed W:157:0f28ce1fb567). */
 export function jwtRefusalMessage(ctx: ReferenceContext): string {
@@ -30,11 +30,21 @@ export function cloudJwtRefusal(ctx: ReferenceContext, keyPrefix: string): strin
  * path does. It serves no graph.
  */
 export function registerWorkflowPage(app: FastifyInstance, ctx: ReferenceContext): void {
-  if (!ctx.isControl('workflow-route-html')) return;
-  app.get('/workflow', async (_request, reply) =>
-    reply
-      .type('text/html; charset=utf-8')
-      .send('<!doctype html><html><head><title>Workflows</title></head><body><div id="app"></div></body></html>'),
+  // Asked when the read arrives: without the control the path is unrouted (the not-found answer).
+  app.get(
+    '/workflow',
+    {
+      onRequest: async (_request, reply) => {
+        if (!ctx.isControl('workflow-route-html')) {
+          reply.callNotFound();
+          return reply;
+        }
+      },
+    },
+    async (_request, reply) =>
+      reply
+        .type('text/html; charset=utf-8')
+        .send('<!doctype html><html><head><title>Workflows</title></head><body><div id="app"></div></body></html>'),
   );
 }
 
@@ -83,17 +93,15 @@ export function contentLocation(ctx: ReferenceContext, signedUrl: string, reques
 
 /**
  * Controls the v2 engine and request limiter are built with, before the surfaces exist
- * (reference/server.ts asks here): an engine that keeps a node cache, as real engines do,
- * and the same allowance spent by another algorithm (seed W names none).
+ * (reference/server.ts): an engine that keeps a node cache, as real engines do (asked when
+ * a job meets work its account already ran), and the same allowance spent by another
+ * algorithm (seed W names none; asked where that algorithm's answer differs).
  */
-export function v2EngineOptions(isControl: (name: ControlName) => boolean): { cacheWork: boolean } {
-  return { cacheWork: isControl('engine-cached-work') };
+export function v2EngineOptions(isControl: (name: ControlName) => boolean): { cacheWork: () => boolean } {
+  return { cacheWork: () => isControl('engine-cached-work') };
 }
 
-export function v2LimiterKind(isControl: (name: ControlName) => boolean): LimiterKind {
-  return isControl('rate-limit-clock-windows')
-    ? 'clock-window'
-    : isControl('rate-limit-token-bucket')
-      ? 'token-bucket'
-      : 'rolling-window';
+export function v2LimiterKind(isControl: (name: ControlName) => boolean): (alternative: AlternativeKind) => boolean {
+  return (alternative) =>
+    isControl(alternative === 'clock-window' ? 'rate-limit-clock-windows' : 'rate-limit-token-bucket');
 }

@@ -9,7 +9,7 @@ import { send, sendJson, type ModelParams, type RouteKit } from './kit.ts';
 import { textOf } from '../../../lib/values.ts';
 
 export function registerCatalogRoutes(app: FastifyInstance, kit: RouteKit): void {
-  const { state, policy, names } = kit;
+  const { state, policy } = kit;
   const { catalog } = state;
 
   // ---- GET /v2/models ----
@@ -38,7 +38,7 @@ export function registerCatalogRoutes(app: FastifyInstance, kit: RouteKit): void
     const hasMore = next < listed.length;
     const body: Record<string, unknown> = { data: page.map(kit.entryOf), has_more: hasMore };
     if (hasMore) body.next_cursor = policy.encodeCursor(state.cursors, next);
-    body[names.pageSize] = limit;
+    body[kit.names.pageSize] = limit;
     return sendJson(reply, 200, body);
   });
 
@@ -46,8 +46,8 @@ export function registerCatalogRoutes(app: FastifyInstance, kit: RouteKit): void
   app.get('/v2/models/:provider/:model', async (req, reply) => {
     const def = kit.resolveModel(req.params as ModelParams);
     const body = kit.entryOf(def);
-    if (def.authored) body[names.schemaUrl] = `${kit.publicOrigin()}/v2/models/${def.id}/openapi.json`;
-    body[names.alternates] = def.alternates.map((a) => shownProvider(state, a));
+    if (def.authored) body[kit.names.schemaUrl] = `${kit.publicOrigin()}/v2/models/${def.id}/openapi.json`;
+    body[kit.names.alternates] = def.alternates.map((a) => shownProvider(state, a));
     if (def.sunset !== undefined) body.sunset_date = def.sunset;
     return sendJson(reply, 200, body);
   });

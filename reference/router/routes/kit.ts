@@ -61,7 +61,6 @@ export interface RouteKit {
 
 export function routeKit(state: RouterState, principals: WeakMap<FastifyRequest, Principal>): RouteKit {
   const { catalog, policy } = state;
-  const names = memberNames(state);
   return {
     state,
     policy,
@@ -90,13 +89,19 @@ export function routeKit(state: RouterState, principals: WeakMap<FastifyRequest,
       if (policy.restricted(def)) throw new RouterError(403, 'forbidden', `this caller may not use ${def.id}`);
       return def;
     },
-    names,
-    entryOf: (def) => ({
-      [names.id]: def.id,
-      provider: def.provider,
-      model: def.model,
-      [names.billing]: { [names.chargesOnPolicyRejection]: def.chargesOnPolicyRejection },
-    }),
+    // Asked each time an answer names one (the router-renamed-members control).
+    get names() {
+      return memberNames(state);
+    },
+    entryOf(def) {
+      const names = memberNames(state);
+      return {
+        [names.id]: def.id,
+        provider: def.provider,
+        model: def.model,
+        [names.billing]: { [names.chargesOnPolicyRejection]: def.chargesOnPolicyRejection },
+      };
+    },
     publicOrigin: () => state.baseUrl().replace(/^http:/, 'https:'),
     queueUrls(def, id) {
       const root = `${state.baseUrl()}/v2/models/${def.id}/requests/${id}`;

@@ -17,8 +17,8 @@ export interface V1RouteKit {
   readonly auth: ReturnType<typeof v1Authenticate>;
   /** An onSend hook: under a control, the file routes' refusals go out with no body. */
   emptyRefusals(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown>;
-  /** The v1-renamed-classes control: the engine's core classes have names of their own. */
-  readonly renamed: boolean;
+  /** The v1-renamed-classes control, asked where a class name is read or written: the engine's core classes have names of their own. */
+  renamed(): boolean;
 }
 
 export function iso(ms: number | null): string | null {
@@ -37,6 +37,6 @@ export function v1RouteKit(ctx: ReferenceContext, jobs: V1Jobs): V1RouteKit {
     reply.header('content-length', '0');
     return '';
   };
-  const renamed = ctx.isControl('v1-renamed-classes');
+  const renamed = () => ctx.isControl('v1-renamed-classes');
   return { ctx, jobs, policy, files, auth, emptyRefusals, renamed };
 }

@@ -5,12 +5,12 @@ import { outwardClass } from '../class-names.ts';
 import type { V1RouteKit } from './kit.ts';
 
 export function registerObjectInfoRoute(app: FastifyInstance, kit: V1RouteKit): void {
-  const { ctx, files, auth, renamed } = kit;
+  const { ctx, files, auth } = kit;
   const { engine } = ctx;
   // A control: the node catalog answers callers without a key too (the seed does not say this
   // operation needs one; a local-engine-compatible route often does not), with no input files.
-  const openInfo = ctx.isControl('v1-object-info-open');
-  const keyless = (request: FastifyRequest): boolean => openInfo && request.headers['x-api-key'] === undefined;
+  const keyless = (request: FastifyRequest): boolean =>
+    request.headers['x-api-key'] === undefined && ctx.isControl('v1-object-info-open');
   app.get(
     '/api/object_info',
     { onRequest: async (request, reply) => (keyless(request) ? undefined : auth(request, reply)) },
@@ -19,7 +19,7 @@ export function registerObjectInfoRoute(app: FastifyInstance, kit: V1RouteKit): 
         inputFiles: keyless(request) ? [] : files.list(v1Account(request)),
       });
       // A control: an engine whose core classes have names of its own.
-      if (renamed)
+      if (kit.renamed())
         info = Object.fromEntries(
           Object.entries(info).map(([cls, node]) => [
             outwardClass(cls),

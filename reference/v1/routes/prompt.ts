@@ -32,7 +32,7 @@ function refusalBody(
 }
 
 export function registerPromptRoute(app: FastifyInstance, kit: V1RouteKit): void {
-  const { ctx, jobs, policy, auth, renamed } = kit;
+  const { ctx, jobs, policy, auth } = kit;
   const { engine } = ctx;
   let number = 0;
 
@@ -67,6 +67,7 @@ export function registerPromptRoute(app: FastifyInstance, kit: V1RouteKit): void
       });
     }
     // Under the v1-renamed-classes control the public names are unknown classes here, and the engine's own names run.
+    const renamed = kit.renamed();
     const hidden = renamed ? hiddenClassNodes(body.prompt as ApiWorkflow) : [];
     if (hidden.length > 0) {
       const nodeErrors = Object.fromEntries(
@@ -130,8 +131,9 @@ export function registerPromptRoute(app: FastifyInstance, kit: V1RouteKit): void
       ? { '1': { class_type: 'FailNode', inputs: { message: 'running workflows needs an active subscription' } } }
       : prompt;
     // A control: work the account already ran (the same node, the same inputs through every link) finishes at once from the cache.
-    if (ctx.isControl('engine-cached-work-instant'))
-      runs = withCachedWorkInstant(runs, new Set(jobs.cache.cachedNodes(account, prompt)));
+    const ranBefore = jobs.cache.cachedNodes(account, prompt);
+    if (ranBefore.length > 0 && ctx.isControl('engine-cached-work-instant'))
+      runs = withCachedWorkInstant(runs, new Set(ranBefore));
     engine.submit({ id, account, workflow: runs, ...(extraData ? { extraData } : {}) });
     return reply.send({ prompt_id: id, number: number++, node_errors: {} });
   });

@@ -10,8 +10,6 @@ import type { StreamKit } from './stream.ts';
 export function engineEvents(kit: StreamKit): (e: EngineEvent) => void {
   const { ctx, jobs, runs, queueRemaining, recipients, sendTo, message } = kit;
   const cache = jobs.cache;
-  // Under either caching control the stream reports the nodes the cache skipped.
-  const caching = ctx.isControl('ws-cached-nodes') || ctx.isControl('engine-cached-work-instant');
   const now = (): number => Date.now();
 
   const classOf = (job: V1Job, node: string | null): string | null =>
@@ -67,7 +65,12 @@ export function engineEvents(kit: StreamKit): (e: EngineEvent) => void {
         return;
       }
       case 'execution_cached': {
-        const nodes = caching ? cache.cachedNodes(job.account, job.workflow) : e.nodes;
+        // Under either caching control the stream reports the nodes the cache skipped (asked
+        // only when the account ran some of this work before).
+        const skipped = cache.cachedNodes(job.account, job.workflow);
+        const caching =
+          skipped.length > 0 && (ctx.isControl('ws-cached-nodes') || ctx.isControl('engine-cached-work-instant'));
+        const nodes = caching ? skipped : e.nodes;
         for (const n of nodes) run.cached.add(n);
         sendTo(to, message('execution_cached', { nodes, prompt_id, timestamp: now() }));
         return;

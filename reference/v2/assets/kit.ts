@@ -81,20 +81,24 @@ export function assetKit(ctx: ReferenceContext, guard: Guard, surface: AssetSurf
   };
   const moderation = new Moderation(blobs);
 
-  // Two controls read here, where a url is made: a signer that rounds its expiries up to the
-  // whole minute (the same url for a minute), and a proxy whose url carries a constant expiry
-  // (it has no signed URLs, seed W:79:36c2db9881b8).
-  const minuteSigner = ctx.isControl('signed-url-minute-expiry');
-  const constantProxyExpiry = ctx.isControl('proxy-constant-url-expiry');
+  // Two controls asked here, each time a url is made: a signer that rounds its expiries up
+  // to the whole minute (the same url for a minute), and a proxy whose url carries a constant
+  // expiry (it has no signed URLs, seed W:79:36c2db9881b8).
   const presentUrl = (
     rec: Pick<AssetRecord, 'id' | 'hex' | 'content_type'>,
     nowMs: number,
   ): { url: string; expiresAtMs: number } =>
     surface.signedUrls
-      ? signer.sign(rec.hex, rec.content_type, minuteSigner ? Math.ceil(nowMs / 60_000) * 60_000 : nowMs)
+      ? signer.sign(
+          rec.hex,
+          rec.content_type,
+          ctx.isControl('signed-url-minute-expiry') ? Math.ceil(nowMs / 60_000) * 60_000 : nowMs,
+        )
       : {
           url: `${surface.baseUrl()}/api/v2/assets/${rec.id}/content`,
-          expiresAtMs: constantProxyExpiry ? PROXY_CONSTANT_EXPIRY_MS : nowMs + PROXY_URL_LIFETIME_MS,
+          expiresAtMs: ctx.isControl('proxy-constant-url-expiry')
+            ? PROXY_CONSTANT_EXPIRY_MS
+            : nowMs + PROXY_URL_LIFETIME_MS,
         };
 
   // Re-referencing content may only push the deadline later, never earlier.
