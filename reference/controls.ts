@@ -54,6 +54,13 @@ export interface ControlInfo {
    * (test/e2e/controls.test.ts).
    */
   readonly scenario?: Readonly<Record<string, unknown>>;
+  /**
+   * Controls naming the same group are alternatives for one part of an answer (the limiter's
+   * algorithm, a node cache's reporting, the names of states, the messages that tell a run
+   * is under way, which together could leave it nothing to tell by): the self-test never
+   * runs two of them on one reference (test/support/control-stacks.ts).
+   */
+  readonly exclusive?: string;
 }
 
 export const CONTROLS = [
@@ -66,6 +73,7 @@ export const CONTROLS = [
   // Guided by the contracts: only v2 and v1 declare open status vocabularies (x-terminal-values).
   {
     name: 'unknown-in-flight-status',
+    exclusive: 'status-names',
     description:
       'open status vocabularies (x-terminal-values) report in-flight states under names the suite does not know',
     families: ['v2', 'v1'],
@@ -82,6 +90,7 @@ export const CONTROLS = [
   // (reference/v1/socket.ts and reference/v1/cache.ts; issue #12).
   {
     name: 'ws-cached-nodes',
+    exclusive: 'node-cache',
     description:
       'nodes whose inputs ran before are skipped as cached: listed in execution_cached, no executing, ' +
       'progress or previews; a cached output node still gets executed',
@@ -89,6 +98,7 @@ export const CONTROLS = [
   },
   {
     name: 'ws-final-executing-after-success',
+    exclusive: 'ws-run-messages',
     description: 'the final executing {node: null} is sent after the terminal message instead of before it',
     families: ['v1'],
   },
@@ -101,6 +111,7 @@ export const CONTROLS = [
   },
   {
     name: 'ws-no-final-executing',
+    exclusive: 'ws-run-messages',
     description: 'the stream never sends the final executing {node: null}; the terminal message alone ends a run',
     families: ['v1'],
   },
@@ -193,6 +204,7 @@ export const CONTROLS = [
   },
   {
     name: 'jwt-refusal-plain-words',
+    exclusive: 'jwt-refusal',
     description:
       'a serverless deployment refuses a JWT bearer 401 with a message that says so without the word "JWT" (session and OAuth tokens are not accepted)',
     families: ['v2'],
@@ -212,6 +224,7 @@ export const CONTROLS = [
   },
   {
     name: 'deployment-workflow-annotated',
+    exclusive: 'deployment-workflow',
     description:
       "a serverless deployment's GET /workflow carries an unknown top-level member beside the nodes, and a _meta member on every node",
     families: ['v2'],
@@ -258,6 +271,7 @@ export const CONTROLS = [
   },
   {
     name: 'ws-no-executing',
+    exclusive: 'ws-run-messages',
     description:
       'the v1 stream sends no executing message at all (neither per node nor the final one): ' +
       'execution_start, progress, executed and the terminal message tell the run',
@@ -280,6 +294,7 @@ export const CONTROLS = [
   // the deployment's workflow read, each run clean.
   {
     name: 'engine-cached-work',
+    exclusive: 'node-cache',
     description:
       'the v2 engine keeps a node cache, as real engines do: a node whose class and inputs ran in an ' +
       'earlier successful job of the account finishes at once (identical slow jobs take no time)',
@@ -311,6 +326,7 @@ export const CONTROLS = [
   },
   {
     name: 'v2-own-state-names',
+    exclusive: 'status-names',
     description:
       "v2 jobs name their states in the server's own words (waiting, working, stopping; done, error, " +
       'stopped, expired), and the run gives those names as scenario inputs job_terminal_states, ' +
@@ -325,6 +341,7 @@ export const CONTROLS = [
   },
   {
     name: 'deployment-workflow-history-form',
+    exclusive: 'deployment-workflow',
     description:
       "a serverless deployment's GET /workflow answers the engine's history entry, {prompt: [number, " +
       'prompt_id, graph, extra_data, output node ids]}, with the graph that ran inside it (the shape ' +
@@ -335,6 +352,7 @@ export const CONTROLS = [
   // Issue #29, v2 assets, auth, errors and load (engineer v2assets): readings of seed W the suite must not fail.
   {
     name: 'cloud-refuses-jwt',
+    exclusive: 'jwt-refusal',
     description:
       'the hosted cloud is configured not to take JWT bearers (W:157 makes it configuration): a ' +
       'session JWT or OAuth token is refused 401 with a message saying so',
@@ -344,6 +362,7 @@ export const CONTROLS = [
   },
   {
     name: 'rate-limit-clock-windows',
+    exclusive: 'v2-limiter',
     description:
       'the v2 request limiter spends each allowance in fixed windows aligned to the clock (each starts ' +
       'at a multiple of its length), not in windows opened by a first request',
@@ -352,6 +371,7 @@ export const CONTROLS = [
   },
   {
     name: 'rate-limit-token-bucket',
+    exclusive: 'v2-limiter',
     description:
       'the v2 request limiter is a token bucket of the allowance, refilled evenly over the window: admissions are spread out, with no window bursts',
     families: ['v2'],
@@ -374,6 +394,7 @@ export const CONTROLS = [
   // The router: readings seed R allows that the reference does not take (issue #21 §3, router items).
   {
     name: 'router-renamed-members',
+    exclusive: 'router-member-names',
     description:
       'the router names the members seed R does not show otherwise: model_id, billing_facts.charged_on_policy_rejection, page_size, schema_url, alternates',
     families: ['router'],
@@ -381,6 +402,7 @@ export const CONTROLS = [
   },
   {
     name: 'router-alternate-names',
+    exclusive: 'router-member-names',
     description:
       'the router lists and names the wavespeed alternate wavespeed-ai (the seed names none of the four), still taking the old spelling',
     families: ['router'],
@@ -505,17 +527,20 @@ export const CONTROLS = [
   },
   {
     name: 'ws-no-execution-start',
+    exclusive: 'ws-run-messages',
     description: 'the v1 stream never sends execution_start: node messages and the terminal message tell the run',
     families: ['v1'],
   },
   {
     name: 'ws-no-progress',
+    exclusive: 'ws-run-messages',
     description:
       'the v1 stream sends no progress and no progress_state messages: execution_start, executing, executed and the terminal message tell the run',
     families: ['v1'],
   },
   {
     name: 'engine-cached-work-instant',
+    exclusive: 'node-cache',
     description:
       'work the account already ran (the same node with the same inputs through every link) finishes ' +
       'at once from the cache: its slow node takes no time, and the stream lists it in ' +
@@ -570,12 +595,14 @@ export const CONTROLS = [
   },
   {
     name: 'router-quote-other-names',
+    exclusive: 'router-member-names',
     description:
       'quotes name the members seed R does not show otherwise: currency_code, model, provider_leg, min_cents and max_cents',
     families: ['router'],
   },
   {
     name: 'router-quote-open-vocabulary',
+    exclusive: 'router-member-names',
     description:
       "the estimate route's quotes with no figure say source indeterminate, and a body priced only " +
       'afterwards says reason priced_after_run (values a client reads as unknown and not_quotable)',

@@ -31,6 +31,11 @@ export interface ReferenceOptions {
   fault?: string;
   /** A harmless variation (reference/controls.ts); the reference stays conformant. */
   control?: string;
+  /**
+   * Several harmless variations at once, each as `control` alone would install it (the
+   * self-test's stacks of controls that touch different parts of an answer).
+   */
+  controls?: readonly string[];
   localToken?: string;
   urlTtlSeconds?: number;
   dataDir?: string;
@@ -58,7 +63,9 @@ export interface RunningReference {
 export async function startReference(opts: ReferenceOptions = {}): Promise<RunningReference> {
   // Validated before anything is bound or created, so a bad name leaves nothing behind.
   const seams = faultSeams(opts.fault);
-  const control = controlByName(opts.control);
+  const controls = new Set(
+    [opts.control, ...(opts.controls ?? [])].map(controlByName).filter((c): c is ControlName => c !== undefined),
+  );
   const portBase = opts.portBase ?? DEFAULT_PORT_BASE;
   const ttl = opts.urlTtlSeconds ?? DEFAULT_URL_TTL_SECONDS;
   if (!Number.isInteger(portBase) || portBase < 1 || portBase + 4 > 65535)
@@ -79,8 +86,8 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   const signer = new UrlSigner(() => baseUrls.cloud, ttl);
   const consult = opts.onConsult;
   const isControl = consult
-    ? (name: ControlName) => (consult(name), name === control)
-    : (name: ControlName) => name === control;
+    ? (name: ControlName) => (consult(name), controls.has(name))
+    : (name: ControlName) => controls.has(name);
   const engine = new V2Engine(assets, blobs, seams.policy.v2, v2EngineOptions(isControl));
   const ctx: ReferenceContext = {
     policy: seams.policy,
@@ -114,7 +121,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
       const app = await surface.build(ctx);
       apps.push(app);
       // A control rewrites answers last (with a fault only where the fault names it, FaultInfo.under).
-      installControl(app, control);
+      for (const control of controls) installControl(app, control);
       await app.listen({ host: HOST, port: portBase + surface.portOffset });
     }
   } catch (err) {

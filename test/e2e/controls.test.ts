@@ -21,8 +21,10 @@ import type { TextMessage } from '../../lib/ws/schemas.ts';
 import type { RunningReference } from '../../reference/server.ts';
 import { failedRules, ROOT, rulesWith } from '../support/run-suite.ts';
 import { runCases } from '../support/harness/run.ts';
-import { matrixOf, type CaseReport } from '../support/harness/outcomes.ts';
-import { specMap, testKey, type ListedTest } from '../support/spec-map.ts';
+import { caseReport, matrixOf, type CaseReport } from '../support/harness/outcomes.ts';
+import { specMap, testKey, type ListedTest, type SpecMap } from '../support/spec-map.ts';
+import { creditedFromStack, stacksOf, type Stack, type StackCandidate } from '../support/control-stacks.ts';
+import { controlInputs } from '../../lib/control-inputs.ts';
 import { resolveTarget } from '../../lib/targets.ts';
 import { familiesOn, projectName, type Family, type Surface } from '../../lib/families.ts';
 import { startOnFreePorts } from '../support/ports.ts';
@@ -1381,13 +1383,15 @@ describe('each control is in effect', { concurrency: 1 }, () => {
   }
 });
 
-// Two runs (test/support/harness/). First the plain reference on every test of every
-// project, with one reference per worker slot, which records which controls its code asked
-// about while serving each test (reference/server.ts onConsult): only there could a control
-// change what a test sees. Then each control on the tests of its families (and surfaces)
-// that consulted it; a control that rewrites answers through hooks (installControl), or that
-// no test consulted, on every test of its families. Each control's baseline is the plain
-// reference's run of the same tests.
+// Two or three runs (test/support/harness/). First the plain reference on every test of
+// every project, with one reference per worker slot, which records which controls its code
+// asked about while serving each test (reference/server.ts onConsult): only there could a
+// control change what a test sees. Then each control on the tests of its families (and
+// surfaces) that consulted it; a control that rewrites answers through hooks (installControl),
+// or that no test consulted, on every test of its families. Controls that can share a
+// reference run stacked over the union of their tests (test/support/control-stacks.ts); a
+// member its stack cannot vouch for runs alone in a third run. Each control's baseline is
+// the plain reference's run of the same tests.
 const referenceProjects = resolveTarget({}).surfaces.flatMap((s) =>
   familiesOn(s.surface).map((family) => ({ family, surface: s.surface })),
 );
@@ -1413,11 +1417,41 @@ interface Selection {
   why: string;
 }
 
-async function runControls(): Promise<{
+/** What one control's verdict is read from: its own run, or its tests in its stack's run. */
+interface ControlRun {
+  report: CaseReport;
+  /** Where the report comes from, for messages. */
+  from: string;
+}
+
+interface ControlsRuns {
   plain: CaseReport;
-  reports: Map<string, CaseReport>;
+  runs: Map<string, ControlRun>;
   selections: Map<string, Selection>;
-}> {
+  stacks: Array<Stack & { report: CaseReport }>;
+}
+
+/** The tests of a key set, by project, in listing order. */
+function testsOfKeys(keys: ReadonlySet<string>, map: SpecMap): Map<string, ListedTest[]> {
+  const out = new Map<string, ListedTest[]>();
+  for (const [project, list] of map.tests) {
+    const mine = list.filter((t) => keys.has(`${project} › ${testKey(t.file, t.titles)}`));
+    if (mine.length > 0) out.set(project, mine);
+  }
+  return out;
+}
+
+/** A case's inputs: the control's own scenario (ControlInfo.scenario: the form such a server's user sets) over those it stretches here. */
+const scenarioOf = (c: ControlInfo): Record<string, unknown> => ({ ...SCENARIO[c.name as ControlName], ...c.scenario });
+
+const isClean = (r: CaseReport) =>
+  r.tests > 0 &&
+  failedRules(r).length === 0 &&
+  rulesWith(r, 'error').length === 0 &&
+  r.unplaced.length === 0 &&
+  r.summary.verdict === 'pass';
+
+async function runControls(): Promise<ControlsRuns> {
   const map = await specMap(ROOT);
   const every = (projects: ReadonlyArray<{ family: Family; surface: Surface }>) =>
     new Map(
@@ -1426,11 +1460,15 @@ async function runControls(): Promise<{
         return [name, map.tests.get(name) ?? []] as const;
       }),
     );
+  const seconds = (since: number) => `${Math.round((Date.now() - since) / 1000)} s`;
+  const started = Date.now();
   const plainRun = await runCases([{ id: PLAIN, perSlot: true, tests: every(referenceProjects) }], {
     workers: SUITE_WORKERS,
   });
+  const took = [`plain ${seconds(started)}`];
   assert.deepEqual(plainRun.runErrors, [], 'errors outside any test of the plain reference run');
   const consulted = plainRun.consulted[PLAIN] ?? {};
+  const atStart = new Set(plainRun.consultedAtStart[PLAIN] ?? []);
   const selections = new Map<string, Selection>();
   for (const c of selected) {
     const info: ControlInfo = c;
@@ -1458,34 +1496,109 @@ async function runControls(): Promise<{
     );
     selections.set(c.name, { tests, keys, whole: tests === whole, why });
   }
-  const run = await runCases(
+  const candidates = new Map<string, StackCandidate>(
     selected.map((c) => {
-      // A control's own scenario inputs (ControlInfo.scenario: the form such a server's user sets) over those it stretches here.
-      const scenario = { ...SCENARIO[c.name], ...(c as ControlInfo).scenario };
-      return {
-        id: c.name,
-        control: c.name,
-        tests: selections.get(c.name)!.tests,
-        ...(Object.keys(scenario).length > 0 ? { scenario } : {}),
-      };
+      const info: ControlInfo = c;
+      const sel = selections.get(c.name)!;
+      const isHooked = sel.why.startsWith('rewrites');
+      return [
+        c.name,
+        {
+          name: c.name,
+          keys: sel.keys,
+          hooked: isHooked,
+          ...(info.exclusive ? { exclusive: info.exclusive } : {}),
+          stackable:
+            !info.departsFrom?.length &&
+            !info.leavesUnjudged?.length &&
+            Object.keys(scenarioOf(info)).length === 0 &&
+            referenceProjects.every((p) => Object.keys(controlInputs(c.name, p.surface)).length === 0) &&
+            (isHooked || (!sel.whole && !atStart.has(c.name))),
+        },
+      ];
     }),
+  );
+  const { stacks, alone } = stacksOf([...candidates.values()]);
+  const infoOf = (name: string): ControlInfo => selected.find((c) => c.name === name)!;
+  const aloneCase = (name: string) => {
+    const scenario = scenarioOf(infoOf(name));
+    return {
+      id: name,
+      controls: [name],
+      tests: selections.get(name)!.tests,
+      ...(Object.keys(scenario).length > 0 ? { scenario } : {}),
+    };
+  };
+  const secondStarted = Date.now();
+  const run = await runCases(
+    [
+      ...stacks.map((s) => ({ id: s.id, controls: s.members, perSlot: true, tests: testsOfKeys(s.keys, map) })),
+      ...alone.map(aloneCase),
+    ],
     { workers: SUITE_WORKERS },
   );
   assert.deepEqual(run.runErrors, [], 'errors outside any test of the controls run');
+  took.push(`stacks and controls alone ${seconds(secondStarted)}`);
+
+  const runs = new Map<string, ControlRun>();
+  for (const name of alone) runs.set(name, { report: run.reports.get(name)!, from: 'its own run' });
+  const again: string[] = [];
+  const credits: string[] = [];
+  for (const s of stacks) {
+    const whole = run.reports.get(s.id)!;
+    for (const name of s.members) {
+      const keys = selections.get(name)!.keys;
+      const own = caseReport(
+        name,
+        whole.outcomes.filter((o) => keys.has(o.key)),
+        whole.output,
+      );
+      const credit = creditedFromStack(candidates.get(name)!, isClean(own), run.consulted[s.id] ?? {});
+      credits.push(`  ${name} in ${s.id}: ${credit.credited ? '' : 'not credited, run alone: '}${credit.why}`);
+      if (credit.credited) runs.set(name, { report: own, from: `${s.id} (with ${s.members.join(', ')})` });
+      else again.push(name);
+    }
+  }
+  if (again.length > 0) {
+    const thirdStarted = Date.now();
+    const third = await runCases(again.map(aloneCase), { workers: SUITE_WORKERS });
+    took.push(`run again alone ${seconds(thirdStarted)}`);
+    assert.deepEqual(
+      third.runErrors,
+      [],
+      'errors outside any test of the run of controls their stacks did not vouch for',
+    );
+    for (const name of again)
+      runs.set(name, { report: third.reports.get(name)!, from: 'its own run (after its stack)' });
+  }
+
   const narrowed = [...selections.values()].filter((x) => !x.whole);
+  const stackedTests = stacks.reduce((n, s) => n + s.keys.size, 0);
+  const memberTests = stacks.reduce((n, s) => n + s.members.reduce((m, c) => m + selections.get(c)!.keys.size, 0), 0);
   console.log(
     `controls: plain reference ${plainRun.reports.get(PLAIN)!.tests} tests; ` +
       `${selections.size - narrowed.length} controls on every test of their families, ` +
       `${narrowed.length} on the tests that consulted them ` +
       `(${narrowed.reduce((n, x) => n + x.keys.size, 0)} tests); ` +
+      `${stacks.length} stacks of ${stacks.reduce((n, s) => n + s.members.length, 0)} controls ran ${stackedTests} tests ` +
+      `for their members' ${memberTests}; ${again.length} run again alone; ` +
       `${run.projects + plainRun.projects} Playwright projects, ` +
-      `${run.referenceStarts + plainRun.referenceStarts} references started`,
+      `${run.referenceStarts + plainRun.referenceStarts} references started; ${took.join(', ')}`,
   );
   for (const [name, x] of selections) console.log(`  ${name}: ${x.keys.size} tests, ${x.why}`);
-  return { plain: plainRun.reports.get(PLAIN)!, reports: run.reports, selections };
+  for (const line of credits) console.log(line);
+  return {
+    plain: plainRun.reports.get(PLAIN)!,
+    runs,
+    selections,
+    stacks: stacks.map((s) => ({ ...s, report: run.reports.get(s.id)! })),
+  };
 }
 let runs: ReturnType<typeof runControls> | undefined;
 const controlRuns = () => (runs ??= runControls());
+// The runs start now, beside the probes above (which mostly wait on their references); a
+// failure of theirs is reported by every test that reads them.
+controlRuns().catch(() => undefined);
 
 // The plain reference, the baseline of every control, is itself judged as the correct server:
 // every rule it can judge passes on evidence, nothing errors, and each rule it does not judge says why.
@@ -1504,14 +1617,27 @@ test('the suite passes the correct reference on evidence, with a reason for ever
   console.log(`rules without a reference fault (${without.length}): ${without.map((r) => r.id).join(', ') || 'none'}`);
 });
 
+// A server may do several legal things at once: each stack's whole run is clean, not only
+// each member's own tests in it (an alarm only the combination raises is the suite's).
+test('controls run together on one reference raise no alarm as a whole', async () => {
+  const { stacks } = await controlRuns();
+  for (const s of stacks)
+    assert.ok(
+      isClean(s.report),
+      `${s.id} (${s.members.join(', ')}): failed ${failedRules(s.report).join(', ') || 'none'}, ` +
+        `errors ${rulesWith(s.report, 'error').join(', ') || 'none'}:\n${s.report.output}`,
+    );
+});
+
 describe('the suite raises no alarm on a correct server with harmless variations', { concurrency: true }, () => {
   for (const control of selected) {
     test(`${control.name}: ${control.description}`, async () => {
       let clean = false;
       try {
-        const { plain, reports, selections } = await controlRuns();
-        const report = reports.get(control.name)!;
-        const selection = selections.get(control.name)!;
+        const { plain, runs: verdicts, selections } = await controlRuns();
+        const { report, from } = verdicts.get(control.name)!;
+        const picked = selections.get(control.name)!;
+        const selection = { ...picked, why: `${picked.why}; read from ${from}` };
         assert.equal(plain.summary.verdict, 'pass', `the plain reference, run beside the controls:\n${plain.output}`);
         // A control may depart from SHOULD rules that rest on public documents only: exactly those fail, and the run still passes.
         const departs = [...((control as ControlInfo).departsFrom ?? [])].sort();

@@ -37,7 +37,7 @@ const matrix = () =>
     faults.map((f) => ({
       id: f.name,
       fault: f.name,
-      ...(f.under ? { control: f.under } : {}),
+      ...(f.under ? { controls: [f.under] } : {}),
       tests: testsOf(selections.get(f.name)!, map),
     })),
     { workers: MATRIX_WORKERS },

@@ -5,7 +5,8 @@
 //
 //   GET /open?case=ID&slot=N&project=P&test=KEY   → {"portBase": n}
 //   GET /close?case=ID&slot=N&project=P&test=KEY  → {}
-//   GET /consulted                                → per case: per test, the controls its reference consulted
+//   GET /consulted                                → per case: per test, the controls its reference consulted,
+//                                                   and those it consulted at start-up
 //
 // A case run per slot (PlannedCase.perSlot) has one reference per worker slot; a worker
 // runs one test at a time, so whatever that reference does between a test's open and the
@@ -24,8 +25,6 @@ const baseOf = new Map<string, string>(plan.projects.map((p) => [p.name, p.base]
 
 interface Held {
   ref: Promise<RunningReference>;
-  /** Tests of the case that ended on it. */
-  ended: number;
   /** `<project> › <test key>` of the test it serves now, or served last. */
   current?: string;
   consulted: Map<string, Set<string>>;
@@ -38,6 +37,10 @@ const closed = new Set<string>();
 /** Per case: test → controls consulted (merged over slots), kept after a reference closes. */
 const consulted = new Map<string, Map<string, Set<string>>>();
 let starts = 0;
+/** Per case: the controls consulted before any test (also on record for each of its tests). */
+const atStartOf = new Map<string, Set<string>>();
+/** Per case: how many of its tests ended, over all slots. */
+const endedOf = new Map<string, number>();
 
 function open(c: PlannedCase, slot: number): Held {
   const id = c.perSlot ? `${c.id}#${slot}` : c.id;
@@ -45,7 +48,6 @@ function open(c: PlannedCase, slot: number): Held {
   let h = held.get(id);
   if (!h) {
     const entry: Held = {
-      ended: 0,
       consulted: new Map(),
       before: new Set(),
       ref: Promise.resolve() as unknown as Promise<RunningReference>,
@@ -60,7 +62,7 @@ function open(c: PlannedCase, slot: number): Held {
     starts++;
     entry.ref = startOnFreePorts({
       ...(c.fault ? { fault: c.fault } : {}),
-      ...(c.control ? { control: c.control } : {}),
+      ...(c.controls?.length ? { controls: c.controls } : {}),
       ...(c.perSlot ? { onConsult } : {}),
     });
     held.set(id, (h = entry));
@@ -69,6 +71,8 @@ function open(c: PlannedCase, slot: number): Held {
 }
 
 function keep(c: PlannedCase, h: Held): void {
+  const start = atStartOf.get(c.id) ?? atStartOf.set(c.id, new Set()).get(c.id)!;
+  for (const control of h.before) start.add(control);
   const mine = consulted.get(c.id) ?? consulted.set(c.id, new Map()).get(c.id)!;
   for (const [test, set] of h.consulted) {
     const all = mine.get(test) ?? mine.set(test, new Set()).get(test)!;
@@ -81,6 +85,7 @@ async function handle(url: URL): Promise<unknown> {
     for (const c of plan.cases) for (const [id, h] of held) if (id === c.id || id.startsWith(`${c.id}#`)) keep(c, h);
     return {
       starts,
+      atStart: Object.fromEntries([...atStartOf].map(([id, set]) => [id, [...set].sort()])),
       consulted: Object.fromEntries(
         [...consulted].map(([id, m]) => [id, Object.fromEntries([...m].map(([t, s]) => [t, [...s].sort()]))]),
       ),
@@ -102,13 +107,17 @@ async function handle(url: URL): Promise<unknown> {
     const id = c.perSlot ? `${c.id}#${slot}` : c.id;
     const h = held.get(id);
     if (!h) return {};
-    h.ended++;
-    // A reference per slot serves tests of its case in any number; it closes with the run.
-    if (!c.perSlot && h.ended >= c.tests) {
-      held.delete(id);
-      closed.add(id);
-      keep(c, h);
-      await (await h.ref).close();
+    const ended = (endedOf.get(c.id) ?? 0) + 1;
+    endedOf.set(c.id, ended);
+    // Once the case's last test ended, its references close (each slot's, for a case run per slot).
+    if (ended >= c.tests) {
+      const mine = [...held].filter(([k]) => k === c.id || k.startsWith(`${c.id}#`));
+      for (const [k, entry] of mine) {
+        held.delete(k);
+        closed.add(k);
+        keep(c, entry);
+      }
+      await Promise.all(mine.map(async ([, entry]) => (await entry.ref).close()));
     }
     return {};
   }

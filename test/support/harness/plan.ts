@@ -21,7 +21,8 @@ export interface CaseSpec {
   /** Unique within a run: a fault's or control's name. */
   id: string;
   fault?: string;
-  control?: string;
+  /** Controls in effect together (one, or a stack of controls that compose: controls.test.ts). */
+  controls?: readonly string[];
   /** Project (`v2-local`, ...) → the tests (listing order) the case runs there. */
   tests: Map<string, ListedTest[]>;
   /**
@@ -52,7 +53,7 @@ export interface PlannedProject {
 export interface PlannedCase {
   id: string;
   fault?: string;
-  control?: string;
+  controls?: readonly string[];
   perSlot?: boolean;
   scenario?: Record<string, unknown>;
   /** How many tests the case runs in all: once that many ended, its reference is closed. */
@@ -97,7 +98,7 @@ export function planRun(cases: readonly CaseSpec[], map: SpecMap, workDir: strin
     planned.push({
       id: c.id,
       ...(c.fault ? { fault: c.fault } : {}),
-      ...(c.control ? { control: c.control } : {}),
+      ...(c.controls?.length ? { controls: c.controls } : {}),
       ...(c.perSlot ? { perSlot: true } : {}),
       ...(c.scenario ? { scenario: c.scenario } : {}),
       tests: count,

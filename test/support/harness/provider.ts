@@ -30,12 +30,14 @@ export default function provider(options: unknown): TargetProvider {
       if (id === undefined) return { skip: `not planned in ${t.project} (test/support/harness/plan.ts)` };
       const { portBase } = await ask('open', t, id);
       const target = resolvedTarget(portBase);
-      // A control's case runs with the inputs its user would set: those of lib/control-inputs.ts, then the case's own.
+      // A control's case runs with the inputs its user would set: those of lib/control-inputs.ts
+      // (of each control of a stack), then the case's own.
       const c = caseById.get(id);
-      const added = (surface: (typeof target.surfaces)[number]['surface']) => ({
-        ...controlInputs(c?.control, surface),
-        ...c?.scenario,
-      });
+      const added = (surface: (typeof target.surfaces)[number]['surface']): Record<string, unknown> => {
+        const inputs: Record<string, unknown> = {};
+        for (const name of c?.controls ?? []) Object.assign(inputs, controlInputs(name, surface));
+        return { ...inputs, ...c?.scenario };
+      };
       return {
         target: {
           ...target,

@@ -24,6 +24,8 @@ export interface HarnessRun {
   reports: Map<string, CaseReport>;
   /** Per case run per slot: `<project> › <test key>` → the controls its reference consulted serving it. */
   consulted: Record<string, Record<string, string[]>>;
+  /** Per case run per slot: the controls its reference consulted before any test (recorded on each test too). */
+  consultedAtStart: Record<string, string[]>;
   /** What the run cost in structure: Playwright projects (each at least one worker start) and references started. */
   projects: number;
   referenceStarts: number;
@@ -143,11 +145,13 @@ export async function runCases(cases: CaseSpec[], opts: RunOptions): Promise<Har
       : [`the run wrote no reports:\n${output.slice(-3000)}`];
     const fromHost = (await (await fetch(`${plan.hostUrl}/consulted`)).json()) as {
       starts: number;
+      atStart: HarnessRun['consultedAtStart'];
       consulted: HarnessRun['consulted'];
     };
     return {
       reports,
       consulted: fromHost.consulted,
+      consultedAtStart: fromHost.atStart,
       projects: plan.projects.length,
       referenceStarts: fromHost.starts,
       runErrors,
