@@ -79,6 +79,7 @@ const concurrency = Number(process.env.TEST_CONCURRENCY) > 0 ? Number(process.en
 const work = mkdtempSync(path.join(os.tmpdir(), 'run-tests-'));
 const tapFile = path.join(work, 'results.tap');
 const scoreFile = path.join(work, 'score.jsonl');
+const timesFile = path.join(work, 'file-times.json');
 const result = spawnSync(
   process.execPath,
   [
@@ -89,6 +90,8 @@ const result = spawnSync(
     '--test-reporter-destination=stdout',
     '--test-reporter=tap',
     `--test-reporter-destination=${tapFile}`,
+    `--test-reporter=${path.join(root, 'scripts', 'file-times-reporter.mjs')}`,
+    `--test-reporter-destination=${timesFile}`,
     `--test-concurrency=${concurrency}`,
     ...files,
   ],
@@ -156,10 +159,23 @@ const count = (name) => {
 };
 const passed = count('pass') + treePassed;
 const failed = count('fail') + count('cancelled') + treeFailed.length;
+let fileTimes = {};
+try {
+  fileTimes = JSON.parse(read(timesFile) || '{}');
+} catch {
+  // no figures
+}
 rmSync(work, { recursive: true, force: true });
 
 let status = result.status ?? 1;
 console.log('');
+// Where the wall time went: each file from its first test's start to its last test's end
+// (files run TEST_CONCURRENCY at a time, so the spans overlap).
+const slowest = Object.entries(fileTimes)
+  .sort((a, b) => b[1] - a[1])
+  .slice(0, 8)
+  .map(([f, ms]) => `${path.relative(root, f)} ${Math.round(ms / 1000)} s`);
+if (slowest.length > 1) console.log(`slowest files: ${slowest.join(', ')}`);
 if (treeFailed.length) {
   console.log(`whole-tree checks failed: ${treeFailed.join(', ')} (npm run lint, npm run format:check)`);
   status = status || 1;
