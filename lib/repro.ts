@@ -52,6 +52,19 @@ const FILE_INLINE_MAX = 64 * 1024;
 // The name the file gets on the reader's disk: no path, nothing a shell reads.
 const safeFileName = (name: string) => name.replace(/^.*[\\/]/, '').replace(/[^A-Za-z0-9._-]/g, '_') || 'upload.bin';
 
+/**
+ * The exchange as a held check cites it: which request, and the status that came back. What a
+ * failure needs besides (the server's code and message, a reproduction) is built only for one.
+ */
+export function briefRefOf(ex: Exchange): ExchangeRef {
+  return {
+    ...(ex.operationId ? { operationId: ex.operationId } : {}),
+    method: ex.request.method,
+    url: redactMessage(ex.request.url),
+    ...(ex.response ? { status: ex.response.status } : {}),
+  };
+}
+
 export function refOf(ex: Exchange): ExchangeRef {
   const res = ex.response;
   const err = errorOf(res?.body, res?.headers['content-type']);
