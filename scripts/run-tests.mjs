@@ -8,11 +8,11 @@
 // tests append to $SCORE_FILE) and `<P> passed, <F> failed` (from a TAP copy of the run).
 // Any missed fault or control alarm fails the run even if its test somehow passed.
 //
-// A whole run (no folders named, or LINT=1) first lints (`eslint .`) and checks the
-// formatting (`prettier --check .`) of the whole tree, once; each counts as one test,
-// named lint and format, in the last line, and a failure of either fails the run.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+// A whole run (no folders named, or LINT=1) also lints (`eslint .`) and checks the
+// formatting (`prettier --check .`) of the whole tree, once, beside the tests; each counts
+// as one test, named lint and format, in the last line, and a failure of either fails the run.
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -50,27 +50,30 @@ if (files.length === 0) {
   process.exit(1);
 }
 
-// The whole-tree checks: each prints its own findings, then one line naming the check.
+// The whole-tree checks, started beside the tests (the lint alone takes over a minute of one
+// core, and most test files wait on servers): each writes its findings to a file, printed
+// after the tests with one line naming the check.
 const treeChecks = [
   { name: 'lint', bin: 'node_modules/eslint/bin/eslint.js', args: ['.'] },
   { name: 'format', bin: 'node_modules/prettier/bin/prettier.cjs', args: ['--check', '.', '--log-level=warn'] },
 ];
 const treeFailed = [];
 let treePassed = 0;
-if (only.length === 0 || process.env.LINT === '1') {
-  for (const c of treeChecks) {
-    const run = spawnSync(process.execPath, [path.join(root, c.bin), ...c.args], { cwd: root, stdio: 'inherit' });
-    if (run.status === 0) {
-      treePassed++;
-      console.log(`✔ ${c.name} (${c.bin.split('/')[1]} ${c.args[0]})`);
-    } else {
-      treeFailed.push(c.name);
-      console.log(
-        `✖ ${c.name} failed (${c.bin.split('/')[1]} ${c.args.join(' ')}: exit ${run.status ?? run.signal}): see above`,
-      );
-    }
-  }
-}
+const treeWork = mkdtempSync(path.join(os.tmpdir(), 'run-tests-tree-'));
+const treeRuns =
+  only.length === 0 || process.env.LINT === '1'
+    ? treeChecks.map((c) => {
+        const out = path.join(treeWork, `${c.name}.txt`);
+        const fd = openSync(out, 'w');
+        const child = spawn(process.execPath, [path.join(root, c.bin), ...c.args], {
+          cwd: root,
+          stdio: ['ignore', fd, fd],
+        });
+        closeSync(fd);
+        const ended = new Promise((resolve) => child.on('close', (code, signal) => resolve(code ?? signal)));
+        return { ...c, out, ended };
+      })
+    : [];
 
 const reporter = process.env.TEST_REPORTER ?? 'spec';
 // Three files at once on two cores: most test files wait on servers, timeouts and job
@@ -109,6 +112,20 @@ const read = (file) => {
     return '';
   }
 };
+
+for (const c of treeRuns) {
+  const code = await c.ended;
+  const findings = read(c.out).trimEnd();
+  if (findings) console.log(findings);
+  if (code === 0) {
+    treePassed++;
+    console.log(`✔ ${c.name} (${c.bin.split('/')[1]} ${c.args[0]})`);
+  } else {
+    treeFailed.push(c.name);
+    console.log(`✖ ${c.name} failed (${c.bin.split('/')[1]} ${c.args.join(' ')}: exit ${code}): see above`);
+  }
+}
+rmSync(treeWork, { recursive: true, force: true });
 
 // Last entry per kind and name wins; the format is described in test/support/score.ts.
 const last = new Map();
@@ -169,8 +186,8 @@ rmSync(work, { recursive: true, force: true });
 
 let status = result.status ?? 1;
 console.log('');
-// Where the wall time went: each file from its first test's start to its last test's end
-// (files run TEST_CONCURRENCY at a time, so the spans overlap).
+// Where the wall time went: each file's top-level tests and suites, end to end (files run
+// TEST_CONCURRENCY at a time, so these overlap).
 const slowest = Object.entries(fileTimes)
   .sort((a, b) => b[1] - a[1])
   .slice(0, 8)
