@@ -5,7 +5,8 @@
 //
 // Output ends with two lines CI can read: the self-validation score
 // (`faults caught N/N, controls clean M/M`, from the lines the fault, control and load
-// tests append to $SCORE_FILE) and `<P> passed, <F> failed` (from a TAP copy of the run).
+// tests append to $SCORE_FILE) and `<P> passed, <F> failed` (the runner's own counts,
+// through scripts/summary-reporter.mjs).
 // Any missed fault or control alarm fails the run even if its test somehow passed.
 //
 // A whole run (no folders named, or LINT=1) also lints (`eslint .`) and checks the
@@ -80,9 +81,8 @@ const reporter = process.env.TEST_REPORTER ?? 'spec';
 // runs more than they compute, so a third keeps the cores busy (TEST_CONCURRENCY overrides).
 const concurrency = Number(process.env.TEST_CONCURRENCY) > 0 ? Number(process.env.TEST_CONCURRENCY) : 3;
 const work = mkdtempSync(path.join(os.tmpdir(), 'run-tests-'));
-const tapFile = path.join(work, 'results.tap');
 const scoreFile = path.join(work, 'score.jsonl');
-const timesFile = path.join(work, 'file-times.json');
+const summaryFile = path.join(work, 'summary.json');
 const result = spawnSync(
   process.execPath,
   [
@@ -91,10 +91,8 @@ const result = spawnSync(
     '--test',
     `--test-reporter=${reporter}`,
     '--test-reporter-destination=stdout',
-    '--test-reporter=tap',
-    `--test-reporter-destination=${tapFile}`,
-    `--test-reporter=${path.join(root, 'scripts', 'file-times-reporter.mjs')}`,
-    `--test-reporter-destination=${timesFile}`,
+    `--test-reporter=${path.join(root, 'scripts', 'summary-reporter.mjs')}`,
+    `--test-reporter-destination=${summaryFile}`,
     `--test-concurrency=${concurrency}`,
     ...files,
   ],
@@ -168,20 +166,18 @@ const missed = faults.filter((e) => !e.ok).map((e) => e.name);
 const alarms = controls.filter((e) => !e.ok).map((e) => e.name);
 const loadAlarms = loads.filter((e) => !e.ok).map((e) => e.name);
 
-// Node's TAP summary counts every test (suites excluded).
-const tap = read(tapFile);
-const count = (name) => {
-  const all = [...tap.matchAll(new RegExp(`^# ${name} (\\d+)$`, 'gm'))];
-  return all.length ? Number(all[all.length - 1][1]) : 0;
-};
+// The runner's own closing counts (every test, suites excluded) and each file's time
+// (scripts/summary-reporter.mjs); a run that wrote none counts nothing and fails below.
+let summary = { counts: {}, files: {} };
+try {
+  summary = JSON.parse(read(summaryFile) || '{}');
+} catch {
+  // no summary: the run ended before its reporters did
+}
+const count = (name) => summary.counts?.[name] ?? 0;
 const passed = count('pass') + treePassed;
 const failed = count('fail') + count('cancelled') + treeFailed.length;
-let fileTimes = {};
-try {
-  fileTimes = JSON.parse(read(timesFile) || '{}');
-} catch {
-  // no figures
-}
+const fileTimes = summary.files ?? {};
 rmSync(work, { recursive: true, force: true });
 
 let status = result.status ?? 1;
