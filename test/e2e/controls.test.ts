@@ -1500,7 +1500,7 @@ async function runControls(): Promise<ControlsRuns> {
     selected.map((c) => {
       const info: ControlInfo = c;
       const sel = selections.get(c.name)!;
-      const isHooked = sel.why.startsWith('rewrites');
+      const isHooked = hooked(c.name);
       return [
         c.name,
         {
