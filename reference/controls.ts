@@ -394,7 +394,7 @@ export const CONTROLS = [
   // The router: readings seed R allows that the reference does not take (issue #21 §3, router items).
   {
     name: 'router-renamed-members',
-    exclusive: 'router-member-names',
+    exclusive: 'router-names-and-quote-values',
     description:
       'the router names the members seed R does not show otherwise: model_id, billing_facts.charged_on_policy_rejection, page_size, schema_url, alternates',
     families: ['router'],
@@ -402,7 +402,7 @@ export const CONTROLS = [
   },
   {
     name: 'router-alternate-names',
-    exclusive: 'router-member-names',
+    exclusive: 'router-names-and-quote-values',
     description:
       'the router lists and names the wavespeed alternate wavespeed-ai (the seed names none of the four), still taking the old spelling',
     families: ['router'],
@@ -595,14 +595,14 @@ export const CONTROLS = [
   },
   {
     name: 'router-quote-other-names',
-    exclusive: 'router-member-names',
+    exclusive: 'router-names-and-quote-values',
     description:
       'quotes name the members seed R does not show otherwise: currency_code, model, provider_leg, min_cents and max_cents',
     families: ['router'],
   },
   {
     name: 'router-quote-open-vocabulary',
-    exclusive: 'router-member-names',
+    exclusive: 'router-names-and-quote-values',
     description:
       "the estimate route's quotes with no figure say source indeterminate, and a body priced only " +
       'afterwards says reason priced_after_run (values a client reads as unknown and not_quotable)',
