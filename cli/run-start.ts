@@ -5,6 +5,7 @@
 // A run that cannot start (unknown TARGET, bad YAML, a literal secret, a busy port)
 // thus leaves verdict `error` with its reason, never a stale `pass`.
 import net from 'node:net';
+import module from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { REFERENCE_PORT_ORDER, type ResolvedTarget } from '../lib/targets.ts';
@@ -81,9 +82,13 @@ export async function startRun(): Promise<{ config: RunConfig; target: ResolvedT
       surfaces: targetMeta(target).surfaces.map((s) => ({ ...s, base_url: redactor.text(s.base_url) })),
     },
   );
-  // Shared by every worker of this run (lib/circuit.ts); workers inherit the environment.
+  // Shared by every worker of this run (lib/circuit.ts); workers inherit the environment. So is
+  // the compiled-code cache bin/ enabled (Node 22): each worker would compile Playwright anew.
   exportToChildren(
-    { CONFORMANCE_CIRCUIT_DIR: path.join(os.tmpdir(), `conformance-circuit-${process.pid}-${Date.now()}`) },
+    {
+      CONFORMANCE_CIRCUIT_DIR: path.join(os.tmpdir(), `conformance-circuit-${process.pid}-${Date.now()}`),
+      NODE_COMPILE_CACHE: (module as { getCompileCacheDir?: () => string | undefined }).getCompileCacheDir?.(),
+    },
     true,
   );
   return { config, target };

@@ -14,8 +14,15 @@
 // as one test, named lint and format, in the last line, and a failure of either fails the run.
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import module from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+
+// Under Node 22 every process of the run (test files, Playwright runners and their workers, the
+// CLI) keeps compiled code in one on-disk cache: each of the self-test's hundreds of Playwright
+// workers would otherwise compile Playwright's bundles anew. Node 20 has no such cache.
+const compileCache = module.enableCompileCache?.();
+if (compileCache?.directory && !process.env.NODE_COMPILE_CACHE) process.env.NODE_COMPILE_CACHE = compileCache.directory;
 
 const root = path.resolve(import.meta.dirname, '..');
 const only = process.argv.slice(2);
