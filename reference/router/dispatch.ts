@@ -138,7 +138,14 @@ export function validateBody(
       ...policy.unauthoredEntries(body, policy.rejectsUnknown(opts.route, opts.rejectUnknown) && !opts.skipNative),
     );
   } else if (!(opts.skipNative && policy.strictSkipsNative(opts.route))) {
-    policy.validateNative(assertsFormats(state) ? schema : withoutFormats(schema), body, entries);
+    // Dropping `format` only loosens a schema, so the control (router-format-annotation) is
+    // asked only of a body the asserting validation refuses.
+    const before = entries.length;
+    policy.validateNative(schema, body, entries);
+    if (entries.length > before && !assertsFormats(state)) {
+      entries.length = before;
+      policy.validateNative(withoutFormats(schema), body, entries);
+    }
   }
   if (
     policy.rejectsUnknown(opts.route, opts.rejectUnknown) &&

@@ -13,6 +13,9 @@ import type { Alternate, ModelDef } from './catalog.ts';
 import type { Leg } from './pricing.ts';
 import { isPlainObject } from '../../lib/values.ts';
 
+/** The most images a partner with a per-call requirement makes (control router-provider-requirements). */
+export const PARTNER_IMAGE_CAP = 3;
+
 export type PartnerAnswer =
   | { kind: 'ok'; contentType: string; bytes: Buffer; outputTokens: number }
   | { kind: 'unavailable'; upstreamStatus: number } // provider could not take the call (retryable elsewhere)
@@ -129,7 +132,8 @@ export interface Dispatch {
   /** Strict mode: the body is already the alternate's own schema and the raw answer is returned. */
   strict: boolean;
   /** The most images one call of an image partner takes, beyond the schema (none: no such limit). */
-  imageCap?: number | undefined;
+  /** Asked only of a call for more images than any cap the control could set (router-provider-requirements). */
+  imageCap?: (() => number | undefined) | undefined;
 }
 
 export function callPartner(dispatch: Dispatch): PartnerAnswer {
@@ -148,16 +152,15 @@ export function holdsPartnerLink(body: Buffer): boolean {
 
 function generate({ model, leg, body, strict, imageCap }: Dispatch): PartnerAnswer {
   const trigger = triggerIn(body);
-  if (
-    imageCap !== undefined &&
-    model.kind === 'image' &&
-    typeof body.num_images === 'number' &&
-    body.num_images > imageCap
-  ) {
+  const cap =
+    model.kind === 'image' && typeof body.num_images === 'number' && body.num_images > PARTNER_IMAGE_CAP
+      ? imageCap?.()
+      : undefined;
+  if (cap !== undefined && typeof body.num_images === 'number' && body.num_images > cap) {
     return {
       kind: 'rejected',
       upstreamStatus: 400,
-      reason: `num_images: this partner makes at most ${imageCap} images per call`,
+      reason: `num_images: this partner makes at most ${cap} images per call`,
     };
   }
   if (hits(trigger, 'fail', leg)) return { kind: 'unavailable', upstreamStatus: 503 };

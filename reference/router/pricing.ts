@@ -95,8 +95,8 @@ export function quote(
   opts: {
     cardFresh: () => boolean;
     videoOperation?: (model: ModelDef, body: Record<string, unknown>) => string;
-    /** The output cap of a text body without max_tokens (none: such a body is not quotable). */
-    defaultMaxTokens?: number | undefined;
+    /** The output cap of a text body without max_tokens (none: such a body is not quotable); asked only of such a body. */
+    defaultMaxTokens?: () => number | undefined;
   },
 ): Quote {
   const needCard = (): void => {
@@ -124,7 +124,7 @@ export function quote(
     }
     case 'text': {
       // The output length is only reported afterwards: without a bound there is no figure.
-      const cap = typeof body.max_tokens === 'number' ? body.max_tokens : opts.defaultMaxTokens;
+      const cap = typeof body.max_tokens === 'number' ? body.max_tokens : opts.defaultMaxTokens?.();
       if (cap === undefined) return { source: 'unknown', reason: 'not_quotable' };
       needCard();
       const min = rate(model, leg, 'input_token').timesInt(inputTokens(body));

@@ -3,7 +3,7 @@
 // so a control run of the router answers the way such a router would; no fault uses them.
 import type { ModelDef } from './catalog.ts';
 import { errorAnswer, type Answer } from './answer.ts';
-import type { PartnerAnswer } from './partners.ts';
+import { PARTNER_IMAGE_CAP, type PartnerAnswer } from './partners.ts';
 import { operationOf, type Leg } from './pricing.ts';
 import { createHash, randomUUID } from 'node:crypto';
 import { H } from './constants.ts';
@@ -50,18 +50,19 @@ export function memberNames(state: RouterState): MemberNames {
 const SHOWN: Readonly<Record<string, string>> = { wavespeed: 'wavespeed-ai' };
 
 export function shownProvider(state: RouterState, provider: string): string {
-  return state.isControl('router-alternate-names') ? (SHOWN[provider] ?? provider) : provider;
+  const shown = SHOWN[provider];
+  return shown !== undefined && state.isControl('router-alternate-names') ? shown : provider;
 }
 
 /** A model_provider value as the registry reads it (a shown name to the provider it names). */
 export function readProvider(state: RouterState, value: string): string {
-  if (!state.isControl('router-alternate-names')) return value;
-  return Object.entries(SHOWN).find(([, shown]) => shown === value)?.[0] ?? value;
+  const named = Object.entries(SHOWN).find(([, shown]) => shown === value)?.[0];
+  return named !== undefined && state.isControl('router-alternate-names') ? named : value;
 }
 
 /** router-text-default-cap: text models bound a body without max_tokens by a default output cap. */
-export function defaultMaxTokens(state: RouterState): number | undefined {
-  return state.isControl('router-text-default-cap') ? 4096 : undefined;
+export function defaultMaxTokens(state: RouterState): () => number | undefined {
+  return () => (state.isControl('router-text-default-cap') ? 4096 : undefined);
 }
 
 /**
@@ -69,8 +70,9 @@ export function defaultMaxTokens(state: RouterState): number | undefined {
  * router-unknown-without-reason: unknown quotes carry no reason (R:52 allows one only there, never requires it).
  */
 export function shapeQuote(state: RouterState, quote: Record<string, unknown>): Record<string, unknown> {
-  if (state.isControl('router-quotes-without-credits')) delete quote.credits;
-  if (state.isControl('router-unknown-without-reason') && quote.source === 'unknown') delete quote.reason;
+  if ('credits' in quote && state.isControl('router-quotes-without-credits')) delete quote.credits;
+  if (quote.source === 'unknown' && 'reason' in quote && state.isControl('router-unknown-without-reason'))
+    delete quote.reason;
   if (typeof quote.provider === 'string') quote.provider = shownProvider(state, quote.provider);
   return quote;
 }
@@ -84,8 +86,8 @@ export function assertsFormats(state: RouterState): boolean {
  * router-provider-requirements: the image partners make at most three images per call, a
  * requirement beyond the schema (which allows four): they call a larger request malformed.
  */
-export function partnerImageCap(state: RouterState): number | undefined {
-  return state.isControl('router-provider-requirements') ? 3 : undefined;
+export function partnerImageCap(state: RouterState): () => number | undefined {
+  return () => (state.isControl('router-provider-requirements') ? PARTNER_IMAGE_CAP : undefined);
 }
 
 /** router-spend-headers-on-limits-only: the committed-spend headers only on 429s, never on a 200 run. */
@@ -218,9 +220,9 @@ export function generationOf(
   out: { contentType: string; bytes: Buffer },
 ): { contentType: string; bytes: Buffer } {
   if (
-    !state.isControl('router-slow-nondeterministic') ||
     model.behaviour !== 'slow' ||
-    out.contentType !== 'application/json'
+    out.contentType !== 'application/json' ||
+    !state.isControl('router-slow-nondeterministic')
   )
     return out;
   const doc = JSON.parse(out.bytes.toString('utf8')) as unknown;

@@ -68,10 +68,12 @@ export function assetKit(ctx: ReferenceContext, guard: Guard, surface: AssetSurf
   const policy = ctx.policy.v2;
   // The placement-roots-only control (a legal variation: a proxy that allowlists its roots)
   // is read here because an upload's file_path arrives in a multipart body only this route
-  // reads, so no hook sees it before the asset is minted.
+  // reads, so no hook sees it before the asset is minted. It is asked of every path under a
+  // folder, where it could refuse one: the self-test runs it on the tests that place an asset
+  // in a folder at all.
   const placed = (path: string | null): string | null => {
     const root = path?.includes('/') ? path.split('/')[0] : undefined;
-    if (ctx.isControl('placement-roots-only') && root !== undefined && !PLACEMENT_ROOTS.includes(root)) {
+    if (root !== undefined && ctx.isControl('placement-roots-only') && !PLACEMENT_ROOTS.includes(root)) {
       throw invalidRequest(
         'file_path',
         `'${root}' is not an allowlisted placement root (allowed: ${PLACEMENT_ROOTS.join(', ')})`,

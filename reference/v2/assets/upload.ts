@@ -44,7 +44,7 @@ export function registerUploadRoute(app: FastifyInstance, kit: AssetKit): void {
       await file.commit();
       // A control: moderation that refuses flagged bytes at upload, minting nothing (the seed
       // names no operation where content_blocked is answered, W:218:96c1e20e9439).
-      if (ctx.isControl('moderation-at-upload') && policy.blocked(moderation, file.hex))
+      if (policy.blocked(moderation, file.hex) && ctx.isControl('moderation-at-upload'))
         throw new ApiError('content_blocked', 'content moderation flagged these bytes');
       // Asset rule 5: the same path and bytes as an existing output answer with that output.
       const output = policy.outputMatch(assets, account, file.hex, path);

@@ -79,13 +79,11 @@ export function registerSubmitRoute(app: FastifyInstance, kit: JobKit): void {
 
     // A control: a graph input referencing an asset by an id that is not a UUID is an invalid
     // input (422 invalid_workflow naming the node), not a missing asset; the seed allows both.
-    if (ctx.isControl('asset-ref-url-invalid-workflow')) {
-      const named = nonUuidAssetRefs(body.workflow);
-      if (Object.keys(named).length > 0)
-        throw new ApiError('invalid_workflow', 'an asset reference must name an asset by its UUID', {
-          details: { node_errors: named },
-        });
-    }
+    const named = nonUuidAssetRefs(body.workflow);
+    if (Object.keys(named).length > 0 && ctx.isControl('asset-ref-url-invalid-workflow'))
+      throw new ApiError('invalid_workflow', 'an asset reference must name an asset by its UUID', {
+        details: { node_errors: named },
+      });
     const fileForm = fileNameFormRefusal(ctx, body.workflow, account);
     if (fileForm) throw fileForm;
     const refusal = unnamedClassesRefusal(
