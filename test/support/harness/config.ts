@@ -1,6 +1,7 @@
 // Playwright configuration of a self-test run (run.ts): the projects of its plan (plan.ts),
-// each narrowed to its spec files and, by title, to exactly its tests; every test reaches
-// the reference of its case through the harness option (fixtures/harness.ts, provider.ts).
+// each narrowed to the spec copies its tests run from and, by copy and title, to exactly its
+// tests; every test reaches the reference of its case through the harness
+// option (fixtures/harness.ts, provider.ts).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
@@ -8,16 +9,17 @@ import type { Options } from '../../../fixtures/test.ts';
 import { jobDeadlineMs, retryAfterMaxMs } from '../../../lib/time.ts';
 import { PLAN_ENV, type Plan } from './plan.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../../..');
 const planFile = process.env[PLAN_ENV]!;
 const plan = JSON.parse(readFileSync(planFile, 'utf8')) as Plan;
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-// Playwright greps `<project> <file> <describe> [its tags] ... <title> [its tags]`: a test's
-// titles in order, each followed by the tags it carries, end the line.
-const exactly = (titles: readonly string[]) => `(?:^| )${titles.map(escape).join('(?: @\\S+)* ')}(?: @\\S+)*$`;
+// Playwright greps `<project> <file> <describe> [its tags] ... <title> [its tags]`, the file
+// relative to the top-level testDir (the copy folder): the copy, then the test's titles in
+// order, each followed by the tags it carries, end the line.
+const exactly = (file: string, titles: readonly string[]) =>
+  `(?:^| )${escape(file)} ${titles.map(escape).join('(?: @\\S+)* ')}(?: @\\S+)*$`;
 
 export default defineConfig<Options>({
-  testDir: path.join(ROOT, 'specs'),
+  testDir: plan.copyDir,
   fullyParallel: true,
   retries: 0,
   timeout: Math.max(60_000, 2 * jobDeadlineMs() + retryAfterMaxMs() + 15_000),
@@ -26,9 +28,9 @@ export default defineConfig<Options>({
   outputDir: path.join(plan.workDir, 'test-results'),
   projects: plan.projects.map((p) => ({
     name: p.name,
-    testDir: path.join(ROOT, 'specs', p.family),
-    testMatch: p.files.map((f) => path.join(ROOT, f)),
-    grep: new RegExp(p.tests.map((t) => exactly(t.titles)).join('|')),
+    testDir: plan.copyDir,
+    testMatch: p.files.map((f) => path.join(plan.copyDir, f)),
+    grep: new RegExp(p.tests.map((t) => exactly(t.file, t.titles)).join('|')),
     workers: p.workers,
     use: {
       surface: p.surface,

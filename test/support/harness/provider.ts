@@ -7,17 +7,24 @@ import type { TargetProvider, TestIdentity } from '../../../fixtures/harness.ts'
 import { resolvedTarget } from '../../../lib/config/index.ts';
 import { controlInputs } from '../../../lib/control-inputs.ts';
 import { testKey } from './keys.ts';
-import type { Plan } from './plan.ts';
-
-const ROOT = path.resolve(import.meta.dirname, '../../..');
+import { originalOf, type Plan } from './plan.ts';
 
 export default function provider(options: unknown): TargetProvider {
   const { planFile } = options as { planFile: string };
   const plan = JSON.parse(readFileSync(planFile, 'utf8')) as Plan;
+  // A test runs from a copy of its spec file (plan.ts): keyed by the copy in the plan, by its own file on the host.
+  const fileOf = (t: TestIdentity): string => path.relative(plan.copyDir, t.file).split(path.sep).join('/');
+  const keyOf = (t: TestIdentity): string => testKey(fileOf(t), t.titles);
   const caseOf = (t: TestIdentity) => plan.assignment[t.project]?.[keyOf(t)];
+  const originalKey = (t: TestIdentity) => testKey(originalOf(plan, fileOf(t)), t.titles);
   const caseById = new Map(plan.cases.map((c) => [c.id, c]));
   const ask = async (what: 'open' | 'close', t: TestIdentity, id: string): Promise<{ portBase?: number }> => {
-    const q = new URLSearchParams({ case: id, slot: String(t.parallelIndex), project: t.project, test: keyOf(t) });
+    const q = new URLSearchParams({
+      case: id,
+      slot: String(t.parallelIndex),
+      project: t.project,
+      test: originalKey(t),
+    });
     const res = await fetch(`${plan.hostUrl}/${what}?${q}`);
     if (!res.ok) throw new Error(`self-test reference host, ${what} for case ${id}: ${res.status} ${await res.text()}`);
     return (await res.json()) as { portBase?: number };
@@ -50,8 +57,4 @@ export default function provider(options: unknown): TargetProvider {
       if (id !== undefined) await ask('close', t, id);
     },
   };
-}
-
-function keyOf(t: TestIdentity): string {
-  return testKey(path.relative(ROOT, t.file).split(path.sep).join('/'), t.titles);
 }

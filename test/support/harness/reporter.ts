@@ -8,10 +8,8 @@ import path from 'node:path';
 import type { FullResult, Reporter, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { RESULTS_ATTACHMENT, type TestEvidence } from '../../../lib/results.ts';
 import { testKey } from './keys.ts';
-import type { Plan, PlannedProject } from './plan.ts';
+import { originalOf, type Plan, type PlannedProject } from './plan.ts';
 import { caseReport, type KeyedOutcome } from './outcomes.ts';
-
-const ROOT = path.resolve(import.meta.dirname, '../../..');
 
 export default class HarnessReporter implements Reporter {
   private readonly plan: Plan;
@@ -39,7 +37,9 @@ export default class HarnessReporter implements Reporter {
     const project = this.projects.get(test.parent.project()?.name ?? '');
     if (!project) return;
     const titles = test.titlePath().slice(3);
-    const key = testKey(path.relative(ROOT, test.location.file).split(path.sep).join('/'), titles);
+    // It ran from a copy of its spec file (plan.ts); its outcome is named by the file itself.
+    const file = path.relative(this.plan.copyDir, test.location.file).split(path.sep).join('/');
+    const key = testKey(file, titles);
     const id = this.plan.assignment[project.name]?.[key];
     // A test the plan did not give this project (a title another file shares) was skipped and is nobody's.
     if (id === undefined) return;
@@ -73,9 +73,9 @@ export default class HarnessReporter implements Reporter {
     const skip = annotations.find((x) => x.type === 'skip');
     const list = this.outcomes.get(id) ?? this.outcomes.set(id, []).get(id)!;
     list.push({
-      key: `${project.base} › ${key}`,
+      key: `${project.base} › ${testKey(originalOf(this.plan, file), titles)}`,
       family: project.family,
-      title: test.titlePath().slice(2).join(' › '),
+      title: [originalOf(this.plan, file).replace(/^specs\//, ''), ...titles].join(' › '),
       surface: project.surface,
       status: result.status,
       rules: [...new Set(annotations.filter((x) => x.type === 'rule').map((x) => x.description ?? ''))],

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { PLAN_ENV, planRun, type CaseSpec, type Plan } from './plan.ts';
 import { specMap } from '../spec-map.ts';
 import { unrunReport, type CaseReport } from './outcomes.ts';
+import { writeCopies } from './copies.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const PLAYWRIGHT_CLI = path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
@@ -113,6 +114,7 @@ export async function runCases(cases: CaseSpec[], opts: RunOptions): Promise<Har
   });
   let output = '';
   try {
+    writeCopies(plan);
     const port = await waitForReady(host, 60_000);
     plan.hostUrl = `http://127.0.0.1:${port}`;
     writeFileSync(planFile, JSON.stringify(plan));
