@@ -181,6 +181,23 @@ const fmt = (f: Figure | undefined): string =>
 const ratio = (a: Figure | undefined, b: Figure | undefined): string =>
   a && b && b.rps > 0 ? (a.rps / b.rps).toFixed(2) : 'n/a';
 
+/**
+ * A ratio's spread over the rounds: each round's own ratio (the two series measured side by
+ * side in it), as `median [lowest–highest] of N rounds`; n/a without a round that has both.
+ */
+function spreadOf(tops: Array<Figure | undefined>, bottoms: Array<Figure | undefined>): string {
+  const each = tops
+    .map((t, i) => {
+      const b = bottoms[i];
+      return t && b && b.rps > 0 ? t.rps / b.rps : undefined;
+    })
+    .filter((r): r is number => r !== undefined)
+    .sort((a, b) => a - b);
+  if (each.length === 0) return 'n/a';
+  const mid = each[Math.floor((each.length - 1) / 2)];
+  return `${mid.toFixed(2)} [${each[0].toFixed(2)}–${each[each.length - 1].toFixed(2)}] of ${each.length} round${each.length === 1 ? '' : 's'}`;
+}
+
 async function main(): Promise<void> {
   const children: ChildProcess[] = [];
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-'));
@@ -248,18 +265,26 @@ async function main(): Promise<void> {
       runnerBare: [],
       wrkBare: [],
     };
+    // Each round's figures in their places (undefined where one was not measured), for the spreads.
+    const rounds: Record<keyof typeof series, Array<Figure | undefined>> = {
+      runnerRef: [],
+      wrkRef: [],
+      runnerBare: [],
+      wrkBare: [],
+    };
     const take = (name: keyof typeof series, label: string, f: Figure | undefined): void => {
       console.log(`  ${label.padEnd(38)} ${fmt(f)}`);
       if (f) series[name].push(f);
+      rounds[name].push(f);
     };
     for (let round = 1; round <= ROUNDS; round++) {
       console.log(`  round ${round} of ${ROUNDS}:`);
       await runner(statusUrl, headers, 1);
       take('runnerRef', 'runner (autocannon) → reference', await runner(statusUrl, headers, DURATION_S));
-      if (wrkBin) take('wrkRef', 'wrk → reference', wrk(wrkBin, statusUrl, headers, DURATION_S));
+      take('wrkRef', 'wrk → reference', wrkBin ? wrk(wrkBin, statusUrl, headers, DURATION_S) : undefined);
       await runner(bareUrl, headers, 1);
       take('runnerBare', 'runner (autocannon) → bare node:http', await runner(bareUrl, headers, DURATION_S));
-      if (wrkBin) take('wrkBare', 'wrk → bare node:http', wrk(wrkBin, bareUrl, headers, DURATION_S));
+      take('wrkBare', 'wrk → bare node:http', wrkBin ? wrk(wrkBin, bareUrl, headers, DURATION_S) : undefined);
     }
     const runnerRef = median(series.runnerRef);
     const wrkRef = median(series.wrkRef);
@@ -296,13 +321,17 @@ async function main(): Promise<void> {
     // client's own ceiling flattens it as little as possible.
     const [refFig, bareFig, client] =
       wrkRef && wrkBare ? [wrkRef, wrkBare, 'wrk'] : [runnerRef, runnerBare, 'the runner'];
+    const [refRounds, bareRounds] =
+      wrkRef && wrkBare ? [rounds.wrkRef, rounds.wrkBare] : [rounds.runnerRef, rounds.runnerBare];
     const openRatio = held !== undefined && wrkBare && wrkBare.rps > 0 ? (held / wrkBare.rps).toFixed(2) : 'n/a';
     const spacingP99 = Number.isFinite(spacing.spacingP99) ? spacing.spacingP99.toFixed(2) : 'n/a';
     console.log(
-      `  runner/wrk: the runner's closed loop reaches ${ratio(runnerRef, wrkRef)} of wrk's throughput on the reference endpoint`,
+      `  runner/wrk: the runner's closed loop reaches ${ratio(runnerRef, wrkRef)} of wrk's throughput on the reference endpoint ` +
+        `(per round: ${spreadOf(rounds.runnerRef, rounds.wrkRef)})`,
     );
     console.log(
-      `  reference/node-http: the reference serves ${ratio(refFig, bareFig)} of a bare node:http server's throughput (measured with ${client})`,
+      `  reference/node-http: the reference serves ${ratio(refFig, bareFig)} of a bare node:http server's throughput (measured with ${client}; ` +
+        `per round: ${spreadOf(refRounds, bareRounds)})`,
     );
     console.log(
       `  open/wrk: the open model holds ${held ?? 'no'} req/s against bare node:http, ` +
