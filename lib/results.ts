@@ -82,8 +82,15 @@ export class ResultLog {
    */
   readPastBroken?: string;
 
+  /**
+   * Set once the test's results went to the reporter (fixtures/evidence.ts): a check that
+   * work the test left running makes later is the ended test's, and no other test's; it is
+   * dropped here.
+   */
+  ended = false;
+
   record(result: CheckResult): void {
-    if (this.readPastBroken !== undefined) return;
+    if (this.readPastBroken !== undefined || this.ended) return;
     this.results.push(result);
   }
 

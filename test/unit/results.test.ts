@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { check, ensure, notJudged, step } from '../../lib/check.ts';
-import type { TestEvidence } from '../../lib/results.ts';
+import { ResultLog, setActiveLog, type TestEvidence } from '../../lib/results.ts';
 import { RuleViolation, SuiteError } from '../../lib/violations.ts';
 import { runLikeATest } from './run-like-a-test.ts';
 
@@ -73,4 +73,34 @@ test('outside a test (no log) a broken check throws at once, and a misspelt rule
     () => check('V2.ASSET.NO_SUCH_RULE', true, { what: 'x', expected: 'y', received: 'z' }),
     /not in contracts\/rules\.yaml/,
   );
+});
+
+test("a check of an answer made after its test ended is that test's, never the test running then", () => {
+  const ended = new ResultLog();
+  const running = new ResultLog();
+  ended.ended = true;
+  setActiveLog(running);
+  try {
+    // Work the ended test left running judges an answer it asked for.
+    const late = {
+      status: 200,
+      errorCode: undefined,
+      operationId: 'getJob',
+      url: 'http://x/jobs/1',
+      ref: undefined,
+      asker: ended,
+    };
+    check('V2.ASSET.DEDUP', false, { what: 'a late read', expected: 'x', received: 'y', on: late });
+    assert.equal(running.results.length, 0, 'nothing reached the running test');
+    assert.equal(ended.results.length, 0, 'the ended test takes no more results');
+    // The running test's own answers and findings are its own.
+    check('V2.ASSET.FIELDS', true, { what: 'its own', expected: 'x', received: 'x', on: { ...late, asker: running } });
+    check('V2.ASSET.IMMUTABLE', true, { what: 'no answer', expected: 'x', received: 'x' });
+    assert.deepEqual(
+      running.results.map((r) => r.rule),
+      ['V2.ASSET.FIELDS', 'V2.ASSET.IMMUTABLE'],
+    );
+  } finally {
+    setActiveLog(undefined);
+  }
 });
