@@ -15,6 +15,29 @@ import { freePortBase } from '../support/ports.ts';
 const run = promisify(execFile);
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
+/**
+ * A command that starts the embedded reference on REFERENCE_PORT, run again on another free
+ * range when the CLI says a port of it was taken: the range was found free before `init`, and
+ * this test's commands run for a minute beside test files whose references take ranges too.
+ */
+async function onFreePorts(
+  bin: string,
+  args: string[],
+  opts: { cwd: string; env: Record<string, string>; timeout?: number },
+): Promise<{ stdout: string; stderr: string }> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run(bin, args, opts);
+    } catch (err) {
+      const taken = /is in use, so the embedded reference cannot start there/.test(
+        String((err as { stderr?: string }).stderr),
+      );
+      if (!taken || attempt >= 3) throw err;
+      opts.env.REFERENCE_PORT = String(await freePortBase());
+    }
+  }
+}
+
 test('installed from npm pack into an empty folder: --help, init, and run against the embedded reference work there', async (t) => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'install-'));
   try {
@@ -66,7 +89,7 @@ test('installed from npm pack into an empty folder: --help, init, and run agains
 
     // Test locations point at the real lines of the installed specs, not at tsx's one-line output.
     const { CONFORMANCE_QUIET: _, ...listEnv } = env;
-    const listed = await run(bin, ['run', '--project', 'v2-cloud', '--list', 'specs/v2/errors.spec.ts'], {
+    const listed = await onFreePorts(bin, ['run', '--project', 'v2-cloud', '--list', 'specs/v2/errors.spec.ts'], {
       cwd: project,
       env: listEnv,
     });
@@ -81,7 +104,7 @@ test('installed from npm pack into an empty folder: --help, init, and run agains
     assert.doesNotMatch(listed.stdout, /spec\.ts:1:\d{3,}/);
 
     // init's file, then the suite against the embedded reference, from the project's folder.
-    const embedded = await run(bin, ['run', '--surface', 'cloud', '--workers=1', 'specs/v2/errors.spec.ts'], {
+    const embedded = await onFreePorts(bin, ['run', '--surface', 'cloud', '--workers=1', 'specs/v2/errors.spec.ts'], {
       cwd: project,
       env,
       timeout: 240_000,
