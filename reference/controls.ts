@@ -954,29 +954,73 @@ export function installControl(app: FastifyInstance, control: ControlName | unde
       const v = req.headers[h];
       if (typeof v === 'string') req.headers[h] = withoutEtagSuffix(v);
     }
-    const op = operationFor(req.method, req.url);
-    if (!op?.sseEvents) return;
-    // Event streams are written on the raw response (hijacked), past onSend.
-    // writeHead(status, {headers}) need not store its headers where getHeader sees them.
-    const raw = reply.raw;
-    const isStream = () => String(raw.getHeader('content-type') ?? '').startsWith('text/event-stream');
-    const write = raw.write.bind(raw) as (chunk: unknown, ...rest: unknown[]) => boolean;
-    raw.write = ((chunk: unknown, ...rest: unknown[]) => {
-      const sse = typeof chunk === 'string' && (isStream() || /^event: /.test(chunk));
-      return write(sse ? rewriteSse(op, chunk, how) : chunk, ...rest);
-    }) as typeof raw.write;
+    wrapSseWrites(req, reply, (op, chunk) => rewriteSse(op, chunk, how));
   });
   app.addHook('onSend', async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const etag = reply.getHeader('etag');
     if (typeof etag === 'string') reply.header('etag', withEtagSuffix(etag));
-    if (!isJsonType(reply.getHeader('content-type'))) return payload;
-    const op = operationFor(req.method, req.url);
-    const schema = op ? jsonSchemaOf(op, reply.statusCode) : undefined;
-    const body = op && schema ? payloadJson(payload) : undefined;
-    if (!op || !schema || body === undefined) return payload;
-    const out = JSON.stringify(rewriteValue(op.doc, schema, body, how));
-    // Untouched bodies keep their exact bytes.
-    if (out === JSON.stringify(body)) return payload;
+    const out = rewrittenBody(req, reply, payload, how);
+    if (out === undefined) return payload;
     return Buffer.isBuffer(payload) ? Buffer.from(out) : out;
   });
+}
+
+/** Whether the control is a rewrite control, whose answers watchRewrites watches on a plain reference. */
+export function rewriteWatched(control: ControlName): boolean {
+  return rewriteOf(control) !== undefined;
+}
+
+/**
+ * The rewrite controls (those acting on every answer through the contracts' schemas) that are
+ * off, watched on a plain reference: each answer its hooks would change, body, event or ETag,
+ * is told to `consult` under the control's name, and goes out unchanged. The self-test then
+ * runs such a control only on the tests where it would have changed something, as it does a
+ * control the code asks about (reference/server.ts onConsult).
+ */
+export function watchRewrites(app: FastifyInstance, consult: (control: ControlName) => void): void {
+  const watched = CONTROLS.map((c) => c.name).flatMap((name) => {
+    const how = rewriteOf(name);
+    return how ? [{ name, how }] : [];
+  });
+  app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
+    wrapSseWrites(req, reply, (op, chunk) => {
+      for (const w of watched) if (rewriteSse(op, chunk, w.how) !== chunk) consult(w.name);
+      return chunk;
+    });
+  });
+  app.addHook('onSend', async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    const tagged = typeof reply.getHeader('etag') === 'string';
+    for (const w of watched) if (tagged || rewrittenBody(req, reply, payload, w.how) !== undefined) consult(w.name);
+    return payload;
+  });
+}
+
+/** Passes each SSE chunk of an event-stream operation through `write` (streams are written raw, past onSend). */
+function wrapSseWrites(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  write: (op: Operation, chunk: string) => string,
+): void {
+  const op = operationFor(req.method, req.url);
+  if (!op?.sseEvents) return;
+  // writeHead(status, {headers}) need not store its headers where getHeader sees them.
+  const raw = reply.raw;
+  const isStream = () => String(raw.getHeader('content-type') ?? '').startsWith('text/event-stream');
+  const original = raw.write.bind(raw) as (chunk: unknown, ...rest: unknown[]) => boolean;
+  raw.write = ((chunk: unknown, ...rest: unknown[]) => {
+    const sse = typeof chunk === 'string' && (isStream() || /^event: /.test(chunk));
+    return original(sse ? write(op, chunk) : chunk, ...rest);
+  }) as typeof raw.write;
+}
+
+/** The JSON body the rewrite makes of an answer, when it changes it; undefined when it leaves it as it is. */
+function rewrittenBody(req: FastifyRequest, reply: FastifyReply, payload: unknown, how: Rewrite): string | undefined {
+  if (!isJsonType(reply.getHeader('content-type'))) return undefined;
+  const op = operationFor(req.method, req.url);
+  const schema = op ? jsonSchemaOf(op, reply.statusCode) : undefined;
+  const body = op && schema ? payloadJson(payload) : undefined;
+  if (!op || !schema || body === undefined) return undefined;
+  const out = JSON.stringify(rewriteValue(op.doc, schema, body, how));
+  // Untouched bodies keep their exact bytes.
+  return out === JSON.stringify(body) ? undefined : out;
 }

@@ -7,7 +7,7 @@ import type { ReferenceCredentials } from './accounts.ts';
 import { BlobStore } from './blobs.ts';
 import type { ReferenceContext, SurfaceName } from './context.ts';
 import { faultSeams } from './faults.ts';
-import { controlByName, installControl, type ControlName } from './controls.ts';
+import { controlByName, installControl, watchRewrites, type ControlName } from './controls.ts';
 import { v2EngineOptions, v2LimiterKind } from './v2/variations.ts';
 import { RateLimiter } from './ratelimit.ts';
 import { RouterState } from './router/state.ts';
@@ -44,6 +44,8 @@ export interface ReferenceOptions {
    * Told each time the code asks whether a control is on (whichever control, on or not):
    * where a control could change an answer. The self-test runs a control only on the tests
    * during which the plain reference was asked about it (test/support/harness/host.ts).
+   * With no control on, it is also told of each answer a rewrite control would have changed
+   * (watchRewrites).
    */
   onConsult?: (control: ControlName) => void;
   /**
@@ -122,6 +124,9 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
       apps.push(app);
       // A control rewrites answers last (with a fault only where the fault names it, FaultInfo.under).
       for (const control of controls) installControl(app, control);
+      // The plain reference asked where controls could change an answer also says where the
+      // rewrite controls' hooks would have changed one.
+      if (consult && controls.size === 0) watchRewrites(app, consult);
       await app.listen({ host: HOST, port: portBase + surface.portOffset });
     }
   } catch (err) {

@@ -11,6 +11,7 @@ import {
   EXTRA_MEMBER,
   UNKNOWN_BUCKET,
   installControl,
+  rewriteWatched,
   type ControlInfo,
   type ControlName,
 } from '../../reference/controls.ts';
@@ -1387,8 +1388,9 @@ describe('each control is in effect', { concurrency: 1 }, () => {
 // every project, with one reference per worker slot, which records which controls its code
 // asked about while serving each test (reference/server.ts onConsult): only there could a
 // control change what a test sees. Then each control on the tests of its families (and
-// surfaces) that consulted it; a control that rewrites answers through hooks (installControl),
-// or that no test consulted, on every test of its families. Controls that can share a
+// surfaces) that consulted it, a rewrite control on those whose answers it would change
+// (reference/controls.ts watchRewrites); another control that acts through hooks
+// (installControl), or one no test consulted, on every test of its families. Controls that can share a
 // reference run stacked over the union of their tests (test/support/control-stacks.ts); a
 // member its stack cannot vouch for runs alone in a third run. Each control's baseline is
 // the plain reference's run of the same tests.
@@ -1475,7 +1477,9 @@ async function runControls(): Promise<ControlsRuns> {
     const whole = every(projectsOf(info));
     let tests = whole;
     let why = 'rewrites answers through hooks: every test of its families';
-    if (!hooked(c.name)) {
+    // A control the code asks about, or a rewrite control the plain reference watched, runs
+    // where it was asked about; another hook acts on every answer of its families.
+    if (!hooked(c.name) || rewriteWatched(c.name)) {
       tests = new Map(
         [...whole].map(
           ([project, list]) =>
@@ -1485,7 +1489,9 @@ async function runControls(): Promise<ControlsRuns> {
             ] as const,
         ),
       );
-      why = 'the tests that consulted it on the plain reference';
+      why = hooked(c.name)
+        ? 'the tests whose answers its hooks would change on the plain reference'
+        : 'the tests that consulted it on the plain reference';
       if ([...tests.values()].every((l) => l.length === 0)) {
         tests = whole;
         why = 'consulted by no test of the plain reference: every test of its families';
