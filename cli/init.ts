@@ -88,7 +88,9 @@ export function init(args: string[]): number {
   writeFileSync(file, targetsFileText(surface, name, baseUrl));
   const token = `${surface.toUpperCase()}_API_KEY`;
   process.stdout.write(
-    `wrote ${path.relative(process.cwd(), file) || file} (target "${name}", ${surface} at ${baseUrl})\nnext:${surface === 'local' ? '' : ` export ${token}=<your key>;`} workflow-conformance run --target ${name}${flags.has('file') ? ` --targets-file ${flags.get('file')}` : ''}\n`,
+    `wrote ${path.relative(process.cwd(), file) || file} (target "${name}", ${surface} at ${baseUrl})\n` +
+      `next:${surface === 'local' ? '' : ` export ${token}=<your key>;`} workflow-conformance run --target ${name}` +
+      `${flags.has('file') ? ` --targets-file ${flags.get('file')}` : ''}\n`,
   );
   return 0;
 }

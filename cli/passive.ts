@@ -44,7 +44,10 @@ function targetOf(
     const candidates = resolved.surfaces.filter((s) => surface === undefined || s.surface === surface);
     if (candidates.length !== 1)
       throw new UsageError(
-        `${command} --target ${resolved.name}: ${candidates.length === 0 ? `it has no ${surface} surface` : `it has ${candidates.length} surfaces (${candidates.map((s) => s.surface).join(', ')}); name one with --surface`}`,
+        `${command} --target ${resolved.name}: ` +
+          (candidates.length === 0
+            ? `it has no ${surface} surface`
+            : `it has ${candidates.length} surfaces (${candidates.map((s) => s.surface).join(', ')}); name one with --surface`),
       );
     const s = candidates[0];
     return { name: resolved.name, surface: s.surface, baseUrl: url ?? s.baseUrl, brand: s.brand, scenario: s.scenario };
@@ -107,7 +110,9 @@ export async function proxyCommand(args: string[]): Promise<number> {
     throw err;
   });
   process.stdout.write(
-    `proxy ${session.url} -> ${session.judge.redact.text(target.baseUrl)} (${target.surface}): point your client at ${session.url}; ${duration ? `stops after ${duration} s or on Ctrl-C` : 'Ctrl-C stops it'} and writes the report\n`,
+    `proxy ${session.url} -> ${session.judge.redact.text(target.baseUrl)} (${target.surface}): ` +
+      `point your client at ${session.url}; ${duration ? `stops after ${duration} s or on Ctrl-C` : 'Ctrl-C stops it'} ` +
+      'and writes the report\n',
   );
   await new Promise<void>((resolve) => {
     const stop = (): void => resolve();

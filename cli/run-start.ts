@@ -68,7 +68,9 @@ export async function startRun(): Promise<{ config: RunConfig; target: ResolvedT
   if (target.embedded && !replaying()) {
     const busy = await busyReferencePort(target.referencePort!);
     if (busy !== undefined) {
-      const message = `port ${busy} is in use; set REFERENCE_PORT to another base (the embedded reference takes ${target.referencePort}..${target.referencePort! + REFERENCE_PORT_ORDER.length - 1})`;
+      const message =
+        `port ${busy} is in use; set REFERENCE_PORT to another base ` +
+        `(the embedded reference takes ${target.referencePort}..${target.referencePort! + REFERENCE_PORT_ORDER.length - 1})`;
       writeRunError(reports, message, targetMeta(target));
       throw startError(message);
     }

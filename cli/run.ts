@@ -348,7 +348,8 @@ export async function replaySuite(args: string[]): Promise<number> {
   env.REPORTS_DIR = path.resolve(flags.get('reports') ?? env.REPORTS_DIR ?? 'reports');
   if (!runConfig().quiet) {
     process.stdout.write(
-      `replaying ${file}: ${har.log.entries.length} exchanges of target "${meta.target.name}"${meta.verdict ? ` (recorded verdict: ${meta.verdict})` : ''}; nothing is sent\n`,
+      `replaying ${file}: ${har.log.entries.length} exchanges of target "${meta.target.name}"` +
+        `${meta.verdict ? ` (recorded verdict: ${meta.verdict})` : ''}; nothing is sent\n`,
     );
   }
   try {

@@ -343,7 +343,11 @@ class Replay {
     const entry = mine.find((e) => e.key === key && !this.used.has(e));
     if (!entry) {
       throw new SuiteError(
-        `not in the recording: ${shown('GET', url)} (test "${scope}": ${mine.length === 0 ? 'the recording holds no WebSocket connection of this test' : `its ${mine.length} recorded WebSocket connection(s) are used up`})`,
+        `not in the recording: ${shown('GET', url)} (test "${scope}": ` +
+          (mine.length === 0
+            ? 'the recording holds no WebSocket connection of this test'
+            : `its ${mine.length} recorded WebSocket connection(s) are used up`) +
+          ')',
       );
     }
     this.used.add(entry);

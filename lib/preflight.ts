@@ -130,7 +130,8 @@ export async function checkCredential(
   }
   const source = surface.tokenSource ?? 'the targets file';
   return (
-    `the ${surface.surface} surface refused the configured credential (${source}): GET ${path.split('?')[0].replace(/[0-9a-f-]{36}$/, '<random id>')} answered 401${first.said ? ` "${first.said}"` : ''}. ` +
+    `the ${surface.surface} surface refused the configured credential (${source}): ` +
+    `GET ${path.split('?')[0].replace(/[0-9a-f-]{36}$/, '<random id>')} answered 401${first.said ? ` "${first.said}"` : ''}. ` +
     `Check that ${source} holds a key valid for ${surface.baseUrl}`
   );
 }

@@ -154,7 +154,8 @@ export const SCENARIO_INPUTS: readonly ScenarioInput[] = [
     name: 'slow_node_class',
     type: 'node class',
     unlocks:
-      'a node taking `seconds`: V2.JOB.CANCEL, V2.ERR.QUEUE_FULL, V2.JOB.PARALLEL_QUEUE, live V2.JOB.EVENTS_AGREE, V1 queueing and status, the polling load profiles',
+      'a node taking `seconds`: V2.JOB.CANCEL, V2.ERR.QUEUE_FULL, V2.JOB.PARALLEL_QUEUE, ' +
+      'live V2.JOB.EVENTS_AGREE, V1 queueing and status, the polling load profiles',
   },
   {
     name: 'hash_deadline_seconds',
@@ -348,7 +349,9 @@ export const SCENARIO_INPUTS: readonly ScenarioInput[] = [
     type: 'mapping',
     members: ['method', 'path', 'body'],
     unlocks:
-      "how a user cancels a running v1 prompt, an operation seed W does not show ({method, path, body}, sent with the v1 key; `{prompt_id}` in the path and in body strings becomes the prompt's id): WS.INTERRUPTED, with slow_node_class",
+      'how a user cancels a running v1 prompt, an operation seed W does not show ({method, path, body}, ' +
+      "sent with the v1 key; `{prompt_id}` in the path and in body strings becomes the prompt's id): " +
+      'WS.INTERRUPTED, with slow_node_class',
   },
   {
     name: 'text_node_class',

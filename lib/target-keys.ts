@@ -128,7 +128,12 @@ function checkSurface(name: string, prefix: string, body: Raw, out: string[]): v
     for (const [key, value] of Object.entries(body.scenario)) {
       if (!scenarioKeyKnown(key)) {
         out.push(
-          `unknown key \`${key}\` ${at} (${prefix}scenario)${tail(key, SCENARIO_INPUTS, 'it is not a scenario input the suite reads (lib/scenario-inputs.ts lists them)')}`,
+          `unknown key \`${key}\` ${at} (${prefix}scenario)` +
+            tail(
+              key,
+              SCENARIO_INPUTS,
+              'it is not a scenario input the suite reads (lib/scenario-inputs.ts lists them)',
+            ),
         );
         continue;
       }

@@ -298,7 +298,15 @@ export function renderComparison(
     '| - | -: | -: | -: | -: | -: | - |',
     ...cmp.diffs.map(
       (d) =>
-        `| ${d.metric} | ${d.baseline}${d.unit} | ${d.current}${d.unit} | ${Number.isFinite(d.changePct) ? `${d.changePct > 0 ? '+' : ''}${d.changePct}%` : 'new'} | ${d.floor}${d.unit} (${d.floorFrom}) | ${d.p !== undefined ? `${d.p} (${d.samples!.join(' / ')})` : '—'} | ${d.regression ? '**REGRESSION**' : d.significant === false && Math.abs(d.changePct) > tolerancePct ? 'no significant change' : ''} |`,
+        `| ${d.metric} | ${d.baseline}${d.unit} | ${d.current}${d.unit} | ` +
+        `${Number.isFinite(d.changePct) ? `${d.changePct > 0 ? '+' : ''}${d.changePct}%` : 'new'} | ` +
+        `${d.floor}${d.unit} (${d.floorFrom}) | ${d.p !== undefined ? `${d.p} (${d.samples!.join(' / ')})` : '—'} | ` +
+        (d.regression
+          ? '**REGRESSION**'
+          : d.significant === false && Math.abs(d.changePct) > tolerancePct
+            ? 'no significant change'
+            : '') +
+        ' |',
     ),
     '',
   ];

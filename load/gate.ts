@@ -105,7 +105,10 @@ export async function runLoadProfiles(opts: GateOptions): Promise<LoadProfileRun
     const notHeld = report.checks.filter((c) => !held(c)).length;
     if (!opts.quiet)
       out(
-        `load ${profile.name}${report.target.surface !== '(none)' ? ` on ${report.target.surface}` : ''}: ${report.verdict.toUpperCase()}${report.skipReason ? ` — ${report.skipReason}` : ''}${broken.length ? ` — broken: ${broken.join(', ')}` : notHeld ? ` — ${notHeld} check(s) not judged` : ''} (${path.relative(process.cwd(), files.markdown)})`,
+        `load ${profile.name}${report.target.surface !== '(none)' ? ` on ${report.target.surface}` : ''}: ` +
+          `${report.verdict.toUpperCase()}${report.skipReason ? ` — ${report.skipReason}` : ''}` +
+          `${broken.length ? ` — broken: ${broken.join(', ')}` : notHeld ? ` — ${notHeld} check(s) not judged` : ''}` +
+          ` (${path.relative(process.cwd(), files.markdown)})`,
       );
   }
   return runs;
@@ -119,7 +122,11 @@ export function gateLines(
 ): { verdictLine: string; reportsLine: string } {
   const s = report.summary;
   return {
-    verdictLine: `Conformance with load ${s.verdict.toUpperCase()}${s.reason ? ` (${s.reason})` : ''}: ${profilesLine(runs)}${s.must_failed.length ? `; MUST failed: ${s.must_failed.join(', ')}` : ''}${s.should_failed.length ? `; SHOULD failed: ${s.should_failed.join(', ')}` : ''}${s.errors.length ? `; could not judge: ${s.errors.join(', ')}` : ''}`,
+    verdictLine:
+      `Conformance with load ${s.verdict.toUpperCase()}${s.reason ? ` (${s.reason})` : ''}: ${profilesLine(runs)}` +
+      `${s.must_failed.length ? `; MUST failed: ${s.must_failed.join(', ')}` : ''}` +
+      `${s.should_failed.length ? `; SHOULD failed: ${s.should_failed.join(', ')}` : ''}` +
+      `${s.errors.length ? `; could not judge: ${s.errors.join(', ')}` : ''}`,
     reportsLine:
       `reports: ${path.relative(process.cwd(), path.join(reports, 'conformance.json'))} (one ` +
       `verdict), load reports in ${path.relative(process.cwd(), path.join(reports, 'load')) || '.'}`,

@@ -252,7 +252,8 @@ async function main(): Promise<number> {
     const files = await writeReports(merged, values.out);
     const m = merged.metrics;
     console.log(
-      `${merged.profile.name} (${found.length} shards merged): ${merged.verdict.toUpperCase()}${merged.verdict === 'fail' ? ` — ${failureSummary(merged) ?? ''}` : ''}`,
+      `${merged.profile.name} (${found.length} shards merged): ${merged.verdict.toUpperCase()}` +
+        `${merged.verdict === 'fail' ? ` — ${failureSummary(merged) ?? ''}` : ''}`,
     );
     if (m.requests !== undefined) {
       console.log(

@@ -153,7 +153,8 @@ async function main(): Promise<number> {
     const m = report.metrics;
     const shardText = report.shard ? ` (shard ${report.shard.index}/${report.shard.count})` : '';
     console.log(
-      `${profile.name}${shardText}: ${report.verdict.toUpperCase()}${report.skipReason ? ` — ${report.skipReason}` : ''}${report.verdict === 'fail' ? ` — ${failureSummary(report) ?? ''}` : ''}`,
+      `${profile.name}${shardText}: ${report.verdict.toUpperCase()}${report.skipReason ? ` — ${report.skipReason}` : ''}` +
+        `${report.verdict === 'fail' ? ` — ${failureSummary(report) ?? ''}` : ''}`,
     );
     if (report.verdict !== 'skipped' && m.requests !== undefined) {
       console.log(`  ${report.model.summary}`);
@@ -211,7 +212,9 @@ function joinConformance(
     const joined = joinIntoFile(target, [loadProfileRun(report, rules, files, path.dirname(target))], secrets);
     const s = joined.summary;
     console.log(
-      `joined into ${file}: conformance ${s.verdict.toUpperCase()}${s.reason ? ` (${s.reason})` : ''}${s.must_failed.length ? `; MUST failed: ${s.must_failed.join(', ')}` : ''}${s.errors.length ? `; could not judge: ${s.errors.join(', ')}` : ''}`,
+      `joined into ${file}: conformance ${s.verdict.toUpperCase()}${s.reason ? ` (${s.reason})` : ''}` +
+        `${s.must_failed.length ? `; MUST failed: ${s.must_failed.join(', ')}` : ''}` +
+        `${s.errors.length ? `; could not judge: ${s.errors.join(', ')}` : ''}`,
     );
     return s.verdict === 'pass' ? 0 : 1;
   } catch (err) {

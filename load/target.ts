@@ -178,7 +178,8 @@ export async function openTarget(
     if (!opted) {
       throw new LoadSafetyError(
         `refusing to load ${remote.map((x) => x.baseUrl).join(', ')}: not a loopback address. ` +
-          "Opt in from the target's targets.yaml entry with `load: {allow: true, max_rate: <requests/s>, max_duration_s: <seconds>}` and select it with TARGET=<name>.",
+          "Opt in from the target's targets.yaml entry with " +
+          '`load: {allow: true, max_rate: <requests/s>, max_duration_s: <seconds>}` and select it with TARGET=<name>.',
       );
     }
     ceiling = opted;

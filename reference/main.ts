@@ -116,7 +116,8 @@ async function main(): Promise<void> {
     );
   }
   out.push(
-    `suite: TARGET=reference${portBase !== DEFAULT_PORT_BASE ? ` REFERENCE_PORT=${portBase}` : ''} workflow-conformance run   (or npm run conformance in the suite's folder)`,
+    `suite: TARGET=reference${portBase !== DEFAULT_PORT_BASE ? ` REFERENCE_PORT=${portBase}` : ''} workflow-conformance run` +
+      "   (or npm run conformance in the suite's folder)",
   );
   const { cloud, tinyAllowance, localToken } = ref.credentials;
   out.push(`credential cloud alice ${cloud.alice}`);
@@ -131,7 +132,10 @@ async function main(): Promise<void> {
   );
   for (const [caller, key] of Object.entries(ROUTER_KEYS)) {
     out.push(
-      `credential router ${caller} ${key}${caller === 'limited' ? ` (rate limit ${ROUTER_LIMITED_ALLOWANCE.requests} requests per ${ROUTER_LIMITED_ALLOWANCE.windowSeconds} s)` : ''}`,
+      `credential router ${caller} ${key}` +
+        (caller === 'limited'
+          ? ` (rate limit ${ROUTER_LIMITED_ALLOWANCE.requests} requests per ${ROUTER_LIMITED_ALLOWANCE.windowSeconds} s)`
+          : ''),
     );
   }
   out.push(

@@ -85,5 +85,8 @@ export function causeLine(c: Cause): string {
   const n = `${c.tests} test${c.tests === 1 ? '' : 's'} fail${c.tests === 1 ? 's' : ''} because`;
   if (!c.rule) return `${n} the suite ${c.what.replace(/^could not judge/, 'could not judge them')}`;
   const received = (c.received ?? '?').length > 160 ? `${c.received!.slice(0, 160)}…` : c.received;
-  return `${n} \`${c.rule}\` (${c.level ?? '?'}${c.seed ? `, seed: ${c.seed}` : ''}) broke: ${c.what} — expected ${c.expected}, received ${received}${c.exchange ? ` — ${c.exchange}` : ''}`;
+  return (
+    `${n} \`${c.rule}\` (${c.level ?? '?'}${c.seed ? `, seed: ${c.seed}` : ''}) broke: ${c.what} — ` +
+    `expected ${c.expected}, received ${received}${c.exchange ? ` — ${c.exchange}` : ''}`
+  );
 }

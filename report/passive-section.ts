@@ -60,8 +60,35 @@ const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 
 export function passiveHtml(p: PassiveRun): string {
   return `<h2>Passive run</h2><p>${esc(headline(p))}</p>
-${p.latency ? `<p>Latency the proxy added per exchange (${p.latency.samples} samples): p50 ` + `${p.latency.p50_ms} ms, p99 ${p.latency.p99_ms} ms, max ${p.latency.max_ms} ms.</p>` : ''}
-${p.rules.length ? `<table><tr><th>Rule</th><th>Level</th><th>Exchanges</th><th>Held</th><th>Broken</th></tr>${p.rules.map((r) => `<tr><td><code>${esc(r.id)}</code></td><td>${r.level}</td><td>${r.exchanges}</td><td>${r.held}</td><td>${r.broken}</td></tr>`).join('')}</table>` : ''}
-${p.unplaced_list.length ? `<h3>Not judged (${p.unplaced})</h3><ul>${p.unplaced_list.map((u) => `<li>${esc(`${u.method} ${u.url}${u.status !== undefined ? ` -> ${u.status}` : ''}: ${u.why}`)}</li>`).join('')}</ul>` : ''}
+${
+  p.latency
+    ? `<p>Latency the proxy added per exchange (${p.latency.samples} samples): p50 ` +
+      `${p.latency.p50_ms} ms, p99 ${p.latency.p99_ms} ms, max ${p.latency.max_ms} ms.</p>`
+    : ''
+}
+${
+  p.rules.length
+    ? '<table><tr><th>Rule</th><th>Level</th><th>Exchanges</th><th>Held</th><th>Broken</th></tr>' +
+      p.rules
+        .map(
+          (r) =>
+            `<tr><td><code>${esc(r.id)}</code></td><td>${r.level}</td>` +
+            `<td>${r.exchanges}</td><td>${r.held}</td><td>${r.broken}</td></tr>`,
+        )
+        .join('') +
+      '</table>'
+    : ''
+}
+${
+  p.unplaced_list.length
+    ? `<h3>Not judged (${p.unplaced})</h3><ul>` +
+      p.unplaced_list
+        .map(
+          (u) => `<li>${esc(`${u.method} ${u.url}${u.status !== undefined ? ` -> ${u.status}` : ''}: ${u.why}`)}</li>`,
+        )
+        .join('') +
+      '</ul>'
+    : ''
+}
 ${p.notes?.length ? `<ul>${p.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>` : ''}`;
 }

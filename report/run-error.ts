@@ -55,13 +55,16 @@ const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 
 /** A JUnit file with one errored test case: a CI page that publishes JUnit shows the run red, with why. */
 export function runErrorJunit(reason: string): string {
-  return `<?xml version="1.0" encoding="UTF-8"?>
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?>
 <testsuites name="workflow-conformance" tests="1" failures="0" errors="1" skipped="0">
 <testsuite name="workflow-conformance" tests="1" failures="0" errors="1" skipped="0">
-<testcase name="${RUN_ERROR_JUNIT_CASE}" classname="workflow-conformance"><error message="${xml(reason.split('\n')[0])}" type="RunError">${xml(reason)}</error></testcase>
+<testcase name="${RUN_ERROR_JUNIT_CASE}" classname="workflow-conformance">` +
+    `<error message="${xml(reason.split('\n')[0])}" type="RunError">${xml(reason)}</error></testcase>
 </testsuite>
 </testsuites>
-`;
+`
+  );
 }
 
 /** Whether junit.xml in `dir` is the placeholder written here, not Playwright's. */

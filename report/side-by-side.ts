@@ -133,7 +133,8 @@ const SHORT: Record<string, string> = {
 export function sideBySideHtml(t: SideBySide): string {
   const cell = (c: string) =>
     `<td class="${c || 'na'}" title="${html(c ? c.replace('_', ' ') : 'not applicable')}">${html(c ? (SHORT[c] ?? c) : '—')}</td>`;
-  return `<!doctype html>
+  return (
+    `<!doctype html>
 <meta charset="utf-8"><title>Conformance side by side</title>
 <style>
 body{font:13px system-ui,sans-serif;margin:1.5em}.wrap{overflow-x:auto;max-width:100%}table{border-collapse:collapse}
@@ -145,11 +146,19 @@ body:not(.all) tr.same{display:none}
 </style>
 <h1>Conformance side by side</h1>
 <p><label><input type="checkbox" onchange="document.body.classList.toggle('all', this.checked)"> show all rules</label>
-— differences only by default: ${t.identical} rule${t.identical === 1 ? '' : 's'} with the same status in every column ${t.identical === 1 ? 'is' : 'are'} hidden.</p>
+— differences only by default: ${t.identical} rule${t.identical === 1 ? '' : 's'} ` +
+    `with the same status in every column ${t.identical === 1 ? 'is' : 'are'} hidden.</p>
 <div class="wrap"><table>
 <tr><th>Rule</th><th>Level</th>${t.columns.map((c) => `<th class="col" title="${html(`${c.label} — ${c.file}`)}">${html(c.label)}</th>`).join('')}</tr>
 <tr><th>verdict</th><th></th>${t.columns.map((c) => cell(c.verdict)).join('')}</tr>
-${t.rows.map((r) => `<tr${t.columns.length > 1 && same(r.cells) ? ' class="same"' : ''}><td class="id" title="${html(r.summary)}">${html(r.id)}</td><td>${r.level}</td>${r.cells.map(cell).join('')}</tr>`).join('\n')}
+${t.rows
+  .map(
+    (r) =>
+      `<tr${t.columns.length > 1 && same(r.cells) ? ' class="same"' : ''}>` +
+      `<td class="id" title="${html(r.summary)}">${html(r.id)}</td><td>${r.level}</td>${r.cells.map(cell).join('')}</tr>`,
+  )
+  .join('\n')}
 </table></div>
-`;
+`
+  );
 }

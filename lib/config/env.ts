@@ -102,7 +102,10 @@ export interface RunConfig {
     replay?: string;
     /** CONFORMANCE_RECORD_DIR: where a recorded run's workers write their exchanges. */
     recordDir?: string;
-    /** CONFORMANCE_LOAD: the load profiles `run --load` names (`all`, or names separated by commas), run after the projects and joined into their report before it is written. */
+    /**
+     * CONFORMANCE_LOAD: the load profiles `run --load` names (`all`, or names separated by commas), run after the
+     * projects and joined into their report before it is written.
+     */
     load?: string;
     /** TEST_WORKER_INDEX (Playwright's): this process is a test worker, not the main process. */
     worker: boolean;

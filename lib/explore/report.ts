@@ -44,7 +44,9 @@ export function exploreMarkdown(reports: OperationReport[]): string {
       .map(([s, n]) => `${s}×${n}`)
       .join(' ');
     lines.push(
-      `| ${r.project} | ${r.operation} | ${r.sent} (${r.valid} / ${r.mistaken})${r.interrupted ? ' cut short' : ''}${r.budget ? `, ${cell(r.budget)}` : ''} | ${statuses} | ${r.failures.length} | ${r.seed ?? ''} | ${(r.elapsedMs / 1000).toFixed(1)} s |`,
+      `| ${r.project} | ${r.operation} | ${r.sent} (${r.valid} / ${r.mistaken})` +
+        `${r.interrupted ? ' cut short' : ''}${r.budget ? `, ${cell(r.budget)}` : ''} | ` +
+        `${statuses} | ${r.failures.length} | ${r.seed ?? ''} | ${(r.elapsedMs / 1000).toFixed(1)} s |`,
     );
   }
   const withFailures = reports.filter((r) => r.failures.length > 0);

@@ -127,5 +127,9 @@ export function verdictLine(report: ConformanceReport): string {
   const s = report.summary;
   const p = report.passive!;
   const failed = [...s.must_failed.map((id) => `${id} (MUST)`), ...s.should_failed.map((id) => `${id} (SHOULD)`)];
-  return `Passive ${s.verdict.toUpperCase()}${s.reason ? ` (${s.reason})` : ''}: ${p.exchanges} exchanges, ${p.judged} judged, ${p.rules.length} rules exercised${failed.length ? `; broken: ${failed.join(', ')}` : ''}`;
+  return (
+    `Passive ${s.verdict.toUpperCase()}${s.reason ? ` (${s.reason})` : ''}: ` +
+    `${p.exchanges} exchanges, ${p.judged} judged, ${p.rules.length} rules exercised` +
+    `${failed.length ? `; broken: ${failed.join(', ')}` : ''}`
+  );
 }

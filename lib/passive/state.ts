@@ -131,7 +131,8 @@ export class PassiveState {
     }
     // A retry refused (409: still running, or recorded but too large to replay; 429: a limit) says nothing of how a record is replayed.
     if (!success) return;
-    const got = `${res.status}${route === 'submit' ? ` ${textOf((safeJson(res) as { request_id?: unknown } | undefined)?.request_id ?? '')}` : `, ${res.body.length} bytes`}`;
+    const requestId = (safeJson(res) as { request_id?: unknown } | undefined)?.request_id;
+    const got = `${res.status}${route === 'submit' ? ` ${textOf(requestId ?? '')}` : `, ${res.body.length} bytes`}`;
     judgeRetry(
       known.record,
       res,

@@ -66,7 +66,11 @@ export function clampSettings(
 export function modelSummary(m: ModelInfo): string {
   if (m.name === 'closed')
     return 'closed loop (autocannon, rate metered per connection per second): latency from the actual send; late arrivals are not measured';
-  return `open model, ${m.arrival === 'poisson' ? `Poisson arrivals (seed ${m.seed ?? 1})` : 'evenly spaced arrivals'}: latency from the intended start (corrected) and from the actual send (uncorrected); a send more than ${m.late_after_ms} ms after its intended start is late`;
+  return (
+    `open model, ${m.arrival === 'poisson' ? `Poisson arrivals (seed ${m.seed ?? 1})` : 'evenly spaced arrivals'}: ` +
+    'latency from the intended start (corrected) and from the actual send (uncorrected); ' +
+    `a send more than ${m.late_after_ms} ms after its intended start is late`
+  );
 }
 
 /** The model the run uses, as the report describes it; `lateAfterMs` for the open model's drive. */

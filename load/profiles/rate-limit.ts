@@ -238,7 +238,8 @@ function rateLimitProfile(spec: RateLimitSpec): Profile {
               `${estimate.expected} admitted over ${settings.durationS} s (${allowance} per ${windowS} ` +
                 `s), give or take ${estimate.edge} at the run's edges, within ${ALLOWANCE_TOLERANCE_PCT}% ` +
                 `beyond that`,
-              `admitted ${estimate.admitted} over ${settings.durationS} s against ${estimate.expected} ± ${estimate.edge}: ${estimate.accuracyPct === 0 ? 'inside' : `off by ${estimate.accuracyPct}% beyond the edges`}`,
+              `admitted ${estimate.admitted} over ${settings.durationS} s against ${estimate.expected} ± ${estimate.edge}: ` +
+                (estimate.accuracyPct === 0 ? 'inside' : `off by ${estimate.accuracyPct}% beyond the edges`),
             ),
             loadCheck(
               'LOAD.RATE_LIMIT.RETRY_SUCCEEDS',
@@ -254,7 +255,8 @@ function rateLimitProfile(spec: RateLimitSpec): Profile {
               'no 429 (and no broken answer) for the other account',
               otherTotal === 0
                 ? 'the other account made no call'
-                : `other account: ${[...otherStatuses.entries()].map(([k, v]) => `${k} ×${v}`).join(', ')}${otherProblems.length ? `; ${otherProblems.join('; ')}` : ''}`,
+                : `other account: ${[...otherStatuses.entries()].map(([k, v]) => `${k} ×${v}`).join(', ')}` +
+                    `${otherProblems.length ? `; ${otherProblems.join('; ')}` : ''}`,
             ),
           ];
           return {

@@ -160,7 +160,12 @@ export const routerConcurrency: Profile = {
             refusals === 0
               ? `no call was refused concurrency_limit_exceeded (${admitted.length} admitted, peak ${peak} ` +
                   `in flight): the limit was never reached or not enforced`
-              : `${admitted.length} admitted with at most ${peak} in flight at once (limit ${limit}), ${refusals} refused${wrongBucket ? `, ${wrongBucket} 429s of another bucket` : ''}${measurable ? '' : `; overlap not measurable: the link's round trip (${Math.round(edge)} ms) is half the quickest call (${Math.round(baseline)} ms) or more`}`,
+              : `${admitted.length} admitted with at most ${peak} in flight at once (limit ${limit}), ${refusals} refused` +
+                  `${wrongBucket ? `, ${wrongBucket} 429s of another bucket` : ''}` +
+                  (measurable
+                    ? ''
+                    : `; overlap not measurable: the link's round trip (${Math.round(edge)} ms) ` +
+                      `is half the quickest call (${Math.round(baseline)} ms) or more`),
           ),
           loadCheck(
             'LOAD.CONCURRENCY.SPEND_HEADERS',

@@ -29,7 +29,9 @@ export function renderMarkdown(r: LoadReport): string {
   const lines = [
     `### Load: ${r.profile.name} — ${mark}`,
     '',
-    `${r.profile.title}. Target \`${r.target.name}\` (${r.target.surface}${r.target.embedded ? ', embedded reference' : ''}${r.target.fault ? `, fault \`${r.target.fault}\`` : ''}), ${e.rate} req/s requested over ${e.connections} connections, ${e.warmupS} s warm-up + ${measured}.${shard}`,
+    `${r.profile.title}. Target \`${r.target.name}\` (${r.target.surface}` +
+      `${r.target.embedded ? ', embedded reference' : ''}${r.target.fault ? `, fault \`${r.target.fault}\`` : ''}), ` +
+      `${e.rate} req/s requested over ${e.connections} connections, ${e.warmupS} s warm-up + ${measured}.${shard}`,
     '',
     `Model: ${r.model.summary}.`,
     '',
@@ -42,7 +44,9 @@ export function renderMarkdown(r: LoadReport): string {
   lines.push(
     `| requests | achieved rate | errors | ${open ? 'late | dropped | spacing p99 | ' : ''}contract violations |`,
     `| -: | -: | -: | ${open ? '-: | -: | -: | ' : ''}-: |`,
-    `| ${fmt(m.requests, 0)} | ${fmt(m.rate)}/s (${fmt(m.rate_achieved, 1)}%) | ${fmt(m.errors, 3)}% | ${open ? `${fmt(m.late_requests, 0)} (${fmt(m.late, 2)}%) | ${fmt(m.dropped, 0)} | ${fmt(m.spacing_p99)} ms | ` : ''}${fmt(m.contract_violations, 0)} of ${fmt(m.sampled, 0)} sampled |`,
+    `| ${fmt(m.requests, 0)} | ${fmt(m.rate)}/s (${fmt(m.rate_achieved, 1)}%) | ${fmt(m.errors, 3)}% | ` +
+      `${open ? `${fmt(m.late_requests, 0)} (${fmt(m.late, 2)}%) | ${fmt(m.dropped, 0)} | ${fmt(m.spacing_p99)} ms | ` : ''}` +
+      `${fmt(m.contract_violations, 0)} of ${fmt(m.sampled, 0)} sampled |`,
     '',
     '| latency | p50 | p90 | p99 | p99.9 | max |',
     '| - | -: | -: | -: | -: | -: |',
@@ -59,13 +63,16 @@ export function renderMarkdown(r: LoadReport): string {
   if (r.thresholds.length) {
     // The team's limits, not the seeds' rules (load/thresholds.ts): a miss is "over your threshold".
     lines.push(
-      "Thresholds are limits, not rules of the seeds; the rule checks follow below. A latency, error or rate budget decides the run only when you set it (`--threshold`); the profile's suggested budgets are figures.",
+      'Thresholds are limits, not rules of the seeds; the rule checks follow below. ' +
+        'A latency, error or rate budget decides the run only when you set it (`--threshold`); ' +
+        "the profile's suggested budgets are figures.",
       '',
     );
     lines.push('| threshold | limit | measured | result |', '| - | - | -: | - |');
     for (const t of r.thresholds)
       lines.push(
-        `| \`${t.expr}\` | ${limitText(t)} | ${withUnit(t.actual, t.unit)} | ${t.ok || t.decides === false ? thresholdOutcome(t) : `**${thresholdOutcome(t)}**`} |`,
+        `| \`${t.expr}\` | ${limitText(t)} | ${withUnit(t.actual, t.unit)} | ` +
+          `${t.ok || t.decides === false ? thresholdOutcome(t) : `**${thresholdOutcome(t)}**`} |`,
       );
     lines.push('');
   }
@@ -73,7 +80,8 @@ export function renderMarkdown(r: LoadReport): string {
     lines.push('| rule | check | result |', '| - | - | - |');
     for (const c of r.checks)
       lines.push(
-        `| \`${c.rule}\` | ${checkText(c).replace(/\|/g, '\\|')} | ${held(c) ? 'pass' : c.outcome === 'broken' ? '**FAIL**' : `**${c.outcome.replace('_', ' ').toUpperCase()}**`} |`,
+        `| \`${c.rule}\` | ${checkText(c).replace(/\|/g, '\\|')} | ` +
+          `${held(c) ? 'pass' : c.outcome === 'broken' ? '**FAIL**' : `**${c.outcome.replace('_', ' ').toUpperCase()}**`} |`,
       );
     lines.push('');
   }
@@ -84,7 +92,8 @@ export function renderMarkdown(r: LoadReport): string {
   if (r.notes.length) lines.push('', ...r.notes.map((n) => `- ${n}`));
   lines.push(
     '',
-    `<sub>${r.environment.cpu_model} ×${r.environment.cpus}, Node ${r.environment.node}, ${r.model.name === 'open' ? `undici ${r.environment.undici}` : `autocannon ${r.environment.autocannon}`}, ${r.startedAt}</sub>`,
+    `<sub>${r.environment.cpu_model} ×${r.environment.cpus}, Node ${r.environment.node}, ` +
+      `${r.model.name === 'open' ? `undici ${r.environment.undici}` : `autocannon ${r.environment.autocannon}`}, ${r.startedAt}</sub>`,
     '',
   );
   return lines.join('\n');

@@ -104,7 +104,10 @@ export function lineChart(opts: {
               )
               .join('')
           : '';
-      return `<path class="series" d="${d}" fill="none" stroke="${s.color}" stroke-width="2"${s.dashed ? ' stroke-dasharray="6 4"' : ''}><title>${esc(s.name)}</title></path>${dots}`;
+      return (
+        `<path class="series" d="${d}" fill="none" stroke="${s.color}" stroke-width="2"` +
+        `${s.dashed ? ' stroke-dasharray="6 4"' : ''}><title>${esc(s.name)}</title></path>${dots}`
+      );
     })
     .join('');
   const step = niceStep(xMax, 8);
@@ -157,5 +160,7 @@ export function barChart(opts: {
 }
 
 export function legend(items: Array<{ name: string; color: string; dashed?: boolean }>): string {
-  return `<div class="legend">${items.map((i) => `<span><i style="background:${i.color}${i.dashed ? ';opacity:.6' : ''}"></i>${esc(i.name)}</span>`).join('')}</div>`;
+  return `<div class="legend">${items
+    .map((i) => `<span><i style="background:${i.color}${i.dashed ? ';opacity:.6' : ''}"></i>${esc(i.name)}</span>`)
+    .join('')}</div>`;
 }

@@ -131,7 +131,11 @@ test.describe('Node registry operation › Security', () => {
             ? (res.status >= 200 && res.status < 300) || res.status === 403
             : res.status >= 400 && res.status < 500;
         check('REGISTRY.AUTH.API_KEY_BEARER', same, {
-          what: `translations sent with the cloud surface's ${name} as bearer, a key X-API-Key ${x.verdict === 'accepted' ? `accepts (${x.res.status} at GET /api/job/{id}/status)` : `refuses (${x.res.status})`}`,
+          what:
+            `translations sent with the cloud surface's ${name} as bearer, a key X-API-Key ` +
+            (x.verdict === 'accepted'
+              ? `accepts (${x.res.status} at GET /api/job/{id}/status)`
+              : `refuses (${x.res.status})`),
           expected:
             x.verdict === 'accepted'
               ? 'authenticated, as X-API-Key takes it: a success (2xx), or 403 if its account may not write this node; not 401'

@@ -100,7 +100,8 @@ test.describe('Contract', () => {
 
 test.describe('Errors', () => {
   test(
-    'every refusal has the error body and request id, mirrors its bucket in X-Svc-Error-Type and pairs it with a status the seed (or, for the rest, public docs) allows',
+    'every refusal has the error body and request id, mirrors its bucket in X-Svc-Error-Type ' +
+      'and pairs it with a status the seed (or, for the rest, public docs) allows',
     rules(
       'ROUTER.ERR.BODY',
       'ROUTER.ERR.CODE_STATUS',

@@ -61,7 +61,8 @@ async function sampleQuotes(api: ApiClient, requireScenario: Need): Promise<Arra
 
 test.describe('Cost estimate', () => {
   test(
-    'exact quotes carry amount and cents, estimated ones min and max, unknown ones no figure; a reason only on unknown ones (public docs: always there); all pricing_as_of',
+    'exact quotes carry amount and cents, estimated ones min and max, unknown ones no figure; ' +
+      'a reason only on unknown ones (public docs: always there); all pricing_as_of',
     rules('ROUTER.ESTIMATE.FIELDS', 'ROUTER.ESTIMATE.UNKNOWN_REASON'),
     async ({ api, requireScenario }) => {
       // Each quote by the figures its own source carries: the seed does not say which source a body gets.
@@ -186,7 +187,8 @@ test.describe('Cost estimate', () => {
   );
 
   test(
-    'a body whose price the provider reports afterwards is quoted unknown not_quotable, a model the card does not price unpriced_model, and the estimate never answers the submit-only reasons',
+    'a body whose price the provider reports afterwards is quoted unknown not_quotable, ' +
+      'a model the card does not price unpriced_model, and the estimate never answers the submit-only reasons',
     rules('ROUTER.ESTIMATE.REASON'),
     async ({ api, requireScenario }) => {
       const text = modelRef(requireScenario('text_model', 'model priced by output length') as string);
@@ -251,7 +253,8 @@ test.describe('Cost estimate', () => {
   );
 
   test(
-    "the estimate validates as a default run: the same 422 as the run (a body naming another model too, and an alternate's own schema), and an undeclared top-level field is priced",
+    'the estimate validates as a default run: the same 422 as the run (a body naming another model too, ' +
+      "and an alternate's own schema), and an undeclared top-level field is priced",
     rules('ROUTER.ESTIMATE.VALIDATION'),
     async ({ api, requireScenario, target }) => {
       const m = modelRef(requireScenario('image_model', 'model with an authored schema') as string);

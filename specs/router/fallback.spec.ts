@@ -139,7 +139,8 @@ test.describe('fallback_provider', () => {
   );
 
   test(
-    "fallback retries once, on the first eligible alternate of a fixed order, and never for the request's own failure or a generation that may have been submitted",
+    'fallback retries once, on the first eligible alternate of a fixed order, ' +
+      "and never for the request's own failure or a generation that may have been submitted",
     rules('ROUTER.FALLBACK.ATTEMPTS'),
     async ({ api, requireScenario, target }) => {
       const name = hdr(api, 'router-fallback-provider');

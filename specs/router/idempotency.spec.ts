@@ -84,7 +84,9 @@ test.describe('Idempotency', () => {
             what: `retry ${i + 1} of two sent at once with the key of a finished call to ${sm.id}`,
             expected:
               'the recorded answer (200, Idempotent-Replayed: true, the same bytes): nothing is dispatched, so nothing is running',
-            received: `${describe(api, r)}, Idempotent-Replayed: ${r.header(REPLAYED) ?? 'absent'}${r.status === 200 && !r.body.equals(original.body) ? ', other bytes' : ''}`,
+            received:
+              `${describe(api, r)}, Idempotent-Replayed: ${r.header(REPLAYED) ?? 'absent'}` +
+              (r.status === 200 && !r.body.equals(original.body) ? ', other bytes' : ''),
             on: r,
           });
           if (r.status === 200) checkCreditsReplayed(api, original, r);

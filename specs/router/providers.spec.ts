@@ -466,14 +466,21 @@ test.describe('model_provider', () => {
       } else {
         notJudged(
           'ROUTER.PROVIDER.ANSWER',
-          `${m.id}'s document authors ${authored === undefined ? 'no JSON output schema' : 'an output schema the answer does not meet'}, and ${ownMembers === undefined ? `no answer of ${s.provider}'s own is known` : `the answer is not shaped as ${s.provider}'s own`}: which of the two it is cannot be told`,
+          `${m.id}'s document authors ` +
+            (authored === undefined ? 'no JSON output schema' : 'an output schema the answer does not meet') +
+            ', and ' +
+            (ownMembers === undefined
+              ? `no answer of ${s.provider}'s own is known`
+              : `the answer is not shaped as ${s.provider}'s own`) +
+            ': which of the two it is cannot be told',
         );
       }
     },
   );
 
   test(
-    "with strict_mode=true a body in the alternate's own schema is forwarded without native validation and without a dropped-params header; without model_provider strict_mode changes nothing",
+    "with strict_mode=true a body in the alternate's own schema is forwarded without native validation and " +
+      'without a dropped-params header; without model_provider strict_mode changes nothing',
     rules('ROUTER.PROVIDER.STRICT_MODE'),
     async ({ api, requireScenario }) => {
       const m = modelRef(requireScenario('image_model', 'model with alternates') as string);

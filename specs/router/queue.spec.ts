@@ -86,7 +86,8 @@ function resultPieces(status: Record<string, unknown>, result: unknown, sent: un
 
 test.describe('Queued request', () => {
   test(
-    'a submit answers 201 with request_id, status, queue_position and three absolute URLs that lead to status, collect and cancel; the request ID is a lowercase uuid',
+    'a submit answers 201 with request_id, status, queue_position and three absolute URLs that lead to status, ' +
+      'collect and cancel; the request ID is a lowercase uuid',
     rules('ROUTER.QUEUE.HANDLE', 'ROUTER.ID.REQUEST_ID'),
     async ({ api, requireScenario }) => {
       const m = modelRef(requireScenario('image_model', 'JSON model') as string);
@@ -136,7 +137,8 @@ test.describe('Queued request', () => {
   );
 
   test(
-    'an unfinished request: status and collect carry Retry-After, collect answers 202 with the status, and status is one of exactly three values over its life and the run; Retry-After is integer seconds',
+    'an unfinished request: status and collect carry Retry-After, collect answers 202 with the status, ' +
+      'and status is one of exactly three values over its life and the run; Retry-After is integer seconds',
     rules(
       'ROUTER.QUEUE.POLL_RETRY_AFTER',
       'ROUTER.QUEUE.COLLECT_PENDING',
@@ -218,7 +220,8 @@ test.describe('Queued request', () => {
   );
 
   test(
-    'collect of a finished request is byte for byte the synchronous answer; success has no error_type, failure has one and is COMPLETED too; status never carries the result; a late cancel changes nothing',
+    'collect of a finished request is byte for byte the synchronous answer; success has no error_type, ' +
+      'failure has one and is COMPLETED too; status never carries the result; a late cancel changes nothing',
     rules(
       'ROUTER.QUEUE.COLLECT_IDENTICAL',
       'ROUTER.QUEUE.ERROR_TYPE_ON_FAILURE',
@@ -343,7 +346,8 @@ test.describe('Queued request', () => {
   );
 
   test(
-    'a cancel taken on one request leaves every other request of the workspace collecting its own result: two requests admitted after the cancelled one each collect exactly their own synchronous answer',
+    'a cancel taken on one request leaves every other request of the workspace collecting its own result: ' +
+      'two requests admitted after the cancelled one each collect exactly their own synchronous answer',
     rules('ROUTER.QUEUE.COLLECT_IDENTICAL'),
     async ({ api, requireScenario }) => {
       const slow = modelRef(requireScenario('slow_model', 'a model slow enough to cancel') as string);
@@ -448,7 +452,9 @@ test.describe('Queued request', () => {
   );
 
   test(
-    'cancel of an unfinished request answers 202 CANCELLATION_REQUESTED, and of a finished one ALREADY_COMPLETED (409 or 400); the request ends COMPLETED; a cancel of a request still waiting in the queue takes effect (public docs)',
+    'cancel of an unfinished request answers 202 CANCELLATION_REQUESTED, ' +
+      'and of a finished one ALREADY_COMPLETED (409 or 400); the request ends COMPLETED; ' +
+      'a cancel of a request still waiting in the queue takes effect (public docs)',
     rules(
       'ROUTER.QUEUE.CANCEL',
       'ROUTER.QUEUE.CANCEL_QUEUED',
@@ -654,7 +660,8 @@ test.describe('Queued request', () => {
   );
 
   test(
-    'an estimate a fresh admission carries has a source; a replay and a caller without the feature get none; an own-key run is quoted byok, an unreadable rate card pricing_unavailable',
+    'an estimate a fresh admission carries has a source; a replay and a caller without the feature get none; ' +
+      'an own-key run is quoted byok, an unreadable rate card pricing_unavailable',
     rules('ROUTER.QUEUE.ESTIMATE'),
     async ({ api, requireScenario, target }) => {
       const m = modelRef(requireScenario('image_model', 'JSON model') as string);

@@ -347,7 +347,9 @@ test.describe('Synchronous run', () => {
       if (cents === undefined || cents < parseDecimal('0.01')!)
         notJudged(
           'ROUTER.RUN.SPEND_RESERVED',
-          `a call of ${slow.id} is quoted ${quote.source === 'exact' ? `${String(quote.amount)} dollars, under a cent` : String(quote.source)}, so whole cents in flight may read 0; only their release is judged`,
+          `a call of ${slow.id} is quoted ` +
+            (quote.source === 'exact' ? `${String(quote.amount)} dollars, under a cent` : String(quote.source)) +
+            ', so whole cents in flight may read 0; only their release is judged',
         );
       else
         check('ROUTER.RUN.SPEND_RESERVED', first.current > 0n, {
@@ -586,7 +588,9 @@ test.describe('Synchronous run', () => {
         if (credits === undefined) {
           notJudged(
             'ROUTER.RUN.VIDEO_BILLING',
-            `${what} of scenario video_draft answered ${describe(api, res)}${res.status === 200 ? ` with ${name} ${res.header(name) ?? 'absent'} (or served by fallback)` : ''}, so the two costs cannot be compared`,
+            `${what} of scenario video_draft answered ${describe(api, res)}` +
+              (res.status === 200 ? ` with ${name} ${res.header(name) ?? 'absent'} (or served by fallback)` : '') +
+              ', so the two costs cannot be compared',
           );
           return;
         }

@@ -349,7 +349,8 @@ test.describe('Asset', () => {
     if (del.notOffered || del.status === 404 || del.status === 405) {
       notJudged(
         'V2.ASSET.DELETE',
-        `not offered by this server: DELETE /api/v2/assets/{id} of an asset it holds answered ${del.status}${del.errorCode ? ` ${del.errorCode}` : ''} (an operation only the public documents give)`,
+        `not offered by this server: DELETE /api/v2/assets/{id} of an asset it holds answered ${del.status}` +
+          `${del.errorCode ? ` ${del.errorCode}` : ''} (an operation only the public documents give)`,
       );
       return;
     }

@@ -36,7 +36,8 @@ test.describe('Authentication', () => {
   );
 
   test(
-    'on the hosted cloud a session JWT and an OAuth access token are accepted as bearer, or refused 401 saying so where the deployment is configured not to take them',
+    'on the hosted cloud a session JWT and an OAuth access token are accepted as bearer, ' +
+      'or refused 401 saying so where the deployment is configured not to take them',
     rules('V2.AUTH.JWT_ACCEPTED', 'V2.AUTH.JWT_REFUSAL'),
     async ({ api, target }) => {
       const given = (['jwt_token', 'oauth_token'] as const).filter((k) => typeof target.scenario[k] === 'string');

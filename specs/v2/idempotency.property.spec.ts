@@ -17,7 +17,8 @@ const keyBody = fc.stringMatching(/^[A-Za-z0-9._~-]{1,48}$/);
 
 test.describe('Idempotent submission (property)', () => {
   test(
-    'submission is idempotent for any key: concurrent submits of one request make one job, another request under the key is refused 422 idempotency_key_reuse, distinct keys give distinct jobs',
+    'submission is idempotent for any key: concurrent submits of one request make one job, ' +
+      'another request under the key is refused 422 idempotency_key_reuse, distinct keys give distinct jobs',
     rules('V2.JOB.IDEMPOTENT'),
     async ({ api, profile }, testInfo) => {
       const jobs = new Set<string>();

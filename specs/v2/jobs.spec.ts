@@ -714,7 +714,13 @@ test.describe('Asset rule 5: uploads that match an output', () => {
       if (!labelled || asset.job_metadata === undefined)
         return notJudged(
           'V2.ASSET.OUTPUT_MATCH',
-          `the output shows no job_metadata (${labelled ? 'the labels are not shown on its read' : refused ? `the labelled submit was refused ${refused}` : 'this surface keeps no labels'}), so the answer's job_metadata has nothing to match`,
+          'the output shows no job_metadata (' +
+            (labelled
+              ? 'the labels are not shown on its read'
+              : refused
+                ? `the labelled submit was refused ${refused}`
+                : 'this surface keeps no labels') +
+            "), so the answer's job_metadata has nothing to match",
         );
       check('V2.ASSET.OUTPUT_MATCH', isDeepStrictEqual(again.asset.job_metadata, asset.job_metadata), {
         what: "job_metadata of the create that matched a labelled job's output",

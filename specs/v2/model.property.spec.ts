@@ -57,7 +57,8 @@ test.describe('v2 state machine (model-based)', () => {
   );
 
   test(
-    'serverless deployment: random sequences of uploads, reads through signed URLs, labelled submits, cancels and label-scoped list walks keep the state the seed fixes',
+    'serverless deployment: random sequences of uploads, reads through signed URLs, labelled submits, ' +
+      'cancels and label-scoped list walks keep the state the seed fixes',
     rules('V2.ASSET.DEDUP', 'V2.ASSET.HASH_BLAKE3', 'V2.JOB.IDEMPOTENT', 'V2.JOB.LIST_WALK', 'V2.URL.SIGNED_OPENABLE'),
     async ({ api, evidence }, testInfo) => {
       await stateMachine(api, evidence.recorder, testInfo);

@@ -29,7 +29,8 @@ const ARGS = [
 const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is absent (apt-get install chromium)`;
 
 // Runs in the page, so written as source text (tsx's helpers do not exist there).
-const SESSION = `async ({ key, png }) => {
+const SESSION =
+  `async ({ key, png }) => {
   const auth = { authorization: 'Bearer ' + key };
   const bytes = Uint8Array.from(atob(png), (c) => c.charCodeAt(0));
   const form = new FormData();
@@ -39,8 +40,10 @@ const SESSION = `async ({ key, png }) => {
   const created = await (await fetch('/api/v2/assets', { method: 'POST', headers: auth, body: form })).json();
   await (await fetch('/api/v2/assets/' + created.id, { headers: auth })).json();
   await fetch('/api/v2/assets/00000000-0000-4000-8000-000000000000', { headers: auth }).then((r) => r.text());
-  const workflow = { 1: { class_type: 'EmptyImage', inputs: { width: 4, height: 4, batch_size: 1, color: 255 } }, 2: { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'browser' } } };
-  let job = await (await fetch('/api/v2/jobs', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ workflow }) })).json();
+  const workflow = { 1: { class_type: 'EmptyImage', inputs: { width: 4, height: 4, batch_size: 1, color: 255 } }, ` +
+  `2: { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'browser' } } };
+  let job = await (await fetch('/api/v2/jobs', { method: 'POST', ` +
+  `headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ workflow }) })).json();
   for (let i = 0; i < 100 && !['succeeded', 'failed', 'canceled', 'expired'].includes(job.status); i++) {
     await new Promise((r) => setTimeout(r, 100));
     job = await (await fetch(job.urls?.self ?? '/api/v2/jobs/' + job.id, { headers: auth })).json();

@@ -77,8 +77,11 @@ test(
       assert.deepEqual(problems, []);
 
       // Written as source text: tsx's helpers do not exist inside the page.
-      const seen = await page.evaluate<Record<string, string | number | string[]>>(`(() => {
-      const shown = (el) => { if (!el) return ''; const b = el.getBoundingClientRect(); const st = getComputedStyle(el); return b.width > 0 && b.height > 0 && st.visibility !== 'hidden' && st.display !== 'none' && b.right <= window.innerWidth + 1 ? el.innerText : ''; };
+      const seen = await page.evaluate<Record<string, string | number | string[]>>(
+        `(() => {
+      const shown = (el) => { if (!el) return ''; const b = el.getBoundingClientRect(); const st = getComputedStyle(el); ` +
+          `return b.width > 0 && b.height > 0 && st.visibility !== 'hidden' && st.display !== 'none' && ` +
+          `b.right <= window.innerWidth + 1 ? el.innerText : ''; };
       const card = document.querySelector('section.failure');
       const q = (sel) => shown(card && card.querySelector(sel));
       const reasons = [...document.querySelectorAll('td.skipped .reason, td.error .reason, td.not_covered .reason')].map(shown).filter(Boolean);
@@ -90,7 +93,8 @@ test(
         links: [...document.querySelectorAll('nav.links a')].map((a) => a.getAttribute('href')),
         causes: shown(document.querySelector('ul.causes')),
       };
-    })()`);
+    })()`,
+      );
       assert.match(String(seen.rule), /V2\.ASSET\.FIELDS/);
       assert.match(String(seen.why), /postAssets 201/);
       assert.match(String(seen.expected), /url_expires_at/);

@@ -83,7 +83,11 @@ function referenceSecrets(): string[] {
 // Secret-carrying shapes whose value is not redacted. `[?&]` alone would match minified
 // code in the HTML report's viewer, so the URL shapes require a value of 16+ characters.
 const LEAK_SHAPES: RegExp[] = [
-  /(?:[?&]|%3F|%26|\\u0026)(?:signature|sig|token|api_?key|x-goog-signature|x-amz-signature)(?:=|%3D|\\u003d)(?!\[REDACTED\]|%5BREDACTED)[A-Za-z0-9%._~-]{16,}/i,
+  new RegExp(
+    /(?:[?&]|%3F|%26|\\u0026)(?:signature|sig|token|api_?key|x-goog-signature|x-amz-signature)/.source +
+      /(?:=|%3D|\\u003d)(?!\[REDACTED\]|%5BREDACTED)[A-Za-z0-9%._~-]{16,}/.source,
+    'i',
+  ),
   /Bearer\s+(?!\[REDACTED\])[A-Za-z0-9._~+/=-]{16,}/,
   /\\?"api_key_[a-z]+_org\\?"\s*:\s*\\?"(?!\[REDACTED\])[^"\\]+/,
   /^[<> ]*(?:authorization|x-api-key):\s*(?!\[REDACTED\])\S+/im,

@@ -79,11 +79,14 @@ test(
         uncorrected: string[];
         late: string;
         visible: boolean;
-      }>(`(() => {
+      }>(
+        `(() => {
       const row = (cls) => [...document.querySelectorAll('#latency-table tr.' + cls + ' td')].map((td) => td.textContent);
       const late = document.querySelector('#late-arrivals');
-      return { corrected: row('corrected'), uncorrected: row('uncorrected'), late: late ? late.textContent : '', visible: late ? late.getBoundingClientRect().height > 0 : false };
-    })()`);
+      return { corrected: row('corrected'), uncorrected: row('uncorrected'), late: late ? late.textContent : '', ` +
+          `visible: late ? late.getBoundingClientRect().height > 0 : false };
+    })()`,
+      );
       const m = report.metrics;
       assert.equal(latency.corrected.length, 5, 'corrected p50, p90, p99, p99.9, max');
       assert.equal(latency.uncorrected.length, 5, 'uncorrected p50, p90, p99, p99.9, max');

@@ -92,7 +92,9 @@ test('two shards at r/2 merged equal one run at r: counts exactly, percentiles w
     }
     const m = merged.metrics;
     const one = single.metrics;
-    const figures = `merged p50 ${m.p50} p99 ${m.p99} (shards ${shards.map((s) => `${s.metrics.p50}/${s.metrics.p99}`).join(', ')}); single p50 ${one.p50} p99 ${one.p99}`;
+    const figures =
+      `merged p50 ${m.p50} p99 ${m.p99} (shards ${shards.map((s) => `${s.metrics.p50}/${s.metrics.p99}`).join(', ')}); ` +
+      `single p50 ${one.p50} p99 ${one.p99}`;
     console.log(
       `# shard merge: ${merged.metrics.requests} requests merged, ${single.metrics.requests} single; ${figures}`,
     );

@@ -25,7 +25,12 @@ test('once polling reads terminal, a missing terminal message on the stream ends
     const text = err.message.replace('[suite-error] ', '');
     assert.match(
       text,
-      /^the server's stream sent no terminal message for prompt p-1 \(execution_success, execution_error or execution_interrupted: the seed ends every run on the stream with one\) though polling read it ended \(status success; seen on the stream: execution_start, executing, executed\)/,
+      new RegExp(
+        /^the server's stream sent no terminal message for prompt p-1 /.source +
+          /\(execution_success, execution_error or execution_interrupted: /.source +
+          /the seed ends every run on the stream with one\) though polling read it ended /.source +
+          /\(status success; seen on the stream: execution_start, executing, executed\)/.source,
+      ),
     );
     const finding = text.indexOf('sent no terminal message');
     const grace = text.indexOf('CONFORMANCE_STREAM_GRACE_MS');

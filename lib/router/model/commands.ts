@@ -256,7 +256,11 @@ class Run extends ModelCommand<RouterModel, RouterReal> {
     return this.key !== 'released' || m.released.some((k) => k.route === 'run');
   }
   toString(): string {
-    return `run ${this.which === 'slow' ? 'slow_model' : 'image_model'} synchronously under ${this.key === 'fresh' ? 'a new key' : 'a key a refusal released'}${this.copies > 1 ? `, ${this.copies} copies at once` : ''}${this.queuedInput ? ' (the input of a queued request)' : ''}`;
+    return (
+      `run ${this.which === 'slow' ? 'slow_model' : 'image_model'} synchronously ` +
+      `under ${this.key === 'fresh' ? 'a new key' : 'a key a refusal released'}` +
+      `${this.copies > 1 ? `, ${this.copies} copies at once` : ''}${this.queuedInput ? ' (the input of a queued request)' : ''}`
+    );
   }
   protected async act(m: RouterModel, r: RouterReal): Promise<void> {
     const which: Which = this.which === 'slow' && r.facts.slow && r.facts.full ? 'slow' : 'image';
@@ -401,7 +405,13 @@ class Reuse extends ModelCommand<RouterModel, RouterReal> {
 
 /** A retry of the key's first request: answered from its record, marked replayed (lib/router/replay.ts). */
 function judgeRetry(m: RouterModel, r: RouterReal, k: KeyModel, res: ApiResponse, rule: RuleId, what: string): void {
-  const got = `${describe(r.api, res)}${k.route === 'submit' ? ` ${textOf(jsonOf(res)?.request_id ?? '')}` : res.status === k.answer!.status ? `, ${res.body.length} other bytes` : ''}`;
+  const got =
+    describe(r.api, res) +
+    (k.route === 'submit'
+      ? ` ${textOf(jsonOf(res)?.request_id ?? '')}`
+      : res.status === k.answer!.status
+        ? `, ${res.body.length} other bytes`
+        : '');
   const record: KeyRecord =
     k.route === 'submit'
       ? { route: 'submit', requestId: k.request! }

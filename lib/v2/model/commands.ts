@@ -336,7 +336,11 @@ async function judgeUrl(m: V2Model, r: V2Real, a: AssetModel, url: string, res: 
   check(rule, false, {
     what: `the url of a read of ${assetName(m, a)}, opened at once`,
     expected: `its ${a.bytes.length} bytes`,
-    received: `${served.length} other bytes${rule === 'V2.ASSET.FRESH_URL' ? ' (its content endpoint serves the right ones)' : ', as does its content endpoint'}`,
+    received:
+      `${served.length} other bytes` +
+      (rule === 'V2.ASSET.FRESH_URL'
+        ? ' (its content endpoint serves the right ones)'
+        : ', as does its content endpoint'),
     on: res,
   });
 }
@@ -834,7 +838,8 @@ class ListPage extends ModelCommand<V2Model, V2Real> {
     }
     const w = m.walk!;
     r.trace.say(
-      `${w.pages === 0 ? `start a walk of the job list with limit ${w.limit}` : `walk on to page ${w.pages + 1}`}${r.facts.listing === 'scoped' ? ` (label ${RUN_LABEL_KEY}=${r.runLabel})` : ''}`,
+      (w.pages === 0 ? `start a walk of the job list with limit ${w.limit}` : `walk on to page ${w.pages + 1}`) +
+        (r.facts.listing === 'scoped' ? ` (label ${RUN_LABEL_KEY}=${r.runLabel})` : ''),
     );
     // The whole list (unscoped) may hold pages of other callers' jobs: walk past them to the next job of this run.
     for (;;) {

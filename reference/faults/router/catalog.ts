@@ -475,7 +475,9 @@ export const CATALOG_FAULTS = [
             })),
           }),
         ).toString('base64');
-        out.body.input_schema_url = `${out.body.input_schema_url}?X-Amz-Algorithm=AWS4-HMAC-SHA256&Policy=${encodeURIComponent(policy)}&X-Amz-Signature=${'0'.repeat(64)}`;
+        out.body.input_schema_url =
+          `${out.body.input_schema_url}?X-Amz-Algorithm=AWS4-HMAC-SHA256` +
+          `&Policy=${encodeURIComponent(policy)}&X-Amz-Signature=${'0'.repeat(64)}`;
       });
     },
   },

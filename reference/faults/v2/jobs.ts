@@ -348,7 +348,8 @@ export const JOB_FAULTS = [
     breaks: 'V2.JOB.EVENTS_AGREE',
     statements: ['W:18:e062e10053cc'],
     description:
-      'on a live stream whose status events name the state `state` (control events-state-member), the last event says failed for a job that polling reads succeeded',
+      'on a live stream whose status events name the state `state` (control events-state-member), ' +
+      'the last event says failed for a job that polling reads succeeded',
     under: 'events-state-member',
     install(s) {
       s.event({ routes: [JOB_EVENTS] }, (e) => {
