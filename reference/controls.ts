@@ -265,7 +265,8 @@ export const CONTROLS = [
   {
     name: 'events-state-member',
     description:
-      "status events of the v2 live stream name the job's state in a `state` member, not the public documents' `status` (the seed shows no payload of the stream)",
+      "status events of the v2 live stream name the job's state in a `state` member, " +
+      "not the public documents' `status` (the seed shows no payload of the stream)",
     families: ['v2'],
     departsFrom: ['V2.JOB.EVENTS_FORMAT'],
   },
