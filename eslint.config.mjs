@@ -21,7 +21,9 @@ export default defineConfig(
   {
     files: ['**/*.ts'],
     extends: [js.configs.recommended, tseslint.configs.recommendedTypeChecked],
-    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    // One program from tsconfig.json (every .ts file is in it) rather than the project service:
+    // the whole-tree lint took 50 CPU-s instead of 68 (2026-12-02, Node 22), same findings.
+    languageOptions: { parserOptions: { project: './tsconfig.json', tsconfigRootDir: import.meta.dirname } },
     rules: {
       // node:test's test() and describe() return promises the runner itself awaits.
       '@typescript-eslint/no-floating-promises': [
