@@ -33,10 +33,11 @@ const blob: Array<[string, Record<string, unknown>]> = sharded
 // under `workflow-conformance explore` (CONFORMANCE_EXPLORE=1); the quick profile leaves it out.
 const exploring = config.profile === 'full' || config.explore;
 
-// Tests mostly wait on the target (jobs, Retry-After, polls), not on this machine: four
-// workers keep a 2-core runner busy (the quick run: 77 s with one, 35 s with four, no gain
-// at six). `--workers N` overrides.
-const WORKERS = 4;
+// Tests mostly wait on the target (jobs, Retry-After, polls), not on this machine: eight
+// workers, two per project, four projects side by side, keep a 2-core runner busy (the
+// quick run, 2026-12-02: 33-36 s with four, 30-35 s with six, 28-29 s with eight).
+// `--workers N` overrides.
+const WORKERS = 8;
 /** The run's workers as the command line sets them (`--workers N`, `--workers=N`, `-j N`), else the default. */
 function runWorkers(argv: readonly string[]): number {
   for (let i = 0; i < argv.length; i++) {
@@ -63,9 +64,9 @@ const families = target.surfaces
   .sort((a, b) => rank(projectName(a.family, a.surface)) - rank(projectName(b.family, b.surface)));
 // A worker serves one project, and starting one (Playwright, the fixtures, the specs) costs
 // one to two CPU-seconds: with every project's tests spread over all the run's workers, the
-// quick run's six projects started 24. Each project gets at most half of them, so two
-// projects run side by side and each starts half as many; a run of one project keeps all.
-const projectWorkers = Math.max(1, Math.ceil(runWorkers(process.argv) / Math.min(2, Math.max(1, families.length))));
+// quick run's six projects started 24. Each project gets at most a quarter of them, so four
+// projects run side by side and each starts fewer; a run of one project keeps all.
+const projectWorkers = Math.max(1, Math.ceil(runWorkers(process.argv) / Math.min(4, Math.max(1, families.length))));
 const projects = families.map(({ family, surface }) => ({
   name: projectName(family, surface),
   testDir: `./specs/${family}`,
