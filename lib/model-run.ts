@@ -20,6 +20,7 @@ import { activeLog, type CheckResult } from './results.ts';
 import { RuleViolation, SuiteError, show } from './violations.ts';
 import type { ModelBudget } from './profile.ts';
 import { runConfig } from './config/env.ts';
+import { cassette } from './cassette.ts';
 
 export interface TraceStep {
   /** What the step did, with the indices it resolved ("upload blob #1 again under a new path"). */
@@ -165,7 +166,9 @@ export async function runModel<M extends object, R extends { trace: Trace }>(
     numRuns: budget.numRuns,
     seed,
     ...(budget.path ? { path: budget.path, endOnFailure: true } : {}),
-    interruptAfterTimeLimit: budget.timeLimitMs,
+    // A recorded run draws its whole budget: cut short by the clock, it would leave its
+    // faster replay drawing runs the recording never saw (then "not in the recording").
+    ...(cassette() ? {} : { interruptAfterTimeLimit: budget.timeLimitMs }),
     markInterruptAsFailure: false,
   });
   const outcome: ModelOutcome = {
