@@ -12,6 +12,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT } from '../support/run-suite.ts';
+import { childEnv, REFERENCE_SWITCHES } from '../support/child-env.ts';
 import { freePortBase } from '../support/ports.ts';
 import { assertJudgedOnEvidence } from '../support/judged.ts';
 import type { ConformanceReport } from '../../report/report.ts';
@@ -25,25 +26,20 @@ function cli(
   cwd: string,
   timeoutMs = 240_000,
 ): Promise<{ code: number | null; output: string }> {
-  const clean = { ...process.env } as Record<string, string>;
-  for (const k of [
-    'TARGET',
-    'TARGETS_FILE',
-    'TARGET_SURFACE',
-    'TARGET_BASE_URL',
-    'TARGET_TOKEN',
-    'NODE_TEST_CONTEXT',
-    'REFERENCE_FAULT',
-    'REFERENCE_CONTROL',
-    'REPORTS_DIR',
-    'FC_SEED',
-    'CONFORMANCE_STRICT',
-    'CONFORMANCE_BASELINE',
-  ])
-    delete clean[k];
+  const clean = childEnv({
+    drop: [
+      'NODE_TEST_CONTEXT',
+      ...REFERENCE_SWITCHES,
+      'REPORTS_DIR',
+      'FC_SEED',
+      'CONFORMANCE_STRICT',
+      'CONFORMANCE_BASELINE',
+    ],
+    set: { CONFORMANCE_QUIET: '1', ...env },
+  });
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd,
-    env: { ...clean, CONFORMANCE_QUIET: '1', ...env },
+    env: clean,
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

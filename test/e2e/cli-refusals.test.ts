@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { ConformanceReport } from '../../report/report.ts';
+import { childEnv } from '../support/child-env.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -28,9 +29,7 @@ function stale(): string {
 
 function run(args: string[], env: Record<string, string> = {}) {
   const reports = stale();
-  const base: Record<string, string | undefined> = { ...process.env, ...env };
-  for (const k of ['TARGET', 'TARGET_SURFACE', 'TARGET_BASE_URL', 'TARGET_TOKEN', 'TARGETS_FILE', 'REFERENCE_FAULT'])
-    if (!(k in env)) delete base[k];
+  const base = childEnv({ drop: ['REFERENCE_FAULT'], set: env });
   const r = spawnSync(process.execPath, ['bin/workflow-conformance.mjs', 'run', '--reports', reports, ...args], {
     cwd: ROOT,
     encoding: 'utf8',

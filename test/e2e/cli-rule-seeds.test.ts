@@ -11,23 +11,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { defaultSeedsDir } from '../../lib/seeds/statements.ts';
 import { freePortBase } from '../support/ports.ts';
+import { childEnv } from '../support/child-env.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const BIN = path.join(ROOT, 'bin/workflow-conformance.mjs');
 
 function cli(args: string[], cwd: string, extra: Record<string, string> = {}) {
-  const env: Record<string, string | undefined> = { ...process.env, NODE_NO_WARNINGS: '1', ...extra };
-  for (const k of [
-    'TARGET',
-    'TARGETS_FILE',
-    'TARGET_SURFACE',
-    'TARGET_BASE_URL',
-    'TARGET_TOKEN',
-    'REFERENCE_FAULT',
-    'SEEDS_DIR',
-    'CONFORMANCE_SEEDS',
-  ])
-    delete env[k];
+  const env = childEnv({
+    drop: ['REFERENCE_FAULT', 'SEEDS_DIR', 'CONFORMANCE_SEEDS'],
+    set: { NODE_NO_WARNINGS: '1', ...extra },
+  });
   return spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env, timeout: 120_000 });
 }
 

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { ROOT } from '../support/run-suite.ts';
 import { freePortBase } from '../support/ports.ts';
+import { childEnv } from '../support/child-env.ts';
 
 const run = promisify(execFile);
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -56,20 +57,10 @@ test('installed from npm pack into an empty folder: --help, init, and run agains
       return;
     }
     const bin = path.join(project, 'node_modules', '.bin', 'workflow-conformance');
-    const env = { ...process.env, CONFORMANCE_QUIET: '1', REFERENCE_PORT: String(await freePortBase()) } as Record<
-      string,
-      string
-    >;
-    for (const k of [
-      'TARGET',
-      'TARGETS_FILE',
-      'TARGET_SURFACE',
-      'TARGET_BASE_URL',
-      'TARGET_TOKEN',
-      'REPORTS_DIR',
-      'NODE_TEST_CONTEXT',
-    ])
-      delete env[k];
+    const env = childEnv({
+      drop: ['REPORTS_DIR', 'NODE_TEST_CONTEXT'],
+      set: { CONFORMANCE_QUIET: '1', REFERENCE_PORT: String(await freePortBase()) },
+    });
 
     const help = await run(bin, ['--help'], { cwd: project, env });
     assert.match(help.stdout, /^usage: workflow-conformance <command>/);

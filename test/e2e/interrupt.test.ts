@@ -9,27 +9,14 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ConformanceReport } from '../../report/report.ts';
 import { freePortBase } from '../support/ports.ts';
+import { childEnv, REFERENCE_SWITCHES } from '../support/child-env.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 test('an interrupted run ends verdict error naming how long it ran and how many tests did not run', async () => {
   const reports = mkdtempSync(path.join(os.tmpdir(), 'interrupt-'));
   // A range found free, below the kernel's outgoing ports (a fixed random one was taken by another test's connection).
-  const env: Record<string, string | undefined> = {
-    ...process.env,
-    CI: '1',
-    REFERENCE_PORT: String(await freePortBase()),
-  };
-  for (const k of [
-    'TARGET',
-    'TARGET_SURFACE',
-    'TARGET_BASE_URL',
-    'TARGET_TOKEN',
-    'TARGETS_FILE',
-    'REFERENCE_FAULT',
-    'REFERENCE_CONTROL',
-  ])
-    delete env[k];
+  const env = childEnv({ drop: REFERENCE_SWITCHES, set: { CI: '1', REFERENCE_PORT: String(await freePortBase()) } });
   const child = spawn(
     process.execPath,
     [

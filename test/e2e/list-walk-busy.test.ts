@@ -15,6 +15,7 @@ import { startReference } from '../../reference/server.ts';
 import { resolveTarget } from '../../lib/targets.ts';
 import { emptyImageWorkflow } from '../../lib/data/workflows.ts';
 import { freePortBase } from '../support/ports.ts';
+import { childEnv, REFERENCE_SWITCHES, VERDICT_SETTINGS } from '../support/child-env.ts';
 import type { ConformanceReport } from '../../report/report.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -66,27 +67,10 @@ test(`V2.JOB.LIST_WALK passes on a reference that already holds ${HELD} jobs on 
     assert.equal(listing.length, 2);
     for (const s of listing) await submitMany(s.baseUrl, s.token, HELD);
 
-    const env: Record<string, string | undefined> = {
-      ...process.env,
-      CI: '1',
-      CONFORMANCE_QUIET: '1',
-      TARGET: 'reference',
-      REFERENCE_PORT: String(port),
-    };
-    for (const k of [
-      'TARGETS_FILE',
-      'TARGET_SURFACE',
-      'TARGET_BASE_URL',
-      'TARGET_TOKEN',
-      'REFERENCE_FAULT',
-      'REFERENCE_CONTROL',
-      'CONFORMANCE_STRICT',
-      'CONFORMANCE_BASELINE',
-      'CONFORMANCE_PROFILE',
-      'SCORE_FILE',
-      'NODE_TEST_CONTEXT',
-    ])
-      delete env[k];
+    const env = childEnv({
+      drop: [...REFERENCE_SWITCHES, ...VERDICT_SETTINGS, 'NODE_TEST_CONTEXT'],
+      set: { CI: '1', CONFORMANCE_QUIET: '1', TARGET: 'reference', REFERENCE_PORT: String(port) },
+    });
     const { code, out } = await runCli(
       ['--reports', reports, '--project=v2-local', '--project=v2-serverless', '--workers=2', '--grep', TITLE],
       env,

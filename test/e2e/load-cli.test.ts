@@ -18,25 +18,13 @@ import { startReference } from '../../reference/server.ts';
 import { freePortBase } from '../support/ports.ts';
 import { fakeReport } from '../load/helpers.ts';
 import { ROOT } from '../support/run-suite.ts';
+import { childEnv } from '../support/child-env.ts';
 
 const BIN = path.join(ROOT, 'bin', 'workflow-conformance.mjs');
 
 /** The user's environment: no target of the outer run, no test-runner context. */
 function userEnv(extra: Record<string, string> = {}): Record<string, string> {
-  const env = { ...(process.env as Record<string, string>) };
-  for (const k of [
-    'TARGET',
-    'TARGETS_FILE',
-    'TARGET_SURFACE',
-    'TARGET_BASE_URL',
-    'TARGET_TOKEN',
-    'REFERENCE_PORT',
-    'REPORTS_DIR',
-    'NODE_TEST_CONTEXT',
-    'SCORE_FILE',
-  ])
-    delete env[k];
-  return { ...env, ...extra };
+  return childEnv({ drop: ['REFERENCE_PORT', 'REPORTS_DIR', 'NODE_TEST_CONTEXT', 'SCORE_FILE'], set: extra });
 }
 
 /** A folder outside the repository, as a project that installed the package. */

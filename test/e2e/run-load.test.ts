@@ -14,30 +14,16 @@ import type { Cell } from '../../report/matrix.ts';
 import { PROFILES } from '../../load/profiles/index.ts';
 import { freePortBase } from '../support/ports.ts';
 import { ROOT } from '../support/run-suite.ts';
+import { childEnv, REFERENCE_SWITCHES, VERDICT_SETTINGS } from '../support/child-env.ts';
 
 const BIN = path.join(ROOT, 'bin', 'workflow-conformance.mjs');
 const SMALL_SPEC = 'specs/router/schemas.spec.ts';
 
 function userEnv(extra: Record<string, string>): Record<string, string> {
-  const env = { ...(process.env as Record<string, string>) };
-  for (const k of [
-    'TARGET',
-    'TARGETS_FILE',
-    'TARGET_SURFACE',
-    'TARGET_BASE_URL',
-    'TARGET_TOKEN',
-    'REFERENCE_PORT',
-    'REFERENCE_FAULT',
-    'REFERENCE_CONTROL',
-    'REPORTS_DIR',
-    'NODE_TEST_CONTEXT',
-    'SCORE_FILE',
-    'CONFORMANCE_PROFILE',
-    'CONFORMANCE_STRICT',
-    'CONFORMANCE_BASELINE',
-  ])
-    delete env[k];
-  return { ...env, CONFORMANCE_QUIET: '1', ...extra };
+  return childEnv({
+    drop: ['REFERENCE_PORT', ...REFERENCE_SWITCHES, 'REPORTS_DIR', 'NODE_TEST_CONTEXT', ...VERDICT_SETTINGS],
+    set: { CONFORMANCE_QUIET: '1', ...extra },
+  });
 }
 
 const run = (args: string[], env: Record<string, string>) => cli(['run', ...args], env);

@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ConformanceReport } from '../../report/report.ts';
+import { childEnv, REFERENCE_SWITCHES } from '../support/child-env.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -16,18 +17,7 @@ function runWith(targets: string, args: string[] = ['--target', 'mine']) {
   const file = path.join(dir, 'targets.yaml');
   writeFileSync(file, targets);
   const reports = path.join(dir, 'reports');
-  const env: Record<string, string | undefined> = { ...process.env, MINE_KEY: 'comfyui-mine-0123' };
-  for (const k of [
-    'TARGET',
-    'TARGET_SURFACE',
-    'TARGET_BASE_URL',
-    'TARGET_TOKEN',
-    'TARGETS_FILE',
-    'REFERENCE_FAULT',
-    'REFERENCE_CONTROL',
-    'REPORTS_DIR',
-  ])
-    delete env[k];
+  const env = childEnv({ drop: [...REFERENCE_SWITCHES, 'REPORTS_DIR'], set: { MINE_KEY: 'comfyui-mine-0123' } });
   // A passing report from an earlier run, which the refusal must replace.
   mkdirSync(reports, { recursive: true });
   writeFileSync(path.join(reports, 'conformance.json'), JSON.stringify({ summary: { verdict: 'pass' } }));

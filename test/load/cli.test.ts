@@ -8,6 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LoadReport } from '../../load/engine.ts';
+import { childEnv } from '../support/child-env.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const RUNNER = ['--import', 'tsx', 'load/run.ts'];
@@ -35,8 +36,7 @@ test('a misspelt flag prints one line and the usage, exit 2', () => {
 
 test('Ctrl-C during a run: the cap is said before the load, the report says interrupted, exit non-zero', async () => {
   const out = mkdtempSync(path.join(tmpdir(), 'load-sigint-'));
-  const env: Record<string, string | undefined> = { ...process.env };
-  for (const k of ['TARGET', 'TARGET_SURFACE', 'TARGET_BASE_URL', 'TARGET_TOKEN', 'REFERENCE_PORT']) delete env[k];
+  const env = childEnv({ drop: ['REFERENCE_PORT'], keep: ['TARGETS_FILE'] });
   const child = spawn(
     process.execPath,
     [...RUNNER, '--profile', 'router-queue-poll', '--rate', '20', '--duration', '100000', '--out', out],

@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePortBase } from './ports.ts';
+import { childEnv, REFERENCE_SWITCHES, VERDICT_SETTINGS } from './child-env.ts';
 import type { ConformanceReport } from '../../report/report.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -52,30 +53,11 @@ export async function runSuite(opts: RunOptions = {}): Promise<SuiteRun> {
 async function runOnce(opts: RunOptions): Promise<SuiteRun> {
   const reportsDir = opts.reportsDir ?? mkdtempSync(path.join(os.tmpdir(), 'conformance-run-'));
   const port = await freePortBase();
-  const env: Record<string, string> = {
-    ...(process.env as Record<string, string>),
-    REFERENCE_PORT: String(port),
-    REPORTS_DIR: reportsDir,
-    CONFORMANCE_QUIET: '1',
-    ...(opts.env ?? {}),
-  };
   // A caller's own gate settings would change the verdict under test.
-  for (const k of [
-    'TARGET',
-    'TARGETS_FILE',
-    'TARGET_SURFACE',
-    'TARGET_BASE_URL',
-    'TARGET_TOKEN',
-    'NODE_TEST_CONTEXT',
-    'REFERENCE_FAULT',
-    'REFERENCE_CONTROL',
-    'CONFORMANCE_STRICT',
-    'CONFORMANCE_BASELINE',
-    'CONFORMANCE_PROFILE',
-    'SCORE_FILE',
-  ]) {
-    if (!(opts.env && k in opts.env)) delete env[k];
-  }
+  const env = childEnv({
+    drop: ['NODE_TEST_CONTEXT', ...REFERENCE_SWITCHES, ...VERDICT_SETTINGS],
+    set: { REFERENCE_PORT: String(port), REPORTS_DIR: reportsDir, CONFORMANCE_QUIET: '1', ...(opts.env ?? {}) },
+  });
   if (opts.fault) env.REFERENCE_FAULT = opts.fault;
   if (opts.control) env.REFERENCE_CONTROL = opts.control;
   // Its own process group, so a timeout also ends the reference that webServer started.

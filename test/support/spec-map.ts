@@ -20,6 +20,7 @@ import { loadRules } from '../../lib/rules.ts';
 import type { RuleId } from '../../lib/rule-ids.ts';
 import type { FaultInfo } from '../../reference/faults/unit.ts';
 import { freePortBase } from './ports.ts';
+import { childEnv, REFERENCE_SWITCHES } from './child-env.ts';
 
 const PLAYWRIGHT_CLI = 'node_modules/@playwright/test/cli.js';
 
@@ -126,26 +127,16 @@ export function specMapFromListing(report: ListingReport, root: string): SpecMap
 /** Runs `playwright test --list --reporter=json` with the project configuration against the embedded reference. */
 export async function listTests(root: string): Promise<ListingReport> {
   const reports = mkdtempSync(path.join(os.tmpdir(), 'conformance-list-'));
-  const env: Record<string, string> = {
-    ...(process.env as Record<string, string>),
-    REPORTS_DIR: reports,
-    CONFORMANCE_QUIET: '1',
-    CONFORMANCE_EXPLORE: '1',
-    REFERENCE_PORT: String(await freePortBase()),
-  };
   // The caller's own target or settings would list another set of projects.
-  for (const k of [
-    'TARGET',
-    'TARGETS_FILE',
-    'TARGET_SURFACE',
-    'TARGET_BASE_URL',
-    'TARGET_TOKEN',
-    'NODE_TEST_CONTEXT',
-    'REFERENCE_FAULT',
-    'REFERENCE_CONTROL',
-    'CONFORMANCE_SHARD',
-  ])
-    delete env[k];
+  const env = childEnv({
+    drop: ['NODE_TEST_CONTEXT', ...REFERENCE_SWITCHES, 'CONFORMANCE_SHARD'],
+    set: {
+      REPORTS_DIR: reports,
+      CONFORMANCE_QUIET: '1',
+      CONFORMANCE_EXPLORE: '1',
+      REFERENCE_PORT: String(await freePortBase()),
+    },
+  });
   try {
     const child = spawn(process.execPath, [path.join(root, PLAYWRIGHT_CLI), 'test', '--list', '--reporter=json'], {
       cwd: root,

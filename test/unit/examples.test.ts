@@ -25,6 +25,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { parse, parseAllDocuments } from 'yaml';
 import { toMarkdown } from '../../report/markdown.ts';
 import { runErrorReport } from '../../report/run-error.ts';
+import { childEnv } from '../support/child-env.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const FILE = path.join(ROOT, 'examples/github-actions/conformance.yml');
@@ -722,9 +723,7 @@ async function helpTexts(
   commands: readonly string[],
 ): Promise<{ real: string[]; helps: Map<string, string>; all: string }> {
   const sh = promisify(execFile);
-  const env = { ...process.env };
-  for (const k of ['TARGET', 'TARGETS_FILE', 'TARGET_SURFACE', 'TARGET_BASE_URL', 'REPORTS_DIR', 'NODE_TEST_CONTEXT'])
-    delete env[k];
+  const env = childEnv({ drop: ['REPORTS_DIR', 'NODE_TEST_CONTEXT'], keep: ['TARGET_TOKEN'] });
   const helpOf = async (args: string[]) =>
     (await sh(process.execPath, [BIN, ...args, '--help'], { cwd: ROOT, env, timeout: 30_000 })).stdout;
   const main = await helpOf([]);

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PLAN_ENV, planRun, type CaseSpec, type Plan } from './plan.ts';
 import { specMap } from '../spec-map.ts';
+import { childEnv, REFERENCE_SWITCHES, VERDICT_SETTINGS } from '../child-env.ts';
 import { unrunReport, type CaseReport } from './outcomes.ts';
 import { writeCopies } from './copies.ts';
 
@@ -36,27 +37,11 @@ export interface HarnessRun {
 }
 
 function cleanEnv(extra: Record<string, string>): Record<string, string> {
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), CONFORMANCE_QUIET: '1', ...extra };
   // A caller's own target or gate settings would change what is under test.
-  for (const k of [
-    'TARGET',
-    'TARGETS_FILE',
-    'TARGET_SURFACE',
-    'TARGET_BASE_URL',
-    'TARGET_TOKEN',
-    'NODE_TEST_CONTEXT',
-    'REFERENCE_FAULT',
-    'REFERENCE_CONTROL',
-    'CONFORMANCE_STRICT',
-    'CONFORMANCE_BASELINE',
-    'CONFORMANCE_PROFILE',
-    'SCORE_FILE',
-    'REFERENCE_PORT',
-    'CONFORMANCE_SHARD',
-  ]) {
-    if (!(k in extra)) delete env[k];
-  }
-  return env;
+  return childEnv({
+    drop: ['NODE_TEST_CONTEXT', ...REFERENCE_SWITCHES, ...VERDICT_SETTINGS, 'REFERENCE_PORT', 'CONFORMANCE_SHARD'],
+    set: { CONFORMANCE_QUIET: '1', ...extra },
+  });
 }
 
 function waitForReady(host: ChildProcess, timeoutMs: number): Promise<number> {
