@@ -61,6 +61,18 @@ const broke = (rule: string, op: string, what: string, expected: string, receive
     curl: `curl -sS -i 'http://127.0.0.1:1/api/v2/${op}'`,
   },
 });
+/** listJobs answers 400 with the code invalid_request, whose status is 422. */
+const listJobsWrongStatus = () =>
+  broke(
+    'V2.ERR.CODE_STATUS',
+    'listJobs',
+    'listJobs 400: error code "invalid_request" sent with the wrong HTTP status',
+    'HTTP 422 for "invalid_request"',
+    'HTTP 400',
+  );
+/** The job list refuses limit=0 with 400 where 422 is due. */
+const limitZeroRefusedWrong = () =>
+  broke('V2.ERR.LIST_REFUSALS', 'listJobs', 'the job list with limit=0', '422 invalid_request', '400 invalid_request');
 const outcome = (title: string, rulesDeclared: string[], results: CheckResult[]): TestOutcome => ({
   title,
   surface: 'local',
@@ -92,29 +104,7 @@ test('a failing cell lists each distinct violation with its operation, expected,
       outcome(
         'list',
         ['V2.ERR.LIST_REFUSALS'],
-        [
-          broke(
-            'V2.ERR.CODE_STATUS',
-            'listJobs',
-            'listJobs 400: error code "invalid_request" sent with the wrong HTTP status',
-            'HTTP 422 for "invalid_request"',
-            'HTTP 400',
-          ),
-          broke(
-            'V2.ERR.CODE_STATUS',
-            'listJobs',
-            'listJobs 400: error code "invalid_request" sent with the wrong HTTP status',
-            'HTTP 422 for "invalid_request"',
-            'HTTP 400',
-          ),
-          broke(
-            'V2.ERR.LIST_REFUSALS',
-            'listJobs',
-            'the job list with limit=0',
-            '422 invalid_request',
-            '400 invalid_request',
-          ),
-        ],
+        [listJobsWrongStatus(), listJobsWrongStatus(), limitZeroRefusedWrong()],
       ),
     ],
   });
@@ -137,26 +127,7 @@ test('red tests are grouped by cause: the rule the test declares comes before th
   const causes = causesOf(
     [
       ...[1, 2, 3].map((n) => outcome(`t${n}`, ['V2.ERR.LIST_REFUSALS'], [fields(n)])),
-      outcome(
-        'list',
-        ['V2.ERR.LIST_REFUSALS'],
-        [
-          broke(
-            'V2.ERR.CODE_STATUS',
-            'listJobs',
-            'listJobs 400: error code "invalid_request" sent with the wrong HTTP status',
-            'HTTP 422 for "invalid_request"',
-            'HTTP 400',
-          ),
-          broke(
-            'V2.ERR.LIST_REFUSALS',
-            'listJobs',
-            'the job list with limit=0',
-            '422 invalid_request',
-            '400 invalid_request',
-          ),
-        ],
-      ),
+      outcome('list', ['V2.ERR.LIST_REFUSALS'], [listJobsWrongStatus(), limitZeroRefusedWrong()]),
       // A SHOULD finding alone never makes a test red (nor a cause).
       { ...outcome('should', ['ROUTER.X'], [broke('ROUTER.X', 'x', 'x', 'a', 'b')]), status: 'passed' },
     ],

@@ -3,21 +3,17 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sideBySide, sideBySideHtml } from '../../report/side-by-side.ts';
 import { runErrorReport } from '../../report/run-error.ts';
+import type { RuleRow } from '../../report/matrix.ts';
+
+/** A MUST rule's row (summary `s`, of seed W unless said) with the given cell status per surface. */
+function mustRule(id: string, results: RuleRow['results'], seed = 'W'): RuleRow {
+  return { id, level: 'MUST', summary: 's', seed, seed_refs: [], source: 'seed', results };
+}
 
 test('matrix: one row per rule, one column per implementation, verdicts on top', () => {
   const a = runErrorReport('x', { name: 'alpha', surfaces: [{ surface: 'cloud', base_url: 'http://a' }] });
   a.summary.verdict = 'pass';
-  a.rules = [
-    {
-      id: 'V2.X',
-      level: 'MUST',
-      summary: 's',
-      seed: 'W',
-      seed_refs: [],
-      source: 'seed',
-      results: { cloud: { status: 'pass' }, local: { status: 'not_run' } },
-    },
-  ];
+  a.rules = [mustRule('V2.X', { cloud: { status: 'pass' }, local: { status: 'not_run' } })];
   const b = runErrorReport('y', {
     name: 'beta',
     surfaces: [
@@ -26,17 +22,7 @@ test('matrix: one row per rule, one column per implementation, verdicts on top',
     ],
   });
   b.summary.verdict = 'fail';
-  b.rules = [
-    {
-      id: 'V2.X',
-      level: 'MUST',
-      summary: 's',
-      seed: 'W',
-      seed_refs: [],
-      source: 'seed',
-      results: { cloud: { status: 'fail' }, local: { status: 'pass' } },
-    },
-  ];
+  b.rules = [mustRule('V2.X', { cloud: { status: 'fail' }, local: { status: 'pass' } })];
   const t = sideBySide([
     { file: 'a.json', report: a },
     { file: 'b.json', report: b },
@@ -58,26 +44,7 @@ test('matrix: runs of one target are named by their fault, and the differences-o
     });
     if (fault) r.target.fault = fault;
     r.summary.verdict = status === 'pass' ? 'pass' : 'fail';
-    r.rules = [
-      {
-        id: 'V2.X',
-        level: 'MUST',
-        summary: 's',
-        seed: 'W',
-        seed_refs: [],
-        source: 'seed',
-        results: { local: { status: 'pass' } },
-      },
-      {
-        id: 'V2.Y',
-        level: 'MUST',
-        summary: 's',
-        seed: 'W',
-        seed_refs: [],
-        source: 'seed',
-        results: { local: { status } },
-      },
-    ];
+    r.rules = [mustRule('V2.X', { local: { status: 'pass' } }), mustRule('V2.Y', { local: { status } })];
     return r;
   };
   const t = sideBySide(
@@ -108,69 +75,18 @@ test('matrix --differences: a cell a run did not apply to (another surface, not 
   const local = runErrorReport('x', { name: 'proxy', surfaces: [{ surface: 'local', base_url: 'http://p' }] });
   local.summary.verdict = 'pass';
   local.rules = [
-    {
-      id: 'V2.X',
-      level: 'MUST',
-      summary: 's',
-      seed: 'W',
-      seed_refs: [],
-      source: 'seed',
-      results: { local: { status: 'pass' }, cloud: { status: 'not_run' } },
-    },
-    {
-      id: 'V2.Z',
-      level: 'MUST',
-      summary: 's',
-      seed: 'W',
-      seed_refs: [],
-      source: 'seed',
-      results: { local: { status: 'pass' } },
-    },
+    mustRule('V2.X', { local: { status: 'pass' }, cloud: { status: 'not_run' } }),
+    mustRule('V2.Z', { local: { status: 'pass' } }),
   ];
   const router = runErrorReport('y', { name: 'router', surfaces: [{ surface: 'router', base_url: 'http://r' }] });
   router.summary.verdict = 'pass';
   router.rules = [
-    {
-      id: 'ROUTER.Y',
-      level: 'MUST',
-      summary: 's',
-      seed: 'R',
-      seed_refs: [],
-      source: 'seed',
-      results: { router: { status: 'pass' } },
-    },
-    {
-      id: 'V2.X',
-      level: 'MUST',
-      summary: 's',
-      seed: 'W',
-      seed_refs: [],
-      source: 'seed',
-      results: { local: { status: 'not_run' } },
-    },
+    mustRule('ROUTER.Y', { router: { status: 'pass' } }, 'R'),
+    mustRule('V2.X', { local: { status: 'not_run' } }),
   ];
   const other = runErrorReport('z', { name: 'proxy2', surfaces: [{ surface: 'local', base_url: 'http://q' }] });
   other.summary.verdict = 'fail';
-  other.rules = [
-    {
-      id: 'V2.X',
-      level: 'MUST',
-      summary: 's',
-      seed: 'W',
-      seed_refs: [],
-      source: 'seed',
-      results: { local: { status: 'pass' } },
-    },
-    {
-      id: 'V2.Z',
-      level: 'MUST',
-      summary: 's',
-      seed: 'W',
-      seed_refs: [],
-      source: 'seed',
-      results: { local: { status: 'fail' } },
-    },
-  ];
+  other.rules = [mustRule('V2.X', { local: { status: 'pass' } }), mustRule('V2.Z', { local: { status: 'fail' } })];
   const t = sideBySide(
     [
       { file: 'a.json', report: local },
