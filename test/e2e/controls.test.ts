@@ -100,18 +100,39 @@ const tinyRead = (ref: RunningReference) =>
     headers: { authorization: `Bearer ${CLOUD_KEYS.tiny}` },
   });
 
-/** Uploads fresh bytes to a reference's local surface; the asset id. */
-const uploadLocal = async (ref: RunningReference): Promise<string> => {
+/** The form of an upload at `filePath` of bytes no other upload has (ending in `marker`, if given). */
+function pngUpload(filePath: string, marker = ''): FormData {
   const form = new FormData();
   form.append('content_type', 'image/png');
-  form.append('file_path', `control-${Math.random()}.png`);
-  form.append('file', new Blob([Buffer.from(`control ${Math.random()}`)], { type: 'image/png' }), 'x.png');
-  return (
-    (await (await fetch(`${ref.surfaces.local}/api/v2/assets`, { method: 'POST', body: form })).json()) as {
-      id: string;
-    }
+  form.append('file_path', filePath);
+  form.append('file', new Blob([Buffer.from(`control ${Math.random()}${marker}`)], { type: 'image/png' }), 'x.png');
+  return form;
+}
+
+/** Uploads fresh bytes to a reference's local surface; the asset id. */
+const uploadLocal = async (ref: RunningReference): Promise<string> =>
+  (
+    (await (
+      await fetch(`${ref.surfaces.local}/api/v2/assets`, {
+        method: 'POST',
+        body: pngUpload(`control-${Math.random()}.png`),
+      })
+    ).json()) as { id: string }
   ).id;
-};
+
+const ALICE_CLOUD = { authorization: `Bearer ${CLOUD_KEYS.alice}` };
+
+/** Uploads fresh bytes as alice to a reference's cloud surface, at a path starting `prefix`; the asset id. */
+const uploadCloud = async (ref: RunningReference, prefix: string): Promise<string> =>
+  (
+    (await (
+      await fetch(`${ref.surfaces.cloud}/api/v2/assets`, {
+        method: 'POST',
+        body: pngUpload(`${prefix}-${Math.random()}.png`),
+        headers: ALICE_CLOUD,
+      })
+    ).json()) as { id: string }
+  ).id;
 
 /** Submits the slow job to a reference's local surface; its id. */
 const submitLocal = async (ref: RunningReference): Promise<string> =>
@@ -242,13 +263,8 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
     assert.equal(await c.text(), '');
   },
   'placement-roots-only': async ({ plain, ctl }) => {
-    const upload = (ref: RunningReference, filePath: string) => {
-      const form = new FormData();
-      form.append('content_type', 'image/png');
-      form.append('file_path', filePath);
-      form.append('file', new Blob([Buffer.from(`control ${Math.random()}`)], { type: 'image/png' }), 'x.png');
-      return fetch(`${ref.surfaces.local}/api/v2/assets`, { method: 'POST', body: form });
-    };
+    const upload = (ref: RunningReference, filePath: string) =>
+      fetch(`${ref.surfaces.local}/api/v2/assets`, { method: 'POST', body: pngUpload(filePath) });
     assert.equal((await upload(plain, 'conformance/x.png')).status, 201, 'the plain reference places it');
     const refused = await upload(ctl, 'conformance/x.png');
     assert.equal(refused.status, 422);
@@ -328,15 +344,10 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
     );
   },
   'signed-url-minute-expiry': async ({ ctl }) => {
-    const form = new FormData();
-    form.append('content_type', 'image/png');
-    form.append('file_path', `minute-${Math.random()}.png`);
-    form.append('file', new Blob([Buffer.from(`control ${Math.random()}`)], { type: 'image/png' }), 'x.png');
-    const auth = { authorization: `Bearer ${CLOUD_KEYS.alice}` };
-    const { id } = (await (
-      await fetch(`${ctl.surfaces.cloud}/api/v2/assets`, { method: 'POST', body: form, headers: auth })
-    ).json()) as { id: string };
-    const read = (await (await fetch(`${ctl.surfaces.cloud}/api/v2/assets/${id}`, { headers: auth })).json()) as {
+    const id = await uploadCloud(ctl, 'minute');
+    const read = (await (
+      await fetch(`${ctl.surfaces.cloud}/api/v2/assets/${id}`, { headers: ALICE_CLOUD })
+    ).json()) as {
       url: string;
       url_expires_at: string;
     };
@@ -345,17 +356,11 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
     assert.equal(opened.status, 200, 'the signed url still opens');
   },
   'moderation-at-upload': async ({ plain, ctl }) => {
-    const upload = (ref: RunningReference) => {
-      const form = new FormData();
-      form.append('content_type', 'image/png');
-      form.append('file_path', `flagged-${Math.random()}.png`);
-      form.append(
-        'file',
-        new Blob([Buffer.from(`control ${Math.random()} ${BLOCKED_CONTENT_MARKER}`)], { type: 'image/png' }),
-        'x.png',
-      );
-      return fetch(`${ref.surfaces.local}/api/v2/assets`, { method: 'POST', body: form });
-    };
+    const upload = (ref: RunningReference) =>
+      fetch(`${ref.surfaces.local}/api/v2/assets`, {
+        method: 'POST',
+        body: pngUpload(`flagged-${Math.random()}.png`, ` ${BLOCKED_CONTENT_MARKER}`),
+      });
     assert.equal((await upload(plain)).status, 201, 'the plain reference mints the asset (its reads are refused)');
     const refused = await upload(ctl);
     assert.equal(refused.status, 451);
@@ -363,23 +368,10 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
   },
   'content-location-relative': async ({ plain, ctl }) => {
     const location = async (ref: RunningReference) => {
-      const form = new FormData();
-      form.append('content_type', 'image/png');
-      form.append('file_path', `located-${Math.random()}.png`);
-      form.append('file', new Blob([Buffer.from(`control ${Math.random()}`)], { type: 'image/png' }), 'x.png');
-      const { id } = (await (
-        await fetch(`${ref.surfaces.cloud}/api/v2/assets`, {
-          method: 'POST',
-          body: form,
-          headers: { authorization: `Bearer ${CLOUD_KEYS.alice}` },
-        })
-      ).json()) as { id: string };
+      const id = await uploadCloud(ref, 'located');
       return (
         (
-          await fetch(`${ref.surfaces.cloud}/api/v2/assets/${id}/content`, {
-            redirect: 'manual',
-            headers: { authorization: `Bearer ${CLOUD_KEYS.alice}` },
-          })
+          await fetch(`${ref.surfaces.cloud}/api/v2/assets/${id}/content`, { redirect: 'manual', headers: ALICE_CLOUD })
         ).headers.get('location') ?? ''
       );
     };
@@ -388,17 +380,7 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
   },
   'owner-scope-forbidden': async ({ plain, ctl }) => {
     const foreignRead = async (ref: RunningReference) => {
-      const form = new FormData();
-      form.append('content_type', 'image/png');
-      form.append('file_path', `owned-${Math.random()}.png`);
-      form.append('file', new Blob([Buffer.from(`control ${Math.random()}`)], { type: 'image/png' }), 'x.png');
-      const { id } = (await (
-        await fetch(`${ref.surfaces.cloud}/api/v2/assets`, {
-          method: 'POST',
-          body: form,
-          headers: { authorization: `Bearer ${CLOUD_KEYS.alice}` },
-        })
-      ).json()) as { id: string };
+      const id = await uploadCloud(ref, 'owned');
       return (
         await fetch(`${ref.surfaces.cloud}/api/v2/assets/${id}`, {
           headers: { authorization: `Bearer ${CLOUD_KEYS.bob}` },
@@ -1113,15 +1095,13 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
     assert.match(((await refused.json()) as { error: { message: string } }).error.message, /does not accept JWT/);
   },
   'asset-optional-members-absent': async ({ plain, ctl }) => {
-    const created = async (ref: RunningReference) => {
-      const form = new FormData();
-      form.append('content_type', 'image/png');
-      form.append('file_path', `control-${Math.random()}.png`);
-      form.append('file', new Blob([Buffer.from(`control ${Math.random()}`)], { type: 'image/png' }), 'x.png');
-      return (await (
-        await fetch(`${ref.surfaces.local}/api/v2/assets`, { method: 'POST', body: form })
+    const created = async (ref: RunningReference) =>
+      (await (
+        await fetch(`${ref.surfaces.local}/api/v2/assets`, {
+          method: 'POST',
+          body: pngUpload(`control-${Math.random()}.png`),
+        })
       ).json()) as Record<string, unknown>;
-    };
     const full = await created(plain);
     assert.ok('file_path' in full && 'created_new' in full, 'the plain reference sends both');
     const bare = await created(ctl);
