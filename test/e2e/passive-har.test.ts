@@ -6,27 +6,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium } from '@playwright/test';
 import { startOnFreePorts } from '../support/ports.ts';
+import { launchChromium, noChromium } from '../support/chromium.ts';
 import { uniquePng } from '../../lib/data/png.ts';
 import type { ConformanceReport } from '../../report/report.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const BIN = path.join(ROOT, 'bin/workflow-conformance.mjs');
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is absent (apt-get install chromium)`;
+const skip = noChromium;
 
 // Runs in the page, so written as source text (tsx's helpers do not exist there).
 const SESSION =
@@ -60,7 +50,7 @@ async function recordAndCheck(
   const har = path.join(dir, 'browser.har');
   let jobStatus: string;
   try {
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    const browser = await launchChromium();
     try {
       const context = await browser.newContext({ recordHar: { path: har } });
       const page = await context.newPage();

@@ -8,23 +8,13 @@
 // at /tmp/conformance-report.png.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium } from '@playwright/test';
 import { runSuite, type SuiteRun } from '../support/run-suite.ts';
+import { launchChromium, noChromium, pageProblems } from '../support/chromium.ts';
 import { defaultSeedsDir, loadSeeds } from '../../lib/seeds/statements.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 const seedsDir = defaultSeedsDir();
 
 let run: SuiteRun;
@@ -62,17 +52,13 @@ test(
 
 test(
   'the HTML report shows why, expected, received, the seed statement and the curl without hovering',
-  { skip: existsSync(CHROMIUM) ? false : `${CHROMIUM} is absent (apt-get install chromium)` },
+  { skip: noChromium },
   async () => {
     assert.equal(run.report.summary.verdict, 'fail', run.output.slice(-2000));
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-      const problems: string[] = [];
-      page.on('console', (m) => {
-        if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
-      });
-      page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+      const problems = pageProblems(page);
       await page.goto(pathToFileURL(path.join(run.reportsDir, 'conformance.html')).href, { waitUntil: 'load' });
       assert.deepEqual(problems, []);
 

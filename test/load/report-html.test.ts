@@ -4,29 +4,18 @@
 // One screenshot is kept at /tmp/load-report.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium } from '@playwright/test';
 import { writeReports } from '../../load/report/write.ts';
 import { renderMarkdown } from '../../load/report/markdown.ts';
 import { smoke } from './helpers.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+import { launchChromium, noChromium, pageProblems } from '../support/chromium.ts';
 
 test(
   'the HTML report renders in headless chromium with its charts drawn and no errors',
-  { skip: existsSync(CHROMIUM) ? false : `${CHROMIUM} is absent (apt-get install chromium)` },
+  { skip: noChromium },
   async () => {
     // A run with two status codes and two latency modes: admitted slow calls and quick refusals.
     const report = await smoke('router-concurrency');
@@ -35,15 +24,11 @@ test(
     assert.ok(!/<script|https?:\/\/(?!127\.0\.0\.1)[a-z]/i.test(html), 'self-contained: no script, no remote address');
     assert.match(renderMarkdown(report), /### Load: router-concurrency/);
 
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-      const problems: string[] = [];
+      const problems = pageProblems(page);
       const requests: string[] = [];
-      page.on('console', (m) => {
-        if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
-      });
-      page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
       page.on('request', (r) => {
         if (!r.url().startsWith('file:')) requests.push(r.url());
       });
