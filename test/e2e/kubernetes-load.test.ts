@@ -11,7 +11,6 @@
 // keys; then the merge Job's script, whose merged report must count every shard.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import {
   chmodSync,
   existsSync,
@@ -31,6 +30,7 @@ import { profileNamed } from '../../load/profiles/index.ts';
 import { openTarget } from '../../load/target.ts';
 import { freePortBase } from '../support/ports.ts';
 import { ROOT } from '../support/run-suite.ts';
+import { runToEnd, type Exit } from '../support/run-to-end.ts';
 
 const DIR = path.join(ROOT, 'examples/kubernetes');
 const BIN = path.join(ROOT, 'bin/workflow-conformance.mjs');
@@ -471,26 +471,8 @@ test("the example targets entry is accepted by the suite and opts in to load wit
 // ---------------------------------------------------------------------------------------
 // The pods' scripts, run here.
 
-interface Exit {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function sh(argv: string[], env: Record<string, string>, cwd: string): Promise<Exit> {
-  return new Promise((resolve) => {
-    const child = spawn(argv[0], argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGTERM'), 90_000);
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      resolve({ status, stdout, stderr });
-    });
-  });
-}
+const sh = (argv: string[], env: Record<string, string>, cwd: string): Promise<Exit> =>
+  runToEnd(argv[0], argv.slice(1), cwd, env);
 
 /**
  * A pod of `job` on this machine: its environment as Kubernetes builds it (envFrom, env,

@@ -19,6 +19,7 @@ import { freePortBase } from '../support/ports.ts';
 import { fakeReport } from '../load/helpers.ts';
 import { ROOT } from '../support/run-suite.ts';
 import { childEnv } from '../support/child-env.ts';
+import { runToEnd, type Exit } from '../support/run-to-end.ts';
 
 const BIN = path.join(ROOT, 'bin', 'workflow-conformance.mjs');
 
@@ -40,24 +41,22 @@ function cli(
 }
 
 /** The same, without blocking this process (whose event loop serves an in-process reference). */
-function cliAsync(
-  cwd: string,
-  args: string[],
-  env: Record<string, string> = userEnv(),
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGTERM'), 90_000);
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      resolve({ status, stdout, stderr });
-    });
-  });
+function cliAsync(cwd: string, args: string[], env: Record<string, string> = userEnv()): Promise<Exit> {
+  return runToEnd(process.execPath, [BIN, ...args], cwd, env);
 }
+
+/** A two-second v2-job-poll run at 20 requests a second, judged on the team's own threshold p99<3s. */
+const SHORT_JOB_POLL = [
+  '--profile',
+  'v2-job-poll',
+  '--duration',
+  '2',
+  '--rate',
+  '20',
+  '--threshold',
+  'p99<3s',
+  '--quiet',
+];
 
 const reportIn = (dir: string): LoadReport => {
   const json = readdirSync(dir).find((f) => f.endsWith('.json'));
@@ -132,22 +131,7 @@ test(
     const cwd = project();
     try {
       const local = `http://127.0.0.1:${port}`;
-      const run = await cliAsync(cwd, [
-        'load',
-        '--surface',
-        'local',
-        '--base-url',
-        local,
-        '--profile',
-        'v2-job-poll',
-        '--duration',
-        '2',
-        '--rate',
-        '20',
-        '--threshold',
-        'p99<3s',
-        '--quiet',
-      ]);
+      const run = await cliAsync(cwd, ['load', '--surface', 'local', '--base-url', local, ...SHORT_JOB_POLL]);
       assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
       assert.match(run.stdout, /^v2-job-poll: PASS/);
       assert.match(
@@ -232,24 +216,7 @@ test('load --surface local against the embedded reference starts it on REFERENCE
   const cwd = project();
   const port = await freePortBase();
   try {
-    const run = cli(
-      cwd,
-      [
-        'load',
-        '--surface',
-        'local',
-        '--profile',
-        'v2-job-poll',
-        '--duration',
-        '2',
-        '--rate',
-        '20',
-        '--threshold',
-        'p99<3s',
-        '--quiet',
-      ],
-      userEnv({ REFERENCE_PORT: String(port) }),
-    );
+    const run = cli(cwd, ['load', '--surface', 'local', ...SHORT_JOB_POLL], userEnv({ REFERENCE_PORT: String(port) }));
     assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
     const report = reportIn(path.join(cwd, 'reports', 'load'));
     assert.equal(report.target.embedded, true);
