@@ -31,7 +31,12 @@ async function runWith(name: string, scenario: Record<string, unknown>, env: Rec
     workers: 1,
   });
   const cell = (id: string) => run.report.rules.find((r) => r.id === id)?.results.registry;
-  return { run, cell };
+  /** Asserts the rule ended error on the registry surface, for a reason matching `reason`. */
+  const endedError = (id: string, reason: RegExp) => {
+    assert.equal(cell(id)?.status, 'error', `${id}: ${JSON.stringify(cell(id))}`);
+    assert.match(String(cell(id)?.reason), reason, id);
+  };
+  return { run, cell, endedError };
 }
 
 describe(
@@ -39,23 +44,16 @@ describe(
   { concurrency: 1 },
   () => {
     test('a jwt that is no JWT and an api_key of another prefix', async () => {
-      const { run, cell } = await runWith(
+      const { run, endedError } = await runWith(
         'form',
         { jwt_env: 'CONFORMANCE_TEST_NOT_A_JWT', api_key_env: 'CONFORMANCE_TEST_OTHER_PREFIX' },
         { CONFORMANCE_TEST_NOT_A_JWT: 'eyJ-a-typo', CONFORMANCE_TEST_OTHER_PREFIX: 'sk-conformance-typo-7d1f' },
       );
       assert.deepEqual(failedRules(run.report), [], run.output.slice(-3000));
-      for (const id of ['REGISTRY.AUTH.JWT', 'REGISTRY.AUTH.REFUSED']) {
-        assert.equal(cell(id)?.status, 'error', `${id}: ${JSON.stringify(cell(id))}`);
-        assert.match(String(cell(id)?.reason), /scenario input jwt is not a compact JWT .*set jwt/, id);
-      }
-      assert.equal(
-        cell('REGISTRY.AUTH.API_KEY_BEARER')?.status,
-        'error',
-        JSON.stringify(cell('REGISTRY.AUTH.API_KEY_BEARER')),
-      );
-      assert.match(
-        String(cell('REGISTRY.AUTH.API_KEY_BEARER')?.reason),
+      for (const id of ['REGISTRY.AUTH.JWT', 'REGISTRY.AUTH.REFUSED'])
+        endedError(id, /scenario input jwt is not a compact JWT .*set jwt/);
+      endedError(
+        'REGISTRY.AUTH.API_KEY_BEARER',
         /scenario input api_key does not start with the API-key prefix "comfyui-"; set api_key/,
       );
       const text = JSON.stringify(run.report);
@@ -66,15 +64,10 @@ describe(
     });
 
     test('a revoked_api_key that X-API-Key accepts', async () => {
-      const { run, cell } = await runWith('revoked', { revoked_api_key_env: 'REFERENCE_CLOUD_KEY' }, {});
+      const { run, cell, endedError } = await runWith('revoked', { revoked_api_key_env: 'REFERENCE_CLOUD_KEY' }, {});
       assert.deepEqual(failedRules(run.report), [], run.output.slice(-3000));
-      assert.equal(
-        cell('REGISTRY.AUTH.API_KEY_BEARER')?.status,
-        'error',
-        JSON.stringify(cell('REGISTRY.AUTH.API_KEY_BEARER')),
-      );
-      assert.match(
-        String(cell('REGISTRY.AUTH.API_KEY_BEARER')?.reason),
+      endedError(
+        'REGISTRY.AUTH.API_KEY_BEARER',
         new RegExp(
           /scenario input revoked_api_key is accepted in X-API-Key by the v1 operations /.source +
             /at http:\/\/127\.0\.0\.1:\d+; set revoked_api_key to a key X-API-Key refuses/.source,
