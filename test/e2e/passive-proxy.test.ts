@@ -70,10 +70,14 @@ async function sdk(mode: 'v2' | 'router', env: Record<string, string>): Promise<
   return JSON.parse(stdout.trim().split('\n').pop()!) as Record<string, unknown>;
 }
 
-/** The proxy in this process, the SDK's v2 flow through it, the report. */
-async function v2Run(fault?: string): Promise<ConformanceReport> {
+/** The proxy in this process in front of a reference's cloud surface, `client` run through it; the passive report. */
+async function throughCloudProxy(
+  name: string,
+  fault: string | undefined,
+  client: (ref: RunningReference, proxyUrl: string) => Promise<void>,
+): Promise<ConformanceReport> {
   const { ref, proxyUrl, proxyPort } = await referenceBehindProxy('cloud', fault);
-  const reports = mkdtempSync(path.join(tmpdir(), 'passive-v2-'));
+  const reports = mkdtempSync(path.join(tmpdir(), `passive-${name}-`));
   const session = await startProxySession({
     target: { name: 'reference', surface: 'cloud', baseUrl: ref.surfaces.cloud },
     port: proxyPort,
@@ -81,14 +85,20 @@ async function v2Run(fault?: string): Promise<ConformanceReport> {
     version: 'test',
   });
   try {
-    const out = await sdk('v2', { COMFY_BASE_URL: proxyUrl, SDK_KEY: ref.credentials.cloud.alice });
-    if (!fault) assert.equal(out.status, 'succeeded', JSON.stringify(out));
+    await client(ref, proxyUrl);
     return (await session.stop()).report;
   } finally {
     await session.stop().catch(() => undefined);
     await ref.close();
   }
 }
+
+/** The SDK's v2 flow through the proxy. */
+const v2Run = (fault?: string): Promise<ConformanceReport> =>
+  throughCloudProxy('v2', fault, async (ref, proxyUrl) => {
+    const out = await sdk('v2', { COMFY_BASE_URL: proxyUrl, SDK_KEY: ref.credentials.cloud.alice });
+    if (!fault) assert.equal(out.status, 'succeeded', JSON.stringify(out));
+  });
 
 /**
  * The command a user types (proxy --upstream … --surface router --record FILE), stopped with
@@ -151,17 +161,9 @@ async function routerRun(
 }
 
 /** A v1 client: the stream opened first, a prompt with a preview, its messages to the end, then its status polled to the end. */
-async function v1Run(fault?: string): Promise<ConformanceReport> {
-  const { ref, proxyUrl, proxyPort } = await referenceBehindProxy('cloud', fault);
-  const reports = mkdtempSync(path.join(tmpdir(), 'passive-v1-'));
-  const key = ref.credentials.cloud.alice;
-  const session = await startProxySession({
-    target: { name: 'reference', surface: 'cloud', baseUrl: ref.surfaces.cloud },
-    port: proxyPort,
-    reportsDir: reports,
-    version: 'test',
-  });
-  try {
+const v1Run = (fault?: string): Promise<ConformanceReport> =>
+  throughCloudProxy('v1', fault, async (ref, proxyUrl) => {
+    const key = ref.credentials.cloud.alice;
     const clientId = `passive-${Date.now()}`;
     const ws = new WebSocket(`${proxyUrl.replace('http', 'ws')}/ws?clientId=${clientId}&token=${key}`);
     const messages: Array<{ type?: string; data?: { prompt_id?: string } }> = [];
@@ -179,10 +181,9 @@ async function v1Run(fault?: string): Promise<ConformanceReport> {
     });
     const { prompt_id: promptId } = (await accepted.json()) as { prompt_id: string };
     const deadline = Date.now() + 15_000;
-    let status = '';
     while (Date.now() < deadline) {
       const res = await fetch(`${proxyUrl}/api/job/${promptId}/status`, { headers: { 'x-api-key': key } });
-      status = ((await res.json()) as { status: string }).status;
+      const { status } = (await res.json()) as { status: string };
       const ended = messages.some(
         (m) => m.data?.prompt_id === promptId && /^execution_(success|error|interrupted)$/.test(m.type ?? ''),
       );
@@ -194,12 +195,7 @@ async function v1Run(fault?: string): Promise<ConformanceReport> {
     ws.close();
     await new Promise((r) => ws.once('close', r));
     await new Promise((r) => setTimeout(r, 50));
-    return (await session.stop()).report;
-  } finally {
-    await session.stop().catch(() => undefined);
-    await ref.close();
-  }
-}
+  });
 
 const exercised = (report: ConformanceReport): string[] => report.passive!.rules.map((r) => r.id);
 const findings = (report: ConformanceReport): string[] =>
