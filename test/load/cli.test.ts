@@ -36,7 +36,7 @@ test('a misspelt flag prints one line and the usage, exit 2', () => {
 
 test('Ctrl-C during a run: the cap is said before the load, the report says interrupted, exit non-zero', async () => {
   const out = mkdtempSync(path.join(tmpdir(), 'load-sigint-'));
-  const env = childEnv({ drop: ['REFERENCE_PORT'], keep: ['TARGETS_FILE'] });
+  const env = childEnv({ drop: ['REFERENCE_PORT'] });
   const child = spawn(
     process.execPath,
     [...RUNNER, '--profile', 'router-queue-poll', '--rate', '20', '--duration', '100000', '--out', out],

@@ -723,7 +723,7 @@ async function helpTexts(
   commands: readonly string[],
 ): Promise<{ real: string[]; helps: Map<string, string>; all: string }> {
   const sh = promisify(execFile);
-  const env = childEnv({ drop: ['REPORTS_DIR', 'NODE_TEST_CONTEXT'], keep: ['TARGET_TOKEN'] });
+  const env = childEnv({ drop: ['REPORTS_DIR', 'NODE_TEST_CONTEXT'] });
   const helpOf = async (args: string[]) =>
     (await sh(process.execPath, [BIN, ...args, '--help'], { cwd: ROOT, env, timeout: 30_000 })).stdout;
   const main = await helpOf([]);
