@@ -15,7 +15,7 @@ import { RuleViolation, SuiteError } from '../../lib/violations.ts';
 import { downloadVia } from '../../lib/v2/assets.ts';
 import globalSetup, { probeSurface } from '../../fixtures/global-setup.ts';
 import type { SurfaceTarget } from '../../lib/targets.ts';
-import { resetRunConfig } from '../../lib/config/index.ts';
+import { resetRunConfig, runConfig } from '../../lib/config/index.ts';
 import { startHostileServer, type Behaviour, type HostileServer } from '../support/hostile-server.ts';
 
 let hostile: HostileServer;
@@ -34,7 +34,11 @@ function surfaceAt(baseUrl: string): SurfaceTarget {
 function clientFor(baseUrl: string): { api: ApiClient; recorder: Recorder } {
   const recorder = new Recorder(new Redactor([]));
   const contract = loadContract(v2.file, 'Comfy', v2.rulePrefix);
-  return { api: new ApiClient({ contract, target: surfaceAt(baseUrl), recorder, checks: v2.checks }), recorder };
+  const bounds = runConfig().bounds;
+  return {
+    api: new ApiClient({ contract, target: surfaceAt(baseUrl), recorder, checks: v2.checks, bounds }),
+    recorder,
+  };
 }
 
 const at = (b: Behaviour) => clientFor(hostile.url(b));
