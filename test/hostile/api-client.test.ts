@@ -137,7 +137,10 @@ test('a target that is not listening: each request says so, and the run-level pr
     clientFor(base).api.call('getAsset', { path: { id: ID } }),
     suiteError(new RegExp(`target not reachable: nothing listens at ${base}`)),
   );
-  assert.equal(await probeSurface(surfaceAt(base)), 'nothing listens there (connection refused)');
+  assert.equal(
+    await probeSurface(surfaceAt(base), runConfig().bounds.probeTimeoutMs),
+    'nothing listens there (connection refused)',
+  );
   assert.match((await probeSurface(surfaceAt(hostile.url('hang')), 300)) ?? '', /no response headers within 300 ms/);
   // Headers are all the probe needs: a stalled body still counts as reachable.
   assert.equal(await probeSurface(surfaceAt(hostile.url('stall')), 2000), undefined);
