@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium } from '@playwright/test';
 import { runSuite, type SuiteRun } from '../support/run-suite.ts';
 import { defaultSeedsDir, loadSeeds } from '../../lib/seeds/statements.ts';
+import { runConfig } from '../../lib/config/env.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = [
@@ -25,7 +26,7 @@ const ARGS = [
   '--disable-sync',
   '--no-first-run',
 ];
-const seedsDir = defaultSeedsDir();
+const seedsDir = defaultSeedsDir(runConfig().seeds.dev);
 
 let run: SuiteRun;
 before(async () => {
