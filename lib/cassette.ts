@@ -441,10 +441,6 @@ export function cassette(): Recording | Replay | undefined {
   return active;
 }
 
-export function replaying(): boolean {
-  return !!runConfig().run.replay;
-}
-
 // --- what stands in for a credential on replay ------------------------------------------
 
 const b64url = (text: string): string => Buffer.from(text).toString('base64url');
