@@ -14,8 +14,6 @@ import { startRun } from './cli/run-start.ts';
 // writes its own; a configuration mistake ends here as one message and a report saying so
 // (cli/run-start.ts).
 const { config, target } = await startRun();
-// The bounds are read once the configuration is known to be good (lib/time.ts asks it when it loads).
-const { jobDeadlineMs, retryAfterMaxMs } = await import('./lib/time.ts');
 // Reports go to the working directory (a project that installed the suite gets them in
 // its own folder); REPORTS_DIR lets several runs (the suite's own fault tests) write side by side.
 const reports = config.reportsDir;
@@ -104,7 +102,7 @@ export default defineConfig<Options>({
   // Room for a test that polls two jobs to their deadline (CONFORMANCE_JOB_DEADLINE_MS) and
   // waits out one Retry-After at its ceiling (CONFORMANCE_RETRY_AFTER_MAX_MS), so that the
   // suite's own bound, not the test timeout, is what such a test reports.
-  timeout: Math.max(60_000, 2 * jobDeadlineMs() + retryAfterMaxMs() + 15_000),
+  timeout: Math.max(60_000, 2 * config.bounds.jobDeadlineMs + config.bounds.retryAfterMaxMs + 15_000),
   outputDir: path.join(reports, 'test-results'),
   // Probes every surface first: an unreachable target is one message, not a failure per test.
   globalSetup: './fixtures/global-setup.ts',

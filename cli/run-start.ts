@@ -18,7 +18,6 @@ import {
 } from '../lib/config/index.ts';
 import { Redactor } from '../lib/redact.ts';
 import { writeRunError } from '../report/run-error.ts';
-import { replaying } from '../lib/cassette.ts';
 
 /** A message for the console without a stack trace: the message is the whole story. */
 function startError(message: string): Error {
@@ -65,7 +64,7 @@ export async function startRun(): Promise<{ config: RunConfig; target: ResolvedT
   }
   if (!isMain) return { config, target };
   const redactor = new Redactor(target.secrets);
-  if (target.embedded && !replaying()) {
+  if (target.embedded && !config.run.replay) {
     const busy = await busyReferencePort(target.referencePort!);
     if (busy !== undefined) {
       const message =

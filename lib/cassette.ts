@@ -103,12 +103,16 @@ function redactedHeaders(h: Record<string, string>): Record<string, string> {
 
 let scope = '';
 
-/** Set by the test fixture at the start of each test: `<project> › <title path>`. */
-export function setCassetteScope(next: string): void {
+/**
+ * Set by the test fixture at the start of each test: `<project> › <title path>`. In a
+ * recording or a replay it also seeds the randomness both share, from the scope and
+ * `propertySeed` (the run's FC_SEED, which the fixture hands on).
+ */
+export function setCassetteScope(next: string, propertySeed?: number): void {
   scope = next;
   const t = cassette();
   if (!t) return;
-  seedRandomness(`${runConfig().property.seed ?? ''}\0${next}`);
+  seedRandomness(`${propertySeed ?? ''}\0${next}`);
   t.enterScope(next);
 }
 
@@ -435,10 +439,6 @@ export function cassette(): Recording | Replay | undefined {
     active = new Recording(recordDir);
   }
   return active;
-}
-
-export function replaying(): boolean {
-  return !!runConfig().run.replay;
 }
 
 // --- what stands in for a credential on replay ------------------------------------------

@@ -19,7 +19,6 @@ import { curlOf, refOf } from './repro.ts';
 import { activeLog, type CheckResult } from './results.ts';
 import { RuleViolation, SuiteError, show } from './violations.ts';
 import type { ModelBudget } from './profile.ts';
-import { runConfig } from './config/env.ts';
 import { cassette } from './cassette.ts';
 
 export interface TraceStep {
@@ -150,7 +149,7 @@ export async function runModel<M extends object, R extends { trace: Trace }>(
     };
     // MODEL_TRACE=1 prints every run's steps to stderr (to see what the swarms draw).
     const say = (how: string) =>
-      runConfig().property.trace &&
+      budget.trace &&
       process.stderr.write(`[model] run ${runs} ${how}: ${trace.steps.map((s) => s.label).join(' | ')}\n`);
     try {
       await (log ? log.strictly(body) : body());

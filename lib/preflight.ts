@@ -6,12 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Surface } from './families.ts';
 import type { SurfaceTarget } from './targets.ts';
-import { runConfig } from './config/env.ts';
 
-/** CONFORMANCE_PROBE_TIMEOUT_MS bounds the wait for each surface's first response headers. */
-export function probeTimeoutMs(): number {
-  return runConfig().bounds.probeTimeoutMs;
-}
+// Each probe waits `timeoutMs` for the surface's first response headers: the run's
+// CONFORMANCE_PROBE_TIMEOUT_MS (Bounds.probeTimeoutMs), which the caller (fixtures/global-setup.ts) hands down.
 
 function why(err: unknown, timedOut: boolean, timeoutMs: number): string {
   if (timedOut) return `no response headers within ${timeoutMs} ms`;
@@ -64,7 +61,7 @@ async function get(
 }
 
 /** Undefined when the surface answered (any status); otherwise why not. Only the headers are awaited. */
-export async function probeSurface(surface: SurfaceTarget, timeoutMs = probeTimeoutMs()): Promise<string | undefined> {
+export async function probeSurface(surface: SurfaceTarget, timeoutMs: number): Promise<string | undefined> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
@@ -106,10 +103,7 @@ const AUTH_PROBES: Partial<Record<Surface, AuthProbe>> = {
  * read to try it on); otherwise one sentence naming the surface and where the credential
  * came from. Only a 401 counts as a refusal: any other answer is for the specs to judge.
  */
-export async function checkCredential(
-  surface: SurfaceTarget,
-  timeoutMs = probeTimeoutMs(),
-): Promise<string | undefined> {
+export async function checkCredential(surface: SurfaceTarget, timeoutMs: number): Promise<string | undefined> {
   const probe = AUTH_PROBES[surface.surface];
   if (!probe || surface.token === undefined) return undefined;
   const path = probe.path();

@@ -19,7 +19,7 @@ import { contractFor, prepareWork } from './engine/prepare.ts';
 import { drive } from './engine/drive.ts';
 import { contractCheck, driveNotes, metricsOfRun, rawFigures, verdictOfRun } from './engine/judge.ts';
 import type { LoadReport, RunOptions } from './engine/report-shape.ts';
-import { environment as runEnvironment } from '../lib/config/env.ts';
+import { environment as runEnvironment, runConfig } from '../lib/config/env.ts';
 
 export {
   REPORT_SCHEMA,
@@ -49,7 +49,9 @@ export async function runProfile(profile: Profile, opts: RunOptions = {}): Promi
     if (!open.surface) return ended('skipped', noSurfaceReason(profile, open));
     const target = shardTarget(open.surface, profile.perShardScenario, opts.shard, profile.name);
     const redactor = new Redactor(open.resolved.secrets);
-    const { contract, checks: responseChecks, api } = contractFor(profile, target, redactor);
+    // The suite's bounds (a job's deadline, an exchange's timeout) for the preparation's client: read here, where
+    // a load run starts (load/run.ts, load/gate.ts), and handed down like the environment above.
+    const { contract, checks: responseChecks, api } = contractFor(profile, target, redactor, runConfig().bounds);
     const log = (line: string): void => opts.progress?.line(redactor.text(line));
 
     log(`${profile.name}: preparing against ${target.baseUrl}${opts.fault ? ` (fault ${opts.fault})` : ''}`);

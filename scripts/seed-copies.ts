@@ -5,8 +5,9 @@ import path from 'node:path';
 import { describeCopy, indexSeeds, scanProject } from '../lib/seeds/copies.ts';
 import { ALLOWED_SEED_PHRASES } from '../lib/seeds/allowed-phrases.ts';
 import { defaultSeedsDir } from '../lib/seeds/statements.ts';
+import { runConfig } from '../lib/config/env.ts';
 
-const dir = defaultSeedsDir();
+const dir = defaultSeedsDir(runConfig().seeds.dev);
 const index = dir ? indexSeeds(dir) : undefined;
 if (!index) {
   console.error('no seeds found: set SEEDS_DIR to the folder holding 000_*.txt and 001_*.txt');

@@ -2,9 +2,10 @@
 // (SEEDS_DIR or ../shared/seeds): the way to write a seed_refs entry or a trace line.
 //   npx tsx scripts/seed-statements.ts [W|R] [--section TEXT] [--json]
 import { defaultSeedsDir, isSeedLetter, loadSeeds } from '../lib/seeds/statements.ts';
+import { runConfig } from '../lib/config/env.ts';
 
 const args = process.argv.slice(2);
-const dir = defaultSeedsDir();
+const dir = defaultSeedsDir(runConfig().seeds.dev);
 const seeds = dir ? loadSeeds(dir) : undefined;
 if (!seeds) {
   console.error('no seeds found: set SEEDS_DIR to the folder holding 000_*.txt and 001_*.txt');

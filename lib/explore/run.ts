@@ -21,7 +21,7 @@ import type { RuleId } from '../rule-ids.ts';
 import type { RunProfile } from '../profile.ts';
 import type { Surface } from '../families.ts';
 import { SuiteError } from '../violations.ts';
-import { runConfig } from '../config/env.ts';
+import type { RunConfig } from '../config/env.ts';
 import { textOf } from '../values.ts';
 import { cassette } from '../cassette.ts';
 import { operationModel, requestCases, type Hints, type RequestCase } from './requests.ts';
@@ -362,18 +362,25 @@ function finish(report: OperationReport, started: number): OperationReport {
 }
 
 /** Where the per-operation reports go: <reports>/explore/<project>/<operation>.json. */
-function exploreReportDir(project: string): string {
-  return path.join(runConfig().reportsDir, 'explore', project);
+function exploreReportDir(reportsDir: string, project: string): string {
+  return path.join(reportsDir, 'explore', project);
 }
 
-/** Writes and attaches one operation's report, and prints its one-line summary with the seed. */
-export async function publish(report: OperationReport, testInfo: TestInfo): Promise<void> {
+/**
+ * Writes and attaches one operation's report, and prints its one-line summary with the seed
+ * (`settings`, the run's: REPORTS_DIR, and CONFORMANCE_QUIET, which keeps the console quiet).
+ */
+export async function publish(
+  report: OperationReport,
+  testInfo: TestInfo,
+  settings: Pick<RunConfig, 'reportsDir' | 'quiet'>,
+): Promise<void> {
   const body = JSON.stringify(report, null, 1);
   await testInfo.attach(`explore ${report.operation}.json`, { body, contentType: 'application/json' });
-  const dir = exploreReportDir(report.project);
+  const dir = exploreReportDir(settings.reportsDir, report.project);
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, `${report.operation}.json`), `${body}\n`);
-  if (!runConfig().quiet) process.stdout.write(`${summaryLine(report)}\n`);
+  if (!settings.quiet) process.stdout.write(`${summaryLine(report)}\n`);
 }
 
 function summaryLine(r: OperationReport): string {

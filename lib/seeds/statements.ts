@@ -11,7 +11,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { runConfig } from '../config/env.ts';
 
 /** The two seeds by letter: W the workflow API (file 000_…), R the model router (001_…). */
 const SEED_FILES = { W: '000_', R: '001_' } as const;
@@ -82,9 +81,12 @@ export function statementsOf(seed: SeedLetter, text: string): Statement[] {
   return out;
 }
 
-/** Where the seeds are: SEEDS_DIR, else the shared folder beside this checkout. */
-export function defaultSeedsDir(): string | undefined {
-  const candidates = [runConfig().seeds.dev, path.resolve(import.meta.dirname, '../../../shared/seeds')];
+/**
+ * Where the seeds are: `devDir` (SEEDS_DIR, the project's own copy, as the calling tool or
+ * test read it: runConfig().seeds.dev), else the shared folder beside this checkout.
+ */
+export function defaultSeedsDir(devDir: string | undefined): string | undefined {
+  const candidates = [devDir, path.resolve(import.meta.dirname, '../../../shared/seeds')];
   return candidates.find((d): d is string => !!d && existsSync(d));
 }
 

@@ -13,14 +13,10 @@
 // jobs, and no cursor comes back twice (a walk that revisits a cursor goes round forever).
 import type { ApiClient } from '../api.ts';
 import { check, checkStatus } from '../check.ts';
-import { runConfig } from '../config/env.ts';
 import type { RuleId } from '../rule-ids.ts';
 
+/** Raises the pages of an unscoped walk before the suite gives up (the walk takes them from ApiClient.bounds). */
 export const LIST_WALK_PAGES_VAR = 'CONFORMANCE_LIST_WALK_MAX_PAGES';
-/** Pages of an unscoped walk before the suite gives up (the variable raises it). Asked at each walk (a test may reset the configuration). */
-export function listWalkMaxPages(): number {
-  return runConfig().bounds.listWalkMaxPages;
-}
 
 /** Pages a scoped walk may take that bring no job of its own not seen before (an empty last page, a short one). */
 export const IDLE_PAGES = 2;
@@ -58,7 +54,7 @@ export async function walkJobs(api: ApiClient, opts: WalkOptions): Promise<Walk>
   const ids: string[] = [];
   const seenOwn = new Set<string>();
   const cursors = new Set<string>();
-  const budget = listWalkMaxPages();
+  const budget = api.bounds.listWalkMaxPages;
   let foreign = false;
   let idle = 0;
   let cursor: string | undefined;

@@ -3,6 +3,7 @@
 // A preparation the target refused is a result like any check's: a broken rule where a
 // check broke, and the profile's rules blocked by that step.
 import { ApiClient } from '../../lib/api.ts';
+import type { Bounds } from '../../lib/config/env.ts';
 import type { Contract } from '../../lib/contracts/loader.ts';
 import { loadContract } from '../../lib/contracts/loader.ts';
 import { FAMILY_CONTRACTS, type ResponseCheck } from '../../lib/contracts/registry.ts';
@@ -20,14 +21,19 @@ export interface ProfileContract {
   api: ApiClient;
 }
 
-export function contractFor(profile: Profile, target: SurfaceTarget, redactor: Redactor): ProfileContract {
+export function contractFor(
+  profile: Profile,
+  target: SurfaceTarget,
+  redactor: Redactor,
+  bounds: Bounds,
+): ProfileContract {
   const family = FAMILY_CONTRACTS[profile.family];
   const contract = family ? loadContract(family.file, target.brand, family.rulePrefix) : undefined;
   // Preparation and side probes go through the suite's own validating client. Without a
   // contract for the family (v1 until it has one) a minimal stand-in has no operations.
   const prepContract = contract ?? loadContract(FAMILY_CONTRACTS.v2!.file, target.brand, 'V2');
   const checks = family?.checks ?? [];
-  const api = new ApiClient({ contract: prepContract, target, recorder: new Recorder(redactor), checks });
+  const api = new ApiClient({ contract: prepContract, target, recorder: new Recorder(redactor), checks, bounds });
   return { contract, checks, api };
 }
 

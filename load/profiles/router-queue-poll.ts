@@ -36,6 +36,7 @@ export const routerQueuePoll: Profile = {
       // A caller held at its spend or in-flight cap is told to wait (429), not refused (R:291).
       const res = await submitPastCap(
         () => api.call('submitModelRequest', { path: { provider, model }, json: body }),
+        api.bounds,
         'a preparation submit',
       );
       checkStatus('ROUTER.QUEUE.HANDLE', res, [201]);

@@ -5,7 +5,7 @@
 // to wait without failing on its absence. A target without the v1 routes is skipped.
 import { send, type HttpResponse } from '../../lib/http.ts';
 import { slowWorkflow, v1Classes } from '../../lib/v1/workflows.ts';
-import { pollUntil, jobDeadlineMs } from '../../lib/time.ts';
+import { pollUntil } from '../../lib/time.ts';
 import { SuiteError } from '../../lib/violations.ts';
 import type { CheckResult, Profile } from '../types.ts';
 import { loadCheck } from '../checks.ts';
@@ -36,7 +36,7 @@ export const v1JobStatus: Profile = {
   // p99<250 is the team's latency budget, not the seeds' (they state no latency): a miss reads
   // "over your threshold" in the report, apart from the LOAD.* rule checks.
   thresholds: ['p99<250', 'errors<0.1%', 'contract_violations==0', 'jobs_completed>0'],
-  async prepare({ target, log }) {
+  async prepare({ target, api, log }) {
     const absent = missing(target, {
       slow_node_class: 'a node class that takes `seconds` (prompts that run while polled)',
     });
@@ -111,12 +111,12 @@ export const v1JobStatus: Profile = {
         const status = res.status >= 200 && res.status < 300 ? statusOf(res.body.toString('utf8')) : undefined;
         return typeof status === 'string' && TERMINAL.has(status) ? status : undefined;
       },
-      { deadlineMs: jobDeadlineMs(), intervalMs: 250 },
+      { deadlineMs: api.bounds.jobDeadlineMs, intervalMs: 250 },
     );
     if (firstEnd === undefined)
       throw new SuiteError(
         `v1-job-status: the first prompt (${firstId}) did not finish within ` +
-          `${jobDeadlineMs() / 1000} s before the measured phase: the account's slots stayed taken by ` +
+          `${api.bounds.jobDeadlineMs / 1000} s before the measured phase: the account's slots stayed taken by ` +
           `earlier work (concurrency_limit ${limit ?? 'not declared'})`,
       );
     const ledger = new RetryAfterLedger();

@@ -16,7 +16,6 @@
 import { randomUUID } from 'node:crypto';
 import { test, rules } from '../../fixtures/test.ts';
 import type { ApiClient, ApiResponse, Auth } from '../../lib/api.ts';
-import { replaying } from '../../lib/cassette.ts';
 import { check } from '../../lib/check.ts';
 import {
   apiKeyPrefix,
@@ -31,9 +30,12 @@ import {
 import type { ResolvedTarget, SurfaceTarget } from '../../lib/targets.ts';
 import { SuiteError } from '../../lib/violations.ts';
 
-/** A scenario credential that must be a compact JWT (setup: a wrong one is the target's mistake). */
-function jwtInput(value: unknown, key: string): string {
-  if (!replaying() && (typeof value !== 'string' || !looksLikeJwt(value))) {
+/**
+ * A scenario credential that must be a compact JWT (setup: a wrong one is the target's mistake).
+ * `replay`: the run replays a recording (settings.run.replay), whose credentials are stand-ins.
+ */
+function jwtInput(value: unknown, key: string, replay: boolean): string {
+  if (!replay && (typeof value !== 'string' || !looksLikeJwt(value))) {
     throw new SuiteError(
       `scenario input ${key} is not a compact JWT (three base64url parts joined by dots); set ${key} (or ${key}_env) to a JWT the registry issues`,
     );
@@ -41,10 +43,10 @@ function jwtInput(value: unknown, key: string): string {
   return value as string;
 }
 
-/** A scenario credential that must be an API key, i.e. carry the target's API-key prefix. */
-function apiKeyInput(value: unknown, key: string, target: SurfaceTarget): string {
+/** A scenario credential that must be an API key, i.e. carry the target's API-key prefix (`replay`: as jwtInput's). */
+function apiKeyInput(value: unknown, key: string, target: SurfaceTarget, replay: boolean): string {
   const prefix = apiKeyPrefix(target);
-  if (!replaying() && (typeof value !== 'string' || !value.startsWith(prefix))) {
+  if (!replay && (typeof value !== 'string' || !value.startsWith(prefix))) {
     throw new SuiteError(
       `scenario input ${key} does not start with the API-key prefix "${prefix}"; set ${key} (or ` +
         `${key}_env) to an API key, or api_key_prefix to the prefix the target's keys carry`,
@@ -90,21 +92,30 @@ function cloudApiKeys(cloud: SurfaceTarget, prefix: string): Array<[string, stri
 }
 
 test.describe('Node registry operation › Security', () => {
-  test('a bearer token that is a JWT is accepted', rules('REGISTRY.AUTH.JWT'), async ({ api, requireScenario }) => {
-    const jwt = jwtInput(requireScenario('jwt', 'JWT for the registry'), 'jwt');
-    const nodeId = requireScenario('node_id', 'node to attach translations to') as string;
-    checkAccepted(
-      'REGISTRY.AUTH.JWT',
-      await attach(api, nodeId, { auth: { bearer: jwt } }),
-      'translations sent with Authorization: Bearer <JWT>',
-    );
-  });
+  test(
+    'a bearer token that is a JWT is accepted',
+    rules('REGISTRY.AUTH.JWT'),
+    async ({ api, requireScenario, settings }) => {
+      const jwt = jwtInput(requireScenario('jwt', 'JWT for the registry'), 'jwt', !!settings.run.replay);
+      const nodeId = requireScenario('node_id', 'node to attach translations to') as string;
+      checkAccepted(
+        'REGISTRY.AUTH.JWT',
+        await attach(api, nodeId, { auth: { bearer: jwt } }),
+        'translations sent with Authorization: Bearer <JWT>',
+      );
+    },
+  );
 
   test(
     'a bearer API key is recognised by its prefix and accepted as X-API-Key accepts it',
     rules('REGISTRY.AUTH.API_KEY_BEARER'),
-    async ({ api, target, testTarget, requireScenario }) => {
-      const key = apiKeyInput(requireScenario('api_key', 'API key that X-API-Key accepts'), 'api_key', target);
+    async ({ api, target, testTarget, requireScenario, settings }) => {
+      const key = apiKeyInput(
+        requireScenario('api_key', 'API key that X-API-Key accepts'),
+        'api_key',
+        target,
+        !!settings.run.replay,
+      );
       const nodeId = requireScenario('node_id', 'node to attach translations to') as string;
       const cloud = cloudOf(testTarget);
       if (cloud && (await inXApiKey(api, cloud, key)).verdict === 'refused') {
@@ -150,11 +161,11 @@ test.describe('Node registry operation › Security', () => {
   test(
     'an unknown or revoked API key sent as bearer is refused, as X-API-Key refuses it',
     rules('REGISTRY.AUTH.API_KEY_BEARER'),
-    async ({ api, target, testTarget, requireScenario }) => {
+    async ({ api, target, testTarget, requireScenario, settings }) => {
       const nodeId = requireScenario('node_id', 'node to attach translations to') as string;
       const keys: Array<[string, string]> = [['an unknown key with the API-key prefix', unknownApiKey(target)]];
       if (target.scenario.revoked_api_key !== undefined) {
-        const revoked = apiKeyInput(target.scenario.revoked_api_key, 'revoked_api_key', target);
+        const revoked = apiKeyInput(target.scenario.revoked_api_key, 'revoked_api_key', target, !!settings.run.replay);
         const cloud = cloudOf(testTarget);
         if (cloud && (await inXApiKey(api, cloud, revoked)).verdict === 'accepted') {
           throw new SuiteError(
@@ -191,11 +202,14 @@ test.describe('Node registry operation › Security', () => {
   test(
     'a request without credentials, or with invalid ones, is refused (a client error)',
     rules('REGISTRY.AUTH.REFUSED'),
-    async ({ api, target, requireScenario }) => {
+    async ({ api, target, requireScenario, settings }) => {
       const nodeId = requireScenario('node_id', 'node to attach translations to') as string;
-      const jwt = target.scenario.jwt === undefined ? undefined : jwtInput(target.scenario.jwt, 'jwt');
+      const jwt =
+        target.scenario.jwt === undefined ? undefined : jwtInput(target.scenario.jwt, 'jwt', !!settings.run.replay);
       const expired =
-        target.scenario.expired_jwt === undefined ? undefined : jwtInput(target.scenario.expired_jwt, 'expired_jwt');
+        target.scenario.expired_jwt === undefined
+          ? undefined
+          : jwtInput(target.scenario.expired_jwt, 'expired_jwt', !!settings.run.replay);
       const attempts: Array<[string, Auth]> = [
         ['no credentials', 'none'],
         ['a bearer that is neither an API key nor a JWT', { bearer: 'not-a-credential' }],

@@ -171,10 +171,10 @@ test.describe('Idempotency', () => {
         expected: 'a Retry-After',
         received: refused.header('retry-after') ?? 'absent',
       });
-      await honourRetryAfter(wait);
+      await honourRetryAfter(wait, { ceilingMs: api.bounds.retryAfterMaxMs });
       let later = await send();
       for (let i = 0; i < 5 && later.status === 409 && errorTypeIs(api, later, 'concurrency_limit_exceeded'); i++) {
-        await honourRetryAfter(retryAfterOf(later) ?? 1);
+        await honourRetryAfter(retryAfterOf(later) ?? 1, { ceilingMs: api.bounds.retryAfterMaxMs });
         later = await send();
       }
       // How the record is replayed is ROUTER.IDEM.REPLAY's question; here: no longer refused.
@@ -485,7 +485,7 @@ test.describe('Idempotency', () => {
       // Still generating: the original keyed call counts as running (409 concurrency_limit_exceeded); wait as it says.
       let retry = first;
       for (let i = 0; i < 6; i++) {
-        await honourRetryAfter(retryAfterOf(retry) ?? 1);
+        await honourRetryAfter(retryAfterOf(retry) ?? 1, { ceilingMs: api.bounds.retryAfterMaxMs });
         retry = await send();
         if (!(retry.status === 409 && errorTypeIs(api, retry, 'concurrency_limit_exceeded'))) break;
       }

@@ -12,7 +12,7 @@
 // model.ts); the others it judges on the way are recorded too.
 import { test, rules } from '../../fixtures/test.ts';
 import { runModel } from '../../lib/model-run.ts';
-import { modelBudgetFor, propertyRunsFor, ROUTER_MODEL_BUDGETS } from '../../lib/profile.ts';
+import { modelBudgetFor, ROUTER_MODEL_BUDGETS } from '../../lib/profile.ts';
 import { routerPhases, windDown } from '../../lib/router/model/commands.ts';
 import { routerFacts } from '../../lib/router/model/facts.ts';
 import { emptyModel, type RouterModel, type RouterReal } from '../../lib/router/model/state.ts';
@@ -21,9 +21,9 @@ test.describe('router state machine (model-based)', () => {
   test(
     'random sequences of queued submits, polls, collects, cancels and keyed calls by two members of a workspace keep the state the seed fixes',
     rules('ROUTER.QUEUE.STATUS_CLOSED', 'ROUTER.QUEUE.COLLECT_IDENTICAL', 'ROUTER.IDEM.REPLAY', 'ROUTER.IDEM.SCOPE'),
-    async ({ api, evidence, requireScenario }, testInfo) => {
-      const facts = routerFacts(api, requireScenario, { full: propertyRunsFor().name === 'full' });
-      const budget = modelBudgetFor(undefined, ROUTER_MODEL_BUDGETS);
+    async ({ api, evidence, requireScenario, profile, settings }, testInfo) => {
+      const facts = routerFacts(api, requireScenario, { full: profile.name === 'full' });
+      const budget = modelBudgetFor(settings, ROUTER_MODEL_BUDGETS);
       testInfo.setTimeout(testInfo.timeout + budget.timeLimitMs);
       const outcome = await runModel<RouterModel, RouterReal>({
         title: testInfo.titlePath.slice(1).join(' › '),

@@ -27,7 +27,7 @@ const OWN_MEMBERS = [
 
 /** A queued submit, sent again while the caller is held at its spend or in-flight cap (429). */
 function submitted(client: ApiClient, args: Parameters<ApiClient['call']>[1]): Promise<ApiResponse> {
-  return submitPastCap(() => client.call('submitModelRequest', args));
+  return submitPastCap(() => client.call('submitModelRequest', args), client.bounds);
 }
 
 /** A submit of a valid body is admitted: anything but 201 breaks ROUTER.QUEUE.HANDLE. */

@@ -41,14 +41,16 @@ test.describe('Authentication', () => {
     'the WebSocket reads the key from its token query parameter: a valid one connects, an unknown one is refused',
     rules('V1.AUTH.API_KEY_HEADER'),
     async ({ v1 }) => {
-      const good = await WsSession.connect(v1.streamUrl());
+      const good = await WsSession.connect(v1.streamUrl(), { bounds: v1.api.bounds });
       check('V1.AUTH.API_KEY_HEADER', good.ok, {
         what: 'WS /ws with the account key as token',
         expected: 'the upgrade accepted',
         received: good.ok ? 'accepted' : good.reason,
       });
       if (good.ok) good.session.close();
-      const bad = await WsSession.connect(v1.streamUrl(undefined, `not-a-key-${randomUUID()}`));
+      const bad = await WsSession.connect(v1.streamUrl(undefined, `not-a-key-${randomUUID()}`), {
+        bounds: v1.api.bounds,
+      });
       if (bad.ok) bad.session.close();
       check('V1.AUTH.API_KEY_HEADER', !bad.ok, {
         what: 'WS /ws with an unknown token',

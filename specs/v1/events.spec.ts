@@ -10,7 +10,7 @@ import { outputsOf, runPrompt } from '../../lib/v1/run.ts';
 import { outputOfImageWorkflow, savePreviewWorkflow, saveWorkflow, slowWorkflow } from '../../lib/v1/workflows.ts';
 import type { DecodedFrame } from '../../lib/ws/frames.ts';
 import { TERMINAL_TYPES, type TextMessage } from '../../lib/ws/schemas.ts';
-import { jobBound, jobDeadlineMs } from '../../lib/time.ts';
+import { jobBound } from '../../lib/time.ts';
 import { RuleViolation, show } from '../../lib/violations.ts';
 
 const prefix = (what: string): string => `conformance-v1-${what}-${randomUUID().slice(0, 8)}`;
@@ -58,10 +58,11 @@ test.describe('Events', () => {
         const ended = (): boolean => session.forPrompt(promptId).some((m) => TERMINAL_TYPES.has(m.type));
         await session.waitFor(
           () => ownOutput().length > 0 || ended(),
-          jobDeadlineMs(),
+          v1.api.bounds.jobDeadlineMs,
           () =>
             jobBound(
               `no executed message naming an output ${tag}* and no terminal message of prompt ${promptId} arrived`,
+              v1.api.bounds.jobDeadlineMs,
             ),
         );
         const named = ownOutput();

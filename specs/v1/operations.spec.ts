@@ -16,7 +16,6 @@ import {
 } from '../../lib/v1/workflows.ts';
 import { show } from '../../lib/violations.ts';
 import { isPlainObject } from '../../lib/values.ts';
-import { jobDeadlineMs } from '../../lib/time.ts';
 
 const prefix = (what: string): string => `conformance-v1-${what}-${randomUUID().slice(0, 8)}`;
 
@@ -227,7 +226,7 @@ test.describe('v1 cloud operations (deprecated)', () => {
           expected: 'all accepted, to watch them run',
           received: `${ids.length} accepted`,
         });
-        const ends = await Promise.all(ids.map((id) => client.pollToTerminal(id, 2 * jobDeadlineMs())));
+        const ends = await Promise.all(ids.map((id) => client.pollToTerminal(id, 2 * client.api.bounds.jobDeadlineMs)));
         for (const [i, end] of ends.entries()) {
           check('V1.PROMPT.PARALLEL_QUEUE', end.kind === 'success', {
             what: `prompt ${ids[i]} (${i + 1} of ${count})`,

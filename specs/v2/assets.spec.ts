@@ -393,7 +393,11 @@ test.describe('Asset from hash and by-hash check', () => {
       // Refusals are status-only (W:116:01f04bbd4dcd): fetch never hands over a HEAD body, so
       // the bytes the server wrote after the headers are read off the connection itself.
       for (const r of [held, unknown]) {
-        const wire = await headOnTheWire(r.url, target.token ? { authorization: `Bearer ${target.token}` } : {});
+        const wire = await headOnTheWire(
+          r.url,
+          target.token ? { authorization: `Bearer ${target.token}` } : {},
+          api.bounds.httpTimeoutMs,
+        );
         check('V2.ASSET.BY_HASH', wire.trailing.length === 0, {
           what: `bytes after the header block of HEAD ${new URL(r.url).pathname} (${wire.status})`,
           expected: 'none (no body)',

@@ -7,7 +7,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { test, rules } from '../../fixtures/test.ts';
 import { check, checkStatus, ensure, notJudged } from '../../lib/check.ts';
 import { slowWorkflow } from '../../lib/data/workflows.ts';
-import { honourRetryAfter, instant, jobBound, jobDeadlineMs, JOB_DEADLINE_VAR, pollUntil } from '../../lib/time.ts';
+import { honourRetryAfter, instant, jobBound, JOB_DEADLINE_VAR, pollUntil } from '../../lib/time.ts';
 import type { ApiClient } from '../../lib/api.ts';
 import { createAsset, downloadVia, sameBytes, type Asset } from '../../lib/v2/assets.ts';
 import { judgeEventStream, reachedStatus } from '../../lib/v2/events.ts';
@@ -405,7 +405,7 @@ test.describe('Jobs: submit, poll, retrieve', () => {
       // outlasts the suite's job deadline is that bound's error, not the server's.
       const read = {
         headers: { accept: 'text/event-stream' },
-        timeoutMs: jobDeadlineMs(),
+        timeoutMs: api.bounds.jobDeadlineMs,
         boundVariable: JOB_DEADLINE_VAR,
         readUntil: (body: Buffer) => reachedStatus(body, jobStates(api.target.scenario).terminal),
       };
@@ -615,7 +615,7 @@ test.describe('Limits: concurrent jobs per tier', () => {
       // running throughout the gap between them, where every job so counted was running too.
       let before = new Set<string>();
       // Two rounds of jobs: a bound the suite chose, so one that passes is its error (below).
-      const bound = 2 * jobDeadlineMs();
+      const bound = 2 * api.bounds.jobDeadlineMs;
       const end = Date.now() + bound;
       const named = jobStates(api.target.scenario);
       const unfinished = (): Job[] => jobs.filter((j) => !named.terminal.has(states.get(j.id) ?? j.status));
@@ -635,6 +635,7 @@ test.describe('Limits: concurrent jobs per tier', () => {
           // A rate limit (seed: 429 with Retry-After) is waited out; no pair of rounds spans the wait.
           before = new Set();
           await honourRetryAfter(Number(refused.header('retry-after')) || 1, {
+            ceilingMs: api.bounds.retryAfterMaxMs,
             what: 'the job reads of the tier check',
           });
           continue;

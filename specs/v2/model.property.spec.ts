@@ -16,15 +16,20 @@ import type { TestInfo } from '@playwright/test';
 import { test, rules } from '../../fixtures/test.ts';
 import type { ApiClient } from '../../lib/api.ts';
 import { runModel } from '../../lib/model-run.ts';
-import { modelBudgetFor } from '../../lib/profile.ts';
+import { modelBudgetFor, type PropertySettings } from '../../lib/profile.ts';
 import type { Recorder } from '../../lib/recorder.ts';
 import { v2Phases, windDown } from '../../lib/v2/model/commands.ts';
 import { probeSurface } from '../../lib/v2/model/facts.ts';
 import { emptyModel, type V2Model, type V2Real } from '../../lib/v2/model/state.ts';
 
-async function stateMachine(api: ApiClient, recorder: Recorder, testInfo: TestInfo): Promise<void> {
+async function stateMachine(
+  api: ApiClient,
+  recorder: Recorder,
+  settings: PropertySettings,
+  testInfo: TestInfo,
+): Promise<void> {
   const facts = await probeSurface(api);
-  const budget = modelBudgetFor();
+  const budget = modelBudgetFor(settings);
   testInfo.setTimeout(testInfo.timeout + budget.timeLimitMs);
   const outcome = await runModel<V2Model, V2Real>({
     title: testInfo.titlePath.slice(1).join(' › '),
@@ -51,8 +56,8 @@ test.describe('v2 state machine (model-based)', () => {
   test(
     'self-hosted proxy: random sequences of uploads, ranged and whole reads, submits, cancels and list walks keep the state the seed fixes',
     rules('V2.ASSET.DEDUP', 'V2.ASSET.HASH_BLAKE3', 'V2.JOB.IDEMPOTENT', 'V2.JOB.LIST_WALK', 'V2.ASSET.CONTENT_RANGE'),
-    async ({ api, evidence }, testInfo) => {
-      await stateMachine(api, evidence.recorder, testInfo);
+    async ({ api, evidence, settings }, testInfo) => {
+      await stateMachine(api, evidence.recorder, settings, testInfo);
     },
   );
 
@@ -60,20 +65,20 @@ test.describe('v2 state machine (model-based)', () => {
     'serverless deployment: random sequences of uploads, reads through signed URLs, labelled submits, ' +
       'cancels and label-scoped list walks keep the state the seed fixes',
     rules('V2.ASSET.DEDUP', 'V2.ASSET.HASH_BLAKE3', 'V2.JOB.IDEMPOTENT', 'V2.JOB.LIST_WALK', 'V2.URL.SIGNED_OPENABLE'),
-    async ({ api, evidence }, testInfo) => {
-      await stateMachine(api, evidence.recorder, testInfo);
+    async ({ api, evidence, settings }, testInfo) => {
+      await stateMachine(api, evidence.recorder, settings, testInfo);
     },
   );
 
   test(
     'hosted cloud: random sequences of uploads, reads through signed URLs, labelled submits and cancels keep the state the seed fixes',
     rules('V2.ASSET.DEDUP', 'V2.ASSET.HASH_BLAKE3', 'V2.JOB.IDEMPOTENT', 'V2.URL.SIGNED_OPENABLE'),
-    async ({ api, evidence, surface }, testInfo) => {
+    async ({ api, evidence, surface, settings }, testInfo) => {
       test.skip(
         surface === 'serverless',
         'the serverless surface runs the state machine in the test above, which also walks its job list',
       );
-      await stateMachine(api, evidence.recorder, testInfo);
+      await stateMachine(api, evidence.recorder, settings, testInfo);
     },
   );
 });

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { test, rules } from '../../fixtures/test.ts';
 import { isDeepStrictEqual } from 'node:util';
 import { check, checkStatus } from '../../lib/check.ts';
-import { defaultTimeoutMs, send } from '../../lib/http.ts';
+import { send } from '../../lib/http.ts';
 import { anyWorkflow, pollToEnd, submitJob } from '../../lib/v2/jobs.ts';
 import { textOf } from '../../lib/values.ts';
 
@@ -236,7 +236,7 @@ test.describe('Only the serverless surface reads the executed graph', () => {
         method: 'GET',
         url,
         headers: api.target.token ? { authorization: `Bearer ${api.target.token}` } : {},
-        timeoutMs: defaultTimeoutMs(),
+        timeoutMs: api.bounds.httpTimeoutMs,
         maxBodyBytes: 65_536,
       });
       check('V2.SERVERLESS.WORKFLOW_ONLY', !servesGraph(res), {

@@ -10,6 +10,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defaultSeedsDir } from '../../lib/seeds/statements.ts';
+import { runConfig } from '../../lib/config/env.ts';
 import { freePortBase } from '../support/ports.ts';
 import { childEnv } from '../support/child-env.ts';
 
@@ -55,7 +56,7 @@ test('run --rule ID lists exactly the tests tagged with that rule, from any fold
 
 test(
   'seeds lists the statements with their locators from the copy the README lays out',
-  { skip: defaultSeedsDir() ? false : 'the seeds are not beside this checkout' },
+  { skip: defaultSeedsDir(runConfig().seeds.dev) ? false : 'the seeds are not beside this checkout' },
   () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'cli-seeds-'));
     try {

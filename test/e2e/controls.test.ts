@@ -32,6 +32,7 @@ import { startOnFreePorts } from '../support/ports.ts';
 import { assertJudgedOnEvidence } from '../support/judged.ts';
 import { rulesWithoutFault } from '../support/fault-coverage.ts';
 import { pollUntil } from '../../lib/time.ts';
+import { runConfig } from '../../lib/config/env.ts';
 import { recordScore } from '../support/score.ts';
 import { SUITE_WORKERS } from '../support/concurrency.ts';
 import { ruleOrThrow } from '../../lib/rules.ts';
@@ -67,8 +68,9 @@ async function v1Run(
   prompt: object,
   announce = true,
 ): Promise<{ messages: TextMessage[]; frameTypes: Array<number | string> }> {
-  const session = await WsSession.open(streamUrl(ref.surfaces.cloud, CLOUD_KEYS.alice), undefined, {
+  const session = await WsSession.open(streamUrl(ref.surfaces.cloud, CLOUD_KEYS.alice), {
     announcePreviewMetadata: announce,
+    bounds: runConfig().bounds,
   });
   try {
     const res = await v1(ref, '/api/prompt', { method: 'POST', body: JSON.stringify({ prompt }) });
@@ -228,7 +230,9 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
   },
   'ws-text-without-node': async ({ plain, ctl }) => {
     const empties = async (ref: RunningReference) => {
-      const session = await WsSession.open(streamUrl(ref.surfaces.cloud, CLOUD_KEYS.alice));
+      const session = await WsSession.open(streamUrl(ref.surfaces.cloud, CLOUD_KEYS.alice), {
+        bounds: runConfig().bounds,
+      });
       try {
         const res = await v1(ref, '/api/prompt', { method: 'POST', body: JSON.stringify({ prompt: PREVIEW }) });
         await session.streamOf(((await res.json()) as { prompt_id: string }).prompt_id, 20_000);
@@ -1122,7 +1126,9 @@ const PROBES: Record<ControlName, (r: Refs) => Promise<void>> = {
   // Slice v1ws (issue #29): the v1 operations, their WebSocket and the registry.
   'ws-sid-own': async ({ plain, ctl }) => {
     const sid = async (ref: RunningReference) => {
-      const session = await WsSession.open(streamUrl(ref.surfaces.cloud, CLOUD_KEYS.alice, 'control-client-id'));
+      const session = await WsSession.open(streamUrl(ref.surfaces.cloud, CLOUD_KEYS.alice, 'control-client-id'), {
+        bounds: runConfig().bounds,
+      });
       try {
         await session.waitFor(
           () => session.messages().some((m) => m.type === 'status'),

@@ -14,8 +14,9 @@ import { pathToFileURL } from 'node:url';
 import { runSuite, type SuiteRun } from '../support/run-suite.ts';
 import { launchChromium, noChromium, pageProblems } from '../support/chromium.ts';
 import { defaultSeedsDir, loadSeeds } from '../../lib/seeds/statements.ts';
+import { runConfig } from '../../lib/config/env.ts';
 
-const seedsDir = defaultSeedsDir();
+const seedsDir = defaultSeedsDir(runConfig().seeds.dev);
 
 let run: SuiteRun;
 before(async () => {

@@ -15,7 +15,7 @@ import { RuleViolation, SuiteError } from '../../lib/violations.ts';
 import { downloadVia } from '../../lib/v2/assets.ts';
 import globalSetup, { probeSurface } from '../../fixtures/global-setup.ts';
 import type { SurfaceTarget } from '../../lib/targets.ts';
-import { resetRunConfig } from '../../lib/config/index.ts';
+import { resetRunConfig, runConfig } from '../../lib/config/index.ts';
 import { startHostileServer, type Behaviour, type HostileServer } from '../support/hostile-server.ts';
 
 let hostile: HostileServer;
@@ -34,7 +34,11 @@ function surfaceAt(baseUrl: string): SurfaceTarget {
 function clientFor(baseUrl: string): { api: ApiClient; recorder: Recorder } {
   const recorder = new Recorder(new Redactor([]));
   const contract = loadContract(v2.file, 'Comfy', v2.rulePrefix);
-  return { api: new ApiClient({ contract, target: surfaceAt(baseUrl), recorder, checks: v2.checks }), recorder };
+  const bounds = runConfig().bounds;
+  return {
+    api: new ApiClient({ contract, target: surfaceAt(baseUrl), recorder, checks: v2.checks, bounds }),
+    recorder,
+  };
 }
 
 const at = (b: Behaviour) => clientFor(hostile.url(b));
@@ -133,7 +137,10 @@ test('a target that is not listening: each request says so, and the run-level pr
     clientFor(base).api.call('getAsset', { path: { id: ID } }),
     suiteError(new RegExp(`target not reachable: nothing listens at ${base}`)),
   );
-  assert.equal(await probeSurface(surfaceAt(base)), 'nothing listens there (connection refused)');
+  assert.equal(
+    await probeSurface(surfaceAt(base), runConfig().bounds.probeTimeoutMs),
+    'nothing listens there (connection refused)',
+  );
   assert.match((await probeSurface(surfaceAt(hostile.url('hang')), 300)) ?? '', /no response headers within 300 ms/);
   // Headers are all the probe needs: a stalled body still counts as reachable.
   assert.equal(await probeSurface(surfaceAt(hostile.url('stall')), 2000), undefined);

@@ -7,6 +7,7 @@ import { FAMILY_CONTRACTS } from '../../lib/contracts/registry.ts';
 import { Recorder } from '../../lib/recorder.ts';
 import { Redactor } from '../../lib/redact.ts';
 import type { SurfaceTarget } from '../../lib/targets.ts';
+import { runConfig } from '../../lib/config/env.ts';
 import { linkEdgeMs, maxOverlap, spendProblem } from '../../load/profiles/router-concurrency.ts';
 import { PollPool, retryAfterSeconds } from '../../load/profiles/poll-pool.ts';
 import { histogram, percentile } from '../../load/stats.ts';
@@ -182,6 +183,7 @@ function judgeOnly(family: 'v2' | 'router'): ApiClient {
     target,
     recorder: new Recorder(new Redactor([])),
     checks: c.checks,
+    bounds: runConfig().bounds,
   });
 }
 

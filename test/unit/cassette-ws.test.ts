@@ -13,7 +13,7 @@ import { placeholderFor, setCassetteScope, type TapeEntry } from '../../lib/cass
 import { fromHar, toHar, type Har } from '../../lib/har.ts';
 import { send } from '../../lib/http.ts';
 import { WsSession } from '../../lib/ws/session.ts';
-import { resetRunConfig } from '../../lib/config/index.ts';
+import { resetRunConfig, runConfig } from '../../lib/config/index.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'cassette-ws-'));
 let attempts = 0;
@@ -93,7 +93,7 @@ after(() => {
 
 test('frames wait for the exchanges before them, keep their recorded times, and nothing is sent', async () => {
   setCassetteScope('s');
-  const o = await WsSession.connect(`ws://127.0.0.1:${port}/ws?clientId=x&token=t`);
+  const o = await WsSession.connect(`ws://127.0.0.1:${port}/ws?clientId=x&token=t`, { bounds: runConfig().bounds });
   assert.ok(o.ok, JSON.stringify(o));
   const session = o.session;
   await tick();
@@ -130,10 +130,12 @@ test('frames wait for the exchanges before them, keep their recorded times, and 
     'the recorded close reaches the session',
   );
 
-  const refused = await WsSession.connect(`ws://127.0.0.1:${port}/ws?clientId=y&token=bad`);
+  const refused = await WsSession.connect(`ws://127.0.0.1:${port}/ws?clientId=y&token=bad`, {
+    bounds: runConfig().bounds,
+  });
   assert.deepEqual(refused, { ok: false, status: 401, reason: 'the upgrade was answered 401 Unauthorized' });
   await assert.rejects(
-    WsSession.connect(`ws://127.0.0.1:${port}/ws?clientId=z&token=t`),
+    WsSession.connect(`ws://127.0.0.1:${port}/ws?clientId=z&token=t`, { bounds: runConfig().bounds }),
     /not in the recording: GET ws:\/\/127\.0\.0\.1:\d+\/ws\?clientId=z&token=\S+ .*used up/,
   );
   await assert.rejects(
@@ -145,7 +147,7 @@ test('frames wait for the exchanges before them, keep their recorded times, and 
 
 test('a test left waiting for a frame whose exchanges never come gets it after a quiet spell', async () => {
   setCassetteScope('quiet');
-  const o = await WsSession.connect(`ws://127.0.0.1:${port}/ws?clientId=x&token=t`);
+  const o = await WsSession.connect(`ws://127.0.0.1:${port}/ws?clientId=x&token=t`, { bounds: runConfig().bounds });
   assert.ok(o.ok);
   await o.session.waitFor(
     () => o.session.messages().length === 1,
@@ -154,7 +156,7 @@ test('a test left waiting for a frame whose exchanges never come gets it after a
   );
   setCassetteScope('other');
   await assert.rejects(
-    WsSession.connect(`ws://127.0.0.1:${port}/ws`),
+    WsSession.connect(`ws://127.0.0.1:${port}/ws`, { bounds: runConfig().bounds }),
     /not in the recording: GET ws:.*the recording holds no WebSocket connection of this test/,
   );
   assert.equal(attempts, 0);

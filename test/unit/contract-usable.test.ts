@@ -11,6 +11,7 @@ import { judgeAnswer } from '../../lib/contracts/judge.ts';
 import { usableDespite } from '../../lib/contracts/usable.ts';
 import { V2_RESPONSE_CHECKS } from '../../lib/checks/v2-errors.ts';
 import { ApiClient } from '../../lib/api.ts';
+import { runConfig } from '../../lib/config/env.ts';
 import { check } from '../../lib/check.ts';
 import { step } from '../../lib/check.ts';
 import type { HttpResponse } from '../../lib/http.ts';
@@ -200,6 +201,7 @@ async function assetTest(created: Record<string, unknown>) {
         recorder,
         checks: V2_RESPONSE_CHECKS,
         target: { surface: 'local', baseUrl, brand: 'Comfy', scenario: {}, capabilities: {} },
+        bounds: runConfig().bounds,
       });
       const res = await step('create an asset', () => api.call('postAssets', { form: [['file_path', 'x.png']] }));
       const asset = res.json<typeof PROXY_ASSET>();

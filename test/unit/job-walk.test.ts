@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { ApiResponse, type ApiClient } from '../../lib/api.ts';
 import { RuleViolation } from '../../lib/violations.ts';
 import { walkJobs, LIST_WALK_PAGES_VAR } from '../../lib/v2/job-walk.ts';
-import { resetRunConfig } from '../../lib/config/index.ts';
+import { resetRunConfig, runConfig } from '../../lib/config/index.ts';
 
 type Query = { limit: number; cursor?: string } & Record<string, unknown>;
 
@@ -16,6 +16,8 @@ function fake(
 ): ApiClient & { calls: number } {
   const api = {
     calls: 0,
+    // The run's bounds as the fixtures hand them to the specs' client (the page budget among them).
+    bounds: runConfig().bounds,
     async call(operationId: string, opts: { query: Query }) {
       const p = page(opts.query, api.calls++);
       const body = { jobs: p.jobs.map((id) => ({ id })), ...(p.next_cursor ? { next_cursor: p.next_cursor } : {}) };

@@ -5,6 +5,7 @@ import { RESULTS_ATTACHMENT, ResultLog, setActiveLog, type TestEvidence } from '
 import { Recorder } from '../../lib/recorder.ts';
 import { Redactor } from '../../lib/redact.ts';
 import { closeTest } from '../../fixtures/evidence.ts';
+import { runConfig } from '../../lib/config/env.ts';
 
 /** Runs `body` the way the fixture does, and returns what the reporter would receive. */
 export async function runLikeATest(
@@ -33,7 +34,8 @@ export async function runLikeATest(
   }
   let thrown: Error | undefined;
   try {
-    await closeTest(info as unknown as TestInfo, log, recorder);
+    // As the fixture does: the run's CONFORMANCE_STRICT decides whether a broken SHOULD fails the test.
+    await closeTest(info as unknown as TestInfo, log, recorder, { strict: runConfig().strict });
   } catch (err) {
     thrown = err as Error;
   }

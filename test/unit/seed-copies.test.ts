@@ -17,10 +17,11 @@ import {
 } from '../../lib/seeds/copies.ts';
 import { ALLOWED_SEED_PHRASES } from '../../lib/seeds/allowed-phrases.ts';
 import { defaultSeedsDir, loadSeeds, refKey, resolveRef } from '../../lib/seeds/statements.ts';
+import { runConfig } from '../../lib/config/env.ts';
 import { loadTrace } from '../../lib/seeds/trace.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const dir = defaultSeedsDir();
+const dir = defaultSeedsDir(runConfig().seeds.dev);
 let cached: SeedIndex | undefined;
 const seedIndex = (): SeedIndex => {
   assert.ok(

@@ -18,11 +18,12 @@ import {
   statementsOf,
   type SeedStatements,
 } from '../../lib/seeds/statements.ts';
+import { runConfig } from '../../lib/config/env.ts';
 import { loadTrace, parseTrace } from '../../lib/seeds/trace.ts';
 import { loadRules, parseRules } from '../../lib/rules.ts';
 import { textOf } from '../../lib/values.ts';
 
-const dir = defaultSeedsDir();
+const dir = defaultSeedsDir(runConfig().seeds.dev);
 const seeds = (): SeedStatements => {
   assert.ok(dir, 'the seeds are not beside this checkout: set SEEDS_DIR to the folder holding 000_*.txt and 001_*.txt');
   const s = loadSeeds(dir);

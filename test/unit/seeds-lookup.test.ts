@@ -9,9 +9,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { findSeedsDir, quotedRefs } from '../../lib/seeds/runtime.ts';
 import { defaultSeedsDir, loadSeeds } from '../../lib/seeds/statements.ts';
+import { runConfig } from '../../lib/config/env.ts';
 import { ruleOrThrow } from '../../lib/rules.ts';
 
-const shared = defaultSeedsDir();
+const shared = defaultSeedsDir(runConfig().seeds.dev);
 
 function copyTo(dir: string): string {
   mkdirSync(dir, { recursive: true });

@@ -8,10 +8,11 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-// The job deadline is read once, when lib/time.ts loads: set it before any import of lib/.
+// The job deadline is set before any import of lib/: each fake client below is given the bounds the
+// configuration reads from the variables (runConfig().bounds), as fixtures/test.ts gives the specs' client.
 process.env.CONFORMANCE_JOB_DEADLINE_MS = '300';
 
-const { honourRetryAfter, SuiteBound, jobDeadlineMs } = await import('../../lib/time.ts');
+const { honourRetryAfter, SuiteBound } = await import('../../lib/time.ts');
 const { ApiResponse } = await import('../../lib/api.ts');
 const { pollToEnd } = await import('../../lib/v2/jobs.ts');
 const { untilCompleted } = await import('../../lib/router/queue.ts');
@@ -19,7 +20,7 @@ const { V1Client } = await import('../../lib/v1/client.ts');
 const { send } = await import('../../lib/http.ts');
 const { reachedStatus } = await import('../../lib/v2/events.ts');
 const { runLikeATest } = await import('./run-like-a-test.ts');
-const { resetRunConfig } = await import('../../lib/config/index.ts');
+const { resetRunConfig, runConfig } = await import('../../lib/config/index.ts');
 /** Sets (or, with undefined, clears) one variable and has the configuration read again. */
 function setVar(name: string, value: string | undefined): void {
   if (value === undefined) delete process.env[name];
@@ -66,20 +67,24 @@ test("a Retry-After of 12 s is honoured under a ceiling of 20 s, and the suite's
   const before = process.env.CONFORMANCE_RETRY_AFTER_MAX_MS;
   try {
     setVar('CONFORMANCE_RETRY_AFTER_MAX_MS', '20000');
-    await honourRetryAfter(12, { sleep });
+    await honourRetryAfter(12, { sleep, ceilingMs: runConfig().bounds.retryAfterMaxMs });
     assert.ok(waits.length === 1 && waits[0] >= 12_000, `waited ${waits.join(', ')} ms`);
     setVar('CONFORMANCE_RETRY_AFTER_MAX_MS', '10000');
-    await assert.rejects(honourRetryAfter(12, { sleep, what: 'the status of queued request r1' }), (e: unknown) => {
-      assert.ok(e instanceof SuiteBound);
-      assert.match(
-        e.message,
-        /the status of queued request r1 asked to wait Retry-After 12 s, longer than the suite's bound of 10 s \(CONFORMANCE_RETRY_AFTER_MAX_MS raises it\)/,
-      );
-      return true;
-    });
+    const ceilingMs = runConfig().bounds.retryAfterMaxMs;
+    await assert.rejects(
+      honourRetryAfter(12, { sleep, ceilingMs, what: 'the status of queued request r1' }),
+      (e: unknown) => {
+        assert.ok(e instanceof SuiteBound);
+        assert.match(
+          e.message,
+          /the status of queued request r1 asked to wait Retry-After 12 s, longer than the suite's bound of 10 s \(CONFORMANCE_RETRY_AFTER_MAX_MS raises it\)/,
+        );
+        return true;
+      },
+    );
     assert.equal(waits.length, 1, 'a Retry-After over the ceiling is not waited');
     setVar('CONFORMANCE_RETRY_AFTER_MAX_MS', undefined);
-    await honourRetryAfter(12, { sleep });
+    await honourRetryAfter(12, { sleep, ceilingMs: runConfig().bounds.retryAfterMaxMs });
     assert.equal(waits.length, 2, 'the default ceiling (60 s) honours 12 s');
   } finally {
     setVar('CONFORMANCE_RETRY_AFTER_MAX_MS', before);
@@ -97,6 +102,7 @@ test('a queued router request whose poll asks Retry-After 12 s, over the ceiling
       cancel_url: 'http://127.0.0.1:1/c',
     };
     const api = {
+      bounds: runConfig().bounds,
       follow: async () =>
         answer('getRequestStatus', 200, { ...handle, status: 'IN_PROGRESS' }, { 'retry-after': '12' }),
     } as unknown as Api;
@@ -123,6 +129,7 @@ test('a queued request slower than the job deadline ends error naming CONFORMANC
     cancel_url: 'http://127.0.0.1:1/c',
   };
   const api = {
+    bounds: runConfig().bounds,
     follow: async () => answer('getRequestStatus', 200, { ...handle, status: 'IN_PROGRESS' }, { 'retry-after': '1' }),
   } as unknown as Api;
   const got = await outcomes(DECLARED, () => untilCompleted(api, handle));
@@ -134,7 +141,7 @@ test('a queued request slower than the job deadline ends error naming CONFORMANC
 });
 
 test('a v2 job slower than the deadline set through CONFORMANCE_JOB_DEADLINE_MS ends error naming it, not a broken V2.JOB.POLL_FIRST', async () => {
-  assert.equal(jobDeadlineMs(), 300);
+  assert.equal(runConfig().bounds.jobDeadlineMs, 300);
   const job = {
     id: 'j1',
     status: 'running',
@@ -144,7 +151,11 @@ test('a v2 job slower than the deadline set through CONFORMANCE_JOB_DEADLINE_MS 
     urls: { self: 'http://127.0.0.1:1/api/v2/jobs/j1', events: '', cancel: '' },
   };
   let reads = 0;
-  const api = { target: { scenario: {} }, follow: async () => (reads++, answer('getJob', 200, job)) } as unknown as Api;
+  const api = {
+    target: { scenario: {} },
+    bounds: runConfig().bounds,
+    follow: async () => (reads++, answer('getJob', 200, job)),
+  } as unknown as Api;
   const got = await outcomes(DECLARED, () => pollToEnd(api, job));
   assert.ok(reads > 0);
   assert.deepEqual(got.broken, []);
@@ -158,6 +169,7 @@ test('a v2 job slower than the deadline set through CONFORMANCE_JOB_DEADLINE_MS 
 test('a v1 prompt still in flight at the deadline ends error naming CONFORMANCE_JOB_DEADLINE_MS, not a broken V1.STATUS.TERMINAL', async () => {
   const api = {
     as: () => api,
+    bounds: runConfig().bounds,
     call: async () => answer('getJobStatus', 200, { status: 'executing' }),
   } as unknown as Api;
   const v1 = new V1Client(

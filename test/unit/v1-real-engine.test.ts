@@ -230,6 +230,7 @@ test('V1.PROMPT.PARALLEL_QUEUE: prompts timed on the stream; strictly one at a t
 test('the stream fixture announces supports_preview_metadata right after connecting (unless told not to), and judges type 1 and type 4 alike', async () => {
   const { WebSocketServer } = await import('ws');
   const { WsSession } = await import('../../lib/ws/session.ts');
+  const { runConfig } = await import('../../lib/config/env.ts');
   // A recorded engine: type 4 to a connection that announced the flag, type 1 to one that did not.
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   const announced: boolean[] = [];
@@ -269,7 +270,11 @@ test('the stream fixture announces supports_preview_metadata right after connect
   const url = `ws://127.0.0.1:${(wss.address() as { port: number }).port}/ws`;
   try {
     for (const announce of [true, false]) {
-      const session = await WsSession.open(url, 2_000, { announcePreviewMetadata: announce });
+      const session = await WsSession.open(
+        url,
+        { announcePreviewMetadata: announce, bounds: runConfig().bounds },
+        2_000,
+      );
       try {
         await session.waitFor(
           () => session.frames().length > 0,

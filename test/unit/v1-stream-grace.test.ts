@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 test('once polling reads terminal, a missing terminal message on the stream ends error within CONFORMANCE_STREAM_GRACE_MS', async () => {
   process.env.CONFORMANCE_STREAM_GRACE_MS = '200';
   const { runPrompt } = await import('../../lib/v1/run.ts');
+  const { runConfig } = await import('../../lib/config/env.ts');
   const session = {
     streamOf: () => new Promise(() => undefined),
     typesFor: () => ['execution_start', 'executing', 'executed'],
@@ -13,6 +14,7 @@ test('once polling reads terminal, a missing terminal message on the stream ends
     assertClean: () => undefined,
   };
   const v1 = {
+    api: { bounds: runConfig().bounds },
     openStream: async () => session,
     accept: async () => 'p-1',
     pollToTerminal: async () => ({ kind: 'success', status: 'success', seen: ['pending', 'success'] }),

@@ -116,6 +116,7 @@ test('a stream in another format still tells its last terminal state, wherever a
 test('headOnTheWire sees the bytes a server writes after the headers of a HEAD answer, which fetch drops', async () => {
   const { createServer } = await import('node:net');
   const { headOnTheWire } = await import('../../lib/http.ts');
+  const { runConfig } = await import('../../lib/config/env.ts');
   for (const [body, want] of [
     ['{"found":true}', 14],
     ['', 0],
@@ -128,7 +129,7 @@ test('headOnTheWire sees the bytes a server writes after the headers of a HEAD a
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const port = (server.address() as { port: number }).port;
     const url = `http://127.0.0.1:${port}/api/v2/assets/by-hash/blake3:00`;
-    const wire = await headOnTheWire(url, {});
+    const wire = await headOnTheWire(url, {}, runConfig().bounds.httpTimeoutMs);
     assert.equal(wire.status, 200);
     assert.equal(wire.trailing.length, want);
     const fetched = await fetch(url, { method: 'HEAD' });

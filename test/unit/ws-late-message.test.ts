@@ -5,9 +5,12 @@ import assert from 'node:assert/strict';
 import { WebSocketServer } from 'ws';
 import { WsSession } from '../../lib/ws/session.ts';
 import { streamLateMs } from '../../lib/time.ts';
+import { runConfig } from '../../lib/config/env.ts';
 
 test('a progress message 50 ms after execution_success is in the prompt stream', async () => {
-  assert.ok(streamLateMs() > 50, `streamLateMs() is ${streamLateMs()}`);
+  const { bounds } = runConfig();
+  const lateMs = streamLateMs(bounds.streamGraceMs);
+  assert.ok(lateMs > 50, `streamLateMs is ${lateMs}`);
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await new Promise((r) => wss.once('listening', r));
   const prompt_id = 'p-late';
@@ -21,7 +24,7 @@ test('a progress message 50 ms after execution_success is in the prompt stream',
     setTimeout(() => send(ws, 'progress', { value: 1, max: 1, node: '1' }), 50);
   });
   const { port } = wss.address() as { port: number };
-  const session = await WsSession.open(`ws://127.0.0.1:${port}/ws`, 2_000, { announcePreviewMetadata: false });
+  const session = await WsSession.open(`ws://127.0.0.1:${port}/ws`, { announcePreviewMetadata: false, bounds }, 2_000);
   try {
     const stream = await session.streamOf(prompt_id, 2_000);
     assert.deepEqual(

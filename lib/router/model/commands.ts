@@ -84,7 +84,7 @@ function send(
   const args = key !== undefined ? withKey(key, opts) : opts;
   // A caller held at its spend or in-flight cap is told to wait (429, R:291:0042f822c462), not refused.
   return route === 'submit'
-    ? submitPastCap(() => client.call('submitModelRequest', args))
+    ? submitPastCap(() => client.call('submitModelRequest', args), client.bounds)
     : client.call('runModel', args);
 }
 

@@ -22,7 +22,7 @@ import { check, checkStatus, ensure, notJudged, step } from '../../check.ts';
 import { uniquePng } from '../../data/png.ts';
 import { assetReference, emptyImageWorkflow, invertWorkflow, slowWorkflow } from '../../data/workflows.ts';
 import { ModelCommand, type Phase } from '../../model-run.ts';
-import { honourRetryAfter, jobBound, jobDeadlineMs, JOB_DEADLINE_VAR } from '../../time.ts';
+import { honourRetryAfter, jobBound, JOB_DEADLINE_VAR } from '../../time.ts';
 import { SuiteCountBound, SuiteError } from '../../violations.ts';
 import {
   blake3Of,
@@ -37,7 +37,7 @@ import {
 } from '../assets.ts';
 import { reachedStatus, parseSse, statusesOf } from '../events.ts';
 import { acceptedJobId, checkOneJobPerKey, checkOtherRequestRefused, isReuseRefusal } from '../idempotency.ts';
-import { IDLE_PAGES, LIST_WALK_PAGES_VAR, listWalkMaxPages, type JobListPage } from '../job-walk.ts';
+import { IDLE_PAGES, LIST_WALK_PAGES_VAR, type JobListPage } from '../job-walk.ts';
 import {
   accepted,
   assetFormRefusal,
@@ -465,17 +465,18 @@ function observe(m: V2Model, r: V2Real, j: JobModel, rec: Job, res?: ApiResponse
 /** Reads the job (by its urls.self) until a terminal state, honouring Retry-After. */
 async function settle(m: V2Model, r: V2Real, j: JobModel, from: Job = j.record): Promise<Job> {
   const { terminal } = r.facts.states;
-  const end = Date.now() + jobDeadlineMs();
+  const { jobDeadlineMs, retryAfterMaxMs } = r.api.bounds;
+  const end = Date.now() + jobDeadlineMs;
   let current = from;
   let last: ApiResponse | undefined;
   while (!terminal.has(current.status)) {
-    if (Date.now() > end) throw jobBound(`job ${j.id} did not finish (still ${current.status})`);
+    if (Date.now() > end) throw jobBound(`job ${j.id} did not finish (still ${current.status})`, jobDeadlineMs);
     last = await readJob(r.api, current);
     current = followable(last);
     if (terminal.has(current.status)) break;
     const retryAfter = Number(last.header('retry-after') ?? NaN);
     if (Number.isFinite(retryAfter) && retryAfter >= 0)
-      await honourRetryAfter(retryAfter, { what: `the read of job ${j.id}` });
+      await honourRetryAfter(retryAfter, { ceilingMs: retryAfterMaxMs, what: `the read of job ${j.id}` });
     else await delay(15);
   }
   observe(m, r, j, current, last);
@@ -691,7 +692,7 @@ class Events extends ModelCommand<V2Model, V2Real> {
     r.trace.say(`read the event stream of ${jobName(m, j)} to its terminal status`);
     const read = {
       headers: { accept: 'text/event-stream' },
-      timeoutMs: jobDeadlineMs(),
+      timeoutMs: r.api.bounds.jobDeadlineMs,
       boundVariable: JOB_DEADLINE_VAR,
       readUntil: (body: Buffer) => reachedStatus(body, r.facts.states.terminal),
     };
@@ -786,10 +787,10 @@ async function walkPage(m: V2Model, r: V2Real): Promise<{ ended: boolean; reache
       m.walk = undefined;
       return { ended: true, reached };
     }
-    if (w.pages >= listWalkMaxPages())
+    if (w.pages >= r.api.bounds.listWalkMaxPages)
       throw new SuiteCountBound(
         `walking the whole job list (not scoped to this run's jobs by a label) with limit ${w.limit} did not reach them`,
-        listWalkMaxPages(),
+        r.api.bounds.listWalkMaxPages,
         'pages',
         LIST_WALK_PAGES_VAR,
       );

@@ -6,10 +6,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import type { Options } from '../../../fixtures/test.ts';
-import { jobDeadlineMs, retryAfterMaxMs } from '../../../lib/time.ts';
+import { runConfig } from '../../../lib/config/env.ts';
 import { PLAN_ENV, type Plan } from './plan.ts';
 
 const planFile = process.env[PLAN_ENV]!;
+// A Playwright configuration is an entry point: it reads the run's bounds itself.
+const { bounds } = runConfig();
 const plan = JSON.parse(readFileSync(planFile, 'utf8')) as Plan;
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 // Playwright greps `<project> <file> <describe> [its tags] ... <title> [its tags]`, the file
@@ -22,7 +24,7 @@ export default defineConfig<Options>({
   testDir: plan.copyDir,
   fullyParallel: true,
   retries: 0,
-  timeout: Math.max(60_000, 2 * jobDeadlineMs() + retryAfterMaxMs() + 15_000),
+  timeout: Math.max(60_000, 2 * bounds.jobDeadlineMs + bounds.retryAfterMaxMs + 15_000),
   // Ends the run in time for the reporter to write what did run (the caller's hard kill is later).
   ...(process.env.SELFTEST_GLOBAL_TIMEOUT_MS ? { globalTimeout: Number(process.env.SELFTEST_GLOBAL_TIMEOUT_MS) } : {}),
   outputDir: path.join(plan.workDir, 'test-results'),
