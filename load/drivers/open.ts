@@ -7,9 +7,12 @@
 // it cannot be sent at all (no connection before its wait limit or the end of the run)
 // it is counted dropped. Nothing is skipped silently.
 //
-// undici's Pool carries the requests; the driver keeps its own count of requests in
-// flight so it knows, at each intended start, whether a connection is free.
+// A lean HTTP/1.1 client carries the requests to an http origin (load/drivers/h1.ts: about
+// half undici's CPU a request, which on a shared machine is CPU the server keeps); undici's
+// Pool carries them to an https one. The driver keeps its own count of requests in flight
+// so it knows, at each intended start, whether a connection is free.
 import { Pool, type Dispatcher } from 'undici';
+import { H1Pool, type H1Handler } from './h1.ts';
 import { newHdr, recordMs } from '../hdr.ts';
 import { schedule } from './schedule.ts';
 import { emptyCounts, type DriveOptions, type DriveResult, type OpenSettings } from './types.ts';
@@ -19,15 +22,25 @@ interface Waiting {
   measured: boolean;
 }
 
-/** undici hands raw header lines (name, value, name, value, ...); they are read only for callers that look. */
-function headerRecord(raw: Buffer[] | undefined): Record<string, string> {
+/**
+ * The answer's headers, read only for callers that look: undici hands raw lines (name, value,
+ * name, value, ...), the lean client the header block (CRLF-separated `name: value` lines).
+ */
+function headerRecord(raw: Buffer[] | Buffer | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  if (!raw) return out;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i].toString('latin1').toLowerCase();
-    const value = raw[i + 1].toString('latin1');
+  const add = (name: string, value: string): void => {
     out[name] = name in out ? `${out[name]}, ${value}` : value;
+  };
+  if (!raw) return out;
+  if (Buffer.isBuffer(raw)) {
+    for (const line of raw.toString('latin1').split('\r\n')) {
+      const colon = line.indexOf(':');
+      if (colon > 0) add(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
+    }
+    return out;
   }
+  for (let i = 0; i + 1 < raw.length; i += 2)
+    add(raw[i].toString('latin1').toLowerCase(), raw[i + 1].toString('latin1'));
   return out;
 }
 
@@ -40,14 +53,24 @@ export function defaultLateAfterMs(rate: number): number {
 const SPIN_MAX_RATE = 2000;
 
 export async function driveOpen(o: DriveOptions & OpenSettings): Promise<DriveResult> {
-  const pool = new Pool(o.origin, {
-    connections: o.connections,
-    pipelining: 1,
-    headersTimeout: o.timeoutMs,
-    bodyTimeout: o.timeoutMs,
-    connectTimeout: Math.min(o.timeoutMs, 10_000),
-    keepAliveTimeout: 60_000,
-  });
+  const connectTimeoutMs = Math.min(o.timeoutMs, 10_000);
+  const pool =
+    new URL(o.origin).protocol === 'http:'
+      ? new H1Pool(o.origin, {
+          connections: o.connections,
+          timeoutMs: o.timeoutMs,
+          connectTimeoutMs,
+          method: o.method,
+          headers: o.headers,
+        })
+      : new Pool(o.origin, {
+          connections: o.connections,
+          pipelining: 1,
+          headersTimeout: o.timeoutMs,
+          bodyTimeout: o.timeoutMs,
+          connectTimeout: connectTimeoutMs,
+          keepAliveTimeout: 60_000,
+        });
   const corrected = newHdr();
   const uncorrected = newHdr();
   const spacing = newHdr();
@@ -71,9 +94,9 @@ export async function driveOpen(o: DriveOptions & OpenSettings): Promise<DriveRe
   const finished = new Promise<void>((resolve) => (settle = resolve));
 
   /** One request on the wire. A class, not closures: at tens of thousands a second the allocations show. */
-  class Exchange implements Dispatcher.DispatchHandler {
+  class Exchange implements Dispatcher.DispatchHandler, H1Handler {
     status = 0;
-    raw: Buffer[] | undefined;
+    raw: Buffer[] | Buffer | undefined;
     chunks: Buffer[] | undefined;
     open = true;
     constructor(
@@ -83,7 +106,7 @@ export async function driveOpen(o: DriveOptions & OpenSettings): Promise<DriveRe
       readonly measured: boolean,
     ) {}
     onConnect(): void {}
-    onHeaders(statusCode: number, raw: Buffer[]): boolean {
+    onHeaders(statusCode: number, raw: Buffer[] | Buffer): boolean {
       this.status = statusCode;
       this.raw = raw;
       return true;
@@ -150,10 +173,13 @@ export async function driveOpen(o: DriveOptions & OpenSettings): Promise<DriveRe
       recordMs(spacing, delay);
       if (delay > lateAfterMs) counts.late += 1;
     }
-    pool.dispatch(
-      { path: req.path, method: o.method, headers: o.headers, ...(req.body !== undefined ? { body: req.body } : {}) },
-      new Exchange(req.path, intendedAt, sentAt, measured),
-    );
+    const exchange = new Exchange(req.path, intendedAt, sentAt, measured);
+    if (pool instanceof H1Pool) pool.dispatch(req.path, req.body, exchange);
+    else
+      pool.dispatch(
+        { path: req.path, method: o.method, headers: o.headers, ...(req.body !== undefined ? { body: req.body } : {}) },
+        exchange,
+      );
   };
 
   const drop = (w: Waiting): void => {
