@@ -304,7 +304,7 @@ async function main(): Promise<void> {
     // generator's own limits show as late arrivals instead of a lower rate.
     const closedBare = wrkBare ?? runnerBare;
     console.log(
-      `  open model (undici, ${OPEN_CONNECTIONS} connections) → bare node:http, ${OPEN_STEP_S} s ` +
+      `  open model (lean HTTP/1.1 client, ${OPEN_CONNECTIONS} connections) → bare node:http, ${OPEN_STEP_S} s ` +
         `per step, held = under ${100 * LATE_LIMIT} % late, none dropped:`,
     );
     const held = closedBare ? await highestHeld(bareUrl, headers, closedBare.rps) : undefined;

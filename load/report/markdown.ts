@@ -93,7 +93,8 @@ export function renderMarkdown(r: LoadReport): string {
   lines.push(
     '',
     `<sub>${r.environment.cpu_model} ×${r.environment.cpus}, Node ${r.environment.node}, ` +
-      `${r.model.name === 'open' ? `undici ${r.environment.undici}` : `autocannon ${r.environment.autocannon}`}, ${r.startedAt}</sub>`,
+      `${r.model.name === 'open' ? `own HTTP/1.1 client (http), undici ${r.environment.undici} (https)` : `autocannon ${r.environment.autocannon}`}, ` +
+      `${r.startedAt}</sub>`,
     '',
   );
   return lines.join('\n');
