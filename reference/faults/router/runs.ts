@@ -9,7 +9,18 @@ import { inputSchema } from '../../router/schemas.ts';
 import { randomUUID } from 'node:crypto';
 import { BYOK_PREFIX, EDIT_PREFIX, RouterError } from '../../router/errors.ts';
 import { resolvePrincipal } from '../../router/principals.ts';
-import { COLLECT, ESTIMATE, RUN, SUBMIT, isObj, onRouter, params, routerError } from './shared.ts';
+import type { RecordedAnswer } from '../../router/idempotency.ts';
+import { COLLECT, ESTIMATE, RUN, SUBMIT, isObj, onRouter, params, recordingRefusals, routerError } from './shared.ts';
+
+/** The answer of a 409 refusal whose detail starts with `prefix`, as the error path sends it. */
+function conflictAnswer(err: unknown, prefix: string): RecordedAnswer | undefined {
+  if (!(err instanceof RouterError && err.status === 409 && err.detail.startsWith(prefix))) return undefined;
+  return {
+    status: 409,
+    headers: { [H.errorType]: 'invalid_input' },
+    body: Buffer.from(JSON.stringify({ detail: err.detail, error_type: 'invalid_input' })),
+  };
+}
 
 export const RUN_FAULTS = [
   {
@@ -779,21 +790,7 @@ export const RUN_FAULTS = [
       'like a dispatched answer: the corrected resend under that key (model_provider dropped) is ' +
       'refused 409 as a key conflict instead of run',
     install(s) {
-      s.policy.router.keyAfterRefusal = (store, scope, key, fingerprint, err) => {
-        if (err instanceof RouterError && err.status === 409 && err.detail.startsWith(EDIT_PREFIX))
-          store.record(
-            scope,
-            key,
-            fingerprint,
-            {
-              status: 409,
-              headers: { [H.errorType]: 'invalid_input' },
-              body: Buffer.from(JSON.stringify({ detail: err.detail, error_type: 'invalid_input' })),
-            },
-            true,
-          );
-        else store.release(scope, key);
-      };
+      s.policy.router.keyAfterRefusal = recordingRefusals((err) => conflictAnswer(err, EDIT_PREFIX));
     },
   },
   {
@@ -805,21 +802,7 @@ export const RUN_FAULTS = [
       'it like a dispatched answer: the corrected resend under that key (model_provider dropped) is ' +
       'refused 409 as a key conflict instead of run',
     install(s) {
-      s.policy.router.keyAfterRefusal = (store, scope, key, fingerprint, err) => {
-        if (err instanceof RouterError && err.status === 409 && err.detail.startsWith(BYOK_PREFIX))
-          store.record(
-            scope,
-            key,
-            fingerprint,
-            {
-              status: 409,
-              headers: { [H.errorType]: 'invalid_input' },
-              body: Buffer.from(JSON.stringify({ detail: err.detail, error_type: 'invalid_input' })),
-            },
-            true,
-          );
-        else store.release(scope, key);
-      };
+      s.policy.router.keyAfterRefusal = recordingRefusals((err) => conflictAnswer(err, BYOK_PREFIX));
     },
   },
   {
