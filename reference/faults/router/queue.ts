@@ -10,6 +10,7 @@ import {
   QUEUE_URLS,
   STATUS,
   SUBMIT,
+  answerError,
   isObj,
   onRouter,
   params,
@@ -247,12 +248,12 @@ export const QUEUE_FAULTS = [
     install(s) {
       onRouter(s, [COLLECT], (out) => {
         if (out.status !== 410) return;
-        out.status = 404;
-        out.setHeader(H.errorType, 'request_not_found');
-        out.body = {
-          detail: `no queued request ${params(out).request_id ?? ''} for this model and caller`,
-          error_type: 'request_not_found',
-        };
+        answerError(
+          out,
+          404,
+          'request_not_found',
+          `no queued request ${params(out).request_id ?? ''} for this model and caller`,
+        );
       });
     },
   },

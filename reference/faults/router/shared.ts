@@ -40,6 +40,12 @@ export function answerError(out: Outgoing, status: number, errorType: string, de
   out.body = { detail, error_type: errorType };
 }
 
+/** Files a router error answer under another error_type, in its body and its header. */
+export function retypeError(out: Outgoing, errorType: string): void {
+  if (isObj(out.body)) out.body.error_type = errorType;
+  out.setHeader(H.errorType, errorType);
+}
+
 export function params(out: { request: { params: unknown } }): Record<string, string> {
   return out.request.params as Record<string, string>;
 }
