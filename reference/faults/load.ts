@@ -6,7 +6,7 @@
 import type { FaultUnit } from './unit.ts';
 import { routerAllowance } from '../router/principals.ts';
 import { H } from '../router/constants.ts';
-import { STATUS, dropSpendHeaders, isObj, onRouter, routerError } from './router/shared.ts';
+import { STATUS, dropSpendHeaders, isObj, onRouter, retypeError, routerError } from './router/shared.ts';
 import { ArrivalMeter } from './arrival-meter.ts';
 import { V2_LOAD_FAULTS } from './load/v2.ts';
 
@@ -82,8 +82,7 @@ export const LOAD_FAULTS = [
         const last = lastRefused.get(who);
         lastRefused.set(who, now);
         if (last === undefined || now - last > 1000) return;
-        err.error_type = 'too_many_requests';
-        out.setHeader(H.errorType, 'too_many_requests');
+        retypeError(out, 'too_many_requests');
       });
     },
   },

@@ -82,10 +82,60 @@ function imageRates(base: string): Record<string, string> {
   return { text_to_image: base, image_to_image: edit };
 }
 
+type Unnamed = Omit<ModelDef, 'id' | 'listed'> & { listed?: boolean };
+
+/** A model of the catalog, listed unless it says otherwise. */
+function defined(def: Unnamed): ModelDef {
+  return { listed: true, ...def, id: `${def.provider}/${def.model}` };
+}
+
+/** A chat model of textile, priced by the token. */
+function textile(model: string): Unnamed {
+  return {
+    provider: 'textile',
+    model,
+    kind: 'text',
+    chargesOnPolicyRejection: 'no',
+    alternates: [],
+    authored: true,
+    closed: false,
+    rates: { input_token: '0.0000005', output_token: '0.0000015' },
+  };
+}
+
+/** A voice model of sonora, priced by the character. */
+function sonora(model: string): Unnamed {
+  return {
+    provider: 'sonora',
+    model,
+    kind: 'audio',
+    chargesOnPolicyRejection: 'unknown',
+    alternates: [],
+    authored: true,
+    closed: true,
+    rates: { character: '0.000015' },
+  };
+}
+
+/** A free-form model of misc: no authored schema and no price. */
+function misc(model: string): Unnamed {
+  return {
+    provider: 'misc',
+    model,
+    kind: 'free',
+    chargesOnPolicyRejection: 'unknown',
+    alternates: [],
+    authored: false,
+    closed: false,
+    rates: {},
+    behaviour: 'unpriced',
+  };
+}
+
 function generated(): ModelDef[] {
   const out: ModelDef[] = [];
-  const push = (def: Omit<ModelDef, 'id' | 'listed'> & { listed?: boolean }): void => {
-    out.push({ listed: true, ...def, id: `${def.provider}/${def.model}` });
+  const push = (def: Unnamed): void => {
+    out.push(defined(def));
   };
   const charges = ['yes', 'no', 'unknown'] as const;
   for (let i = 0; i < 110; i++) {
@@ -132,41 +182,13 @@ function generated(): ModelDef[] {
     });
   }
   for (let i = 0; i < 50; i++) {
-    push({
-      provider: 'textile',
-      model: `chat-${ADJECTIVES[(i * 7) % ADJECTIVES.length]}-${i}`,
-      kind: 'text',
-      chargesOnPolicyRejection: 'no',
-      alternates: [],
-      authored: true,
-      closed: false,
-      rates: { input_token: '0.0000005', output_token: '0.0000015' },
-    });
+    push(textile(`chat-${ADJECTIVES[(i * 7) % ADJECTIVES.length]}-${i}`));
   }
   for (let i = 0; i < 25; i++) {
-    push({
-      provider: 'sonora',
-      model: `voice-${ADJECTIVES[(i * 11) % ADJECTIVES.length]}-${i}`,
-      kind: 'audio',
-      chargesOnPolicyRejection: 'unknown',
-      alternates: [],
-      authored: true,
-      closed: true,
-      rates: { character: '0.000015' },
-    });
+    push(sonora(`voice-${ADJECTIVES[(i * 11) % ADJECTIVES.length]}-${i}`));
   }
   for (let i = 0; i < 20; i++) {
-    push({
-      provider: 'misc',
-      model: `freeform-${i}`,
-      kind: 'free',
-      chargesOnPolicyRejection: 'unknown',
-      alternates: [],
-      authored: false,
-      closed: false,
-      rates: {},
-      behaviour: 'unpriced',
-    });
+    push(misc(`freeform-${i}`));
   }
   return out;
 }
@@ -219,56 +241,10 @@ function named(): ModelDef[] {
       },
       listed: true,
     },
-    {
-      id: 'textile/chat-small',
-      provider: 'textile',
-      model: 'chat-small',
-      kind: 'text',
-      chargesOnPolicyRejection: 'no',
-      alternates: [],
-      authored: true,
-      closed: false,
-      rates: { input_token: '0.0000005', output_token: '0.0000015' },
-      listed: true,
-    },
-    {
-      id: 'textile/chat-stale',
-      provider: 'textile',
-      model: 'chat-stale',
-      kind: 'text',
-      chargesOnPolicyRejection: 'no',
-      alternates: [],
-      authored: true,
-      closed: false,
-      rates: { input_token: '0.0000005', output_token: '0.0000015' },
-      behaviour: 'stale-card',
-      listed: true,
-    },
-    {
-      id: 'sonora/tts-mini',
-      provider: 'sonora',
-      model: 'tts-mini',
-      kind: 'audio',
-      chargesOnPolicyRejection: 'unknown',
-      alternates: [],
-      authored: true,
-      closed: true,
-      rates: { character: '0.000015' },
-      listed: true,
-    },
-    {
-      id: 'misc/freeform',
-      provider: 'misc',
-      model: 'freeform',
-      kind: 'free',
-      chargesOnPolicyRejection: 'unknown',
-      alternates: [],
-      authored: false,
-      closed: false,
-      rates: {},
-      behaviour: 'unpriced',
-      listed: true,
-    },
+    defined(textile('chat-small')),
+    defined({ ...textile('chat-stale'), behaviour: 'stale-card' }),
+    defined(sonora('tts-mini')),
+    defined(misc('freeform')),
   ];
 }
 

@@ -62,84 +62,45 @@ function isUri(v: string): boolean {
 
 export function validateAgainst(schema: JsonSchema, value: unknown, loc: Loc, out: ValidationEntry[]): void {
   const s = schema as Record<string, unknown>;
+  const fail = (type: string, msg: string, ctx?: ValidationEntry['ctx']): void => {
+    out.push(ctx === undefined ? { loc, msg, type, input: value } : { loc, msg, type, ctx, input: value });
+  };
   if (s.type !== undefined && !typeOk(s.type, value)) {
-    out.push({ loc, msg: `Input should be a valid ${textOf(s.type)}`, type: typeName(s.type), input: value });
+    fail(typeName(s.type), `Input should be a valid ${textOf(s.type)}`);
     return;
   }
   if (Array.isArray(s.enum) && !s.enum.includes(value)) {
-    out.push({
-      loc,
-      msg: `Input should be ${s.enum.map((e) => `'${String(e)}'`).join(', ')}`,
-      type: 'enum',
-      ctx: { expected: s.enum.join(', ') },
-      input: value,
-    });
+    fail('enum', `Input should be ${s.enum.map((e) => `'${String(e)}'`).join(', ')}`, { expected: s.enum.join(', ') });
     return;
   }
   if (typeof value === 'string') {
     if (typeof s.minLength === 'number' && value.length < s.minLength) {
-      out.push({
-        loc,
-        msg: `String should have at least ${s.minLength} characters`,
-        type: 'string_too_short',
-        ctx: { min_length: s.minLength },
-        input: value,
-      });
+      fail('string_too_short', `String should have at least ${s.minLength} characters`, { min_length: s.minLength });
     } else if (typeof s.maxLength === 'number' && value.length > s.maxLength) {
-      out.push({
-        loc,
-        msg: `String should have at most ${s.maxLength} characters`,
-        type: 'string_too_long',
-        ctx: { max_length: s.maxLength },
-        input: value,
-      });
+      fail('string_too_long', `String should have at most ${s.maxLength} characters`, { max_length: s.maxLength });
     } else if (s.format === 'uri' && !isUri(value)) {
-      out.push({ loc, msg: 'Input should be a valid URL', type: 'url_parsing', input: value });
+      fail('url_parsing', 'Input should be a valid URL');
     }
   }
   if (typeof value === 'number') {
     if (typeof s.minimum === 'number' && value < s.minimum) {
-      out.push({
-        loc,
-        msg: `Input should be greater than or equal to ${s.minimum}`,
-        type: 'greater_than_equal',
-        ctx: { ge: s.minimum },
-        input: value,
-      });
+      fail('greater_than_equal', `Input should be greater than or equal to ${s.minimum}`, { ge: s.minimum });
     } else if (typeof s.maximum === 'number' && value > s.maximum) {
-      out.push({
-        loc,
-        msg: `Input should be less than or equal to ${s.maximum}`,
-        type: 'less_than_equal',
-        ctx: { le: s.maximum },
-        input: value,
-      });
+      fail('less_than_equal', `Input should be less than or equal to ${s.maximum}`, { le: s.maximum });
     } else if (typeof s.multipleOf === 'number' && value % s.multipleOf !== 0) {
-      out.push({
-        loc,
-        msg: `Input should be a multiple of ${s.multipleOf}`,
-        type: 'multiple_of',
-        ctx: { multiple_of: s.multipleOf },
-        input: value,
-      });
+      fail('multiple_of', `Input should be a multiple of ${s.multipleOf}`, { multiple_of: s.multipleOf });
     }
   }
   if (Array.isArray(value)) {
     if (typeof s.minItems === 'number' && value.length < s.minItems) {
-      out.push({
-        loc,
-        msg: `List should have at least ${s.minItems} items`,
-        type: 'too_short',
-        ctx: { min_length: s.minItems, actual_length: value.length },
-        input: value,
+      fail('too_short', `List should have at least ${s.minItems} items`, {
+        min_length: s.minItems,
+        actual_length: value.length,
       });
     } else if (typeof s.maxItems === 'number' && value.length > s.maxItems) {
-      out.push({
-        loc,
-        msg: `List should have at most ${s.maxItems} items`,
-        type: 'too_long',
-        ctx: { max_length: s.maxItems, actual_length: value.length },
-        input: value,
+      fail('too_long', `List should have at most ${s.maxItems} items`, {
+        max_length: s.maxItems,
+        actual_length: value.length,
       });
     }
     if (isPlainObject(s.items))

@@ -7,6 +7,7 @@ import { PARTNER_IMAGE_CAP, type PartnerAnswer } from './partners.ts';
 import { operationOf, type Leg } from './pricing.ts';
 import { createHash, randomUUID } from 'node:crypto';
 import { H } from './constants.ts';
+import { RouterError } from './errors.ts';
 import type { RouterState } from './state.ts';
 
 /**
@@ -159,6 +160,13 @@ function withoutHeader(answer: Answer, name: string): Answer {
 /** router-capacity-own-bucket: a capacity refusal names a bucket of its own (the set is open, R:251), not service_unavailable. */
 export function capacityBucket(state: RouterState): string {
   return state.isControl('router-capacity-own-bucket') ? 'capacity_exhausted' : 'service_unavailable';
+}
+
+/** The 503 refusal of a model at capacity, with Retry-After; its bucket is capacityBucket's. */
+export function atCapacity(state: RouterState, def: ModelDef): RouterError {
+  return new RouterError(503, capacityBucket(state), `${def.id} is at capacity; retry after the indicated time`, {
+    retryAfter: 1,
+  });
 }
 
 /** router-429-without-retry-after: a rate_limited 429 names no Retry-After (R lists none on a 429). */

@@ -1,5 +1,4 @@
-import Fastify from 'fastify';
-import { HEALTH_PATH } from '../app.ts';
+import { HEALTH_PATH, createBareApp } from '../app.ts';
 import { registerRegistryRoutes } from '../registry/routes.ts';
 import type { SurfaceDefinition } from './surface.ts';
 
@@ -9,14 +8,10 @@ export const registrySurface: SurfaceDefinition = {
   name: 'registry',
   portOffset: 4,
   async build(ctx) {
-    const app = Fastify({
-      logger: ctx.log ? { level: 'info', stream: process.stderr } : false,
-      exposeHeadRoutes: false,
-      forceCloseConnections: true,
+    const app = createBareApp(ctx, 'registry', {
       // Node ids are arbitrary strings; long ones must still reach the route (and its 404).
       routerOptions: { maxParamLength: 2048 },
     });
-    ctx.installSeams(app, 'registry');
     app.get(HEALTH_PATH, async () => ({ ok: true }));
     registerRegistryRoutes(app, ctx.policy.registry, ctx);
     return app;

@@ -1,5 +1,4 @@
-import Fastify from 'fastify';
-import { HEALTH_PATH } from '../app.ts';
+import { HEALTH_PATH, createBareApp } from '../app.ts';
 import { registerRouterRoutes } from '../router/routes.ts';
 import type { SurfaceDefinition } from './surface.ts';
 
@@ -9,15 +8,11 @@ export const routerSurface: SurfaceDefinition = {
   name: 'router',
   portOffset: 3,
   async build(ctx) {
-    const app = Fastify({
-      logger: ctx.log ? { level: 'info', stream: process.stderr } : false,
-      exposeHeadRoutes: false,
-      forceCloseConnections: true,
+    const app = createBareApp(ctx, 'router', {
       // Model segments reach 128 characters, and invalid ones must still be answered.
       routerOptions: { maxParamLength: 1024 },
       bodyLimit: ctx.router.policy.bodyLimitBytes,
     });
-    ctx.installSeams(app, 'router');
     app.get(HEALTH_PATH, async () => ({ ok: true }));
     registerRouterRoutes(app, ctx.router);
     return app;

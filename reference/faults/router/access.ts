@@ -2,8 +2,8 @@
 import type { FaultUnit } from '../unit.ts';
 import { API_KEY_PREFIX, ROUTER_KEYS } from '../../accounts.ts';
 import { resolvePrincipal } from '../../router/principals.ts';
-import { H, MAX_BODY_BYTES } from '../../router/constants.ts';
-import { onRouter, routerError } from './shared.ts';
+import { MAX_BODY_BYTES } from '../../router/constants.ts';
+import { answerError, onRouter, routerError } from './shared.ts';
 
 export const ACCESS_FAULTS = [
   {
@@ -14,9 +14,7 @@ export const ACCESS_FAULTS = [
     install(s) {
       onRouter(s, undefined, (out) => {
         if (out.status !== 402 || routerError(out)?.error_type !== 'insufficient_credits') return;
-        out.status = 403;
-        out.setHeader(H.errorType, 'forbidden');
-        out.body = { detail: 'this workspace may not run partner models without credits', error_type: 'forbidden' };
+        answerError(out, 403, 'forbidden', 'this workspace may not run partner models without credits');
       });
     },
   },
@@ -100,10 +98,8 @@ export const ACCESS_FAULTS = [
           out.status === 401
         )
           return;
-        out.status = 401;
         out.setHeader('content-type', 'application/json; charset=utf-8');
-        out.setHeader(H.errorType, 'unauthorized');
-        out.body = { detail: 'invalid bearer token', error_type: 'unauthorized' };
+        answerError(out, 401, 'unauthorized', 'invalid bearer token');
       });
     },
   },

@@ -15,6 +15,8 @@ import {
   STATUS,
   SUBMIT,
   dropSpendHeaders,
+  answerError,
+  retypeError,
   isObj,
   onRouter,
   params,
@@ -140,8 +142,7 @@ export const CONTRACT_FAULTS = [
       onRouter(s, [STATUS, COLLECT, CANCEL], (out) => {
         const err = routerError(out);
         if (out.status !== 404 || err?.error_type !== 'request_not_found') return;
-        err.error_type = 'invalid_input';
-        out.setHeader(H.errorType, 'invalid_input');
+        retypeError(out, 'invalid_input');
       });
     },
   },
@@ -199,9 +200,7 @@ export const CONTRACT_FAULTS = [
         )
           return;
         const { provider, model } = params(out);
-        out.status = 400;
-        out.setHeader(H.errorType, 'invalid_input');
-        out.body = { detail: `unknown model ${provider}/${model}`, error_type: 'invalid_input' };
+        answerError(out, 400, 'invalid_input', `unknown model ${provider}/${model}`);
       });
     },
   },
@@ -407,9 +406,7 @@ export const CONTRACT_FAULTS = [
     install(s) {
       onRouter(s, [SUBMIT], (out) => {
         if (out.status !== 403 || routerError(out)?.error_type !== 'not_enabled') return;
-        out.status = 405;
-        out.setHeader(H.errorType, 'method_not_allowed');
-        out.body = { detail: 'this model cannot be queued', error_type: 'method_not_allowed' };
+        answerError(out, 405, 'method_not_allowed', 'this model cannot be queued');
       });
     },
   },
@@ -456,8 +453,7 @@ export const CONTRACT_FAULTS = [
         const err = routerError(out);
         if (out.status !== 400 || err?.error_type !== 'content_policy_violation') return;
         out.status = 403;
-        err.error_type = 'forbidden';
-        out.setHeader(H.errorType, 'forbidden');
+        retypeError(out, 'forbidden');
       });
     },
   },
@@ -522,8 +518,7 @@ export const CONTRACT_FAULTS = [
         const err = routerError(out);
         if (out.status !== 429 || err?.error_type !== 'rate_limited') return;
         out.status = 403;
-        err.error_type = 'quota_exceeded';
-        out.setHeader(H.errorType, 'quota_exceeded');
+        retypeError(out, 'quota_exceeded');
       });
     },
   },
@@ -539,9 +534,7 @@ export const CONTRACT_FAULTS = [
       onRouter(s, [RUN], (out) => {
         const err = routerError(out);
         if (out.status !== 503 || !String(err?.detail).endsWith(CAPACITY_DETAIL)) return;
-        out.status = 429;
-        out.setHeader(H.errorType, 'rate_limited');
-        out.body = { detail: String(err?.detail), error_type: 'rate_limited' };
+        answerError(out, 429, 'rate_limited', String(err?.detail));
         for (const [k, v] of Object.entries(out.ctx.router.spendHeaders('capacity'))) out.setHeader(k, v);
       });
     },
@@ -559,8 +552,7 @@ export const CONTRACT_FAULTS = [
         const err = routerError(out);
         if (out.status !== 504 || err?.error_type !== 'deadline_exceeded') return;
         out.status = 502;
-        out.setHeader(H.errorType, 'provider_error');
-        err.error_type = 'provider_error';
+        retypeError(out, 'provider_error');
       });
     },
   },

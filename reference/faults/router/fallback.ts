@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type { FaultUnit } from '../unit.ts';
 import { canonical } from '../../router/partners.ts';
 import { H } from '../../router/constants.ts';
-import { RUN, isObj, onRouter } from './shared.ts';
+import { RUN, answerError, isObj, onRouter } from './shared.ts';
 
 export const FALLBACK_FAULTS = [
   {
@@ -69,13 +69,13 @@ export const FALLBACK_FAULTS = [
       onRouter(s, [RUN], (out) => {
         const body = out.request.body;
         if (!(out.status >= 500 || out.status === 402) || !isObj(body) || typeof body.image !== 'string') return;
-        out.status = 409;
         for (const h of [H.upstreamStatus, 'Retry-After']) out.setHeader(h, undefined);
-        out.setHeader(H.errorType, 'invalid_input');
-        out.body = {
-          detail: 'fallback_provider cannot serve an edit request; send without the image or retry later',
-          error_type: 'invalid_input',
-        };
+        answerError(
+          out,
+          409,
+          'invalid_input',
+          'fallback_provider cannot serve an edit request; send without the image or retry later',
+        );
       });
     },
   },

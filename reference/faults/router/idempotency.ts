@@ -4,9 +4,11 @@ import { randomUUID } from 'node:crypto';
 import { RouterValidationError } from '../../router/errors.ts';
 import { fingerprintOf, REPLAY_CAP_BYTES } from '../../router/idempotency.ts';
 import { canonical, holdsPartnerLink } from '../../router/partners.ts';
-import { resolvePrincipal, scopeOf } from '../../router/principals.ts';
 import { H } from '../../router/constants.ts';
-import { RUN, SUBMIT, onRouter, routerError } from './shared.ts';
+import { RUN, SUBMIT, onRouter, recordingRefusals, routerError, scopeOfRequest } from './shared.ts';
+
+/** What a fault records for a 422 schema refusal it keeps the key of. */
+const SCHEMA_REFUSAL = { status: 422, headers: {}, body: Buffer.from('{}') };
 
 export const IDEMPOTENCY_FAULTS = [
   {
@@ -169,11 +171,9 @@ export const IDEMPOTENCY_FAULTS = [
     statements: ['R:173:123a957184e7', 'R:173:9444fff5531e'],
     description: 'a 422 schema refusal records the key',
     install(s) {
-      s.policy.router.keyAfterRefusal = (store, scope, key, fingerprint, err) => {
-        if (err instanceof RouterValidationError)
-          store.record(scope, key, fingerprint, { status: 422, headers: {}, body: Buffer.from('{}') }, true);
-        else store.release(scope, key);
-      };
+      s.policy.router.keyAfterRefusal = recordingRefusals((err) =>
+        err instanceof RouterValidationError ? SCHEMA_REFUSAL : undefined,
+      );
     },
   },
   {
@@ -186,11 +186,7 @@ export const IDEMPOTENCY_FAULTS = [
       onRouter(s, [RUN], (out) => {
         const key = out.request.headers['idempotency-key'];
         if (out.status !== 403 || routerError(out)?.error_type !== 'forbidden' || typeof key !== 'string') return;
-        const { router } = out.ctx;
-        const scope = router.policy.requestScope(
-          resolvePrincipal(out.request.headers, router.policy.bearerFirst),
-          scopeOf,
-        );
+        const scope = scopeOfRequest(out.ctx, out.request);
         const url = new URL(out.request.url, 'http://x');
         const fingerprint = fingerprintOf(
           out.request.method,
@@ -201,7 +197,7 @@ export const IDEMPOTENCY_FAULTS = [
             .join('&'),
           canonical(out.request.body ?? null),
         );
-        router.idempotency.record(
+        out.ctx.router.idempotency.record(
           scope,
           key,
           fingerprint,
@@ -219,11 +215,11 @@ export const IDEMPOTENCY_FAULTS = [
       'the 422 for a body naming another model than the path records its Idempotency-Key (the check ' +
       'runs after the key is taken), so the corrected request under it is refused 409',
     install(s) {
-      s.policy.router.keyAfterRefusal = (store, scope, key, fingerprint, err) => {
-        if (err instanceof RouterValidationError && err.entries.some((e) => e.type === 'model_mismatch'))
-          store.record(scope, key, fingerprint, { status: 422, headers: {}, body: Buffer.from('{}') }, true);
-        else store.release(scope, key);
-      };
+      s.policy.router.keyAfterRefusal = recordingRefusals((err) =>
+        err instanceof RouterValidationError && err.entries.some((e) => e.type === 'model_mismatch')
+          ? SCHEMA_REFUSAL
+          : undefined,
+      );
     },
   },
   {

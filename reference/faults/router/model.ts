@@ -6,16 +6,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { FaultUnit } from '../unit.ts';
 import type { RecordedAnswer } from '../../router/idempotency.ts';
-import { resolvePrincipal, scopeOf } from '../../router/principals.ts';
 import { H } from '../../router/constants.ts';
-import type { ReferenceContext } from '../../context.ts';
-import { CANCEL, COLLECT, STATUS, SUBMIT, isObj, onRouter, params } from './shared.ts';
-
-/** The key scope (workspace, or user) of the caller of a router request. */
-function scopeOfRequest(ctx: ReferenceContext, request: FastifyRequest): string {
-  const { router } = ctx;
-  return router.policy.requestScope(resolvePrincipal(request.headers, router.policy.bearerFirst), scopeOf);
-}
+import { CANCEL, COLLECT, STATUS, SUBMIT, isObj, onRouter, params, scopeOfRequest } from './shared.ts';
 
 const keyOf = (request: FastifyRequest): string | undefined => {
   const key = request.headers['idempotency-key'];

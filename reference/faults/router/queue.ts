@@ -2,19 +2,32 @@
 import type { FaultUnit } from '../unit.ts';
 import { H } from '../../router/constants.ts';
 import { RouterError } from '../../router/errors.ts';
-import { resolvePrincipal, scopeOf } from '../../router/principals.ts';
+import { resolvePrincipal } from '../../router/principals.ts';
+import type { Outgoing } from '../seams.ts';
 import {
   CANCEL,
   COLLECT,
   QUEUE_URLS,
   STATUS,
   SUBMIT,
+  answerError,
   isObj,
   onRouter,
   params,
+  queuedOf,
   routerError,
   type Obj,
 } from './shared.ts';
+
+/** The JSON result of the finished request a status answer reports; undefined for any other answer. */
+function completedJson(out: Outgoing): unknown {
+  if (out.status !== 200 || !isObj(out.body) || out.body.status !== 'COMPLETED' || 'error_type' in out.body)
+    return undefined;
+  const result = queuedOf(out, String(out.body.request_id))?.result;
+  return result?.contentType === 'application/json'
+    ? (JSON.parse(result.bytes.toString('utf8')) as unknown)
+    : undefined;
+}
 
 export const QUEUE_FAULTS = [
   {
@@ -121,17 +134,8 @@ export const QUEUE_FAULTS = [
     description: 'the status of a finished request carries the result members',
     install(s) {
       onRouter(s, [STATUS], (out) => {
-        if (out.status !== 200 || !isObj(out.body) || out.body.status !== 'COMPLETED' || 'error_type' in out.body)
-          return;
-        const { router } = out.ctx;
-        const { provider, model } = params(out);
-        const scope = router.policy.requestScope(
-          resolvePrincipal(out.request.headers, router.policy.bearerFirst),
-          scopeOf,
-        );
-        const result = router.queue.get(scope, `${provider}/${model}`, String(out.body.request_id))?.result;
-        if (result === undefined || result.contentType !== 'application/json') return;
-        const parsed: unknown = JSON.parse(result.bytes.toString('utf8'));
+        const parsed = completedJson(out);
+        if (parsed === undefined || !isObj(out.body)) return;
         const urls: Obj = {};
         const rest: Obj = { ...out.body };
         for (const k of QUEUE_URLS) {
@@ -149,17 +153,8 @@ export const QUEUE_FAULTS = [
     description: 'the status of a finished request carries the result nested under an output member',
     install(s) {
       onRouter(s, [STATUS], (out) => {
-        if (out.status !== 200 || !isObj(out.body) || out.body.status !== 'COMPLETED' || 'error_type' in out.body)
-          return;
-        const { router } = out.ctx;
-        const { provider, model } = params(out);
-        const scope = router.policy.requestScope(
-          resolvePrincipal(out.request.headers, router.policy.bearerFirst),
-          scopeOf,
-        );
-        const result = router.queue.get(scope, `${provider}/${model}`, String(out.body.request_id))?.result;
-        if (result === undefined || result.contentType !== 'application/json') return;
-        out.body = { ...out.body, output: JSON.parse(result.bytes.toString('utf8')) as unknown };
+        const output = completedJson(out);
+        if (output !== undefined && isObj(out.body)) out.body = { ...out.body, output };
       });
     },
   },
@@ -253,12 +248,12 @@ export const QUEUE_FAULTS = [
     install(s) {
       onRouter(s, [COLLECT], (out) => {
         if (out.status !== 410) return;
-        out.status = 404;
-        out.setHeader(H.errorType, 'request_not_found');
-        out.body = {
-          detail: `no queued request ${params(out).request_id ?? ''} for this model and caller`,
-          error_type: 'request_not_found',
-        };
+        answerError(
+          out,
+          404,
+          'request_not_found',
+          `no queued request ${params(out).request_id ?? ''} for this model and caller`,
+        );
       });
     },
   },
@@ -486,21 +481,12 @@ export const QUEUE_FAULTS = [
     install(s) {
       onRouter(s, [CANCEL], (out) => {
         if (out.status !== 202 || !isObj(out.body)) return;
-        const { provider, model, request_id: id = '' } = params(out);
-        const { router } = out.ctx;
-        const scope = router.policy.requestScope(
-          resolvePrincipal(out.request.headers, router.policy.bearerFirst),
-          scopeOf,
-        );
-        const r = router.queue.get(scope, `${provider}/${model}`, id);
+        const { request_id: id = '' } = params(out);
+        const r = queuedOf(out, id);
+        const { queue } = out.ctx.router;
         out.body = {
           request_id: id,
-          status:
-            r === undefined
-              ? 'IN_QUEUE'
-              : router.queue.status(r) === 'COMPLETED'
-                ? 'IN_PROGRESS'
-                : router.queue.status(r),
+          status: r === undefined ? 'IN_QUEUE' : queue.status(r) === 'COMPLETED' ? 'IN_PROGRESS' : queue.status(r),
         };
       });
     },
@@ -532,13 +518,7 @@ export const QUEUE_FAULTS = [
     install(s) {
       onRouter(s, [CANCEL], (out) => {
         if (!isObj(out.body) || out.body.status !== 'ALREADY_COMPLETED') return;
-        const { provider, model, request_id: id = '' } = params(out);
-        const { router } = out.ctx;
-        const scope = router.policy.requestScope(
-          resolvePrincipal(out.request.headers, router.policy.bearerFirst),
-          scopeOf,
-        );
-        const r = router.queue.get(scope, `${provider}/${model}`, id);
+        const r = queuedOf(out, params(out).request_id ?? '');
         if (r === undefined || r.errorType !== undefined) return;
         delete r.result;
         delete r.completedStatus;

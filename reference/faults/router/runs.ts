@@ -9,7 +9,45 @@ import { inputSchema } from '../../router/schemas.ts';
 import { randomUUID } from 'node:crypto';
 import { BYOK_PREFIX, EDIT_PREFIX, RouterError } from '../../router/errors.ts';
 import { resolvePrincipal } from '../../router/principals.ts';
-import { COLLECT, ESTIMATE, RUN, SUBMIT, isObj, onRouter, params, routerError } from './shared.ts';
+import type { RecordedAnswer } from '../../router/idempotency.ts';
+import type { Outgoing } from '../seams.ts';
+import {
+  COLLECT,
+  ESTIMATE,
+  RUN,
+  SUBMIT,
+  answerError,
+  isObj,
+  onRouter,
+  params,
+  recordingRefusals,
+  routerError,
+} from './shared.ts';
+
+/** The answer of a 409 refusal whose detail starts with `prefix`, as the error path sends it. */
+function conflictAnswer(err: unknown, prefix: string): RecordedAnswer | undefined {
+  if (!(err instanceof RouterError && err.status === 409 && err.detail.startsWith(prefix))) return undefined;
+  return {
+    status: 409,
+    headers: { [H.errorType]: 'invalid_input' },
+    body: Buffer.from(JSON.stringify({ detail: err.detail, error_type: 'invalid_input' })),
+  };
+}
+
+/** The model_provider of a run refused 409 for its own key; undefined for any other answer. */
+function byokRefused(out: Outgoing): string | undefined {
+  const e = routerError(out);
+  const mp = (out.request.query as Record<string, unknown>).model_provider;
+  const refused = out.status === 409 && typeof e?.detail === 'string' && e.detail.startsWith(BYOK_PREFIX);
+  return refused && typeof mp === 'string' ? mp : undefined;
+}
+
+/** Answers 400 when the model of the path has no leg at provider `mp` (the catalog's answer); else leaves it. */
+function answerNoLeg(out: Outgoing, mp: string): void {
+  const def = out.ctx.router.catalog.get(params(out).provider ?? '', params(out).model ?? '');
+  if (def === undefined || (def.alternates as readonly string[]).includes(mp)) return;
+  answerError(out, 400, 'invalid_input', `model_provider ${JSON.stringify(mp)} has no leg for ${def.id}`);
+}
 
 export const RUN_FAULTS = [
   {
@@ -242,9 +280,7 @@ export const RUN_FAULTS = [
         const detail = out.status === 400 && isObj(out.body) ? out.body.detail : undefined;
         const m = typeof detail === 'string' ? /^model_provider "(.+)" has no leg for (.+)$/.exec(detail) : null;
         if (m === null) return;
-        out.status = 404;
-        out.setHeader(H.errorType, 'model_not_found');
-        out.body = { detail: `${m[1]} does not serve ${m[2]}`, error_type: 'model_not_found' };
+        answerError(out, 404, 'model_not_found', `${m[1]} does not serve ${m[2]}`);
       });
     },
   },
@@ -631,23 +667,9 @@ export const RUN_FAULTS = [
       'leg for the model is answered 400 no leg instead of the own-key 409',
     install(s) {
       onRouter(s, [RUN], (out) => {
-        const e = routerError(out);
-        const mp = (out.request.query as Record<string, unknown>).model_provider;
-        if (
-          out.status !== 409 ||
-          typeof e?.detail !== 'string' ||
-          !e.detail.startsWith(BYOK_PREFIX) ||
-          typeof mp !== 'string'
-        )
-          return;
-        const def = out.ctx.router.catalog.get(params(out).provider ?? '', params(out).model ?? '');
-        if (def === undefined || (def.alternates as readonly string[]).includes(mp)) return;
-        out.status = 400;
-        out.setHeader(H.errorType, 'invalid_input');
-        out.body = {
-          detail: `model_provider ${JSON.stringify(mp)} has no leg for ${def.id}`,
-          error_type: 'invalid_input',
-        };
+        const mp = byokRefused(out);
+        if (mp === undefined) return;
+        answerNoLeg(out, mp);
       });
     },
   },
@@ -689,20 +711,11 @@ export const RUN_FAULTS = [
       '403 not_enabled instead of the own-key 409',
     install(s) {
       onRouter(s, [RUN], (out) => {
-        const e = routerError(out);
-        const mp = (out.request.query as Record<string, unknown>).model_provider;
-        if (
-          out.status !== 409 ||
-          typeof e?.detail !== 'string' ||
-          !e.detail.startsWith(BYOK_PREFIX) ||
-          typeof mp !== 'string'
-        )
-          return;
+        const mp = byokRefused(out);
+        if (mp === undefined) return;
         const p = resolvePrincipal(out.request.headers, out.ctx.router.policy.bearerFirst);
         if ((p.enabled as ReadonlySet<string>).has(mp)) return;
-        out.status = 403;
-        out.setHeader(H.errorType, 'not_enabled');
-        out.body = { detail: `${mp} is not turned on for this caller`, error_type: 'not_enabled' };
+        answerError(out, 403, 'not_enabled', `${mp} is not turned on for this caller`);
       });
     },
   },
@@ -719,14 +732,7 @@ export const RUN_FAULTS = [
         const e = routerError(out);
         const mp = (out.request.query as Record<string, unknown>).model_provider;
         if (out.status !== 403 || e?.error_type !== 'not_enabled' || typeof mp !== 'string') return;
-        const def = out.ctx.router.catalog.get(params(out).provider ?? '', params(out).model ?? '');
-        if (def === undefined || (def.alternates as readonly string[]).includes(mp)) return;
-        out.status = 400;
-        out.setHeader(H.errorType, 'invalid_input');
-        out.body = {
-          detail: `model_provider ${JSON.stringify(mp)} has no leg for ${def.id}`,
-          error_type: 'invalid_input',
-        };
+        answerNoLeg(out, mp);
       });
     },
   },
@@ -748,10 +754,8 @@ export const RUN_FAULTS = [
           !e.detail.includes('could not be evaluated')
         )
           return;
-        out.status = 403;
         out.setHeader('Retry-After', undefined);
-        out.setHeader(H.errorType, 'not_enabled');
-        out.body = { detail: 'this provider is not turned on for this caller', error_type: 'not_enabled' };
+        answerError(out, 403, 'not_enabled', 'this provider is not turned on for this caller');
       });
     },
   },
@@ -779,21 +783,7 @@ export const RUN_FAULTS = [
       'like a dispatched answer: the corrected resend under that key (model_provider dropped) is ' +
       'refused 409 as a key conflict instead of run',
     install(s) {
-      s.policy.router.keyAfterRefusal = (store, scope, key, fingerprint, err) => {
-        if (err instanceof RouterError && err.status === 409 && err.detail.startsWith(EDIT_PREFIX))
-          store.record(
-            scope,
-            key,
-            fingerprint,
-            {
-              status: 409,
-              headers: { [H.errorType]: 'invalid_input' },
-              body: Buffer.from(JSON.stringify({ detail: err.detail, error_type: 'invalid_input' })),
-            },
-            true,
-          );
-        else store.release(scope, key);
-      };
+      s.policy.router.keyAfterRefusal = recordingRefusals((err) => conflictAnswer(err, EDIT_PREFIX));
     },
   },
   {
@@ -805,21 +795,7 @@ export const RUN_FAULTS = [
       'it like a dispatched answer: the corrected resend under that key (model_provider dropped) is ' +
       'refused 409 as a key conflict instead of run',
     install(s) {
-      s.policy.router.keyAfterRefusal = (store, scope, key, fingerprint, err) => {
-        if (err instanceof RouterError && err.status === 409 && err.detail.startsWith(BYOK_PREFIX))
-          store.record(
-            scope,
-            key,
-            fingerprint,
-            {
-              status: 409,
-              headers: { [H.errorType]: 'invalid_input' },
-              body: Buffer.from(JSON.stringify({ detail: err.detail, error_type: 'invalid_input' })),
-            },
-            true,
-          );
-        else store.release(scope, key);
-      };
+      s.policy.router.keyAfterRefusal = recordingRefusals((err) => conflictAnswer(err, BYOK_PREFIX));
     },
   },
   {

@@ -1,5 +1,6 @@
 // v2 faults of authentication (seed W § Authentication): who is let in, and how a refusal reads.
 import type { FaultUnit } from '../unit.ts';
+import type { Seams } from '../seams.ts';
 import {
   API_KEY_PREFIX,
   LOCAL_STATIC_TOKEN,
@@ -10,6 +11,15 @@ import {
 import { ApiError, notFound } from '../../errors.ts';
 import { Moderation } from '../../v2/moderation.ts';
 import { CONTENT, UUID_RE, errorObject, param } from './shared.ts';
+
+/** Gives the serverless surface's 401 for a JWT bearer another message. */
+function rewordJwtRefusal(s: Seams, message: string): void {
+  s.respond({ surfaces: ['serverless'] }, (out) => {
+    const inner = errorObject(out);
+    if (inner !== undefined && out.error?.code === 'unauthorized' && out.error.message.includes('does not accept JWT'))
+      inner.message = message;
+  });
+}
 
 export const AUTH_FAULTS = [
   {
@@ -72,15 +82,7 @@ export const AUTH_FAULTS = [
     statements: ['W:157:0f28ce1fb567'],
     description: 'a JWT bearer gets a 401 whose message does not say JWTs are refused',
     install(s) {
-      s.respond({ surfaces: ['serverless'] }, (out) => {
-        const inner = errorObject(out);
-        if (
-          inner !== undefined &&
-          out.error?.code === 'unauthorized' &&
-          out.error.message.includes('does not accept JWT')
-        )
-          inner.message = 'unauthorized';
-      });
+      rewordJwtRefusal(s, 'unauthorized');
     },
   },
   {
@@ -169,15 +171,7 @@ export const AUTH_FAULTS = [
     statements: ['W:157:0f28ce1fb567'],
     description: 'a JWT bearer gets 401 "unknown API key", a message any key refusal gives',
     install(s) {
-      s.respond({ surfaces: ['serverless'] }, (out) => {
-        const inner = errorObject(out);
-        if (
-          inner !== undefined &&
-          out.error?.code === 'unauthorized' &&
-          out.error.message.includes('does not accept JWT')
-        )
-          inner.message = 'unknown API key';
-      });
+      rewordJwtRefusal(s, 'unknown API key');
     },
   },
   {

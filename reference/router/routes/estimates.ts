@@ -6,7 +6,7 @@ import { parseRunQuery, selectLeg, validateBody } from '../dispatch.ts';
 import { RouterError } from '../errors.ts';
 import { StaleCardError, estimateBody, quote, type Leg, type Quote } from '../pricing.ts';
 import type { Principal } from '../principals.ts';
-import { capacityBucket, defaultMaxTokens, quoteVideoOperation, shapeQuote } from '../variations.ts';
+import { atCapacity, defaultMaxTokens, quoteVideoOperation, shapeQuote } from '../variations.ts';
 import { estimatesRefuseAtCapacity, shapeSurfaceQuote } from '../surface-variations.ts';
 import { sendJson, type ModelParams, type RouteKit } from './kit.ts';
 
@@ -19,10 +19,7 @@ export function registerEstimateRoute(app: FastifyInstance, kit: RouteKit): void
     const def = kit.resolveModel(req.params as ModelParams);
     // A model at capacity: the estimate route refuses it as the run does, 503 with Retry-After
     // (R § estimate lists that 503); control router-estimate-ignores-capacity quotes it instead.
-    if (def.behaviour === 'busy' && estimatesRefuseAtCapacity(state))
-      throw new RouterError(503, capacityBucket(state), `${def.id} is at capacity; retry after the indicated time`, {
-        retryAfter: 1,
-      });
+    if (def.behaviour === 'busy' && estimatesRefuseAtCapacity(state)) throw atCapacity(state, def);
     const q = parseRunQuery(req.query as Record<string, unknown>, state);
     const leg = selectLeg(state, def, p, { ...q, strict: false }, req.body, 'estimate', false);
     const body = validateBody(state, def, req.body, {

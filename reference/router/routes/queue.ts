@@ -12,7 +12,7 @@ import type { Principal } from '../principals.ts';
 import type { QueuedRequest } from '../queue.ts';
 import {
   cancelTakesEffect,
-  capacityBucket,
+  atCapacity,
   partnerImageCap,
   providerFailure,
   queuedCap,
@@ -97,10 +97,7 @@ export function registerQueueRoutes(app: FastifyInstance, kit: RouteKit): void {
     const q = parseRunQuery(req.query as Record<string, unknown>, state);
     const hasKey = req.headers['idempotency-key'] !== undefined;
     return withKey(kit, req, reply, p, async () => {
-      if (def.behaviour === 'busy')
-        throw new RouterError(503, capacityBucket(state), `${def.id} is at capacity; retry after the indicated time`, {
-          retryAfter: 1,
-        });
+      if (def.behaviour === 'busy') throw atCapacity(state, def);
       const cap = queuedCap(state, def);
       if (cap !== undefined && state.queue.unfinished(kit.scope(p), def.id) >= cap) {
         throw new RouterError(

@@ -6,7 +6,7 @@ import { commitmentCents, parseRunQuery, runSync, selectLeg, validateBody } from
 import { RouterError } from '../errors.ts';
 import { charge } from '../pricing.ts';
 import { scopeOf } from '../principals.ts';
-import { capacityBucket, spendHeadersOnRuns } from '../variations.ts';
+import { atCapacity, spendHeadersOnRuns } from '../variations.ts';
 import { withKey } from './keyed.ts';
 import type { ModelParams, RouteKit } from './kit.ts';
 
@@ -19,10 +19,7 @@ export function registerRunRoute(app: FastifyInstance, kit: RouteKit): void {
     const q = parseRunQuery(req.query as Record<string, unknown>, state);
     const hasKey = req.headers['idempotency-key'] !== undefined;
     return withKey(kit, req, reply, p, async () => {
-      if (def.behaviour === 'busy')
-        throw new RouterError(503, capacityBucket(state), `${def.id} is at capacity; retry after the indicated time`, {
-          retryAfter: 1,
-        });
+      if (def.behaviour === 'busy') throw atCapacity(state, def);
       const leg = selectLeg(state, def, p, q, req.body, 'run', hasKey);
       // strict_mode means something only with an alternate.
       const strict = policy.strictMode(q.strict, leg);
