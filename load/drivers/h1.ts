@@ -85,7 +85,7 @@ class Connection {
     const h = this.handler;
     this.handler = undefined;
     this.socket.destroy();
-    this.pool.lost(this, h !== undefined);
+    this.pool.lost(this, h !== undefined, err);
     h?.onError(err);
   }
 
@@ -97,7 +97,7 @@ class Connection {
     else {
       this.dead = true;
       this.socket.destroy();
-      this.pool.lost(this, false);
+      this.pool.lost(this, false, undefined);
     }
     h.onComplete();
   }
@@ -297,7 +297,7 @@ export class H1Pool {
   }
 
   /** A connection is gone. One that failed before connecting takes the oldest waiting request with it (its error is that request's). */
-  lost(c: Connection, hadRequest: boolean): void {
+  lost(c: Connection, hadRequest: boolean, err: Error | undefined): void {
     const wasConnecting = this.connecting.delete(c);
     this.busy.delete(c);
     const i = this.idle.indexOf(c);
@@ -305,8 +305,8 @@ export class H1Pool {
     if (this.closed) return;
     if (wasConnecting && !hadRequest && !c.connected) {
       const first = this.queue.shift();
-      if (first)
-        queueMicrotask(() => first.handler.onError(new Error(`could not connect to ${this.host}:${this.port}`)));
+      const why = `could not connect to ${this.host}:${this.port}: ${err?.message ?? 'closed'}`;
+      if (first) queueMicrotask(() => first.handler.onError(new Error(why)));
     }
     if (this.queue.length > this.connecting.size) this.open();
   }

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { H1Pool, type H1Handler } from '../../load/drivers/h1.ts';
+import { driveOpen } from '../../load/drivers/open.ts';
 
 interface Outcome {
   status?: number;
@@ -253,6 +254,37 @@ test('requests beyond the connections wait their turn, and a closed pool fails w
     pool.dispatch('/late', undefined, held.handler);
     await pool.destroy();
     assert.match((await held.done).error ?? '', /closed/);
+  } finally {
+    await srv.close();
+  }
+});
+
+test('the open model hands onAnswer the headers of a lean-client answer, names lower-cased, repeats joined', async () => {
+  const srv = await rawServer(
+    (_req, s) =>
+      void s.write('HTTP/1.1 200 OK\r\nX-Seen: a\r\nRetry-After: 3\r\nx-seen: b\r\ncontent-length: 2\r\n\r\nhi'),
+  );
+  try {
+    const answers: Array<{ headers: Record<string, string>; body: string }> = [];
+    await driveOpen({
+      origin: srv.origin,
+      rate: 20,
+      connections: 2,
+      warmupS: 0,
+      durationS: 0.2,
+      arrival: 'constant',
+      timeoutMs: 2_000,
+      method: 'GET',
+      headers: {},
+      next: () => ({ path: '/' }),
+      keepBodies: true,
+      onAnswer: (a) => answers.push({ headers: a.headers, body: a.body }),
+    });
+    assert.ok(answers.length > 0, 'answers arrived');
+    assert.deepEqual(answers[0], {
+      headers: { 'x-seen': 'a, b', 'retry-after': '3', 'content-length': '2' },
+      body: 'hi',
+    });
   } finally {
     await srv.close();
   }
