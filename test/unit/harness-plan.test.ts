@@ -107,6 +107,17 @@ test('projects run largest first, and a project of many tests gets a second work
   );
 });
 
+// The controls' last run (the members a stack did not vouch for, alone) once held only a
+// project whose test list was empty: Playwright refused its zero workers and the run wrote nothing.
+test('a project no case has a test in is left out of the run, not given zero workers', () => {
+  const plan = planRun([kase('x', { 'v2-local': [a1], 'v2-cloud': [] })], map, '/w');
+  assert.deepEqual(
+    plan.projects.map((p) => [p.name, p.workers]),
+    [['v2-local', 1]],
+  );
+  assert.deepEqual(planRun([kase('y', { 'v2-cloud': [] })], map, '/w').projects, []);
+});
+
 test('a case given twice is refused', () => {
   assert.throws(() => planRun([kase('x', {}), kase('x', {})], map, '/w'), /given twice/);
 });

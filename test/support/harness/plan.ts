@@ -97,6 +97,8 @@ export function planRun(cases: readonly CaseSpec[], map: SpecMap, workDir: strin
     ids.add(c.id);
     let count = 0;
     for (const [project, tests] of c.tests) {
+      // A project none of the case's tests is in gets no place in the run (Playwright refuses a project of no workers).
+      if (tests.length === 0) continue;
       const byKey = served.get(project) ?? served.set(project, new Map()).get(project)!;
       for (const t of tests) {
         const key = testKey(t.file, t.titles);
