@@ -30,6 +30,8 @@ export interface H1Options {
 const CRLFCRLF = Buffer.from('\r\n\r\n');
 /** A head this long without its end is not an HTTP answer this client will wait for. */
 const MAX_HEAD_BYTES = 64 * 1024;
+/** A connection is not used again closer than this to the end of the server's keep-alive timeout. */
+const IDLE_MARGIN_MS = 1000;
 /** Request heads kept per path; past it a head is built for each send. */
 const HEAD_CACHE = 1024;
 
@@ -45,6 +47,10 @@ class Connection {
   private pending: Buffer | undefined;
   private framing: Framing | undefined;
   private keepAlive = true;
+  /** How long the connection may sit idle after its last answer and still be used (the server's Keep-Alive hint). */
+  idleFor = Infinity;
+  /** When its last answer completed (performance.now()). */
+  idleSince = 0;
   /** Where a chunked body stands: a size line, `chunkLeft` bytes of data, their CRLF, or the trailers. */
   private chunkState: 'size' | 'data' | 'end' | 'trailers' = 'size';
   private chunkLeft = 0;
@@ -90,6 +96,7 @@ class Connection {
   }
 
   private complete(): void {
+    this.idleSince = performance.now();
     const h = this.handler!;
     this.handler = undefined;
     this.framing = undefined;
@@ -160,6 +167,10 @@ class Connection {
     };
     if (/(^|,)\s*close\s*(,|$)/.test(value('connection') ?? '') || statusLine.startsWith('HTTP/1.0'))
       this.keepAlive = false;
+    // `Keep-Alive: timeout=N`: the server closes the connection after N idle seconds. It is not
+    // used again within a second of that, so a request never races the server's close.
+    const idleS = /(?:^|,)\s*timeout=(\d+)/.exec(value('keep-alive') ?? '')?.[1];
+    this.idleFor = idleS === undefined ? Infinity : Number(idleS) * 1000 - IDLE_MARGIN_MS;
     this.handler!.onHeaders(status, block);
     const te = value('transfer-encoding');
     const cl = value('content-length');
@@ -270,7 +281,12 @@ export class H1Pool {
   dispatch(path: string, body: string | undefined, handler: H1Handler): void {
     if (this.closed) return handler.onError(new Error('the pool is closed'));
     const data = this.encode(path, body);
-    const c = this.idle.pop();
+    let c = this.idle.pop();
+    // One idle past the server's hint may be closed as it is sent on: it is closed here instead.
+    while (c && performance.now() - c.idleSince > c.idleFor) {
+      c.fail(new Error('idle past the server keep-alive timeout'));
+      c = this.idle.pop();
+    }
     if (c) return this.start(c, data, handler);
     this.queue.push({ data, handler });
     if (this.idle.length + this.connecting.size + this.busy.size < this.o.connections) this.open();

@@ -289,3 +289,27 @@ test('the open model hands onAnswer the headers of a lean-client answer, names l
     await srv.close();
   }
 });
+
+test("a connection idle to within a second of the server's Keep-Alive timeout is not sent on again; one well inside it is", async () => {
+  for (const [hint, idleMs, connections] of [
+    [2, 1_100, 2],
+    [5, 300, 1],
+  ] as const) {
+    const srv = await rawServer(
+      (_req, s) => void s.write(`HTTP/1.1 200 OK\r\nkeep-alive: timeout=${hint}\r\ncontent-length: 1\r\n\r\n.`),
+    );
+    try {
+      const pool = poolFor(srv.origin, { connections: 1 });
+      for (let i = 0; i < 2; i++) {
+        const c = collect();
+        pool.dispatch('/', undefined, c.handler);
+        const o = await c.done;
+        assert.deepEqual([o.error, o.status], [undefined, 200], `request ${i + 1} with timeout=${hint}`);
+        if (i === 0) await delay(idleMs);
+      }
+      assert.equal(srv.connections(), connections, `timeout=${hint}, idle ${idleMs} ms`);
+    } finally {
+      await srv.close();
+    }
+  }
+});
